@@ -1,0 +1,378 @@
+//! Hardware presets: the datasheet numbers behind every chart.
+//!
+//! Conventions (apply to every preset):
+//! - All peaks are **dense** (no 2:4 structured sparsity), in FLOP/s, counting a
+//!   fused multiply-add as 2 FLOPs, as vendors do.
+//! - `fp32_vector` is the peak of the general-purpose (non tensor-core / non
+//!   matrix-core) fp32 units. A pointwise op such as `x * 2` is one multiply, not an
+//!   FMA, so it runs at half that rate: [`Preset::pointwise_peak`]. That is the
+//!   essay's FMA footnote (A100: 19.5 TFLOP/s FMA, 9.75 TFLOP/s otherwise).
+//! - Pointwise kernels compute in fp32 registers whatever the storage dtype, so the
+//!   dtype changes their bytes per element, not their FLOP ceiling.
+//! - `matmul` peaks are what a matmul in that dtype can reach: tensor/matrix cores
+//!   where the part has them for the dtype, else the fp32 vector rate.
+//! - Memory bandwidth is the datasheet's DRAM (HBM/GDDR) figure in bytes/s
+//!   (1 GB/s = 1e9 B/s).
+
+use serde::{Deserialize, Serialize};
+
+/// Storage / matmul precision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Dtype {
+    /// IEEE fp32 everywhere; matmuls on the fp32 vector units (no TF32).
+    Fp32,
+    /// fp32 storage, matmuls on tensor cores in TF32.
+    Tf32,
+    /// bf16 / fp16 storage and tensor-core matmuls (same peak on every preset here).
+    Bf16,
+    /// fp8 storage and fp8 tensor-core matmuls.
+    Fp8,
+}
+
+impl Dtype {
+    pub const ALL: [Dtype; 4] = [Dtype::Fp32, Dtype::Tf32, Dtype::Bf16, Dtype::Fp8];
+
+    /// Stable id used in URLs.
+    pub fn id(self) -> &'static str {
+        match self {
+            Dtype::Fp32 => "fp32",
+            Dtype::Tf32 => "tf32",
+            Dtype::Bf16 => "bf16",
+            Dtype::Fp8 => "fp8",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Dtype::Fp32 => "fp32",
+            Dtype::Tf32 => "tf32 (fp32 storage)",
+            Dtype::Bf16 => "bf16 / fp16",
+            Dtype::Fp8 => "fp8",
+        }
+    }
+
+    pub fn from_id(s: &str) -> Option<Dtype> {
+        Dtype::ALL.into_iter().find(|d| d.id() == s)
+    }
+
+    /// Bytes per stored element.
+    pub fn bytes(self) -> f64 {
+        match self {
+            Dtype::Fp32 | Dtype::Tf32 => 4.0,
+            Dtype::Bf16 => 2.0,
+            Dtype::Fp8 => 1.0,
+        }
+    }
+}
+
+/// One GPU (or accelerator) as its vendor specifies it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Preset {
+    /// Stable id used in URLs (`hw=`).
+    pub id: &'static str,
+    pub name: &'static str,
+    pub vendor: &'static str,
+    /// Year the part shipped.
+    pub year: u16,
+    /// DRAM bandwidth, bytes/s.
+    pub mem_bw: f64,
+    /// DRAM capacity, bytes.
+    pub mem_bytes: f64,
+    /// fp32 peak of the general-purpose units, FMA = 2 FLOPs.
+    pub fp32_vector: f64,
+    /// fp32 matmul peak without TF32 (matrix cores on CDNA3, else = fp32_vector).
+    pub fp32_matmul: f64,
+    /// Dense tensor-core peaks, `None` where the part has no such mode.
+    pub tf32: Option<f64>,
+    pub bf16: Option<f64>,
+    pub fp8: Option<f64>,
+    /// Where the numbers come from.
+    pub source: &'static str,
+}
+
+const T: f64 = 1e12;
+const GB: f64 = 1e9;
+const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
+
+impl Preset {
+    /// Matmul ceiling for `dtype`, or `None` if the preset does not support it.
+    pub fn matmul_peak(&self, dtype: Dtype) -> Option<f64> {
+        match dtype {
+            Dtype::Fp32 => Some(self.fp32_matmul),
+            Dtype::Tf32 => self.tf32,
+            Dtype::Bf16 => self.bf16,
+            Dtype::Fp8 => self.fp8,
+        }
+    }
+
+    /// Ceiling for a pointwise op that is a plain multiply/add (not an FMA).
+    pub fn pointwise_peak(&self) -> f64 {
+        self.fp32_vector / 2.0
+    }
+
+    pub fn supports(&self, dtype: Dtype) -> bool {
+        self.matmul_peak(dtype).is_some()
+    }
+
+    pub fn dtypes(&self) -> impl Iterator<Item = Dtype> + '_ {
+        Dtype::ALL.into_iter().filter(|d| self.supports(*d))
+    }
+
+    /// The dtype a preset opens with: bf16 where tensor cores take it, else fp32.
+    pub fn default_dtype(&self) -> Dtype {
+        if self.supports(Dtype::Bf16) {
+            Dtype::Bf16
+        } else {
+            Dtype::Fp32
+        }
+    }
+}
+
+pub const DEFAULT_PRESET: &str = "a100-40gb";
+
+/// Every preset, oldest first within a vendor line.
+pub static PRESETS: &[Preset] = &[
+    Preset {
+        id: "v100",
+        name: "NVIDIA V100 SXM2 32GB",
+        vendor: "NVIDIA",
+        year: 2017,
+        mem_bw: 900.0 * GB,
+        mem_bytes: 32.0 * GIB,
+        fp32_vector: 15.7 * T,
+        fp32_matmul: 15.7 * T,
+        tf32: None,
+        bf16: Some(125.0 * T), // fp16 tensor cores (V100 has no bf16; fp16 peak used)
+        fp8: None,
+        source: "NVIDIA Tesla V100 datasheet (2017): FP32 15.7 TFLOPS, Tensor 125 TFLOPS, HBM2 900 GB/s",
+    },
+    Preset {
+        id: "a100-40gb",
+        name: "NVIDIA A100 40GB SXM",
+        vendor: "NVIDIA",
+        year: 2020,
+        mem_bw: 1555.0 * GB,
+        mem_bytes: 40.0 * GIB,
+        fp32_vector: 19.5 * T,
+        fp32_matmul: 19.5 * T,
+        tf32: Some(156.0 * T),
+        bf16: Some(312.0 * T),
+        fp8: None,
+        source: "NVIDIA A100 datasheet (2020) and Ampere whitepaper: FP32 19.5, TF32 156, BF16/FP16 312 TFLOPS dense; HBM2 1,555 GB/s",
+    },
+    Preset {
+        id: "a100-80gb",
+        name: "NVIDIA A100 80GB SXM",
+        vendor: "NVIDIA",
+        year: 2020,
+        mem_bw: 2039.0 * GB,
+        mem_bytes: 80.0 * GIB,
+        fp32_vector: 19.5 * T,
+        fp32_matmul: 19.5 * T,
+        tf32: Some(156.0 * T),
+        bf16: Some(312.0 * T),
+        fp8: None,
+        source: "NVIDIA A100 datasheet (80GB SXM column): FP32 19.5, TF32 156, BF16/FP16 312 TFLOPS dense; HBM2e 2,039 GB/s",
+    },
+    Preset {
+        id: "h100-sxm",
+        name: "NVIDIA H100 SXM",
+        vendor: "NVIDIA",
+        year: 2022,
+        mem_bw: 3350.0 * GB,
+        mem_bytes: 80.0 * GIB,
+        fp32_vector: 67.0 * T,
+        fp32_matmul: 67.0 * T,
+        tf32: Some(494.7 * T),
+        bf16: Some(989.4 * T),
+        fp8: Some(1978.9 * T),
+        source: "NVIDIA H100 datasheet (SXM column; sparse figures halved): FP32 67, TF32 494.7, BF16 989.4, FP8 1,978.9 TFLOPS; HBM3 3.35 TB/s",
+    },
+    Preset {
+        id: "h100-pcie",
+        name: "NVIDIA H100 PCIe",
+        vendor: "NVIDIA",
+        year: 2022,
+        mem_bw: 2000.0 * GB,
+        mem_bytes: 80.0 * GIB,
+        fp32_vector: 51.2 * T,
+        fp32_matmul: 51.2 * T,
+        tf32: Some(378.0 * T),
+        bf16: Some(756.0 * T),
+        fp8: Some(1513.0 * T),
+        source: "NVIDIA H100 datasheet (PCIe column; sparse figures halved): FP32 51.2, TF32 378, BF16 756, FP8 1,513 TFLOPS; HBM2e 2.0 TB/s",
+    },
+    Preset {
+        id: "h200",
+        name: "NVIDIA H200 SXM",
+        vendor: "NVIDIA",
+        year: 2024,
+        mem_bw: 4800.0 * GB,
+        mem_bytes: 141.0 * GB,
+        fp32_vector: 67.0 * T,
+        fp32_matmul: 67.0 * T,
+        tf32: Some(494.7 * T),
+        bf16: Some(989.4 * T),
+        fp8: Some(1978.9 * T),
+        source: "NVIDIA H200 datasheet (SXM column; sparse figures halved): FP32 67, TF32 494.7, BF16 989.4, FP8 1,978.9 TFLOPS; HBM3e 4.8 TB/s, 141 GB",
+    },
+    Preset {
+        id: "b200",
+        name: "NVIDIA B200",
+        vendor: "NVIDIA",
+        year: 2024,
+        mem_bw: 8000.0 * GB,
+        mem_bytes: 180.0 * GB,
+        fp32_vector: 80.0 * T,
+        fp32_matmul: 80.0 * T,
+        tf32: Some(1100.0 * T),
+        bf16: Some(2250.0 * T),
+        fp8: Some(4500.0 * T),
+        source: "NVIDIA DGX/HGX B200 datasheet, per GPU (8-GPU totals divided by 8, sparse halved): TF32 1.1, BF16 2.25, FP8 4.5 PFLOPS dense, FP32 80 TFLOPS; HBM3e 8 TB/s",
+    },
+    Preset {
+        id: "mi300x",
+        name: "AMD Instinct MI300X",
+        vendor: "AMD",
+        year: 2023,
+        mem_bw: 5300.0 * GB,
+        mem_bytes: 192.0 * GB,
+        fp32_vector: 81.7 * T,
+        fp32_matmul: 163.4 * T,
+        tf32: Some(653.7 * T),
+        bf16: Some(1307.4 * T),
+        fp8: Some(2614.9 * T),
+        source: "AMD Instinct MI300X datasheet: FP32 vector 81.7, FP32 matrix 163.4, TF32 653.7, BF16 1,307.4, FP8 2,614.9 TFLOPS dense; HBM3 5.3 TB/s",
+    },
+    Preset {
+        id: "rtx-3090",
+        name: "NVIDIA GeForce RTX 3090",
+        vendor: "NVIDIA",
+        year: 2020,
+        mem_bw: 936.0 * GB,
+        mem_bytes: 24.0 * GIB,
+        fp32_vector: 35.6 * T,
+        fp32_matmul: 35.6 * T,
+        tf32: Some(35.6 * T),
+        bf16: Some(71.0 * T),
+        fp8: None,
+        source: "NVIDIA Ampere GA102 whitepaper (RTX 3090): FP32 35.6, TF32 35.6, FP16 tensor with FP32 accumulate 71 TFLOPS dense; GDDR6X 936 GB/s",
+    },
+    Preset {
+        id: "rtx-4090",
+        name: "NVIDIA GeForce RTX 4090",
+        vendor: "NVIDIA",
+        year: 2022,
+        mem_bw: 1008.0 * GB,
+        mem_bytes: 24.0 * GIB,
+        fp32_vector: 82.6 * T,
+        fp32_matmul: 82.6 * T,
+        tf32: Some(82.6 * T),
+        bf16: Some(165.2 * T),
+        fp8: Some(330.3 * T),
+        source: "NVIDIA Ada Lovelace whitepaper (RTX 4090): FP32 82.6, TF32 82.6, FP16/BF16 tensor with FP32 accumulate 165.2, FP8 330.3 TFLOPS dense; GDDR6X 1,008 GB/s",
+    },
+    Preset {
+        id: "l4",
+        name: "NVIDIA L4",
+        vendor: "NVIDIA",
+        year: 2023,
+        mem_bw: 300.0 * GB,
+        mem_bytes: 24.0 * GB,
+        fp32_vector: 30.3 * T,
+        fp32_matmul: 30.3 * T,
+        tf32: Some(60.0 * T),
+        bf16: Some(121.0 * T),
+        fp8: Some(242.5 * T),
+        source: "NVIDIA L4 datasheet (sparse figures halved): FP32 30.3, TF32 60, BF16 121, FP8 242.5 TFLOPS; GDDR6 300 GB/s",
+    },
+    Preset {
+        id: "t4",
+        name: "NVIDIA T4",
+        vendor: "NVIDIA",
+        year: 2018,
+        mem_bw: 320.0 * GB,
+        mem_bytes: 16.0 * GIB,
+        fp32_vector: 8.1 * T,
+        fp32_matmul: 8.1 * T,
+        tf32: None,
+        bf16: Some(65.0 * T), // fp16 tensor cores (Turing has no bf16; fp16 peak used)
+        fp8: None,
+        source: "NVIDIA T4 datasheet: FP32 8.1, mixed-precision FP16 tensor 65 TFLOPS; GDDR6 320 GB/s",
+    },
+    Preset {
+        id: "m2-max",
+        name: "Apple M2 Max (38-core GPU)",
+        vendor: "Apple",
+        year: 2023,
+        mem_bw: 400.0 * GB,
+        mem_bytes: 96.0 * GIB,
+        fp32_vector: 13.6 * T,
+        fp32_matmul: 13.6 * T,
+        tf32: None,
+        bf16: None,
+        fp8: None,
+        source: "Apple M2 Pro/M2 Max press release (Jan 2023): 13.6 TFLOPS GPU, 400 GB/s unified memory; no matrix units exposed to the GPU",
+    },
+];
+
+pub fn preset(id: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.id == id)
+}
+
+/// The default preset. `PRESETS` is a non-empty static table that contains
+/// `DEFAULT_PRESET` (checked by a test), so the fallback to the first row is only a
+/// belt-and-braces path that cannot panic.
+pub fn default_preset() -> &'static Preset {
+    preset(DEFAULT_PRESET).unwrap_or(&PRESETS[0])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_unique_and_default_exists() {
+        for (i, a) in PRESETS.iter().enumerate() {
+            for b in &PRESETS[i + 1..] {
+                assert_ne!(a.id, b.id);
+            }
+        }
+        assert_eq!(default_preset().id, DEFAULT_PRESET);
+    }
+
+    #[test]
+    fn every_number_is_positive_finite_and_sourced() {
+        for p in PRESETS {
+            assert!(p.mem_bw.is_finite() && p.mem_bw > 0.0, "{}", p.id);
+            assert!(p.fp32_vector > 0.0 && p.fp32_matmul >= p.fp32_vector, "{}", p.id);
+            for d in p.dtypes() {
+                let peak = p.matmul_peak(d).unwrap_or(0.0);
+                assert!(peak.is_finite() && peak > 0.0, "{} {:?}", p.id, d);
+            }
+            assert!(p.source.len() > 20, "{} needs a source", p.id);
+            assert!(p.supports(p.default_dtype()));
+            assert!(p.supports(Dtype::Fp32));
+        }
+    }
+
+    #[test]
+    fn a100_numbers_from_the_essay() {
+        let a = default_preset();
+        assert_eq!(a.matmul_peak(Dtype::Bf16), Some(312e12));
+        assert_eq!(a.matmul_peak(Dtype::Fp32), Some(19.5e12));
+        assert_eq!(a.matmul_peak(Dtype::Tf32), Some(156e12));
+        assert_eq!(a.pointwise_peak(), 9.75e12);
+        assert_eq!(a.mem_bw, 1.555e12);
+        assert_eq!(preset("a100-80gb").map(|p| p.mem_bw), Some(2.039e12));
+        assert!(!a.supports(Dtype::Fp8));
+    }
+
+    #[test]
+    fn dtype_ids_round_trip() {
+        for d in Dtype::ALL {
+            assert_eq!(Dtype::from_id(d.id()), Some(d));
+        }
+        assert_eq!(Dtype::from_id("fp16"), None);
+    }
+}

@@ -1,0 +1,157 @@
+//! Overhead: the CPU issues kernels, the GPU runs them, asynchronously.
+//!
+//! The CPU spends `overhead` seconds to issue each kernel, one after another: kernel
+//! `i` is ready at `(i + 1) · overhead`. The GPU starts kernel `i` at
+//! `max(ready_i, end_{i-1})` and runs it for its roofline time. The step's wall time
+//! is when the last kernel ends. While kernels are long the CPU runs ahead and
+//! overhead hides; while they are short the GPU waits for the CPU.
+//!
+//! Time shares of the wall time `T` (they sum to 1):
+//! - compute  = Σ time of compute-bound kernels / T
+//! - memory   = Σ time of memory-bound kernels / T
+//! - overhead = GPU idle time / T = 1 − compute − memory
+//!
+//! The regime is the largest share.
+
+use super::roofline::Bound;
+use super::workload::{KernelGroup, Machine};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Regime {
+    Compute,
+    Memory,
+    Overhead,
+}
+
+impl Regime {
+    /// The word used in `data-value` and URLs.
+    pub fn id(self) -> &'static str {
+        match self {
+            Regime::Compute => "compute",
+            Regime::Memory => "memory",
+            Regime::Overhead => "overhead",
+        }
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            Regime::Compute => "compute-bound",
+            Regime::Memory => "memory-bandwidth-bound",
+            Regime::Overhead => "overhead-bound",
+        }
+    }
+}
+
+/// One kernel on the two lanes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Span {
+    /// Index into the kernel groups.
+    pub group: usize,
+    pub cpu_start: f64,
+    pub cpu_end: f64,
+    pub gpu_start: f64,
+    pub gpu_end: f64,
+    pub bound: Bound,
+}
+
+/// Shares of wall time; always sum to 1.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shares {
+    pub compute: f64,
+    pub memory: f64,
+    pub overhead: f64,
+}
+
+impl Shares {
+    pub fn regime(&self) -> Regime {
+        if self.compute >= self.memory && self.compute >= self.overhead {
+            Regime::Compute
+        } else if self.memory >= self.overhead {
+            Regime::Memory
+        } else {
+            Regime::Overhead
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Timeline {
+    pub spans: Vec<Span>,
+    pub wall: f64,
+    pub busy_compute: f64,
+    pub busy_memory: f64,
+}
+
+impl Timeline {
+    pub fn idle(&self) -> f64 {
+        (self.wall - self.busy_compute - self.busy_memory).max(0.0)
+    }
+
+    pub fn shares(&self) -> Shares {
+        if !(self.wall > 0.0) {
+            return Shares { compute: 0.0, memory: 0.0, overhead: 1.0 };
+        }
+        let compute = (self.busy_compute / self.wall).clamp(0.0, 1.0);
+        let memory = (self.busy_memory / self.wall).clamp(0.0, 1.0 - compute);
+        Shares { compute, memory, overhead: 1.0 - compute - memory }
+    }
+}
+
+/// Simulate the CPU issuing and the GPU running `groups` in order.
+pub fn simulate(groups: &[KernelGroup], m: &Machine) -> Timeline {
+    let total: usize = groups.iter().map(|g| g.count as usize).sum();
+    let mut spans = Vec::with_capacity(total);
+    let (mut cpu, mut gpu) = (0.0f64, 0.0f64);
+    let (mut busy_compute, mut busy_memory) = (0.0, 0.0);
+    for (gi, g) in groups.iter().enumerate() {
+        let (t, bound) = g.time(m);
+        for _ in 0..g.count {
+            let cpu_start = cpu;
+            cpu += m.overhead;
+            let gpu_start = cpu.max(gpu);
+            gpu = gpu_start + t;
+            match bound {
+                Bound::Compute => busy_compute += t,
+                Bound::Memory => busy_memory += t,
+            }
+            spans.push(Span { group: gi, cpu_start, cpu_end: cpu, gpu_start, gpu_end: gpu, bound });
+        }
+    }
+    Timeline { spans, wall: gpu, busy_compute, busy_memory }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::workload::Unit;
+
+    fn machine(overhead: f64) -> Machine {
+        Machine { matmul_flops: 1e12, pointwise_flops: 1e12, bw: 1e12, overhead, elem_bytes: 4.0 }
+    }
+
+    fn group(count: u32, flops: f64, bytes: f64) -> KernelGroup {
+        KernelGroup { name: "k", unit: Unit::Pointwise, count, flops, bytes }
+    }
+
+    #[test]
+    fn big_kernels_hide_overhead() {
+        // 3 kernels of 1 ms, overhead 1 us: wall = 1 us + 3 ms.
+        let t = simulate(&[group(3, 1e9, 1.0)], &machine(1e-6));
+        assert!((t.wall - (1e-6 + 3e-3)).abs() < 1e-12);
+        assert_eq!(t.shares().regime(), Regime::Compute);
+        assert_eq!(t.spans.len(), 3);
+        // the CPU ran ahead: the third kernel was issued long before it started
+        assert!(t.spans[2].cpu_end < t.spans[2].gpu_start);
+    }
+
+    #[test]
+    fn tiny_kernels_leave_gpu_idle() {
+        // 10 kernels of 1 ns each, overhead 1 us: wall = 10 us + 1 ns.
+        let t = simulate(&[group(10, 1.0, 1000.0)], &machine(1e-6));
+        assert!((t.wall - (10e-6 + 1e-9)).abs() < 1e-15);
+        let s = t.shares();
+        assert!(s.overhead > 0.99);
+        assert_eq!(s.regime(), Regime::Overhead);
+        assert!((s.compute + s.memory + s.overhead - 1.0).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,166 @@
+//! Engineering notation: formatting numbers with SI prefixes and parsing what a
+//! user types into a number box.
+
+const PREFIXES: [(f64, &str); 11] = [
+    (1e18, "E"),
+    (1e15, "P"),
+    (1e12, "T"),
+    (1e9, "G"),
+    (1e6, "M"),
+    (1e3, "k"),
+    (1.0, ""),
+    (1e-3, "m"),
+    (1e-6, "µ"),
+    (1e-9, "n"),
+    (1e-12, "p"),
+];
+
+/// `3.12e14, "FLOP/s"` -> `"312 TFLOP/s"`. Three significant digits.
+pub fn si(value: f64, unit: &str) -> String {
+    if !value.is_finite() {
+        return format!("– {unit}");
+    }
+    if value == 0.0 {
+        return format!("0 {unit}");
+    }
+    let abs = value.abs();
+    let (scale, prefix) = PREFIXES
+        .iter()
+        .copied()
+        .find(|(s, _)| abs >= *s * 0.9995)
+        .unwrap_or((1e-12, "p"));
+    format!("{} {prefix}{unit}", sig3(value / scale))
+}
+
+/// Three significant digits without trailing zeros: 312, 19.5, 9.75, 1.56.
+pub fn sig3(v: f64) -> String {
+    let a = v.abs();
+    let decimals = if a >= 99.95 {
+        0
+    } else if a >= 9.995 {
+        1
+    } else {
+        2
+    };
+    // Nudge by one part in 1e12 so decimal halves like 1.555 (stored as
+    // 1.55499999...) round up the way a reader expects.
+    let nudged = v * (1.0 + 1e-12);
+    let s = format!("{nudged:.decimals$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+/// Percent with one decimal: `0.615` -> `"61.5 %"`.
+pub fn percent(share: f64) -> String {
+    format!("{:.1} %", share * 100.0)
+}
+
+/// Why a typed number was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    Empty,
+    NotANumber,
+    NotFinite,
+    NotPositive,
+    OutOfRange { min: String, max: String },
+    NotInteger,
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParseError::Empty => write!(f, "enter a number"),
+            ParseError::NotANumber => write!(f, "not a number"),
+            ParseError::NotFinite => write!(f, "must be a finite number"),
+            ParseError::NotPositive => write!(f, "must be greater than zero"),
+            ParseError::OutOfRange { min, max } => write!(f, "must be between {min} and {max}"),
+            ParseError::NotInteger => write!(f, "must be a whole number"),
+        }
+    }
+}
+
+/// Parse a plain or exponent-notation number, optionally followed by one SI prefix
+/// letter (`k M G T P`, case-sensitive for m/M): `"312"`, `"3.12e14"`, `"1.5 T"`.
+/// Returns the number times the prefix; never panics.
+pub fn parse_number(text: &str) -> Result<f64, ParseError> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(ParseError::Empty);
+    }
+    let (num, mult) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() && !t.eq_ignore_ascii_case("inf") && !t.eq_ignore_ascii_case("nan") => {
+            let m = match c {
+                'k' | 'K' => 1e3,
+                'M' => 1e6,
+                'G' | 'g' => 1e9,
+                'T' | 't' => 1e12,
+                'P' | 'p' => 1e15,
+                _ => return Err(ParseError::NotANumber),
+            };
+            (t[..i].trim_end(), m)
+        }
+        _ => (t, 1.0),
+    };
+    // Rust's float grammar accepts "inf"/"NaN"; we reject them explicitly below.
+    let v: f64 = num.parse().map_err(|_| ParseError::NotANumber)?;
+    let v = v * mult;
+    if !v.is_finite() {
+        return Err(ParseError::NotFinite);
+    }
+    Ok(v)
+}
+
+/// Parse and check `min <= v <= max` (both positive), reporting the range in `unit`.
+pub fn parse_in_range(text: &str, min: f64, max: f64, unit: &str) -> Result<f64, ParseError> {
+    let v = parse_number(text)?;
+    check_range(v, min, max, unit)
+}
+
+pub fn check_range(v: f64, min: f64, max: f64, unit: &str) -> Result<f64, ParseError> {
+    if !v.is_finite() {
+        return Err(ParseError::NotFinite);
+    }
+    if v <= 0.0 {
+        return Err(ParseError::NotPositive);
+    }
+    if v < min || v > max {
+        return Err(ParseError::OutOfRange { min: si(min, unit), max: si(max, unit) });
+    }
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats() {
+        assert_eq!(si(312e12, "FLOP/s"), "312 TFLOP/s");
+        assert_eq!(si(1.555e12, "B/s"), "1.56 TB/s");
+        assert_eq!(si(9.75e12, "FLOP/s"), "9.75 TFLOP/s");
+        assert_eq!(si(3.5714e-6, "s"), "3.57 µs");
+        assert_eq!(si(1e-3, "s"), "1 ms");
+        assert_eq!(si(999.9, "B"), "1 kB");
+        assert_eq!(si(0.0, "s"), "0 s");
+        assert_eq!(si(f64::NAN, "s"), "– s");
+        assert_eq!(percent(0.615), "61.5 %");
+    }
+
+    #[test]
+    fn parses() {
+        assert_eq!(parse_number("312e12"), Ok(312e12));
+        assert_eq!(parse_number(" 1.5 T "), Ok(1.5e12));
+        assert_eq!(parse_number("4k"), Ok(4000.0));
+        assert_eq!(parse_number(""), Err(ParseError::Empty));
+        assert_eq!(parse_number("abc"), Err(ParseError::NotANumber));
+        assert_eq!(parse_number("12x"), Err(ParseError::NotANumber));
+        assert_eq!(parse_number("NaN"), Err(ParseError::NotFinite));
+        assert_eq!(parse_number("inf"), Err(ParseError::NotFinite));
+        assert_eq!(parse_number("1e400"), Err(ParseError::NotFinite));
+        assert_eq!(parse_in_range("-3", 1.0, 10.0, ""), Err(ParseError::NotPositive));
+        assert!(matches!(parse_in_range("11", 1.0, 10.0, ""), Err(ParseError::OutOfRange { .. })));
+    }
+}

@@ -1,0 +1,166 @@
+//! Workloads: the kernels a step launches, with their FLOPs and DRAM bytes.
+//!
+//! Two workloads (URL `workload=`):
+//! - `mlp`: `x[B, D] @ W[D, D]` then a chain of `ops` pointwise ops on `[B, D]`.
+//!   The matmul does `2·B·D²` FLOPs and moves `b·(B·D + D·D + B·D)` bytes (read x,
+//!   read W, write y; `b` = bytes per element) at the dtype's matmul ceiling.
+//! - `chain`: only the pointwise chain, on a tensor of `N = B·D` elements (the
+//!   essay's `for _ in range(repeat): x = x * 2` microbenchmark).
+//!
+//! The chain, on `N` elements, each op one multiply (1 FLOP, non-FMA ceiling):
+//! - fused: one kernel, `N·ops` FLOPs, `2·N·b` bytes (read once, write once);
+//! - eager: `ops` kernels, each `N` FLOPs and `2·N·b` bytes.
+
+use super::roofline::{kernel_time, Bound};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Workload {
+    Mlp,
+    Chain,
+}
+
+impl Workload {
+    pub const ALL: [Workload; 2] = [Workload::Mlp, Workload::Chain];
+    pub fn id(self) -> &'static str {
+        match self {
+            Workload::Mlp => "mlp",
+            Workload::Chain => "chain",
+        }
+    }
+    pub fn from_id(s: &str) -> Option<Workload> {
+        Workload::ALL.into_iter().find(|w| w.id() == s)
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            Workload::Mlp => "MLP step: matmul + pointwise chain",
+            Workload::Chain => "Pointwise chain only (the essay's microbenchmark)",
+        }
+    }
+}
+
+/// Which ceiling a kernel runs against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Unit {
+    /// Tensor / matrix cores at the dtype's matmul peak.
+    Matmul,
+    /// General-purpose units at the non-FMA rate.
+    Pointwise,
+}
+
+/// The effective machine: preset numbers after the user's sliders.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Machine {
+    /// Matmul ceiling, FLOP/s (the "peak FLOP/s" slider).
+    pub matmul_flops: f64,
+    /// Pointwise (non-FMA) ceiling, FLOP/s; scales with the peak slider.
+    pub pointwise_flops: f64,
+    /// DRAM bandwidth, bytes/s.
+    pub bw: f64,
+    /// CPU-side cost to issue one kernel, seconds.
+    pub overhead: f64,
+    /// Bytes per stored element.
+    pub elem_bytes: f64,
+}
+
+impl Machine {
+    pub fn ceiling(&self, unit: Unit) -> f64 {
+        match unit {
+            Unit::Matmul => self.matmul_flops,
+            Unit::Pointwise => self.pointwise_flops,
+        }
+    }
+}
+
+/// What the user chose to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub workload: Workload,
+    pub batch: u32,
+    pub hidden: u32,
+    pub ops: u32,
+    pub fused: bool,
+}
+
+/// A group of `count` identical kernels launched back to back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelGroup {
+    pub name: &'static str,
+    pub unit: Unit,
+    pub count: u32,
+    /// Per kernel.
+    pub flops: f64,
+    /// Per kernel.
+    pub bytes: f64,
+}
+
+impl KernelGroup {
+    pub fn intensity(&self) -> f64 {
+        self.flops / self.bytes
+    }
+    /// Time of one kernel of this group and what bounds it.
+    pub fn time(&self, m: &Machine) -> (f64, Bound) {
+        kernel_time(self.flops, self.bytes, m.ceiling(self.unit), m.bw)
+    }
+}
+
+/// The kernels of one step, in launch order.
+pub fn kernels(s: &Shape, elem_bytes: f64) -> Vec<KernelGroup> {
+    let b = f64::from(s.batch);
+    let d = f64::from(s.hidden);
+    let n = b * d;
+    let ops = f64::from(s.ops.max(1));
+    let mut out = Vec::with_capacity(2);
+    if s.workload == Workload::Mlp {
+        out.push(KernelGroup {
+            name: "matmul",
+            unit: Unit::Matmul,
+            count: 1,
+            flops: 2.0 * b * d * d,
+            bytes: elem_bytes * (b * d + d * d + b * d),
+        });
+    }
+    if s.fused {
+        out.push(KernelGroup {
+            name: "fused chain",
+            unit: Unit::Pointwise,
+            count: 1,
+            flops: n * ops,
+            bytes: 2.0 * n * elem_bytes,
+        });
+    } else {
+        out.push(KernelGroup {
+            name: "pointwise op",
+            unit: Unit::Pointwise,
+            count: s.ops.max(1),
+            flops: n,
+            bytes: 2.0 * n * elem_bytes,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cos_cos_accesses() {
+        // x.cos().cos(): eager 4 accesses per element, fused 2.
+        let s = Shape { workload: Workload::Chain, batch: 1, hidden: 1000, ops: 2, fused: false };
+        let eager = kernels(&s, 4.0);
+        let eager_bytes: f64 = eager.iter().map(|k| k.bytes * f64::from(k.count)).sum();
+        let fused = kernels(&Shape { fused: true, ..s }, 4.0);
+        let fused_bytes: f64 = fused.iter().map(|k| k.bytes * f64::from(k.count)).sum();
+        assert_eq!(eager_bytes, 4.0 * 1000.0 * 4.0);
+        assert_eq!(fused_bytes, 2.0 * 1000.0 * 4.0);
+    }
+
+    #[test]
+    fn mlp_intensity_is_about_batch_for_bf16() {
+        // For B << D, a bf16 [B,D]x[D,D] matmul has intensity ~ B.
+        let s = Shape { workload: Workload::Mlp, batch: 64, hidden: 8192, ops: 1, fused: true };
+        let k = &kernels(&s, 2.0)[0];
+        assert!((k.intensity() / 64.0 - 1.0).abs() < 0.02, "{}", k.intensity());
+    }
+}

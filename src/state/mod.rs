@@ -1,0 +1,116 @@
+//! App state: what the user chose, as plain data. The URL codec in [`url`] is the
+//! public, stable contract that turns it into a query string and back.
+//!
+//! Invariant: every `State` that exists is valid (values inside [`limits`], `dtype`
+//! supported by `hw`), so the model never sees a bad number.
+
+pub mod url;
+
+use crate::model::{self, hardware, Dtype, Machine, Preset, Report, Shape, Workload};
+
+/// Accepted ranges, shared by the URL codec, the sliders and the number boxes.
+pub mod limits {
+    pub const FLOPS: (f64, f64) = (1e9, 1e18);
+    pub const BW: (f64, f64) = (1e9, 1e15);
+    pub const OVERHEAD: (f64, f64) = (1e-8, 1e-2);
+    pub const BATCH: (u32, u32) = (1, 65536);
+    pub const HIDDEN: (u32, u32) = (1, 65536);
+    pub const OPS: (u32, u32) = (1, 1024);
+}
+
+/// PyTorch manages about 280 thousand tiny ops per second: ~3.57 µs per kernel.
+pub const DEFAULT_OVERHEAD_S: f64 = 1.0 / 280_000.0;
+pub const DEFAULT_BATCH: u32 = 256;
+pub const DEFAULT_HIDDEN: u32 = 4096;
+pub const DEFAULT_OPS: u32 = 8;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    pub hw: &'static Preset,
+    pub dtype: Dtype,
+    /// Matmul ceiling, FLOP/s.
+    pub flops: f64,
+    /// DRAM bandwidth, bytes/s.
+    pub bw: f64,
+    pub batch: u32,
+    pub hidden: u32,
+    pub workload: Workload,
+    pub ops: u32,
+    pub fused: bool,
+    /// Seconds per kernel launch.
+    pub overhead: f64,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State::for_preset(hardware::default_preset())
+    }
+}
+
+impl State {
+    /// Defaults for a preset: its default dtype, its peaks.
+    pub fn for_preset(hw: &'static Preset) -> Self {
+        let dtype = hw.default_dtype();
+        State {
+            hw,
+            dtype,
+            flops: preset_flops(hw, dtype),
+            bw: hw.mem_bw,
+            batch: DEFAULT_BATCH,
+            hidden: DEFAULT_HIDDEN,
+            workload: Workload::Mlp,
+            ops: DEFAULT_OPS,
+            fused: false,
+            overhead: DEFAULT_OVERHEAD_S,
+        }
+    }
+
+    /// Switch preset: keep the workload, take the new hardware's numbers; keep the
+    /// dtype if the new preset has it.
+    pub fn select_preset(&mut self, hw: &'static Preset) {
+        let dtype = if hw.supports(self.dtype) { self.dtype } else { hw.default_dtype() };
+        self.hw = hw;
+        self.dtype = dtype;
+        self.flops = preset_flops(hw, dtype);
+        self.bw = hw.mem_bw;
+    }
+
+    /// Switch dtype (ignored if the preset lacks it); the peak slider jumps to the
+    /// preset's value for that dtype.
+    pub fn select_dtype(&mut self, dtype: Dtype) {
+        if self.hw.supports(dtype) {
+            self.dtype = dtype;
+            self.flops = preset_flops(self.hw, dtype);
+        }
+    }
+
+    pub fn machine(&self) -> Machine {
+        let scale = self.flops / preset_flops(self.hw, self.dtype);
+        Machine {
+            matmul_flops: self.flops,
+            pointwise_flops: self.hw.pointwise_peak() * scale,
+            bw: self.bw,
+            overhead: self.overhead,
+            elem_bytes: self.dtype.bytes(),
+        }
+    }
+
+    pub fn shape(&self) -> Shape {
+        Shape {
+            workload: self.workload,
+            batch: self.batch,
+            hidden: self.hidden,
+            ops: self.ops,
+            fused: self.fused,
+        }
+    }
+
+    pub fn report(&self) -> Report {
+        model::analyse(&self.shape(), &self.machine())
+    }
+}
+
+/// The preset's matmul peak for `dtype`, falling back to its fp32 rate.
+pub fn preset_flops(hw: &Preset, dtype: Dtype) -> f64 {
+    hw.matmul_peak(dtype).unwrap_or(hw.fp32_matmul)
+}

@@ -1,0 +1,255 @@
+//! The URL contract. Parameter names and meanings are stable: links in course
+//! material must keep working. See README "URL contract".
+//!
+//! | key        | meaning                               | accepted                         |
+//! |------------|---------------------------------------|----------------------------------|
+//! | `hw`       | hardware preset id                    | an id from `model::hardware`     |
+//! | `dtype`    | `fp32` `tf32` `bf16` `fp8`            | one the preset supports          |
+//! | `flops`    | matmul peak, FLOP/s (`312e12`)        | 1e9 ..= 1e18                     |
+//! | `bw`       | DRAM bandwidth, bytes/s               | 1e9 ..= 1e15                     |
+//! | `batch`    | batch size B                          | integer 1 ..= 65536              |
+//! | `hidden`   | hidden size D                         | integer 1 ..= 65536              |
+//! | `workload` | `mlp` or `chain`                      |                                  |
+//! | `ops`      | pointwise ops in the chain            | integer 1 ..= 1024               |
+//! | `fused`    | `1` fused, `0` eager                  |                                  |
+//! | `overhead` | CPU seconds per kernel (`3.57e-6`)    | 1e-8 ..= 1e-2                    |
+//!
+//! Omitted keys take the preset's defaults; unknown keys are ignored; a bad value is
+//! replaced by the default and reported as a [`Notice`]. `encode` writes every key,
+//! so a shared link does not depend on today's defaults.
+
+use super::{limits, preset_flops, State};
+use crate::model::{hardware, Dtype, Workload};
+
+/// A parameter that was ignored, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    pub param: String,
+    pub value: String,
+    pub reason: String,
+}
+
+impl std::fmt::Display for Notice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Ignored {}={:?}: {}; using the default.", self.param, self.value, self.reason)
+    }
+}
+
+pub const KEYS: [&str; 10] =
+    ["hw", "dtype", "flops", "bw", "batch", "hidden", "workload", "ops", "fused", "overhead"];
+
+const MAX_SHOWN: usize = 40;
+
+fn shown(v: &str) -> String {
+    if v.chars().count() > MAX_SHOWN {
+        let mut s: String = v.chars().take(MAX_SHOWN).collect();
+        s.push('…');
+        s
+    } else {
+        v.to_string()
+    }
+}
+
+/// Parse a query string (with or without the leading `?`). Never panics.
+pub fn decode(query: &str) -> (State, Vec<Notice>) {
+    let q = query.strip_prefix('?').unwrap_or(query);
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    let mut notices = Vec::new();
+    for (k, v) in form_urlencoded::parse(q.as_bytes()) {
+        if !KEYS.contains(&k.as_ref()) {
+            continue; // unknown keys are someone else's business
+        }
+        if pairs.iter().any(|(pk, _)| *pk == k) {
+            notices.push(Notice {
+                param: k.to_string(),
+                value: shown(&v),
+                reason: "repeated; the first value was used".into(),
+            });
+            continue;
+        }
+        pairs.push((k.into_owned(), v.into_owned()));
+    }
+    let get = |key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+    let mut bad = |param: &str, value: &str, reason: String| {
+        notices.push(Notice { param: param.into(), value: shown(value), reason });
+    };
+
+    let hw = match get("hw") {
+        None => hardware::default_preset(),
+        Some(v) => hardware::preset(v).unwrap_or_else(|| {
+            bad("hw", v, "unknown hardware preset".into());
+            hardware::default_preset()
+        }),
+    };
+    let mut s = State::for_preset(hw);
+
+    if let Some(v) = get("dtype") {
+        match Dtype::from_id(v) {
+            Some(d) if hw.supports(d) => s.select_dtype(d),
+            Some(_) => bad("dtype", v, format!("{} has no {v} mode", hw.name)),
+            None => bad("dtype", v, "unknown dtype (fp32, tf32, bf16, fp8)".into()),
+        }
+    }
+    let default_flops = preset_flops(hw, s.dtype);
+    s.flops = float(get("flops"), "flops", limits::FLOPS, default_flops, &mut bad);
+    s.bw = float(get("bw"), "bw", limits::BW, hw.mem_bw, &mut bad);
+    s.overhead = float(get("overhead"), "overhead", limits::OVERHEAD, s.overhead, &mut bad);
+    s.batch = int(get("batch"), "batch", limits::BATCH, s.batch, &mut bad);
+    s.hidden = int(get("hidden"), "hidden", limits::HIDDEN, s.hidden, &mut bad);
+    s.ops = int(get("ops"), "ops", limits::OPS, s.ops, &mut bad);
+    if let Some(v) = get("workload") {
+        match Workload::from_id(v) {
+            Some(w) => s.workload = w,
+            None => bad("workload", v, "must be mlp or chain".into()),
+        }
+    }
+    if let Some(v) = get("fused") {
+        match v {
+            "1" => s.fused = true,
+            "0" => s.fused = false,
+            _ => bad("fused", v, "must be 1 or 0".into()),
+        }
+    }
+    (s, notices)
+}
+
+fn float(
+    v: Option<&str>,
+    key: &str,
+    (min, max): (f64, f64),
+    default: f64,
+    bad: &mut impl FnMut(&str, &str, String),
+) -> f64 {
+    let Some(v) = v else { return default };
+    match v.trim().parse::<f64>() {
+        Err(_) => bad(key, v, "not a number".into()),
+        Ok(x) if !x.is_finite() => bad(key, v, "not a finite number".into()),
+        Ok(x) if x <= 0.0 => bad(key, v, "must be greater than zero".into()),
+        Ok(x) if x < min || x > max => bad(key, v, format!("out of range {min:e} to {max:e}")),
+        Ok(x) => return x,
+    }
+    default
+}
+
+fn int(
+    v: Option<&str>,
+    key: &str,
+    (min, max): (u32, u32),
+    default: u32,
+    bad: &mut impl FnMut(&str, &str, String),
+) -> u32 {
+    let Some(v) = v else { return default };
+    match v.trim().parse::<f64>() {
+        Err(_) => bad(key, v, "not a number".into()),
+        Ok(x) if !x.is_finite() => bad(key, v, "not a finite number".into()),
+        Ok(x) if x <= 0.0 => bad(key, v, "must be greater than zero".into()),
+        Ok(x) if x.fract() != 0.0 => bad(key, v, "must be a whole number".into()),
+        Ok(x) if x < f64::from(min) || x > f64::from(max) => {
+            bad(key, v, format!("out of range {min} to {max}"))
+        }
+        // in range and whole, so the conversion is exact
+        Ok(x) => return x as u32,
+    }
+    default
+}
+
+/// The query string for a state (without `?`), every key present, fixed order.
+pub fn encode(s: &State) -> String {
+    form_urlencoded::Serializer::new(String::new())
+        .append_pair("hw", s.hw.id)
+        .append_pair("dtype", s.dtype.id())
+        .append_pair("flops", &format!("{:e}", s.flops))
+        .append_pair("bw", &format!("{:e}", s.bw))
+        .append_pair("batch", &s.batch.to_string())
+        .append_pair("hidden", &s.hidden.to_string())
+        .append_pair("workload", s.workload.id())
+        .append_pair("ops", &s.ops.to_string())
+        .append_pair("fused", if s.fused { "1" } else { "0" })
+        .append_pair("overhead", &format!("{:e}", s.overhead))
+        .finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_query_is_default() {
+        let (s, n) = decode("");
+        assert_eq!(s, State::default());
+        assert!(n.is_empty());
+        assert_eq!(decode("?").0, State::default());
+    }
+
+    #[test]
+    fn full_round_trip() {
+        let q = "hw=h100-sxm&dtype=fp8&flops=2e15&bw=3.35e12&batch=4096&hidden=8192&workload=chain&ops=64&fused=1&overhead=1e-5";
+        let (s, n) = decode(q);
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!(s.hw.id, "h100-sxm");
+        assert_eq!(s.dtype, Dtype::Fp8);
+        assert_eq!(s.flops, 2e15);
+        assert_eq!(s.batch, 4096);
+        assert_eq!(s.workload, Workload::Chain);
+        assert!(s.fused);
+        assert_eq!(decode(&encode(&s)), (s, vec![]));
+    }
+
+    #[test]
+    fn plain_and_exponent_numbers() {
+        assert_eq!(decode("flops=312000000000000").0.flops, 312e12);
+        assert_eq!(decode("flops=3.12e14").0.flops, 312e12);
+        assert_eq!(decode("flops=312E12").0.flops, 312e12);
+    }
+
+    #[test]
+    fn bad_values_fall_back_with_a_notice() {
+        for (q, key) in [
+            ("flops=abc", "flops"),
+            ("flops=NaN", "flops"),
+            ("flops=inf", "flops"),
+            ("flops=-5", "flops"),
+            ("flops=0", "flops"),
+            ("flops=1e400", "flops"),
+            ("bw=1", "bw"),
+            ("batch=0", "batch"),
+            ("batch=1.5", "batch"),
+            ("batch=70000", "batch"),
+            ("ops=2000", "ops"),
+            ("hidden=", "hidden"),
+            ("fused=yes", "fused"),
+            ("workload=cnn", "workload"),
+            ("hw=z80", "hw"),
+            ("dtype=fp64", "dtype"),
+            ("dtype=fp8", "dtype"), // A100 has no fp8
+            ("overhead=1", "overhead"),
+        ] {
+            let (s, n) = decode(q);
+            assert_eq!(n.len(), 1, "{q}: {n:?}");
+            assert_eq!(n[0].param, key, "{q}");
+            assert_eq!(s, State::default(), "{q}");
+        }
+    }
+
+    #[test]
+    fn unknown_keys_ignored_and_repeats_reported() {
+        let (s, n) = decode("foo=bar&embed=x&batch=8&batch=9");
+        assert_eq!(s.batch, 8);
+        assert_eq!(n.len(), 1);
+        assert_eq!(n[0].param, "batch");
+    }
+
+    #[test]
+    fn flops_default_follows_hw_and_dtype() {
+        let (s, _) = decode("hw=h100-sxm&dtype=fp32");
+        assert_eq!(s.flops, 67e12);
+        assert_eq!(s.bw, 3.35e12);
+    }
+
+    #[test]
+    fn long_values_are_truncated_in_notices() {
+        let long = "x".repeat(10_000);
+        let (_, n) = decode(&format!("hw={long}"));
+        assert!(n[0].value.chars().count() <= MAX_SHOWN + 1);
+    }
+}
