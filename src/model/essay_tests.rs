@@ -24,7 +24,11 @@ fn crossover_between_32_and_64_repeats() {
 #[test]
 fn about_0_19_tflops_at_one_repeat() {
     let r = a100_chain(1, true).report();
-    assert!((0.185e12..0.2e12).contains(&r.achieved_flops), "{}", r.achieved_flops);
+    assert!(
+        (0.185e12..0.2e12).contains(&r.achieved_flops),
+        "{}",
+        r.achieved_flops
+    );
     // and bandwidth close to the 1.555 TB/s peak
     assert!(r.achieved_bw > 0.99 * 1.555e12);
 }

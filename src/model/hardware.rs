@@ -345,7 +345,11 @@ mod tests {
     fn every_number_is_positive_finite_and_sourced() {
         for p in PRESETS {
             assert!(p.mem_bw.is_finite() && p.mem_bw > 0.0, "{}", p.id);
-            assert!(p.fp32_vector > 0.0 && p.fp32_matmul >= p.fp32_vector, "{}", p.id);
+            assert!(
+                p.fp32_vector > 0.0 && p.fp32_matmul >= p.fp32_vector,
+                "{}",
+                p.id
+            );
             for d in p.dtypes() {
                 let peak = p.matmul_peak(d).unwrap_or(0.0);
                 assert!(peak.is_finite() && peak > 0.0, "{} {:?}", p.id, d);

@@ -51,7 +51,12 @@ pub fn analyse(shape: &Shape, m: &Machine) -> Report {
         .into_iter()
         .map(|g| {
             let (time, bound) = g.time(m);
-            GroupResult { achieved_flops: g.flops / time, time, bound, group: g }
+            GroupResult {
+                achieved_flops: g.flops / time,
+                time,
+                bound,
+                group: g,
+            }
         })
         .collect();
     let wall = timeline.wall;

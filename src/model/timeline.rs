@@ -89,11 +89,19 @@ impl Timeline {
 
     pub fn shares(&self) -> Shares {
         if !(self.wall > 0.0) {
-            return Shares { compute: 0.0, memory: 0.0, overhead: 1.0 };
+            return Shares {
+                compute: 0.0,
+                memory: 0.0,
+                overhead: 1.0,
+            };
         }
         let compute = (self.busy_compute / self.wall).clamp(0.0, 1.0);
         let memory = (self.busy_memory / self.wall).clamp(0.0, 1.0 - compute);
-        Shares { compute, memory, overhead: 1.0 - compute - memory }
+        Shares {
+            compute,
+            memory,
+            overhead: 1.0 - compute - memory,
+        }
     }
 }
 
@@ -114,10 +122,22 @@ pub fn simulate(groups: &[KernelGroup], m: &Machine) -> Timeline {
                 Bound::Compute => busy_compute += t,
                 Bound::Memory => busy_memory += t,
             }
-            spans.push(Span { group: gi, cpu_start, cpu_end: cpu, gpu_start, gpu_end: gpu, bound });
+            spans.push(Span {
+                group: gi,
+                cpu_start,
+                cpu_end: cpu,
+                gpu_start,
+                gpu_end: gpu,
+                bound,
+            });
         }
     }
-    Timeline { spans, wall: gpu, busy_compute, busy_memory }
+    Timeline {
+        spans,
+        wall: gpu,
+        busy_compute,
+        busy_memory,
+    }
 }
 
 #[cfg(test)]
@@ -126,11 +146,23 @@ mod tests {
     use crate::model::workload::Unit;
 
     fn machine(overhead: f64) -> Machine {
-        Machine { matmul_flops: 1e12, pointwise_flops: 1e12, bw: 1e12, overhead, elem_bytes: 4.0 }
+        Machine {
+            matmul_flops: 1e12,
+            pointwise_flops: 1e12,
+            bw: 1e12,
+            overhead,
+            elem_bytes: 4.0,
+        }
     }
 
     fn group(count: u32, flops: f64, bytes: f64) -> KernelGroup {
-        KernelGroup { name: "k", unit: Unit::Pointwise, count, flops, bytes }
+        KernelGroup {
+            name: "k",
+            unit: Unit::Pointwise,
+            count,
+            flops,
+            bytes,
+        }
     }
 
     #[test]

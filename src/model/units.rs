@@ -91,7 +91,11 @@ pub fn parse_number(text: &str) -> Result<f64, ParseError> {
         return Err(ParseError::Empty);
     }
     let (num, mult) = match t.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() && !t.eq_ignore_ascii_case("inf") && !t.eq_ignore_ascii_case("nan") => {
+        Some((i, c))
+            if c.is_ascii_alphabetic()
+                && !t.eq_ignore_ascii_case("inf")
+                && !t.eq_ignore_ascii_case("nan") =>
+        {
             let m = match c {
                 'k' | 'K' => 1e3,
                 'M' => 1e6,
@@ -127,7 +131,10 @@ pub fn check_range(v: f64, min: f64, max: f64, unit: &str) -> Result<f64, ParseE
         return Err(ParseError::NotPositive);
     }
     if v < min || v > max {
-        return Err(ParseError::OutOfRange { min: si(min, unit), max: si(max, unit) });
+        return Err(ParseError::OutOfRange {
+            min: si(min, unit),
+            max: si(max, unit),
+        });
     }
     Ok(v)
 }
@@ -160,7 +167,13 @@ mod tests {
         assert_eq!(parse_number("NaN"), Err(ParseError::NotFinite));
         assert_eq!(parse_number("inf"), Err(ParseError::NotFinite));
         assert_eq!(parse_number("1e400"), Err(ParseError::NotFinite));
-        assert_eq!(parse_in_range("-3", 1.0, 10.0, ""), Err(ParseError::NotPositive));
-        assert!(matches!(parse_in_range("11", 1.0, 10.0, ""), Err(ParseError::OutOfRange { .. })));
+        assert_eq!(
+            parse_in_range("-3", 1.0, 10.0, ""),
+            Err(ParseError::NotPositive)
+        );
+        assert!(matches!(
+            parse_in_range("11", 1.0, 10.0, ""),
+            Err(ParseError::OutOfRange { .. })
+        ));
     }
 }

@@ -147,7 +147,13 @@ mod tests {
     #[test]
     fn cos_cos_accesses() {
         // x.cos().cos(): eager 4 accesses per element, fused 2.
-        let s = Shape { workload: Workload::Chain, batch: 1, hidden: 1000, ops: 2, fused: false };
+        let s = Shape {
+            workload: Workload::Chain,
+            batch: 1,
+            hidden: 1000,
+            ops: 2,
+            fused: false,
+        };
         let eager = kernels(&s, 4.0);
         let eager_bytes: f64 = eager.iter().map(|k| k.bytes * f64::from(k.count)).sum();
         let fused = kernels(&Shape { fused: true, ..s }, 4.0);
@@ -159,8 +165,18 @@ mod tests {
     #[test]
     fn mlp_intensity_is_about_batch_for_bf16() {
         // For B << D, a bf16 [B,D]x[D,D] matmul has intensity ~ B.
-        let s = Shape { workload: Workload::Mlp, batch: 64, hidden: 8192, ops: 1, fused: true };
+        let s = Shape {
+            workload: Workload::Mlp,
+            batch: 64,
+            hidden: 8192,
+            ops: 1,
+            fused: true,
+        };
         let k = &kernels(&s, 2.0)[0];
-        assert!((k.intensity() / 64.0 - 1.0).abs() < 0.02, "{}", k.intensity());
+        assert!(
+            (k.intensity() / 64.0 - 1.0).abs() < 0.02,
+            "{}",
+            k.intensity()
+        );
     }
 }

@@ -4,6 +4,7 @@
 //! Invariant: every `State` that exists is valid (values inside [`limits`], `dtype`
 //! supported by `hw`), so the model never sees a bad number.
 
+pub mod fields;
 pub mod url;
 
 use crate::model::{self, hardware, Dtype, Machine, Preset, Report, Shape, Workload};
@@ -68,7 +69,11 @@ impl State {
     /// Switch preset: keep the workload, take the new hardware's numbers; keep the
     /// dtype if the new preset has it.
     pub fn select_preset(&mut self, hw: &'static Preset) {
-        let dtype = if hw.supports(self.dtype) { self.dtype } else { hw.default_dtype() };
+        let dtype = if hw.supports(self.dtype) {
+            self.dtype
+        } else {
+            hw.default_dtype()
+        };
         self.hw = hw;
         self.dtype = dtype;
         self.flops = preset_flops(hw, dtype);

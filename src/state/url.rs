@@ -31,12 +31,17 @@ pub struct Notice {
 
 impl std::fmt::Display for Notice {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Ignored {}={:?}: {}; using the default.", self.param, self.value, self.reason)
+        write!(
+            f,
+            "Ignored {}={:?}: {}; using the default.",
+            self.param, self.value, self.reason
+        )
     }
 }
 
-pub const KEYS: [&str; 10] =
-    ["hw", "dtype", "flops", "bw", "batch", "hidden", "workload", "ops", "fused", "overhead"];
+pub const KEYS: [&str; 10] = [
+    "hw", "dtype", "flops", "bw", "batch", "hidden", "workload", "ops", "fused", "overhead",
+];
 
 const MAX_SHOWN: usize = 40;
 
@@ -69,9 +74,18 @@ pub fn decode(query: &str) -> (State, Vec<Notice>) {
         }
         pairs.push((k.into_owned(), v.into_owned()));
     }
-    let get = |key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+    let get = |key: &str| {
+        pairs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
     let mut bad = |param: &str, value: &str, reason: String| {
-        notices.push(Notice { param: param.into(), value: shown(value), reason });
+        notices.push(Notice {
+            param: param.into(),
+            value: shown(value),
+            reason,
+        });
     };
 
     let hw = match get("hw") {
@@ -91,9 +105,21 @@ pub fn decode(query: &str) -> (State, Vec<Notice>) {
         }
     }
     let default_flops = preset_flops(hw, s.dtype);
-    s.flops = float(get("flops"), "flops", limits::FLOPS, default_flops, &mut bad);
+    s.flops = float(
+        get("flops"),
+        "flops",
+        limits::FLOPS,
+        default_flops,
+        &mut bad,
+    );
     s.bw = float(get("bw"), "bw", limits::BW, hw.mem_bw, &mut bad);
-    s.overhead = float(get("overhead"), "overhead", limits::OVERHEAD, s.overhead, &mut bad);
+    s.overhead = float(
+        get("overhead"),
+        "overhead",
+        limits::OVERHEAD,
+        s.overhead,
+        &mut bad,
+    );
     s.batch = int(get("batch"), "batch", limits::BATCH, s.batch, &mut bad);
     s.hidden = int(get("hidden"), "hidden", limits::HIDDEN, s.hidden, &mut bad);
     s.ops = int(get("ops"), "ops", limits::OPS, s.ops, &mut bad);

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Install what brrr's build and tests need, idempotently. Fast when all is there.
+# Sourced by scripts/serve.sh and scripts/test.sh (exports PATH).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TRUNK_VERSION=0.21.14
+WASM_BINDGEN_VERSION=0.2.130
+
+say() { printf '\033[1m[bootstrap]\033[0m %s\n' "$*"; }
+export PATH="$HOME/.cargo/bin:$ROOT/node_modules/.bin:$PATH"
+
+# 1. The wasm32 target.
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# 2. Pinned Trunk (~12 min the first time: it compiles from source).
+if ! trunk --version 2>/dev/null | grep -q "$TRUNK_VERSION"; then
+  say "installing trunk $TRUNK_VERSION (one-off, ~12 min)"
+  cargo install trunk --version "$TRUNK_VERSION" --locked
+fi
+
+# 3. wasm-bindgen-cli matching the wasm-bindgen pinned in Cargo.toml (not --locked:
+#    one of its locked dependencies is missing from the registry).
+if ! wasm-bindgen --version 2>/dev/null | grep -q "$WASM_BINDGEN_VERSION"; then
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION"
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+# 4. npm packages: binaryen (wasm-opt) and playwright-core (e2e tests, bench).
+if [ ! -x "$ROOT/node_modules/.bin/wasm-opt" ] || [ ! -d "$ROOT/node_modules/playwright-core" ] \
+   || [ "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]; then
+  say "installing npm packages"
+  (cd "$ROOT" && npm ci --no-audit --no-fund)
+fi
+
+# 5. Chromium + ChromeDriver from Debian (tests drive the system browser; nothing
+#    is downloaded by the test tools themselves).
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+  say "installing chromium and chromium-driver (apt)"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver
+fi

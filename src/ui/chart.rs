@@ -1,0 +1,136 @@
+//! The one place that knows plotters: canvas sizing at devicePixelRatio, the theme,
+//! log-log axes with few labels (plotters measures each label through the DOM, so
+//! fewer labels = faster redraws), and the redraw counter tests and benchmarks read.
+
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use web_sys::HtmlCanvasElement;
+
+pub type LogLog = Cartesian2d<LogCoord<f64>, LogCoord<f64>>;
+
+pub const INK: RGBColor = RGBColor(31, 41, 55);
+pub const GRID: RGBColor = RGBColor(229, 231, 235);
+pub const MUTED: RGBColor = RGBColor(107, 114, 128);
+pub const COMPUTE: RGBColor = RGBColor(37, 99, 235);
+pub const MEMORY: RGBColor = RGBColor(217, 119, 6);
+pub const VECTOR: RGBColor = RGBColor(124, 58, 237);
+
+/// Size the canvas backing store to its CSS width × `aspect(width)` at the device pixel
+/// ratio (plotters-canvas draws in backing-store pixels and ignores DPR). Only
+/// touches width/height when they change, since that clears and reallocates.
+/// Returns the scale factor to apply to fonts and strokes.
+pub fn fit(canvas: &HtmlCanvasElement, aspect: impl Fn(f64) -> f64, min_h: f64, max_h: f64) -> f64 {
+    let dpr = web_sys::window()
+        .map(|w| w.device_pixel_ratio())
+        .unwrap_or(1.0);
+    let dpr = if dpr.is_finite() && dpr > 0.0 {
+        dpr.min(4.0)
+    } else {
+        1.0
+    };
+    let css_w = f64::from(canvas.client_width());
+    let css_w = if css_w > 0.0 { css_w } else { 640.0 };
+    let css_h = (css_w * aspect(css_w)).clamp(min_h, max_h);
+    let (w, h) = ((css_w * dpr).round() as u32, (css_h * dpr).round() as u32);
+    if canvas.width() != w {
+        canvas.set_width(w);
+    }
+    if canvas.height() != h {
+        canvas.set_height(h);
+    }
+    dpr
+}
+
+/// A font at `px` CSS pixels.
+pub fn font(px: f64, dpr: f64, color: &RGBColor) -> TextStyle<'static> {
+    ("system-ui, sans-serif", px * dpr).into_font().color(color)
+}
+
+pub fn px(v: f64, dpr: f64) -> u32 {
+    (v * dpr).round().max(1.0) as u32
+}
+
+/// Draw on a canvas; counts successful redraws in `data-frame`.
+pub fn draw<F>(canvas: &HtmlCanvasElement, f: F) -> Result<(), String>
+where
+    F: FnOnce(DrawingArea<CanvasBackend, plotters::coord::Shift>) -> Result<(), String>,
+{
+    let backend = CanvasBackend::with_canvas_object(canvas.clone())
+        .ok_or_else(|| "this browser gave no 2D canvas context".to_string())?;
+    let root = backend.into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    f(root.clone())?;
+    root.present().map_err(|e| e.to_string())?;
+    let frame: u64 = canvas
+        .get_attribute("data-frame")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let _ = canvas.set_attribute("data-frame", &(frame + 1).to_string());
+    Ok(())
+}
+
+/// Label for a power-of-ten tick: 0.01, 1, 100, 10k, 1M, 1G, 1T, 1P.
+pub fn decade_label(v: f64) -> String {
+    let e = v.log10().round() as i32;
+    match e {
+        i32::MIN..=-3 => format!("1e{e}"),
+        -2 => "0.01".into(),
+        -1 => "0.1".into(),
+        _ => {
+            let prefixes = ["", "k", "M", "G", "T", "P", "E"];
+            let idx = (e / 3) as usize;
+            match prefixes.get(idx) {
+                Some(p) => format!("{}{p}", 10i64.pow((e % 3) as u32)),
+                None => format!("1e{e}"),
+            }
+        }
+    }
+}
+
+/// Log-log axes with decade ticks only.
+pub fn log_log<'a, 'b>(
+    root: &'a DrawingArea<CanvasBackend, plotters::coord::Shift>,
+    x: (f64, f64),
+    y: (f64, f64),
+    x_desc: &str,
+    y_desc: &str,
+    dpr: f64,
+) -> Result<ChartContext<'a, CanvasBackend, LogLog>, String> {
+    let mut chart = ChartBuilder::on(root)
+        .margin(px(12.0, dpr))
+        .x_label_area_size(px(40.0, dpr))
+        .y_label_area_size(px(52.0, dpr))
+        .build_cartesian_2d((x.0..x.1).log_scale(), (y.0..y.1).log_scale())
+        .map_err(|e| e.to_string())?;
+    let decades = |a: f64, b: f64| ((b / a).log10().round() as usize) + 1;
+    chart
+        .configure_mesh()
+        .x_labels(decades(x.0, x.1))
+        .y_labels(decades(y.0, y.1))
+        .x_label_formatter(&|v| decade_label(*v))
+        .y_label_formatter(&|v| decade_label(*v))
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .label_style(font(11.0, dpr, &MUTED))
+        .axis_desc_style(font(12.0, dpr, &INK))
+        .bold_line_style(GRID.stroke_width(px(1.0, dpr)))
+        .light_line_style(TRANSPARENT)
+        .axis_style(MUTED.stroke_width(px(1.0, dpr)))
+        .draw()
+        .map_err(|e| e.to_string())?;
+    Ok(chart)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decade_label;
+    #[test]
+    fn labels() {
+        assert_eq!(decade_label(0.01), "0.01");
+        assert_eq!(decade_label(1.0), "1");
+        assert_eq!(decade_label(100.0), "100");
+        assert_eq!(decade_label(1e4), "10k");
+        assert_eq!(decade_label(1e12), "1T");
+        assert_eq!(decade_label(1e17), "100P");
+    }
+}

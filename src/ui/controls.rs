@@ -1,0 +1,202 @@
+//! The explorer's controls: hardware, dtype, workload, fusion, and the log-scale
+//! sliders with typed number boxes.
+
+use super::Ctx;
+use crate::model::{hardware, Dtype, Workload};
+use crate::state::fields::{self, Field};
+use leptos::prelude::*;
+
+#[component]
+pub fn Controls(ctx: Ctx) -> impl IntoView {
+    let state = ctx.state;
+    let hw = Memo::new(move |_| state.with(|s| s.hw.id));
+    let dtype = Memo::new(move |_| state.with(|s| s.dtype));
+    let workload = Memo::new(move |_| state.with(|s| s.workload));
+    let fused = Memo::new(move |_| state.with(|s| s.fused));
+
+    let on_hw = move |ev| {
+        if let Some(p) = hardware::preset(&event_target_value(&ev)) {
+            state.update(|s| s.select_preset(p));
+        }
+    };
+    let on_dtype = move |ev| {
+        if let Some(d) = Dtype::from_id(&event_target_value(&ev)) {
+            state.update(|s| s.select_dtype(d));
+        }
+    };
+    let on_workload = move |ev| {
+        if let Some(w) = Workload::from_id(&event_target_value(&ev)) {
+            state.update(|s| s.workload = w);
+        }
+    };
+    let source = Memo::new(move |_| state.with(|s| s.hw.source));
+
+    view! {
+        <h2 class="panel-title">"Hardware"</h2>
+        <div class="row">
+            <label for="hw">"Preset"</label>
+            <select id="hw" on:change=on_hw prop:value=move || hw.get()>
+                {hardware::PRESETS
+                    .iter()
+                    .map(|p| {
+                        view! {
+                            <option value=p.id selected=move || hw.get() == p.id>
+                                {p.name}
+                            </option>
+                        }
+                    })
+                    .collect_view()}
+            </select>
+        </div>
+        <p class="source" title="Datasheet source">{move || source.get()}</p>
+        <div class="row">
+            <label for="dtype">"Dtype"</label>
+            <select id="dtype" on:change=on_dtype prop:value=move || dtype.get().id()>
+                {move || {
+                    let p = hardware::preset(hw.get()).unwrap_or_else(hardware::default_preset);
+                    p.dtypes()
+                        .map(|d| {
+                            view! {
+                                <option value=d.id() selected=move || dtype.get() == d>
+                                    {d.label()}
+                                </option>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </select>
+        </div>
+        <LogSlider ctx=ctx field=fields::FLOPS/>
+        <LogSlider ctx=ctx field=fields::BW/>
+        <LogSlider ctx=ctx field=fields::OVERHEAD/>
+
+        <h2 class="panel-title">"Workload"</h2>
+        <div class="row">
+            <label for="workload">"Step"</label>
+            <select id="workload" on:change=on_workload prop:value=move || workload.get().id()>
+                {Workload::ALL
+                    .into_iter()
+                    .map(|w| {
+                        view! {
+                            <option value=w.id() selected=move || workload.get() == w>
+                                {w.label()}
+                            </option>
+                        }
+                    })
+                    .collect_view()}
+            </select>
+        </div>
+        <LogSlider ctx=ctx field=fields::BATCH/>
+        <LogSlider ctx=ctx field=fields::HIDDEN/>
+        <LogSlider ctx=ctx field=fields::OPS/>
+        <div class="row toggle">
+            <input
+                type="checkbox"
+                id="fused"
+                prop:checked=move || fused.get()
+                on:change=move |ev| {
+                    let on = event_target_checked(&ev);
+                    state.update(|s| s.fused = on);
+                }
+            />
+            <label for="fused">
+                "Fuse the pointwise chain "
+                <span class="hint">
+                    {move || {
+                        if fused.get() {
+                            "(one kernel: read once, write once)"
+                        } else {
+                            "(eager: one kernel per op, each reads and writes memory)"
+                        }
+                    }}
+                </span>
+            </label>
+        </div>
+    }
+}
+
+/// A log-scale slider with a typed number box. The box keeps what the user typed
+/// while they type; a valid value applies at once, an invalid one shows an inline
+/// error and leaves the last good value in place.
+#[component]
+pub fn LogSlider(ctx: Ctx, field: Field) -> impl IntoView {
+    let state = ctx.state;
+    let value = Memo::new(move |_| state.with(|s| (field.get)(s)));
+    let text = RwSignal::new(field.format_box(value.get_untracked()));
+    let error = RwSignal::new(None::<String>);
+    let editing = RwSignal::new(false);
+
+    // Follow changes made elsewhere (slider, presets, remedies) unless the user is
+    // typing in this box.
+    Effect::new(move |_| {
+        let v = value.get();
+        if !editing.get_untracked() {
+            text.set(field.format_box(v));
+            error.set(None);
+        }
+    });
+
+    let on_slider = move |ev| {
+        let x: f64 = event_target_value(&ev).parse().unwrap_or(f64::NAN);
+        let v = field.from_slider(x);
+        state.update(|s| (field.set)(s, v));
+        text.set(field.format_box(v));
+        error.set(None);
+    };
+    let on_box = move |ev| {
+        let raw = event_target_value(&ev);
+        match field.parse_box(&raw) {
+            Ok(v) => {
+                error.set(None);
+                if v != value.get_untracked() {
+                    state.update(|s| (field.set)(s, v));
+                }
+            }
+            Err(e) => error.set(Some(e)),
+        }
+        text.set(raw);
+    };
+    let on_blur = move |_| {
+        editing.set(false);
+        if error.get_untracked().is_none() {
+            text.set(field.format_box(value.get_untracked()));
+        }
+    };
+
+    let slider_id = format!("{}-slider", field.id);
+    let box_id = format!("{}-box", field.id);
+    let error_id = format!("{}-error", field.id);
+    view! {
+        <div class="field" class:invalid=move || error.with(Option::is_some)>
+            <label for=slider_id.clone()>{field.label}</label>
+            <div class="field-inputs">
+                <input
+                    type="range"
+                    id=slider_id
+                    min=field.to_slider(field.min)
+                    max=field.to_slider(field.max)
+                    step="any"
+                    prop:value=move || field.to_slider(value.get()).to_string()
+                    on:input=on_slider
+                />
+                <input
+                    type="text"
+                    inputmode="decimal"
+                    id=box_id
+                    class="num"
+                    aria-label=format!("{} ({})", field.label, if field.box_unit.is_empty() { "count" } else { field.box_unit })
+                    aria-describedby=error_id.clone()
+                    aria-invalid=move || if error.with(Option::is_some) { "true" } else { "false" }
+                    prop:value=move || text.get()
+                    on:focus=move |_| editing.set(true)
+                    on:input=on_box
+                    on:blur=on_blur
+                />
+                <span class="unit">{field.box_unit}</span>
+            </div>
+            <p id=error_id class="field-error" role="alert">
+                {move || error.get().unwrap_or_default()}
+            </p>
+        </div>
+    }
+}

@@ -1,0 +1,52 @@
+//! How to read the explorer, with the model's formulas.
+
+use leptos::prelude::*;
+
+#[component]
+pub fn Help() -> impl IntoView {
+    view! {
+        <section class="panel help" id="how-to-read" aria-labelledby="help-title">
+            <h2 id="help-title">"How to read this"</h2>
+            <p>
+                "A GPU step spends its time in three ways. "<b>"Compute"</b>": the arithmetic units "
+                "do FLOPs (the factory). "<b>"Memory"</b>": bytes travel between DRAM and the cores "
+                "(the trucks between warehouse and factory). "<b>"Overhead"</b>": the GPU waits while "
+                "the CPU (Python, the framework, the driver) decides what to launch next (the "
+                "instruction desk). Whichever dominates is the regime, and only remedies for that "
+                "regime make the step faster."
+            </p>
+            <h3>"The chart"</h3>
+            <p>
+                "The x axis is arithmetic intensity: FLOPs done per byte moved. The y axis is the "
+                "FLOP/s a kernel can attain. Low-intensity kernels sit on the slanted memory roof "
+                "(bandwidth × intensity); high-intensity kernels hit a flat ceiling. Matmuls use "
+                "tensor cores (the high ceiling); pointwise ops use the general units at the "
+                "plain-multiply rate (the low one). Dots are kernels; the cross is the whole step "
+                "including the time the GPU sat idle, so a cross far below the dots means overhead."
+            </p>
+            <h3>"The model"</h3>
+            <ul class="formulas">
+                <li><code>"kernel time = max(FLOPs / ceiling, bytes / bandwidth)"</code></li>
+                <li><code>"intensity = FLOPs / bytes;  ridge = ceiling / bandwidth"</code></li>
+                <li><code>"matmul x[B,D]·W[D,D]: 2·B·D² FLOPs, (2·B·D + D²)·bytes-per-element bytes"</code></li>
+                <li><code>"pointwise chain of n ops on N elements: eager = n kernels of N FLOPs and 2·N elements moved; fused = 1 kernel of n·N FLOPs and 2·N elements moved"</code></li>
+                <li><code>"CPU issues kernel i at (i+1)·overhead; GPU starts it at max(issued, previous done)"</code></li>
+                <li><code>"shares: compute = Σ compute-bound kernel time / wall; memory = Σ memory-bound kernel time / wall; overhead = GPU idle / wall"</code></li>
+            </ul>
+            <p>
+                "The peak slider sets the matmul ceiling; the pointwise ceiling scales with it "
+                "(half the preset's fp32 FMA rate, e.g. 9.75 TFLOP/s on an A100). Pointwise ops "
+                "compute in fp32 whatever the storage dtype, so the dtype changes their bytes, not "
+                "their ceiling. Per-kernel overhead defaults to 1 / 280,000 s, the rate at which "
+                "PyTorch issues tiny ops."
+            </p>
+            <h3>"Try this"</h3>
+            <ol>
+                <li>"Pick "<em>"Pointwise chain only"</em>", fp32, batch 65536, fused: the step is memory-bound up to about 50 ops and compute-bound beyond; at 1 op it attains ~0.19 TFLOP/s."</li>
+                <li>"Drag the batch to 1: the kernels become so short that the GPU waits on the CPU."</li>
+                <li>"Untick “fuse”: every op makes its own trip to memory and the step slows by the number of ops."</li>
+                <li>"Double the peak FLOP/s on a memory-bound step: nothing changes."</li>
+            </ol>
+        </section>
+    }
+}

@@ -1,0 +1,336 @@
+// Acceptance tests for the explorer page, in real headless Chromium against the
+// built dist/ (trunk build --release). Run: npm run test:e2e
+//
+// Every page opened here is watched: console errors/warnings, page errors and any
+// request that leaves the page's origin fail the file (after hook) and the test
+// that opened the page.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  createHarness,
+  METRICS,
+  metric,
+  metrics,
+  canvasHash,
+  frame,
+  setSlider,
+  sliderRange,
+  typeBox,
+  inputValue,
+  settle,
+  pollUntil,
+  screenshot,
+  slug,
+} from './helpers.mjs';
+
+let h;
+
+before(async () => {
+  h = await createHarness();
+});
+
+after(async () => {
+  try {
+    if (h) h.assertClean();
+  } finally {
+    if (h) await h.close();
+  }
+});
+
+/**
+ * Open a page, run `fn(page)`, and on failure save a screenshot (path added to the
+ * error). Also fails the test if this page logged errors/warnings or left the origin.
+ */
+async function withPage(t, query, fn, { viewport, shot } = {}) {
+  const label = `${t.name} ${query || '(defaults)'}`;
+  const page = await h.open(query, { label, viewport });
+  try {
+    await fn(page);
+  } catch (err) {
+    try {
+      const file = await screenshot(page, `fail-${slug(t.name)}`);
+      err.message += `\n  screenshot: ${file}\n  url: ${page.url()}`;
+    } catch {}
+    throw err;
+  } finally {
+    if (shot) {
+      try {
+        await screenshot(page, shot);
+      } catch {}
+    }
+    const mine = h.describeProblems().filter((l) => l.includes(`[${label}]`));
+    await h.closePage(page);
+    assert.deepEqual(mine, [], `problems on ${label}`);
+  }
+}
+
+const search = (page) => page.evaluate(() => location.search);
+const historyLength = (page) => page.evaluate(() => history.length);
+const param = (s, key) => new URLSearchParams(s).get(key);
+
+function assertReadouts(m, where) {
+  for (const name of METRICS) {
+    assert.notEqual(m[name], undefined, `${where}: readout [data-metric="${name}"] missing`);
+    if (name === 'regime') {
+      assert.ok(['compute', 'memory', 'overhead'].includes(m.regime), `${where}: regime=${JSON.stringify(m.regime)}`);
+    } else {
+      assert.equal(typeof m[name], 'number', `${where}: ${name} data-value ${JSON.stringify(m[name])} is not numeric`);
+      assert.ok(Number.isFinite(m[name]), `${where}: ${name}=${m[name]} not finite`);
+    }
+  }
+  for (const s of ['share_compute', 'share_memory', 'share_overhead']) {
+    assert.ok(m[s] >= -1e-9 && m[s] <= 1 + 1e-9, `${where}: ${s}=${m[s]} outside [0,1]`);
+  }
+  const sum = m.share_compute + m.share_memory + m.share_overhead;
+  assert.ok(Math.abs(sum - 1) <= 1e-6, `${where}: shares sum to ${sum}, not 1`);
+  assert.ok(m.wall_time_s > 0, `${where}: wall_time_s=${m.wall_time_s}`);
+  // The regime is the largest share.
+  const largest = Math.max(m.share_compute, m.share_memory, m.share_overhead);
+  assert.equal(m[`share_${m.regime}`], largest, `${where}: regime ${m.regime} is not the largest share (${JSON.stringify(m)})`);
+}
+
+const waitForSearch = (page, pred, timeout = 3000) => pollUntil(() => search(page), pred, { timeout });
+
+// ---------------------------------------------------------------------------
+
+test('page loads, becomes ready, draws the roofline, stays on its origin', async (t) => {
+  await withPage(t, '', async (page) => {
+    assert.equal(await page.getAttribute('html', 'data-ready'), '1');
+    const canvas = page.locator('canvas#roofline-canvas');
+    assert.equal(await canvas.count(), 1, 'one canvas#roofline-canvas');
+    assert.ok(await canvas.isVisible(), 'roofline canvas visible');
+    const f = await pollUntil(() => frame(page), (v) => v >= 1, { timeout: 5000 });
+    assert.ok(f >= 1, `canvas data-frame=${f}, expected >= 1 after ready`);
+    await settle(page, 300);
+    const mine = h.requests.filter((r) => r.label.startsWith(t.name));
+    assert.ok(mine.some((r) => r.url.endsWith('.wasm')), `the page fetched its .wasm: ${mine.map((r) => r.url).join(', ')}`);
+    for (const r of mine) {
+      if (r.url.startsWith('data:') || r.url.startsWith('blob:')) continue;
+      assert.equal(new URL(r.url).origin, h.origin, `request left the origin: ${r.url}`);
+    }
+  });
+});
+
+test('the eight readouts exist, are finite, and the shares sum to 1', async (t) => {
+  for (const q of ['', '?workload=chain&batch=1&hidden=1024&ops=8', '?hw=h100-sxm&dtype=fp32&workload=chain&batch=65536&hidden=4096&fused=1&ops=64']) {
+    await withPage(t, q, async (page) => {
+      assertReadouts(await metrics(page), q || '(defaults)');
+      assert.equal(typeof (await metric(page, 'regime')), 'string');
+    });
+  }
+});
+
+test('each slider (flops, bw, batch, ops) redraws the roofline, changes a readout, and rewrites the URL in place', async (t) => {
+  // Each slider from a fresh default page, so one slider's move cannot mask another's.
+  for (const name of ['flops', 'bw', 'batch', 'ops']) {
+    await withPage(t, '', async (page) => {
+      const r = await sliderRange(page, name);
+      assert.ok(r, `#${name}-slider exists`);
+      assert.equal(r.type, 'range', `#${name}-slider is input type=range`);
+      assert.ok(Number.isFinite(r.min) && Number.isFinite(r.max) && r.max > r.min, `#${name}-slider min/max ${r.min}/${r.max}`);
+      const before = {
+        hash: await canvasHash(page),
+        m: await metrics(page),
+        search: await search(page),
+        hist: await historyLength(page),
+        box: await inputValue(page, `${name}-box`),
+      };
+      // Move well away from where it is: a quarter or three quarters along.
+      const frac = (r.value - r.min) / (r.max - r.min) > 0.5 ? 0.25 : 0.75;
+      const v = r.min + frac * (r.max - r.min);
+      await setSlider(page, name, v);
+
+      const hash = await pollUntil(() => canvasHash(page), (x) => x !== before.hash);
+      assert.notEqual(hash, before.hash, `${name}: roofline canvas pixels did not change`);
+
+      const m = await pollUntil(() => metrics(page), (x) => METRICS.some((k) => x[k] !== before.m[k]));
+      const changed = METRICS.filter((k) => m[k] !== before.m[k]);
+      assert.ok(changed.length > 0, `${name}: no readout changed (${JSON.stringify(m)})`);
+      assertReadouts(m, `after ${name} slider`);
+
+      const box = await inputValue(page, `${name}-box`);
+      assert.notEqual(box, before.box, `${name}: #${name}-box still shows ${box}`);
+
+      const s = await waitForSearch(page, (x) => x !== before.search && param(x, name) !== null && param(x, name) !== param(before.search, name));
+      assert.ok(param(s, name) !== null, `${name}: location.search ${JSON.stringify(s)} has no ${name}=`);
+      assert.notEqual(param(s, name), param(before.search, name), `${name}: URL value did not change (${s})`);
+      // The URL value agrees with the box (box in display units).
+      const urlV = Number(param(s, name));
+      const boxV = Number(box);
+      assert.ok(Number.isFinite(urlV) && Number.isFinite(boxV), `${name}: URL ${param(s, name)} / box ${box} not numeric`);
+      const scale = { flops: 1e12, bw: 1e12, batch: 1, ops: 1 }[name];
+      assert.ok(Math.abs(urlV - boxV * scale) <= 0.05 * urlV, `${name}: URL ${urlV} disagrees with box ${box} (x${scale})`);
+
+      await settle(page);
+      assert.equal(await historyLength(page), before.hist, `${name}: slider added history entries`);
+    });
+  }
+});
+
+test('a shared link restores hardware, dtype, shape and the preset peak', async (t) => {
+  await withPage(t, '?hw=h100-sxm&dtype=fp32&batch=64&ops=16&fused=1&workload=chain', async (page) => {
+    assert.equal(await inputValue(page, 'hw'), 'h100-sxm');
+    assert.equal(await inputValue(page, 'dtype'), 'fp32');
+    assert.equal(Number(await inputValue(page, 'batch-box')), 64, `#batch-box shows ${await inputValue(page, 'batch-box')}`);
+    assert.equal(Number(await inputValue(page, 'ops-box')), 16, `#ops-box shows ${await inputValue(page, 'ops-box')}`);
+    assert.equal(await page.locator('#fused').isChecked(), true, '#fused checked');
+    assert.equal(await inputValue(page, 'workload'), 'chain');
+    const flops = await inputValue(page, 'flops-box');
+    assert.equal(Number(flops), 67, `#flops-box shows ${JSON.stringify(flops)}, expected 67 (H100 SXM fp32, TFLOP/s)`);
+    assertReadouts(await metrics(page), 'restored link');
+  });
+});
+
+test("the essay's numbers (A100, fp32, 1 GiB pointwise chain)", async (t) => {
+  const essay = 'hw=a100-40gb&dtype=fp32&workload=chain&batch=65536&hidden=4096&fused=1';
+  await withPage(t, `?${essay}&ops=32`, async (page) => {
+    assert.equal(await metric(page, 'regime'), 'memory', 'ops=32 is memory-bound');
+  });
+  await withPage(t, `?${essay}&ops=64`, async (page) => {
+    assert.equal(await metric(page, 'regime'), 'compute', 'ops=64 is compute-bound');
+  });
+  await withPage(t, `?${essay}&ops=1`, async (page) => {
+    const f = await metric(page, 'achieved_flops');
+    assert.ok(f >= 0.18e12 && f <= 0.2e12, `ops=1: achieved_flops=${f}, expected 0.18e12..0.2e12`);
+  });
+  await withPage(t, '?workload=chain&batch=1&hidden=1024&ops=8', async (page) => {
+    assert.equal(await metric(page, 'regime'), 'overhead', 'a tiny tensor is overhead-bound');
+  });
+});
+
+test('the batch sweep: overhead at batch 1, compute at 8192 (fused), memory at 16', async (t) => {
+  await withPage(t, '?workload=mlp&hidden=1024&ops=8&fused=1', async (page) => {
+    await setSlider(page, 'batch', Math.log10(1));
+    const box = await pollUntil(() => inputValue(page, 'batch-box'), (v) => Number(v) === 1);
+    assert.equal(Number(box), 1, `batch slider at log10(1): #batch-box shows ${box}`);
+    await settle(page);
+    assert.equal(await metric(page, 'regime'), 'overhead', 'mlp D=1024, batch 1 is overhead-bound');
+  });
+  await withPage(t, '', async (page) => {
+    assert.equal(await page.locator('#fused').isChecked(), false, 'default is eager');
+    await page.locator('#fused').check();
+    await waitForSearch(page, (s) => param(s, 'fused') === '1');
+    await setSlider(page, 'batch', Math.log10(8192));
+    let box = await pollUntil(() => inputValue(page, 'batch-box'), (v) => Number(v) === 8192);
+    assert.equal(Number(box), 8192, `batch slider at log10(8192): #batch-box shows ${box}`);
+    const compute = await pollUntil(() => metric(page, 'regime'), (v) => v === 'compute');
+    assert.equal(compute, 'compute', 'fused, batch 8192 is compute-bound');
+    await setSlider(page, 'batch', Math.log10(16));
+    box = await pollUntil(() => inputValue(page, 'batch-box'), (v) => Number(v) === 16);
+    assert.equal(Number(box), 16, `batch slider at log10(16): #batch-box shows ${box}`);
+    const memory = await pollUntil(() => metric(page, 'regime'), (v) => v === 'memory');
+    assert.equal(memory, 'memory', 'fused, batch 16 is memory-bound');
+    const s = await waitForSearch(page, (x) => param(x, 'batch') === '16');
+    assert.equal(param(s, 'batch'), '16', `URL after the sweep: ${s}`);
+  });
+});
+
+test('bad URL parameters show notices and fall back to the defaults', async (t) => {
+  let defaults;
+  await withPage(t, '', async (page) => {
+    defaults = await metrics(page);
+    assert.equal(await page.locator('#url-notices li').count(), 0, 'no notices for a clean URL');
+  });
+  await withPage(t, '?flops=abc&batch=0&bogus=1', async (page) => {
+    for (const p of ['flops', 'batch']) {
+      const li = page.locator(`#url-notices li[data-param="${p}"]`);
+      assert.equal(await li.count(), 1, `one notice for ${p}`);
+      assert.ok(await li.isVisible(), `notice for ${p} is visible`);
+      assert.ok((await li.innerText()).trim().length > 0, `notice for ${p} has text`);
+    }
+    assert.equal(await page.locator('#url-notices li[data-param="bogus"]').count(), 0, 'no notice for an unknown key');
+    const texts = await page.locator('#url-notices li').allInnerTexts();
+    assert.equal(texts.length, 2, `exactly two notices: ${JSON.stringify(texts)}`);
+    assert.ok(!texts.some((x) => x.includes('bogus')), `a notice mentions bogus: ${JSON.stringify(texts)}`);
+    assert.deepEqual(await metrics(page), defaults, 'readouts equal the defaults');
+  });
+});
+
+test('garbage in a number box shows an inline error and changes nothing; a good value recovers', async (t) => {
+  await withPage(t, '', async (page) => {
+    for (const [name, bad, good, key, want] of [
+      ['batch', 'abc', '128', 'batch', 128],
+      ['flops', '-5', '100', 'flops', 100e12],
+    ]) {
+      const err = page.locator(`#${name}-error`);
+      assert.equal(await err.count(), 1, `#${name}-error exists`);
+      assert.equal((await err.textContent()).trim(), '', `#${name}-error is empty before`);
+      const m0 = await metrics(page);
+      const s0 = await search(page);
+      const h0 = await canvasHash(page);
+
+      await typeBox(page, name, bad);
+      const text = await pollUntil(async () => (await err.textContent()).trim(), (x) => x !== '');
+      assert.notEqual(text, '', `#${name}-error stays empty after typing ${JSON.stringify(bad)}`);
+      assert.ok(await err.isVisible(), `#${name}-error is not visible`);
+      await settle(page, 300);
+      assert.deepEqual(await metrics(page), m0, `readouts changed after typing ${JSON.stringify(bad)} in #${name}-box`);
+      assert.equal(await search(page), s0, `location.search changed after typing ${JSON.stringify(bad)}`);
+      assert.equal(await canvasHash(page), h0, `canvas changed after typing ${JSON.stringify(bad)}`);
+
+      await typeBox(page, name, good);
+      const s = await waitForSearch(page, (x) => Number(param(x, key)) === want);
+      assert.equal(Number(param(s, key)), want, `after typing ${good}: location.search=${s}, expected ${key}=${want}`);
+      const cleared = await pollUntil(async () => (await err.textContent()).trim(), (x) => x === '');
+      assert.equal(cleared, '', `#${name}-error not cleared after typing ${good}`);
+      assert.notDeepEqual(await metrics(page), m0, `readouts unchanged after typing ${good} in #${name}-box`);
+    }
+  });
+});
+
+test('choosing the RTX 4090 loads its bf16 peak and redraws', async (t) => {
+  await withPage(t, '', async (page) => {
+    const h0 = await canvasHash(page);
+    const f0 = await inputValue(page, 'flops-box');
+    assert.equal(Number(f0), 312, `default #flops-box shows ${f0}, expected 312 (A100 bf16)`);
+    await page.selectOption('#hw', 'rtx-4090');
+    const f = await pollUntil(() => inputValue(page, 'flops-box'), (v) => Number(v) === 165);
+    assert.equal(Number(f), 165, `#flops-box shows ${JSON.stringify(f)} after choosing rtx-4090, expected 165`);
+    assert.equal(await inputValue(page, 'dtype'), 'bf16');
+    const hash = await pollUntil(() => canvasHash(page), (x) => x !== h0);
+    assert.notEqual(hash, h0, 'canvas did not change');
+    const s = await waitForSearch(page, (x) => param(x, 'hw') === 'rtx-4090');
+    assert.equal(param(s, 'hw'), 'rtx-4090', `URL: ${s}`);
+  });
+});
+
+test('toggling fused rewrites fused= in the URL and never makes the step slower', async (t) => {
+  await withPage(t, '', async (page) => {
+    const fused = page.locator('#fused');
+    assert.equal(await fused.isChecked(), false);
+    const hist = await historyLength(page);
+    const eager = await metric(page, 'wall_time_s');
+    await fused.check();
+    let s = await waitForSearch(page, (x) => param(x, 'fused') === '1');
+    assert.equal(param(s, 'fused'), '1', `URL after checking: ${s}`);
+    const fusedWall = await pollUntil(() => metric(page, 'wall_time_s'), (v) => v !== eager);
+    assert.ok(fusedWall <= eager, `fused wall_time_s ${fusedWall} > eager ${eager}`);
+    assert.ok(fusedWall < eager, `fusing 8 pointwise ops did not change wall_time_s (${eager})`);
+    await fused.uncheck();
+    s = await waitForSearch(page, (x) => param(x, 'fused') === '0');
+    assert.equal(param(s, 'fused'), '0', `URL after unchecking: ${s}`);
+    const back = await pollUntil(() => metric(page, 'wall_time_s'), (v) => v === eager);
+    assert.equal(back, eager, 'unfusing restores the eager time');
+    await settle(page);
+    assert.equal(await historyLength(page), hist, 'toggling added history entries');
+  });
+});
+
+test('screenshots at 1440x900 and 390x844', async (t) => {
+  await withPage(t, '', async (page) => {
+    await pollUntil(() => frame(page), (v) => v >= 1);
+    await settle(page, 200);
+  }, { viewport: { width: 1440, height: 900 }, shot: 'explorer-1440x900' });
+  await withPage(t, '', async (page) => {
+    await pollUntil(() => frame(page), (v) => v >= 1);
+    await settle(page, 200);
+    // A phone should not need sideways scrolling, and the chart must fit.
+    const { scrollW, canvasW } = await page.evaluate(() => ({
+      scrollW: document.documentElement.scrollWidth,
+      canvasW: document.querySelector('canvas#roofline-canvas').getBoundingClientRect().right,
+    }));
+    assert.ok(scrollW <= 390, `page is ${scrollW}px wide at a 390px viewport (horizontal scroll)`);
+    assert.ok(canvasW <= 390, `roofline canvas ends at ${canvasW}px, past the 390px viewport`);
+  }, { viewport: { width: 390, height: 844 }, shot: 'explorer-390x844' });
+});

@@ -1,0 +1,332 @@
+// Shared helpers for the browser tests and the benchmark: start the static server
+// on dist/, launch the system Chromium through playwright-core, open pages that
+// record console errors/warnings, page errors and every request, and read the
+// app's DOM contract (readouts, sliders, number boxes, the roofline canvas).
+
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer, REPO_ROOT, DEFAULT_ROOT as DIST } from './server.mjs';
+
+/** The built app: dist/ at the repo root, or $BRRR_DIST. */
+export const DEFAULT_ROOT = process.env.BRRR_DIST ? path.resolve(process.env.BRRR_DIST) : DIST;
+export { REPO_ROOT };
+export const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const OUT_DIR = path.join(HERE, 'out');
+
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const LAUNCH_ARGS = [
+  '--no-sandbox',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--enable-unsafe-webgpu',
+  '--use-webgpu-adapter=swiftshader',
+];
+
+export const READY_TIMEOUT_MS = Number(process.env.E2E_READY_TIMEOUT_MS || 30_000);
+
+/** The eight readouts of the explorer, by `data-metric` name. */
+export const METRICS = [
+  'wall_time_s',
+  'achieved_flops',
+  'achieved_bw',
+  'intensity',
+  'regime',
+  'share_compute',
+  'share_memory',
+  'share_overhead',
+];
+
+export function ensureOutDir() {
+  fs.mkdirSync(OUT_DIR, { recursive: true });
+  return OUT_DIR;
+}
+
+/** Throws a clear error when the app has not been built. */
+export function assertBuilt(root = DEFAULT_ROOT) {
+  const index = path.join(root, 'index.html');
+  if (!fs.existsSync(index)) {
+    throw new Error(`${index} does not exist: build the app first (trunk build --release)`);
+  }
+}
+
+export async function launchBrowser() {
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Error(`Chromium not found at ${CHROMIUM} (set CHROMIUM_PATH)`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+}
+
+/** URLs that never leave the page: inline data and in-page blobs. */
+function isLocalScheme(u) {
+  return u.protocol === 'data:' || u.protocol === 'blob:' || u.href === 'about:blank';
+}
+
+/**
+ * One harness per test file: a server on dist/, a browser, and a log of everything
+ * that went wrong on any page it opened.
+ *
+ *   const h = await createHarness();
+ *   const page = await h.open('?batch=8', { label: 'my test' });
+ *   ...
+ *   h.assertClean();   // in an after() hook
+ *   await h.close();
+ */
+export async function createHarness({ root = DEFAULT_ROOT, prefix = '/' } = {}) {
+  assertBuilt(root);
+  const server = await startServer({ root, prefix });
+  const origin = new URL(server.url).origin;
+  let browser;
+  try {
+    browser = await launchBrowser();
+  } catch (e) {
+    await server.close();
+    throw e;
+  }
+  const problems = {
+    consoleErrors: [], // {label, type, text, location}
+    pageErrors: [], // {label, message}
+    foreignRequests: [], // {label, url}
+    failedResponses: [], // {label, url, status}
+  };
+  const requests = []; // {label, url}
+  const contexts = new Set();
+
+  function track(page, label) {
+    page.on('console', (msg) => {
+      const type = msg.type();
+      if (type === 'error' || type === 'warning') {
+        const loc = msg.location();
+        problems.consoleErrors.push({
+          label,
+          type,
+          text: msg.text(),
+          location: loc && loc.url ? `${loc.url}:${loc.lineNumber}` : '',
+        });
+      }
+    });
+    page.on('pageerror', (err) => {
+      problems.pageErrors.push({ label, message: String(err && (err.stack || err.message || err)) });
+    });
+    page.on('crash', () => problems.pageErrors.push({ label, message: 'page crashed' }));
+    page.on('request', (req) => {
+      const url = req.url();
+      requests.push({ label, url });
+      let u;
+      try {
+        u = new URL(url);
+      } catch {
+        problems.foreignRequests.push({ label, url });
+        return;
+      }
+      if (isLocalScheme(u)) return;
+      if (u.origin !== origin) problems.foreignRequests.push({ label, url });
+    });
+    page.on('websocket', (ws) => {
+      const url = ws.url();
+      requests.push({ label, url });
+      let foreign = true;
+      try {
+        const u = new URL(url);
+        foreign = !(u.host === new URL(origin).host);
+      } catch {}
+      if (foreign) problems.foreignRequests.push({ label, url });
+    });
+    page.on('response', (res) => {
+      if (res.status() >= 400) problems.failedResponses.push({ label, url: res.url(), status: res.status() });
+    });
+  }
+
+  /**
+   * Open a fresh context + page at `query` (e.g. "?batch=8" or "" for defaults)
+   * and wait until the app says it is ready.
+   */
+  async function open(query = '', { label = query || '(defaults)', viewport = { width: 1280, height: 800 }, ready = true } = {}) {
+    const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+    contexts.add(context);
+    const page = await context.newPage();
+    track(page, label);
+    const q = query === '' || query.startsWith('?') ? query : '?' + query;
+    await page.goto(server.url + q, { waitUntil: 'load' });
+    if (ready) await waitReady(page);
+    return page;
+  }
+
+  async function closePage(page) {
+    const context = page.context();
+    contexts.delete(context);
+    await context.close().catch(() => {});
+  }
+
+  function describeProblems() {
+    const lines = [];
+    for (const c of problems.consoleErrors) lines.push(`console ${c.type} [${c.label}]: ${c.text} ${c.location}`);
+    for (const p of problems.pageErrors) lines.push(`page error [${p.label}]: ${p.message}`);
+    for (const r of problems.foreignRequests) lines.push(`request left ${origin} [${r.label}]: ${r.url}`);
+    for (const r of problems.failedResponses) lines.push(`HTTP ${r.status} [${r.label}]: ${r.url}`);
+    return lines;
+  }
+
+  /** The checks every test file runs in its after() hook. */
+  function assertClean() {
+    const lines = describeProblems();
+    assert.equal(
+      problems.consoleErrors.length + problems.pageErrors.length + problems.foreignRequests.length,
+      0,
+      `pages had console errors/warnings, page errors or requests off ${origin}:\n  ${lines.join('\n  ')}`,
+    );
+    // A 404 also shows as a console error; keep the check explicit anyway.
+    assert.equal(problems.failedResponses.length, 0, `failed responses:\n  ${lines.join('\n  ')}`);
+  }
+
+  async function close() {
+    for (const c of contexts) await c.close().catch(() => {});
+    contexts.clear();
+    await browser.close().catch(() => {});
+    await server.close();
+  }
+
+  return { server, origin, url: server.url, browser, open, closePage, problems, requests, describeProblems, assertClean, close };
+}
+
+// ---------------------------------------------------------------------------
+// Page helpers (the DOM contract)
+
+export async function waitReady(page, timeout = READY_TIMEOUT_MS) {
+  await page.waitForSelector('html[data-ready="1"]', { state: 'attached', timeout });
+}
+
+function parseValue(v) {
+  if (v === null || v === undefined) return v;
+  const t = String(v).trim();
+  if (t !== '' && Number.isFinite(Number(t))) return Number(t);
+  return String(v);
+}
+
+/** `data-value` of `[data-metric="name"]`: a number if numeric, else the string. Throws if absent. */
+export async function metric(page, name) {
+  const raw = await page.evaluate((n) => {
+    const el = document.querySelector(`[data-metric="${n}"]`);
+    return el ? { v: el.getAttribute('data-value') } : null;
+  }, name);
+  if (raw === null) throw new Error(`no element [data-metric="${name}"] on the page`);
+  return parseValue(raw.v);
+}
+
+/** All readouts at once, as {name: value}; a missing one is `undefined`. */
+export async function metrics(page, names = METRICS) {
+  const raw = await page.evaluate((ns) => {
+    const out = {};
+    for (const n of ns) {
+      const el = document.querySelector(`[data-metric="${n}"]`);
+      out[n] = el ? el.getAttribute('data-value') : undefined;
+    }
+    return out;
+  }, names);
+  const out = {};
+  for (const n of names) out[n] = raw[n] === undefined ? undefined : parseValue(raw[n]);
+  return out;
+}
+
+export function sha1(s) {
+  return crypto.createHash('sha1').update(s).digest('hex');
+}
+
+/** sha1 of the canvas' PNG data URL. */
+export async function canvasHash(page, selector = 'canvas#roofline-canvas') {
+  const data = await page.evaluate((sel) => {
+    const c = document.querySelector(sel);
+    if (!c) return null;
+    return c.toDataURL('image/png');
+  }, selector);
+  if (data === null) throw new Error(`no canvas ${selector}`);
+  return sha1(data);
+}
+
+/** The roofline canvas' `data-frame` counter (NaN if absent). */
+export async function frame(page) {
+  return page.evaluate(() => {
+    const c = document.querySelector('canvas#roofline-canvas');
+    return c ? Number(c.getAttribute('data-frame')) : NaN;
+  });
+}
+
+/** Set `#name-slider`'s value and dispatch a bubbling `input` event, as a drag would. */
+export async function setSlider(page, name, value) {
+  await page.evaluate(
+    ([n, v]) => {
+      const el = document.getElementById(`${n}-slider`);
+      if (!el) throw new Error(`no #${n}-slider`);
+      el.value = String(v);
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    [name, value],
+  );
+}
+
+/** min/max/value of `#name-slider`, as numbers. */
+export async function sliderRange(page, name) {
+  return page.evaluate((n) => {
+    const el = document.getElementById(`${n}-slider`);
+    if (!el) return null;
+    return { min: Number(el.min), max: Number(el.max), value: Number(el.value), step: el.step, type: el.type };
+  }, name);
+}
+
+/** Select all text in `#name-box` and type `text` with the keyboard (input events fire). */
+export async function typeBox(page, name, text) {
+  const box = page.locator(`#${name}-box`);
+  await box.click();
+  await box.press('ControlOrMeta+a');
+  if (text === '') await box.press('Backspace');
+  else await page.keyboard.type(text);
+}
+
+/** The current value of an input/select by id. */
+export async function inputValue(page, id) {
+  return page.locator(`#${id}`).inputValue();
+}
+
+/** Let the app react: two animation frames plus a short pause (for debounced work). */
+export async function settle(page, ms = 80) {
+  await page.evaluate(
+    (wait) =>
+      new Promise((resolve) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, wait))),
+      ),
+    ms,
+  );
+}
+
+/** Poll `fn` (async) until `pred(value)` holds, or return the last value after `timeout` ms. */
+export async function pollUntil(fn, pred, { timeout = 3000, interval = 25 } = {}) {
+  const end = Date.now() + timeout;
+  let v = await fn();
+  while (!pred(v) && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, interval));
+    v = await fn();
+  }
+  return v;
+}
+
+export async function screenshot(page, name, { fullPage = true } = {}) {
+  ensureOutDir();
+  const file = path.join(OUT_DIR, name.endsWith('.png') ? name : `${name}.png`);
+  await page.screenshot({ path: file, fullPage });
+  return file;
+}
+
+/** Screenshot name from a test name. */
+export function slug(s) {
+  return String(s)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 80);
+}
