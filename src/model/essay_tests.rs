@@ -91,8 +91,10 @@ fn double_batch_diagnostic() {
 
 #[test]
 fn bigger_batches_raise_mlp_intensity() {
-    let mut s = State::default();
-    s.batch = 16;
+    let mut s = State {
+        batch: 16,
+        ..State::default()
+    };
     let a = s.report().groups[0].group.intensity();
     s.batch = 32;
     let b = s.report().groups[0].group.intensity();
@@ -103,9 +105,11 @@ fn bigger_batches_raise_mlp_intensity() {
 fn mlp_batch_sweep_crosses_regimes() {
     // Default MLP (D=4096, bf16, eager, 8 ops): big batches are compute-bound only
     // once the chain is fused; tiny batches on the chain are overhead-bound.
-    let mut s = State::default();
-    s.fused = true;
-    s.batch = 8192;
+    let mut s = State {
+        fused: true,
+        batch: 8192,
+        ..State::default()
+    };
     assert_eq!(s.report().regime, Regime::Compute);
     s.batch = 16;
     assert_eq!(s.report().regime, Regime::Memory);

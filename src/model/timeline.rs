@@ -88,7 +88,7 @@ impl Timeline {
     }
 
     pub fn shares(&self) -> Shares {
-        if !(self.wall > 0.0) {
+        if self.wall.is_nan() || self.wall <= 0.0 {
             return Shares {
                 compute: 0.0,
                 memory: 0.0,

@@ -2,6 +2,10 @@
 //! log-log axes with few labels (plotters measures each label through the DOM, so
 //! fewer labels = faster redraws), and the redraw counter tests and benchmarks read.
 
+use leptos::html::Canvas;
+use leptos::prelude::{
+    on_cleanup, window_event_listener, Effect, Get, GetUntracked, NodeRef, RwSignal, Set,
+};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
@@ -15,11 +19,21 @@ pub const COMPUTE: RGBColor = RGBColor(37, 99, 235);
 pub const MEMORY: RGBColor = RGBColor(217, 119, 6);
 pub const VECTOR: RGBColor = RGBColor(124, 58, 237);
 
-/// Size the canvas backing store to its CSS width × `aspect(width)` at the device pixel
-/// ratio (plotters-canvas draws in backing-store pixels and ignores DPR). Only
-/// touches width/height when they change, since that clears and reallocates.
-/// Returns the scale factor to apply to fonts and strokes.
-pub fn fit(canvas: &HtmlCanvasElement, aspect: impl Fn(f64) -> f64, min_h: f64, max_h: f64) -> f64 {
+/// Size the canvas backing store to `css_w` × `aspect(css_w)` CSS pixels at the
+/// device pixel ratio (plotters-canvas draws in backing-store pixels and ignores
+/// DPR). Only touches width/height when they change, since that clears and
+/// reallocates. Returns the scale factor to apply to fonts and strokes.
+///
+/// The caller passes the CSS width it measured when the layout last changed (see
+/// [`CssWidth`]): reading `clientWidth` on every redraw would force a synchronous
+/// layout of the whole page after each slider move.
+pub fn fit(
+    canvas: &HtmlCanvasElement,
+    css_w: f64,
+    aspect: impl Fn(f64) -> f64,
+    min_h: f64,
+    max_h: f64,
+) -> f64 {
     let dpr = web_sys::window()
         .map(|w| w.device_pixel_ratio())
         .unwrap_or(1.0);
@@ -28,7 +42,6 @@ pub fn fit(canvas: &HtmlCanvasElement, aspect: impl Fn(f64) -> f64, min_h: f64, 
     } else {
         1.0
     };
-    let css_w = f64::from(canvas.client_width());
     let css_w = if css_w > 0.0 { css_w } else { 640.0 };
     let css_h = (css_w * aspect(css_w)).clamp(min_h, max_h);
     let (w, h) = ((css_w * dpr).round() as u32, (css_h * dpr).round() as u32);
@@ -39,6 +52,38 @@ pub fn fit(canvas: &HtmlCanvasElement, aspect: impl Fn(f64) -> f64, min_h: f64, 
         canvas.set_height(h);
     }
     dpr
+}
+
+/// A canvas's CSS width, measured on mount and on window resize only; reading it
+/// is a reactive dependency, so charts redraw when the layout width changes.
+#[derive(Clone, Copy)]
+pub struct CssWidth(RwSignal<f64>);
+
+impl CssWidth {
+    pub fn new(canvas: NodeRef<Canvas>) -> Self {
+        let width = RwSignal::new(0.0);
+        let measure = move || {
+            if let Some(c) = canvas.get_untracked() {
+                let w = f64::from(c.client_width());
+                if w != width.get_untracked() {
+                    width.set(w);
+                }
+            }
+        };
+        // first measurement once the canvas is in the DOM
+        Effect::new(move |_| {
+            if canvas.get().is_some() {
+                measure();
+            }
+        });
+        let handle = window_event_listener(leptos::ev::resize, move |_| measure());
+        on_cleanup(move || handle.remove());
+        CssWidth(width)
+    }
+
+    pub fn get(&self) -> f64 {
+        self.0.get()
+    }
 }
 
 /// A font at `px` CSS pixels.
@@ -88,7 +133,7 @@ pub fn decade_label(v: f64) -> String {
 }
 
 /// Log-log axes with decade ticks only.
-pub fn log_log<'a, 'b>(
+pub fn log_log<'a>(
     root: &'a DrawingArea<CanvasBackend, plotters::coord::Shift>,
     x: (f64, f64),
     y: (f64, f64),

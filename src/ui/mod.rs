@@ -6,6 +6,7 @@ mod chart;
 mod controls;
 mod help;
 mod notices;
+mod panic;
 mod readouts;
 mod roofline;
 mod store;
@@ -23,10 +24,19 @@ pub struct Ctx {
 }
 
 pub fn start() {
-    console_error_panic_hook::set_once();
+    panic::install();
     leptos::mount::mount_to_body(App);
     if let Some(el) = document().document_element() {
         let _ = el.set_attribute("data-ready", "1");
+    }
+    // Test hook for the panic banner (tests/e2e): `?debug_panic=1` panics after mount.
+    if window()
+        .location()
+        .search()
+        .unwrap_or_default()
+        .contains("debug_panic=1")
+    {
+        panic!("debug_panic=1 was requested in the URL");
     }
 }
 

@@ -47,8 +47,8 @@ fn advice(r: Regime) -> &'static str {
 pub fn Readouts(ctx: Ctx) -> impl IntoView {
     let r = ctx.report;
     let m = Memo::new(move |_| ctx.state.with(|s| s.machine()));
-    let f = move |get: fn(&Report) -> f64| move || r.with(|r| get(r));
-    let raw = |get: fn(&Report) -> f64| Signal::derive(move || r.with(|r| get(r)).to_string());
+    let f = move |get: fn(&Report) -> f64| move || r.with(get);
+    let raw = |get: fn(&Report) -> f64| Signal::derive(move || r.with(get).to_string());
     let share_w =
         move |get: fn(&Report) -> f64| move || format!("width:{:.3}%", r.with(get) * 100.0);
 

@@ -16,14 +16,14 @@ const Y: (f64, f64) = (1e8, 1e17);
 pub fn Roofline(ctx: Ctx) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let error = RwSignal::new(None::<String>);
-    let resized = RwSignal::new(0u32);
-    let handle = window_event_listener(leptos::ev::resize, move |_| resized.update(|n| *n += 1));
-    on_cleanup(move || handle.remove());
+    let width = chart::CssWidth::new(canvas);
 
     Effect::new(move |_| {
-        resized.track();
+        let css_w = width.get();
         let Some(c) = canvas.get() else { return };
-        let result = ctx.state.with(|s| ctx.report.with(|r| render(&c, s, r)));
+        let result = ctx
+            .state
+            .with(|s| ctx.report.with(|r| render(&c, css_w, s, r)));
         error.set(result.err());
     });
 
@@ -60,9 +60,20 @@ pub fn Roofline(ctx: Ctx) -> impl IntoView {
     }
 }
 
-fn render(canvas: &web_sys::HtmlCanvasElement, s: &State, r: &Report) -> Result<(), String> {
+fn render(
+    canvas: &web_sys::HtmlCanvasElement,
+    css_w: f64,
+    s: &State,
+    r: &Report,
+) -> Result<(), String> {
     // Taller on phones so nine decades of FLOP/s stay legible.
-    let dpr = chart::fit(canvas, |w| if w < 560.0 { 0.9 } else { 0.62 }, 260.0, 520.0);
+    let dpr = chart::fit(
+        canvas,
+        css_w,
+        |w| if w < 560.0 { 0.9 } else { 0.62 },
+        260.0,
+        520.0,
+    );
     let m = s.machine();
     chart::draw(canvas, |root| {
         let mut ch = chart::log_log(

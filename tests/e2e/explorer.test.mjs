@@ -22,11 +22,13 @@ import {
   pollUntil,
   screenshot,
   slug,
+  clearShots,
 } from './helpers.mjs';
 
 let h;
 
 before(async () => {
+  clearShots('fail-explorer-');
   h = await createHarness();
 });
 
@@ -49,7 +51,7 @@ async function withPage(t, query, fn, { viewport, shot } = {}) {
     await fn(page);
   } catch (err) {
     try {
-      const file = await screenshot(page, `fail-${slug(t.name)}`);
+      const file = await screenshot(page, `fail-explorer-${slug(t.name)}`);
       err.message += `\n  screenshot: ${file}\n  url: ${page.url()}`;
     } catch {}
     throw err;
@@ -285,8 +287,8 @@ test('choosing the RTX 4090 loads its bf16 peak and redraws', async (t) => {
     const f0 = await inputValue(page, 'flops-box');
     assert.equal(Number(f0), 312, `default #flops-box shows ${f0}, expected 312 (A100 bf16)`);
     await page.selectOption('#hw', 'rtx-4090');
-    const f = await pollUntil(() => inputValue(page, 'flops-box'), (v) => Number(v) === 165);
-    assert.equal(Number(f), 165, `#flops-box shows ${JSON.stringify(f)} after choosing rtx-4090, expected 165`);
+    const f = await pollUntil(() => inputValue(page, 'flops-box'), (v) => Number(v) === 165.2);
+    assert.equal(Number(f), 165.2, `#flops-box shows ${JSON.stringify(f)} after choosing rtx-4090, expected 165.2`);
     assert.equal(await inputValue(page, 'dtype'), 'bf16');
     const hash = await pollUntil(() => canvasHash(page), (x) => x !== h0);
     assert.notEqual(hash, h0, 'canvas did not change');

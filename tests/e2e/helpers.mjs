@@ -322,6 +322,14 @@ export async function screenshot(page, name, { fullPage = true } = {}) {
   return file;
 }
 
+/** Remove screenshots left by an earlier run: out/NAMEPREFIX*.png. */
+export function clearShots(namePrefix) {
+  if (!fs.existsSync(OUT_DIR)) return;
+  for (const f of fs.readdirSync(OUT_DIR)) {
+    if (f.startsWith(namePrefix) && f.endsWith('.png')) fs.rmSync(path.join(OUT_DIR, f), { force: true });
+  }
+}
+
 /** Screenshot name from a test name. */
 export function slug(s) {
   return String(s)

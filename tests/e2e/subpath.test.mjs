@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHarness, DEFAULT_ROOT, metric, setSlider, inputValue, pollUntil, screenshot } from './helpers.mjs';
+import { createHarness, clearShots, DEFAULT_ROOT, metric, setSlider, inputValue, pollUntil, screenshot } from './helpers.mjs';
 
 const SUBPATH = '/courses/gpu/brrr/';
 
@@ -19,7 +19,7 @@ function buildPrefix() {
   const m = html.match(/["']([^"']*?)[^"'/]+_bg\.wasm["']/);
   if (!m) return { prefix: SUBPATH };
   const dir = m[1]; // e.g. "/", "./", "", "/courses/gpu/brrr/"
-  if (dir === '/' ) return { prefix: null, why: 'dist/index.html loads its wasm from "/" (Trunk public_url "/"): this build works only at the site root' };
+  if (dir === '/') return { prefix: null, why: 'dist/index.html loads its wasm from "/" (Trunk public_url "/"): this build works only at the site root' };
   if (dir.startsWith('/')) return { prefix: dir };
   if (/^[a-z]+:/i.test(dir)) return { prefix: null, why: `dist/index.html loads its wasm from ${dir}` };
   return { prefix: SUBPATH };
@@ -29,6 +29,7 @@ const { prefix, why } = buildPrefix();
 let h;
 
 before(async () => {
+  clearShots('fail-subpath');
   if (prefix) h = await createHarness({ prefix });
 });
 
