@@ -1,7 +1,13 @@
 //! The functional core: pure Rust, no web-sys / leptos / DOM. Everything the page
 //! shows is computed here and tested natively.
 
+pub mod bert;
+pub mod fusion;
+pub mod generations;
 pub mod hardware;
+pub mod microbench;
+pub mod ops;
+pub mod overhead;
 pub mod roofline;
 pub mod timeline;
 pub mod units;
