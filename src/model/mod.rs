@@ -13,6 +13,7 @@ pub mod timeline;
 pub mod units;
 pub mod workload;
 
+pub use generations::Line;
 pub use hardware::{Dtype, Preset};
 pub use roofline::Bound;
 pub use timeline::{Regime, Shares, Timeline};

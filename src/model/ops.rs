@@ -278,8 +278,18 @@ mod tests {
         let naive = summarize(&attention(8, 16, 4096, 64, 2.0, Attention::Naive), &m);
         let flash = summarize(&attention(8, 16, 4096, 64, 2.0, Attention::Flash), &m);
         assert_eq!(naive.flops, flash.flops);
-        assert!(flash.bytes * 20.0 < naive.bytes, "{} vs {}", flash.bytes, naive.bytes);
-        assert!(flash.time < naive.time / 3.0, "{} vs {}", flash.time, naive.time);
+        assert!(
+            flash.bytes * 20.0 < naive.bytes,
+            "{} vs {}",
+            flash.bytes,
+            naive.bytes
+        );
+        assert!(
+            flash.time < naive.time / 3.0,
+            "{} vs {}",
+            flash.time,
+            naive.time
+        );
         assert_eq!(flash.regime, Regime::Compute);
         assert_eq!(naive.regime, Regime::Memory);
         assert_eq!(naive.kernel_count, 3);

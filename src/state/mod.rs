@@ -6,8 +6,10 @@
 
 pub mod fields;
 pub mod url;
+pub mod widgets;
 
 use crate::model::{self, hardware, Dtype, Machine, Preset, Report, Shape, Workload};
+pub use widgets::Widgets;
 
 /// Accepted ranges, shared by the URL codec, the sliders and the number boxes.
 pub mod limits {
@@ -40,6 +42,8 @@ pub struct State {
     pub fused: bool,
     /// Seconds per kernel launch.
     pub overhead: f64,
+    /// The essay widgets' own controls.
+    pub widgets: Widgets,
 }
 
 impl Default for State {
@@ -63,6 +67,7 @@ impl State {
             ops: DEFAULT_OPS,
             fused: false,
             overhead: DEFAULT_OVERHEAD_S,
+            widgets: Widgets::default(),
         }
     }
 

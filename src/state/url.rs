@@ -14,11 +14,14 @@
 //! | `fused`    | `1` fused, `0` eager                  |                                  |
 //! | `overhead` | CPU seconds per kernel (`3.57e-6`)    | 1e-8 ..= 1e-2                    |
 //!
+//! Plus the essay widgets' own keys, table-driven in [`widgets::PARAMS`] (written
+//! only when they differ from their default).
+//!
 //! Omitted keys take the preset's defaults; unknown keys are ignored; a bad value is
 //! replaced by the default and reported as a [`Notice`]. `encode` writes every key,
 //! so a shared link does not depend on today's defaults.
 
-use super::{limits, preset_flops, State};
+use super::{limits, preset_flops, widgets, State};
 use crate::model::{hardware, Dtype, Workload};
 
 /// A parameter that was ignored, and why.
@@ -61,7 +64,7 @@ pub fn decode(query: &str) -> (State, Vec<Notice>) {
     let mut pairs: Vec<(String, String)> = Vec::new();
     let mut notices = Vec::new();
     for (k, v) in form_urlencoded::parse(q.as_bytes()) {
-        if !KEYS.contains(&k.as_ref()) {
+        if !KEYS.contains(&k.as_ref()) && widgets::param(&k).is_none() {
             continue; // unknown keys are someone else's business
         }
         if pairs.iter().any(|(pk, _)| *pk == k) {
@@ -136,6 +139,14 @@ pub fn decode(query: &str) -> (State, Vec<Notice>) {
             _ => bad("fused", v, "must be 1 or 0".into()),
         }
     }
+    for p in &widgets::PARAMS {
+        if let Some(v) = get(p.key) {
+            match p.parse(v) {
+                Ok(x) => (p.set)(&mut s.widgets, x),
+                Err(reason) => bad(p.key, v, reason),
+            }
+        }
+    }
     (s, notices)
 }
 
@@ -192,6 +203,10 @@ pub fn encode(s: &State) -> String {
         .append_pair("ops", &s.ops.to_string())
         .append_pair("fused", if s.fused { "1" } else { "0" })
         .append_pair("overhead", &format!("{:e}", s.overhead))
+        .extend_pairs(widgets::PARAMS.iter().filter_map(|p| {
+            let v = (p.get)(&s.widgets);
+            (v != p.kind.default()).then(|| (p.key, p.format(v)))
+        }))
         .finish()
 }
 
@@ -270,6 +285,28 @@ mod tests {
         let (s, _) = decode("hw=h100-sxm&dtype=fp32");
         assert_eq!(s.flops, 67e12);
         assert_eq!(s.bw, 3.35e12);
+    }
+
+    #[test]
+    fn widget_params_round_trip_and_fall_back() {
+        let (s, n) = decode("bert_seq=128&graphs=1&calc=attention&fusion_n=7");
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!(
+            (
+                s.widgets.bert_seq,
+                s.widgets.graphs,
+                s.widgets.calc,
+                s.widgets.fusion_n
+            ),
+            (128, true, 3, 7)
+        );
+        let q = encode(&s);
+        assert!(q.contains("bert_seq=128") && q.contains("calc=attention"));
+        assert!(!q.contains("bert_batch"), "defaults are not written: {q}");
+        assert_eq!(decode(&q).0, s);
+        let (s, n) = decode("bert_seq=0&calc=conv");
+        assert_eq!(n.len(), 2);
+        assert_eq!(s, State::default());
     }
 
     #[test]

@@ -6,6 +6,7 @@ use leptos::html::Canvas;
 use leptos::prelude::{
     on_cleanup, window_event_listener, Effect, Get, GetUntracked, NodeRef, RwSignal, Set,
 };
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
@@ -155,6 +156,40 @@ pub fn log_log<'a>(
         .x_label_formatter(&|v| decade_label(*v))
         .y_label_formatter(&|v| decade_label(*v))
         .x_desc(x_desc)
+        .y_desc(y_desc)
+        .label_style(font(11.0, dpr, &MUTED))
+        .axis_desc_style(font(12.0, dpr, &INK))
+        .bold_line_style(GRID.stroke_width(px(1.0, dpr)))
+        .light_line_style(TRANSPARENT)
+        .axis_style(MUTED.stroke_width(px(1.0, dpr)))
+        .draw()
+        .map_err(|e| e.to_string())?;
+    Ok(chart)
+}
+
+pub type YearLog = Cartesian2d<RangedCoordf64, LogCoord<f64>>;
+
+/// Linear x (years), log y with decade ticks only.
+pub fn year_log<'a>(
+    root: &'a DrawingArea<CanvasBackend, plotters::coord::Shift>,
+    x: (f64, f64),
+    y: (f64, f64),
+    y_desc: &str,
+    dpr: f64,
+) -> Result<ChartContext<'a, CanvasBackend, YearLog>, String> {
+    let mut chart = ChartBuilder::on(root)
+        .margin(px(12.0, dpr))
+        .x_label_area_size(px(32.0, dpr))
+        .y_label_area_size(px(52.0, dpr))
+        .build_cartesian_2d(x.0..x.1, (y.0..y.1).log_scale())
+        .map_err(|e| e.to_string())?;
+    let decades = ((y.1 / y.0).log10().round() as usize) + 1;
+    chart
+        .configure_mesh()
+        .x_labels(6)
+        .y_labels(decades)
+        .x_label_formatter(&|v| format!("{:.0}", v))
+        .y_label_formatter(&|v| decade_label(*v))
         .y_desc(y_desc)
         .label_style(font(11.0, dpr, &MUTED))
         .axis_desc_style(font(12.0, dpr, &INK))

@@ -200,3 +200,64 @@ pub fn LogSlider(ctx: Ctx, field: Field) -> impl IntoView {
         </div>
     }
 }
+
+/// A checkbox bound to a flag of the state.
+#[component]
+pub fn Toggle(
+    ctx: Ctx,
+    id: &'static str,
+    label: &'static str,
+    get: fn(&crate::state::State) -> bool,
+    set: fn(&mut crate::state::State, bool),
+) -> impl IntoView {
+    let state = ctx.state;
+    let on = Memo::new(move |_| state.with(get));
+    view! {
+        <label class="check" for=id>
+            <input
+                type="checkbox"
+                id=id
+                prop:checked=move || on.get()
+                on:change=move |ev| {
+                    let v = event_target_checked(&ev);
+                    state.update(|s| set(s, v));
+                }
+            />
+            {label}
+        </label>
+    }
+}
+
+/// A select bound to a choice (index into `options`, which are `(value, label)`).
+#[component]
+pub fn Choice(
+    ctx: Ctx,
+    id: &'static str,
+    label: &'static str,
+    options: &'static [(&'static str, &'static str)],
+    get: fn(&crate::state::State) -> u32,
+    set: fn(&mut crate::state::State, u32),
+) -> impl IntoView {
+    let state = ctx.state;
+    let cur = Memo::new(move |_| state.with(get));
+    let on_change = move |ev| {
+        let v = event_target_value(&ev);
+        if let Some(i) = options.iter().position(|(val, _)| *val == v) {
+            state.update(|s| set(s, i as u32));
+        }
+    };
+    view! {
+        <div class="row">
+            <label for=id>{label}</label>
+            <select id=id on:change=on_change>
+                {options
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (val, text))| {
+                        view! { <option value=*val selected=move || cur.get() as usize == i>{*text}</option> }
+                    })
+                    .collect_view()}
+            </select>
+        </div>
+    }
+}

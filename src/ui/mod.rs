@@ -2,14 +2,25 @@
 //! plotters helper. Components read the shared [`Ctx`] and never compute physics:
 //! they call `model` through `state`.
 
+mod calculator;
 mod chart;
 mod controls;
+mod diagnosis;
+mod essay;
+mod frame;
+mod fusion;
+mod generations;
+mod hardware_table;
 mod help;
+mod microbench;
 mod notices;
 mod panic;
 mod readouts;
+mod remedies;
 mod roofline;
 mod store;
+mod tensor_cores;
+mod widgets;
 
 use crate::model::Report;
 use crate::state::State;
@@ -55,17 +66,27 @@ fn App() -> impl IntoView {
                 "Why is my GPU slow? Every step spends its time computing, moving bytes, or waiting for the CPU. "
                 "Move the sliders and watch which one wins."
             </p>
+            <nav class="toc" aria-label="Sections">
+                <a href="#intro">"Intro"</a>
+                <a href="#compute">"Compute"</a>
+                <a href="#bandwidth">"Bandwidth"</a>
+                <a href="#overhead-chapter">"Overhead"</a>
+                <a href="#conclusion">"Remedies"</a>
+                <a href="#tools">"Tools"</a>
+            </nav>
         </header>
         <notices::UrlNotices notices=url_notices/>
-        <main class="explorer" id="roofline-explorer">
-            <section class="panel controls" aria-label="Hardware and workload">
-                <controls::Controls ctx=ctx/>
-            </section>
-            <section class="panel figure" aria-label="Roofline and time breakdown">
-                <roofline::Roofline ctx=ctx/>
-                <readouts::Readouts ctx=ctx/>
-            </section>
-        </main>
+        <section id="intro" class="chapter">
+            <p class="lede">
+                "Three things can eat a step's time: the arithmetic itself, moving tensors between GPU "
+                "memory and the cores, and everything else — mostly the CPU deciding what to launch. "
+                "Which one dominates is the regime, and the regime decides which optimisations can "
+                "possibly help. The explorer below is the whole model in one picture; the sections after "
+                "it take it apart, and every slider moves every widget."
+            </p>
+            <Explorer ctx=ctx/>
+        </section>
+        <essay::Essay ctx=ctx/>
         <help::Help/>
         <footer class="foot">
             <p>
@@ -74,5 +95,22 @@ fn App() -> impl IntoView {
                 "Everything runs in your browser; nothing is sent anywhere."
             </p>
         </footer>
+    }
+}
+
+/// The roofline explorer: controls, chart, diagnosis, key numbers.
+#[component]
+fn Explorer(ctx: Ctx) -> impl IntoView {
+    view! {
+        <div class="explorer" id="roofline-explorer">
+            <section class="panel controls" aria-label="Hardware and workload">
+                <controls::Controls ctx=ctx/>
+            </section>
+            <section class="panel figure" aria-label="Roofline and time breakdown">
+                <roofline::Roofline ctx=ctx/>
+                <div id="diagnosis"><diagnosis::Diagnosis ctx=ctx/></div>
+                <readouts::Readouts ctx=ctx/>
+            </section>
+        </div>
     }
 }

@@ -3,8 +3,7 @@
 
 use super::chart::{self, COMPUTE, INK, MEMORY, MUTED, VECTOR};
 use super::Ctx;
-use crate::model::{roofline, units, Bound, Report, Unit};
-use crate::state::State;
+use crate::model::{roofline, units, Bound, Machine, Unit};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -21,9 +20,27 @@ pub fn Roofline(ctx: Ctx) -> impl IntoView {
     Effect::new(move |_| {
         let css_w = width.get();
         let Some(c) = canvas.get() else { return };
-        let result = ctx
-            .state
-            .with(|s| ctx.report.with(|r| render(&c, css_w, s, r)));
+        let result = ctx.state.with(|s| {
+            ctx.report.with(|r| {
+                let kernels: Vec<Point> = r
+                    .groups
+                    .iter()
+                    .map(|g| Point {
+                        intensity: g.group.intensity(),
+                        flops: g.achieved_flops,
+                        unit: g.group.unit,
+                        bound: g.bound,
+                    })
+                    .collect();
+                render(
+                    &c,
+                    css_w,
+                    &s.machine(),
+                    &kernels,
+                    Some((r.intensity, r.achieved_flops)),
+                )
+            })
+        });
         error.set(result.err());
     });
 
@@ -60,11 +77,22 @@ pub fn Roofline(ctx: Ctx) -> impl IntoView {
     }
 }
 
-fn render(
+/// A kernel on the roofline.
+pub struct Point {
+    pub intensity: f64,
+    pub flops: f64,
+    pub unit: Unit,
+    pub bound: Bound,
+}
+
+/// Draw the roofs of `m` and the kernels; `step` is the whole step (overhead
+/// included), drawn as a cross. Shared by the explorer and the op calculator.
+pub fn render(
     canvas: &web_sys::HtmlCanvasElement,
     css_w: f64,
-    s: &State,
-    r: &Report,
+    m: &Machine,
+    kernels: &[Point],
+    step: Option<(f64, f64)>,
 ) -> Result<(), String> {
     // Taller on phones so nine decades of FLOP/s stay legible.
     let dpr = chart::fit(
@@ -74,7 +102,6 @@ fn render(
         260.0,
         520.0,
     );
-    let m = s.machine();
     chart::draw(canvas, |root| {
         let mut ch = chart::log_log(
             &root,
@@ -142,12 +169,12 @@ fn render(
 
         // Kernels: on their roof by construction (time = max of the two limits).
         let inside = |x: f64, y: f64| x >= X.0 && x <= X.1 && y >= Y.0 && y <= Y.1;
-        for g in &r.groups {
-            let (x, y) = (g.group.intensity(), g.achieved_flops);
+        for k in kernels {
+            let (x, y) = (k.intensity, k.flops);
             if !inside(x, y) {
                 continue;
             }
-            let color = match (g.group.unit, g.bound) {
+            let color = match (k.unit, k.bound) {
                 (_, Bound::Memory) => MEMORY,
                 (Unit::Matmul, Bound::Compute) => COMPUTE,
                 (Unit::Pointwise, Bound::Compute) => VECTOR,
@@ -166,9 +193,9 @@ fn render(
             .map_err(err)?;
         }
         // The whole step, overhead included: below the roof when the GPU idles.
-        if inside(r.intensity, r.achieved_flops) {
+        if let Some((x, y)) = step.filter(|&(x, y)| inside(x, y)) {
             ch.draw_series(std::iter::once(Cross::new(
-                (r.intensity, r.achieved_flops),
+                (x, y),
                 chart::px(7.0, dpr),
                 MUTED.stroke_width(chart::px(2.5, dpr)),
             )))

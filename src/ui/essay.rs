@@ -1,0 +1,75 @@
+//! The page as an essay: intro, compute, bandwidth, overhead, conclusion, tools.
+//! Prose is ours; each widget sits beside the idea it shows.
+
+use super::widgets::framed;
+use super::Ctx;
+use leptos::prelude::*;
+
+#[component]
+pub fn Essay(ctx: Ctx) -> impl IntoView {
+    view! {
+        <article class="essay">
+            <section id="compute" class="chapter">
+                <h2>"Compute: the factory"</h2>
+                <p>
+                    "The FLOPs a model needs are mostly fixed by the model: you can only shrink the time "
+                    "spent on them by running them on faster units. Everything else — moving bytes, "
+                    "waiting for the CPU — is waste you can attack. So the goal is to spend as much of "
+                    "each step as possible computing. That gets harder every year, because the "
+                    "arithmetic in each new chip grows faster than the memory system that feeds it."
+                </p>
+                {framed(ctx, "generations")}
+                <p>
+                    "And not all FLOPs are equal. Modern GPUs put most of their arithmetic in units "
+                    "that only do matrix multiplication. A layer norm or an activation cannot use them."
+                </p>
+                {framed(ctx, "tensor-cores")}
+                {framed(ctx, "bert")}
+            </section>
+            <section id="bandwidth" class="chapter">
+                <h2>"Bandwidth: the trucks"</h2>
+                <p>
+                    "Data lives in DRAM (the warehouse); arithmetic happens next to small on-chip "
+                    "memories (the factory floor). Every kernel has to ship its inputs in and its outputs "
+                    "back out. If the factory finishes before the trucks arrive, it idles — and building "
+                    "a bigger factory changes nothing."
+                </p>
+                {framed(ctx, "factory")}
+                <p>
+                    "A chain of pointwise ops run one kernel at a time ships the whole tensor to the "
+                    "warehouse and back after every op. Fusing the chain into one kernel ships it once."
+                </p>
+                {framed(ctx, "fusion")}
+                <p>
+                    "How much work per element does it take before the trucks stop being the "
+                    "bottleneck? Sweep it:"
+                </p>
+                {framed(ctx, "microbench")}
+            </section>
+            <section id="overhead-chapter" class="chapter">
+                <h2>"Overhead: the instruction desk"</h2>
+                <p>
+                    "Before the GPU runs anything, the CPU must decide what to run: the Python "
+                    "interpreter resolves the operator, the framework picks a kernel for the dtype and "
+                    "device, the driver launches it. That takes microseconds per op. The GPU works "
+                    "asynchronously, so while kernels are long the CPU races ahead and this cost hides; "
+                    "when kernels are tiny, the GPU sits idle between them."
+                </p>
+                {framed(ctx, "overhead")}
+            </section>
+            <section id="conclusion" class="chapter">
+                <h2>"Conclusion: treat the regime you are in"</h2>
+                <p>
+                    "Like diagnosing over- versus under-fitting before touching a model, find the regime "
+                    "first; only its remedies pay off."
+                </p>
+                {framed(ctx, "remedies")}
+            </section>
+            <section id="tools" class="chapter">
+                <h2>"Tools"</h2>
+                {framed(ctx, "calculator")}
+                {framed(ctx, "hardware")}
+            </section>
+        </article>
+    }
+}

@@ -1,0 +1,168 @@
+//! Widget `generations`: peak FLOP/s and DRAM bandwidth of GPU generations by year,
+//! the FLOP-per-byte ratio they imply, fitted doubling times, and the CPU
+//! observation (Patterson, CACM 2004) the essay starts from.
+
+use super::chart::{self, COMPUTE, MEMORY, VECTOR};
+use super::controls::Choice;
+use super::Ctx;
+use crate::model::generations::{self as gen, Line, Metric, PATTERSON_2004};
+use crate::model::units;
+use crate::state::widgets::LINES;
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use plotters::prelude::*;
+
+const LINE_OPTIONS: [(&str, &str); 3] = [
+    ("both", "both lines"),
+    ("datacenter", "datacenter (HBM)"),
+    ("consumer", "consumer (GDDR)"),
+];
+
+fn line_filter(i: u32) -> Option<Line> {
+    match LINES.get(i as usize).copied() {
+        Some("datacenter") => Some(Line::Datacenter),
+        Some("consumer") => Some(Line::Consumer),
+        _ => None,
+    }
+}
+
+fn fmt_dt(v: Option<f64>) -> String {
+    v.map(|y| format!("{} years", units::sig3(y)))
+        .unwrap_or_else(|| "–".into())
+}
+
+#[component]
+pub fn Generations(ctx: Ctx) -> impl IntoView {
+    let line = Memo::new(move |_| ctx.state.with(|s| s.widgets.gen_line));
+    let rows = Memo::new(move |_| gen::rows(line_filter(line.get())));
+    let canvas = NodeRef::<Canvas>::new();
+    let width = chart::CssWidth::new(canvas);
+    let error = RwSignal::new(None::<String>);
+    Effect::new(move |_| {
+        let w = width.get();
+        let Some(c) = canvas.get() else { return };
+        error.set(rows.with(|r| render(&c, w, r)).err());
+    });
+    let fits = move || {
+        Line::ALL
+            .into_iter()
+            .filter(|l| line_filter(line.get()).is_none_or(|f| f == *l))
+            .map(|l| {
+                let r = gen::rows(Some(l));
+                let dt = |m| gen::doubling_time(&gen::series(&r, m));
+                view! {
+                    <tr>
+                        <th scope="row">{l.label()}</th>
+                        <td>{fmt_dt(dt(Metric::Fp32))}</td>
+                        <td>{fmt_dt(dt(Metric::Tensor16))}</td>
+                        <td>{fmt_dt(dt(Metric::Bandwidth))}</td>
+                    </tr>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <Choice ctx=ctx id="gen_line" label="Show" options=&LINE_OPTIONS
+            get=|s| s.widgets.gen_line set=|s, v| s.widgets.gen_line = v/>
+        <canvas id="generations-canvas" node_ref=canvas role="img" data-frame="0"
+            aria-label="Peak FLOP/s (fp32 and 16-bit tensor) and DRAM bandwidth of GPU generations by year, log scale: the FLOP/s lines climb faster than the bandwidth line."></canvas>
+        <ul class="legend">
+            <li><span class="swatch" style="background:#7c3aed"></span>"fp32 FLOP/s"</li>
+            <li><span class="swatch" style="background:#2563eb"></span>"16-bit tensor FLOP/s"</li>
+            <li><span class="swatch" style="background:#d97706"></span>"DRAM bytes/s"</li>
+            <li>"● datacenter  ▲ consumer"</li>
+        </ul>
+        {move || error.get().map(|e| view! { <p class="field-error">"Chart could not be drawn: " {e}</p> })}
+        <table class="fits">
+            <caption>"Fitted doubling time (least squares on log2 of the value vs year)"</caption>
+            <thead><tr><th scope="col">"line"</th><th scope="col">"fp32 FLOP/s"</th><th scope="col">"tensor FLOP/s"</th><th scope="col">"bandwidth"</th></tr></thead>
+            <tbody>{fits}</tbody>
+        </table>
+        <div class="table-scroll">
+            <table class="gen-table">
+                <thead><tr><th scope="col">"GPU"</th><th scope="col">"year"</th><th scope="col">"fp32"</th><th scope="col">"tensor 16-bit"</th>
+                    <th scope="col">"bandwidth"</th><th scope="col">"FLOP per byte (tensor)"</th></tr></thead>
+                <tbody>
+                    {move || rows.get().into_iter().map(|r| view! {
+                        <tr>
+                            <th scope="row">{r.name}</th><td>{r.year}</td>
+                            <td>{units::si(r.fp32, "FLOP/s")}</td>
+                            <td>{r.tensor16.map(|t| units::si(t, "FLOP/s")).unwrap_or_else(|| "–".into())}</td>
+                            <td>{units::si(r.mem_bw, "B/s")}</td>
+                            <td>{r.tensor16_per_byte().map(units::sig3).unwrap_or_else(|| "–".into())}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
+        <p class="note">
+            {format!(
+                "The trend is old: Patterson (CACM 2004) found CPU throughput doubling every {} years while DRAM \
+                 bandwidth took {} years. ",
+                PATTERSON_2004.cpu_doubling_years, PATTERSON_2004.dram_doubling_years
+            )}
+            {PATTERSON_2004.caveat}
+        </p>
+    }
+}
+
+fn render(
+    canvas: &web_sys::HtmlCanvasElement,
+    css_w: f64,
+    rows: &[gen::GenRow],
+) -> Result<(), String> {
+    let dpr = chart::fit(
+        canvas,
+        css_w,
+        |w| if w < 560.0 { 0.9 } else { 0.45 },
+        240.0,
+        420.0,
+    );
+    chart::draw(canvas, |root| {
+        let mut ch = chart::year_log(
+            &root,
+            (2015.5, 2025.5),
+            (1e11, 1e16),
+            "per second (FLOP/s or B/s)",
+            dpr,
+        )?;
+        let err = |e: DrawingAreaErrorKind<_>| e.to_string();
+        for line in Line::ALL {
+            let r: Vec<&gen::GenRow> = rows.iter().filter(|r| r.line == line).collect();
+            if r.is_empty() {
+                continue;
+            }
+            for (metric, color) in [
+                (Metric::Fp32, VECTOR),
+                (Metric::Tensor16, COMPUTE),
+                (Metric::Bandwidth, MEMORY),
+            ] {
+                let pts: Vec<(f64, f64)> = r
+                    .iter()
+                    .filter_map(|g| g.metric(metric).map(|v| (f64::from(g.year), v)))
+                    .collect();
+                let style = color.stroke_width(chart::px(
+                    if line == Line::Datacenter { 2.0 } else { 1.0 },
+                    dpr,
+                ));
+                ch.draw_series(LineSeries::new(pts.iter().copied(), style))
+                    .map_err(err)?;
+                let size = chart::px(4.0, dpr);
+                match line {
+                    Line::Datacenter => {
+                        ch.draw_series(pts.iter().map(|&p| Circle::new(p, size, color.filled())))
+                            .map_err(err)?;
+                    }
+                    Line::Consumer => {
+                        ch.draw_series(
+                            pts.iter()
+                                .map(|&p| TriangleMarker::new(p, size, color.filled())),
+                        )
+                        .map_err(err)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,86 @@
+//! The widget registry: every essay widget, its stable id (URL anchor `#id`, embed
+//! id, test hook), its title and the height an embed of it needs. One file per
+//! widget; this table is the only list of them.
+
+use super::Ctx;
+use leptos::prelude::*;
+
+pub struct WidgetDef {
+    pub id: &'static str,
+    pub title: &'static str,
+    /// Suggested iframe height in CSS pixels for an embed.
+    pub embed_height: u32,
+    pub render: fn(Ctx) -> AnyView,
+}
+
+pub const WIDGETS: &[WidgetDef] = &[
+    WidgetDef {
+        id: "roofline-explorer",
+        title: "The roofline explorer",
+        embed_height: 1100,
+        render: |ctx| view! { <super::Explorer ctx=ctx/> }.into_any(),
+    },
+    WidgetDef {
+        id: "diagnosis",
+        title: "Which regime am I in?",
+        embed_height: 320,
+        render: |ctx| view! { <super::diagnosis::Diagnosis ctx=ctx/> }.into_any(),
+    },
+    WidgetDef {
+        id: "generations",
+        title: "Compute grows faster than bandwidth",
+        embed_height: 640,
+        render: |ctx| view! { <super::generations::Generations ctx=ctx/> }.into_any(),
+    },
+    WidgetDef {
+        id: "tensor-cores",
+        title: "Tensor cores vs everything else",
+        embed_height: 420,
+        render: |ctx| view! { <super::tensor_cores::TensorCores ctx=ctx/> }.into_any(),
+    },
+    WidgetDef {
+        id: "fusion",
+        title: "Operator fusion: count the trips",
+        embed_height: 560,
+        render: |ctx| view! { <super::fusion::Fusion ctx=ctx/> }.into_any(),
+    },
+    WidgetDef {
+        id: "microbench",
+        title: "The repeat microbenchmark",
+        embed_height: 520,
+        render: |ctx| view! { <super::microbench::Microbench ctx=ctx/> }.into_any(),
+    },
+    WidgetDef {
+        id: "remedies",
+        title: "Regime → remedies",
+        embed_height: 420,
+        render: |ctx| view! { <super::remedies::Remedies ctx=ctx/> }.into_any(),
+    },
+    WidgetDef {
+        id: "calculator",
+        title: "Op calculator",
+        embed_height: 760,
+        render: |ctx| view! { <super::calculator::Calculator ctx=ctx/> }.into_any(),
+    },
+    WidgetDef {
+        id: "hardware",
+        title: "Hardware presets",
+        embed_height: 640,
+        render: |ctx| view! { <super::hardware_table::HardwareTable ctx=ctx/> }.into_any(),
+    },
+];
+
+pub fn widget(id: &str) -> Option<&'static WidgetDef> {
+    WIDGETS.iter().find(|w| w.id == id)
+}
+
+/// Render a registered widget in its frame (`#id` anchor, title).
+pub fn framed(ctx: Ctx, id: &'static str) -> AnyView {
+    match widget(id) {
+        Some(w) => view! {
+            <super::frame::WidgetFrame id=w.id title=w.title embed_height=w.embed_height>{(w.render)(ctx)}</super::frame::WidgetFrame>
+        }
+        .into_any(),
+        None => ().into_any(),
+    }
+}
