@@ -65,9 +65,13 @@ pub fn Calculator(ctx: Ctx) -> impl IntoView {
     });
     let canvas = NodeRef::<Canvas>::new();
     let width = chart::CssWidth::new(canvas);
+    let on_screen = chart::OnScreen::new(canvas);
     let error = RwSignal::new(None::<String>);
     Effect::new(move |_| {
         let w = width.get();
+        if !on_screen.get() {
+            return;
+        }
         let Some(c) = canvas.get() else { return };
         let r = result.with(|(m, sum, pts, _)| {
             let pts: Vec<Point> = pts

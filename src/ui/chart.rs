@@ -9,6 +9,8 @@ use leptos::prelude::{
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
 use web_sys::HtmlCanvasElement;
 
 pub type LogLog = Cartesian2d<LogCoord<f64>, LogCoord<f64>>;
@@ -83,6 +85,57 @@ impl CssWidth {
     }
 
     pub fn get(&self) -> f64 {
+        self.0.get()
+    }
+}
+
+/// Whether a canvas is on (or within 300 px of) the screen. Charts skip redraws
+/// while off-screen and catch up when scrolled into view, so a slider move only
+/// pays for the charts a user can see.
+#[derive(Clone, Copy)]
+pub struct OnScreen(RwSignal<bool>);
+
+impl OnScreen {
+    pub fn new(canvas: NodeRef<Canvas>) -> Self {
+        let visible = RwSignal::new(false);
+        Effect::new(move |prev: Option<bool>| {
+            if prev == Some(true) {
+                return true; // observer already attached
+            }
+            let Some(c) = canvas.get() else { return false };
+            let cb = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                // the last entry is the newest state of our single target
+                if let Ok(e) = entries
+                    .pop()
+                    .dyn_into::<web_sys::IntersectionObserverEntry>()
+                {
+                    let on = e.is_intersecting();
+                    if on != visible.get_untracked() {
+                        visible.set(on);
+                    }
+                }
+            });
+            let init = web_sys::IntersectionObserverInit::new();
+            init.set_root_margin("300px");
+            match web_sys::IntersectionObserver::new_with_options(
+                cb.as_ref().unchecked_ref(),
+                &init,
+            ) {
+                Ok(obs) => {
+                    obs.observe(&c);
+                    cb.forget(); // lives as long as the observer (the page)
+                    let obs = send_wrapper::SendWrapper::new(obs);
+                    on_cleanup(move || obs.disconnect());
+                }
+                // no IntersectionObserver: always draw
+                Err(_) => visible.set(true),
+            }
+            true
+        });
+        OnScreen(visible)
+    }
+
+    pub fn get(&self) -> bool {
         self.0.get()
     }
 }

@@ -65,6 +65,9 @@ pub fn Fusion(ctx: Ctx) -> impl IntoView {
                 text=Signal::derive(move || format!("{}×", units::sig3(cmp.with(|c| c.speedup()))))/>
         </p>
         <p class="note">
+            {move || cmp.with(|c| (c.fused_regime != crate::model::Regime::Memory).then_some(
+                "This tensor is small enough that launch overhead matters too; raise the batch or hidden size to \
+                 see the pure memory-bound 2× of x.cos().cos(). "))}
             "While the chain is memory-bound, the extra cosines ride along for free: a fused chain of "
             "two costs what one costs, which is why an activation like GELU costs about what ReLU does. "
             "The same logic makes recomputing cheap values faster than saving and reloading them."

@@ -37,9 +37,13 @@ pub fn Generations(ctx: Ctx) -> impl IntoView {
     let rows = Memo::new(move |_| gen::rows(line_filter(line.get())));
     let canvas = NodeRef::<Canvas>::new();
     let width = chart::CssWidth::new(canvas);
+    let on_screen = chart::OnScreen::new(canvas);
     let error = RwSignal::new(None::<String>);
     Effect::new(move |_| {
         let w = width.get();
+        if !on_screen.get() {
+            return;
+        }
         let Some(c) = canvas.get() else { return };
         error.set(rows.with(|r| render(&c, w, r)).err());
     });

@@ -49,9 +49,13 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
     });
     let canvas = NodeRef::<Canvas>::new();
     let width = chart::CssWidth::new(canvas);
+    let on_screen = chart::OnScreen::new(canvas);
     let error = RwSignal::new(None::<String>);
     Effect::new(move |_| {
         let w = width.get();
+        if !on_screen.get() {
+            return;
+        }
         let Some(c) = canvas.get() else { return };
         error.set(data.with(|d| render(&c, w, d)).err());
     });

@@ -2,6 +2,7 @@
 //! plotters helper. Components read the shared [`Ctx`] and never compute physics:
 //! they call `model` through `state`.
 
+mod bert;
 mod calculator;
 mod chart;
 mod controls;
@@ -14,6 +15,7 @@ mod hardware_table;
 mod help;
 mod microbench;
 mod notices;
+mod overhead;
 mod panic;
 mod readouts;
 mod remedies;

@@ -79,28 +79,37 @@ const ROWS: [(Regime, &str, &[Remedy]); 3] = [
 #[component]
 pub fn Remedies(ctx: Ctx) -> impl IntoView {
     let regime = Memo::new(move |_| ctx.report.with(|r| r.regime));
-    let wall = Memo::new(move |_| ctx.report.with(|r| r.wall_time_s));
+    // Compare time per sample, so a bigger batch (more work per step) is judged by
+    // throughput, not by the longer step it makes.
+    let per_sample = |s: &State, wall: f64| wall / f64::from(s.batch.max(1));
+    let before = Memo::new(move |_| {
+        ctx.state
+            .with(|s| per_sample(s, ctx.report.with(|r| r.wall_time_s)))
+    });
     let effect = move |apply: fn(&mut State)| {
         move || {
             let after = ctx.state.with(|s| {
                 let mut t = s.clone();
                 apply(&mut t);
-                (t != *s).then(|| t.report().wall_time_s)
+                (t != *s).then(|| per_sample(&t, t.report().wall_time_s))
             });
             match after {
                 None => "already applied".to_string(),
-                Some(t) => format!(
-                    "{} → {} ({}×)",
-                    units::si(wall.get(), "s"),
-                    units::si(t, "s"),
-                    units::sig3(wall.get() / t)
-                ),
+                Some(t) => {
+                    let b = before.get();
+                    format!(
+                        "{} → {} per sample ({}×)",
+                        units::si(b, "s"),
+                        units::si(t, "s"),
+                        units::sig3(b / t)
+                    )
+                }
             }
         }
     };
     view! {
         <table class="remedies">
-            <thead><tr><th scope="col">"regime"</th><th scope="col">"remedies (click to apply; predicted step time)"</th></tr></thead>
+            <thead><tr><th scope="col">"regime"</th><th scope="col">"remedies (click to apply; predicted time per sample, before → after)"</th></tr></thead>
             <tbody>
                 {ROWS.iter().map(|(r, name, remedies)| {
                     let r = *r;
@@ -114,7 +123,7 @@ pub fn Remedies(ctx: Ctx) -> impl IntoView {
                                         view! {
                                             <li>
                                                 <button class="remedy" data-remedy=m.id
-                                                    on:click=move |_| ctx.state.update(|s| apply(s))>{m.label}</button>
+                                                    on:click=move |_| ctx.state.update(apply)>{m.label}</button>
                                                 " "<span class="effect">{effect(apply)}</span>
                                             </li>
                                         }

@@ -16,9 +16,13 @@ pub fn Roofline(ctx: Ctx) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let error = RwSignal::new(None::<String>);
     let width = chart::CssWidth::new(canvas);
+    let on_screen = chart::OnScreen::new(canvas);
 
     Effect::new(move |_| {
         let css_w = width.get();
+        if !on_screen.get() {
+            return;
+        }
         let Some(c) = canvas.get() else { return };
         let result = ctx.state.with(|s| {
             ctx.report.with(|r| {

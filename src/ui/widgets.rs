@@ -39,6 +39,12 @@ pub const WIDGETS: &[WidgetDef] = &[
         render: |ctx| view! { <super::tensor_cores::TensorCores ctx=ctx/> }.into_any(),
     },
     WidgetDef {
+        id: "bert",
+        title: "BERT: FLOPs are not time",
+        embed_height: 620,
+        render: |ctx| view! { <super::bert::Bert ctx=ctx/> }.into_any(),
+    },
+    WidgetDef {
         id: "fusion",
         title: "Operator fusion: count the trips",
         embed_height: 560,
@@ -49,6 +55,12 @@ pub const WIDGETS: &[WidgetDef] = &[
         title: "The repeat microbenchmark",
         embed_height: 520,
         render: |ctx| view! { <super::microbench::Microbench ctx=ctx/> }.into_any(),
+    },
+    WidgetDef {
+        id: "overhead",
+        title: "Overhead: the CPU lane and the GPU lane",
+        embed_height: 560,
+        render: |ctx| view! { <super::overhead::Overhead ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "remedies",

@@ -1,0 +1,126 @@
+//! Widget `bert`: FLOPs are not time. BERT-base counted by operator class — tensor
+//! contractions, statistical normalisations, element-wise ops — with each class's
+//! share of FLOPs against its predicted share of GPU time on the explorer's
+//! hardware, eager or fused, beside the shares Ivanov et al. measured.
+
+use super::controls::{LogSlider, Toggle};
+use super::frame::Readout;
+use super::Ctx;
+use crate::model::bert::{self, BertConfig, ByClass, OpClass, IVANOV_2020};
+use crate::model::units;
+use crate::state::fields;
+use leptos::prelude::*;
+
+fn pct(v: f64) -> String {
+    if v < 0.01 {
+        format!("{:.2} %", v * 100.0)
+    } else {
+        format!("{:.1} %", v * 100.0)
+    }
+}
+
+/// A stacked bar of three class shares.
+fn stacked(shares: ByClass, label: String) -> impl IntoView {
+    view! {
+        <div class="share-bar" role="img" aria-label=label>
+            <div class="share compute" style=format!("width:{:.3}%", shares.tensor * 100.0)></div>
+            <div class="share vector" style=format!("width:{:.3}%", shares.norm * 100.0)></div>
+            <div class="share memory" style=format!("width:{:.3}%", shares.elementwise * 100.0)></div>
+        </div>
+    }
+}
+
+#[component]
+pub fn Bert(ctx: Ctx) -> impl IntoView {
+    let prof = Memo::new(move |_| {
+        ctx.state.with(|s| {
+            let w = &s.widgets;
+            bert::profile(
+                &BertConfig::BASE,
+                w.bert_batch,
+                w.bert_seq,
+                &s.machine(),
+                w.bert_fused,
+            )
+        })
+    });
+    let runtime = Memo::new(move |_| prof.with(|p| p.runtime_shares()));
+    let flop = Memo::new(move |_| prof.with(|p| p.flop_shares()));
+    let slow = Memo::new(move |_| prof.with(|p| p.slowdown_vs_matmul()));
+    let share_readout = move |name: &'static str, c: OpClass| {
+        view! {
+            <Readout name=name raw=Signal::derive(move || runtime.get().get(c).to_string())
+                text=Signal::derive(move || pct(runtime.get().get(c)))/>
+        }
+    };
+    let essay_slowdown = |c: OpClass| match c {
+        OpClass::TensorContraction => "1×".to_string(),
+        OpClass::StatNormalization => format!("~{}×", bert::ESSAY_NORM_SLOWDOWN),
+        OpClass::ElementWise => format!("~{}×", bert::ESSAY_ELEMENTWISE_SLOWDOWN),
+    };
+    view! {
+        <div class="controls-inline">
+            <LogSlider ctx=ctx field=fields::BERT_BATCH/>
+            <LogSlider ctx=ctx field=fields::BERT_SEQ/>
+            <Toggle ctx=ctx id="bert_fused" label="fuse the non-matmul ops between matmuls"
+                get=|s| s.widgets.bert_fused set=|s, v| s.widgets.bert_fused = v/>
+        </div>
+        <p class="note">
+            {move || ctx.state.with(|s| format!(
+                "BERT-base forward pass (12 layers, hidden 768, FFN 3072, 12 heads) on {} in {}; {} kernels, {} per step.",
+                s.hw.name, s.dtype.id(), prof.with(|p| p.kernel_count), units::si(prof.with(|p| p.wall), "s")))}
+        </p>
+        <div class="bert-bars">
+            <p>"Share of FLOPs (model)"</p>
+            {move || stacked(flop.get(), format!("FLOP shares: matmul {}, normalisation {}, element-wise {}",
+                pct(flop.get().tensor), pct(flop.get().norm), pct(flop.get().elementwise)))}
+            <p>{move || if prof.with(|p| p.fused) { "Share of GPU time (model, fused)" } else { "Share of GPU time (model, eager)" }}</p>
+            {move || stacked(runtime.get(), format!("GPU time shares: matmul {}, normalisation {}, element-wise {}",
+                pct(runtime.get().tensor), pct(runtime.get().norm), pct(runtime.get().elementwise)))}
+            <p>"Share of time measured by Ivanov et al. (PyTorch, eager)"</p>
+            {stacked(IVANOV_2020.runtime, "Measured runtime shares: matmul 61 %, normalisation 25.5 %, element-wise 13.5 %".into())}
+            <ul class="legend">
+                <li><span class="swatch" style="background:#2563eb"></span>"tensor contractions (matmuls)"</li>
+                <li><span class="swatch" style="background:#7c3aed"></span>"normalisations (layernorm, softmax)"</li>
+                <li><span class="swatch" style="background:#d97706"></span>"element-wise (bias, GELU, dropout, residual)"</li>
+            </ul>
+        </div>
+        <div class="table-scroll">
+            <table class="bert-table">
+                <thead>
+                    <tr>
+                        <th scope="col">"operator class"</th>
+                        <th scope="col">"% FLOPs (model / measured)"</th>
+                        <th scope="col">"% GPU time (model / measured)"</th>
+                        <th scope="col">"FLOP/s below matmul (model / essay)"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {OpClass::ALL.into_iter().map(|c| {
+                        let name = match c {
+                            OpClass::TensorContraction => "bert_runtime_share_matmul",
+                            OpClass::StatNormalization => "bert_runtime_share_norm",
+                            OpClass::ElementWise => "bert_runtime_share_pointwise",
+                        };
+                        view! {
+                            <tr>
+                                <th scope="row">{c.label()}</th>
+                                <td>{move || pct(flop.get().get(c))}" / "{pct(IVANOV_2020.flop.get(c))}</td>
+                                <td>{share_readout(name, c)}" / "{pct(IVANOV_2020.runtime.get(c))}</td>
+                                <td>{move || format!("{}×", units::sig3(slow.get().get(c)))}" / "{essay_slowdown(c)}</td>
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
+        <p class="note" aria-live="polite">
+            {move || format!(
+                "Matmuls are {} of the FLOPs but only {} of the predicted time: the rest goes to ops that do \
+                 almost no arithmetic but still move every activation through memory. Our roofline model lets \
+                 matmuls hit their peak and ignores kernel inefficiencies, so it differs from the measured split; \
+                 the direction is the same.",
+                pct(flop.get().tensor), pct(runtime.get().tensor))}
+        </p>
+    }
+}

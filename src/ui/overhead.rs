@@ -1,0 +1,175 @@
+//! Widget `overhead`: the CPU lane issuing kernels (Python, framework dispatch,
+//! launch) and the GPU lane running them, simulated for the explorer's workload;
+//! GPU-Util, the double-the-batch diagnostic, and remedy toggles.
+
+use super::chart::{self, COMPUTE, INK, MEMORY, MUTED};
+use super::controls::Toggle;
+use super::frame::Readout;
+use super::Ctx;
+use crate::model::overhead::{self, CpuPart, OverheadRun, Remedies};
+use crate::model::{units, Bound};
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use plotters::prelude::*;
+
+const PYTHON: RGBColor = RGBColor(22, 163, 74);
+const DISPATCH: RGBColor = RGBColor(234, 179, 8);
+const LAUNCH: RGBColor = RGBColor(239, 68, 68);
+
+#[component]
+pub fn Overhead(ctx: Ctx) -> impl IntoView {
+    let data = Memo::new(move |_| {
+        ctx.state.with(|s| {
+            let w = &s.widgets;
+            let rem = Remedies {
+                cuda_graphs: w.graphs,
+                compiled: w.compiled,
+                cpp: w.cpp,
+            };
+            let m = s.machine();
+            let shape = s.shape();
+            let run = overhead::run(&shape, &m, rem);
+            let ratio = overhead::double_batch_ratio(&shape, &m, rem);
+            (run, ratio)
+        })
+    });
+    let util = Memo::new(move |_| data.with(|(r, _)| r.gpu_util()));
+    let ratio = Memo::new(move |_| data.with(|(_, q)| *q));
+    let canvas = NodeRef::<Canvas>::new();
+    let width = chart::CssWidth::new(canvas);
+    let on_screen = chart::OnScreen::new(canvas);
+    let error = RwSignal::new(None::<String>);
+    Effect::new(move |_| {
+        let w = width.get();
+        if !on_screen.get() {
+            return;
+        }
+        let Some(c) = canvas.get() else { return };
+        error.set(data.with(|(run, _)| render(&c, w, run)).err());
+    });
+    let python_flops = move || {
+        ctx.state
+            .with(|s| units::si(overhead::flops_per_python_op(s.flops), "FLOP"))
+    };
+    view! {
+        <div class="controls-inline">
+            <Toggle ctx=ctx id="graphs" label="CUDA graphs (one launch for the whole step)"
+                get=|s| s.widgets.graphs set=|s, v| s.widgets.graphs = v/>
+            <Toggle ctx=ctx id="compiled" label="compile / fuse (fewer kernels)"
+                get=|s| s.widgets.compiled set=|s, v| s.widgets.compiled = v/>
+            <Toggle ctx=ctx id="cpp" label="C++ loop (no Python)"
+                get=|s| s.widgets.cpp set=|s, v| s.widgets.cpp = v/>
+        </div>
+        <canvas id="overhead-canvas" node_ref=canvas role="img" data-frame="0"
+            aria-label=move || format!("Timeline: the GPU is busy {} of the step; the rest it waits for the CPU.", units::percent(util.get()))></canvas>
+        <ul class="legend">
+            <li><span class="swatch" style="background:#16a34a"></span>"Python"</li>
+            <li><span class="swatch" style="background:#eab308"></span>"framework dispatch"</li>
+            <li><span class="swatch" style="background:#ef4444"></span>"kernel launch"</li>
+            <li><span class="swatch" style="background:#2563eb"></span>"GPU kernel, compute-bound"</li>
+            <li><span class="swatch" style="background:#d97706"></span>"GPU kernel, memory-bound"</li>
+        </ul>
+        {move || error.get().map(|e| view! { <p class="field-error">"Chart could not be drawn: " {e}</p> })}
+        <dl class="metrics" aria-live="polite">
+            <div class="metric">
+                <dt>"GPU-Util (share of time a kernel runs)"</dt>
+                <dd><Readout name="gpu_util" raw=Signal::derive(move || util.get().to_string())
+                    text=Signal::derive(move || units::percent(util.get()))/></dd>
+                <dd class="note">"what nvidia-smi reports: 100 % only says the GPU is never idle, not that it is fast"</dd>
+            </div>
+            <div class="metric">
+                <dt>"Double the batch: time ×"</dt>
+                <dd><Readout name="double_batch_ratio" raw=Signal::derive(move || ratio.get().to_string())
+                    text=Signal::derive(move || units::sig3(ratio.get()))/></dd>
+                <dd class="note">{move || format!("verdict: {}", overhead::verdict(ratio.get()).label())}</dd>
+            </div>
+            <div class="metric">
+                <dt>"Time per step"</dt>
+                <dd>{move || units::si(data.with(|(r, _)| r.wall()), "s")}</dd>
+                <dd class="note">{move || data.with(|(r, _)| format!("{} kernels, CPU busy {}", r.kernel_count, units::si(r.cpu_time(), "s")))}</dd>
+            </div>
+        </dl>
+        <p class="note">
+            "Python manages about 32 million simple operations a second; in the time of one, this GPU could do "
+            {python_flops}" of arithmetic. PyTorch issues roughly 280 thousand tiny ops a second. "
+            "The split of each launch into Python, dispatch and launch time is illustrative: only the totals are measured."
+        </p>
+    }
+}
+
+fn render(
+    canvas: &web_sys::HtmlCanvasElement,
+    css_w: f64,
+    run: &OverheadRun,
+) -> Result<(), String> {
+    let dpr = chart::fit(
+        canvas,
+        css_w,
+        |w| if w < 560.0 { 0.5 } else { 0.2 },
+        150.0,
+        220.0,
+    );
+    chart::draw(canvas, |root| {
+        let (w, h) = root.dim_in_pixel();
+        let (w, h) = (f64::from(w), f64::from(h));
+        let left = 56.0 * dpr;
+        let right = w - 8.0 * dpr;
+        let wall = run.wall().max(run.cpu_time()).max(f64::MIN_POSITIVE);
+        let x = |t: f64| (left + (t / wall).clamp(0.0, 1.0) * (right - left)).round() as i32;
+        let lane = |i: f64| {
+            (
+                (h * (0.18 + 0.4 * i)) as i32,
+                (h * (0.18 + 0.4 * i + 0.28)) as i32,
+            )
+        };
+        let err = |e: DrawingAreaErrorKind<_>| e.to_string();
+        let label = chart::font(11.0, dpr, &INK);
+        let (cpu_top, cpu_bot) = lane(0.0);
+        let (gpu_top, gpu_bot) = lane(1.0);
+        root.draw(&Text::new("CPU", (4, cpu_top), label.clone()))
+            .map_err(err)?;
+        root.draw(&Text::new("GPU", (4, gpu_top), label.clone()))
+            .map_err(err)?;
+        root.draw(&Rectangle::new(
+            [(x(0.0), gpu_top), (x(wall), gpu_bot)],
+            MUTED.mix(0.12).filled(),
+        ))
+        .map_err(err)?;
+        for s in &run.cpu {
+            let color = match s.part {
+                CpuPart::Python => PYTHON,
+                CpuPart::Dispatch => DISPATCH,
+                CpuPart::Launch => LAUNCH,
+            };
+            let (a, b) = (x(s.start), x(s.end).max(x(s.start) + 1));
+            root.draw(&Rectangle::new(
+                [(a, cpu_top), (b, cpu_bot)],
+                color.filled(),
+            ))
+            .map_err(err)?;
+        }
+        for s in &run.timeline.spans {
+            let color = match s.bound {
+                Bound::Compute => COMPUTE,
+                Bound::Memory => MEMORY,
+            };
+            let (a, b) = (x(s.gpu_start), x(s.gpu_end).max(x(s.gpu_start) + 1));
+            root.draw(&Rectangle::new(
+                [(a, gpu_top), (b, gpu_bot)],
+                color.filled(),
+            ))
+            .map_err(err)?;
+        }
+        let axis = chart::font(10.0, dpr, &MUTED);
+        root.draw(&Text::new("0", (x(0.0), (h * 0.9) as i32), axis.clone()))
+            .map_err(err)?;
+        let end = units::si(wall, "s");
+        root.draw(&Text::new(
+            end,
+            (x(wall) - (48.0 * dpr) as i32, (h * 0.9) as i32),
+            axis,
+        ))
+        .map_err(err)?;
+        Ok(())
+    })
+}
