@@ -42,6 +42,7 @@ pub fn start() {
     if let Some(el) = document().document_element() {
         let _ = el.set_attribute("data-ready", "1");
     }
+    scroll_to_hash();
     // Test hook for the panic banner (tests/e2e): `?debug_panic=1` panics after mount.
     if window()
         .location()
@@ -50,6 +51,18 @@ pub fn start() {
         .contains("debug_panic=1")
     {
         panic!("debug_panic=1 was requested in the URL");
+    }
+}
+
+/// The page is built after load, so the browser's own jump to `#widget-id` found
+/// nothing; do it now that the widgets exist.
+fn scroll_to_hash() {
+    let hash = window().location().hash().unwrap_or_default();
+    let id = hash.trim_start_matches('#');
+    if !id.is_empty() {
+        if let Some(el) = document().get_element_by_id(id) {
+            el.scroll_into_view();
+        }
     }
 }
 

@@ -1,0 +1,248 @@
+// The essay widgets (issue 3): each renders, reacts to its own controls and to the
+// shared sliders, reproduces the essay's numbers, survives bad input, is legible at
+// 390 px and 1440 px (screenshots in tests/e2e/out/widgets/), and is accessible
+// (labelled charts, live summaries, keyboard-operable controls).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  createHarness, metric, canvasHash, setSlider, typeBox, inputValue, pollUntil, OUT_DIR,
+} from './helpers.mjs';
+
+const WIDGETS = [
+  'diagnosis', 'generations', 'tensor-cores', 'bert', 'factory', 'fusion', 'microbench',
+  'overhead', 'remedies', 'calculator', 'hardware',
+];
+const SHOTS = path.join(OUT_DIR, 'widgets');
+
+let h;
+before(async () => {
+  fs.rmSync(SHOTS, { recursive: true, force: true });
+  fs.mkdirSync(SHOTS, { recursive: true });
+  h = await createHarness();
+});
+after(async () => {
+  try {
+    if (h) h.assertClean();
+  } finally {
+    if (h) await h.close();
+  }
+});
+
+const search = (page) => page.evaluate(() => location.search);
+const param = (q, k) => new URLSearchParams(q).get(k);
+
+/** Scroll a widget into view so its charts draw (charts skip redraws off-screen). */
+async function show(page, id) {
+  await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+}
+
+/** Hash of a canvas once it has drawn at least once. */
+async function drawnHash(page, sel) {
+  await pollUntil(() => page.evaluate((s) => Number(document.querySelector(s)?.getAttribute('data-frame') || 0), sel), (f) => f >= 1);
+  return canvasHash(page, sel);
+}
+
+test('every widget renders in its anchored section, with a title', async () => {
+  const page = await h.open('');
+  for (const id of WIDGETS) {
+    const el = page.locator(`#${id}`);
+    assert.equal(await el.count(), 1, `#${id} missing`);
+    assert.ok(await el.isVisible(), `#${id} not visible`);
+  }
+  for (const id of WIDGETS.filter((w) => w !== 'diagnosis')) {
+    const title = await page.locator(`section#${id} .widget-title`).innerText();
+    assert.ok(title.length > 3, `#${id} has no title`);
+  }
+});
+
+test('a #widget-id anchor scrolls to the widget', async () => {
+  const page = await h.open('#microbench');
+  const top = await pollUntil(
+    () => page.evaluate(() => document.getElementById('microbench').getBoundingClientRect().top),
+    (t) => Math.abs(t) < 200,
+  );
+  assert.ok(Math.abs(top) < 200, `#microbench top at ${top}px after loading /#microbench`);
+});
+
+test('the essay numbers through the widgets (A100, fp32, 1 GiB tensor)', async () => {
+  const page = await h.open('?hw=a100-40gb&dtype=fp32&batch=65536&hidden=4096&fusion_n=2');
+  const cross = await metric(page, 'crossover_repeat');
+  assert.ok(cross > 32 && cross < 64, `crossover_repeat ${cross} not between 32 and 64`);
+  const speed = await metric(page, 'fusion_speedup');
+  assert.ok(Math.abs(speed - 2) < 0.02, `x.cos().cos() fusion speedup ${speed}, expected 2.0`);
+  // tiny eager ops: overhead-bound, GPU mostly idle, doubling the batch barely costs
+  const tiny = await h.open('?workload=chain&batch=1&hidden=1024&ops=8');
+  assert.ok((await metric(tiny, 'gpu_util')) < 0.1);
+  assert.ok((await metric(tiny, 'double_batch_ratio')) < 1.1);
+});
+
+test('BERT: shares are finite, sum to 1, and matmuls take far less time than FLOPs', async () => {
+  const page = await h.open('');
+  const names = ['bert_runtime_share_matmul', 'bert_runtime_share_norm', 'bert_runtime_share_pointwise'];
+  const v = [];
+  for (const n of names) v.push(await metric(page, n));
+  for (const x of v) assert.ok(Number.isFinite(x) && x >= 0 && x <= 1, `${names} = ${v}`);
+  assert.ok(Math.abs(v[0] + v[1] + v[2] - 1) < 1e-6, `shares sum to ${v[0] + v[1] + v[2]}`);
+  assert.ok(v[0] < 0.9, `matmul time share ${v[0]} should be far below its ~99.5 % FLOP share`);
+  // its own controls: fusing raises the matmul share; the sequence slider changes it
+  await show(page, 'bert');
+  await page.locator('#bert_fused').check();
+  const fused = await pollUntil(() => metric(page, 'bert_runtime_share_matmul'), (x) => x !== v[0]);
+  assert.ok(fused > v[0], `fusing should raise the matmul share (${v[0]} -> ${fused})`);
+  assert.equal(param(await search(page), 'bert_fused'), '1');
+  await typeBox(page, 'bert_seq', '128');
+  const seq = await pollUntil(() => metric(page, 'bert_runtime_share_matmul'), (x) => x !== fused);
+  assert.notEqual(seq, fused);
+  assert.equal(param(await search(page), 'bert_seq'), '128');
+});
+
+test('fusion counter: own control, shared sliders, bad input', async () => {
+  const page = await h.open('?batch=65536&hidden=4096');
+  await show(page, 'fusion');
+  const s2 = await metric(page, 'fusion_speedup');
+  await typeBox(page, 'fusion_n', '8');
+  const s8 = await pollUntil(() => metric(page, 'fusion_speedup'), (x) => x !== s2);
+  assert.ok(s8 > s2, `8 ops should gain more from fusion than 2 (${s2} -> ${s8})`);
+  assert.equal(param(await search(page), 'fusion_n'), '8');
+  // shared slider: a tiny batch makes the fused kernel overhead-bound, lowering the gain
+  await setSlider(page, 'batch', 0);
+  const tiny = await pollUntil(() => metric(page, 'fusion_speedup'), (x) => x !== s8);
+  assert.notEqual(tiny, s8);
+  // garbage keeps the last good value
+  await typeBox(page, 'fusion_n', 'lots');
+  assert.ok((await page.locator('#fusion_n-error').innerText()).length > 0, 'no inline error');
+  assert.equal(await metric(page, 'fusion_speedup'), tiny);
+  assert.equal(param(await search(page), 'fusion_n'), '8');
+});
+
+test('microbenchmark: redraws with the shared bandwidth slider and marks the crossover', async () => {
+  const page = await h.open('');
+  await show(page, 'microbench');
+  const c0 = await metric(page, 'crossover_repeat');
+  const h0 = await drawnHash(page, '#microbench-canvas');
+  await setSlider(page, 'bw', 13); // 10 TB/s: more bandwidth, later crossover... earlier
+  const c1 = await pollUntil(() => metric(page, 'crossover_repeat'), (x) => x !== c0);
+  assert.ok(c1 < c0, `more bandwidth should lower the crossover repeat (${c0} -> ${c1})`);
+  const h1 = await pollUntil(() => canvasHash(page, '#microbench-canvas'), (x) => x !== h0);
+  assert.notEqual(h1, h0, 'microbench chart did not redraw');
+});
+
+test('overhead timeline: remedies change the simulation and the URL', async () => {
+  const page = await h.open('?workload=chain&batch=1&hidden=1024&ops=32');
+  await show(page, 'overhead');
+  const u0 = await metric(page, 'gpu_util');
+  const h0 = await drawnHash(page, '#overhead-canvas');
+  await page.locator('#graphs').check();
+  const u1 = await pollUntil(() => metric(page, 'gpu_util'), (x) => x !== u0);
+  assert.ok(u1 > u0, `CUDA graphs should raise GPU-Util on tiny ops (${u0} -> ${u1})`);
+  assert.equal(param(await search(page), 'graphs'), '1');
+  const h1 = await pollUntil(() => canvasHash(page, '#overhead-canvas'), (x) => x !== h0);
+  assert.notEqual(h1, h0);
+  await page.locator('#graphs').uncheck();
+  await page.locator('#cpp').check();
+  const u2 = await pollUntil(() => metric(page, 'gpu_util'), (x) => x !== u0);
+  assert.ok(u2 > u0, 'dropping Python should raise GPU-Util');
+});
+
+test('remedies: the current regime is highlighted and a remedy applies to the shared state', async () => {
+  const page = await h.open('?batch=65536&hidden=4096&ops=8&fused=0&workload=chain');
+  await show(page, 'remedies');
+  assert.equal(await metric(page, 'regime'), 'memory');
+  assert.equal(await page.locator('#remedies tr.current').getAttribute('data-regime'), 'memory');
+  const t0 = await metric(page, 'wall_time_s');
+  await page.locator('#remedies tr[data-regime="memory"] button[data-remedy="fuse"]').click();
+  await pollUntil(() => search(page), (q) => param(q, 'fused') === '1');
+  assert.equal(param(await search(page), 'fused'), '1');
+  assert.ok((await metric(page, 'wall_time_s')) < t0, 'fusing an 8-op chain should cut the step time');
+  assert.ok(await page.locator('#fused').isChecked(), 'the explorer toggle follows');
+});
+
+test('op calculator: each operation computes, and flash attention moves fewer bytes', async () => {
+  const page = await h.open('?calc=attention&calc_seq=4096&calc_flash=0');
+  await show(page, 'calculator');
+  const text = async () => page.locator('#calculator .calc-results').innerText();
+  const naive = await text();
+  await page.locator('#calc_flash').check();
+  const flash = await pollUntil(text, (t) => t !== naive);
+  assert.notEqual(flash, naive);
+  assert.equal(param(await search(page), 'calc_flash'), null, 'flash is the default, so it leaves the URL');
+  for (const op of ['matmul', 'pointwise', 'reduction', 'attention']) {
+    await page.selectOption('#calc', op);
+    const t = await text();
+    assert.match(t, /FLOP\/B/);
+    assert.doesNotMatch(t, /NaN|inf/i);
+  }
+  await page.selectOption('#calc', 'matmul');
+  assert.match(await text(), /compute-bound/, 'a 4096³ matmul is compute-bound');
+});
+
+test('hardware table: choosing a row selects the preset everywhere', async () => {
+  const page = await h.open('');
+  await show(page, 'hardware');
+  await page.locator('#hardware tr[data-preset="h100-sxm"] button').click();
+  await pollUntil(() => inputValue(page, 'hw'), (v) => v === 'h100-sxm');
+  assert.equal(await inputValue(page, 'hw'), 'h100-sxm');
+  assert.equal(param(await search(page), 'hw'), 'h100-sxm');
+  assert.equal(await page.locator('#hardware tr.current').getAttribute('data-preset'), 'h100-sxm');
+});
+
+test('generations and tensor cores follow their controls and the preset', async () => {
+  const page = await h.open('');
+  await show(page, 'generations');
+  const g0 = await drawnHash(page, '#generations-canvas');
+  await page.selectOption('#gen_line', 'consumer');
+  const g1 = await pollUntil(() => canvasHash(page, '#generations-canvas'), (x) => x !== g0);
+  assert.notEqual(g1, g0);
+  assert.equal(param(await search(page), 'gen_line'), 'consumer');
+  const tc = async () => page.locator('#tensor-cores .bars').innerText();
+  const a100 = await tc();
+  assert.match(a100, /312 TFLOP\/s/);
+  assert.match(a100, /9\.75 TFLOP\/s/);
+  await page.selectOption('#hw', 'h100-sxm');
+  assert.match(await pollUntil(tc, (t) => t !== a100), /989 TFLOP\/s/);
+});
+
+test('bad widget parameters in the URL show notices and fall back', async () => {
+  const page = await h.open('?bert_seq=abc&calc=conv&fusion_n=0&graphs=2');
+  for (const p of ['bert_seq', 'calc', 'fusion_n', 'graphs']) {
+    assert.equal(await page.locator(`#url-notices li[data-param="${p}"]`).count(), 1, `no notice for ${p}`);
+  }
+  assert.equal(await inputValue(page, 'bert_seq-box'), '512');
+  assert.equal(await inputValue(page, 'fusion_n-box'), '2');
+});
+
+test('accessibility: labelled charts, live summaries, keyboard-operable controls', async () => {
+  const page = await h.open('');
+  const canvases = await page.$$eval('canvas', (cs) => cs.map((c) => ({ id: c.id, role: c.getAttribute('role'), label: c.getAttribute('aria-label') || '' })));
+  assert.ok(canvases.length >= 5);
+  for (const c of canvases) {
+    assert.equal(c.role, 'img', `${c.id} needs role=img`);
+    assert.ok(c.label.length > 20, `${c.id} needs an aria-label`);
+  }
+  for (const id of ['diagnosis', 'tensor-cores', 'bert', 'fusion', 'microbench', 'overhead', 'calculator']) {
+    assert.ok((await page.locator(`#${id} [aria-live="polite"]`).count()) >= 1, `#${id} has no aria-live summary`);
+  }
+  // keyboard: focus the fusion box and change it with the keyboard only
+  await page.locator('#fusion_n-slider').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('End');
+  await pollUntil(() => inputValue(page, 'fusion_n-box'), (v) => v === '1024');
+  assert.equal(await inputValue(page, 'fusion_n-box'), '1024');
+});
+
+for (const [w, hgt] of [[390, 844], [1440, 900]]) {
+  test(`legible at ${w} px: no horizontal scroll, a screenshot of every widget`, async () => {
+    const page = await h.open('', { viewport: { width: w, height: hgt } });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `page is ${overflow}px wider than the ${w}px viewport`);
+    for (const id of WIDGETS) {
+      const el = page.locator(`#${id}`);
+      await el.scrollIntoViewIfNeeded();
+      await page.waitForTimeout(60);
+      await el.screenshot({ path: path.join(SHOTS, `${id}-${w}.png`) });
+    }
+  });
+}
