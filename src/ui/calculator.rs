@@ -2,14 +2,13 @@
 //! attention — through the model on the explorer's hardware: FLOPs, bytes,
 //! intensity, regime, time and achieved FLOP/s, and its kernels on a roofline.
 
-use super::chart;
 use super::controls::{Choice, LogSlider, Toggle};
-use super::roofline::{self, Point};
+use super::plot::PlotCanvas;
+use super::roofline::{Legend, Point, RooflineData};
 use super::Ctx;
 use crate::model::ops::{self, Attention, Reduction};
 use crate::model::{units, KernelGroup};
 use crate::state::{fields, State};
-use leptos::html::Canvas;
 use leptos::prelude::*;
 
 const OPS: [(&str, &str); 4] = [
@@ -53,42 +52,33 @@ pub fn Calculator(ctx: Ctx) -> impl IntoView {
             let m = s.machine();
             let groups = kernels(s);
             let summary = ops::summarize(&groups, &m);
-            let points: Vec<(f64, f64, crate::model::Unit, crate::model::Bound)> = groups
+            let points: Vec<Point> = groups
                 .iter()
                 .map(|g| {
                     let (t, bound) = g.time(&m);
-                    (g.intensity(), g.flops / t, g.unit, bound)
+                    Point {
+                        name: g.name,
+                        intensity: g.intensity(),
+                        flops: g.flops / t,
+                        unit: g.unit,
+                        bound,
+                    }
                 })
                 .collect();
-            (m, summary, points, groups)
+            let step = Some((summary.intensity, summary.achieved_flops));
+            (
+                summary,
+                RooflineData {
+                    m,
+                    kernels: points,
+                    step,
+                },
+            )
         })
     });
-    let canvas = NodeRef::<Canvas>::new();
-    let width = chart::CssWidth::new(canvas);
-    let on_screen = chart::OnScreen::new(canvas);
-    let error = RwSignal::new(None::<String>);
-    Effect::new(move |_| {
-        let w = width.get();
-        if !on_screen.get() {
-            return;
-        }
-        let Some(c) = canvas.get() else { return };
-        let r = result.with(|(m, sum, pts, _)| {
-            let pts: Vec<Point> = pts
-                .iter()
-                .map(|&(intensity, flops, unit, bound)| Point {
-                    intensity,
-                    flops,
-                    unit,
-                    bound,
-                })
-                .collect();
-            roofline::render(&c, w, m, &pts, Some((sum.intensity, sum.achieved_flops)))
-        });
-        error.set(r.err());
-    });
+    let chart = Memo::new(move |_| result.with(|(_, d)| d.clone()));
     let row = |label: &'static str, f: fn(&ops::OpSummary) -> String| {
-        view! { <div class="metric"><dt>{label}</dt><dd>{move || result.with(|(_, s, _, _)| f(s))}</dd></div> }
+        view! { <div class="metric"><dt>{label}</dt><dd>{move || result.with(|(s, _)| f(s))}</dd></div> }
     };
     view! {
         <Choice ctx=ctx id="calc" label="Operation" options=&OPS get=|s| s.widgets.calc set=|s, v| s.widgets.calc = v/>
@@ -130,8 +120,8 @@ pub fn Calculator(ctx: Ctx) -> impl IntoView {
             {row("achieved", |s| units::si(s.achieved_flops, "FLOP/s"))}
             {row("regime", |s| format!("{} ({} kernels)", s.regime.label(), s.kernel_count))}
         </dl>
-        <canvas id="calculator-canvas" node_ref=canvas role="img" data-frame="0"
-            aria-label=move || result.with(|(_, s, _, _)| format!("Roofline with this operation's kernels; it is {}.", s.regime.label()))></canvas>
-        {move || error.get().map(|e| view! { <p class="field-error">"Chart could not be drawn: " {e}</p> })}
+        <PlotCanvas ctx=ctx id="calculator-canvas" data=chart
+            label=Signal::derive(move || result.with(|(s, _)| format!("Roofline with this operation's kernels; it is {}.", s.regime.label())))/>
+        <Legend/>
     }
 }

@@ -1,5 +1,6 @@
-//! The one place that knows plotters: canvas sizing at devicePixelRatio, the theme,
-//! log-log axes with few labels (plotters measures each label through the DOM, so
+//! The one place that knows plotters: canvas sizing at devicePixelRatio, the
+//! light/dark palettes, drawing to a canvas or to an SVG string with the same code
+//! (render functions are generic over the backend), log-log axes with few labels (plotters measures each label through the DOM, so
 //! fewer labels = faster redraws), and the redraw counter tests and benchmarks read.
 
 use leptos::html::Canvas;
@@ -7,6 +8,7 @@ use leptos::prelude::{
     on_cleanup, window_event_listener, Effect, Get, GetUntracked, NodeRef, RwSignal, Set,
 };
 use plotters::coord::types::RangedCoordf64;
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::closure::Closure;
@@ -15,12 +17,64 @@ use web_sys::HtmlCanvasElement;
 
 pub type LogLog = Cartesian2d<LogCoord<f64>, LogCoord<f64>>;
 
-pub const INK: RGBColor = RGBColor(31, 41, 55);
-pub const GRID: RGBColor = RGBColor(229, 231, 235);
-pub const MUTED: RGBColor = RGBColor(107, 114, 128);
-pub const COMPUTE: RGBColor = RGBColor(37, 99, 235);
-pub const MEMORY: RGBColor = RGBColor(217, 119, 6);
-pub const VECTOR: RGBColor = RGBColor(124, 58, 237);
+pub type Area<DB> = DrawingArea<DB, Shift>;
+
+/// Chart colours for one theme.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Palette {
+    pub bg: RGBColor,
+    pub ink: RGBColor,
+    pub muted: RGBColor,
+    pub grid: RGBColor,
+    pub compute: RGBColor,
+    pub memory: RGBColor,
+    pub vector: RGBColor,
+}
+
+pub const LIGHT: Palette = Palette {
+    bg: RGBColor(255, 255, 255),
+    ink: RGBColor(31, 41, 55),
+    muted: RGBColor(107, 114, 128),
+    grid: RGBColor(229, 231, 235),
+    compute: RGBColor(37, 99, 235),
+    memory: RGBColor(217, 119, 6),
+    vector: RGBColor(124, 58, 237),
+};
+
+pub const DARK: Palette = Palette {
+    bg: RGBColor(17, 24, 39),
+    ink: RGBColor(229, 231, 235),
+    muted: RGBColor(156, 163, 175),
+    grid: RGBColor(55, 65, 81),
+    compute: RGBColor(96, 165, 250),
+    memory: RGBColor(251, 146, 60),
+    vector: RGBColor(167, 139, 250),
+};
+
+pub fn palette(dark: bool) -> Palette {
+    if dark {
+        DARK
+    } else {
+        LIGHT
+    }
+}
+
+/// How to draw: the pixel scale (device pixel ratio for canvases, 1 for SVG) and
+/// the theme's colours.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Look {
+    pub dpr: f64,
+    pub pal: Palette,
+}
+
+impl Look {
+    pub fn px(&self, v: f64) -> u32 {
+        px(v, self.dpr)
+    }
+    pub fn font(&self, size: f64, color: &RGBColor) -> TextStyle<'static> {
+        font(size, self.dpr, color)
+    }
+}
 
 /// Size the canvas backing store to `css_w` × `aspect(css_w)` CSS pixels at the
 /// device pixel ratio (plotters-canvas draws in backing-store pixels and ignores
@@ -57,6 +111,17 @@ pub fn fit(
     dpr
 }
 
+/// Like [`fit`] with an explicit CSS height.
+pub fn fit_height(canvas: &HtmlCanvasElement, css_w: f64, css_h: f64) -> f64 {
+    fit(
+        canvas,
+        css_w,
+        |w| if w > 0.0 { css_h / w } else { 0.6 },
+        css_h,
+        css_h,
+    )
+}
+
 /// A canvas's CSS width, measured on mount and on window resize only; reading it
 /// is a reactive dependency, so charts redraw when the layout width changes.
 #[derive(Clone, Copy)]
@@ -86,6 +151,10 @@ impl CssWidth {
 
     pub fn get(&self) -> f64 {
         self.0.get()
+    }
+
+    pub fn get_untracked(&self) -> f64 {
+        self.0.get_untracked()
     }
 }
 
@@ -150,14 +219,14 @@ pub fn px(v: f64, dpr: f64) -> u32 {
 }
 
 /// Draw on a canvas; counts successful redraws in `data-frame`.
-pub fn draw<F>(canvas: &HtmlCanvasElement, f: F) -> Result<(), String>
+pub fn draw<F>(canvas: &HtmlCanvasElement, pal: &Palette, f: F) -> Result<(), String>
 where
-    F: FnOnce(DrawingArea<CanvasBackend, plotters::coord::Shift>) -> Result<(), String>,
+    F: FnOnce(Area<CanvasBackend>) -> Result<(), String>,
 {
     let backend = CanvasBackend::with_canvas_object(canvas.clone())
         .ok_or_else(|| "this browser gave no 2D canvas context".to_string())?;
     let root = backend.into_drawing_area();
-    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    root.fill(&pal.bg).map_err(|e| e.to_string())?;
     f(root.clone())?;
     root.present().map_err(|e| e.to_string())?;
     let frame: u64 = canvas
@@ -166,6 +235,21 @@ where
         .unwrap_or(0);
     let _ = canvas.set_attribute("data-frame", &(frame + 1).to_string());
     Ok(())
+}
+
+/// The same drawing code through plotters' SVG backend: an SVG document string.
+pub fn to_svg<F>(w: u32, h: u32, pal: &Palette, f: F) -> Result<String, String>
+where
+    F: FnOnce(Area<SVGBackend>) -> Result<(), String>,
+{
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (w.max(1), h.max(1))).into_drawing_area();
+        root.fill(&pal.bg).map_err(|e| e.to_string())?;
+        f(root.clone())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(out)
 }
 
 /// Label for a power-of-ten tick: 0.01, 1, 100, 10k, 1M, 1G, 1T, 1P.
@@ -187,14 +271,15 @@ pub fn decade_label(v: f64) -> String {
 }
 
 /// Log-log axes with decade ticks only.
-pub fn log_log<'a>(
-    root: &'a DrawingArea<CanvasBackend, plotters::coord::Shift>,
+pub fn log_log<'a, DB: DrawingBackend>(
+    root: &'a Area<DB>,
     x: (f64, f64),
     y: (f64, f64),
     x_desc: &str,
     y_desc: &str,
-    dpr: f64,
-) -> Result<ChartContext<'a, CanvasBackend, LogLog>, String> {
+    look: &Look,
+) -> Result<ChartContext<'a, DB, LogLog>, String> {
+    let (dpr, pal) = (look.dpr, look.pal);
     let mut chart = ChartBuilder::on(root)
         .margin(px(12.0, dpr))
         .x_label_area_size(px(40.0, dpr))
@@ -210,11 +295,11 @@ pub fn log_log<'a>(
         .y_label_formatter(&|v| decade_label(*v))
         .x_desc(x_desc)
         .y_desc(y_desc)
-        .label_style(font(11.0, dpr, &MUTED))
-        .axis_desc_style(font(12.0, dpr, &INK))
-        .bold_line_style(GRID.stroke_width(px(1.0, dpr)))
+        .label_style(font(11.0, dpr, &pal.muted))
+        .axis_desc_style(font(12.0, dpr, &pal.ink))
+        .bold_line_style(pal.grid.stroke_width(px(1.0, dpr)))
         .light_line_style(TRANSPARENT)
-        .axis_style(MUTED.stroke_width(px(1.0, dpr)))
+        .axis_style(pal.muted.stroke_width(px(1.0, dpr)))
         .draw()
         .map_err(|e| e.to_string())?;
     Ok(chart)
@@ -223,13 +308,14 @@ pub fn log_log<'a>(
 pub type YearLog = Cartesian2d<RangedCoordf64, LogCoord<f64>>;
 
 /// Linear x (years), log y with decade ticks only.
-pub fn year_log<'a>(
-    root: &'a DrawingArea<CanvasBackend, plotters::coord::Shift>,
+pub fn year_log<'a, DB: DrawingBackend>(
+    root: &'a Area<DB>,
     x: (f64, f64),
     y: (f64, f64),
     y_desc: &str,
-    dpr: f64,
-) -> Result<ChartContext<'a, CanvasBackend, YearLog>, String> {
+    look: &Look,
+) -> Result<ChartContext<'a, DB, YearLog>, String> {
+    let (dpr, pal) = (look.dpr, look.pal);
     let mut chart = ChartBuilder::on(root)
         .margin(px(12.0, dpr))
         .x_label_area_size(px(32.0, dpr))
@@ -244,11 +330,11 @@ pub fn year_log<'a>(
         .x_label_formatter(&|v| format!("{:.0}", v))
         .y_label_formatter(&|v| decade_label(*v))
         .y_desc(y_desc)
-        .label_style(font(11.0, dpr, &MUTED))
-        .axis_desc_style(font(12.0, dpr, &INK))
-        .bold_line_style(GRID.stroke_width(px(1.0, dpr)))
+        .label_style(font(11.0, dpr, &pal.muted))
+        .axis_desc_style(font(12.0, dpr, &pal.ink))
+        .bold_line_style(pal.grid.stroke_width(px(1.0, dpr)))
         .light_line_style(TRANSPARENT)
-        .axis_style(MUTED.stroke_width(px(1.0, dpr)))
+        .axis_style(pal.muted.stroke_width(px(1.0, dpr)))
         .draw()
         .map_err(|e| e.to_string())?;
     Ok(chart)

@@ -2,13 +2,13 @@
 //! the FLOP-per-byte ratio they imply, fitted doubling times, and the CPU
 //! observation (Patterson, CACM 2004) the essay starts from.
 
-use super::chart::{self, COMPUTE, MEMORY, VECTOR};
+use super::chart::{self, Area, Look};
 use super::controls::Choice;
+use super::plot::{csv, plot_backends, Plot, PlotCanvas};
 use super::Ctx;
 use crate::model::generations::{self as gen, Line, Metric, PATTERSON_2004};
 use crate::model::units;
 use crate::state::widgets::LINES;
-use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
 
@@ -34,19 +34,7 @@ fn fmt_dt(v: Option<f64>) -> String {
 #[component]
 pub fn Generations(ctx: Ctx) -> impl IntoView {
     let line = Memo::new(move |_| ctx.state.with(|s| s.widgets.gen_line));
-    let rows = Memo::new(move |_| gen::rows(line_filter(line.get())));
-    let canvas = NodeRef::<Canvas>::new();
-    let width = chart::CssWidth::new(canvas);
-    let on_screen = chart::OnScreen::new(canvas);
-    let error = RwSignal::new(None::<String>);
-    Effect::new(move |_| {
-        let w = width.get();
-        if !on_screen.get() {
-            return;
-        }
-        let Some(c) = canvas.get() else { return };
-        error.set(rows.with(|r| render(&c, w, r)).err());
-    });
+    let rows = Memo::new(move |_| Rows(gen::rows(line_filter(line.get()))));
     let fits = move || {
         Line::ALL
             .into_iter()
@@ -68,15 +56,14 @@ pub fn Generations(ctx: Ctx) -> impl IntoView {
     view! {
         <Choice ctx=ctx id="gen_line" label="Show" options=&LINE_OPTIONS
             get=|s| s.widgets.gen_line set=|s, v| s.widgets.gen_line = v/>
-        <canvas id="generations-canvas" node_ref=canvas role="img" data-frame="0"
-            aria-label="Peak FLOP/s (fp32 and 16-bit tensor) and DRAM bandwidth of GPU generations by year, log scale: the FLOP/s lines climb faster than the bandwidth line."></canvas>
+        <PlotCanvas ctx=ctx id="generations-canvas" data=rows
+            label="Peak FLOP/s (fp32 and 16-bit tensor) and DRAM bandwidth of GPU generations by year, log scale: the FLOP/s lines climb faster than the bandwidth line."/>
         <ul class="legend">
-            <li><span class="swatch" style="background:#7c3aed"></span>"fp32 FLOP/s"</li>
-            <li><span class="swatch" style="background:#2563eb"></span>"16-bit tensor FLOP/s"</li>
-            <li><span class="swatch" style="background:#d97706"></span>"DRAM bytes/s"</li>
+            <li><span class="swatch vector"></span>"fp32 FLOP/s"</li>
+            <li><span class="swatch compute"></span>"16-bit tensor FLOP/s"</li>
+            <li><span class="swatch memory"></span>"DRAM bytes/s"</li>
             <li>"● datacenter  ▲ consumer"</li>
         </ul>
-        {move || error.get().map(|e| view! { <p class="field-error">"Chart could not be drawn: " {e}</p> })}
         <table class="fits">
             <caption>"Fitted doubling time (least squares on log2 of the value vs year)"</caption>
             <thead><tr><th scope="col">"line"</th><th scope="col">"fp32 FLOP/s"</th><th scope="col">"tensor FLOP/s"</th><th scope="col">"bandwidth"</th></tr></thead>
@@ -87,7 +74,7 @@ pub fn Generations(ctx: Ctx) -> impl IntoView {
                 <thead><tr><th scope="col">"GPU"</th><th scope="col">"year"</th><th scope="col">"fp32"</th><th scope="col">"tensor 16-bit"</th>
                     <th scope="col">"bandwidth"</th><th scope="col">"FLOP per byte (tensor)"</th></tr></thead>
                 <tbody>
-                    {move || rows.get().into_iter().map(|r| view! {
+                    {move || rows.get().0.into_iter().map(|r| view! {
                         <tr>
                             <th scope="row">{r.name}</th><td>{r.year}</td>
                             <td>{units::si(r.fp32, "FLOP/s")}</td>
@@ -110,63 +97,85 @@ pub fn Generations(ctx: Ctx) -> impl IntoView {
     }
 }
 
-fn render(
-    canvas: &web_sys::HtmlCanvasElement,
-    css_w: f64,
-    rows: &[gen::GenRow],
-) -> Result<(), String> {
-    let dpr = chart::fit(
-        canvas,
-        css_w,
-        |w| if w < 560.0 { 0.9 } else { 0.45 },
-        240.0,
-        420.0,
-    );
-    chart::draw(canvas, |root| {
-        let mut ch = chart::year_log(
-            &root,
-            (2015.5, 2025.5),
-            (1e11, 1e16),
-            "per second (FLOP/s or B/s)",
-            dpr,
-        )?;
-        let err = |e: DrawingAreaErrorKind<_>| e.to_string();
-        for line in Line::ALL {
-            let r: Vec<&gen::GenRow> = rows.iter().filter(|r| r.line == line).collect();
-            if r.is_empty() {
-                continue;
-            }
-            for (metric, color) in [
-                (Metric::Fp32, VECTOR),
-                (Metric::Tensor16, COMPUTE),
-                (Metric::Bandwidth, MEMORY),
-            ] {
-                let pts: Vec<(f64, f64)> = r
-                    .iter()
-                    .filter_map(|g| g.metric(metric).map(|v| (f64::from(g.year), v)))
-                    .collect();
-                let style = color.stroke_width(chart::px(
-                    if line == Line::Datacenter { 2.0 } else { 1.0 },
-                    dpr,
-                ));
-                ch.draw_series(LineSeries::new(pts.iter().copied(), style))
-                    .map_err(err)?;
-                let size = chart::px(4.0, dpr);
-                match line {
-                    Line::Datacenter => {
-                        ch.draw_series(pts.iter().map(|&p| Circle::new(p, size, color.filled())))
-                            .map_err(err)?;
-                    }
-                    Line::Consumer => {
-                        ch.draw_series(
-                            pts.iter()
-                                .map(|&p| TriangleMarker::new(p, size, color.filled())),
-                        )
+/// The rows shown, as a chart.
+#[derive(Clone, PartialEq)]
+struct Rows(Vec<gen::GenRow>);
+
+impl Plot for Rows {
+    fn height(&self, w: f64) -> f64 {
+        (w * if w < 560.0 { 0.9 } else { 0.45 }).clamp(240.0, 420.0)
+    }
+    plot_backends!(render);
+    fn csv(&self) -> String {
+        let opt = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
+        csv(
+            &[
+                "gpu",
+                "year",
+                "line",
+                "fp32_flop_per_s",
+                "tensor16_flop_per_s",
+                "dram_bytes_per_s",
+                "source",
+            ],
+            self.0.iter().map(|r| {
+                vec![
+                    r.name.into(),
+                    r.year.to_string(),
+                    r.line.id().into(),
+                    r.fp32.to_string(),
+                    opt(r.tensor16),
+                    r.mem_bw.to_string(),
+                    r.source.into(),
+                ]
+            }),
+        )
+    }
+}
+
+fn render<DB: DrawingBackend>(rows: &Rows, root: Area<DB>, look: &Look) -> Result<(), String> {
+    let pal = look.pal;
+    let mut ch = chart::year_log(
+        &root,
+        (2015.5, 2025.5),
+        (1e11, 1e16),
+        "per second (FLOP/s or B/s)",
+        look,
+    )?;
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    for line in Line::ALL {
+        let r: Vec<&gen::GenRow> = rows.0.iter().filter(|r| r.line == line).collect();
+        if r.is_empty() {
+            continue;
+        }
+        for (metric, color) in [
+            (Metric::Fp32, pal.vector),
+            (Metric::Tensor16, pal.compute),
+            (Metric::Bandwidth, pal.memory),
+        ] {
+            let pts: Vec<(f64, f64)> = r
+                .iter()
+                .filter_map(|g| g.metric(metric).map(|v| (f64::from(g.year), v)))
+                .collect();
+            let style =
+                color.stroke_width(look.px(if line == Line::Datacenter { 2.0 } else { 1.0 }));
+            ch.draw_series(LineSeries::new(pts.iter().copied(), style))
+                .map_err(err)?;
+            let size = look.px(4.0);
+            match line {
+                Line::Datacenter => {
+                    ch.draw_series(pts.iter().map(|&p| Circle::new(p, size, color.filled())))
                         .map_err(err)?;
-                    }
+                }
+                Line::Consumer => {
+                    ch.draw_series(
+                        pts.iter()
+                            .map(|&p| TriangleMarker::new(p, size, color.filled())),
+                    )
+                    .map_err(err)?;
                 }
             }
         }
-        Ok(())
-    })
+    }
+    Ok(())
 }

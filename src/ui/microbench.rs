@@ -3,11 +3,11 @@
 //! on the explorer's hardware, dtype and tensor size. Memory- and compute-bound
 //! regions shaded, the explorer's op count marked, the crossover read out.
 
-use super::chart::{self, COMPUTE, INK, MEMORY};
+use super::chart::{self, Area, Look};
 use super::frame::Readout;
+use super::plot::{csv, plot_backends, Plot, PlotCanvas};
 use super::Ctx;
-use crate::model::{microbench, units};
-use leptos::html::Canvas;
+use crate::model::{microbench, units, Bound};
 use leptos::prelude::*;
 use plotters::prelude::*;
 
@@ -34,6 +34,40 @@ fn decades(vals: impl Iterator<Item = f64>) -> (f64, f64) {
     }
 }
 
+impl Plot for Data {
+    fn height(&self, w: f64) -> f64 {
+        if w < 640.0 {
+            (w * 1.6).clamp(480.0, 900.0)
+        } else {
+            (w * 0.34).clamp(220.0, 420.0)
+        }
+    }
+    plot_backends!(render);
+    fn csv(&self) -> String {
+        csv(
+            &[
+                "repeat",
+                "runtime_s",
+                "achieved_flop_per_s",
+                "achieved_bytes_per_s",
+                "bound",
+            ],
+            self.points.iter().map(|p| {
+                vec![
+                    p.repeat.to_string(),
+                    p.runtime.to_string(),
+                    p.achieved_flops.to_string(),
+                    p.achieved_bw.to_string(),
+                    match p.bound {
+                        Bound::Compute => "compute".into(),
+                        Bound::Memory => "memory".into(),
+                    },
+                ]
+            }),
+        )
+    }
+}
+
 #[component]
 pub fn Microbench(ctx: Ctx) -> impl IntoView {
     let data = Memo::new(move |_| {
@@ -47,20 +81,8 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
             }
         })
     });
-    let canvas = NodeRef::<Canvas>::new();
-    let width = chart::CssWidth::new(canvas);
-    let on_screen = chart::OnScreen::new(canvas);
-    let error = RwSignal::new(None::<String>);
-    Effect::new(move |_| {
-        let w = width.get();
-        if !on_screen.get() {
-            return;
-        }
-        let Some(c) = canvas.get() else { return };
-        error.set(data.with(|d| render(&c, w, d)).err());
-    });
     let cross = Memo::new(move |_| data.with(|d| d.crossover));
-    let label = move || {
+    let label = Signal::derive(move || {
         data.with(|d| {
             format!(
                 "Three log-log panels against repeat 1 to 1024: runtime stays flat while memory-bound and grows \
@@ -69,15 +91,14 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
                 units::sig3(d.crossover)
             )
         })
-    };
+    });
     view! {
         <p>
             "One fused kernel reads a tensor, multiplies each element by 2 "<em>"repeat"</em>" times, and writes "
             "it back: 2N element accesses, N·repeat FLOPs. Shaded orange: memory-bound; blue: compute-bound. "
             "The dashed line is the explorer's op count."
         </p>
-        <canvas id="microbench-canvas" node_ref=canvas role="img" aria-label=label data-frame="0"></canvas>
-        {move || error.get().map(|e| view! { <p class="field-error">"Chart could not be drawn: " {e}</p> })}
+        <PlotCanvas ctx=ctx id="microbench-canvas" label=label data=data/>
         <p class="big" aria-live="polite">
             "Turns compute-bound at repeat ≈ "
             <Readout name="crossover_repeat" raw=Signal::derive(move || cross.get().to_string())
@@ -90,67 +111,60 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
     }
 }
 
-fn render(canvas: &web_sys::HtmlCanvasElement, css_w: f64, d: &Data) -> Result<(), String> {
-    let narrow = css_w > 0.0 && css_w < 640.0;
-    let dpr = chart::fit(
-        canvas,
-        css_w,
-        |w| if w < 640.0 { 1.6 } else { 0.34 },
-        220.0,
-        900.0,
-    );
-    chart::draw(canvas, |root| {
-        let panels = if narrow {
-            root.split_evenly((3, 1))
-        } else {
-            root.split_evenly((1, 3))
-        };
-        let x = (1.0, 1024.0);
-        type Get = fn(&microbench::BenchPoint) -> f64;
-        let specs: [(&str, Get); 3] = [
-            ("runtime (s)", |p| p.runtime),
-            ("achieved FLOP/s", |p| p.achieved_flops),
-            ("achieved bandwidth (B/s)", |p| p.achieved_bw),
-        ];
-        let err = |e: DrawingAreaErrorKind<_>| e.to_string();
-        for (area, (desc, get)) in panels.iter().zip(specs) {
-            let y = decades(d.points.iter().map(get));
-            let mut ch = chart::log_log(area, x, y, "repeat", desc, dpr)?;
-            let cx = d.crossover.clamp(x.0, x.1);
-            ch.draw_series(std::iter::once(Rectangle::new(
-                [(x.0, y.0), (cx, y.1)],
-                MEMORY.mix(0.10).filled(),
-            )))
-            .map_err(err)?;
-            ch.draw_series(std::iter::once(Rectangle::new(
-                [(cx, y.0), (x.1, y.1)],
-                COMPUTE.mix(0.10).filled(),
-            )))
-            .map_err(err)?;
-            let ops = f64::from(d.ops).clamp(x.0, x.1);
-            ch.draw_series(DashedLineSeries::new(
-                [(ops, y.0), (ops, y.1)],
-                chart::px(4.0, dpr),
-                chart::px(3.0, dpr),
-                INK.mix(0.6).stroke_width(chart::px(1.5, dpr)),
-            ))
-            .map_err(err)?;
-            let pts: Vec<(f64, f64)> = d
-                .points
-                .iter()
-                .map(|p| (f64::from(p.repeat), get(p)))
-                .collect();
-            ch.draw_series(LineSeries::new(
-                pts.iter().copied(),
-                INK.stroke_width(chart::px(2.0, dpr)),
-            ))
-            .map_err(err)?;
-            ch.draw_series(
-                pts.iter()
-                    .map(|&p| Circle::new(p, chart::px(3.0, dpr), INK.filled())),
-            )
-            .map_err(err)?;
-        }
-        Ok(())
-    })
+fn render<DB: DrawingBackend>(d: &Data, root: Area<DB>, look: &Look) -> Result<(), String> {
+    let pal = look.pal;
+    let (w, _) = root.dim_in_pixel();
+    let narrow = f64::from(w) / look.dpr < 640.0;
+    let panels = if narrow {
+        root.split_evenly((3, 1))
+    } else {
+        root.split_evenly((1, 3))
+    };
+    let x = (1.0, 1024.0);
+    type Get = fn(&microbench::BenchPoint) -> f64;
+    let specs: [(&str, Get); 3] = [
+        ("runtime (s)", |p| p.runtime),
+        ("achieved FLOP/s", |p| p.achieved_flops),
+        ("achieved bandwidth (B/s)", |p| p.achieved_bw),
+    ];
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    for (area, (desc, get)) in panels.iter().zip(specs) {
+        let y = decades(d.points.iter().map(get));
+        let mut ch = chart::log_log(area, x, y, "repeat", desc, look)?;
+        let cx = d.crossover.clamp(x.0, x.1);
+        ch.draw_series(std::iter::once(Rectangle::new(
+            [(x.0, y.0), (cx, y.1)],
+            pal.memory.mix(0.12).filled(),
+        )))
+        .map_err(err)?;
+        ch.draw_series(std::iter::once(Rectangle::new(
+            [(cx, y.0), (x.1, y.1)],
+            pal.compute.mix(0.12).filled(),
+        )))
+        .map_err(err)?;
+        let ops = f64::from(d.ops).clamp(x.0, x.1);
+        ch.draw_series(DashedLineSeries::new(
+            [(ops, y.0), (ops, y.1)],
+            look.px(4.0),
+            look.px(3.0),
+            pal.ink.mix(0.6).stroke_width(look.px(1.5)),
+        ))
+        .map_err(err)?;
+        let pts: Vec<(f64, f64)> = d
+            .points
+            .iter()
+            .map(|p| (f64::from(p.repeat), get(p)))
+            .collect();
+        ch.draw_series(LineSeries::new(
+            pts.iter().copied(),
+            pal.ink.stroke_width(look.px(2.0)),
+        ))
+        .map_err(err)?;
+        ch.draw_series(
+            pts.iter()
+                .map(|&p| Circle::new(p, look.px(3.0), pal.ink.filled())),
+        )
+        .map_err(err)?;
+    }
+    Ok(())
 }

@@ -7,6 +7,7 @@ mod calculator;
 mod chart;
 mod controls;
 mod diagnosis;
+mod download;
 mod essay;
 mod frame;
 mod fusion;
@@ -17,11 +18,14 @@ mod microbench;
 mod notices;
 mod overhead;
 mod panic;
+mod plot;
 mod readouts;
 mod remedies;
 mod roofline;
+mod storage;
 mod store;
 mod tensor_cores;
+mod theme;
 mod widgets;
 
 use crate::model::Report;
@@ -34,6 +38,8 @@ pub struct Ctx {
     pub state: RwSignal<State>,
     /// The model's answer for `state`; recomputed once per change.
     pub report: Memo<Report>,
+    /// Dark theme on (charts pick their palette from it).
+    pub dark: RwSignal<bool>,
 }
 
 pub fn start() {
@@ -72,7 +78,11 @@ fn App() -> impl IntoView {
     let state = RwSignal::new(initial);
     let report = Memo::new(move |_| state.with(State::report));
     store::sync_url(state);
-    let ctx = Ctx { state, report };
+    let ctx = Ctx {
+        state,
+        report,
+        dark: theme::init(),
+    };
 
     view! {
         <header class="top">
@@ -81,6 +91,7 @@ fn App() -> impl IntoView {
                 "Why is my GPU slow? Every step spends its time computing, moving bytes, or waiting for the CPU. "
                 "Move the sliders and watch which one wins."
             </p>
+            <theme::ThemeToggle ctx=ctx/>
             <nav class="toc" aria-label="Sections">
                 <a href="#intro">"Intro"</a>
                 <a href="#compute">"Compute"</a>

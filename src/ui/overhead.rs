@@ -2,13 +2,13 @@
 //! launch) and the GPU lane running them, simulated for the explorer's workload;
 //! GPU-Util, the double-the-batch diagnostic, and remedy toggles.
 
-use super::chart::{self, COMPUTE, INK, MEMORY, MUTED};
+use super::chart::{Area, Look};
 use super::controls::Toggle;
 use super::frame::Readout;
+use super::plot::{csv, plot_backends, Plot, PlotCanvas};
 use super::Ctx;
 use crate::model::overhead::{self, CpuPart, OverheadRun, Remedies};
 use crate::model::{units, Bound};
-use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
 
@@ -30,23 +30,12 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
             let shape = s.shape();
             let run = overhead::run(&shape, &m, rem);
             let ratio = overhead::double_batch_ratio(&shape, &m, rem);
-            (run, ratio)
+            (Lanes(run), ratio)
         })
     });
-    let util = Memo::new(move |_| data.with(|(r, _)| r.gpu_util()));
+    let util = Memo::new(move |_| data.with(|(r, _)| r.0.gpu_util()));
     let ratio = Memo::new(move |_| data.with(|(_, q)| *q));
-    let canvas = NodeRef::<Canvas>::new();
-    let width = chart::CssWidth::new(canvas);
-    let on_screen = chart::OnScreen::new(canvas);
-    let error = RwSignal::new(None::<String>);
-    Effect::new(move |_| {
-        let w = width.get();
-        if !on_screen.get() {
-            return;
-        }
-        let Some(c) = canvas.get() else { return };
-        error.set(data.with(|(run, _)| render(&c, w, run)).err());
-    });
+    let lanes = Memo::new(move |_| data.with(|(r, _)| r.clone()));
     let python_flops = move || {
         ctx.state
             .with(|s| units::si(overhead::flops_per_python_op(s.flops), "FLOP"))
@@ -60,16 +49,15 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
             <Toggle ctx=ctx id="cpp" label="C++ loop (no Python)"
                 get=|s| s.widgets.cpp set=|s, v| s.widgets.cpp = v/>
         </div>
-        <canvas id="overhead-canvas" node_ref=canvas role="img" data-frame="0"
-            aria-label=move || format!("Timeline: the GPU is busy {} of the step; the rest it waits for the CPU.", units::percent(util.get()))></canvas>
+        <PlotCanvas ctx=ctx id="overhead-canvas" data=lanes
+            label=Signal::derive(move || format!("Timeline: the GPU is busy {} of the step; the rest it waits for the CPU.", units::percent(util.get())))/>
         <ul class="legend">
             <li><span class="swatch" style="background:#16a34a"></span>"Python"</li>
             <li><span class="swatch" style="background:#eab308"></span>"framework dispatch"</li>
             <li><span class="swatch" style="background:#ef4444"></span>"kernel launch"</li>
-            <li><span class="swatch" style="background:#2563eb"></span>"GPU kernel, compute-bound"</li>
-            <li><span class="swatch" style="background:#d97706"></span>"GPU kernel, memory-bound"</li>
+            <li><span class="swatch compute"></span>"GPU kernel, compute-bound"</li>
+            <li><span class="swatch memory"></span>"GPU kernel, memory-bound"</li>
         </ul>
-        {move || error.get().map(|e| view! { <p class="field-error">"Chart could not be drawn: " {e}</p> })}
         <dl class="metrics" aria-live="polite">
             <div class="metric">
                 <dt>"GPU-Util (share of time a kernel runs)"</dt>
@@ -85,8 +73,8 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
             </div>
             <div class="metric">
                 <dt>"Time per step"</dt>
-                <dd>{move || units::si(data.with(|(r, _)| r.wall()), "s")}</dd>
-                <dd class="note">{move || data.with(|(r, _)| format!("{} kernels, CPU busy {}", r.kernel_count, units::si(r.cpu_time(), "s")))}</dd>
+                <dd>{move || units::si(data.with(|(r, _)| r.0.wall()), "s")}</dd>
+                <dd class="note">{move || data.with(|(r, _)| format!("{} kernels, CPU busy {}", r.0.kernel_count, units::si(r.0.cpu_time(), "s")))}</dd>
             </div>
         </dl>
         <p class="note">
@@ -97,79 +85,107 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
     }
 }
 
-fn render(
-    canvas: &web_sys::HtmlCanvasElement,
-    css_w: f64,
-    run: &OverheadRun,
-) -> Result<(), String> {
-    let dpr = chart::fit(
-        canvas,
-        css_w,
-        |w| if w < 560.0 { 0.5 } else { 0.2 },
-        150.0,
-        220.0,
-    );
-    chart::draw(canvas, |root| {
-        let (w, h) = root.dim_in_pixel();
-        let (w, h) = (f64::from(w), f64::from(h));
-        let left = 56.0 * dpr;
-        let right = w - 8.0 * dpr;
-        let wall = run.wall().max(run.cpu_time()).max(f64::MIN_POSITIVE);
-        let x = |t: f64| (left + (t / wall).clamp(0.0, 1.0) * (right - left)).round() as i32;
-        let lane = |i: f64| {
-            (
-                (h * (0.18 + 0.4 * i)) as i32,
-                (h * (0.18 + 0.4 * i + 0.28)) as i32,
-            )
+/// The two lanes of one simulated step.
+#[derive(Clone, PartialEq)]
+struct Lanes(OverheadRun);
+
+impl Plot for Lanes {
+    fn height(&self, w: f64) -> f64 {
+        (w * if w < 560.0 { 0.5 } else { 0.2 }).clamp(150.0, 220.0)
+    }
+    plot_backends!(render);
+    fn csv(&self) -> String {
+        let mut rows: Vec<Vec<String>> = self
+            .0
+            .cpu
+            .iter()
+            .map(|s| {
+                vec![
+                    "cpu".into(),
+                    s.part.label().into(),
+                    s.start.to_string(),
+                    s.end.to_string(),
+                ]
+            })
+            .collect();
+        rows.extend(self.0.timeline.spans.iter().map(|s| {
+            let b = match s.bound {
+                Bound::Compute => "kernel (compute-bound)",
+                Bound::Memory => "kernel (memory-bound)",
+            };
+            vec![
+                "gpu".into(),
+                b.into(),
+                s.gpu_start.to_string(),
+                s.gpu_end.to_string(),
+            ]
+        }));
+        csv(&["lane", "what", "start_s", "end_s"], rows)
+    }
+}
+
+fn render<DB: DrawingBackend>(lanes: &Lanes, root: Area<DB>, look: &Look) -> Result<(), String> {
+    let run = &lanes.0;
+    let (pal, dpr) = (look.pal, look.dpr);
+    let (w, h) = root.dim_in_pixel();
+    let (w, h) = (f64::from(w), f64::from(h));
+    let left = 56.0 * dpr;
+    let right = w - 8.0 * dpr;
+    let wall = run.wall().max(run.cpu_time()).max(f64::MIN_POSITIVE);
+    let x = |t: f64| (left + (t / wall).clamp(0.0, 1.0) * (right - left)).round() as i32;
+    let lane = |i: f64| {
+        (
+            (h * (0.18 + 0.4 * i)) as i32,
+            (h * (0.18 + 0.4 * i + 0.28)) as i32,
+        )
+    };
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let label = look.font(11.0, &pal.ink);
+    let (cpu_top, cpu_bot) = lane(0.0);
+    let (gpu_top, gpu_bot) = lane(1.0);
+    root.draw(&Text::new("CPU", (4, cpu_top), label.clone()))
+        .map_err(err)?;
+    root.draw(&Text::new("GPU", (4, gpu_top), label.clone()))
+        .map_err(err)?;
+    root.draw(&Rectangle::new(
+        [(x(0.0), gpu_top), (x(wall), gpu_bot)],
+        pal.muted.mix(0.15).filled(),
+    ))
+    .map_err(err)?;
+    for s in &run.cpu {
+        let color = match s.part {
+            CpuPart::Python => PYTHON,
+            CpuPart::Dispatch => DISPATCH,
+            CpuPart::Launch => LAUNCH,
         };
-        let err = |e: DrawingAreaErrorKind<_>| e.to_string();
-        let label = chart::font(11.0, dpr, &INK);
-        let (cpu_top, cpu_bot) = lane(0.0);
-        let (gpu_top, gpu_bot) = lane(1.0);
-        root.draw(&Text::new("CPU", (4, cpu_top), label.clone()))
-            .map_err(err)?;
-        root.draw(&Text::new("GPU", (4, gpu_top), label.clone()))
-            .map_err(err)?;
+        let (a, b) = (x(s.start), x(s.end).max(x(s.start) + 1));
         root.draw(&Rectangle::new(
-            [(x(0.0), gpu_top), (x(wall), gpu_bot)],
-            MUTED.mix(0.12).filled(),
+            [(a, cpu_top), (b, cpu_bot)],
+            color.filled(),
         ))
         .map_err(err)?;
-        for s in &run.cpu {
-            let color = match s.part {
-                CpuPart::Python => PYTHON,
-                CpuPart::Dispatch => DISPATCH,
-                CpuPart::Launch => LAUNCH,
-            };
-            let (a, b) = (x(s.start), x(s.end).max(x(s.start) + 1));
-            root.draw(&Rectangle::new(
-                [(a, cpu_top), (b, cpu_bot)],
-                color.filled(),
-            ))
-            .map_err(err)?;
-        }
-        for s in &run.timeline.spans {
-            let color = match s.bound {
-                Bound::Compute => COMPUTE,
-                Bound::Memory => MEMORY,
-            };
-            let (a, b) = (x(s.gpu_start), x(s.gpu_end).max(x(s.gpu_start) + 1));
-            root.draw(&Rectangle::new(
-                [(a, gpu_top), (b, gpu_bot)],
-                color.filled(),
-            ))
-            .map_err(err)?;
-        }
-        let axis = chart::font(10.0, dpr, &MUTED);
-        root.draw(&Text::new("0", (x(0.0), (h * 0.9) as i32), axis.clone()))
-            .map_err(err)?;
-        let end = units::si(wall, "s");
-        root.draw(&Text::new(
-            end,
-            (x(wall) - (48.0 * dpr) as i32, (h * 0.9) as i32),
-            axis,
+    }
+    for s in &run.timeline.spans {
+        let color = match s.bound {
+            Bound::Compute => pal.compute,
+            Bound::Memory => pal.memory,
+        };
+        let (a, b) = (x(s.gpu_start), x(s.gpu_end).max(x(s.gpu_start) + 1));
+        root.draw(&Rectangle::new(
+            [(a, gpu_top), (b, gpu_bot)],
+            color.filled(),
         ))
         .map_err(err)?;
-        Ok(())
-    })
+    }
+    let axis = look.font(10.0, &pal.muted);
+    root.draw(&Text::new("0", (x(0.0), (h * 0.9) as i32), axis.clone()))
+        .map_err(err)?;
+    let end = units::si(wall, "s");
+    root.draw(&Text::new(
+        end,
+        (x(wall) - (48.0 * dpr) as i32, (h * 0.9) as i32),
+        axis,
+    ))
+    .map_err(err)?;
+    Ok(())
 }
