@@ -7,6 +7,7 @@ mod chart;
 mod controls;
 mod diagnosis;
 mod essay;
+mod factory;
 mod frame;
 mod fusion;
 mod generations;
