@@ -9,6 +9,7 @@ mod controls;
 mod diagnosis;
 mod download;
 mod essay;
+mod factory;
 mod frame;
 mod fusion;
 mod generations;

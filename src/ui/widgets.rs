@@ -45,6 +45,12 @@ pub const WIDGETS: &[WidgetDef] = &[
         render: |ctx| view! { <super::bert::Bert ctx=ctx/> }.into_any(),
     },
     WidgetDef {
+        id: "factory",
+        title: "Factory, warehouse, trucks",
+        embed_height: 760,
+        render: |ctx| view! { <super::factory::Factory ctx=ctx/> }.into_any(),
+    },
+    WidgetDef {
         id: "fusion",
         title: "Operator fusion: count the trips",
         embed_height: 560,
