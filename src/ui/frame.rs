@@ -1,21 +1,23 @@
 //! The frame every essay widget sits in: a titled, anchored section (`#id`), so
 //! `#widget-id` links scroll to it and embed mode can render it alone.
 
+use super::share::ShareButtons;
+use super::widgets::WidgetDef;
+use super::Ctx;
 use leptos::prelude::*;
 
 #[component]
-pub fn WidgetFrame(
-    id: &'static str,
-    title: &'static str,
-    embed_height: u32,
-    children: Children,
-) -> impl IntoView {
+pub fn WidgetFrame(ctx: Ctx, def: &'static WidgetDef, children: Children) -> impl IntoView {
+    let (id, title, embed_height) = (def.id, def.title, def.embed_height);
     let heading = format!("{id}-title");
     let labelled_by = heading.clone();
     view! {
         <section class="widget panel" id=id aria-labelledby=labelled_by data-widget=id
             data-embed-height=embed_height>
-            <h3 id=heading class="widget-title">{title}</h3>
+            <div class="widget-head">
+                <h3 id=heading class="widget-title">{title}</h3>
+                <ShareButtons ctx=ctx def=def/>
+            </div>
             {children()}
         </section>
     }

@@ -23,6 +23,7 @@ mod plot;
 mod readouts;
 mod remedies;
 mod roofline;
+mod share;
 mod storage;
 mod store;
 mod tensor_cores;
@@ -30,6 +31,7 @@ mod theme;
 mod widgets;
 
 use crate::model::Report;
+use crate::state::url as state_url;
 use crate::state::State;
 use leptos::prelude::*;
 
@@ -75,15 +77,20 @@ fn scroll_to_hash() {
 
 #[component]
 fn App() -> impl IntoView {
-    let (initial, url_notices) = store::initial_state();
-    let state = RwSignal::new(initial);
+    let start = store::initial();
+    let state = RwSignal::new(start.state);
     let report = Memo::new(move |_| state.with(State::report));
-    store::sync_url(state);
+    store::sync_url(state, start.embed);
     let ctx = Ctx {
         state,
         report,
         dark: theme::init(),
     };
+    let url_notices = start.notices;
+
+    if let Some(id) = start.embed {
+        return view! { <Embed ctx=ctx id=id notices=url_notices/> }.into_any();
+    }
 
     view! {
         <header class="top">
@@ -122,6 +129,29 @@ fn App() -> impl IntoView {
                 "Everything runs in your browser; nothing is sent anywhere."
             </p>
         </footer>
+    }
+    .into_any()
+}
+
+/// Embed mode (`?embed=WIDGET_ID`): one widget, no page chrome, filling the iframe,
+/// with a link to the full page at the same state.
+#[component]
+fn Embed(ctx: Ctx, id: &'static str, notices: Vec<state_url::Notice>) -> impl IntoView {
+    if let Some(el) = document().document_element() {
+        let _ = el.class_list().add_1("embed");
+    }
+    let full = move || {
+        let q = ctx.state.with(|s| store::query(s, None));
+        store::page_url(&q, &format!("#{id}"))
+    };
+    view! {
+        <notices::UrlNotices notices=notices/>
+        <main class="embed-main">
+            {widgets::framed(ctx, id)}
+            <p class="embed-foot">
+                <a href=full target="_blank" rel="noopener">"Open in brrr ↗"</a>
+            </p>
+        </main>
     }
 }
 

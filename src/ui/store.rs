@@ -1,22 +1,70 @@
 //! Where state comes from and goes to: the URL (read once on load, rewritten in
-//! place on every change so a copied address always reproduces the view).
+//! place on every change so a copied address always reproduces the view), plus the
+//! page mode (`embed=WIDGET_ID` shows one widget alone).
 
+use super::widgets;
 use crate::state::url::{self, Notice};
 use crate::state::State;
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 
-pub fn initial_state() -> (State, Vec<Notice>) {
+/// What the page starts from.
+pub struct Start {
+    pub state: State,
+    pub notices: Vec<Notice>,
+    /// `Some(id)` in embed mode: render only that widget.
+    pub embed: Option<&'static str>,
+}
+
+pub fn initial() -> Start {
     let search = window().location().search().unwrap_or_default();
-    url::decode(&search)
+    let (state, mut notices) = url::decode(&search);
+    let requested = form_urlencoded::parse(search.trim_start_matches('?').as_bytes())
+        .find(|(k, _)| k == "embed")
+        .map(|(_, v)| v.into_owned());
+    let embed = requested.and_then(|id| match widgets::widget(&id) {
+        Some(w) => Some(w.id),
+        None => {
+            let value: String = id.chars().take(40).collect();
+            notices.push(Notice {
+                param: "embed".into(),
+                value,
+                reason: "no widget has this id, so the whole page is shown".into(),
+            });
+            None
+        }
+    });
+    Start {
+        state,
+        notices,
+        embed,
+    }
+}
+
+/// The query string for a state, keeping embed mode.
+pub fn query(state: &State, embed: Option<&str>) -> String {
+    let mut q = url::encode(state);
+    if let Some(id) = embed {
+        q.push_str("&embed=");
+        q.push_str(id); // widget ids are [a-z-]: nothing to escape
+    }
+    q
+}
+
+/// An absolute URL of this page with `query` and `hash` (with its `#`, or empty).
+pub fn page_url(query: &str, hash: &str) -> String {
+    let loc = window().location();
+    let origin = loc.origin().unwrap_or_default();
+    let path = loc.pathname().unwrap_or_default();
+    format!("{origin}{path}?{query}{hash}")
 }
 
 /// Mirror the state into the address bar with `history.replaceState` (no history
 /// entries, no reload). Skips the write when the query is already current.
-pub fn sync_url(state: RwSignal<State>) {
+pub fn sync_url(state: RwSignal<State>, embed: Option<&'static str>) {
     Effect::new(move |prev: Option<String>| {
-        let query = state.with(url::encode);
-        if prev.as_deref() != Some(query.as_str()) {
+        let q = state.with(|s| query(s, embed));
+        if prev.as_deref() != Some(q.as_str()) {
             let win = window();
             let loc = win.location();
             let path = loc.pathname().unwrap_or_default();
@@ -25,10 +73,10 @@ pub fn sync_url(state: RwSignal<State>) {
                 let _ = history.replace_state_with_url(
                     &JsValue::NULL,
                     "",
-                    Some(&format!("{path}?{query}{hash}")),
+                    Some(&format!("{path}?{q}{hash}")),
                 );
             }
         }
-        query
+        q
     });
 }
