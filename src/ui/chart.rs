@@ -3,6 +3,7 @@
 //! (render functions are generic over the backend), log-log axes with few labels (plotters measures each label through the DOM, so
 //! fewer labels = faster redraws), and the redraw counter tests and benchmarks read.
 
+use super::backend::AnyBackend;
 use leptos::html::Canvas;
 use leptos::prelude::{
     on_cleanup, window_event_listener, Effect, Get, GetUntracked, NodeRef, RwSignal, Set,
@@ -221,11 +222,11 @@ pub fn px(v: f64, dpr: f64) -> u32 {
 /// Draw on a canvas; counts successful redraws in `data-frame`.
 pub fn draw<F>(canvas: &HtmlCanvasElement, pal: &Palette, f: F) -> Result<(), String>
 where
-    F: FnOnce(Area<CanvasBackend>) -> Result<(), String>,
+    F: FnOnce(Area<AnyBackend<'_>>) -> Result<(), String>,
 {
     let backend = CanvasBackend::with_canvas_object(canvas.clone())
         .ok_or_else(|| "this browser gave no 2D canvas context".to_string())?;
-    let root = backend.into_drawing_area();
+    let root = AnyBackend::Canvas(backend).into_drawing_area();
     root.fill(&pal.bg).map_err(|e| e.to_string())?;
     f(root.clone())?;
     root.present().map_err(|e| e.to_string())?;
@@ -240,11 +241,12 @@ where
 /// The same drawing code through plotters' SVG backend: an SVG document string.
 pub fn to_svg<F>(w: u32, h: u32, pal: &Palette, f: F) -> Result<String, String>
 where
-    F: FnOnce(Area<SVGBackend>) -> Result<(), String>,
+    F: FnOnce(Area<AnyBackend<'_>>) -> Result<(), String>,
 {
     let mut out = String::new();
     {
-        let root = SVGBackend::with_string(&mut out, (w.max(1), h.max(1))).into_drawing_area();
+        let svg = SVGBackend::with_string(&mut out, (w.max(1), h.max(1)));
+        let root = AnyBackend::Svg(svg).into_drawing_area();
         root.fill(&pal.bg).map_err(|e| e.to_string())?;
         f(root.clone())?;
         root.present().map_err(|e| e.to_string())?;

@@ -4,7 +4,7 @@
 
 use super::chart::{self, Area, Look};
 use super::controls::Choice;
-use super::plot::{csv, plot_backends, Plot, PlotCanvas};
+use super::plot::{csv, plot_with, Plot, PlotCanvas};
 use super::Ctx;
 use crate::model::generations::{self as gen, Line, Metric, PATTERSON_2004};
 use crate::model::units;
@@ -105,7 +105,7 @@ impl Plot for Rows {
     fn height(&self, w: f64) -> f64 {
         (w * if w < 560.0 { 0.9 } else { 0.45 }).clamp(240.0, 420.0)
     }
-    plot_backends!(render);
+    plot_with!(render);
     fn csv(&self) -> String {
         let opt = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
         csv(

@@ -5,7 +5,7 @@
 
 use super::chart::{self, Area, Look};
 use super::frame::Readout;
-use super::plot::{csv, plot_backends, Plot, PlotCanvas};
+use super::plot::{csv, plot_with, Plot, PlotCanvas};
 use super::Ctx;
 use crate::model::{microbench, units, Bound};
 use leptos::prelude::*;
@@ -42,7 +42,7 @@ impl Plot for Data {
             (w * 0.34).clamp(220.0, 420.0)
         }
     }
-    plot_backends!(render);
+    plot_with!(render);
     fn csv(&self) -> String {
         csv(
             &[

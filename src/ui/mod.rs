@@ -2,6 +2,7 @@
 //! plotters helper. Components read the shared [`Ctx`] and never compute physics:
 //! they call `model` through `state`.
 
+mod backend;
 mod bert;
 mod calculator;
 mod chart;

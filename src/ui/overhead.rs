@@ -5,7 +5,7 @@
 use super::chart::{Area, Look};
 use super::controls::Toggle;
 use super::frame::Readout;
-use super::plot::{csv, plot_backends, Plot, PlotCanvas};
+use super::plot::{csv, plot_with, Plot, PlotCanvas};
 use super::Ctx;
 use crate::model::overhead::{self, CpuPart, OverheadRun, Remedies};
 use crate::model::{units, Bound};
@@ -93,7 +93,7 @@ impl Plot for Lanes {
     fn height(&self, w: f64) -> f64 {
         (w * if w < 560.0 { 0.5 } else { 0.2 }).clamp(150.0, 220.0)
     }
-    plot_backends!(render);
+    plot_with!(render);
     fn csv(&self) -> String {
         let mut rows: Vec<Vec<String>> = self
             .0

@@ -4,45 +4,36 @@
 //! from the same drawing code through plotters' SVG backend, CSV of the data).
 //! A chart is a data type implementing [`Plot`].
 
+use super::backend::AnyBackend;
 use super::chart::{self, Area, CssWidth, Look, OnScreen};
 use super::download;
 use super::Ctx;
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use plotters::prelude::SVGBackend;
-use plotters_canvas::CanvasBackend;
 
 /// The data behind one chart, and how to draw it.
 pub trait Plot: Clone + PartialEq + Send + Sync + 'static {
     /// Chart height (CSS px) for a CSS width.
     fn height(&self, css_w: f64) -> f64;
-    fn draw_canvas(&self, root: Area<CanvasBackend>, look: &Look) -> Result<(), String>;
-    fn draw_svg(&self, root: Area<SVGBackend<'_>>, look: &Look) -> Result<(), String>;
+    fn draw(&self, root: Area<AnyBackend<'_>>, look: &Look) -> Result<(), String>;
     /// The numbers behind the chart, with a header row.
     fn csv(&self) -> String;
 }
 
-/// Implement the two `draw_*` methods of [`Plot`] with one generic render function
-/// `fn(&Self, Area<DB>, &Look) -> Result<(), String>`.
-macro_rules! plot_backends {
+/// Implement [`Plot::draw`] with a render function
+/// `fn(&Self, Area<DB>, &Look) -> Result<(), String>` (generic or not).
+macro_rules! plot_with {
     ($render:path) => {
-        fn draw_canvas(
+        fn draw(
             &self,
-            root: $crate::ui::chart::Area<plotters_canvas::CanvasBackend>,
-            look: &$crate::ui::chart::Look,
-        ) -> Result<(), String> {
-            $render(self, root, look)
-        }
-        fn draw_svg(
-            &self,
-            root: $crate::ui::chart::Area<plotters::prelude::SVGBackend<'_>>,
+            root: $crate::ui::chart::Area<$crate::ui::backend::AnyBackend<'_>>,
             look: &$crate::ui::chart::Look,
         ) -> Result<(), String> {
             $render(self, root, look)
         }
     };
 }
-pub(crate) use plot_backends;
+pub(crate) use plot_with;
 
 /// Quote a CSV field when needed.
 pub fn csv_field(s: &str) -> String {
@@ -92,7 +83,7 @@ pub fn PlotCanvas<T: Plot>(
         let r = data.with(|d| {
             let dpr = chart::fit_height(&c, w, d.height(w));
             let look = Look { dpr, pal };
-            chart::draw(&c, &pal, |root| d.draw_canvas(root, &look))
+            chart::draw(&c, &pal, |root| d.draw(root, &look))
         });
         error.set(r.err());
     });
@@ -119,7 +110,7 @@ pub fn PlotCanvas<T: Plot>(
         let r = data.with_untracked(|d| {
             let h = d.height(w);
             chart::to_svg(w.round() as u32, h.round() as u32, &pal, |root| {
-                d.draw_svg(root, &Look { dpr: 1.0, pal })
+                d.draw(root, &Look { dpr: 1.0, pal })
             })
         });
         report(

@@ -2,7 +2,7 @@
 //! points. Used by the explorer (the current step) and the op calculator.
 
 use super::chart::{self, Area, Look};
-use super::plot::{csv, plot_backends, Plot, PlotCanvas};
+use super::plot::{csv, plot_with, Plot, PlotCanvas};
 use super::Ctx;
 use crate::model::{roofline, units, Bound, Machine, Report, Unit};
 use leptos::prelude::*;
@@ -56,7 +56,7 @@ impl Plot for RooflineData {
     fn height(&self, w: f64) -> f64 {
         (w * if w < 560.0 { 0.9 } else { 0.62 }).clamp(260.0, 520.0)
     }
-    plot_backends!(render);
+    plot_with!(render);
     fn csv(&self) -> String {
         let m = &self.m;
         let mut rows = vec![
