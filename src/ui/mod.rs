@@ -18,6 +18,7 @@ mod hardware_table;
 mod help;
 mod microbench;
 mod notices;
+mod offline;
 mod overhead;
 mod panic;
 mod plot;
@@ -53,6 +54,7 @@ pub fn start() {
         let _ = el.set_attribute("data-ready", "1");
     }
     scroll_to_hash();
+    offline::register();
     // Test hook for the panic banner (tests/e2e): `?debug_panic=1` panics after mount.
     if window()
         .location()

@@ -1,0 +1,67 @@
+// brrr's service worker: after one visit the page works offline (a classroom with
+// bad Wi-Fi). The page is fetched network-first (so a new deploy shows up at once)
+// with the cached copy as the fallback; the hashed assets (js, wasm, css) never
+// change under a name, so they are served cache-first. Same-origin GETs only.
+const CACHE = 'brrr-v1';
+const ASSET = /['"]([^'"\s]+\.(?:js|wasm|css|svg|webmanifest))['"]/g;
+
+async function precache() {
+  const cache = await caches.open(CACHE);
+  const scope = self.registration.scope;
+  const res = await fetch(scope, { cache: 'no-cache' });
+  if (!res.ok) return;
+  const html = await res.clone().text();
+  await cache.put(scope, res);
+  const urls = new Set();
+  for (const m of html.matchAll(ASSET)) urls.add(new URL(m[1], scope).href);
+  urls.add(new URL('manifest.webmanifest', scope).href);
+  await cache.addAll([...urls]);
+}
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(precache().catch(() => {}).then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const key of await caches.keys()) if (key !== CACHE) await caches.delete(key);
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener('fetch', (event) => {
+  const req = event.request;
+  if (req.method !== 'GET') return;
+  const url = new URL(req.url);
+  if (url.origin !== self.location.origin) return;
+  const scope = self.registration.scope;
+  if (req.mode === 'navigate') {
+    event.respondWith(
+      fetch(req)
+        .then((res) => {
+          if (res.ok) {
+            const copy = res.clone();
+            caches.open(CACHE).then((c) => c.put(scope, copy));
+          }
+          return res;
+        })
+        .catch(async () => (await caches.match(scope)) || Response.error()),
+    );
+    return;
+  }
+  event.respondWith(
+    caches.match(req).then(
+      (hit) =>
+        hit ||
+        fetch(req).then((res) => {
+          if (res.ok) {
+            const copy = res.clone();
+            caches.open(CACHE).then((c) => c.put(req, copy));
+          }
+          return res;
+        }),
+    ),
+  );
+});

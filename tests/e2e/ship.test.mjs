@@ -1,0 +1,202 @@
+// Share, embed and ship (issue 5): embed mode per widget, Copy link / Copy embed
+// code, chart exports (PNG, SVG, CSV), offline reload via the service worker, dark
+// mode, a 360 px layout. Screenshots of every embed, light and dark, go to
+// tests/e2e/out/embeds/.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHarness, waitReady, inputValue, pollUntil, OUT_DIR } from './helpers.mjs';
+
+const WIDGETS = [
+  'roofline-explorer', 'diagnosis', 'generations', 'tensor-cores', 'bert', 'factory', 'fusion',
+  'microbench', 'overhead', 'remedies', 'calculator', 'hardware',
+];
+const SHOTS = path.join(OUT_DIR, 'embeds');
+
+let h;
+before(async () => {
+  fs.rmSync(SHOTS, { recursive: true, force: true });
+  fs.mkdirSync(SHOTS, { recursive: true });
+  h = await createHarness();
+});
+after(async () => {
+  try {
+    if (h) h.assertClean();
+  } finally {
+    if (h) await h.close();
+  }
+});
+
+const search = (page) => page.evaluate(() => location.search);
+
+test('each embed URL shows only its widget, with its state and a link to the full page', async () => {
+  for (const id of WIDGETS) {
+    const page = await h.open(`?embed=${id}&batch=64&ops=16`, { viewport: { width: 800, height: 700 } });
+    assert.equal(await page.locator('header.top').count(), 0, `${id}: page chrome shown in embed`);
+    assert.equal(await page.locator('section.widget').count(), 1, `${id}: not exactly one widget`);
+    assert.equal(await page.locator(`section.widget#${id}`).count(), 1, `${id}: wrong widget`);
+    const q = await search(page);
+    assert.equal(new URLSearchParams(q).get('embed'), id, `${id}: embed= lost from the URL`);
+    assert.equal(new URLSearchParams(q).get('batch'), '64');
+    const href = await page.locator('.embed-foot a').getAttribute('href');
+    const u = new URL(href);
+    assert.equal(u.searchParams.get('embed'), null, 'open-in-brrr link still embeds');
+    assert.equal(u.searchParams.get('batch'), '64');
+    assert.equal(u.hash, `#${id}`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${id}: embed ${overflow}px wider than its frame`);
+    for (const dark of [false, true]) {
+      if (dark) await page.locator('#theme-toggle').count().then(async (n) => {
+        // no toggle in embeds: use the system preference
+        assert.equal(n, 0);
+      });
+      await page.emulateMedia({ colorScheme: dark ? 'dark' : 'light' });
+      if (dark) {
+        await page.reload();
+        await waitReady(page);
+      }
+      await page.waitForTimeout(150);
+      await page.screenshot({ path: path.join(SHOTS, `${id}-${dark ? 'dark' : 'light'}.png`), fullPage: true });
+    }
+    await h.closePage(page);
+  }
+  // an unknown id shows the full page and says why
+  const bad = await h.open('?embed=nope');
+  assert.equal(await bad.locator('#url-notices li[data-param="embed"]').count(), 1);
+  assert.equal(await bad.locator('header.top').count(), 1);
+});
+
+test('Copy link reproduces the state and scrolls to the widget', async () => {
+  const page = await h.open('?batch=512&ops=32&fusion_n=6');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.locator('#fusion [data-share="link"]').click();
+  const text = page.locator('#fusion .share-text');
+  await text.waitFor();
+  const link = await text.inputValue();
+  assert.match(await page.locator('#fusion .share-status').innerText(), /copied|copy it/);
+  const clip = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(clip, link, 'clipboard holds the link');
+  const u = new URL(link);
+  assert.equal(u.hash, '#fusion');
+  const other = await h.open(u.search + u.hash);
+  assert.equal(await inputValue(other, 'batch-box'), '512');
+  assert.equal(await inputValue(other, 'ops-box'), '32');
+  assert.equal(await inputValue(other, 'fusion_n-box'), '6');
+  const top = await pollUntil(() => other.evaluate(() => document.getElementById('fusion').getBoundingClientRect().top), (t) => Math.abs(t) < 200);
+  assert.ok(Math.abs(top) < 200, 'link did not scroll to the widget');
+});
+
+test('Copy embed code gives a lazy iframe whose src embeds the widget with this state', async () => {
+  const page = await h.open('?batch=128');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.locator('#microbench [data-share="embed"]').click();
+  const code = await page.locator('#microbench .share-text').inputValue();
+  const attrs = await page.evaluate((html) => {
+    const d = document.createElement('div');
+    d.innerHTML = html; // test-side parsing of the snippet, not app code
+    const f = d.querySelector('iframe');
+    return f && { src: f.getAttribute('src'), title: f.title, width: f.getAttribute('width'), height: f.getAttribute('height'), loading: f.getAttribute('loading') };
+  }, code);
+  assert.ok(attrs, `no iframe in ${code}`);
+  assert.equal(attrs.loading, 'lazy');
+  assert.match(attrs.title, /brrr/);
+  assert.ok(Number(attrs.height) >= 300, `height ${attrs.height}`);
+  assert.ok(attrs.width);
+  const u = new URL(attrs.src);
+  assert.equal(u.searchParams.get('embed'), 'microbench');
+  assert.equal(u.searchParams.get('batch'), '128');
+  const framed = await h.open(u.search);
+  assert.equal(await framed.locator('section.widget#microbench').count(), 1);
+});
+
+test('chart exports: a PNG, a parseable SVG and a CSV with the right columns', async () => {
+  const page = await h.open('');
+  const grab = async (sel, kind) => {
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(`${sel} [data-export="${kind}"]`).first().click()]);
+    const file = path.join(OUT_DIR, `export-${dl.suggestedFilename()}`);
+    await dl.saveAs(file);
+    return { name: dl.suggestedFilename(), data: fs.readFileSync(file) };
+  };
+  const png = await grab('#roofline-explorer', 'png');
+  assert.equal(png.name, 'brrr-roofline-canvas.png');
+  assert.deepEqual([...png.data.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], 'not a PNG');
+  const svg = await grab('#roofline-explorer', 'svg');
+  const svgText = svg.data.toString('utf8');
+  const parsed = await page.evaluate((t) => {
+    const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
+    return { err: doc.querySelector('parsererror') !== null, root: doc.documentElement.nodeName, texts: doc.querySelectorAll('text').length, lines: doc.querySelectorAll('polyline, line, path').length };
+  }, svgText);
+  assert.equal(parsed.err, false, 'SVG does not parse');
+  assert.equal(parsed.root, 'svg');
+  assert.ok(parsed.texts > 5 && parsed.lines > 2, `SVG has ${parsed.texts} texts, ${parsed.lines} lines`);
+  const csv = (await grab('#roofline-explorer', 'csv')).data.toString('utf8').trim().split('\n');
+  assert.equal(csv[0], 'kind,name,value,intensity_flop_per_byte,attained_flop_per_s');
+  assert.ok(csv.some((l) => l.startsWith('kernel,matmul,')));
+  // the microbenchmark's CSV: one row per repeat
+  await page.locator('#microbench').scrollIntoViewIfNeeded();
+  const mb = (await grab('#microbench', 'csv')).data.toString('utf8').trim().split('\n');
+  assert.equal(mb[0], 'repeat,runtime_s,achieved_flop_per_s,achieved_bytes_per_s,bound');
+  assert.equal(mb.length, 12);
+});
+
+test('works offline after the first visit (service worker)', async () => {
+  const page = await h.open('?batch=96');
+  const ok = await page.evaluate(async () => {
+    const reg = await navigator.serviceWorker.ready;
+    for (let i = 0; i < 100 && !navigator.serviceWorker.controller; i++) await new Promise((r) => setTimeout(r, 50));
+    return !!reg.active;
+  });
+  assert.ok(ok, 'service worker did not activate');
+  // wait until the assets are cached
+  await pollUntil(() => page.evaluate(async () => (await caches.keys()).length), (n) => n > 0);
+  await page.context().setOffline(true);
+  await page.reload();
+  await waitReady(page);
+  assert.equal(await inputValue(page, 'batch-box'), '96');
+  await page.context().setOffline(false);
+});
+
+test('dark mode: follows the system, toggles, is remembered, and charts switch palette', async () => {
+  const page = await h.open('');
+  await page.emulateMedia({ colorScheme: 'light' });
+  const bg = () => page.evaluate(() => {
+    // copy one pixel to a fresh canvas: repeated readbacks of the chart's own
+    // context would make Chromium warn about willReadFrequently
+    const c = document.getElementById('roofline-canvas');
+    const t = document.createElement('canvas');
+    t.width = 1;
+    t.height = 1;
+    const x = t.getContext('2d');
+    x.drawImage(c, 2, 2, 1, 1, 0, 0, 1, 1);
+    const p = x.getImageData(0, 0, 1, 1).data;
+    return p[0] + p[1] + p[2];
+  });
+  await pollUntil(() => page.locator('#roofline-canvas').getAttribute('data-frame'), (f) => Number(f) >= 1);
+  assert.ok((await bg()) > 600, 'light chart background should be light');
+  await page.locator('#theme-toggle').click();
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+  assert.ok((await pollUntil(bg, (v) => v < 200)) < 200, 'dark chart background should be dark');
+  await page.reload();
+  await waitReady(page);
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'dark', 'theme not remembered');
+  await page.screenshot({ path: path.join(OUT_DIR, 'dark-1440.png') });
+  // a fresh visitor whose system is dark gets dark
+  const ctx = await h.browser.newContext({ colorScheme: 'dark' });
+  const p2 = await ctx.newPage();
+  await p2.goto(h.url);
+  await waitReady(p2);
+  assert.equal(await p2.getAttribute('html', 'data-theme'), 'dark');
+  await ctx.close();
+});
+
+test('360 px wide: no horizontal scrolling anywhere on the page', async () => {
+  const page = await h.open('', { viewport: { width: 360, height: 740 } });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than 360px`);
+  const wide = await page.evaluate(() => [...document.querySelectorAll('body *')]
+    .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('.table-scroll, .kernels'))
+    .slice(0, 5).map((e) => `${e.tagName}.${e.className}`));
+  assert.deepEqual(wide, [], `elements past the right edge: ${wide}`);
+});
