@@ -140,8 +140,8 @@ function firstChartProbe() {
   window.__brrrReady = null;
   const check = () => {
     if (window.__brrrFirstChart === null) {
-      const c = document.querySelector('canvas#roofline-canvas');
-      if (c && Number(c.getAttribute('data-frame')) >= 1) window.__brrrFirstChart = performance.now();
+      const drawn = [...document.querySelectorAll('canvas[data-frame]')].some((c) => Number(c.getAttribute('data-frame')) >= 1);
+      if (drawn) window.__brrrFirstChart = performance.now();
     }
     if (window.__brrrReady === null && document.documentElement && document.documentElement.getAttribute('data-ready') === '1') {
       window.__brrrReady = performance.now();
@@ -187,6 +187,7 @@ async function main() {
   const sliderRows = [];
   const allTimes = [];
   let firstChart = [];
+  const embedChart = [];
   let readyTimes = [];
   try {
     // 1. Input -> redraw.
@@ -208,6 +209,21 @@ async function main() {
       sliderRows.push({ id, n: r.n, redrawn: s.length, median: median(s), p95: quantile(s, 0.95), max: s.length ? s[s.length - 1] : NaN, noRedraw: r.noRedraw, unchanged: r.unchanged });
     }
     await h.closePage(page);
+
+    // 3b. First chart of an embedded widget (?embed=microbench, a chart widget).
+    for (let i = 0; i < LOADS; i++) {
+      const context = await h.browser.newContext({ viewport: { width: 800, height: 600 } });
+      await context.addInitScript(firstChartProbe);
+      const p = await context.newPage();
+      await p.goto(h.url + '?embed=microbench', { waitUntil: 'load' });
+      try {
+        await p.waitForFunction(() => window.__brrrFirstChart !== null, null, { timeout: 30_000 });
+        embedChart.push(await p.evaluate(() => window.__brrrFirstChart));
+      } catch (e) {
+        failures.push(`embed load ${i + 1}: no chart within 30 s`);
+      }
+      await context.close();
+    }
 
     // 3. First chart.
     for (let i = 0; i < LOADS; i++) {
@@ -259,6 +275,8 @@ async function main() {
 
   const fc = median(firstChart);
   console.log(`\nFirst chart drawn: median ${fmt(fc, 0)} ms after navigation start over ${firstChart.length} loads (${firstChart.map((x) => x.toFixed(0)).join(', ')} ms)`);
+  const ec = median(embedChart);
+  console.log(`Embedded widget (?embed=microbench) first chart: median ${fmt(ec, 0)} ms over ${embedChart.length} loads (${embedChart.map((x) => x.toFixed(0)).join(', ')} ms)`);
   if (readyTimes.length) console.log(`data-ready=1: median ${fmt(median(readyTimes), 0)} ms`);
 
   const probs = h.describeProblems();
@@ -279,20 +297,22 @@ async function main() {
           'Rows appended by `npm run bench -- --record` (tests/e2e/bench.mjs): headless Chromium on the',
           'project machine (2 cores, no GPU), release build from `trunk build --release`.',
           '',
-          '- input→redraw: time from an `input` event on a slider to the roofline canvas redrawing',
-          '  (its `data-frame` changes), all sliders together, ' + INPUTS + '+ inputs each;',
+          '- input→redraw: time from an `input` event on a slider until every visible chart has',
+          '  redrawn (the roofline canvas\'s `data-frame` changed and the next task ran), full page,',
+          '  all sliders together, ' + INPUTS + '+ inputs each;',
           '- no redraw: inputs that changed the value but drew nothing within 200 ms;',
           '- first chart: ms from navigation start to the first drawn chart, median of fresh loads;',
+          '  embed: the same for `?embed=microbench`;',
           '- gzip: dist/ .html .js .wasm .css at gzip -9.',
           '',
-          '| date | commit | input→redraw median ms | p95 ms | max ms | no redraw | first chart ms | wasm gzip KB | total gzip KB |',
-          '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+          '| date | commit | input→redraw median ms | p95 ms | max ms | no redraw | first chart ms | wasm gzip KB | total gzip KB | embed first chart ms |',
+          '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
           '',
         ].join('\n'),
       );
     }
     const date = new Date().toISOString().slice(0, 10);
-    const row = `| ${date} | ${gitHead()} | ${fmt(median(all))} | ${fmt(quantile(all, 0.95))} | ${fmt(all[all.length - 1])} | ${noRedrawTotal} | ${fmt(fc, 0)} | ${kb(wasmGz)} | ${kb(totalGz)} |\n`;
+    const row = `| ${date} | ${gitHead()} | ${fmt(median(all))} | ${fmt(quantile(all, 0.95))} | ${fmt(all[all.length - 1])} | ${noRedrawTotal} | ${fmt(fc, 0)} | ${kb(wasmGz)} | ${kb(totalGz)} | ${fmt(ec, 0)} |\n`;
     let text = fs.readFileSync(file, 'utf8');
     if (!text.endsWith('\n')) text += '\n';
     fs.writeFileSync(file, text + row);
