@@ -33,7 +33,7 @@ fn stacked(shares: ByClass, label: String) -> impl IntoView {
 #[component]
 pub fn Bert(ctx: Ctx) -> impl IntoView {
     let prof = Memo::new(move |_| {
-        ctx.state.with(|s| {
+        ctx.view.with(|s| {
             let w = &s.widgets;
             bert::profile(
                 &BertConfig::BASE,
@@ -66,7 +66,7 @@ pub fn Bert(ctx: Ctx) -> impl IntoView {
                 get=|s| s.widgets.bert_fused set=|s, v| s.widgets.bert_fused = v/>
         </div>
         <p class="note">
-            {move || ctx.state.with(|s| format!(
+            {move || ctx.view.with(|s| format!(
                 "BERT-base forward pass (12 layers, hidden 768, FFN 3072, 12 heads) on {} in {}; {} kernels, {} per step.",
                 s.hw.name, s.dtype.id(), prof.with(|p| p.kernel_count), units::si(prof.with(|p| p.wall), "s")))}
         </p>

@@ -46,9 +46,9 @@ fn kernels(s: &State) -> Vec<KernelGroup> {
 
 #[component]
 pub fn Calculator(ctx: Ctx) -> impl IntoView {
-    let op = Memo::new(move |_| ctx.state.with(|s| s.widgets.calc));
+    let op = Memo::new(move |_| ctx.view.with(|s| s.widgets.calc));
     let result = Memo::new(move |_| {
-        ctx.state.with(|s| {
+        ctx.view.with(|s| {
             let m = s.machine();
             let groups = kernels(s);
             let summary = ops::summarize(&groups, &m);
@@ -111,7 +111,7 @@ pub fn Calculator(ctx: Ctx) -> impl IntoView {
                 }.into_any(),
             }}
         </div>
-        <p class="note">{move || ctx.state.with(|s| format!("On {} in {} (explorer's hardware and dtype).", s.hw.name, s.dtype.id()))}</p>
+        <p class="note">{move || ctx.view.with(|s| format!("On {} in {} (explorer's hardware and dtype).", s.hw.name, s.dtype.id()))}</p>
         <dl class="metrics calc-results" aria-live="polite">
             {row("FLOPs", |s| units::si(s.flops, "FLOP"))}
             {row("bytes moved", |s| units::si(s.bytes, "B"))}

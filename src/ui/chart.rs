@@ -166,13 +166,18 @@ impl CssWidth {
 pub struct OnScreen(RwSignal<bool>);
 
 impl OnScreen {
-    pub fn new(canvas: NodeRef<Canvas>) -> Self {
+    pub fn new<E>(node: NodeRef<E>) -> Self
+    where
+        E: leptos::html::ElementType,
+        E::Output: JsCast + Clone + 'static,
+    {
         let visible = RwSignal::new(false);
         Effect::new(move |prev: Option<bool>| {
             if prev == Some(true) {
                 return true; // observer already attached
             }
-            let Some(c) = canvas.get() else { return false };
+            let Some(el) = node.get() else { return false };
+            let c: &web_sys::Element = el.unchecked_ref();
             let cb = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
                 // the last entry is the newest state of our single target
                 if let Ok(e) = entries
@@ -192,7 +197,7 @@ impl OnScreen {
                 &init,
             ) {
                 Ok(obs) => {
-                    obs.observe(&c);
+                    obs.observe(c);
                     cb.forget(); // lives as long as the observer (the page)
                     let obs = send_wrapper::SendWrapper::new(obs);
                     on_cleanup(move || obs.disconnect());

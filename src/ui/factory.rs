@@ -1567,7 +1567,7 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
         let engine = engine.clone();
         Effect::new(move |_| {
             let w = width.get();
-            let plan = ctx.state.with(|s| ctx.report.with(|r| Plan::build(r, s)));
+            let plan = ctx.view.with(|s| ctx.report.with(|r| Plan::build(r, s)));
             {
                 let mut a = engine.anim.borrow_mut();
                 a.plan = Some(plan);
@@ -1593,7 +1593,7 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
         })
     });
     let aria = move || {
-        let (fused, ops) = ctx.state.with(|s| (s.fused, s.ops));
+        let (fused, ops) = ctx.view.with(|s| (s.fused, s.ops));
         ctx.report.with(|r| {
             let how = if fused {
                 format!("the pointwise chain of {ops} ops is fused, so its data makes one trip in and one trip out")
@@ -1611,10 +1611,10 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
 
     // "Double the factory"
     let last = RwSignal::new(None::<Doubling>);
-    let at_max = Memo::new(move |_| ctx.state.with(|s| s.flops >= limits::FLOPS.1));
-    let at_min = Memo::new(move |_| ctx.state.with(|s| s.flops <= limits::FLOPS.0));
+    let at_max = Memo::new(move |_| ctx.view.with(|s| s.flops >= limits::FLOPS.1));
+    let at_min = Memo::new(move |_| ctx.view.with(|s| s.flops <= limits::FLOPS.0));
     let preview = Memo::new(move |_| {
-        ctx.state.with(|s| {
+        ctx.view.with(|s| {
             let t = doubled(s);
             let after = t.report();
             (
@@ -1648,7 +1648,7 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
     let caption = move || {
         let done = last.with(|d| {
             d.as_ref()
-                .filter(|d| ctx.state.with(|s| *s == d.after))
+                .filter(|d| ctx.view.with(|s| *s == d.after))
                 .cloned()
         });
         match done {

@@ -1,25 +1,52 @@
 //! The frame every essay widget sits in: a titled, anchored section (`#id`), so
 //! `#widget-id` links scroll to it and embed mode can render it alone.
 
+use super::chart::OnScreen;
 use super::share::ShareButtons;
 use super::widgets::WidgetDef;
 use super::Ctx;
+use crate::model::Report;
+use crate::state::State;
+use leptos::html::Section;
 use leptos::prelude::*;
 
 #[component]
-pub fn WidgetFrame(ctx: Ctx, def: &'static WidgetDef, children: Children) -> impl IntoView {
+pub fn WidgetFrame(ctx: Ctx, def: &'static WidgetDef) -> impl IntoView {
     let (id, title, embed_height) = (def.id, def.title, def.embed_height);
+    let section = NodeRef::<Section>::new();
+    let inner = gate(ctx, OnScreen::new(section));
     let heading = format!("{id}-title");
     let labelled_by = heading.clone();
     view! {
-        <section class="widget panel" id=id aria-labelledby=labelled_by data-widget=id
+        <section node_ref=section class="widget panel" id=id aria-labelledby=labelled_by data-widget=id
             data-embed-height=embed_height>
             <div class="widget-head">
                 <h3 id=heading class="widget-title">{title}</h3>
                 <ShareButtons ctx=ctx def=def/>
             </div>
-            {children()}
+            {(def.render)(inner)}
         </section>
+    }
+}
+
+/// A view of the shared state for one widget: `view` and `report` follow the
+/// shared ones while the widget is on (or near) the screen and hold their last
+/// value while it is off-screen, so off-screen widgets neither recompute their
+/// models nor touch the DOM when a slider moves; they catch up when scrolled to.
+/// Writes still go to the shared `state`.
+pub fn gate(ctx: Ctx, on: OnScreen) -> Ctx {
+    let view = Memo::new(move |prev: Option<&State>| match prev {
+        Some(p) if !on.get() => p.clone(),
+        _ => ctx.state.get(),
+    });
+    let report = Memo::new(move |prev: Option<&Report>| match prev {
+        Some(p) if !on.get() => p.clone(),
+        _ => ctx.report.get(),
+    });
+    Ctx {
+        view,
+        report,
+        ..ctx
     }
 }
 

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 #[component]
 pub fn Fusion(ctx: Ctx) -> impl IntoView {
     let cmp = Memo::new(move |_| {
-        ctx.state.with(|s| {
+        ctx.view.with(|s| {
             let n = f64::from(s.batch) * f64::from(s.hidden);
             fusion::compare(s.widgets.fusion_n, n, &s.machine())
         })
@@ -33,7 +33,7 @@ pub fn Fusion(ctx: Ctx) -> impl IntoView {
     };
     view! {
         <LogSlider ctx=ctx field=fields::FUSION_N/>
-        <p class="code"><code>{code}</code>" on "{move || ctx.state.with(|s| format!("{} × {} {} elements", s.batch, s.hidden, s.dtype.id()))}</p>
+        <p class="code"><code>{code}</code>" on "{move || ctx.view.with(|s| format!("{} × {} {} elements", s.batch, s.hidden, s.dtype.id()))}</p>
         <div class="compare">
             <div class="side eager">
                 <h4>"Eager: one kernel per op"</h4>

@@ -33,7 +33,7 @@ fn fmt_dt(v: Option<f64>) -> String {
 
 #[component]
 pub fn Generations(ctx: Ctx) -> impl IntoView {
-    let line = Memo::new(move |_| ctx.state.with(|s| s.widgets.gen_line));
+    let line = Memo::new(move |_| ctx.view.with(|s| s.widgets.gen_line));
     let rows = Memo::new(move |_| Rows(gen::rows(line_filter(line.get()))));
     let fits = move || {
         Line::ALL

@@ -13,7 +13,7 @@ fn peak(p: &hardware::Preset, d: Dtype) -> String {
 
 #[component]
 pub fn HardwareTable(ctx: Ctx) -> impl IntoView {
-    let current = Memo::new(move |_| ctx.state.with(|s| s.hw.id));
+    let current = Memo::new(move |_| ctx.view.with(|s| s.hw.id));
     view! {
         <p>"Dense peaks (no sparsity) in FLOP/s, DRAM bandwidth in bytes/s. Choose a row to load it into every widget."</p>
         <div class="table-scroll">

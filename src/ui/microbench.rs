@@ -71,7 +71,7 @@ impl Plot for Data {
 #[component]
 pub fn Microbench(ctx: Ctx) -> impl IntoView {
     let data = Memo::new(move |_| {
-        ctx.state.with(|s| {
+        ctx.view.with(|s| {
             let m = s.machine();
             let n = f64::from(s.batch) * f64::from(s.hidden);
             Data {

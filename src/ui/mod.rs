@@ -40,7 +40,12 @@ use leptos::prelude::*;
 /// Shared, reactive app state. `Copy`, so components take it by value.
 #[derive(Clone, Copy)]
 pub struct Ctx {
+    /// The shared state: write here (every control does).
     pub state: RwSignal<State>,
+    /// The state to read for display. Inside a widget frame it holds still while the
+    /// widget is off-screen (see `frame::gate`), so a slider move only recomputes and
+    /// re-renders what a user can see; elsewhere it follows `state` exactly.
+    pub view: Memo<State>,
     /// The model's answer for `state`; recomputed once per change.
     pub report: Memo<Report>,
     /// Dark theme on (charts pick their palette from it).
@@ -86,6 +91,7 @@ fn App() -> impl IntoView {
     store::sync_url(state, start.embed);
     let ctx = Ctx {
         state,
+        view: Memo::new(move |_| state.get()),
         report,
         dark: theme::init(),
     };

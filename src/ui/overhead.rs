@@ -19,7 +19,7 @@ const LAUNCH: RGBColor = RGBColor(239, 68, 68);
 #[component]
 pub fn Overhead(ctx: Ctx) -> impl IntoView {
     let data = Memo::new(move |_| {
-        ctx.state.with(|s| {
+        ctx.view.with(|s| {
             let w = &s.widgets;
             let rem = Remedies {
                 cuda_graphs: w.graphs,

@@ -88,7 +88,7 @@ pub fn Remedies(ctx: Ctx) -> impl IntoView {
     });
     let effect = move |apply: fn(&mut State)| {
         move || {
-            let after = ctx.state.with(|s| {
+            let after = ctx.view.with(|s| {
                 let mut t = s.clone();
                 apply(&mut t);
                 (t != *s).then(|| per_sample(&t, t.report().wall_time_s))

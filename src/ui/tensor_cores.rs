@@ -11,7 +11,7 @@ use leptos::prelude::*;
 pub fn TensorCores(ctx: Ctx) -> impl IntoView {
     // (label, FLOP/s, class) rows for the current preset, scaled like the explorer.
     let rows = Memo::new(move |_| {
-        ctx.state.with(|s| {
+        ctx.view.with(|s| {
             let scale = s.flops / preset_flops(s.hw, s.dtype);
             let mut rows: Vec<(String, f64, &'static str)> = Dtype::ALL
                 .into_iter()
@@ -39,7 +39,7 @@ pub fn TensorCores(ctx: Ctx) -> impl IntoView {
         })
     });
     let ratio = Memo::new(move |_| {
-        ctx.state.with(|s| {
+        ctx.view.with(|s| {
             let m = s.machine();
             let best = Dtype::ALL
                 .into_iter()

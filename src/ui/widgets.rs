@@ -96,7 +96,7 @@ pub fn widget(id: &str) -> Option<&'static WidgetDef> {
 pub fn framed(ctx: Ctx, id: &'static str) -> AnyView {
     match widget(id) {
         Some(w) => view! {
-            <super::frame::WidgetFrame ctx=ctx def=w>{(w.render)(ctx)}</super::frame::WidgetFrame>
+            <super::frame::WidgetFrame ctx=ctx def=w/>
         }
         .into_any(),
         None => ().into_any(),
