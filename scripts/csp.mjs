@@ -1,0 +1,43 @@
+// Trunk post_build hook: add a Content-Security-Policy <meta> to the built
+// index.html. Trunk emits one inline module script (the wasm loader); it is
+// allowed by its sha256 hash, so the policy needs neither 'unsafe-inline' for
+// scripts nor 'unsafe-eval' ('wasm-unsafe-eval' lets WebAssembly compile).
+// Style *attributes* (set by the app for bar widths) are allowed; style
+// elements/sheets must come from the page's origin.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const dir = process.env.TRUNK_STAGING_DIR;
+if (!dir) {
+  console.error('csp.mjs: TRUNK_STAGING_DIR is not set (run as a Trunk post_build hook)');
+  process.exit(1);
+}
+const file = path.join(dir, 'index.html');
+let html = fs.readFileSync(file, 'utf8');
+const hashes = [];
+for (const m of html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)) {
+  hashes.push(`'sha256-${crypto.createHash('sha256').update(m[1], 'utf8').digest('base64')}'`);
+}
+const policy = [
+  "default-src 'self'",
+  `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')}`.trim(),
+  "style-src 'self'",
+  "style-src-attr 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'none'",
+].join('; ');
+const meta = `<meta http-equiv="Content-Security-Policy" content="${policy}">`;
+html = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\s*/g, '');
+html = html.replace(/<meta charset="utf-8">/i, (m) => `${m}\n  ${meta}`);
+if (!html.includes(meta)) {
+  console.error('csp.mjs: could not place the CSP meta tag (no <meta charset="utf-8">)');
+  process.exit(1);
+}
+fs.writeFileSync(file, html);
+console.log(`csp.mjs: CSP added with ${hashes.length} inline script hash(es)`);
