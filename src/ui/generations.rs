@@ -64,6 +64,14 @@ pub fn Generations(ctx: Ctx) -> impl IntoView {
             <li><span class="swatch memory"></span>"DRAM bytes/s"</li>
             <li>"● datacenter  ▲ consumer"</li>
         </ul>
+        <p class="sr-only" aria-live="polite">
+            {move || {
+                let r = gen::rows(line_filter(line.get()));
+                let dt = |m| fmt_dt(gen::doubling_time(&gen::series(&r, m)));
+                format!("Showing {} GPUs: tensor FLOP/s double every {}, bandwidth every {}.",
+                    r.len(), dt(Metric::Tensor16), dt(Metric::Bandwidth))
+            }}
+        </p>
         <table class="fits">
             <caption>"Fitted doubling time (least squares on log2 of the value vs year)"</caption>
             <thead><tr><th scope="col">"line"</th><th scope="col">"fp32 FLOP/s"</th><th scope="col">"tensor FLOP/s"</th><th scope="col">"bandwidth"</th></tr></thead>

@@ -16,6 +16,13 @@ pub fn HardwareTable(ctx: Ctx) -> impl IntoView {
     let current = Memo::new(move |_| ctx.view.with(|s| s.hw.id));
     view! {
         <p>"Dense peaks (no sparsity) in FLOP/s, DRAM bandwidth in bytes/s. Choose a row to load it into every widget."</p>
+        <p class="sr-only" aria-live="polite">
+            {move || {
+                let id = current.get();
+                let name = hardware::preset(id).map(|p| p.name).unwrap_or(id);
+                format!("Selected: {name}.")
+            }}
+        </p>
         <div class="table-scroll">
             <table class="hw-table">
                 <thead>

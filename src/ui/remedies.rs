@@ -135,6 +135,9 @@ pub fn Remedies(ctx: Ctx) -> impl IntoView {
                 }).collect_view()}
             </tbody>
         </table>
+        <p class="sr-only" aria-live="polite">
+            {move || format!("The step is {}; its row of remedies is highlighted.", regime.get().label())}
+        </p>
         <p class="note">"Remedies for another regime barely move the time: that is the point of diagnosing first."</p>
     }
 }

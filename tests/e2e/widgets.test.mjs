@@ -222,7 +222,7 @@ test('accessibility: labelled charts, live summaries, keyboard-operable controls
     assert.equal(c.role, 'img', `${c.id} needs role=img`);
     assert.ok(c.label.length > 20, `${c.id} needs an aria-label`);
   }
-  for (const id of ['diagnosis', 'tensor-cores', 'bert', 'fusion', 'microbench', 'overhead', 'calculator']) {
+  for (const id of WIDGETS) {
     assert.ok((await page.locator(`#${id} [aria-live="polite"]`).count()) >= 1, `#${id} has no aria-live summary`);
   }
   // keyboard: focus the fusion box and change it with the keyboard only
