@@ -176,18 +176,26 @@ fn int(
     bad: &mut impl FnMut(&str, &str, String),
 ) -> u32 {
     let Some(v) = v else { return default };
+    parse_int(v, min, max).unwrap_or_else(|reason| {
+        bad(key, v, reason);
+        default
+    })
+}
+
+/// A whole number in `min..=max` from URL text; `Err` is the reason for the user.
+/// Shared by the explorer's keys and the widgets' (`widgets::WParam::parse`).
+pub fn parse_int(v: &str, min: u32, max: u32) -> Result<u32, String> {
     match v.trim().parse::<f64>() {
-        Err(_) => bad(key, v, "not a number".into()),
-        Ok(x) if !x.is_finite() => bad(key, v, "not a finite number".into()),
-        Ok(x) if x <= 0.0 => bad(key, v, "must be greater than zero".into()),
-        Ok(x) if x.fract() != 0.0 => bad(key, v, "must be a whole number".into()),
+        Err(_) => Err("not a number".into()),
+        Ok(x) if !x.is_finite() => Err("not a finite number".into()),
+        Ok(x) if x <= 0.0 => Err("must be greater than zero".into()),
+        Ok(x) if x.fract() != 0.0 => Err("must be a whole number".into()),
         Ok(x) if x < f64::from(min) || x > f64::from(max) => {
-            bad(key, v, format!("out of range {min} to {max}"))
+            Err(format!("out of range {min} to {max}"))
         }
         // in range and whole, so the conversion is exact
-        Ok(x) => return x as u32,
+        Ok(x) => Ok(x as u32),
     }
-    default
 }
 
 /// The query string for a state (without `?`), every key present, fixed order.

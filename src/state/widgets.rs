@@ -189,16 +189,7 @@ impl WParam {
                 .position(|n| *n == v)
                 .map(|i| i as u32)
                 .ok_or_else(|| format!("must be one of {}", names.join(", "))),
-            WKind::Int { min, max, .. } => match v.trim().parse::<f64>() {
-                Err(_) => Err("not a number".into()),
-                Ok(x) if !x.is_finite() => Err("not a finite number".into()),
-                Ok(x) if x <= 0.0 => Err("must be greater than zero".into()),
-                Ok(x) if x.fract() != 0.0 => Err("must be a whole number".into()),
-                Ok(x) if x < f64::from(min) || x > f64::from(max) => {
-                    Err(format!("out of range {min} to {max}"))
-                }
-                Ok(x) => Ok(x as u32),
-            },
+            WKind::Int { min, max, .. } => super::url::parse_int(v, min, max),
         }
     }
 

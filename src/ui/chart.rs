@@ -8,6 +8,7 @@ use leptos::html::Canvas;
 use leptos::prelude::{
     on_cleanup, window_event_listener, Effect, Get, GetUntracked, NodeRef, RwSignal, Set,
 };
+use plotters::chart::MeshStyle;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -277,6 +278,29 @@ pub fn decade_label(v: f64) -> String {
     }
 }
 
+/// The theme's fonts and line colours on a mesh; light lines off (few labels and
+/// lines keep redraws cheap).
+fn theme_mesh<X: Ranged, Y: Ranged, DB: DrawingBackend>(
+    mesh: &mut MeshStyle<'_, '_, X, Y, DB>,
+    look: &Look,
+) {
+    let pal = look.pal;
+    mesh.label_style(look.font(11.0, &pal.muted))
+        .axis_desc_style(look.font(12.0, &pal.ink))
+        .bold_line_style(pal.grid.stroke_width(look.px(1.0)))
+        .light_line_style(TRANSPARENT)
+        .axis_style(pal.muted.stroke_width(look.px(1.0)));
+}
+
+/// `mesh.apply(f)`: run a styling function inside a builder chain.
+trait Apply {
+    fn apply(&mut self, f: impl FnOnce(&mut Self)) -> &mut Self {
+        f(self);
+        self
+    }
+}
+impl<X: Ranged, Y: Ranged, DB: DrawingBackend> Apply for MeshStyle<'_, '_, X, Y, DB> {}
+
 /// Log-log axes with decade ticks only.
 pub fn log_log<'a, DB: DrawingBackend>(
     root: &'a Area<DB>,
@@ -286,7 +310,7 @@ pub fn log_log<'a, DB: DrawingBackend>(
     y_desc: &str,
     look: &Look,
 ) -> Result<ChartContext<'a, DB, LogLog>, String> {
-    let (dpr, pal) = (look.dpr, look.pal);
+    let dpr = look.dpr;
     let mut chart = ChartBuilder::on(root)
         .margin(px(12.0, dpr))
         .x_label_area_size(px(40.0, dpr))
@@ -302,11 +326,7 @@ pub fn log_log<'a, DB: DrawingBackend>(
         .y_label_formatter(&|v| decade_label(*v))
         .x_desc(x_desc)
         .y_desc(y_desc)
-        .label_style(font(11.0, dpr, &pal.muted))
-        .axis_desc_style(font(12.0, dpr, &pal.ink))
-        .bold_line_style(pal.grid.stroke_width(px(1.0, dpr)))
-        .light_line_style(TRANSPARENT)
-        .axis_style(pal.muted.stroke_width(px(1.0, dpr)))
+        .apply(|m| theme_mesh(m, look))
         .draw()
         .map_err(|e| e.to_string())?;
     Ok(chart)
@@ -322,7 +342,7 @@ pub fn year_log<'a, DB: DrawingBackend>(
     y_desc: &str,
     look: &Look,
 ) -> Result<ChartContext<'a, DB, YearLog>, String> {
-    let (dpr, pal) = (look.dpr, look.pal);
+    let dpr = look.dpr;
     let mut chart = ChartBuilder::on(root)
         .margin(px(12.0, dpr))
         .x_label_area_size(px(32.0, dpr))
@@ -337,11 +357,7 @@ pub fn year_log<'a, DB: DrawingBackend>(
         .x_label_formatter(&|v| format!("{:.0}", v))
         .y_label_formatter(&|v| decade_label(*v))
         .y_desc(y_desc)
-        .label_style(font(11.0, dpr, &pal.muted))
-        .axis_desc_style(font(12.0, dpr, &pal.ink))
-        .bold_line_style(pal.grid.stroke_width(px(1.0, dpr)))
-        .light_line_style(TRANSPARENT)
-        .axis_style(pal.muted.stroke_width(px(1.0, dpr)))
+        .apply(|m| theme_mesh(m, look))
         .draw()
         .map_err(|e| e.to_string())?;
     Ok(chart)

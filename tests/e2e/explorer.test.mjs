@@ -5,10 +5,10 @@
 // request that leaves the page's origin fail the file (after hook) and the test
 // that opened the page.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  createHarness,
+  useHarness,
   METRICS,
   metric,
   metrics,
@@ -25,20 +25,10 @@ import {
   clearShots,
 } from './helpers.mjs';
 
-let h;
-
-before(async () => {
+before(() => {
   clearShots('fail-explorer-');
-  h = await createHarness();
 });
-
-after(async () => {
-  try {
-    if (h) h.assertClean();
-  } finally {
-    if (h) await h.close();
-  }
-});
+const h = useHarness();
 
 /**
  * Open a page, run `fn(page)`, and on failure save a screenshot (path added to the

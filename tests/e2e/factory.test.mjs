@@ -6,11 +6,11 @@
 // still frame that redraws only on state changes, and saves screenshots at 1440 and
 // 390 CSS pixels to tests/e2e/out/.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import {
-  createHarness,
+  useHarness,
   waitReady,
   setSlider,
   sliderRange,
@@ -23,21 +23,11 @@ import {
   OUT_DIR,
 } from './helpers.mjs';
 
-let h;
-
-before(async () => {
+before(() => {
   clearShots('fail-factory-');
   clearShots('factory-');
-  h = await createHarness();
 });
-
-after(async () => {
-  try {
-    if (h) h.assertClean();
-  } finally {
-    if (h) await h.close();
-  }
-});
+const h = useHarness();
 
 async function withPage(t, query, fn, { viewport, reducedMotion } = {}) {
   const label = `${t.name} ${query || '(defaults)'}`;

@@ -8,6 +8,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import { startServer, REPO_ROOT, DEFAULT_ROOT as DIST } from './server.mjs';
 
@@ -337,4 +338,25 @@ export function slug(s) {
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '')
     .slice(0, 80);
+}
+
+/**
+ * One harness for a test file, with the hooks every file needs: started before the
+ * first test, and after the last one the file fails on any console error/warning,
+ * page error, failed response or off-origin request, then everything is closed.
+ * Returns a stand-in that forwards to the harness once it exists.
+ */
+export function useHarness(opts) {
+  const ref = { h: null };
+  before(async () => {
+    ref.h = await createHarness(opts);
+  });
+  after(async () => {
+    try {
+      if (ref.h) ref.h.assertClean();
+    } finally {
+      if (ref.h) await ref.h.close();
+    }
+  });
+  return new Proxy({}, { get: (_, key) => (ref.h ? ref.h[key] : undefined) });
 }

@@ -4,21 +4,11 @@
 // finite readouts and a page that still reacts.
 //   BRRR_CHAOS_SECONDS (default 60) bounds the chaos run.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHarness, waitReady, metrics, METRICS } from './helpers.mjs';
+import { useHarness, waitReady, metrics, METRICS } from './helpers.mjs';
 
-let h;
-before(async () => {
-  h = await createHarness();
-});
-after(async () => {
-  try {
-    if (h) h.assertClean();
-  } finally {
-    if (h) await h.close();
-  }
-});
+const h = useHarness();
 
 test('a Content-Security-Policy allows only the page origin, with no unsafe-eval', async () => {
   const page = await h.open('');

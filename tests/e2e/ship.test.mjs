@@ -3,11 +3,11 @@
 // mode, a 360 px layout. Screenshots of every embed, light and dark, go to
 // tests/e2e/out/embeds/.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHarness, waitReady, inputValue, pollUntil, OUT_DIR } from './helpers.mjs';
+import { useHarness, waitReady, inputValue, pollUntil, OUT_DIR } from './helpers.mjs';
 
 const WIDGETS = [
   'roofline-explorer', 'diagnosis', 'generations', 'tensor-cores', 'bert', 'factory', 'fusion',
@@ -15,19 +15,11 @@ const WIDGETS = [
 ];
 const SHOTS = path.join(OUT_DIR, 'embeds');
 
-let h;
-before(async () => {
+before(() => {
   fs.rmSync(SHOTS, { recursive: true, force: true });
   fs.mkdirSync(SHOTS, { recursive: true });
-  h = await createHarness();
 });
-after(async () => {
-  try {
-    if (h) h.assertClean();
-  } finally {
-    if (h) await h.close();
-  }
-});
+const h = useHarness();
 
 const search = (page) => page.evaluate(() => location.search);
 

@@ -3,12 +3,12 @@
 // 390 px and 1440 px (screenshots in tests/e2e/out/widgets/), and is accessible
 // (labelled charts, live summaries, keyboard-operable controls).
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  createHarness, metric, canvasHash, setSlider, typeBox, inputValue, pollUntil, OUT_DIR,
+  useHarness, metric, canvasHash, setSlider, typeBox, inputValue, pollUntil, OUT_DIR,
 } from './helpers.mjs';
 
 const WIDGETS = [
@@ -17,19 +17,11 @@ const WIDGETS = [
 ];
 const SHOTS = path.join(OUT_DIR, 'widgets');
 
-let h;
-before(async () => {
+before(() => {
   fs.rmSync(SHOTS, { recursive: true, force: true });
   fs.mkdirSync(SHOTS, { recursive: true });
-  h = await createHarness();
 });
-after(async () => {
-  try {
-    if (h) h.assertClean();
-  } finally {
-    if (h) await h.close();
-  }
-});
+const h = useHarness();
 
 const search = (page) => page.evaluate(() => location.search);
 const param = (q, k) => new URLSearchParams(q).get(k);
