@@ -45,12 +45,26 @@ pub fn Bert(ctx: Ctx) -> impl IntoView {
         })
     });
     let runtime = Memo::new(move |_| prof.with(|p| p.runtime_shares()));
+    // the readouts are a live contract: computed from the shared state even off-screen
+    let live = Memo::new(move |_| {
+        ctx.state.with(|s| {
+            let w = &s.widgets;
+            bert::profile(
+                &BertConfig::BASE,
+                w.bert_batch,
+                w.bert_seq,
+                &s.machine(),
+                w.bert_fused,
+            )
+            .runtime_shares()
+        })
+    });
     let flop = Memo::new(move |_| prof.with(|p| p.flop_shares()));
     let slow = Memo::new(move |_| prof.with(|p| p.slowdown_vs_matmul()));
     let share_readout = move |name: &'static str, c: OpClass| {
         view! {
-            <Readout name=name raw=Signal::derive(move || runtime.get().get(c).to_string())
-                text=Signal::derive(move || pct(runtime.get().get(c)))/>
+            <Readout name=name raw=Signal::derive(move || live.get().get(c).to_string())
+                text=Signal::derive(move || pct(live.get().get(c)))/>
         }
     };
     let essay_slowdown = |c: OpClass| match c {

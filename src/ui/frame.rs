@@ -14,7 +14,11 @@ use leptos::prelude::*;
 pub fn WidgetFrame(ctx: Ctx, def: &'static WidgetDef) -> impl IntoView {
     let (id, title, embed_height) = (def.id, def.title, def.embed_height);
     let section = NodeRef::<Section>::new();
-    let inner = gate(ctx, OnScreen::new(section));
+    let inner = if def.gate {
+        gate(ctx, OnScreen::new(section))
+    } else {
+        ctx
+    };
     let heading = format!("{id}-title");
     let labelled_by = heading.clone();
     view! {

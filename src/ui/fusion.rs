@@ -11,6 +11,13 @@ use leptos::prelude::*;
 
 #[component]
 pub fn Fusion(ctx: Ctx) -> impl IntoView {
+    // the readout is a live contract: computed from the shared state even off-screen
+    let speedup = Memo::new(move |_| {
+        ctx.state.with(|s| {
+            let n = f64::from(s.batch) * f64::from(s.hidden);
+            fusion::compare(s.widgets.fusion_n, n, &s.machine()).speedup()
+        })
+    });
     let cmp = Memo::new(move |_| {
         ctx.view.with(|s| {
             let n = f64::from(s.batch) * f64::from(s.hidden);
@@ -61,8 +68,8 @@ pub fn Fusion(ctx: Ctx) -> impl IntoView {
         <p class="big" aria-live="polite">
             "Fusion speedup: "
             <Readout name="fusion_speedup"
-                raw=Signal::derive(move || cmp.with(|c| c.speedup()).to_string())
-                text=Signal::derive(move || format!("{}×", units::sig3(cmp.with(|c| c.speedup()))))/>
+                raw=Signal::derive(move || speedup.get().to_string())
+                text=Signal::derive(move || format!("{}×", units::sig3(speedup.get())))/>
         </p>
         <p class="note">
             {move || cmp.with(|c| (c.fused_regime != crate::model::Regime::Memory).then_some(

@@ -81,7 +81,14 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
             }
         })
     });
-    let cross = Memo::new(move |_| data.with(|d| d.crossover));
+    // Readouts are a live contract (embedders read them at any time), so they
+    // follow the shared state even while the widget is off-screen.
+    let cross = Memo::new(move |_| {
+        ctx.state.with(|s| {
+            let m = s.machine();
+            microbench::crossover_repeat(&m, m.elem_bytes)
+        })
+    });
     let label = Signal::derive(move || {
         data.with(|d| {
             format!(

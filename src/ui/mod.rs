@@ -127,7 +127,7 @@ fn App() -> impl IntoView {
                 "possibly help. The explorer below is the whole model in one picture; the sections after "
                 "it take it apart, and every slider moves every widget."
             </p>
-            <Explorer ctx=ctx/>
+            {widgets::framed(ctx, "roofline-explorer")}
         </section>
         <essay::Essay ctx=ctx/>
         <help::Help/>
@@ -168,7 +168,7 @@ fn Embed(ctx: Ctx, id: &'static str, notices: Vec<state_url::Notice>) -> impl In
 #[component]
 fn Explorer(ctx: Ctx) -> impl IntoView {
     view! {
-        <div class="explorer" id="roofline-explorer">
+        <div class="explorer">
             <section class="panel controls" aria-label="Hardware and workload">
                 <controls::Controls ctx=ctx/>
             </section>

@@ -29,13 +29,28 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
             let m = s.machine();
             let shape = s.shape();
             let run = overhead::run(&shape, &m, rem);
-            let ratio = overhead::double_batch_ratio(&shape, &m, rem);
-            (Lanes(run), ratio)
+            Lanes(run)
         })
     });
-    let util = Memo::new(move |_| data.with(|(r, _)| r.0.gpu_util()));
-    let ratio = Memo::new(move |_| data.with(|(_, q)| *q));
-    let lanes = Memo::new(move |_| data.with(|(r, _)| r.clone()));
+    // The readouts are a live contract (read at any time by tests and embedders):
+    // they follow the shared state even while the widget is off-screen.
+    let live = Memo::new(move |_| {
+        ctx.state.with(|s| {
+            let w = &s.widgets;
+            let rem = Remedies {
+                cuda_graphs: w.graphs,
+                compiled: w.compiled,
+                cpp: w.cpp,
+            };
+            let (m, shape) = (s.machine(), s.shape());
+            (
+                overhead::run(&shape, &m, rem).gpu_util(),
+                overhead::double_batch_ratio(&shape, &m, rem),
+            )
+        })
+    });
+    let util = Memo::new(move |_| live.get().0);
+    let ratio = Memo::new(move |_| live.get().1);
     let python_flops = move || {
         ctx.state
             .with(|s| units::si(overhead::flops_per_python_op(s.flops), "FLOP"))
@@ -49,7 +64,7 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
             <Toggle ctx=ctx id="cpp" label="C++ loop (no Python)"
                 get=|s| s.widgets.cpp set=|s, v| s.widgets.cpp = v/>
         </div>
-        <PlotCanvas ctx=ctx id="overhead-canvas" data=lanes
+        <PlotCanvas ctx=ctx id="overhead-canvas" data=data
             label=Signal::derive(move || format!("Timeline: the GPU is busy {} of the step; the rest it waits for the CPU.", units::percent(util.get())))/>
         <ul class="legend">
             <li><span class="swatch" style="background:#16a34a"></span>"Python"</li>
@@ -73,8 +88,8 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
             </div>
             <div class="metric">
                 <dt>"Time per step"</dt>
-                <dd>{move || units::si(data.with(|(r, _)| r.0.wall()), "s")}</dd>
-                <dd class="note">{move || data.with(|(r, _)| format!("{} kernels, CPU busy {}", r.0.kernel_count, units::si(r.0.cpu_time(), "s")))}</dd>
+                <dd>{move || units::si(data.with(|r| r.0.wall()), "s")}</dd>
+                <dd class="note">{move || data.with(|r| format!("{} kernels, CPU busy {}", r.0.kernel_count, units::si(r.0.cpu_time(), "s")))}</dd>
             </div>
         </dl>
         <p class="note">

@@ -10,6 +10,10 @@ pub struct WidgetDef {
     pub title: &'static str,
     /// Suggested iframe height in CSS pixels for an embed.
     pub embed_height: u32,
+    /// Hold the widget's view of the state while it is off-screen (see
+    /// `frame::gate`). Off for the explorer and the diagnosis card: their readouts
+    /// are the page's primary contract and must always be current.
+    pub gate: bool,
     pub render: fn(Ctx) -> AnyView,
 }
 
@@ -18,72 +22,84 @@ pub const WIDGETS: &[WidgetDef] = &[
         id: "roofline-explorer",
         title: "The roofline explorer",
         embed_height: 1100,
+        gate: false,
         render: |ctx| view! { <super::Explorer ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "diagnosis",
         title: "Which regime am I in?",
         embed_height: 320,
+        gate: false,
         render: |ctx| view! { <super::diagnosis::Diagnosis ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "generations",
         title: "Compute grows faster than bandwidth",
         embed_height: 640,
+        gate: true,
         render: |ctx| view! { <super::generations::Generations ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "tensor-cores",
         title: "Tensor cores vs everything else",
         embed_height: 420,
+        gate: true,
         render: |ctx| view! { <super::tensor_cores::TensorCores ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "bert",
         title: "BERT: FLOPs are not time",
         embed_height: 620,
+        gate: true,
         render: |ctx| view! { <super::bert::Bert ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "factory",
         title: "Factory, warehouse, trucks",
         embed_height: 760,
+        gate: true,
         render: |ctx| view! { <super::factory::Factory ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "fusion",
         title: "Operator fusion: count the trips",
         embed_height: 560,
+        gate: true,
         render: |ctx| view! { <super::fusion::Fusion ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "microbench",
         title: "The repeat microbenchmark",
         embed_height: 520,
+        gate: true,
         render: |ctx| view! { <super::microbench::Microbench ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "overhead",
         title: "Overhead: the CPU lane and the GPU lane",
         embed_height: 560,
+        gate: true,
         render: |ctx| view! { <super::overhead::Overhead ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "remedies",
         title: "Regime → remedies",
         embed_height: 420,
+        gate: true,
         render: |ctx| view! { <super::remedies::Remedies ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "calculator",
         title: "Op calculator",
         embed_height: 760,
+        gate: true,
         render: |ctx| view! { <super::calculator::Calculator ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "hardware",
         title: "Hardware presets",
         embed_height: 640,
+        gate: true,
         render: |ctx| view! { <super::hardware_table::HardwareTable ctx=ctx/> }.into_any(),
     },
 ];

@@ -238,3 +238,19 @@ for (const [w, hgt] of [[390, 844], [1440, 900]]) {
     }
   });
 }
+
+test('widget readouts stay live while their widget is off-screen', async () => {
+  const page = await h.open('?batch=65536&hidden=4096');
+  await page.evaluate(() => window.scrollTo(0, 0)); // widgets below the fold
+  const names = ['fusion_speedup', 'crossover_repeat', 'gpu_util', 'double_batch_ratio', 'bert_runtime_share_matmul'];
+  const before = {};
+  for (const n of names) before[n] = await metric(page, n);
+  await setSlider(page, 'batch', 0); // batch 1: tiny kernels
+  await setSlider(page, 'bw', 14); // 100 TB/s
+  for (const n of names.filter((x) => x !== 'bert_runtime_share_matmul')) {
+    const v = await pollUntil(() => metric(page, n), (x) => x !== before[n]);
+    assert.notEqual(v, before[n], `${n} did not follow the shared sliders while off-screen`);
+  }
+  const b = await pollUntil(() => metric(page, 'bert_runtime_share_matmul'), (x) => x !== before.bert_runtime_share_matmul);
+  assert.notEqual(b, before.bert_runtime_share_matmul, 'BERT shares did not follow the bandwidth slider');
+});
