@@ -9,7 +9,6 @@ use leptos::prelude::{
     on_cleanup, window_event_listener, Effect, Get, GetUntracked, NodeRef, RwSignal, Set,
 };
 use plotters::chart::MeshStyle;
-use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -310,6 +309,19 @@ pub fn log_log<'a, DB: DrawingBackend>(
     y_desc: &str,
     look: &Look,
 ) -> Result<ChartContext<'a, DB, LogLog>, String> {
+    log_log_with(root, x, y, x_desc, y_desc, &|v| decade_label(*v), look)
+}
+
+/// [`log_log`] with a custom x tick label (ticks stay at decades of x).
+pub fn log_log_with<'a, DB: DrawingBackend>(
+    root: &'a Area<DB>,
+    x: (f64, f64),
+    y: (f64, f64),
+    x_desc: &str,
+    y_desc: &str,
+    x_label: &dyn Fn(&f64) -> String,
+    look: &Look,
+) -> Result<ChartContext<'a, DB, LogLog>, String> {
     let dpr = look.dpr;
     let mut chart = ChartBuilder::on(root)
         .margin(px(12.0, dpr))
@@ -322,40 +334,9 @@ pub fn log_log<'a, DB: DrawingBackend>(
         .configure_mesh()
         .x_labels(decades(x.0, x.1))
         .y_labels(decades(y.0, y.1))
-        .x_label_formatter(&|v| decade_label(*v))
+        .x_label_formatter(x_label)
         .y_label_formatter(&|v| decade_label(*v))
         .x_desc(x_desc)
-        .y_desc(y_desc)
-        .apply(|m| theme_mesh(m, look))
-        .draw()
-        .map_err(|e| e.to_string())?;
-    Ok(chart)
-}
-
-pub type YearLog = Cartesian2d<RangedCoordf64, LogCoord<f64>>;
-
-/// Linear x (years), log y with decade ticks only.
-pub fn year_log<'a, DB: DrawingBackend>(
-    root: &'a Area<DB>,
-    x: (f64, f64),
-    y: (f64, f64),
-    y_desc: &str,
-    look: &Look,
-) -> Result<ChartContext<'a, DB, YearLog>, String> {
-    let dpr = look.dpr;
-    let mut chart = ChartBuilder::on(root)
-        .margin(px(12.0, dpr))
-        .x_label_area_size(px(32.0, dpr))
-        .y_label_area_size(px(52.0, dpr))
-        .build_cartesian_2d(x.0..x.1, (y.0..y.1).log_scale())
-        .map_err(|e| e.to_string())?;
-    let decades = ((y.1 / y.0).log10().round() as usize) + 1;
-    chart
-        .configure_mesh()
-        .x_labels(6)
-        .y_labels(decades)
-        .x_label_formatter(&|v| format!("{:.0}", v))
-        .y_label_formatter(&|v| decade_label(*v))
         .y_desc(y_desc)
         .apply(|m| theme_mesh(m, look))
         .draw()
