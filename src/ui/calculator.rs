@@ -3,7 +3,7 @@
 //! intensity, regime, time and achieved FLOP/s, and its kernels on a roofline.
 
 use super::controls::{Choice, LogSlider, Toggle};
-use super::plot::PlotCanvas;
+use super::plot::{shared, PlotCanvas};
 use super::roofline::{Legend, Point, RooflineData};
 use super::Ctx;
 use crate::model::ops::{self, Attention, Reduction};
@@ -120,7 +120,7 @@ pub fn Calculator(ctx: Ctx) -> impl IntoView {
             {row("achieved", |s| units::si(s.achieved_flops, "FLOP/s"))}
             {row("regime", |s| format!("{} ({} kernels)", s.regime.label(), s.kernel_count))}
         </dl>
-        <PlotCanvas ctx=ctx id="calculator-canvas" data=chart
+        <PlotCanvas ctx=ctx id="calculator-canvas" data=shared(chart)
             label=Signal::derive(move || result.with(|(s, _)| format!("Roofline with this operation's kernels; it is {}.", s.regime.label())))/>
         <Legend/>
     }

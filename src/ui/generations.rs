@@ -4,7 +4,7 @@
 
 use super::chart::{self, Area, Look};
 use super::controls::Choice;
-use super::plot::{csv, plot_with, Plot, PlotCanvas};
+use super::plot::{csv, plot_with, shared, Plot, PlotCanvas};
 use super::Ctx;
 use crate::model::generations::{self as gen, Line, Metric, PATTERSON_2004};
 use crate::model::units;
@@ -56,7 +56,7 @@ pub fn Generations(ctx: Ctx) -> impl IntoView {
     view! {
         <Choice ctx=ctx id="gen_line" label="Show" options=&LINE_OPTIONS
             get=|s| s.widgets.gen_line set=|s, v| s.widgets.gen_line = v/>
-        <PlotCanvas ctx=ctx id="generations-canvas" data=rows
+        <PlotCanvas ctx=ctx id="generations-canvas" data=shared(rows)
             label="Peak FLOP/s (fp32 and 16-bit tensor) and DRAM bandwidth of GPU generations by year, log scale: the FLOP/s lines climb faster than the bandwidth line."/>
         <ul class="legend">
             <li><span class="swatch vector"></span>"fp32 FLOP/s"</li>

@@ -5,7 +5,7 @@
 
 use super::chart::{self, Area, Look};
 use super::frame::Readout;
-use super::plot::{csv, plot_with, Plot, PlotCanvas};
+use super::plot::{csv, plot_with, shared, Plot, PlotCanvas};
 use super::Ctx;
 use crate::model::{microbench, units, Bound};
 use leptos::prelude::*;
@@ -105,7 +105,7 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
             "it back: 2N element accesses, N·repeat FLOPs. Shaded orange: memory-bound; blue: compute-bound. "
             "The dashed line is the explorer's op count."
         </p>
-        <PlotCanvas ctx=ctx id="microbench-canvas" label=label data=data/>
+        <PlotCanvas ctx=ctx id="microbench-canvas" label=label data=shared(data)/>
         <p class="big" aria-live="polite">
             "Turns compute-bound at repeat ≈ "
             <Readout name="crossover_repeat" raw=Signal::derive(move || cross.get().to_string())

@@ -5,7 +5,7 @@
 use super::chart::{Area, Look};
 use super::controls::Toggle;
 use super::frame::Readout;
-use super::plot::{csv, plot_with, Plot, PlotCanvas};
+use super::plot::{csv, plot_with, shared, Plot, PlotCanvas};
 use super::Ctx;
 use crate::model::overhead::{self, CpuPart, OverheadRun, Remedies};
 use crate::model::{units, Bound};
@@ -64,7 +64,7 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
             <Toggle ctx=ctx id="cpp" label="C++ loop (no Python)"
                 get=|s| s.widgets.cpp set=|s, v| s.widgets.cpp = v/>
         </div>
-        <PlotCanvas ctx=ctx id="overhead-canvas" data=data
+        <PlotCanvas ctx=ctx id="overhead-canvas" data=shared(data)
             label=Signal::derive(move || format!("Timeline: the GPU is busy {} of the step; the rest it waits for the CPU.", units::percent(util.get())))/>
         <ul class="legend">
             <li><span class="swatch" style="background:#16a34a"></span>"Python"</li>

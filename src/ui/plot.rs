@@ -10,6 +10,7 @@ use super::download;
 use super::Ctx;
 use leptos::html::Canvas;
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// The data behind one chart, and how to draw it.
 pub trait Plot: Clone + PartialEq + Send + Sync + 'static {
@@ -59,13 +60,41 @@ pub fn csv(header: &[&str], rows: impl IntoIterator<Item = Vec<String>>) -> Stri
     out
 }
 
+/// The object-safe face of a [`Plot`], so [`PlotCanvas`] is compiled once rather
+/// than once per chart type.
+pub trait DynPlot: Send + Sync {
+    fn height(&self, css_w: f64) -> f64;
+    fn draw(&self, root: Area<AnyBackend<'_>>, look: &Look) -> Result<(), String>;
+    fn csv(&self) -> String;
+}
+
+impl<T: Plot> DynPlot for T {
+    fn height(&self, css_w: f64) -> f64 {
+        Plot::height(self, css_w)
+    }
+    fn draw(&self, root: Area<AnyBackend<'_>>, look: &Look) -> Result<(), String> {
+        Plot::draw(self, root, look)
+    }
+    fn csv(&self) -> String {
+        Plot::csv(self)
+    }
+}
+
+pub type SharedPlot = Arc<dyn DynPlot>;
+
+/// A chart's data as the shared, type-erased signal [`PlotCanvas`] takes.
+pub fn shared<T: Plot>(data: Memo<T>) -> Signal<SharedPlot> {
+    Signal::derive(move || Arc::new(data.get()) as SharedPlot)
+}
+
 #[component]
-pub fn PlotCanvas<T: Plot>(
+pub fn PlotCanvas(
     ctx: Ctx,
     /// Canvas id; also the stem of exported file names.
     id: &'static str,
     #[prop(into)] label: Signal<String>,
-    data: Memo<T>,
+    /// The chart (see [`shared`]).
+    data: Signal<SharedPlot>,
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let width = CssWidth::new(canvas);

@@ -2,7 +2,7 @@
 //! points. Used by the explorer (the current step) and the op calculator.
 
 use super::chart::{self, Area, Look};
-use super::plot::{csv, plot_with, Plot, PlotCanvas};
+use super::plot::{csv, plot_with, shared, Plot, PlotCanvas};
 use super::Ctx;
 use crate::model::{roofline, units, Bound, Machine, Report, Unit};
 use leptos::prelude::*;
@@ -142,7 +142,7 @@ pub fn Roofline(ctx: Ctx) -> impl IntoView {
     });
     view! {
         <figure class="chart">
-            <PlotCanvas ctx=ctx id="roofline-canvas" label=label data=data/>
+            <PlotCanvas ctx=ctx id="roofline-canvas" label=label data=shared(data)/>
             <figcaption>
                 <Legend/>
             </figcaption>
