@@ -22,22 +22,44 @@ fn apply(dark: bool) {
     }
 }
 
+/// What storage holds for the theme.
+enum Stored {
+    Choice(bool),
+    Nothing,
+    /// Something this version cannot read: ignored, kept until the user says.
+    Unreadable(String),
+}
+
+fn stored() -> Stored {
+    match storage::get(KEY) {
+        Ok(Some(v)) if v == "dark" => Stored::Choice(true),
+        Ok(Some(v)) if v == "light" => Stored::Choice(false),
+        Ok(Some(v)) => Stored::Unreadable(v.chars().take(40).collect()),
+        Ok(None) | Err(_) => Stored::Nothing, // nothing stored, or no storage: follow the system
+    }
+}
+
 /// The theme signal, initialised from storage or the system preference, and kept
 /// applied to `<html data-theme>`.
 pub fn init() -> RwSignal<bool> {
-    let stored = match storage::get(KEY) {
-        Ok(Some(v)) if v == "dark" => Some(true),
-        Ok(Some(v)) if v == "light" => Some(false),
-        _ => None, // nothing stored, unreadable, or not ours: follow the system
+    let choice = match stored() {
+        Stored::Choice(d) => Some(d),
+        Stored::Nothing | Stored::Unreadable(_) => None,
     };
-    let dark = RwSignal::new(stored.unwrap_or_else(prefers_dark));
+    let dark = RwSignal::new(choice.unwrap_or_else(prefers_dark));
     Effect::new(move |_| apply(dark.get()));
     dark
 }
 
 #[component]
 pub fn ThemeToggle(ctx: Ctx) -> impl IntoView {
-    let note = RwSignal::new(None::<String>);
+    let unreadable = match stored() {
+        Stored::Unreadable(v) => Some(v),
+        _ => None,
+    };
+    let note = RwSignal::new(unreadable.map(|v| {
+        format!("A saved theme ({v:?}) could not be read and was ignored. Choosing a theme replaces it.")
+    }));
     let toggle = move |_| {
         let d = !ctx.dark.get_untracked();
         ctx.dark.set(d);

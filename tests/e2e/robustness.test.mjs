@@ -137,3 +137,44 @@ test('chaos: random drags, typing, presets, navigations and embeds leave a healt
   assert.ok(reacted, 'the roofline no longer redraws after the chaos run');
   console.log(`chaos: ${actions} actions and ${navigations} navigations in ${seconds} s`);
 });
+
+test('storage: an unreadable saved theme is ignored with a notice and kept; no storage still works', async () => {
+  // unreadable value
+  const ctx = await h.browser.newContext();
+  await ctx.addInitScript(() => {
+    if (!sessionStorage.getItem('seeded')) {
+      localStorage.setItem('brrr.theme.v1', 'purple');
+      sessionStorage.setItem('seeded', '1');
+    }
+  });
+  const page = await ctx.newPage();
+  await page.goto(h.url);
+  await waitReady(page);
+  assert.match(await page.locator('header.top .note').innerText(), /could not be read/);
+  assert.equal(await page.evaluate(() => localStorage.getItem('brrr.theme.v1')), 'purple', 'corrupt value deleted');
+  await page.locator('#theme-toggle').click();
+  assert.match(await page.evaluate(() => localStorage.getItem('brrr.theme.v1')), /^(dark|light)$/);
+  await ctx.close();
+
+  // storage disabled (the getter throws, as in some privacy modes and sandboxes)
+  const ctx2 = await h.browser.newContext();
+  await ctx2.addInitScript(() => {
+    Object.defineProperty(window, 'localStorage', {
+      get() {
+        throw new DOMException('storage is disabled', 'SecurityError');
+      },
+    });
+  });
+  const p2 = await ctx2.newPage();
+  const errors = [];
+  p2.on('pageerror', (e) => errors.push(String(e)));
+  await p2.goto(h.url + '?batch=32');
+  await waitReady(p2);
+  await p2.locator('#theme-toggle').click();
+  assert.match(await p2.locator('header.top .note').innerText(), /not remembered/);
+  assert.equal(await p2.locator('#panic-banner').count(), 0);
+  assert.deepEqual(errors, []);
+  const m = await metrics(p2, METRICS);
+  assert.ok(Number.isFinite(m.wall_time_s));
+  await ctx2.close();
+});
