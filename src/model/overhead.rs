@@ -35,8 +35,7 @@
 //!   10 % slower" lies well inside); ratio ≥ [`SCALES_FROM`] = 1.8 → runtime scales
 //!   with the work; in between, partly overhead-bound.
 
-use super::roofline::Bound;
-use super::timeline::{self, Span, Timeline};
+use super::timeline::{self, Timeline};
 use super::workload::{self, KernelGroup, Machine, Shape};
 
 /// The essay: CPython performs about 32 million simple additions per second.
@@ -269,35 +268,7 @@ fn cut(start: f64, c: &CpuCost) -> Vec<CpuSpan> {
 /// CUDA-graph replay: the CPU spends `cpu_cost` once, then the GPU runs every kernel
 /// of `groups` back to back. Every span records the one CPU launch `[0, cpu_cost]`.
 pub fn simulate_graph(groups: &[KernelGroup], m: &Machine, cpu_cost: f64) -> Timeline {
-    let total: usize = groups.iter().map(|g| g.count as usize).sum();
-    let mut spans = Vec::with_capacity(total);
-    let mut gpu = cpu_cost;
-    let (mut busy_compute, mut busy_memory) = (0.0, 0.0);
-    for (gi, g) in groups.iter().enumerate() {
-        let (t, bound) = g.time(m);
-        for _ in 0..g.count {
-            let gpu_start = gpu;
-            gpu += t;
-            match bound {
-                Bound::Compute => busy_compute += t,
-                Bound::Memory => busy_memory += t,
-            }
-            spans.push(Span {
-                group: gi,
-                cpu_start: 0.0,
-                cpu_end: cpu_cost,
-                gpu_start,
-                gpu_end: gpu,
-                bound,
-            });
-        }
-    }
-    Timeline {
-        spans,
-        wall: gpu,
-        busy_compute,
-        busy_memory,
-    }
+    timeline::simulate_issued(groups, m, |_| (0.0, cpu_cost))
 }
 
 /// What doubling the batch says.

@@ -107,16 +107,32 @@ impl Timeline {
 
 /// Simulate the CPU issuing and the GPU running `groups` in order.
 pub fn simulate(groups: &[KernelGroup], m: &Machine) -> Timeline {
+    let mut cpu = 0.0f64;
+    simulate_issued(groups, m, move |_| {
+        let start = cpu;
+        cpu += m.overhead;
+        (start, cpu)
+    })
+}
+
+/// The GPU side of the simulation, for any issue schedule: `issue(i)` gives the
+/// CPU interval in which kernel `i` (launch order) is handed over; the GPU starts it
+/// at `max(handed over, previous done)`. Used by [`simulate`] (one overhead per
+/// kernel) and by `overhead::simulate_graph` (one launch for the whole step).
+pub fn simulate_issued(
+    groups: &[KernelGroup],
+    m: &Machine,
+    mut issue: impl FnMut(usize) -> (f64, f64),
+) -> Timeline {
     let total: usize = groups.iter().map(|g| g.count as usize).sum();
     let mut spans = Vec::with_capacity(total);
-    let (mut cpu, mut gpu) = (0.0f64, 0.0f64);
+    let mut gpu = 0.0f64;
     let (mut busy_compute, mut busy_memory) = (0.0, 0.0);
     for (gi, g) in groups.iter().enumerate() {
         let (t, bound) = g.time(m);
         for _ in 0..g.count {
-            let cpu_start = cpu;
-            cpu += m.overhead;
-            let gpu_start = cpu.max(gpu);
+            let (cpu_start, cpu_end) = issue(spans.len());
+            let gpu_start = cpu_end.max(gpu);
             gpu = gpu_start + t;
             match bound {
                 Bound::Compute => busy_compute += t,
@@ -125,7 +141,7 @@ pub fn simulate(groups: &[KernelGroup], m: &Machine) -> Timeline {
             spans.push(Span {
                 group: gi,
                 cpu_start,
-                cpu_end: cpu,
+                cpu_end,
                 gpu_start,
                 gpu_end: gpu,
                 bound,
