@@ -23,3 +23,6 @@ pub mod reference;
 pub mod results;
 pub mod table;
 pub mod wgsl;
+
+#[cfg(target_arch = "wasm32")]
+pub mod web;

@@ -13,6 +13,7 @@ mod fusion;
 mod generations;
 mod hardware_table;
 mod help;
+mod lab;
 mod microbench;
 mod notices;
 mod overhead;
@@ -87,6 +88,7 @@ fn App() -> impl IntoView {
                 <a href="#bandwidth">"Bandwidth"</a>
                 <a href="#overhead-chapter">"Overhead"</a>
                 <a href="#conclusion">"Remedies"</a>
+                <a href="#measure">"Measure"</a>
                 <a href="#tools">"Tools"</a>
             </nav>
         </header>

@@ -98,6 +98,29 @@ pub fn render(
     kernels: &[Point],
     step: Option<(f64, f64)>,
 ) -> Result<(), String> {
+    render_with(canvas, css_w, m, kernels, step, &mut |_, _| Ok(()))
+}
+
+/// The chart's axes (intensity, FLOP/s), for overlays.
+pub const AXES: ((f64, f64), (f64, f64)) = (X, Y);
+
+/// What [`render_with`] draws on top (the lab's measured roofline). A trait object,
+/// so the chart code is compiled once.
+pub type Overlay<'a> = dyn FnMut(
+        &mut ChartContext<'_, plotters_canvas::CanvasBackend, chart::LogLog>,
+        f64,
+    ) -> Result<(), String>
+    + 'a;
+
+/// [`render`], then `overlay(chart, dpr)` on top.
+pub fn render_with(
+    canvas: &web_sys::HtmlCanvasElement,
+    css_w: f64,
+    m: &Machine,
+    kernels: &[Point],
+    step: Option<(f64, f64)>,
+    overlay: &mut Overlay<'_>,
+) -> Result<(), String> {
     // Taller on phones so nine decades of FLOP/s stay legible.
     let dpr = chart::fit(
         canvas,
@@ -205,6 +228,6 @@ pub fn render(
             )))
             .map_err(err)?;
         }
-        Ok(())
+        overlay(&mut ch, dpr)
     })
 }
