@@ -179,14 +179,17 @@ pub fn metrics_html(run: Option<&LabRun>) -> String {
 }
 
 /// What the run was, why it is partial, its notes and failures, and the tables.
-pub fn details_html(run: Option<&LabRun>) -> String {
+/// `running`: the run is still going (its outcome is not final yet).
+pub fn details_html(run: Option<&LabRun>, running: bool) -> String {
     let Some(r) = run else {
         return String::new();
     };
     let mut out = String::new();
     let mut notes = vec![format!(
         "{} run of {} on {} ({} timing, {} MiB buffers).",
-        if r.outcome == Outcome::Complete {
+        if running {
+            "Running: a"
+        } else if r.outcome == Outcome::Complete {
             "Complete"
         } else {
             "Partial"
@@ -196,7 +199,7 @@ pub fn details_html(run: Option<&LabRun>) -> String {
         r.timer.id(),
         (r.elements * 4) >> 20,
     )];
-    if !r.reason.is_empty() {
+    if !r.reason.is_empty() && !running {
         notes.push(r.reason.clone());
     }
     notes.extend(r.notes.iter().cloned());
@@ -310,7 +313,7 @@ mod tests {
     #[test]
     fn results_block() {
         let empty = metrics_html(None);
-        assert_eq!(details_html(None), "");
+        assert_eq!(details_html(None, false), "");
         for m in [
             "lab_copy_bw",
             "lab_peak_flops",
@@ -325,7 +328,7 @@ mod tests {
         }
         let mut run = synthetic();
         run.adapter.vendor = "<b>".into();
-        let html = metrics_html(Some(&run)) + &details_html(Some(&run));
+        let html = metrics_html(Some(&run)) + &details_html(Some(&run), false);
         assert!(
             html.contains("data-metric=\"lab_crossover_repeat\" data-value=\"80"),
             "{html}"

@@ -850,9 +850,10 @@ pub async fn run(small: bool, wall_clock: bool, hooks: &Hooks<'_>) -> Result<Lab
     } else {
         Timer::WallClock
     };
+    // saved as it goes: a run cut short by a reload or a crash stays marked partial
     let mut run = LabRun {
-        outcome: Outcome::Complete,
-        reason: String::new(),
+        outcome: Outcome::Partial,
+        reason: "Interrupted: the page was closed or reloaded during the run.".into(),
         date: js_sys::Date::new_0().to_iso_string().into(),
         adapter: info.clone(),
         timer,
@@ -885,6 +886,7 @@ pub async fn run(small: bool, wall_clock: bool, hooks: &Hooks<'_>) -> Result<Lab
     match result {
         Ok(()) => {
             run.outcome = Outcome::Complete;
+            run.reason.clear();
             (hooks.progress)(1.0, "done");
         }
         Err(Stop::Cancelled) => {

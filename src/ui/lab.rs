@@ -366,7 +366,10 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
                     {move || chart_error.get().map(|e| view! { <p class="field-error">"Chart could not be drawn: "{e}</p> })}
                 </figcaption>
             </figure>
-            <div class="lab-details" inner_html=move || run.with(|r| table::details_html(r.as_ref()))></div>
+            <div class="lab-details" inner_html=move || {
+                let running = status.get() == "running";
+                run.with(|r| table::details_html(r.as_ref(), running))
+            }></div>
         </div>
     }
 }
@@ -405,11 +408,13 @@ fn draw(
                 s.peak_flops
                     .map_or("—".into(), |p| units::si(p.0, "FLOP/s"))
             );
-            let y = s.peak_flops.map_or(bw, |p| p.0).clamp(y0, y1 / 4.0);
+            // above the flat ceiling at the right, like the preset's ceiling labels
+            use plotters::style::text_anchor::{HPos, Pos, VPos};
+            let y = s.peak_flops.map_or(bw * x1, |p| p.0).clamp(y0, y1 / 4.0);
             ch.draw_series(std::iter::once(Text::new(
                 label,
-                (x0 * 3.0, y * 2.0),
-                chart::font(11.0, dpr, &MEASURED),
+                (x1 / 30.0, y * 1.25),
+                chart::font(11.0, dpr, &MEASURED).pos(Pos::new(HPos::Right, VPos::Bottom)),
             )))
             .map_err(|e| e.to_string())?;
         }
