@@ -323,8 +323,9 @@ impl Lab<'_> {
             .map_err(|e| self.fail("writing the parameters", e))
     }
 
-    /// Upload the input pattern in `dt` to A0 and A1.
-    fn fill(&self, dt: Dt) -> Res<()> {
+    /// Upload the input pattern in `dt` to A0 and A1, yielding to the page every
+    /// 16 MiB.
+    async fn fill(&self, dt: Dt) -> Res<()> {
         let elems = self.plan.elements(dt);
         let period = reference::PATTERN.min(elems);
         let mut bytes = Vec::with_capacity((period * dt.bytes()) as usize);
@@ -344,6 +345,10 @@ impl Lab<'_> {
                     .write_buffer_with_u32_and_u8_slice(buf, off as u32, &bytes[..len])
                     .map_err(|e| self.fail("uploading the input", e))?;
                 off += len as u64;
+                if off % (16 << 20) < len as u64 {
+                    yield_now().await;
+                    self.check()?;
+                }
             }
         }
         Ok(())
@@ -618,6 +623,7 @@ impl Lab<'_> {
         let kern = match self.kernel(&code, true).await {
             Ok(k) => k,
             Err(e) => {
+                self.check()?; // a lost device is not this variant's fault
                 m.check = Check::Failed { detail: e };
                 return Ok(m);
             }
@@ -1008,7 +1014,7 @@ async fn session_run(
     step_done(&lab);
 
     for &dt in &dts {
-        lab.fill(dt)?;
+        lab.fill(dt).await?;
         *lab.label.borrow_mut() = format!("copy bandwidth ({})", dt.id());
         lab.progress(0.0);
         // probe at the smallest size to predict the full-size copy
