@@ -89,6 +89,7 @@ pub fn crossover(chain: &[&Measurement]) -> (Option<f64>, Option<u32>) {
         .fold(t0, f64::min);
     let first = pts
         .iter()
+        .filter(|(r, _)| *r > r0.max(2))
         .find(|(_, t)| *t > COMPUTE_BOUND_RISE * floor)
         .map(|p| p.0);
     let cross = (rmax > r0 && tmax > COMPUTE_BOUND_RISE * floor)
@@ -229,6 +230,17 @@ pub(crate) mod tests {
         let (peak, at) = s.peak_flops.unwrap_or_default();
         assert!(peak < 1.01e12 && at < 1024, "{peak} at {at}");
         assert!(rows(&run, Op::Mul, Dt::F32)[10].speedup().is_none());
+    }
+
+    #[test]
+    fn a_noisy_first_repeat_is_not_the_crossover() {
+        let mut run = synthetic();
+        for m in &mut run.measurements {
+            if m.kernel == Kernel::Fused && m.repeat == 1 {
+                m.times = m.times.iter().map(|t| t * 1.5).collect();
+            }
+        }
+        assert_eq!(summary(&run).first_compute_bound, Some(128));
     }
 
     #[test]

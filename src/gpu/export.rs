@@ -107,24 +107,23 @@ pub fn to_json_text(run: &LabRun) -> String {
     to_json(run).to_text()
 }
 
+fn bad(k: &str) -> String {
+    format!("\"{k}\" is missing or malformed")
+}
 fn field<'a>(j: &'a Json, k: &str) -> Result<&'a Json, String> {
-    j.get(k).ok_or_else(|| format!("missing \"{k}\""))
+    j.get(k).ok_or_else(|| bad(k))
 }
 fn str_of(j: &Json, k: &str) -> Result<String, String> {
     field(j, k)?
         .as_str()
         .map(str::to_string)
-        .ok_or_else(|| format!("\"{k}\" is not a string"))
+        .ok_or_else(|| bad(k))
 }
 fn num_of(j: &Json, k: &str) -> Result<f64, String> {
-    field(j, k)?
-        .as_f64()
-        .ok_or_else(|| format!("\"{k}\" is not a number"))
+    field(j, k)?.as_f64().ok_or_else(|| bad(k))
 }
 fn bool_of(j: &Json, k: &str) -> Result<bool, String> {
-    field(j, k)?
-        .as_bool()
-        .ok_or_else(|| format!("\"{k}\" is not true/false"))
+    field(j, k)?.as_bool().ok_or_else(|| bad(k))
 }
 /// A non-negative integer that fits `max`.
 fn int_of(j: &Json, k: &str, max: f64) -> Result<f64, String> {
@@ -132,19 +131,18 @@ fn int_of(j: &Json, k: &str, max: f64) -> Result<f64, String> {
     if x >= 0.0 && x <= max && x.fract() == 0.0 {
         Ok(x)
     } else {
-        Err(format!("\"{k}\" is not an integer in 0..={max}"))
+        Err(bad(k))
     }
 }
+fn arr_of<'a>(j: &'a Json, k: &str) -> Result<&'a [Json], String> {
+    field(j, k)?.as_arr().ok_or_else(|| bad(k))
+}
 fn list_of(j: &Json, k: &str) -> Result<Vec<f64>, String> {
-    field(j, k)?
-        .as_arr()
-        .ok_or_else(|| format!("\"{k}\" is not a list"))?
-        .iter()
-        .map(|x| {
-            x.as_f64()
-                .ok_or_else(|| format!("\"{k}\" holds a non-number"))
-        })
-        .collect()
+    let mut v = Vec::new();
+    for x in arr_of(j, k)? {
+        v.push(x.as_f64().ok_or_else(|| bad(k))?);
+    }
+    Ok(v)
 }
 
 pub fn from_json(j: &Json) -> Result<LabRun, String> {
@@ -157,13 +155,14 @@ pub fn from_json(j: &Json) -> Result<LabRun, String> {
     }
     let a = field(j, "adapter")?;
     let o = field(j, "overheads")?;
-    let measurements = field(j, "measurements")?
-        .as_arr()
-        .ok_or("\"measurements\" is not a list")?
-        .iter()
-        .enumerate()
-        .map(|(i, m)| measurement_from(m).map_err(|e| format!("measurement {i}: {e}")))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut measurements = Vec::new();
+    for (i, m) in arr_of(j, "measurements")?.iter().enumerate() {
+        measurements.push(measurement_from(m).map_err(|e| format!("measurement {i}: {e}"))?);
+    }
+    let mut notes = Vec::new();
+    for n in arr_of(j, "notes")? {
+        notes.push(n.as_str().ok_or_else(|| bad("notes"))?.to_string());
+    }
     Ok(LabRun {
         outcome: Outcome::from_id(&str_of(j, "outcome")?).ok_or("unknown outcome")?,
         reason: str_of(j, "reason")?,
@@ -185,16 +184,7 @@ pub fn from_json(j: &Json) -> Result<LabRun, String> {
                 as u32,
             max_invocations: int_of(a, "max_invocations", f64::from(u32::MAX))? as u32,
         },
-        notes: field(j, "notes")?
-            .as_arr()
-            .ok_or("\"notes\" is not a list")?
-            .iter()
-            .map(|x| {
-                x.as_str()
-                    .map(str::to_string)
-                    .ok_or("a note is not a string")
-            })
-            .collect::<Result<Vec<_>, _>>()?,
+        notes,
         overheads: Overheads {
             dispatch: list_of(o, "dispatch_s")?,
             encode: list_of(o, "encode_s")?,
