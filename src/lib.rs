@@ -2,8 +2,11 @@
 //!
 //! - [`model`]: the pure functional core (no web imports), tested natively.
 //! - [`state`]: app state and the URL codec (a public, stable contract).
+//! - [`gpu`]: the WebGPU lab: pure kernels, reference, results (native-tested);
+//!   `gpu::web` talks to the GPU (wasm32 only).
 //! - `ui`: the Leptos shell (wasm32 only).
 
+pub mod gpu;
 pub mod model;
 pub mod state;
 

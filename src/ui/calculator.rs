@@ -72,6 +72,7 @@ pub fn Calculator(ctx: Ctx) -> impl IntoView {
                     m,
                     kernels: points,
                     step,
+                    measured: None,
                 },
             )
         })

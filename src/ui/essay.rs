@@ -1,4 +1,5 @@
-//! The page as an essay: intro, compute, bandwidth, overhead, conclusion, tools.
+//! The page as an essay: intro, compute, bandwidth, overhead, conclusion, measure,
+//! tools.
 //! Prose is ours; each widget sits beside the idea it shows.
 
 use super::widgets::framed;
@@ -64,6 +65,17 @@ pub fn Essay(ctx: Ctx) -> impl IntoView {
                     "first; only its remedies pay off."
                 </p>
                 {framed(ctx, "remedies")}
+            </section>
+            <section id="measure" class="chapter">
+                <h2>"Measure: your own GPU"</h2>
+                <p>
+                    "Everything above runs on datasheet numbers. This section asks the GPU in front of "
+                    "you instead: how fast it copies a large buffer, how many multiplies it does per "
+                    "second once there is enough work per byte, where the fused chain stops being "
+                    "memory-bound, and what one kernel launch costs. The answers are drawn as a roofline "
+                    "and can replace the explorer's numbers, so every widget then describes this machine."
+                </p>
+                {framed(ctx, "lab")}
             </section>
             <section id="tools" class="chapter">
                 <h2>"Tools"</h2>

@@ -16,6 +16,7 @@ mod fusion;
 mod generations;
 mod hardware_table;
 mod help;
+mod lab;
 mod microbench;
 mod notices;
 mod offline;
@@ -115,6 +116,7 @@ fn App() -> impl IntoView {
                 <a href="#bandwidth">"Bandwidth"</a>
                 <a href="#overhead-chapter">"Overhead"</a>
                 <a href="#conclusion">"Remedies"</a>
+                <a href="#measure">"Measure"</a>
                 <a href="#tools">"Tools"</a>
             </nav>
         </header>

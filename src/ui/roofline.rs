@@ -23,13 +23,37 @@ pub struct Point {
 }
 
 /// Roofs of a machine plus kernels; `step` is the whole step (overhead included),
-/// drawn as a cross.
+/// drawn as a cross; `measured` is the lab's roofline of this GPU, drawn on top.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RooflineData {
     pub m: Machine,
     pub kernels: Vec<Point>,
     pub step: Option<(f64, f64)>,
+    pub measured: Option<Measured>,
 }
+
+/// A roofline measured on the visitor's GPU (the WebGPU lab).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measured {
+    /// Copy bandwidth, bytes/s.
+    pub bw: f64,
+    /// Compute ceiling reached by the fused chain, FLOP/s.
+    pub peak: Option<f64>,
+    pub points: Vec<MeasuredPoint>,
+}
+
+/// One verified lab kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasuredPoint {
+    pub intensity: f64,
+    pub flops: f64,
+    pub fused: bool,
+    /// `cos` chain (else `x · m`).
+    pub cos: bool,
+}
+
+const MEASURED: RGBColor = RGBColor(22, 163, 74);
+const COS: RGBColor = RGBColor(219, 39, 119);
 
 impl RooflineData {
     pub fn from_report(m: Machine, r: &Report) -> Self {
@@ -47,6 +71,7 @@ impl RooflineData {
                 })
                 .collect(),
             step: Some((r.intensity, r.achieved_flops)),
+            measured: None,
         }
     }
 }
@@ -261,6 +286,51 @@ fn render<DB: DrawingBackend>(d: &RooflineData, root: Area<DB>, look: &Look) -> 
             pal.muted.stroke_width(look.px(2.5)),
         )))
         .map_err(err)?;
+    }
+    // This GPU, measured by the lab: its roof, then every verified kernel (fused
+    // filled, eager hollow).
+    if let Some(me) = &d.measured {
+        let cap = me.peak.unwrap_or(f64::MAX);
+        let roof: Vec<(f64, f64)> = match me.peak {
+            Some(peak) => {
+                let ridge = (peak / me.bw).clamp(X.0, X.1);
+                vec![(X.0, me.bw * X.0), (ridge, me.bw * ridge), (X.1, peak)]
+            }
+            None => vec![(X.0, me.bw * X.0), (X.1, me.bw * X.1)],
+        };
+        let roof: Vec<(f64, f64)> = roof
+            .into_iter()
+            .map(|(x, y)| (x, y.min(cap).clamp(Y.0, Y.1)))
+            .collect();
+        ch.draw_series(LineSeries::new(roof, MEASURED.stroke_width(look.px(3.0))))
+            .map_err(err)?;
+        let label = format!(
+            "measured: {}, {}",
+            units::si(me.bw, "B/s"),
+            me.peak.map_or("—".into(), |p| units::si(p, "FLOP/s"))
+        );
+        let y = me.peak.unwrap_or(me.bw * X.1).clamp(Y.0, Y.1 / 4.0);
+        ch.draw_series(std::iter::once(Text::new(
+            label,
+            (X.1 / 30.0, y * 1.25),
+            look.font(11.0, &MEASURED)
+                .pos(Pos::new(HPos::Right, VPos::Bottom)),
+        )))
+        .map_err(err)?;
+        for p in me.points.iter().filter(|p| inside(p.intensity, p.flops)) {
+            let color = if p.cos { COS } else { MEASURED };
+            let style = if p.fused {
+                color.filled()
+            } else {
+                color.stroke_width(look.px(1.5))
+            };
+            ch.draw_series(std::iter::once(Circle::new(
+                (p.intensity, p.flops),
+                look.px(4.5),
+                style,
+            )))
+            .map_err(err)?;
+        }
     }
     Ok(())
 }

@@ -89,6 +89,13 @@ pub const WIDGETS: &[WidgetDef] = &[
         render: |ctx| view! { <super::remedies::Remedies ctx=ctx/> }.into_any(),
     },
     WidgetDef {
+        id: "lab",
+        title: "Measure my GPU",
+        embed_height: 1400,
+        gate: true,
+        render: |ctx| view! { <super::lab::Lab ctx=ctx/> }.into_any(),
+    },
+    WidgetDef {
         id: "calculator",
         title: "Op calculator",
         embed_height: 760,

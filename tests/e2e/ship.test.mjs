@@ -11,7 +11,7 @@ import { useHarness, waitReady, inputValue, pollUntil, OUT_DIR } from './helpers
 
 const WIDGETS = [
   'roofline-explorer', 'diagnosis', 'generations', 'tensor-cores', 'bert', 'factory', 'fusion',
-  'microbench', 'overhead', 'remedies', 'calculator', 'hardware',
+  'microbench', 'overhead', 'remedies', 'lab', 'calculator', 'hardware',
 ];
 const SHOTS = path.join(OUT_DIR, 'embeds');
 

@@ -13,7 +13,7 @@ import {
 
 const WIDGETS = [
   'diagnosis', 'generations', 'tensor-cores', 'bert', 'factory', 'fusion', 'microbench',
-  'overhead', 'remedies', 'calculator', 'hardware',
+  'overhead', 'remedies', 'lab', 'calculator', 'hardware',
 ];
 const SHOTS = path.join(OUT_DIR, 'widgets');
 

@@ -1,0 +1,28 @@
+//! The WebGPU measurement lab: measure this machine's bandwidth, pointwise FLOP/s
+//! and dispatch overhead, and draw them as a roofline.
+//!
+//! Pure, native-tested modules (no web imports):
+//! - [`wgsl`]: the WGSL kernels, generated in Rust (one template per family);
+//! - [`reference`]: the input pattern, the same chains on the CPU, f16 rounding,
+//!   and the verification tolerances next to the WGSL precision rules;
+//! - [`results`]: what a run produces, with statistics and derived figures;
+//! - [`analysis`]: copy bandwidth, compute ceiling, crossover, fusion speedups;
+//! - [`plan`]: buffer sizes from the adapter's limits, budgets, chunking;
+//! - [`json`], [`export`]: the tiny JSON and CSV codecs (exact round trips);
+//! - [`apply`]: turning a run into the explorer's slider values;
+//! - [`table`]: the results as escaped HTML tables and words.
+//!
+//! `web` (wasm32 only) talks to the GPU: device, pipelines, dispatch, timing.
+
+pub mod analysis;
+pub mod apply;
+pub mod export;
+pub mod json;
+pub mod plan;
+pub mod reference;
+pub mod results;
+pub mod table;
+pub mod wgsl;
+
+#[cfg(target_arch = "wasm32")]
+pub mod web;

@@ -1,0 +1,128 @@
+//! The lab's kernels as WGSL, generated here: one template per family.
+//!
+//! - [`elementwise`] (the copy kernel and the op chains): each invocation loads
+//!   one `vec4` from `src`, applies `repeat` ops in registers and stores one
+//!   `vec4` to `dst`. A fused kernel of `repeat` ops and an eager step (`repeat`
+//!   = 1) are the same template, so the only difference between fused and eager
+//!   is the number of trips to memory.
+//! - [`empty`]: a kernel that does nothing, for the cost of a dispatch.
+//!
+//! Layout shared by the elementwise family: binding 0 `src` (read-only storage),
+//! 1 `dst` (storage), 2 the uniform `P { n, m }`: `n` = vec4s to process, `m` =
+//! the multiplier. `m` is a runtime value so a compiler cannot fold the chain
+//! `x·m·m·…·m` into one multiply (that would need reassociation, which IEEE
+//! arithmetic does not allow), and it is 1 + 2⁻¹⁰ rather than the essay's 2 so
+//! 1024 multiplies stay finite (2¹⁰²⁴ overflows f32); the cost is the same one
+//! multiply per op.
+//!
+//! Grids are 2D when one dimension is not enough: the flat index is
+//! `g.y · (workgroups.x · WG) + g.x`, and invocations past `n` return.
+
+use super::results::{Dt, Op};
+
+/// The multiplier of the `mul` chain: exactly representable in f16 and f32.
+pub const MUL: f32 = 1.0 + 1.0 / 1024.0;
+
+fn scalar(dt: Dt) -> &'static str {
+    match dt {
+        Dt::F32 => "f32",
+        Dt::F16 => "f16",
+    }
+}
+
+/// The copy kernel (`repeat` = 0, no op) or a chain of `repeat` ops.
+pub fn elementwise(dt: Dt, op: Option<Op>, repeat: u32, wg: u32) -> String {
+    let t = scalar(dt);
+    let enable = match dt {
+        Dt::F32 => "",
+        Dt::F16 => "enable f16;\n",
+    };
+    let mut body = String::new();
+    if let Some(op) = op {
+        let step = match op {
+            Op::Mul => {
+                body.push_str(&format!("  let m = {t}(p.m);\n"));
+                "  v = v * m;\n"
+            }
+            Op::Cos => "  v = cos(v);\n",
+        };
+        // Unrolled: a loop would add a counter and a branch per op.
+        body.push_str(&step.repeat(repeat as usize));
+    }
+    format!(
+        "{enable}struct P {{ n: u32, m: f32 }}
+@group(0) @binding(0) var<storage, read> src: array<vec4<{t}>>;
+@group(0) @binding(1) var<storage, read_write> dst: array<vec4<{t}>>;
+@group(0) @binding(2) var<uniform> p: P;
+
+@compute @workgroup_size({wg})
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{
+  let i = g.y * (nw.x * {wg}u) + g.x;
+  if (i >= p.n) {{ return; }}
+  var v = src[i];
+{body}  dst[i] = v;
+}}
+"
+    )
+}
+
+/// A kernel that does nothing: what a dispatch costs by itself.
+pub fn empty() -> String {
+    "@compute @workgroup_size(1)\nfn main() {}\n".to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copy_kernel_has_no_op() {
+        let s = elementwise(Dt::F32, None, 0, 256);
+        assert!(s.contains("@workgroup_size(256)"));
+        assert!(s.contains("array<vec4<f32>>"));
+        assert!(s.contains("dst[i] = v;"));
+        assert!(!s.contains("cos"));
+        assert!(!s.contains("v * m"));
+        assert!(!s.contains("enable f16"));
+        assert!(s.contains("nw.x * 256u"));
+    }
+
+    #[test]
+    fn chains_repeat_the_op() {
+        let s = elementwise(Dt::F32, Some(Op::Mul), 64, 128);
+        assert_eq!(s.matches("v = v * m;").count(), 64);
+        assert!(s.contains("let m = f32(p.m);"));
+        let c = elementwise(Dt::F32, Some(Op::Cos), 1024, 256);
+        assert_eq!(c.matches("v = cos(v);").count(), 1024);
+        assert!(!c.contains("let m"));
+    }
+
+    #[test]
+    fn f16_enables_the_extension() {
+        let s = elementwise(Dt::F16, Some(Op::Mul), 2, 64);
+        assert!(s.starts_with("enable f16;\n"));
+        assert!(s.contains("array<vec4<f16>>"));
+        assert!(s.contains("let m = f16(p.m);"));
+    }
+
+    #[test]
+    fn shader_is_balanced_and_has_one_entry_point() {
+        for (dt, op, r) in [
+            (Dt::F32, None, 0),
+            (Dt::F32, Some(Op::Cos), 3),
+            (Dt::F16, Some(Op::Mul), 5),
+        ] {
+            let s = elementwise(dt, op, r, 256);
+            assert_eq!(s.matches('{').count(), s.matches('}').count(), "{s}");
+            assert_eq!(s.matches("fn main").count(), 1);
+            assert_eq!(s.matches("@binding(").count(), 3);
+        }
+        assert!(empty().contains("fn main() {}"));
+    }
+
+    #[test]
+    fn multiplier_is_exact_in_f16() {
+        // 1 + 2^-10 has 10 fraction bits: representable in f16 (and f32).
+        assert_eq!(crate::gpu::reference::round_f16(MUL), MUL);
+    }
+}

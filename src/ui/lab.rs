@@ -1,0 +1,389 @@
+//! Widget `lab`: "Measure my GPU". Shows the WebGPU adapter and its limits, runs
+//! the lab (`gpu::web`) with a progress bar and a Cancel button, and shows the
+//! copy bandwidth, the fused-vs-eager tables, the crossover, the dispatch
+//! overhead and the measured roofline over the preset's. "Use my GPU" loads the
+//! measured ceilings into the explorer. Results persist in localStorage
+//! ([`STORAGE_KEY`]) and export/import as JSON or CSV.
+//!
+//! Test knobs: `?lab_size=small` (or `window.__brrrLabSmall = true`) runs at the
+//! small size; `?lab_timer=wall` (or `window.__brrrLabWallClock = true`) times
+//! with `performance.now()` even when timestamp queries exist;
+//! `window.__brrrLabLoseDevice()` (present during a run) destroys the device.
+
+use super::frame::Readout;
+use super::plot::{shared, PlotCanvas};
+use super::roofline::{Measured, MeasuredPoint, RooflineData};
+use super::Ctx;
+use crate::gpu::results::{AdapterInfo, Kernel, LabRun, Op, Outcome};
+use crate::gpu::{analysis, apply, export, table, web};
+use crate::model::units;
+use leptos::prelude::*;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// Where results persist (versioned with the export format).
+pub const STORAGE_KEY: &str = "brrr.lab.v1";
+
+#[derive(Clone, PartialEq)]
+enum Probe {
+    Checking,
+    Missing(String),
+    Ready(AdapterInfo),
+}
+
+fn status_of(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Complete => "done",
+        Outcome::Partial => "partial",
+        Outcome::Cancelled => "cancelled",
+    }
+}
+
+fn status_text(s: &str) -> &'static str {
+    match s {
+        "running" => "Running…",
+        "done" => "Done",
+        "partial" => "Partial results",
+        "cancelled" => "Cancelled — partial results kept",
+        "failed" => "Failed",
+        "unsupported" => "WebGPU unavailable",
+        _ => "No run yet",
+    }
+}
+
+fn flag(url_key: &str, global: &str) -> bool {
+    let w = window();
+    w.location()
+        .search()
+        .unwrap_or_default()
+        .trim_start_matches('?')
+        .split('&')
+        .any(|p| !url_key.is_empty() && p == url_key)
+        || !global.is_empty()
+            && js_sys::Reflect::get(&w, &global.into())
+                .ok()
+                .and_then(|v| v.as_bool())
+                == Some(true)
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    window().local_storage().ok().flatten()
+}
+
+fn save(run: &LabRun) -> Result<(), String> {
+    let st = storage().ok_or("localStorage is not available")?;
+    st.set_item(STORAGE_KEY, &export::to_json_text(run))
+        .map_err(|e| format!("could not save the results: {}", web::js_err(e)))
+}
+
+fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let blob =
+        web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).map_err(web::js_err)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(web::js_err)?;
+    let a: web_sys::HtmlAnchorElement = document()
+        .create_element("a")
+        .map_err(web::js_err)?
+        .unchecked_into();
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    // revoke once the browser has taken the file
+    let revoke = wasm_bindgen::closure::Closure::once_into_js(move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    });
+    let _ = window()
+        .set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 10_000);
+    Ok(())
+}
+
+#[component]
+pub fn Lab(ctx: Ctx) -> impl IntoView {
+    // read now: the URL is rewritten to the explorer's keys once the app mounts
+    let small_url = flag("lab_size=small", "");
+    let wall_url = flag("lab_timer=wall", "");
+    let probe = RwSignal::new(Probe::Checking);
+    let status = RwSignal::new("idle");
+    let message = RwSignal::new(None::<String>);
+    let run = RwSignal::new(None::<LabRun>);
+    let progress = RwSignal::new((0.0f64, String::new()));
+    let cancel = RwSignal::new(false);
+    let applied = RwSignal::new(None::<String>);
+
+    // an outcome becomes the status, unless the lab cannot run here at all
+    let settle = move |o: Outcome| {
+        if !matches!(probe.get_untracked(), Probe::Missing(_)) {
+            status.try_set(status_of(o));
+        }
+    };
+
+    // results of an earlier visit; unreadable data is reported and left in place
+    if let Some(Ok(Some(text))) = storage().map(|s| s.get_item(STORAGE_KEY)) {
+        match export::import(&text) {
+            Ok(r) => {
+                status.set(status_of(r.outcome));
+                run.set(Some(r));
+            }
+            Err(e) => message.set(Some(format!(
+                "Saved lab results (localStorage “{STORAGE_KEY}”) could not be read ({e}); \
+                 they were left untouched. A new run replaces them."
+            ))),
+        }
+    }
+
+    leptos::task::spawn_local(async move {
+        match web::probe().await {
+            Ok(info) => {
+                probe.try_set(Probe::Ready(info));
+            }
+            Err(e) => {
+                probe.try_set(Probe::Missing(e));
+                status.try_set("unsupported");
+            }
+        }
+    });
+
+    let on_run = move |_| {
+        if status.get_untracked() == "running" || !matches!(probe.get_untracked(), Probe::Ready(_))
+        {
+            return;
+        }
+        cancel.set(false);
+        status.set("running");
+        message.set(None);
+        applied.set(None);
+        progress.set((0.0, "starting".into()));
+        let small = small_url || flag("", "__brrrLabSmall");
+        let wall = wall_url || flag("", "__brrrLabWallClock");
+        leptos::task::spawn_local(async move {
+            let cancelled = move || cancel.get_untracked();
+            let prog = move |f: f64, what: &str| {
+                progress.try_set((f, what.to_string()));
+            };
+            let update = move |r: &LabRun| {
+                if let Err(e) = save(r) {
+                    message.try_set(Some(e));
+                }
+                run.try_set(Some(r.clone()));
+            };
+            let hooks = web::Hooks {
+                cancelled: &cancelled,
+                progress: &prog,
+                update: &update,
+            };
+            match web::run(small, wall, &hooks).await {
+                Ok(r) => {
+                    settle(r.outcome);
+                    if !r.reason.is_empty() {
+                        message.try_set(Some(r.reason.clone()));
+                    }
+                }
+                Err(e) => {
+                    status.try_set("failed");
+                    message.try_set(Some(e));
+                }
+            }
+        });
+    };
+
+    let on_import = move |ev: leptos::ev::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        input.set_value("");
+        leptos::task::spawn_local(async move {
+            let text = web::wait(file.text()).await;
+            let result = text
+                .map_err(web::js_err)
+                .and_then(|t| {
+                    t.as_string()
+                        .ok_or_else(|| "the file is not text".to_string())
+                })
+                .and_then(|t| export::import(&t));
+            match result {
+                Ok(r) => {
+                    let saved = save(&r);
+                    settle(r.outcome);
+                    message.try_set(Some(match saved {
+                        Ok(()) => format!("Imported {} measurements.", r.measurements.len()),
+                        Err(e) => format!("Imported, but {e}."),
+                    }));
+                    run.try_set(Some(r));
+                }
+                Err(e) => {
+                    message.try_set(Some(format!("Import failed: {e}")));
+                }
+            }
+        });
+    };
+
+    let export_as = move |csv: bool| {
+        run.with_untracked(|r| {
+            let Some(r) = r else { return };
+            let stamp: String = r
+                .date
+                .chars()
+                .filter(char::is_ascii_digit)
+                .take(14)
+                .collect();
+            let res = if csv {
+                download(
+                    &format!("brrr-lab-{stamp}.csv"),
+                    "text/csv",
+                    &export::to_csv(r),
+                )
+            } else {
+                download(
+                    &format!("brrr-lab-{stamp}.json"),
+                    "application/json",
+                    &export::to_json_text(r),
+                )
+            };
+            if let Err(e) = res {
+                message.set(Some(format!("Export failed: {e}")));
+            }
+        });
+    };
+
+    let on_use = move |_| {
+        let Some(sum) = run
+            .with_untracked(|r| r.as_ref().map(analysis::summary))
+            .filter(|s| s.copy_bw.is_some() || s.peak_flops.is_some())
+        else {
+            applied.set(Some("No verified measurements to use yet.".into()));
+            return;
+        };
+        let mut a = apply::Applied::default();
+        ctx.state.update(|s| a = apply::apply(s, &sum));
+        let part = |v: Option<f64>, what: &str, unit: &str| {
+            v.map(|x| format!("{what} {}", units::si(x, unit)))
+        };
+        let parts: Vec<String> = [
+            part(a.flops, "peak", "FLOP/s"),
+            part(a.bw, "bandwidth", "B/s"),
+            part(a.overhead, "overhead", "s"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        applied.set(Some(format!(
+            "The explorer now describes this GPU (fp32): {}. Every widget follows.",
+            parts.join(", ")
+        )));
+    };
+
+    // the measured roofline over the preset's model (the shared chart component:
+    // exports included)
+    let chart_data = Memo::new(move |_| {
+        let m = ctx.view.with(|s| s.machine());
+        run.with(|r| RooflineData {
+            m,
+            kernels: vec![],
+            step: None,
+            measured: r.as_ref().and_then(measured),
+        })
+    });
+
+    view! {
+        <div class="lab" data-lab-status=move || status.get()
+            data-lab-gpu=move || match probe.get() {
+                Probe::Checking => "checking",
+                Probe::Missing(_) => "missing",
+                Probe::Ready(_) => "ready",
+            }
+            data-lab-results=move || if run.with(Option::is_some) { "yes" } else { "no" }>
+            <p>
+                "Runs the essay's microbenchmark on this machine through WebGPU: a copy kernel for "
+                "bandwidth, then "<code>"x = x · m"</code>" and "<code>"x = cos(x)"</code>" chains of 1 to 1024 "
+                "ops per element, each once as one fused kernel and once as one kernel per op. Every "
+                "kernel's output is checked against the same chain computed on the CPU; nothing leaves "
+                "your browser. It takes from seconds to a few minutes and the page stays usable."
+            </p>
+            <div class="lab-gpu" inner_html=move || match probe.get() {
+                Probe::Checking => "<p class=\"note\">Looking for WebGPU…</p>".to_string(),
+                Probe::Missing(e) => format!(
+                    "<p id=\"lab-fallback\" class=\"notice\">{} The rest of the page works without \
+                     it, and results saved or imported earlier still show below.</p>",
+                    table::esc(&e)
+                ),
+                Probe::Ready(a) => table::adapter_html(&a),
+            }></div>
+            <div class="lab-actions">
+                // shown by CSS from data-lab-status / data-lab-gpu, so no reactive attributes
+                <button id="lab-run" class="lab-button primary" on:click=on_run>"Run"</button>
+                <button id="lab-cancel" class="lab-button" on:click=move |_| {
+                    cancel.set(true);
+                    progress.update(|p| p.1 = "cancelling…".into());
+                }>"Cancel"</button>
+                <button id="lab-use" class="lab-button has-run" on:click=on_use>"Use my GPU"</button>
+                <button id="lab-export-json" class="lab-button has-run" on:click=move |_| export_as(false)>"Export JSON"</button>
+                <button id="lab-export-csv" class="lab-button has-run" on:click=move |_| export_as(true)>"Export CSV"</button>
+                <label class="lab-button lab-file">"Import…"
+                    <input id="lab-import" type="file" accept=".json,.csv,application/json,text/csv"
+                        on:change=on_import/>
+                </label>
+            </div>
+            <div class="lab-progress" class:idle=move || progress.with(|p| p.1.is_empty())>
+                <progress id="lab-progress" max="1" prop:value=move || progress.get().0
+                    aria-label="Lab progress"></progress>
+                <Readout name="lab_progress" raw=Signal::derive(move || progress.get().0.to_string())
+                    text=Signal::derive(move || progress.with(|p| format!("{:.0} % — {}", p.0 * 100.0, p.1)))/>
+            </div>
+            <p class="lab-status" role="status" aria-live="polite">
+                "Status: "<Readout name="lab_status" raw=Signal::derive(move || status.get().to_string())
+                    text=Signal::derive(move || status_text(status.get()).to_string())/>
+                " "<span id="lab-message">{move || message.get()}</span>
+            </p>
+            <p id="lab-applied" class="note">{move || applied.get()}</p>
+            <div class="lab-results" inner_html=move || run.with(|r| table::metrics_html(r.as_ref()))></div>
+            <figure class="chart">
+                <PlotCanvas ctx=ctx id="lab-roofline" data=shared(chart_data)
+                    label="Roofline of the selected preset with this GPU's measured roofline and kernels over it."/>
+                <figcaption>
+                    <ul class="legend">
+                        <li><span class="swatch" style="background:#16a34a"></span>"this GPU, measured (copy bandwidth, fused x·m ceiling)"</li>
+                        <li><span class="dot" style="background:#16a34a"></span>"fused x·m"</li>
+                        <li><span class="dot" style="background:#db2777"></span>"fused cos"</li>
+                        <li><span class="dot" style="background:#fff"></span>"eager (hollow)"</li>
+                        <li>"orange, blue, purple: the selected preset's model, as in the explorer"</li>
+                    </ul>
+                </figcaption>
+            </figure>
+            <div class="lab-details" inner_html=move || {
+                let running = status.get() == "running";
+                run.with(|r| table::details_html(r.as_ref(), running))
+            }></div>
+        </div>
+    }
+}
+
+/// This GPU's measured roofline and every verified kernel, for the chart.
+fn measured(run: &LabRun) -> Option<Measured> {
+    let s = analysis::summary(run);
+    let bw = s.copy_bw?;
+    let points = run
+        .measurements
+        .iter()
+        .filter(|k| k.usable() && k.op.is_some())
+        .filter_map(|k| {
+            Some(MeasuredPoint {
+                intensity: k.intensity(),
+                flops: k.achieved_flops()?,
+                fused: k.kernel == Kernel::Fused,
+                cos: k.op == Some(Op::Cos),
+            })
+        })
+        .collect();
+    Some(Measured {
+        bw,
+        peak: s.peak_flops.map(|p| p.0),
+        points,
+    })
+}
