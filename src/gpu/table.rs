@@ -1,26 +1,10 @@
-//! The lab's results as text for the page: the fused-vs-eager tables as escaped
-//! HTML (one string per table keeps the .wasm small; every value that came from
-//! the browser or an imported file is escaped), and the readouts' wording.
+//! The lab's results as words and numbers for the page (pure; the widget renders
+//! them as DOM nodes through Leptos, so nothing from the browser or an imported
+//! file is ever parsed as HTML).
 
-use super::analysis::{rows, summary, Row};
-use super::results::{spread, AdapterInfo, Check, Dt, LabRun, Measurement, Op, Outcome};
+use super::analysis::{summary, Row, Summary};
+use super::results::{spread, AdapterInfo, Check, LabRun, Measurement, Op, Outcome};
 use crate::model::units;
-
-/// Escape text for HTML content and attribute values.
-pub fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            c => o.push(c),
-        }
-    }
-    o
-}
 
 /// "±3 %" from the trials' spread.
 pub fn spread_text(times: &[f64]) -> String {
@@ -37,83 +21,39 @@ pub fn with_spread(value: f64, unit: &str, times: &[f64]) -> String {
     }
 }
 
-fn cells(m: Option<&Measurement>, out: &mut [String; 3]) {
-    match m {
-        None => out.iter_mut().for_each(|c| *c = "<td>–</td>".into()),
-        Some(m) => match &m.check {
-            Check::Failed { detail } => {
-                let td = format!("<td class=\"failed\" title=\"{}\">failed</td>", esc(detail));
-                out.iter_mut().for_each(|c| *c = td.clone());
-            }
-            Check::Passed { .. } if !m.usable() => {
-                out.iter_mut().for_each(|c| *c = "<td>–</td>".into());
-            }
-            Check::Passed { .. } => {
-                let t = m.time().unwrap_or(f64::NAN);
-                out[0] = format!(
-                    "<td title=\"{} elements\">{}</td>",
-                    m.elements,
-                    esc(&with_spread(t, "s", &m.times))
-                );
-                out[1] = format!(
-                    "<td>{}</td>",
-                    esc(&units::si(m.achieved_flops().unwrap_or(f64::NAN), "FLOP/s"))
-                );
-                out[2] = format!(
-                    "<td>{}</td>",
-                    esc(&units::si(m.achieved_bw().unwrap_or(f64::NAN), "B/s"))
-                );
-            }
-        },
-    }
+/// What one table cell group (time, FLOP/s, bandwidth) of a variant shows.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cells {
+    /// Not measured (or not usable).
+    Missing,
+    /// Verification failed: never plotted; the detail goes in a tooltip.
+    Failed(String),
+    /// `[time ± spread, FLOP/s, bandwidth]` and the element count.
+    Values([String; 3], u64),
 }
 
-fn row_html(r: &Row<'_>) -> String {
-    let mut f: [String; 3] = Default::default();
-    let mut e: [String; 3] = Default::default();
-    cells(r.fused, &mut f);
-    cells(r.eager, &mut e);
-    let (sp_attr, sp_text) = match r.speedup() {
-        Some(s) => (
-            format!(" data-speedup=\"{s}\""),
-            format!("{}×", units::sig3(s)),
+pub fn cells(m: Option<&Measurement>) -> Cells {
+    let Some(m) = m else { return Cells::Missing };
+    match &m.check {
+        Check::Failed { detail } => Cells::Failed(detail.clone()),
+        Check::Passed { .. } if !m.usable() => Cells::Missing,
+        Check::Passed { .. } => Cells::Values(
+            [
+                with_spread(m.time().unwrap_or(f64::NAN), "s", &m.times),
+                units::si(m.achieved_flops().unwrap_or(f64::NAN), "FLOP/s"),
+                units::si(m.achieved_bw().unwrap_or(f64::NAN), "B/s"),
+            ],
+            m.elements,
         ),
-        None => (String::new(), "–".into()),
-    };
-    format!(
-        "<tr data-repeat=\"{rep}\"{sp_attr}><th scope=\"row\">{rep}</th>{}{}{}{}{}{}<td>{sp_text}</td></tr>",
-        f[0], e[0], f[1], e[1], f[2], e[2],
-        rep = r.repeat
-    )
+    }
 }
 
-/// One table per (dtype, op) that has measurements.
-pub fn tables_html(run: &LabRun) -> String {
-    let mut out = String::new();
-    for dt in Dt::ALL {
-        for op in Op::ALL {
-            let rs = rows(run, op, dt);
-            if rs.is_empty() {
-                continue;
-            }
-            out.push_str(&format!(
-                "<div class=\"table-scroll\"><table class=\"lab-table\" data-op=\"{o}\" data-dt=\"{d}\">\
-                 <caption><code>{label}</code> in {d}: fused (one kernel) vs eager (one kernel per op)</caption>\
-                 <thead><tr><th scope=\"col\">repeat</th><th scope=\"col\">fused time</th><th scope=\"col\">eager time</th>\
-                 <th scope=\"col\">fused FLOP/s</th><th scope=\"col\">eager FLOP/s</th>\
-                 <th scope=\"col\">fused bandwidth</th><th scope=\"col\">eager bandwidth</th>\
-                 <th scope=\"col\">fusion speedup</th></tr></thead><tbody>",
-                o = op.id(),
-                d = dt.id(),
-                label = esc(op.label()),
-            ));
-            for r in &rs {
-                out.push_str(&row_html(r));
-            }
-            out.push_str("</tbody></table></div>");
-        }
+/// The speedup column of a row: raw value and text.
+pub fn speedup(r: &Row<'_>) -> (Option<f64>, String) {
+    match r.speedup() {
+        Some(s) => (Some(s), format!("{}×", units::sig3(s))),
+        None => (None, "–".into()),
     }
-    out
 }
 
 /// Failed variants, in words.
@@ -138,53 +78,24 @@ pub fn failures(run: &LabRun) -> Vec<String> {
         .collect()
 }
 
-/// A readout following the `data-metric` / `data-value` contract (as
-/// `ui::frame::Readout` renders it).
-fn readout(name: &str, raw: Option<f64>, text: &str) -> String {
-    format!(
-        "<span class=\"readout\" data-metric=\"{name}\" data-value=\"{}\">{}</span>",
-        raw.filter(|x| x.is_finite())
-            .map(|x| x.to_string())
-            .unwrap_or_default(),
-        esc(text)
-    )
-}
-
-fn metric(label: &str, name: &str, raw: Option<f64>, unit: &str) -> String {
-    let text = raw.map_or("—".into(), |x| units::si(x, unit));
-    format!(
-        "<div class=\"metric\"><dt>{label}</dt><dd>{}</dd></div>",
-        readout(name, raw, &text)
-    )
-}
-
-/// The headline readouts (always present, "—" without a run).
-pub fn metrics_html(run: Option<&LabRun>) -> String {
-    let s = run.map(summary).unwrap_or_default();
-    let cross_text = match (s.crossover, s.first_compute_bound) {
+/// The crossover readout's words.
+pub fn cross_text(s: &Summary) -> String {
+    match (s.crossover, s.first_compute_bound) {
         (Some(c), Some(f)) => format!("{} (slower from ×{f})", units::sig3(c)),
         (Some(c), None) => units::sig3(c),
         _ if s.peak_flops.is_some() => "still memory-bound at ×1024".into(),
         _ => "—".into(),
-    };
-    format!(
-        "<dl class=\"metrics lab-metrics\">{}{}<div class=\"metric\"><dt>Crossover repeat</dt><dd>{}</dd></div>{}{}{}</dl>",
-        metric("Copy bandwidth (read + write)", "lab_copy_bw", s.copy_bw, "B/s"),
-        metric("Compute ceiling (fused x·m)", "lab_peak_flops", s.peak_flops.map(|p| p.0), "FLOP/s"),
-        readout("lab_crossover_repeat", s.crossover, &cross_text),
-        metric("Per dispatch (empty kernel)", "lab_dispatch_s", s.dispatch, "s"),
-        metric("Per queue.submit", "lab_submit_s", s.submit, "s"),
-        metric("CPU to record a dispatch", "lab_encode_s", s.encode, "s"),
-    )
+    }
 }
 
-/// What the run was, why it is partial, its notes and failures, and the tables.
+/// The run summary (all `None` without a run).
+pub fn summary_of(run: Option<&LabRun>) -> Summary {
+    run.map(summary).unwrap_or_default()
+}
+
+/// What the run was, why it is partial, its notes and failures, in sentences.
 /// `running`: the run is still going (its outcome is not final yet).
-pub fn details_html(run: Option<&LabRun>, running: bool) -> String {
-    let Some(r) = run else {
-        return String::new();
-    };
-    let mut out = String::new();
+pub fn notes(r: &LabRun, running: bool) -> Vec<String> {
     let mut notes = vec![format!(
         "{} run of {} on {} ({} timing, {} MiB buffers).",
         if running {
@@ -208,21 +119,12 @@ pub fn details_html(run: Option<&LabRun>, running: bool) -> String {
             .into_iter()
             .map(|f| format!("Failed (not plotted): {f}")),
     );
-    out.push_str(&format!(
-        "<ul class=\"lab-notes\" data-outcome=\"{}\">",
-        r.outcome.id()
-    ));
-    for n in notes {
-        out.push_str(&format!("<li>{}</li>", esc(&n)));
-    }
-    out.push_str("</ul>");
-    out.push_str(&tables_html(r));
-    out
+    notes
 }
 
-/// The adapter and the limits that matter.
-pub fn adapter_html(a: &AdapterInfo) -> String {
-    let items = [
+/// The adapter and the limits that matter, as (label, value) pairs.
+pub fn adapter_items(a: &AdapterInfo) -> Vec<(&'static str, String)> {
+    vec![
         (
             "Adapter",
             format!(
@@ -263,32 +165,18 @@ pub fn adapter_html(a: &AdapterInfo) -> String {
             }
             .into(),
         ),
-    ];
-    let mut out = String::from("<dl class=\"lab-adapter\">");
-    for (i, (k, v)) in items.iter().enumerate() {
-        let id = if i == 0 { " id=\"lab-adapter\"" } else { "" };
-        out.push_str(&format!("<div><dt>{k}</dt><dd{id}>{}</dd></div>", esc(v)));
-    }
-    out.push_str("</dl>");
-    out
+    ]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gpu::analysis::rows;
     use crate::gpu::analysis::tests::synthetic;
-    use crate::gpu::results::Kernel;
+    use crate::gpu::results::{Dt, Kernel};
 
     #[test]
-    fn escapes() {
-        assert_eq!(
-            esc("<a href=\"x\">&'</a>"),
-            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;"
-        );
-    }
-
-    #[test]
-    fn tables() {
+    fn cells_and_failures() {
         let mut run = synthetic();
         run.measurements
             .iter_mut()
@@ -298,45 +186,35 @@ mod tests {
                     detail: "<script>alert(1)</script>".into(),
                 }
             });
-        let html = tables_html(&run);
-        assert_eq!(html.matches("<table").count(), 1);
-        assert_eq!(html.matches("<tr data-repeat").count(), 11);
-        assert!(html.contains("data-speedup=\"8\""));
-        assert!(!html.contains("<script>"));
-        assert!(html.contains("&lt;script&gt;"));
-        assert_eq!(html.matches("class=\"failed\"").count(), 3);
+        let rs = rows(&run, Op::Mul, Dt::F32);
+        assert_eq!(rs.len(), 11);
+        let r4 = rs.iter().find(|r| r.repeat == 4).unwrap();
+        assert_eq!(
+            cells(r4.eager),
+            Cells::Failed("<script>alert(1)</script>".into())
+        );
+        assert!(matches!(cells(r4.fused), Cells::Values(..)));
+        assert!(rs.iter().any(|r| speedup(r).0 == Some(8.0)));
         let f = failures(&run);
         assert_eq!(f.len(), 1);
         assert!(f[0].starts_with("eager mul ×4 (f32): "), "{}", f[0]);
+        assert!(notes(&run, false)
+            .iter()
+            .any(|n| n.starts_with("Failed (not plotted)")));
     }
 
     #[test]
-    fn results_block() {
-        let empty = metrics_html(None);
-        assert_eq!(details_html(None, false), "");
-        for m in [
-            "lab_copy_bw",
-            "lab_peak_flops",
-            "lab_crossover_repeat",
-            "lab_dispatch_s",
-            "lab_submit_s",
-        ] {
-            assert!(
-                empty.contains(&format!("data-metric=\"{m}\" data-value=\"\">—")),
-                "{m}"
-            );
-        }
-        let mut run = synthetic();
-        run.adapter.vendor = "<b>".into();
-        let html = metrics_html(Some(&run)) + &details_html(Some(&run), false);
-        assert!(
-            html.contains("data-metric=\"lab_crossover_repeat\" data-value=\"80"),
-            "{html}"
-        );
-        assert!(html.contains("&lt;b&gt;") && !html.contains("<b>"));
-        assert!(html.contains("data-outcome=\"complete\""));
-        let a = adapter_html(&run.adapter);
-        assert!(a.contains("id=\"lab-adapter\">&lt;b&gt;"));
+    fn summary_words() {
+        let empty = summary_of(None);
+        assert_eq!(cross_text(&empty), "—");
+        let run = synthetic();
+        let s = summary_of(Some(&run));
+        assert!(cross_text(&s).starts_with("80"), "{}", cross_text(&s));
+        assert!(notes(&run, false)[0].starts_with("Complete"));
+        assert!(notes(&run, true)[0].starts_with("Running"));
+        let items = adapter_items(&run.adapter);
+        assert_eq!(items.len(), 7);
+        assert_eq!(items[0].0, "Adapter");
     }
 
     #[test]

@@ -11,11 +11,12 @@
 //! `window.__brrrLabLoseDevice()` (present during a run) destroys the device.
 
 use super::frame::Readout;
+use super::lab_view::{AdapterList, LabDetails, LabMetrics};
 use super::plot::{shared, PlotCanvas};
 use super::roofline::{Measured, MeasuredPoint, RooflineData};
 use super::Ctx;
 use crate::gpu::results::{AdapterInfo, Kernel, LabRun, Op, Outcome};
-use crate::gpu::{analysis, apply, export, table, web};
+use crate::gpu::{analysis, apply, export, web};
 use crate::model::units;
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
@@ -306,15 +307,18 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
                 "kernel's output is checked against the same chain computed on the CPU; nothing leaves "
                 "your browser. It takes from seconds to a few minutes and the page stays usable."
             </p>
-            <div class="lab-gpu" inner_html=move || match probe.get() {
-                Probe::Checking => "<p class=\"note\">Looking for WebGPU…</p>".to_string(),
-                Probe::Missing(e) => format!(
-                    "<p id=\"lab-fallback\" class=\"notice\">{} The rest of the page works without \
-                     it, and results saved or imported earlier still show below.</p>",
-                    table::esc(&e)
-                ),
-                Probe::Ready(a) => table::adapter_html(&a),
-            }></div>
+            <div class="lab-gpu">
+                {move || match probe.get() {
+                    Probe::Checking => view! { <p class="note">"Looking for WebGPU…"</p> }.into_any(),
+                    Probe::Missing(e) => view! {
+                        <p id="lab-fallback" class="notice">
+                            {e}" The rest of the page works without it, and results saved or imported earlier still show below."
+                        </p>
+                    }
+                    .into_any(),
+                    Probe::Ready(a) => view! { <AdapterList a=a/> }.into_any(),
+                }}
+            </div>
             <div class="lab-actions">
                 // shown by CSS from data-lab-status / data-lab-gpu, so no reactive attributes
                 <button id="lab-run" class="lab-button primary" on:click=on_run>"Run"</button>
@@ -342,7 +346,7 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
                 " "<span id="lab-message">{move || message.get()}</span>
             </p>
             <p id="lab-applied" class="note">{move || applied.get()}</p>
-            <div class="lab-results" inner_html=move || run.with(|r| table::metrics_html(r.as_ref()))></div>
+            <div class="lab-results">{move || view! { <LabMetrics run=run.get()/> }}</div>
             <figure class="chart">
                 <PlotCanvas ctx=ctx id="lab-roofline" data=shared(chart_data)
                     label="Roofline of the selected preset with this GPU's measured roofline and kernels over it."/>
@@ -356,10 +360,12 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
                     </ul>
                 </figcaption>
             </figure>
-            <div class="lab-details" inner_html=move || {
-                let running = status.get() == "running";
-                run.with(|r| table::details_html(r.as_ref(), running))
-            }></div>
+            <div class="lab-details">
+                {move || {
+                    let running = status.get() == "running";
+                    view! { <LabDetails run=run.get() running=running/> }
+                }}
+            </div>
         </div>
     }
 }

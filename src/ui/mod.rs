@@ -17,6 +17,7 @@ mod generations;
 mod hardware_table;
 mod help;
 mod lab;
+mod lab_view;
 mod microbench;
 mod notices;
 mod offline;
