@@ -178,3 +178,24 @@ test('storage: an unreadable saved theme is ignored with a notice and kept; no s
   assert.ok(Number.isFinite(m.wall_time_s));
   await ctx2.close();
 });
+
+test('an imported lab file with markup in it shows the markup as text, never as HTML', async () => {
+  const page = await h.open('#lab');
+  const evil = '<img src=x onerror="window.__pwned=1">';
+  const run = {
+    format: 'brrr-lab', version: 1, outcome: 'partial', reason: `Cut short ${evil}`,
+    date: '2026-11-22T00:00:00.000Z', timer: 'wallclock', small: true, elements: 262144,
+    adapter: { vendor: evil, architecture: '<b>bold</b>', description: '', device: '', fallback: false,
+      timestamps: false, f16: false, max_storage_binding: 134217728, max_buffer: 268435456,
+      max_workgroups_per_dim: 65535, max_invocations: 256 },
+    notes: [`note ${evil}`], overheads: { dispatch_s: [], encode_s: [], submit_s: [], roundtrip_s: [] },
+    measurements: [],
+  };
+  await page.locator('#lab-import').setInputFiles({ name: 'evil.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(run)) });
+  const notes = page.locator('#lab .lab-notes');
+  await notes.waitFor({ timeout: 5000 });
+  const text = await notes.innerText();
+  assert.match(text, /<img src=x onerror=/, 'the markup should be shown as text');
+  assert.equal(await page.locator('#lab img, #lab b').count(), 0, 'imported markup became elements');
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+});
