@@ -186,7 +186,7 @@ pub fn details_html(run: Option<&LabRun>, running: bool) -> String {
     };
     let mut out = String::new();
     let mut notes = vec![format!(
-        "{} run of {} on {} ({} timing, {} MiB buffers).",
+        "{} run of {} on {} ({} timing, {} buffers).",
         if running {
             "Running: a"
         } else if r.outcome == Outcome::Complete {
@@ -197,7 +197,7 @@ pub fn details_html(run: Option<&LabRun>, running: bool) -> String {
         r.date,
         r.adapter.name(),
         r.timer.id(),
-        (r.elements * 4) >> 20,
+        super::plan::size_text((r.elements * 4) as f64),
     )];
     if !r.reason.is_empty() && !running {
         notes.push(r.reason.clone());
