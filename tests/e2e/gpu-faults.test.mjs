@@ -7,7 +7,8 @@
 //   1. no WebGPU (navigator.gpu undefined)
 //   2. navigator.gpu.requestAdapter() resolving to null
 //   3. adapter.requestDevice() rejecting
-//   4. the device lost while a variant's output is being read back for verification
+//   4. the device lost before the first measurement, and while a variant's output
+//      is being read back for verification
 //   5. a WGSL compile failure (window.__brrrLabBreakShader: fused x·m ×2)
 //   6. tiny adapter limits (GPUAdapter.prototype.limits stubbed): a note below the
 //      small test size, a clear refusal below the lab's minimum
@@ -148,8 +149,19 @@ test('3. requestDevice rejecting: the run fails with the reason, nothing is kept
   await assertUsable(page);
 });
 
-test('4. the device lost during a verification read-back: reported, partial results kept', async () => {
-  const page = await openWith('lost in verify');
+test('4. the device lost: before the first result a failure in words, during a verification read-back partial results kept', async () => {
+  const page = await openWith('lost device');
+  // lost while measuring the copy bandwidth: nothing to keep, so the run failed
+  await runUntilHeld(page, 'done', 'copy bandwidth \\(f32\\)');
+  await page.evaluate(() => window.__brrrLabLoseDevice());
+  await page.waitForTimeout(200); // let device.lost resolve first
+  await release(page);
+  assert.equal(await settled(page), 'failed');
+  assert.match(await message(page), /device was lost during the run .*nothing was measured; earlier results, if any, are unchanged/);
+  assert.equal(await page.locator('.lab').getAttribute('data-lab-results'), 'no');
+  assert.equal(await saved(page), null, 'nothing saved');
+  await assertUsable(page);
+  // lost while a variant's output is read back: a new device, then partial results
   const held = await runUntilHeld(page, 'verify', 'fused cos ×8 \\(f32\\)');
   assert.match(held, /fused cos ×8/);
   await page.evaluate(() => window.__brrrLabLoseDevice());
