@@ -48,8 +48,14 @@ pub struct Plan {
     pub notes: Vec<String>,
 }
 
-fn mib(b: f64) -> String {
-    format!("{:.0} MiB", b / (1024.0 * 1024.0))
+/// A buffer size in words: "256 MiB", or "512 KiB" below 1 MiB (so a tiny limit
+/// never reads as "0 MiB").
+pub fn size_text(b: f64) -> String {
+    if b < 1024.0 * 1024.0 {
+        format!("{:.0} KiB", b / 1024.0)
+    } else {
+        format!("{:.0} MiB", b / (1024.0 * 1024.0))
+    }
 }
 
 /// The plan for an adapter, or why its limits are too small.
@@ -77,8 +83,8 @@ pub fn plan(l: &Limits, small: bool) -> Result<Plan, String> {
     if bytes.is_nan() || bytes < MIN_BYTES {
         return Err(format!(
             "this adapter allows buffers of only {} (need at least {})",
-            mib(cap),
-            mib(MIN_BYTES)
+            size_text(cap),
+            size_text(MIN_BYTES)
         ));
     }
     let mut notes = Vec::new();
@@ -86,15 +92,16 @@ pub fn plan(l: &Limits, small: bool) -> Result<Plan, String> {
         notes.push(format!(
             "Small test size ({} per buffer): fast, but small buffers fit in caches and \
              short kernels are dominated by overhead.",
-            mib(bytes)
+            size_text(bytes)
         ));
-    } else if bytes < target {
+    }
+    if bytes < target {
         notes.push(format!(
             "This adapter allows buffers of at most {}, so the lab uses {} instead of {}: \
              caches may flatter the bandwidth.",
-            mib(cap),
-            mib(bytes),
-            mib(target)
+            size_text(cap),
+            size_text(bytes),
+            size_text(target)
         ));
     }
     Ok(Plan {
@@ -240,6 +247,33 @@ mod tests {
             ..default_limits()
         };
         assert_eq!(plan(&odd, false).map(|p| p.wg), Ok(128));
+    }
+
+    #[test]
+    fn tiny_limits_are_said_in_kib() {
+        let half_mib = Limits {
+            max_storage_binding: 512.0 * 1024.0,
+            ..default_limits()
+        };
+        // the small test size is cut too, and the note says so
+        let p = plan(&half_mib, true).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(p.bytes, 512 * 1024);
+        assert_eq!(p.notes.len(), 2, "{:?}", p.notes);
+        assert!(p.notes[0].contains("(512 KiB per buffer)"), "{:?}", p.notes);
+        assert!(
+            p.notes[1].contains("at most 512 KiB, so the lab uses 512 KiB instead of 1 MiB"),
+            "{:?}",
+            p.notes
+        );
+        let tiny = Limits {
+            max_buffer: 128.0 * 1024.0,
+            ..default_limits()
+        };
+        assert_eq!(
+            plan(&tiny, true),
+            Err("this adapter allows buffers of only 128 KiB (need at least 256 KiB)".into())
+        );
+        assert_eq!(size_text(256.0 * 1024.0 * 1024.0), "256 MiB");
     }
 
     #[test]

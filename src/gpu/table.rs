@@ -97,7 +97,7 @@ pub fn summary_of(run: Option<&LabRun>) -> Summary {
 /// `running`: the run is still going (its outcome is not final yet).
 pub fn notes(r: &LabRun, running: bool) -> Vec<String> {
     let mut notes = vec![format!(
-        "{} run of {} on {} ({} timing, {} MiB buffers).",
+        "{} run of {} on {} ({} timing, {} buffers).",
         if running {
             "Running: a"
         } else if r.outcome == Outcome::Complete {
@@ -108,7 +108,7 @@ pub fn notes(r: &LabRun, running: bool) -> Vec<String> {
         r.date,
         r.adapter.name(),
         r.timer.id(),
-        (r.elements * 4) >> 20,
+        super::plan::size_text((r.elements * 4) as f64),
     )];
     if !r.reason.is_empty() && !running {
         notes.push(r.reason.clone());

@@ -112,6 +112,14 @@ async fn scope_error(device: &GpuDevice) -> Result<(), String> {
     }
 }
 
+/// A test knob: `window[name] === true`.
+fn knob(name: &str) -> bool {
+    web_sys::window()
+        .and_then(|w| Reflect::get(&w, &name.into()).ok())
+        .and_then(|v| v.as_bool())
+        == Some(true)
+}
+
 fn gpu() -> Result<Gpu, String> {
     let nav = web_sys::window().ok_or("no window")?.navigator();
     let g = Reflect::get(&nav, &"gpu".into()).map_err(js_err)?;
@@ -619,7 +627,15 @@ impl Lab<'_> {
         let errors_before = self.errors.borrow().len();
         // eager runs `repeat` kernels of one op each; fused one kernel of `repeat` ops
         let ops = if kernel == Kernel::Eager { 1 } else { repeat };
-        let code = wgsl::elementwise(dt, op, ops, self.plan.wg);
+        let mut code = wgsl::elementwise(dt, op, ops, self.plan.wg);
+        // test knob `window.__brrrLabBreakShader = true`: fused x·m ×2 gets invalid WGSL
+        if kernel == Kernel::Fused
+            && op == Some(Op::Mul)
+            && repeat == 2
+            && knob("__brrrLabBreakShader")
+        {
+            code.push_str("\nnot WGSL");
+        }
         let kern = match self.kernel(&code, true).await {
             Ok(k) => k,
             Err(e) => {
@@ -798,9 +814,11 @@ async fn open_device(adapter: &GpuAdapter, info: &AdapterInfo) -> Result<GpuDevi
         .map_err(|e| format!("The browser refused a WebGPU device: {}", js_err(e)))
 }
 
-/// Run the whole lab. `Err` only when nothing could be measured at all (no
-/// WebGPU, no adapter, no device, limits too small); otherwise the run, complete,
-/// partial (device lost, error) or cancelled, with everything measured so far.
+/// Run the whole lab. `Err` when nothing could be measured at all (no WebGPU, no
+/// adapter, no device, limits too small, or the device lost or an error before the
+/// first measurement); otherwise the run, complete, partial (device lost, error) or
+/// cancelled, with everything measured so far. A run cancelled before its first
+/// measurement is returned empty and is neither shown nor saved (`hooks.update`).
 pub async fn run(small: bool, wall_clock: bool, hooks: &Hooks<'_>) -> Result<LabRun, String> {
     (hooks.progress)(0.0, "opening the GPU");
     let adapter = adapter().await?;
@@ -889,6 +907,15 @@ pub async fn run(small: bool, wall_clock: bool, hooks: &Hooks<'_>) -> Result<Lab
     }
 
     let result = session_run(&session, plan, timer, lost, errors, hooks, &mut run).await;
+    drop(session);
+    // stopped before the first measurement: nothing to keep, so the results shown
+    // and saved earlier (if any) stay as they were
+    let none = run.measurements.is_empty();
+    let kept = if none {
+        "nothing was measured; earlier results, if any, are unchanged"
+    } else {
+        "the results so far are kept, marked partial"
+    };
     match result {
         Ok(()) => {
             run.outcome = Outcome::Complete;
@@ -897,21 +924,24 @@ pub async fn run(small: bool, wall_clock: bool, hooks: &Hooks<'_>) -> Result<Lab
         }
         Err(Stop::Cancelled) => {
             run.outcome = Outcome::Cancelled;
-            run.reason = "Cancelled: the results so far are kept, marked partial.".into();
+            run.reason = format!("Cancelled: {kept}.");
         }
         Err(Stop::Lost(m)) => {
             run.outcome = Outcome::Partial;
-            run.reason = format!(
-                "The GPU device was lost during the run ({m}); the results so far are kept."
-            );
+            run.reason = format!("The GPU device was lost during the run ({m}); {kept}.");
         }
         Err(Stop::Error(m)) => {
             run.outcome = Outcome::Partial;
-            run.reason = format!("The run stopped on an error: {m}");
+            run.reason = format!("The run stopped on an error ({m}); {kept}.");
         }
     }
-    drop(session);
-    (hooks.update)(&run);
+    if none {
+        if run.outcome == Outcome::Partial {
+            return Err(run.reason);
+        }
+    } else {
+        (hooks.update)(&run);
+    }
     Ok(run)
 }
 
@@ -950,8 +980,8 @@ async fn session_run(
         }
         plan.bytes = half;
         run.notes.push(format!(
-            "Out of GPU memory at the planned size; using {} MiB per buffer.",
-            half >> 20
+            "Out of GPU memory at the planned size; using {} per buffer.",
+            plan::size_text(half as f64)
         ));
     };
     run.elements = plan.elements(Dt::F32);

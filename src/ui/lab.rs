@@ -8,7 +8,9 @@
 //! Test knobs: `?lab_size=small` (or `window.__brrrLabSmall = true`) runs at the
 //! small size; `?lab_timer=wall` (or `window.__brrrLabWallClock = true`) times
 //! with `performance.now()` even when timestamp queries exist;
-//! `window.__brrrLabLoseDevice()` (present during a run) destroys the device.
+//! `window.__brrrLabLoseDevice()` (present during a run) destroys the device;
+//! `window.__brrrLabBreakShader = true` makes fused x·m ×2's WGSL invalid (read by
+//! `gpu::web` when it compiles that variant).
 
 use super::frame::Readout;
 use super::lab_view::{AdapterList, LabDetails, LabMetrics};
@@ -44,7 +46,7 @@ fn status_text(s: &str) -> &'static str {
         "running" => "Running…",
         "done" => "Done",
         "partial" => "Partial results",
-        "cancelled" => "Cancelled — partial results kept",
+        "cancelled" => "Cancelled",
         "failed" => "Failed",
         "unsupported" => "WebGPU unavailable",
         _ => "No run yet",
