@@ -906,7 +906,17 @@ pub async fn run(small: bool, wall_clock: bool, hooks: &Hooks<'_>) -> Result<Lab
         });
     }
 
-    let result = session_run(&session, plan, timer, lost, errors, hooks, &mut run).await;
+    let result = session_run(&session, plan, timer, lost.clone(), errors, hooks, &mut run).await;
+    // a GPU promise can be rejected before device.lost resolves: give the loss a
+    // moment so it is reported as the loss (checked before our own destroy below)
+    let result = match result {
+        Err(Stop::Error(m)) => {
+            yield_now().await;
+            let l = lost.borrow().clone();
+            Err(l.map_or(Stop::Error(m), Stop::Lost))
+        }
+        r => r,
+    };
     drop(session);
     // stopped before the first measurement: nothing to keep, so the results shown
     // and saved earlier (if any) stay as they were
