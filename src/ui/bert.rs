@@ -8,7 +8,7 @@ use super::frame::Readout;
 use super::Ctx;
 use crate::model::bert::{self, BertConfig, ByClass, OpClass, IVANOV_2020};
 use crate::model::units;
-use crate::state::fields;
+use crate::state::{fields, State};
 use leptos::prelude::*;
 
 fn pct(v: f64) -> String {
@@ -30,35 +30,25 @@ fn stacked(shares: ByClass, label: String) -> impl IntoView {
     }
 }
 
+/// BERT-base with the widget's batch, sequence length and fusion on the state's
+/// machine.
+fn profile(s: &State) -> bert::BertProfile {
+    let w = &s.widgets;
+    bert::profile(
+        &BertConfig::BASE,
+        w.bert_batch,
+        w.bert_seq,
+        &s.machine(),
+        w.bert_fused,
+    )
+}
+
 #[component]
 pub fn Bert(ctx: Ctx) -> impl IntoView {
-    let prof = Memo::new(move |_| {
-        ctx.view.with(|s| {
-            let w = &s.widgets;
-            bert::profile(
-                &BertConfig::BASE,
-                w.bert_batch,
-                w.bert_seq,
-                &s.machine(),
-                w.bert_fused,
-            )
-        })
-    });
+    let prof = Memo::new(move |_| ctx.view.with(profile));
     let runtime = Memo::new(move |_| prof.with(|p| p.runtime_shares()));
     // the readouts are a live contract: computed from the shared state even off-screen
-    let live = Memo::new(move |_| {
-        ctx.state.with(|s| {
-            let w = &s.widgets;
-            bert::profile(
-                &BertConfig::BASE,
-                w.bert_batch,
-                w.bert_seq,
-                &s.machine(),
-                w.bert_fused,
-            )
-            .runtime_shares()
-        })
-    });
+    let live = Memo::new(move |_| ctx.state.with(|s| profile(s).runtime_shares()));
     let flop = Memo::new(move |_| prof.with(|p| p.flop_shares()));
     let slow = Memo::new(move |_| prof.with(|p| p.slowdown_vs_matmul()));
     let share_readout = move |name: &'static str, c: OpClass| {

@@ -9,6 +9,7 @@ use super::plot::{csv, plot_with, shared, Plot, PlotCanvas};
 use super::Ctx;
 use crate::model::overhead::{self, CpuPart, OverheadRun, Remedies};
 use crate::model::{units, Bound};
+use crate::state::State;
 use leptos::prelude::*;
 use plotters::prelude::*;
 
@@ -16,33 +17,27 @@ const PYTHON: RGBColor = RGBColor(22, 163, 74);
 const DISPATCH: RGBColor = RGBColor(234, 179, 8);
 const LAUNCH: RGBColor = RGBColor(239, 68, 68);
 
+/// The remedy toggles of the state, as the model's flags.
+fn remedies(s: &State) -> Remedies {
+    let w = &s.widgets;
+    Remedies {
+        cuda_graphs: w.graphs,
+        compiled: w.compiled,
+        cpp: w.cpp,
+    }
+}
+
 #[component]
 pub fn Overhead(ctx: Ctx) -> impl IntoView {
     let data = Memo::new(move |_| {
-        ctx.view.with(|s| {
-            let w = &s.widgets;
-            let rem = Remedies {
-                cuda_graphs: w.graphs,
-                compiled: w.compiled,
-                cpp: w.cpp,
-            };
-            let m = s.machine();
-            let shape = s.shape();
-            let run = overhead::run(&shape, &m, rem);
-            Lanes(run)
-        })
+        ctx.view
+            .with(|s| Lanes(overhead::run(&s.shape(), &s.machine(), remedies(s))))
     });
     // The readouts are a live contract (read at any time by tests and embedders):
     // they follow the shared state even while the widget is off-screen.
     let live = Memo::new(move |_| {
         ctx.state.with(|s| {
-            let w = &s.widgets;
-            let rem = Remedies {
-                cuda_graphs: w.graphs,
-                compiled: w.compiled,
-                cpp: w.cpp,
-            };
-            let (m, shape) = (s.machine(), s.shape());
+            let (m, shape, rem) = (s.machine(), s.shape(), remedies(s));
             (
                 overhead::run(&shape, &m, rem).gpu_util(),
                 overhead::double_batch_ratio(&shape, &m, rem),
