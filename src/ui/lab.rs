@@ -12,6 +12,7 @@
 //! `window.__brrrLabBreakShader = true` makes fused x·m ×2's WGSL invalid (read by
 //! `gpu::web` when it compiles that variant).
 
+use super::chart::OnScreen;
 use super::frame::Readout;
 use super::lab_view::{AdapterList, LabDetails, LabMetrics};
 use super::plot::{shared, PlotCanvas};
@@ -135,16 +136,27 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
         }
     }
 
-    leptos::task::spawn_local(async move {
-        match web::probe().await {
-            Ok(info) => {
-                probe.try_set(Probe::Ready(info));
-            }
-            Err(e) => {
-                probe.try_set(Probe::Missing(e));
-                status.try_set("unsupported");
-            }
+    // Ask for an adapter only once the lab is (nearly) on screen: visitors who never
+    // reach it cost nothing, and a browser without adapters does not log its
+    // "no available adapters" warning on every page load.
+    let root = NodeRef::<leptos::html::Div>::new();
+    let on_screen = OnScreen::new(root);
+    Effect::new(move |probed: Option<bool>| {
+        if probed == Some(true) || !on_screen.get() {
+            return probed.unwrap_or(false);
         }
+        leptos::task::spawn_local(async move {
+            match web::probe().await {
+                Ok(info) => {
+                    probe.try_set(Probe::Ready(info));
+                }
+                Err(e) => {
+                    probe.try_set(Probe::Missing(e));
+                    status.try_set("unsupported");
+                }
+            }
+        });
+        true
     });
 
     let on_run = move |_| {
@@ -295,7 +307,7 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
     });
 
     view! {
-        <div class="lab" data-lab-status=move || status.get()
+        <div class="lab" node_ref=root data-lab-status=move || status.get()
             data-lab-gpu=move || match probe.get() {
                 Probe::Checking => "checking",
                 Probe::Missing(_) => "missing",

@@ -77,6 +77,7 @@ async function openWith(label, init, arg) {
   if (init) await page.context().addInitScript(init, arg);
   await page.goto(h.url + '?lab_size=small', { waitUntil: 'load' });
   await waitReady(page);
+  await page.locator('#lab').scrollIntoViewIfNeeded(); // the lab probes WebGPU once seen
   await page.waitForSelector('.lab[data-lab-gpu=ready], .lab[data-lab-gpu=missing]', { timeout: 15_000 });
   return page;
 }

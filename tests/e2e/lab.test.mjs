@@ -16,7 +16,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHarness, metric, metrics, pollUntil, setSlider, frame, OUT_DIR } from './helpers.mjs';
+import { createHarness, metric, metrics, pollUntil, setSlider, frame, OUT_DIR, waitReady,
+} from './helpers.mjs';
 
 const READOUTS = ['lab_copy_bw', 'lab_peak_flops', 'lab_crossover_repeat', 'lab_dispatch_s', 'lab_submit_s'];
 const SHOTS = path.join(OUT_DIR, 'lab');
@@ -37,6 +38,7 @@ after(async () => {
 
 async function openLab(query = '?lab_size=small', opts = {}) {
   const page = await h.open(query, opts);
+  await page.locator('#lab').scrollIntoViewIfNeeded(); // the lab probes WebGPU once seen
   await page.waitForSelector('.lab[data-lab-gpu=ready], .lab[data-lab-gpu=missing]', { timeout: 15_000 });
   return page;
 }
@@ -178,15 +180,19 @@ test('without WebGPU the lab says so and the page keeps working', async () => {
     Object.defineProperty(Navigator.prototype, 'gpu', { get: () => undefined, configurable: true });
   });
   await page.reload();
+  await waitReady(page);
+  await page.locator('#lab').scrollIntoViewIfNeeded();
   await page.waitForSelector('.lab[data-lab-gpu=missing]', { timeout: 15_000 });
   assert.equal(await status(page), 'unsupported');
   assert.match(await page.locator('#lab-fallback').innerText(), /does not offer WebGPU/);
   assert.equal(await page.locator('#lab-run').isVisible(), false);
-  // the explorer still reacts
+  // the explorer still reacts (charts redraw while on screen: scroll back to it)
+  await page.locator('#roofline-canvas').scrollIntoViewIfNeeded();
   const before = await frame(page);
   await setSlider(page, 'batch', 10);
   await pollUntil(() => frame(page), (f) => f > before);
   assert.ok((await frame(page)) > before);
+  await page.locator('#lab').scrollIntoViewIfNeeded();
   await page.locator('#lab').screenshot({ path: path.join(SHOTS, 'lab-no-webgpu.png') });
 });
 
