@@ -13,6 +13,7 @@
 //! `gpu::web` when it compiles that variant).
 
 use super::chart::OnScreen;
+use super::download::save_text;
 use super::frame::Readout;
 use super::lab_view::{AdapterList, LabDetails, LabMetrics};
 use super::plot::{shared, PlotCanvas};
@@ -22,7 +23,7 @@ use crate::gpu::results::{AdapterInfo, Kernel, LabRun, Op, Outcome};
 use crate::gpu::{analysis, apply, export, web};
 use crate::model::units;
 use leptos::prelude::*;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 
 /// Where results persist (versioned with the export format).
 pub const STORAGE_KEY: &str = "brrr.lab.v1";
@@ -77,29 +78,6 @@ fn save(run: &LabRun) -> Result<(), String> {
     let st = storage().ok_or("localStorage is not available")?;
     st.set_item(STORAGE_KEY, &export::to_json_text(run))
         .map_err(|e| format!("could not save the results: {}", web::js_err(e)))
-}
-
-fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
-    let parts = js_sys::Array::of1(&JsValue::from_str(text));
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type(mime);
-    let blob =
-        web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).map_err(web::js_err)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(web::js_err)?;
-    let a: web_sys::HtmlAnchorElement = document()
-        .create_element("a")
-        .map_err(web::js_err)?
-        .unchecked_into();
-    a.set_href(&url);
-    a.set_download(name);
-    a.click();
-    // revoke once the browser has taken the file
-    let revoke = wasm_bindgen::closure::Closure::once_into_js(move || {
-        let _ = web_sys::Url::revoke_object_url(&url);
-    });
-    let _ = window()
-        .set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 10_000);
-    Ok(())
 }
 
 #[component]
@@ -249,13 +227,13 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
                 .take(14)
                 .collect();
             let res = if csv {
-                download(
+                save_text(
                     &format!("brrr-lab-{stamp}.csv"),
                     "text/csv",
                     &export::to_csv(r),
                 )
             } else {
-                download(
+                save_text(
                     &format!("brrr-lab-{stamp}.json"),
                     "application/json",
                     &export::to_json_text(r),

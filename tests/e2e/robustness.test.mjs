@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useHarness, waitReady, metrics, METRICS } from './helpers.mjs';
+import { useHarness, waitReady, metrics, METRICS, pollUntil } from './helpers.mjs';
 
 const h = useHarness();
 
@@ -198,4 +198,33 @@ test('an imported lab file with markup in it shows the markup as text, never as 
   assert.match(text, /<img src=x onerror=/, 'the markup should be shown as text');
   assert.equal(await page.locator('#lab img, #lab b').count(), 0, 'imported markup became elements');
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
+});
+
+test('lab storage faults: a malformed import is explained, a full quota is reported, the page works on', async () => {
+  const page = await h.open('#lab');
+  // malformed JSON: the message says what is wrong, nothing is replaced
+  await page.locator('#lab-import').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"brrr-lab", "version": 1, ') });
+  const msg = page.locator('#lab-message');
+  await pollUntil(() => msg.innerText(), (t) => t.length > 0);
+  assert.match(await msg.innerText(), /^Import failed: .+/);
+  assert.notEqual(await page.locator('.lab').getAttribute('data-lab-results'), 'yes');
+  // a full quota: the import still shows, and says it was not saved
+  await page.evaluate(() => {
+    const real = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (k, v) {
+      if (k === 'brrr.lab.v1') throw new DOMException('quota exceeded', 'QuotaExceededError');
+      return real.call(this, k, v);
+    };
+  });
+  const ok = {
+    format: 'brrr-lab', version: 1, outcome: 'partial', reason: '', date: '2026-11-22T00:00:00.000Z',
+    timer: 'wallclock', small: true, elements: 262144,
+    adapter: { vendor: 'test', architecture: '', description: '', device: '', fallback: false, timestamps: false,
+      f16: false, max_storage_binding: 134217728, max_buffer: 268435456, max_workgroups_per_dim: 65535, max_invocations: 256 },
+    notes: [], overheads: { dispatch_s: [], encode_s: [], submit_s: [], roundtrip_s: [] }, measurements: [],
+  };
+  await page.locator('#lab-import').setInputFiles({ name: 'ok.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(ok)) });
+  await pollUntil(() => msg.innerText(), (t) => /Imported/.test(t));
+  assert.match(await msg.innerText(), /Imported, but could not save the results/);
+  assert.equal(await page.locator('#panic-banner').count(), 0);
 });
