@@ -87,15 +87,10 @@ pub fn compare(ops: u32, elements: f64, m: &Machine) -> FusionComparison {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::analyse;
     use crate::model::workload::{self, Shape, Workload};
-    use crate::model::{analyse, Dtype};
-    use crate::state::State;
 
-    fn a100_fp32() -> Machine {
-        let mut s = State::default();
-        s.select_dtype(Dtype::Fp32);
-        s.machine()
-    }
+    use crate::model::a100_fp32;
 
     const BIG: f64 = 65536.0 * 4096.0; // 1 GiB of fp32
 

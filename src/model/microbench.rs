@@ -109,14 +109,8 @@ pub fn crossover(m: &Machine, elem_bytes: f64) -> Crossover {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Dtype;
-    use crate::state::State;
 
-    fn a100_fp32() -> Machine {
-        let mut s = State::default();
-        s.select_dtype(Dtype::Fp32);
-        s.machine()
-    }
+    use crate::model::a100_fp32;
 
     const N: f64 = 65536.0 * 4096.0;
 

@@ -85,3 +85,11 @@ pub fn analyse(shape: &Shape, m: &Machine) -> Report {
 
 #[cfg(test)]
 mod essay_tests;
+
+/// Test fixture: the A100 40GB preset in fp32, the essay's setting.
+#[cfg(test)]
+pub(crate) fn a100_fp32() -> Machine {
+    let mut s = crate::state::State::default();
+    s.select_dtype(Dtype::Fp32);
+    s.machine()
+}

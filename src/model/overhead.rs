@@ -327,14 +327,8 @@ pub fn double_batch_ratio(shape: &Shape, m: &Machine, remedies: Remedies) -> f64
 mod tests {
     use super::*;
     use crate::model::workload::Workload;
-    use crate::model::Dtype;
-    use crate::state::State;
 
-    fn a100_fp32() -> Machine {
-        let mut s = State::default();
-        s.select_dtype(Dtype::Fp32);
-        s.machine()
-    }
+    use crate::model::a100_fp32;
 
     fn tiny() -> Shape {
         Shape {
