@@ -18,6 +18,7 @@ use super::frame::Readout;
 use super::lab_view::{AdapterList, LabDetails, LabMetrics};
 use super::plot::{shared, PlotCanvas};
 use super::roofline::{Measured, MeasuredPoint, RooflineData};
+use super::storage;
 use super::Ctx;
 use crate::gpu::results::{AdapterInfo, Kernel, LabRun, Op, Outcome};
 use crate::gpu::{analysis, apply, export, web};
@@ -70,14 +71,9 @@ fn flag(url_key: &str, global: &str) -> bool {
                 == Some(true)
 }
 
-fn storage() -> Option<web_sys::Storage> {
-    window().local_storage().ok().flatten()
-}
-
 fn save(run: &LabRun) -> Result<(), String> {
-    let st = storage().ok_or("localStorage is not available")?;
-    st.set_item(STORAGE_KEY, &export::to_json_text(run))
-        .map_err(|e| format!("could not save the results: {}", web::js_err(e)))
+    storage::set(STORAGE_KEY, &export::to_json_text(run))
+        .map_err(|e| format!("could not save the results: {e}"))
 }
 
 #[component]
@@ -101,7 +97,7 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
     };
 
     // results of an earlier visit; unreadable data is reported and left in place
-    if let Some(Ok(Some(text))) = storage().map(|s| s.get_item(STORAGE_KEY)) {
+    if let Ok(Some(text)) = storage::get(STORAGE_KEY) {
         match export::import(&text) {
             Ok(r) => {
                 status.set(status_of(r.outcome));
