@@ -183,6 +183,43 @@ test('dark mode: follows the system, toggles, is remembered, and charts switch p
   await ctx.close();
 });
 
+test('dark mode: the factory picture as shown on screen is dark, and light in light mode', async () => {
+  // The factory canvas is drawn with one palette and themed by CSS, so its pixels
+  // never change: only a screenshot shows what the visitor sees.
+  const meanLuma = async (colorScheme) => {
+    const ctx = await h.browser.newContext({ colorScheme, viewport: { width: 1000, height: 900 } });
+    try {
+      const page = await ctx.newPage();
+      await page.goto(h.url + '?embed=factory');
+      await waitReady(page);
+      assert.equal(await page.getAttribute('html', 'data-theme'), colorScheme);
+      const canvas = page.locator('#factory-canvas');
+      await pollUntil(() => canvas.getAttribute('data-frame'), (f) => Number(f) >= 1);
+      const png = (await canvas.screenshot()).toString('base64');
+      return await page.evaluate(async (b64) => {
+        const img = new Image();
+        img.src = 'data:image/png;base64,' + b64;
+        await img.decode();
+        const c = document.createElement('canvas');
+        c.width = img.width;
+        c.height = img.height;
+        const x = c.getContext('2d');
+        x.drawImage(img, 0, 0);
+        const d = x.getImageData(0, 0, c.width, c.height).data;
+        let sum = 0;
+        for (let i = 0; i < d.length; i += 4) sum += 0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2];
+        return sum / (d.length / 4);
+      }, png);
+    } finally {
+      await ctx.close();
+    }
+  };
+  const light = await meanLuma('light');
+  const dark = await meanLuma('dark');
+  assert.ok(light > 180, `light factory should be mostly light, mean luma ${light.toFixed(0)}`);
+  assert.ok(dark < 90, `dark factory should be mostly dark, mean luma ${dark.toFixed(0)}`);
+});
+
 test('360 px wide: no horizontal scrolling anywhere on the page', async () => {
   const page = await h.open('', { viewport: { width: 360, height: 740 } });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
