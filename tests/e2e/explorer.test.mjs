@@ -20,8 +20,6 @@ import {
   inputValue,
   settle,
   pollUntil,
-  screenshot,
-  slug,
   clearShots,
 } from './helpers.mjs';
 
@@ -30,32 +28,8 @@ before(() => {
 });
 const h = useHarness();
 
-/**
- * Open a page, run `fn(page)`, and on failure save a screenshot (path added to the
- * error). Also fails the test if this page logged errors/warnings or left the origin.
- */
-async function withPage(t, query, fn, { viewport, shot } = {}) {
-  const label = `${t.name} ${query || '(defaults)'}`;
-  const page = await h.open(query, { label, viewport });
-  try {
-    await fn(page);
-  } catch (err) {
-    try {
-      const file = await screenshot(page, `fail-explorer-${slug(t.name)}`);
-      err.message += `\n  screenshot: ${file}\n  url: ${page.url()}`;
-    } catch {}
-    throw err;
-  } finally {
-    if (shot) {
-      try {
-        await screenshot(page, shot);
-      } catch {}
-    }
-    const mine = h.describeProblems().filter((l) => l.includes(`[${label}]`));
-    await h.closePage(page);
-    assert.deepEqual(mine, [], `problems on ${label}`);
-  }
-}
+/** `h.withPage`, with failure screenshots named fail-explorer-*. */
+const withPage = (t, query, fn, opts = {}) => h.withPage(t, query, fn, { shotPrefix: 'explorer', ...opts });
 
 const search = (page) => page.evaluate(() => location.search);
 const historyLength = (page) => page.evaluate(() => history.length);

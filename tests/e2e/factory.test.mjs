@@ -17,7 +17,6 @@ import {
   settle,
   pollUntil,
   screenshot,
-  slug,
   clearShots,
   ensureOutDir,
   OUT_DIR,
@@ -29,27 +28,17 @@ before(() => {
 });
 const h = useHarness();
 
-async function withPage(t, query, fn, { viewport, reducedMotion } = {}) {
-  const label = `${t.name} ${query || '(defaults)'}`;
-  const page = await h.open(query, { label, viewport });
-  try {
-    if (reducedMotion) {
-      await page.emulateMedia({ reducedMotion });
-      await page.reload({ waitUntil: 'load' });
-      await waitReady(page);
-    }
-    await fn(page);
-  } catch (err) {
-    try {
-      const file = await screenshot(page, `fail-factory-${slug(t.name)}`);
-      err.message += `\n  screenshot: ${file}\n  url: ${page.url()}`;
-    } catch {}
-    throw err;
-  } finally {
-    const mine = h.describeProblems().filter((l) => l.includes(`[${label}]`));
-    await h.closePage(page);
-    assert.deepEqual(mine, [], `problems on ${label}`);
-  }
+/** `h.withPage`, with failure screenshots named fail-factory-*; `reducedMotion`
+ * emulates that preference and reloads before the test body runs. */
+function withPage(t, query, fn, { viewport, reducedMotion } = {}) {
+  const prepare = reducedMotion
+    ? async (page) => {
+        await page.emulateMedia({ reducedMotion });
+        await page.reload({ waitUntil: 'load' });
+        await waitReady(page);
+      }
+    : undefined;
+  return h.withPage(t, query, fn, { viewport, shotPrefix: 'factory', prepare });
 }
 
 const CANVAS = '#factory canvas#factory-canvas';

@@ -193,7 +193,38 @@ export async function createHarness({ root = DEFAULT_ROOT, prefix = '/' } = {}) 
     await server.close();
   }
 
-  return { server, origin, url: server.url, browser, open, closePage, problems, requests, describeProblems, assertClean, close };
+  /**
+   * Open a page for test `t`, run `fn(page)`, and on failure save a screenshot named
+   * `fail-<shotPrefix>-<test>` (its path is added to the error). Also fails the test
+   * if this page logged errors/warnings, failed a request or left the origin.
+   * `prepare(page)` runs before `fn` (e.g. emulate reduced motion and reload);
+   * `shot` saves a screenshot under that name whatever happens.
+   */
+  async function withPage(t, query, fn, { viewport, shot, shotPrefix = 'page', prepare } = {}) {
+    const label = `${t.name} ${query || '(defaults)'}`;
+    const page = await open(query, { label, viewport });
+    try {
+      if (prepare) await prepare(page);
+      await fn(page);
+    } catch (err) {
+      try {
+        const file = await screenshot(page, `fail-${shotPrefix}-${slug(t.name)}`);
+        err.message += `\n  screenshot: ${file}\n  url: ${page.url()}`;
+      } catch {}
+      throw err;
+    } finally {
+      if (shot) {
+        try {
+          await screenshot(page, shot);
+        } catch {}
+      }
+      const mine = describeProblems().filter((l) => l.includes(`[${label}]`));
+      await closePage(page);
+      assert.deepEqual(mine, [], `problems on ${label}`);
+    }
+  }
+
+  return { server, origin, url: server.url, browser, open, closePage, withPage, problems, requests, describeProblems, assertClean, close };
 }
 
 // ---------------------------------------------------------------------------
