@@ -31,14 +31,15 @@ const CUT_OVERHEAD: Remedy = Remedy {
 const TENSOR: Remedy = Remedy {
     id: "tensor",
     label: "Switch to a tensor-core dtype",
+    // The fastest tensor-core dtype this GPU has that beats the current one (the
+    // list is fastest first, so only the dtypes before the current one qualify).
     apply: |s| {
-        let best = [Dtype::Fp8, Dtype::Bf16, Dtype::Tf32]
+        let faster = [Dtype::Fp8, Dtype::Bf16, Dtype::Tf32]
             .into_iter()
-            .find(|d| s.hw.supports(*d) && *d != s.dtype);
-        if let Some(d) = best {
-            if s.dtype == Dtype::Fp32 || s.dtype == Dtype::Tf32 || d == Dtype::Fp8 {
-                s.select_dtype(d);
-            }
+            .take_while(|d| *d != s.dtype)
+            .find(|d| s.hw.supports(*d));
+        if let Some(d) = faster {
+            s.select_dtype(d);
         }
     },
 };

@@ -152,6 +152,29 @@ test('remedies: the current regime is highlighted and a remedy applies to the sh
   assert.ok(await page.locator('#fused').isChecked(), 'the explorer toggle follows');
 });
 
+test('remedies: "tensor-core dtype" moves to the fastest dtype the GPU has that beats the current one', async () => {
+  const tensor = (page) => page.locator('#remedies tr[data-regime="compute"] button[data-remedy="tensor"]');
+  const effect = (page) => page.locator('#remedies tr[data-regime="compute"] li:has(button[data-remedy="tensor"]) .effect');
+  const cases = [
+    // [preset, from, expected]: the A100 has no fp8, the H100 has
+    ['a100-80gb', 'fp32', 'bf16'],
+    ['a100-80gb', 'tf32', 'bf16'],
+    ['h100-sxm', 'tf32', 'fp8'],
+    ['h100-sxm', 'bf16', 'fp8'],
+  ];
+  for (const [hw, from, to] of cases) {
+    const page = await h.open(`?hw=${hw}&dtype=${from}&workload=mlp&batch=8192&hidden=8192`);
+    await show(page, 'remedies');
+    assert.equal(await inputValue(page, 'dtype'), from);
+    assert.match(await effect(page).innerText(), /→/, `${hw} ${from}: a prediction before the click`);
+    await tensor(page).click();
+    assert.equal(await pollUntil(() => inputValue(page, 'dtype'), (v) => v === to), to, `${hw} ${from} → ${to}`);
+    assert.equal(param(await search(page), 'dtype'), to);
+    assert.equal(await effect(page).innerText(), 'already applied', `${hw} ${to} is the fastest`);
+    await h.closePage(page);
+  }
+});
+
 test('op calculator: each operation computes, and flash attention moves fewer bytes', async () => {
   const page = await h.open('?calc=attention&calc_seq=4096&calc_flash=0');
   await show(page, 'calculator');
