@@ -209,15 +209,24 @@ pub(super) fn truck(c: &C2d, x: f64, base: f64, dir: f64, load: Option<&str>, s:
 }
 
 pub(super) fn render(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
-    let s = l.s;
-    let narrow = l.w < 560.0;
     c.set_text_baseline("alphabetic");
     rect(c, 0.0, 0.0, l.w, l.h, WHITE);
+    rect(c, 0.0, l.ground, l.w, 1.0, "#cbd5e1"); // ground line
+    warehouse(c, l);
+    road(c, l, p);
+    trucks(c, l, sc, v);
+    factory(c, l, p, sc, v);
+    desk(c, l, p, sc, v);
+    headline(c, l, p, sc, v);
+    strip(c, l, p, sc);
+}
 
-    // ground line
-    rect(c, 0.0, l.ground, l.w, 1.0, "#cbd5e1");
+/// Height of the factory's saw-tooth roof, in layout units (times `Lay::s`).
+const ROOF_H: f64 = 13.0;
 
-    // --- warehouse (DRAM) --------------------------------------------------
+/// The warehouse (DRAM): building, roof, crates, door.
+fn warehouse(c: &C2d, l: &Lay) {
+    let s = l.s;
     let ww = l.wh1 - l.wh0;
     rect(c, l.wh0, l.wh_top, ww, l.ground - l.wh_top, MEMORY);
     rect(
@@ -273,8 +282,11 @@ pub(super) fn render(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
         24.0 * s,
         SLATE,
     );
+}
 
-    // --- road (memory bandwidth) -------------------------------------------
+/// The road (memory bandwidth) and its labels.
+fn road(c: &C2d, l: &Lay, p: &Plan) {
+    let s = l.s;
     let rw = l.fa0 - l.wh1;
     rect(c, l.wh1, l.road_top, rw, l.ground - l.road_top, ROAD);
     let mid = (l.road_top + l.ground) / 2.0 - 1.0;
@@ -307,8 +319,12 @@ pub(super) fn render(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
         "center",
         rw - 8.0,
     );
+}
 
-    // trucks
+/// The trucks: one trip per kernel when kernels are long enough to see, else a
+/// stream of up to three, as many as the bandwidth in use.
+fn trucks(c: &C2d, l: &Lay, sc: &Scene, v: &Vars) {
+    let s = l.s;
     let tw = 36.0 * s;
     let xa = l.wh1 + tw / 2.0 + 3.0;
     let xb = l.fa0 - tw / 2.0 - 3.0;
@@ -368,8 +384,13 @@ pub(super) fn render(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
             }
         }
     }
+}
 
-    // --- factory (compute + SRAM) ------------------------------------------
+/// The factory (compute + SRAM): roof windows lit by utilisation, chimney smoke,
+/// gears, the SRAM shelf, dimming while idle, and the status tag.
+fn factory(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
+    let s = l.s;
+    let narrow = l.w < 560.0;
     let fw = l.fa1 - l.fa0;
     let fh = l.ground - l.fa_top;
     rect(c, l.fa0, l.fa_top, fw, fh, COMPUTE);
@@ -389,7 +410,7 @@ pub(super) fn render(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
     } else {
         0
     };
-    let rh = 13.0 * s;
+    let rh = ROOF_H * s;
     for i in 0..teeth {
         let x0 = l.fa0 + f64::from(i) * tooth;
         c.set_fill_style_str(COMPUTE);
@@ -507,7 +528,14 @@ pub(super) fn render(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
         rect(c, l.fa0, l.fa_top - rh - 1.0, fw, fh + rh + 1.0, SLATE);
         c.set_global_alpha(1.0);
     }
-    // status tag
+    status_tag(c, l, p, sc);
+}
+
+/// The tag in the factory's corner: busy, waiting for trucks, or dark; inside a
+/// fused kernel, which of its ops is running.
+fn status_tag(c: &C2d, l: &Lay, p: &Plan, sc: &Scene) {
+    let narrow = l.w < 560.0;
+    let fw = l.fa1 - l.fa0;
     let (tag, tag_col) = match sc.kind {
         Kind::Compute => ("busy", COMPUTE),
         Kind::Memory => ("waiting for trucks", MEMORY),
@@ -541,8 +569,14 @@ pub(super) fn render(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
         "right",
         fw - 16.0,
     );
+}
 
-    // --- instruction desk (CPU overhead) -----------------------------------
+/// The instruction desk (CPU overhead) above the factory: the clerk writing the
+/// current order, the out-tray of queued orders, and its labels.
+fn desk(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
+    let s = l.s;
+    let fw = l.fa1 - l.fa0;
+    let rh = ROOF_H * s;
     let dx = l.fa0 + fw * 0.58;
     let dy = l.fa_top - rh - 16.0 * s;
     // clerk
@@ -643,8 +677,10 @@ pub(super) fn render(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
         "right",
         label_w,
     );
+}
 
-    // --- headline ----------------------------------------------------------
+/// The headline (what runs now and what bounds it) and the time line under it.
+fn headline(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
     let what = p.what(sc);
     let head = match sc.kind {
         Kind::Compute => format!("{what}: compute-bound, the factory sets the pace"),
@@ -672,8 +708,11 @@ pub(super) fn render(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
         )
     };
     text(c, &sub, (8.0, 33.0), F11, MUTED, "left", l.w - 16.0);
+}
 
-    // --- timeline strip ----------------------------------------------------
+/// The timeline strip: the desk's and the factory's lanes over one step, with the
+/// playhead.
+fn strip(c: &C2d, l: &Lay, p: &Plan, sc: &Scene) {
     let (x0, x1) = (l.strip0, l.strip1);
     let sw = (x1 - x0).max(1.0);
     text(
