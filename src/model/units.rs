@@ -58,6 +58,12 @@ pub fn percent(share: f64) -> String {
     format!("{:.1} %", share * 100.0)
 }
 
+/// A count with its noun in the right number: `(1, "kernel", "kernels")` ->
+/// `"1 kernel"`, `(9, "kernel", "kernels")` -> `"9 kernels"`.
+pub fn count(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Why a typed number was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParseError {
@@ -142,6 +148,13 @@ pub fn check_range(v: f64, min: f64, max: f64, unit: &str) -> Result<f64, ParseE
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts() {
+        assert_eq!(count(0, "kernel", "kernels"), "0 kernels");
+        assert_eq!(count(1, "kernel", "kernels"), "1 kernel");
+        assert_eq!(count(9, "launch", "launches"), "9 launches");
+    }
 
     #[test]
     fn formats() {

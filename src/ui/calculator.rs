@@ -119,7 +119,7 @@ pub fn Calculator(ctx: Ctx) -> impl IntoView {
             {row("intensity", |s| format!("{} FLOP/B", units::sig3(s.intensity)))}
             {row("time", |s| units::si(s.time, "s"))}
             {row("achieved", |s| units::si(s.achieved_flops, "FLOP/s"))}
-            {row("regime", |s| format!("{} ({} kernels)", s.regime.label(), s.kernel_count))}
+            {row("regime", |s| format!("{} ({})", s.regime.label(), units::count(s.kernel_count, "kernel", "kernels")))}
         </dl>
         <PlotCanvas ctx=ctx id="calculator-canvas" data=shared(chart)
             label=Signal::derive(move || result.with(|(s, _)| format!("Roofline with this operation's kernels; it is {}.", s.regime.label())))/>

@@ -84,7 +84,7 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
             <div class="metric">
                 <dt>"Time per step"</dt>
                 <dd>{move || units::si(data.with(|r| r.0.wall()), "s")}</dd>
-                <dd class="note">{move || data.with(|r| format!("{} kernels, CPU busy {}", r.0.kernel_count, units::si(r.0.cpu_time(), "s")))}</dd>
+                <dd class="note">{move || data.with(|r| format!("{}, CPU busy {}", units::count(r.0.kernel_count, "kernel", "kernels"), units::si(r.0.cpu_time(), "s")))}</dd>
             </div>
         </dl>
         <p class="note">

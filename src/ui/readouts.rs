@@ -44,7 +44,7 @@ pub fn Readouts(ctx: Ctx) -> impl IntoView {
         <dl class="metrics">
             <Metric name="wall_time_s" label="Time per step" raw=raw(|r| r.wall_time_s)
                 text=Signal::derive(move || units::si(f(|r| r.wall_time_s)(), "s"))
-                note=Signal::derive(move || r.with(|r| format!("{} kernel launches", r.kernel_count)))/>
+                note=Signal::derive(move || r.with(|r| units::count(r.kernel_count, "kernel launch", "kernel launches")))/>
             <Metric name="achieved_flops" label="Achieved FLOP/s" raw=raw(|r| r.achieved_flops)
                 text=Signal::derive(move || units::si(f(|r| r.achieved_flops)(), "FLOP/s"))
                 note=Signal::derive(move || format!("{} of the matmul peak",

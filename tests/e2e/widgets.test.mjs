@@ -192,6 +192,7 @@ test('op calculator: each operation computes, and flash attention moves fewer by
   }
   await page.selectOption('#calc', 'matmul');
   assert.match(await text(), /compute-bound/, 'a 4096³ matmul is compute-bound');
+  assert.match(await text(), /\(1 kernel\)/, 'one kernel, in the singular');
 });
 
 test('hardware table: choosing a row selects the preset everywhere', async () => {

@@ -452,14 +452,17 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
         let (fused, ops) = ctx.view.with(|s| (s.fused, s.ops));
         ctx.report.with(|r| {
             let how = if fused {
-                format!("the pointwise chain of {ops} ops is fused, so its data makes one trip in and one trip out")
+                format!(
+                    "the pointwise chain of {} is fused, so its data makes one trip in and one trip out",
+                    units::count(ops, "op", "ops")
+                )
             } else {
                 "each pointwise op is its own kernel, so the data goes back to the warehouse after every op"
                     .to_string()
             };
             format!(
-                "Animated factory picture of one step ({} kernel launches; {how}). {}",
-                r.kernel_count,
+                "Animated factory picture of one step ({}; {how}). {}",
+                units::count(r.kernel_count, "kernel launch", "kernel launches"),
                 summary.get()
             )
         })

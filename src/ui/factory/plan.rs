@@ -388,7 +388,7 @@ impl Plan {
         } else if seg.count > 1 {
             format!("{name} {} of {}", seg.nth, seg.count)
         } else if self.fused_ops > 0 && name.starts_with("fused") {
-            format!("{name} ({} ops)", self.fused_ops)
+            format!("{name} ({})", units::count(self.fused_ops, "op", "ops"))
         } else {
             name.to_string()
         }
