@@ -15,7 +15,8 @@ if (!dir) {
 }
 if (process.env.TRUNK_PROFILE !== 'release') process.exit(0);
 
-const bundles = fs.readdirSync(dir).filter((f) => /-[0-9a-f]{16}\.js$/.test(f));
+// Trunk's hashes are hex without zero padding, so 1 to 16 digits.
+const bundles = fs.readdirSync(dir).filter((f) => /-[0-9a-f]{1,16}\.js$/.test(f));
 if (bundles.length === 0) {
   console.error(`minify.mjs: no hashed JS bundle in ${dir}`);
   process.exit(1);
