@@ -89,7 +89,7 @@ pub fn Bert(ctx: Ctx) -> impl IntoView {
                 <li><span class="swatch" style="background:#d97706"></span>"element-wise (bias, GELU, dropout, residual)"</li>
             </ul>
         </div>
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0" role="region" aria-label="BERT operator classes, scrollable">
             <table class="bert-table">
                 <thead>
                     <tr>

@@ -32,7 +32,7 @@ pub fn Controls(ctx: Ctx) -> impl IntoView {
     let source = Memo::new(move |_| state.with(|s| s.hw.source));
 
     view! {
-        <h2 class="panel-title">"Hardware"</h2>
+        <h4 class="panel-title">"Hardware"</h4>
         <div class="row">
             <label for="hw">"Preset"</label>
             <select id="hw" on:change=on_hw prop:value=move || hw.get()>
@@ -70,7 +70,7 @@ pub fn Controls(ctx: Ctx) -> impl IntoView {
         <LogSlider ctx=ctx field=fields::BW/>
         <LogSlider ctx=ctx field=fields::OVERHEAD/>
 
-        <h2 class="panel-title">"Workload"</h2>
+        <h4 class="panel-title">"Workload"</h4>
         <div class="row">
             <label for="workload">"Step"</label>
             <select id="workload" on:change=on_workload prop:value=move || workload.get().id()>

@@ -77,7 +77,7 @@ pub fn Generations(ctx: Ctx) -> impl IntoView {
             <thead><tr><th scope="col">"line"</th><th scope="col">"fp32 FLOP/s"</th><th scope="col">"tensor FLOP/s"</th><th scope="col">"bandwidth"</th></tr></thead>
             <tbody>{fits}</tbody>
         </table>
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0" role="region" aria-label="GPU generations, scrollable">
             <table class="gen-table">
                 <thead><tr><th scope="col">"GPU"</th><th scope="col">"year"</th><th scope="col">"fp32"</th><th scope="col">"tensor 16-bit"</th>
                     <th scope="col">"bandwidth"</th><th scope="col">"FLOP per byte (tensor)"</th></tr></thead>

@@ -23,7 +23,7 @@ pub fn HardwareTable(ctx: Ctx) -> impl IntoView {
                 format!("Selected: {name}.")
             }}
         </p>
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0" role="region" aria-label="Hardware presets, scrollable">
             <table class="hw-table">
                 <thead>
                     <tr>

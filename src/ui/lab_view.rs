@@ -104,7 +104,8 @@ pub fn LabDetails(run: Option<LabRun>, running: bool) -> impl IntoView {
                 })
                 .collect_view();
             Some(view! {
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0" role="region"
+                    aria-label=format!("Lab results, {} in {}, scrollable", op.label(), dt.id())>
                     <table class="lab-table" data-op=op.id() data-dt=dt.id()>
                         <caption><code>{op.label()}</code>" in "{dt.id()}": fused (one kernel) vs eager (one kernel per op)"</caption>
                         <thead><tr>

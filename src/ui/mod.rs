@@ -121,19 +121,22 @@ fn App() -> impl IntoView {
                 <a href="#tools">"Tools"</a>
             </nav>
         </header>
-        <notices::UrlNotices notices=url_notices/>
-        <section id="intro" class="chapter">
-            <p class="lede">
-                "Three things can eat a step's time: the arithmetic itself, moving tensors between GPU "
-                "memory and the cores, and everything else — mostly the CPU deciding what to launch. "
-                "Which one dominates is the regime, and the regime decides which optimisations can "
-                "possibly help. The explorer below is the whole model in one picture; the sections after "
-                "it take it apart, and every slider moves every widget."
-            </p>
-            {widgets::framed(ctx, "roofline-explorer")}
-        </section>
-        <essay::Essay ctx=ctx/>
-        <help::Help/>
+        <main>
+            <notices::UrlNotices notices=url_notices/>
+            <section id="intro" class="chapter" aria-labelledby="intro-title">
+                <h2 id="intro-title" class="sr-only">"Introduction"</h2>
+                <p class="lede">
+                    "Three things can eat a step's time: the arithmetic itself, moving tensors between GPU "
+                    "memory and the cores, and everything else — mostly the CPU deciding what to launch. "
+                    "Which one dominates is the regime, and the regime decides which optimisations can "
+                    "possibly help. The explorer below is the whole model in one picture; the sections after "
+                    "it take it apart, and every slider moves every widget."
+                </p>
+                {widgets::framed(ctx, "roofline-explorer")}
+            </section>
+            <essay::Essay ctx=ctx/>
+            <help::Help/>
+        </main>
         <footer class="foot">
             <p>
                 "After Horace He, “Making Deep Learning Go Brrrr From First Principles” (2022). "
@@ -159,6 +162,10 @@ fn Embed(ctx: Ctx, id: &'static str, notices: Vec<state_url::Notice>) -> impl In
     view! {
         <notices::UrlNotices notices=notices/>
         <main class="embed-main">
+            // The frame's title is an h3, as on the full page; these give the embedded
+            // document its h1 and h2 for screen readers without changing the look.
+            <h1 class="sr-only">"brrr"</h1>
+            <h2 class="sr-only">"A widget from the brrr essay on GPU performance"</h2>
             {widgets::framed(ctx, id)}
             <p class="embed-foot">
                 <a href=full target="_blank" rel="noopener">"Open in brrr ↗"</a>

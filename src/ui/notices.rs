@@ -8,7 +8,7 @@ pub fn UrlNotices(notices: Vec<Notice>) -> impl IntoView {
     let (visible, set_visible) = signal(!notices.is_empty());
     view! {
         <Show when=move || visible.get()>
-            <aside id="url-notices" class="notice" role="status">
+            <div id="url-notices" class="notice" role="status">
                 <p><strong>"Some link parameters were ignored:"</strong></p>
                 <ul>
                     {notices
@@ -19,7 +19,7 @@ pub fn UrlNotices(notices: Vec<Notice>) -> impl IntoView {
                         .collect_view()}
                 </ul>
                 <button class="link" on:click=move |_| set_visible.set(false)>"Dismiss"</button>
-            </aside>
+            </div>
         </Show>
     }
 }

@@ -59,7 +59,7 @@ pub fn TensorCores(ctx: Ctx) -> impl IntoView {
             "Matrix multiplies run on dedicated tensor (matrix) cores; everything else runs on the general "
             "units, and a plain multiply is not a fused multiply-add, so it gets half their advertised rate."
         </p>
-        <ul class="bars" role="img" aria-label=move || {
+        <ul class="bars" aria-label=move || {
             let (best, cur, name, dt) = ratio.get();
             format!("{name}: tensor cores reach {}× the fp32 FMA rate; in {dt} a matmul can run {}× faster per FLOP than a pointwise op.",
                 units::sig3(best), units::sig3(cur))
