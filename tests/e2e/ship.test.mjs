@@ -220,6 +220,36 @@ test('dark mode: the factory picture as shown on screen is dark, and light in li
   assert.ok(dark < 90, `dark factory should be mostly dark, mean luma ${dark.toFixed(0)}`);
 });
 
+test('print: a dark-theme page prints in the light colours, its charts inverted back to light', async () => {
+  const ctx = await h.browser.newContext({ colorScheme: 'dark', viewport: { width: 1000, height: 900 } });
+  try {
+    const page = await ctx.newPage();
+    await page.goto(h.url);
+    await waitReady(page);
+    const look = () => page.evaluate(() => {
+      const css = (sel, prop) => getComputedStyle(document.querySelector(sel))[prop];
+      return {
+        bg: css('body', 'backgroundColor'),
+        ink: css('body', 'color'),
+        chart: css('#roofline-canvas', 'filter'),
+        factory: css('#factory-canvas', 'filter'),
+      };
+    });
+    const screen = await look();
+    assert.notEqual(screen.bg, 'rgb(255, 255, 255)', 'on screen the dark theme has a dark background');
+    assert.equal(screen.chart, 'none');
+    await page.emulateMedia({ media: 'print' });
+    const paper = await look();
+    assert.equal(paper.bg, 'rgb(255, 255, 255)');
+    assert.equal(paper.ink, 'rgb(0, 0, 0)');
+    assert.match(paper.chart, /invert\(1\)/, `dark-palette charts print inverted: ${paper.chart}`);
+    assert.equal(paper.factory, 'none', 'the factory is drawn light, so it prints as drawn');
+    await page.screenshot({ path: path.join(OUT_DIR, 'print-dark-theme.png') });
+  } finally {
+    await ctx.close();
+  }
+});
+
 test('360 px wide: no horizontal scrolling anywhere on the page', async () => {
   const page = await h.open('', { viewport: { width: 360, height: 740 } });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
