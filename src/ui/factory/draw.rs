@@ -679,7 +679,8 @@ fn desk(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
     );
 }
 
-/// The headline (what runs now and what bounds it) and the time line under it.
+/// The headline (what runs now and what bounds it) and, under it, where the replay
+/// is in the step.
 fn headline(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
     let what = p.what(sc);
     let head = match sc.kind {
