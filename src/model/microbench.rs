@@ -106,6 +106,33 @@ pub fn crossover(m: &Machine, elem_bytes: f64) -> Crossover {
     }
 }
 
+/// The essay's back-of-the-envelope for `m` in fp32: how many 4-byte numbers the
+/// memory delivers per second against how many operations the general units do at
+/// their FMA rate (twice the pointwise ceiling), and so how many operations each
+/// element can take before compute dominates, given that a unary op reads it and
+/// writes it back. On an A100: ~390 billion numbers vs 19.5 trillion ops, ~100 ops.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fp32Budget {
+    pub numbers_per_s: f64,
+    pub ops_per_s: f64,
+    pub ops_per_element: f64,
+}
+
+pub fn fp32_budget(m: &Machine) -> Fp32Budget {
+    let numbers_per_s = m.bw / 4.0;
+    let ops_per_s = 2.0 * m.pointwise_flops;
+    let ops_per_element = 2.0 * ops_per_s / numbers_per_s;
+    Fp32Budget {
+        numbers_per_s,
+        ops_per_s,
+        ops_per_element: if ops_per_element.is_finite() {
+            ops_per_element
+        } else {
+            0.0
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -40,9 +40,23 @@ pub fn ridge(ceiling: f64, bw: f64) -> f64 {
     ceiling / bw
 }
 
+/// A TPU v5e as the JAX scaling book ("How to Scale Your Model", roofline chapter)
+/// gives it: 1.97e14 bf16 FLOP/s over 8.2e11 B/s of HBM, a ridge of about 240
+/// FLOP/byte (the book's H100 figure, about 295, is the H100 preset's ridge).
+pub const TPU_V5E: (f64, f64) = (1.97e14, 8.2e11);
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn jax_book_ridges_are_240_and_295() {
+        let tpu = ridge(TPU_V5E.0, TPU_V5E.1);
+        assert!((tpu - 240.0).abs() < 1.0, "{tpu}");
+        let h100 = crate::model::hardware::preset("h100-sxm")
+            .map(|h| ridge(h.bf16.unwrap_or(0.0), h.mem_bw));
+        assert!(h100.is_some_and(|x| (x - 295.0).abs() < 1.0), "{h100:?}");
+    }
 
     #[test]
     fn roof_shape() {

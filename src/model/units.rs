@@ -32,6 +32,22 @@ pub fn si(value: f64, unit: &str) -> String {
     format!("{} {prefix}{unit}", sig3(value / scale))
 }
 
+/// A large count in words, three significant digits: `3.89e11` -> `"389 billion"`,
+/// `1.95e13` -> `"19.5 trillion"`; below a million, the plain number.
+pub fn words(value: f64) -> String {
+    const SCALES: [(f64, &str); 5] = [
+        (1e18, "quintillion"),
+        (1e15, "quadrillion"),
+        (1e12, "trillion"),
+        (1e9, "billion"),
+        (1e6, "million"),
+    ];
+    match SCALES.iter().find(|(s, _)| value.abs() >= *s * 0.9995) {
+        Some((scale, name)) if value.is_finite() => format!("{} {name}", sig3(value / scale)),
+        _ => sig3(value),
+    }
+}
+
 /// Three significant digits without trailing zeros: 312, 19.5, 9.75, 1.56.
 pub fn sig3(v: f64) -> String {
     let a = v.abs();
@@ -148,6 +164,14 @@ pub fn check_range(v: f64, min: f64, max: f64, unit: &str) -> Result<f64, ParseE
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_for_big_counts() {
+        assert_eq!(words(3.8875e11), "389 billion");
+        assert_eq!(words(1.95e13), "19.5 trillion");
+        assert_eq!(words(999_950.0), "1 million");
+        assert_eq!(words(250.0), "250");
+    }
 
     #[test]
     fn counts() {

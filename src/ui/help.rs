@@ -1,9 +1,26 @@
 //! How to read the explorer, with the model's formulas.
 
+use crate::model::{hardware, roofline, units};
 use leptos::prelude::*;
 
 #[component]
 pub fn Help() -> impl IntoView {
+    // bf16 ridge of a preset, three significant digits
+    let preset_ridge = |id: &str| {
+        hardware::preset(id)
+            .and_then(|h| h.bf16.map(|p| units::sig3(roofline::ridge(p, h.mem_bw))))
+            .unwrap_or_default()
+    };
+    let (tpu_flops, tpu_bw) = roofline::TPU_V5E;
+    let ridges = format!(
+        "an A100 {} and an H100 {} FLOP/byte in bf16 (more in the hardware table); a TPU v5e \
+         about {} ({} over {}, the JAX scaling book's figures)",
+        preset_ridge("a100-40gb"),
+        preset_ridge("h100-sxm"),
+        units::sig3(roofline::ridge(tpu_flops, tpu_bw)),
+        units::si(tpu_flops, "FLOP/s"),
+        units::si(tpu_bw, "B/s"),
+    );
     view! {
         <section class="panel help" id="how-to-read" aria-labelledby="help-title">
             <h2 id="help-title">"How to read this"</h2>
@@ -39,6 +56,10 @@ pub fn Help() -> impl IntoView {
                 "compute in fp32 whatever the storage dtype, so the dtype changes their bytes, not "
                 "their ceiling. Per-kernel overhead defaults to 1 / 280,000 s, the rate at which "
                 "PyTorch issues tiny ops."
+            </p>
+            <p>
+                "Ridge points to compare: "{ridges}". Above its ridge a kernel can keep the compute "
+                "units busy; below it the memory sets the pace."
             </p>
             <h3>"Try this"</h3>
             <ol>

@@ -89,6 +89,7 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
             microbench::crossover_repeat(&m, m.elem_bytes)
         })
     });
+    let budget = Memo::new(move |_| ctx.state.with(|s| microbench::fp32_budget(&s.machine())));
     let label = Signal::derive(move || {
         data.with(|d| {
             format!(
@@ -114,6 +115,21 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
                 let p1 = d.points.first().map(|p| p.achieved_flops).unwrap_or(0.0);
                 format!(" · at repeat 1 it attains {} ", units::si(p1, "FLOP/s"))
             })}
+        </p>
+        <p class="note">
+            {move || {
+                let b = budget.get();
+                format!(
+                    "Why so many? In fp32 this GPU's memory delivers {} numbers a second while its \
+                     general units do {} operations (FMA rate). A unary op reads each element and writes \
+                     it back, so each element can take about ",
+                    units::words(b.numbers_per_s),
+                    units::words(b.ops_per_s),
+                )
+            }}
+            <Readout name="fp32_ops_per_element" raw=Signal::derive(move || budget.get().ops_per_element.to_string())
+                text=Signal::derive(move || units::sig3(budget.get().ops_per_element))/>
+            " operations before compute dominates. A plain multiply counts as half an FMA, so in fp32 the repeat crossover above sits near half that."
         </p>
     }
 }

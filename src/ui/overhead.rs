@@ -54,7 +54,7 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
         <div class="controls-inline">
             <Toggle ctx=ctx id="graphs" label="CUDA graphs (one launch for the whole step)"
                 get=|s| s.widgets.graphs set=|s, v| s.widgets.graphs = v/>
-            <Toggle ctx=ctx id="compiled" label="compile / fuse (fewer kernels)"
+            <Toggle ctx=ctx id="compiled" label="compile / fuse (a JIT: fewer kernels)"
                 get=|s| s.widgets.compiled set=|s, v| s.widgets.compiled = v/>
             <Toggle ctx=ctx id="cpp" label="C++ loop (no Python)"
                 get=|s| s.widgets.cpp set=|s, v| s.widgets.cpp = v/>
@@ -91,6 +91,12 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
             "Python manages about 32 million simple operations a second; in the time of one, this GPU could do "
             {python_flops}" of arithmetic. PyTorch issues roughly 280 thousand tiny ops a second. "
             "The split of each launch into Python, dispatch and launch time is illustrative: only the totals are measured."
+        </p>
+        <p class="note">
+            "In practice: tracing ("<code>"torch.jit.trace"</code>", "<code>"torch.fx"</code>", "<code>"jax.jit"</code>") "
+            "records the ops once so Python leaves the loop; CUDA graphs replay a recorded launch sequence in one "
+            "launch; a real JIT compiler such as TorchDynamo ("<code>"torch.compile"</code>") also fuses the chain "
+            "into fewer kernels."
         </p>
     }
 }

@@ -25,7 +25,7 @@ const BATCH: Remedy = Remedy {
 };
 const CUT_OVERHEAD: Remedy = Remedy {
     id: "overhead",
-    label: "Cut overhead 10× (CUDA graphs, tracing, no Python)",
+    label: "Cut overhead 10× (tracing, CUDA graphs, a JIT, no Python)",
     apply: |s| s.overhead = (s.overhead / 10.0).max(limits::OVERHEAD.0),
 };
 const TENSOR: Remedy = Remedy {

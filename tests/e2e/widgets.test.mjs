@@ -71,6 +71,32 @@ test('the essay numbers through the widgets (A100, fp32, 1 GiB tensor)', async (
   assert.ok((await metric(tiny, 'double_batch_ratio')) < 1.1);
 });
 
+test("the essay's back-of-the-envelope figures, computed by the model and shown in the widgets", async () => {
+  const page = await h.open('?hw=a100-40gb');
+  const text = (sel) => page.locator(sel).innerText();
+  // fp32: ~400 billion numbers vs ~20 trillion ops, so ~100 ops per element
+  const per = await metric(page, 'fp32_ops_per_element');
+  assert.ok(per > 90 && per < 110, `fp32 ops per element ${per}`);
+  const mb = await text('#microbench');
+  assert.match(mb, /389 billion numbers/);
+  assert.match(mb, /19\.5 trillion operations/);
+  // tensor cores: ~15× per FLOP (312 vs 19.5 = 16×)
+  assert.match(await text('#tensor-cores'), /16× the general units/);
+  // overhead: Python 32 M/s, 9.75 M FLOPs per Python op, PyTorch ~280 k ops/s
+  const oh = await text('#overhead');
+  assert.match(oh, /32 million/);
+  assert.match(oh, /9\.75 MFLOP/);
+  assert.match(oh, /280 thousand/);
+  assert.match(oh, /TorchDynamo/);
+  // ridge points: H100 ≈ 295 in the table and the help; TPU v5e ≈ 240 in the help
+  assert.match(await text('#hardware tr[data-preset="h100-sxm"]'), /295 FLOP\/B/);
+  const help = await text('#how-to-read');
+  assert.match(help, /an H100 295 FLOP\/byte/);
+  assert.match(help, /TPU v5e about 240 \(197 TFLOP\/s over 820 GB\/s/);
+  // the lab's expectation for copy bandwidth (mixbench)
+  assert.match(await text('#lab'), /94 %/);
+});
+
 test('BERT: shares are finite, sum to 1, and matmuls take far less time than FLOPs', async () => {
   const page = await h.open('');
   const names = ['bert_runtime_share_matmul', 'bert_runtime_share_norm', 'bert_runtime_share_pointwise'];
