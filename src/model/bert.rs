@@ -634,7 +634,8 @@ mod tests {
         let p = base(false);
         let r = p.runtime_shares();
         assert!((r.sum() - 1.0).abs() < 1e-12);
-        // The model: ~37 % of GPU time in matmuls (Ivanov measured 61 %).
+        // The model: 42.8 % of GPU time in matmuls at batch 8 × 512 on an A100 in bf16
+        // (Ivanov measured 61 %; the widget shows both and says why they differ).
         assert!((0.25..0.6).contains(&r.tensor), "{}", r.tensor);
         assert!(r.norm > 0.1 && r.elementwise > 0.1, "{r:?}");
         assert!(r.tensor < IVANOV_2020.runtime.tensor);
