@@ -323,9 +323,59 @@ pub fn double_batch_ratio(shape: &Shape, m: &Machine, remedies: Remedies) -> f64
     }
 }
 
+/// The essay's flamegraph of one eager `a + b` on a tiny tensor: the CPU's cost for
+/// the op (the per-kernel overhead, split as [`DEFAULT_SPLIT`]) against the add
+/// itself on the GPU (read `a` and `b`, write the sum: one FLOP and three elements
+/// of traffic per element).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OneAdd {
+    pub cpu: CpuCost,
+    /// Seconds the add kernel takes on the GPU.
+    pub kernel: f64,
+}
+
+impl OneAdd {
+    /// The add's share of the op's time: the "tiny box" of the flamegraph.
+    pub fn compute_share(&self) -> f64 {
+        let total = self.cpu.total() + self.kernel;
+        if total > 0.0 && total.is_finite() {
+            self.kernel / total
+        } else {
+            0.0
+        }
+    }
+}
+
+pub fn one_add(elements: f64, m: &Machine) -> OneAdd {
+    let add = KernelGroup {
+        name: "a + b",
+        unit: workload::Unit::Pointwise,
+        count: 1,
+        flops: elements,
+        bytes: 3.0 * elements * m.elem_bytes,
+    };
+    OneAdd {
+        cpu: CpuCost::from_total(m.overhead, DEFAULT_SPLIT),
+        kernel: add.time(m).0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_tiny_add_is_almost_all_overhead() {
+        // 1000 fp32 elements on an A100 with PyTorch's ~3.57 µs per op: the add
+        // itself is nanoseconds, a sliver of the op's time (the essay's fig. 11)
+        let m = a100_fp32();
+        let op = one_add(1000.0, &m);
+        assert!((op.cpu.total() - 1.0 / PYTORCH_OPS_PER_S).abs() < 1e-12);
+        assert!(op.kernel > 0.0 && op.kernel < 20e-9, "{op:?}");
+        assert!(op.compute_share() < 0.01, "{}", op.compute_share());
+        // a big add is the other way round
+        assert!(one_add(1e9, &m).compute_share() > 0.99);
+    }
     use crate::model::workload::Workload;
 
     use crate::model::a100_fp32;

@@ -14,6 +14,8 @@ use leptos::prelude::*;
 use plotters::prelude::*;
 
 const PYTHON: RGBColor = RGBColor(22, 163, 74);
+/// Elements in the flamegraph's tiny `a + b`.
+const ONE_ADD_ELEMENTS: f64 = 1000.0;
 const DISPATCH: RGBColor = RGBColor(234, 179, 8);
 const LAUNCH: RGBColor = RGBColor(239, 68, 68);
 
@@ -50,6 +52,42 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
         ctx.state
             .with(|s| units::si(overhead::flops_per_python_op(s.flops), "FLOP"))
     };
+    // The essay's flamegraph of one tiny `a + b`: the CPU's parts and the add itself.
+    let one_add = Memo::new(move |_| {
+        ctx.state
+            .with(|s| overhead::one_add(ONE_ADD_ELEMENTS, &s.machine()))
+    });
+    let flame = move || {
+        let op = one_add.get();
+        let total = op.cpu.total() + op.kernel;
+        let pct = |t: f64| if total > 0.0 { 100.0 * t / total } else { 0.0 };
+        let parts = [
+            ("python", CpuPart::Python.label(), op.cpu.python),
+            ("dispatch", CpuPart::Dispatch.label(), op.cpu.dispatch),
+            ("launch", CpuPart::Launch.label(), op.cpu.launch),
+            ("add", "the add itself (GPU)", op.kernel),
+        ];
+        parts
+            .into_iter()
+            .map(|(class, label, t)| {
+                view! {
+                    <div class=format!("flame {class}") style=format!("width:{:.3}%", pct(t))
+                        title=format!("{label}: {}", units::si(t, "s"))></div>
+                }
+            })
+            .collect_view()
+    };
+    let flame_text = move || {
+        let op = one_add.get();
+        format!(
+            "One a + b on {} numbers: the CPU spends {} deciding and launching it; the add itself takes {} on the GPU, ",
+            units::words(ONE_ADD_ELEMENTS),
+            units::si(op.cpu.total(), "s"),
+            units::si(op.kernel, "s"),
+        )
+    };
+    let share = Signal::derive(move || one_add.get().compute_share());
+    let flame_label = move || format!("{}{} of the op.", flame_text(), units::percent(share.get()));
     view! {
         <div class="controls-inline">
             <Toggle ctx=ctx id="graphs" label="CUDA graphs (one launch for the whole step)"
@@ -87,6 +125,15 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
                 <dd class="note">{move || data.with(|r| format!("{}, CPU busy {}", units::count(r.0.kernel_count, "kernel", "kernels"), units::si(r.0.cpu_time(), "s")))}</dd>
             </div>
         </dl>
+        <figure class="flamegraph">
+            <div class="flame-bar" role="img" aria-label=flame_label>{flame}</div>
+            <figcaption class="note">
+                {flame_text}
+                <Readout name="add_compute_share" raw=Signal::derive(move || share.get().to_string())
+                    text=Signal::derive(move || units::percent(share.get()))/>
+                " of the op: the sliver at the right end of the bar. The rest is overhead (the essay's flamegraph)."
+            </figcaption>
+        </figure>
         <p class="note">
             "Python manages about 32 million simple operations a second; in the time of one, this GPU could do "
             {python_flops}" of arithmetic. PyTorch issues roughly 280 thousand tiny ops a second. "

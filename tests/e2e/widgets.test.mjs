@@ -88,6 +88,10 @@ test("the essay's back-of-the-envelope figures, computed by the model and shown 
   assert.match(oh, /9\.75 MFLOP/);
   assert.match(oh, /280 thousand/);
   assert.match(oh, /TorchDynamo/);
+  // the flamegraph of one tiny a + b: the add itself is a sliver of the op's time
+  assert.equal(await page.locator('#overhead .flame-bar .flame').count(), 4);
+  const add = await metric(page, 'add_compute_share');
+  assert.ok(add > 0 && add < 0.01, `the add's share of one tiny op: ${add}`);
   // ridge points: H100 ≈ 295 in the table and the help; TPU v5e ≈ 240 in the help
   assert.match(await text('#hardware tr[data-preset="h100-sxm"]'), /295 FLOP\/B/);
   const help = await text('#how-to-read');
