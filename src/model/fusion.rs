@@ -84,6 +84,69 @@ pub fn compare(ops: u32, elements: f64, m: &Machine) -> FusionComparison {
     }
 }
 
+/// Training the same chain (forward and backward, each one fused kernel): save the
+/// `n − 1` intermediates for the backward pass, or recompute them there from `x`
+/// (rematerialisation). Per element, with `b` bytes each:
+/// - save: forward reads `x`, writes `y` and the `n − 1` intermediates (`n + 1`);
+///   backward reads the incoming gradient and the `n` op inputs (`x` and the
+///   intermediates) and writes the gradient of `x` (`n + 2`); `n − 1` extra tensors
+///   stay in memory between the passes;
+/// - recompute: forward reads `x`, writes `y` (2); backward reads the gradient and
+///   `x`, recomputes the chain in registers and writes the gradient (3); nothing
+///   extra is kept, at the price of `n` more FLOPs per element.
+///
+/// The backward pass counts 2 FLOPs per op per element (the derivative and the
+/// chain rule). Time comes from [`timeline::simulate`], launches included.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Remat {
+    pub save_bytes: f64,
+    pub remat_bytes: f64,
+    /// Extra memory held between the passes by the save strategy, bytes.
+    pub saved_memory: f64,
+    pub save_time: f64,
+    pub remat_time: f64,
+}
+
+impl Remat {
+    /// `save_time / remat_time`.
+    pub fn speedup(&self) -> f64 {
+        if self.remat_time > 0.0 {
+            self.save_time / self.remat_time
+        } else {
+            1.0
+        }
+    }
+}
+
+pub fn remat(ops: u32, elements: f64, m: &Machine) -> Remat {
+    use super::workload::{KernelGroup, Unit};
+    let n = f64::from(ops.max(1));
+    let b = m.elem_bytes;
+    let kernel = |name, flops_per_elem: f64, accesses: f64| KernelGroup {
+        name,
+        unit: Unit::Pointwise,
+        count: 1,
+        flops: flops_per_elem * elements,
+        bytes: accesses * elements * b,
+    };
+    let save = [
+        kernel("forward, saving", n, n + 1.0),
+        kernel("backward, reloading", 2.0 * n, n + 2.0),
+    ];
+    let recompute = [
+        kernel("forward", n, 2.0),
+        kernel("backward, recomputing", 3.0 * n, 3.0),
+    ];
+    let bytes = |k: &[KernelGroup]| k.iter().map(|g| g.bytes).sum::<f64>();
+    Remat {
+        save_bytes: bytes(&save),
+        remat_bytes: bytes(&recompute),
+        saved_memory: (n - 1.0) * elements * b,
+        save_time: timeline::simulate(&save, m).wall,
+        remat_time: timeline::simulate(&recompute, m).wall,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,6 +156,28 @@ mod tests {
     use crate::model::a100_fp32;
 
     const BIG: f64 = 65536.0 * 4096.0; // 1 GiB of fp32
+
+    #[test]
+    fn recomputing_beats_saving_while_memory_bound() {
+        let m = a100_fp32();
+        // one op: nothing to save, the two strategies are the same traffic
+        let one = remat(1, BIG, &m);
+        assert_eq!(one.save_bytes, one.remat_bytes);
+        assert_eq!(one.saved_memory, 0.0);
+        // x.cos().cos(): 7 against 5 accesses per element, one tensor less in memory
+        let two = remat(2, BIG, &m);
+        assert_eq!(two.save_bytes, 7.0 * BIG * 4.0);
+        assert_eq!(two.remat_bytes, 5.0 * BIG * 4.0);
+        assert_eq!(two.saved_memory, BIG * 4.0);
+        assert!((two.speedup() - 1.4).abs() < 0.02, "{}", two.speedup());
+        // longer chains: the gap grows while the recompute stays memory-bound
+        let eight = remat(8, BIG, &m);
+        assert!(eight.speedup() > 3.0, "{}", eight.speedup());
+        // a very long chain makes the recompute compute-bound, but saving means
+        // moving a tensor per op, which costs more still
+        let long = remat(1000, BIG, &m);
+        assert!(long.speedup() > 1.0, "{}", long.speedup());
+    }
 
     #[test]
     fn cos_cos_accesses() {

@@ -24,6 +24,12 @@ pub fn Fusion(ctx: Ctx) -> impl IntoView {
             fusion::compare(s.widgets.fusion_n, n, &s.machine())
         })
     });
+    let remat = Memo::new(move |_| {
+        ctx.state.with(|s| {
+            let n = f64::from(s.batch) * f64::from(s.hidden);
+            fusion::remat(s.widgets.fusion_n, n, &s.machine())
+        })
+    });
     let code = move || {
         let n = cmp.with(|c| c.ops);
         match n {
@@ -77,7 +83,22 @@ pub fn Fusion(ctx: Ctx) -> impl IntoView {
                  see the pure memory-bound 2× of x.cos().cos(). "))}
             "While the chain is memory-bound, the extra cosines ride along for free: a fused chain of "
             "two costs what one costs, which is why an activation like GELU costs about what ReLU does. "
-            "The same logic makes recomputing cheap values faster than saving and reloading them."
+            "The same logic makes recomputing cheap values faster than saving and reloading them:"
+        </p>
+        <p class="remat">
+            {move || remat.with(|r| format!(
+                "Training this chain (forward and backward, each fused): saving its intermediates for the backward \
+                 pass moves {} and holds {} more memory; recomputing them in the backward kernel moves {}, holds \
+                 nothing extra and takes {} instead of {}: ",
+                units::si(r.save_bytes, "B"),
+                units::si(r.saved_memory, "B"),
+                units::si(r.remat_bytes, "B"),
+                units::si(r.remat_time, "s"),
+                units::si(r.save_time, "s"),
+            ))}
+            <Readout name="remat_speedup" raw=Signal::derive(move || remat.with(|r| r.speedup().to_string()))
+                text=Signal::derive(move || format!("{}× faster", units::sig3(remat.with(|r| r.speedup()))))/>
+            " (rematerialisation)."
         </p>
     }
 }

@@ -65,6 +65,10 @@ test('the essay numbers through the widgets (A100, fp32, 1 GiB tensor)', async (
   assert.ok(cross > 32 && cross < 64, `crossover_repeat ${cross} not between 32 and 64`);
   const speed = await metric(page, 'fusion_speedup');
   assert.ok(Math.abs(speed - 2) < 0.02, `x.cos().cos() fusion speedup ${speed}, expected 2.0`);
+  // rematerialisation: recomputing the intermediate beats saving it (7 vs 5 accesses)
+  const remat = await metric(page, 'remat_speedup');
+  assert.ok(Math.abs(remat - 1.4) < 0.02, `recompute vs save speedup ${remat}, expected 1.4`);
+  assert.match(await page.locator('#fusion .remat').innerText(), /holds 1\.07 GB more memory/);
   // tiny eager ops: overhead-bound, GPU mostly idle, doubling the batch barely costs
   const tiny = await h.open('?workload=chain&batch=1&hidden=1024&ops=8');
   assert.ok((await metric(tiny, 'gpu_util')) < 0.1);
