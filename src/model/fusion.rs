@@ -38,14 +38,19 @@ pub struct FusionComparison {
     pub fused_regime: Regime,
 }
 
+/// `slow / fast`, or 1 when `fast` is not a positive time.
+fn speedup(slow: f64, fast: f64) -> f64 {
+    if fast > 0.0 {
+        slow / fast
+    } else {
+        1.0
+    }
+}
+
 impl FusionComparison {
     /// `eager_time / fused_time`.
     pub fn speedup(&self) -> f64 {
-        if self.fused_time > 0.0 {
-            self.eager_time / self.fused_time
-        } else {
-            1.0
-        }
+        speedup(self.eager_time, self.fused_time)
     }
 }
 
@@ -110,11 +115,7 @@ pub struct Remat {
 impl Remat {
     /// `save_time / remat_time`.
     pub fn speedup(&self) -> f64 {
-        if self.remat_time > 0.0 {
-            self.save_time / self.remat_time
-        } else {
-            1.0
-        }
+        speedup(self.save_time, self.remat_time)
     }
 }
 
