@@ -1,0 +1,39 @@
+// Regenerate the README's screenshots from the built dist/ (after a release build):
+//   node scripts/readme-shots.mjs
+// docs/img/explorer.png: the page at 1280×800; docs/img/embeds/<id>.png: each
+// widget's embed (?embed=<id>) at 520 px wide, its whole height, light theme, reduced
+// motion (so the factory shows its still frame).
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHarness, waitReady, REPO_ROOT } from '../tests/e2e/helpers.mjs';
+
+const WIDGETS = [
+  'roofline-explorer', 'diagnosis', 'generations', 'tensor-cores', 'bert', 'factory', 'fusion',
+  'microbench', 'overhead', 'remedies', 'lab', 'calculator', 'hardware',
+];
+const IMG = path.join(REPO_ROOT, 'docs', 'img');
+fs.mkdirSync(path.join(IMG, 'embeds'), { recursive: true });
+
+const h = await createHarness();
+try {
+  const shoot = async (query, file, { width, height, element }) => {
+    const ctx = await h.browser.newContext({ colorScheme: 'light', reducedMotion: 'reduce', viewport: { width, height } });
+    try {
+      const page = await ctx.newPage();
+      await page.goto(h.url + query);
+      await waitReady(page);
+      await page.waitForTimeout(400); // charts draw on the next frames
+      if (element) await page.locator(element).screenshot({ path: file });
+      else await page.screenshot({ path: file });
+      console.log(path.relative(REPO_ROOT, file));
+    } finally {
+      await ctx.close();
+    }
+  };
+  await shoot('', path.join(IMG, 'explorer.png'), { width: 1280, height: 800 });
+  for (const id of WIDGETS) {
+    await shoot(`?embed=${id}`, path.join(IMG, 'embeds', `${id}.png`), { width: 520, height: 800, element: 'main' });
+  }
+} finally {
+  await h.close();
+}
