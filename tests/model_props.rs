@@ -58,6 +58,23 @@ proptest! {
         prop_assert!(o.report().wall_time_s <= t * (1.0 + 1e-12));
     }
 
+    /// The essay: achieving 80 % of peak FLOP/s means being compute-bound at least
+    /// 80 % of the time. In the model: the share of the matmul peak a step attains
+    /// never exceeds the share of the step during which the compute units are busy
+    /// (each kernel keeps them busy for FLOPs / ceiling), and at most the time its
+    /// kernels run at all.
+    #[test]
+    fn share_of_peak_is_at_most_the_share_of_time_computing(s in arb_state()) {
+        let r = s.report();
+        let m = s.machine();
+        let busy: f64 = r.groups.iter()
+            .map(|g| f64::from(g.group.count) * g.group.flops / m.ceiling(g.group.unit))
+            .sum::<f64>() / r.wall_time_s;
+        let of_peak = r.achieved_flops / m.matmul_flops;
+        prop_assert!(of_peak <= busy * (1.0 + 1e-9), "{of_peak} of peak, computing {busy}");
+        prop_assert!(busy <= (r.shares.compute + r.shares.memory) * (1.0 + 1e-9) + 1e-12);
+    }
+
     #[test]
     fn fused_never_slower_than_eager(s in arb_state()) {
         let mut e = s.clone(); e.fused = false;
