@@ -90,12 +90,12 @@ fn App() -> impl IntoView {
     let start = store::initial();
     let state = RwSignal::new(start.state);
     let report = Memo::new(move |_| state.with(State::report));
-    store::sync_url(state, start.embed);
+    store::sync_url(state, start.embed, start.theme);
     let ctx = Ctx {
         state,
         view: Memo::new(move |_| state.get()),
         report,
-        dark: theme::init(),
+        dark: theme::init(start.theme),
     };
     let url_notices = start.notices;
 

@@ -1,6 +1,7 @@
 //! Where state comes from and goes to: the URL (read once on load, rewritten in
 //! place on every change so a copied address always reproduces the view), plus the
-//! page mode (`embed=WIDGET_ID` shows one widget alone).
+//! page mode: `embed=WIDGET_ID` shows one widget alone, `theme=light|dark` fixes the
+//! theme (for embeds in course pages that have their own).
 
 use super::widgets;
 use crate::state::url::{self, Notice};
@@ -14,14 +15,31 @@ pub struct Start {
     pub notices: Vec<Notice>,
     /// `Some(id)` in embed mode: render only that widget.
     pub embed: Option<&'static str>,
+    /// `Some(dark)` when the URL fixes the theme.
+    pub theme: Option<bool>,
 }
 
 pub fn initial() -> Start {
     let search = window().location().search().unwrap_or_default();
     let (state, mut notices) = url::decode(&search);
-    let requested = form_urlencoded::parse(search.trim_start_matches('?').as_bytes())
-        .find(|(k, _)| k == "embed")
-        .map(|(_, v)| v.into_owned());
+    let param = |key: &str| {
+        form_urlencoded::parse(search.trim_start_matches('?').as_bytes())
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.into_owned())
+    };
+    let theme = param("theme").and_then(|v| match v.as_str() {
+        "light" => Some(false),
+        "dark" => Some(true),
+        _ => {
+            notices.push(Notice {
+                param: "theme".into(),
+                value: v.chars().take(40).collect(),
+                reason: "the theme is light or dark, so the saved or system theme is used".into(),
+            });
+            None
+        }
+    });
+    let requested = param("embed");
     let embed = requested.and_then(|id| match widgets::widget(&id) {
         Some(w) => Some(w.id),
         None => {
@@ -38,6 +56,7 @@ pub fn initial() -> Start {
         state,
         notices,
         embed,
+        theme,
     }
 }
 
@@ -61,9 +80,13 @@ pub fn page_url(query: &str, hash: &str) -> String {
 
 /// Mirror the state into the address bar with `history.replaceState` (no history
 /// entries, no reload). Skips the write when the query is already current.
-pub fn sync_url(state: RwSignal<State>, embed: Option<&'static str>) {
+/// A theme fixed by the URL stays in it.
+pub fn sync_url(state: RwSignal<State>, embed: Option<&'static str>, theme: Option<bool>) {
     Effect::new(move |prev: Option<String>| {
-        let q = state.with(|s| query(s, embed));
+        let mut q = state.with(|s| query(s, embed));
+        if let Some(dark) = theme {
+            q.push_str(if dark { "&theme=dark" } else { "&theme=light" });
+        }
         if prev.as_deref() != Some(q.as_str()) {
             let win = window();
             let loc = win.location();

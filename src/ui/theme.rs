@@ -1,5 +1,6 @@
 //! Light and dark themes: follow `prefers-color-scheme` until the user picks one
-//! with the toggle; the pick is remembered in localStorage (`brrr.theme.v1`).
+//! with the toggle; the pick is remembered in localStorage (`brrr.theme.v1`). A
+//! `theme=light|dark` in the URL (an embed in a course page) wins over both.
 
 use super::storage;
 use super::Ctx;
@@ -39,14 +40,14 @@ fn stored() -> Stored {
     }
 }
 
-/// The theme signal, initialised from storage or the system preference, and kept
-/// applied to `<html data-theme>`.
-pub fn init() -> RwSignal<bool> {
+/// The theme signal, initialised from the URL's `theme` (`from_url`), else storage,
+/// else the system preference, and kept applied to `<html data-theme>`.
+pub fn init(from_url: Option<bool>) -> RwSignal<bool> {
     let choice = match stored() {
         Stored::Choice(d) => Some(d),
         Stored::Nothing | Stored::Unreadable(_) => None,
     };
-    let dark = RwSignal::new(choice.unwrap_or_else(prefers_dark));
+    let dark = RwSignal::new(from_url.or(choice).unwrap_or_else(prefers_dark));
     Effect::new(move |_| apply(dark.get()));
     dark
 }

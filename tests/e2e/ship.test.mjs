@@ -183,6 +183,34 @@ test('dark mode: follows the system, toggles, is remembered, and charts switch p
   await ctx.close();
 });
 
+test('theme= in the URL fixes the theme (for embeds in course pages), stays in the URL, and a bad value is a notice', async () => {
+  const openIn = async (colorScheme, query) => {
+    const ctx = await h.browser.newContext({ colorScheme, viewport: { width: 900, height: 900 } });
+    const page = await ctx.newPage();
+    await page.goto(h.url + query);
+    await waitReady(page);
+    return page;
+  };
+  // a light course page embedding the factory, seen by a visitor whose system is dark
+  const light = await openIn('dark', '?embed=factory&theme=light');
+  assert.equal(await light.getAttribute('html', 'data-theme'), 'light');
+  await light.locator('#factory-double').click();
+  const q = await pollUntil(() => light.evaluate(() => location.search), (s) => s.includes('flops='));
+  assert.match(q, /flops=/, 'the state change rewrote the URL');
+  assert.match(q, /(^|[?&])theme=light(&|$)/, `the theme stays in the URL: ${q}`);
+  assert.match(q, /(^|[?&])embed=factory(&|$)/);
+  await light.context().close();
+  // and the other way round, on the full page
+  const dark = await openIn('light', '?theme=dark');
+  assert.equal(await dark.getAttribute('html', 'data-theme'), 'dark');
+  await dark.context().close();
+  // a bad value: a notice, and the system's theme
+  const bad = await openIn('dark', '?theme=purple');
+  assert.equal(await bad.getAttribute('html', 'data-theme'), 'dark');
+  assert.equal(await bad.locator('#url-notices li[data-param="theme"]').count(), 1);
+  await bad.context().close();
+});
+
 test('dark mode: the factory picture as shown on screen is dark, and light in light mode', async () => {
   // The factory canvas is drawn with one palette and themed by CSS, so its pixels
   // never change: only a screenshot shows what the visitor sees.
