@@ -90,12 +90,13 @@ fn App() -> impl IntoView {
     let start = store::initial();
     let state = RwSignal::new(start.state);
     let report = Memo::new(move |_| state.with(State::report));
-    store::sync_url(state, start.embed, start.theme);
+    let dark = theme::init(start.theme);
+    store::sync_url(state, start.embed, start.theme.map(|_| dark));
     let ctx = Ctx {
         state,
         view: Memo::new(move |_| state.get()),
         report,
-        dark: theme::init(start.theme),
+        dark,
     };
     let url_notices = start.notices;
 

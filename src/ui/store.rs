@@ -80,12 +80,21 @@ pub fn page_url(query: &str, hash: &str) -> String {
 
 /// Mirror the state into the address bar with `history.replaceState` (no history
 /// entries, no reload). Skips the write when the query is already current.
-/// A theme fixed by the URL stays in it.
-pub fn sync_url(state: RwSignal<State>, embed: Option<&'static str>, theme: Option<bool>) {
+/// A theme the URL fixed (`theme`: the page's theme signal) stays in it, following
+/// the toggle.
+pub fn sync_url(
+    state: RwSignal<State>,
+    embed: Option<&'static str>,
+    theme: Option<RwSignal<bool>>,
+) {
     Effect::new(move |prev: Option<String>| {
         let mut q = state.with(|s| query(s, embed));
         if let Some(dark) = theme {
-            q.push_str(if dark { "&theme=dark" } else { "&theme=light" });
+            q.push_str(if dark.get() {
+                "&theme=dark"
+            } else {
+                "&theme=light"
+            });
         }
         if prev.as_deref() != Some(q.as_str()) {
             let win = window();

@@ -200,9 +200,13 @@ test('theme= in the URL fixes the theme (for embeds in course pages), stays in t
   assert.match(q, /(^|[?&])theme=light(&|$)/, `the theme stays in the URL: ${q}`);
   assert.match(q, /(^|[?&])embed=factory(&|$)/);
   await light.context().close();
-  // and the other way round, on the full page
+  // and the other way round, on the full page; the toggle then rewrites theme=
   const dark = await openIn('light', '?theme=dark');
   assert.equal(await dark.getAttribute('html', 'data-theme'), 'dark');
+  await dark.locator('#theme-toggle').click();
+  assert.equal(await dark.getAttribute('html', 'data-theme'), 'light');
+  const q2 = await pollUntil(() => dark.evaluate(() => location.search), (s) => s.includes('theme=light'));
+  assert.match(q2, /(^|[?&])theme=light(&|$)/, `the URL follows the toggle: ${q2}`);
   await dark.context().close();
   // a bad value: a notice, and the system's theme
   const bad = await openIn('dark', '?theme=purple');
