@@ -269,7 +269,24 @@ pub fn layer_ops(cfg: &BertConfig, batch: u32, seq: u32) -> Vec<BertOp> {
         output: th,
         segment: None,
     };
-    vec![
+    // "Add & Norm" after attention and after the FFN: the projection's bias,
+    // dropout, the residual add and layernorm.
+    let add_norm = |bias| {
+        [
+            pw(bias, E, 1.0, th, h, ADD_NORM),
+            pw("dropout", E, 1.0, th, 0.0, ADD_NORM),
+            pw("residual add", E, 1.0, th, th, ADD_NORM),
+            pw(
+                "layernorm",
+                N,
+                LAYERNORM_FLOPS_PER_ELEM,
+                th,
+                2.0 * h,
+                ADD_NORM,
+            ),
+        ]
+    };
+    [
         mm("Q, K, V projections", 3, t, h, h),
         BertOp {
             count: 3,
@@ -288,33 +305,17 @@ pub fn layer_ops(cfg: &BertConfig, batch: u32, seq: u32) -> Vec<BertOp> {
         pw("attention dropout", E, 1.0, scores, 0.0, ATTN_CHAIN),
         av,
         mm("output projection", 1, t, h, h),
-        pw("output bias", E, 1.0, th, h, ADD_NORM),
-        pw("dropout", E, 1.0, th, 0.0, ADD_NORM),
-        pw("residual add", E, 1.0, th, th, ADD_NORM),
-        pw(
-            "layernorm",
-            N,
-            LAYERNORM_FLOPS_PER_ELEM,
-            th,
-            2.0 * h,
-            ADD_NORM,
-        ),
+    ]
+    .into_iter()
+    .chain(add_norm("output bias"))
+    .chain([
         mm("FFN up", 1, t, f, h),
         pw("FFN up bias", E, 1.0, tf, f, BIAS_GELU),
         pw("GELU", E, GELU_FLOPS_PER_ELEM, tf, 0.0, BIAS_GELU),
         mm("FFN down", 1, t, h, f),
-        pw("FFN down bias", E, 1.0, th, h, ADD_NORM),
-        pw("dropout", E, 1.0, th, 0.0, ADD_NORM),
-        pw("residual add", E, 1.0, th, th, ADD_NORM),
-        pw(
-            "layernorm",
-            N,
-            LAYERNORM_FLOPS_PER_ELEM,
-            th,
-            2.0 * h,
-            ADD_NORM,
-        ),
-    ]
+    ])
+    .chain(add_norm("FFN down bias"))
+    .collect()
 }
 
 /// A kernel of one layer with its FLOPs split by class.
