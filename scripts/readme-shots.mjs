@@ -5,12 +5,8 @@
 // motion (so the factory shows its still frame).
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHarness, waitReady, REPO_ROOT } from '../tests/e2e/helpers.mjs';
+import { createHarness, waitReady, REPO_ROOT, WIDGET_IDS } from '../tests/e2e/helpers.mjs';
 
-const WIDGETS = [
-  'roofline-explorer', 'diagnosis', 'generations', 'tensor-cores', 'bert', 'factory', 'fusion',
-  'microbench', 'overhead', 'remedies', 'lab', 'calculator', 'hardware',
-];
 const IMG = path.join(REPO_ROOT, 'docs', 'img');
 fs.mkdirSync(path.join(IMG, 'embeds'), { recursive: true });
 
@@ -31,7 +27,7 @@ try {
     }
   };
   await shoot('', path.join(IMG, 'explorer.png'), { width: 1280, height: 800 });
-  for (const id of WIDGETS) {
+  for (const id of WIDGET_IDS) {
     await shoot(`?embed=${id}`, path.join(IMG, 'embeds', `${id}.png`), { width: 520, height: 800, element: 'main' });
   }
 } finally {

@@ -10,13 +10,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { useHarness, waitReady, pollUntil, REPO_ROOT } from './helpers.mjs';
+import { useHarness, waitReady, pollUntil, REPO_ROOT, WIDGET_IDS } from './helpers.mjs';
 
 const AXE = path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js');
-const WIDGETS = [
-  'roofline-explorer', 'diagnosis', 'generations', 'tensor-cores', 'bert', 'factory', 'fusion',
-  'microbench', 'overhead', 'remedies', 'lab', 'calculator', 'hardware',
-];
 const h = useHarness();
 
 async function openAudited(query, { colorScheme = 'light', width = 1280 } = {}) {
@@ -66,7 +62,7 @@ test('the full page has no axe violations, in light and in dark', async () => {
 });
 
 test('every widget embed has no axe violations', async () => {
-  for (const id of WIDGETS) {
+  for (const id of WIDGET_IDS) {
     const page = await openAudited(`?embed=${id}`, { width: 800 });
     assertNone(await violations(page), `?embed=${id}`);
     await page.context().close();

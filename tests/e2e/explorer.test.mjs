@@ -21,6 +21,8 @@ import {
   settle,
   pollUntil,
   clearShots,
+  search,
+  param,
 } from './helpers.mjs';
 
 before(() => {
@@ -31,9 +33,7 @@ const h = useHarness();
 /** `h.withPage`, with failure screenshots named fail-explorer-*. */
 const withPage = (t, query, fn, opts = {}) => h.withPage(t, query, fn, { shotPrefix: 'explorer', ...opts });
 
-const search = (page) => page.evaluate(() => location.search);
 const historyLength = (page) => page.evaluate(() => history.length);
-const param = (s, key) => new URLSearchParams(s).get(key);
 
 function assertReadouts(m, where) {
   for (const name of METRICS) {

@@ -20,6 +20,7 @@ import {
   clearShots,
   ensureOutDir,
   OUT_DIR,
+  search,
 } from './helpers.mjs';
 
 before(() => {
@@ -47,7 +48,6 @@ const frameOf = (page) =>
     const c = document.querySelector(sel);
     return c ? Number(c.getAttribute('data-frame')) : NaN;
   }, CANVAS);
-const search = (page) => page.evaluate(() => location.search);
 const flopsParam = async (page) => Number(new URLSearchParams(await search(page)).get('flops'));
 const caption = (page) => page.locator('#factory-caption').innerText();
 

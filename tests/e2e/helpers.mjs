@@ -325,6 +325,18 @@ export async function inputValue(page, id) {
   return page.locator(`#${id}`).inputValue();
 }
 
+/** Every widget id in the registry (src/ui/widgets.rs), in page order. */
+export const WIDGET_IDS = [
+  'roofline-explorer', 'diagnosis', 'generations', 'tensor-cores', 'bert', 'factory', 'fusion',
+  'microbench', 'overhead', 'remedies', 'lab', 'calculator', 'hardware',
+];
+
+/** The page's current query string (`?…`). */
+export const search = (page) => page.evaluate(() => location.search);
+
+/** One parameter of a query string, or null. */
+export const param = (query, key) => new URLSearchParams(query).get(key);
+
 /** Let the app react: two animation frames plus a short pause (for debounced work). */
 export async function settle(page, ms = 80) {
   await page.evaluate(

@@ -7,12 +7,8 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useHarness, waitReady, inputValue, pollUntil, OUT_DIR } from './helpers.mjs';
+import { useHarness, waitReady, inputValue, pollUntil, search, WIDGET_IDS, OUT_DIR } from './helpers.mjs';
 
-const WIDGETS = [
-  'roofline-explorer', 'diagnosis', 'generations', 'tensor-cores', 'bert', 'factory', 'fusion',
-  'microbench', 'overhead', 'remedies', 'lab', 'calculator', 'hardware',
-];
 const SHOTS = path.join(OUT_DIR, 'embeds');
 
 before(() => {
@@ -21,10 +17,8 @@ before(() => {
 });
 const h = useHarness();
 
-const search = (page) => page.evaluate(() => location.search);
-
 test('each embed URL shows only its widget, with its state and a link to the full page', async () => {
-  for (const id of WIDGETS) {
+  for (const id of WIDGET_IDS) {
     const page = await h.open(`?embed=${id}&batch=64&ops=16`, { viewport: { width: 800, height: 700 } });
     assert.equal(await page.locator('header.top').count(), 0, `${id}: page chrome shown in embed`);
     assert.equal(await page.locator('section.widget').count(), 1, `${id}: not exactly one widget`);

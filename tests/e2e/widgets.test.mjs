@@ -9,12 +9,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   useHarness, metric, canvasHash, setSlider, typeBox, inputValue, pollUntil, OUT_DIR,
+  search,
+  param,
+  WIDGET_IDS,
 } from './helpers.mjs';
 
-const WIDGETS = [
-  'diagnosis', 'generations', 'tensor-cores', 'bert', 'factory', 'fusion', 'microbench',
-  'overhead', 'remedies', 'lab', 'calculator', 'hardware',
-];
+// the essay's widgets: every one but the explorer at the top
+const WIDGETS = WIDGET_IDS.filter((id) => id !== 'roofline-explorer');
 const SHOTS = path.join(OUT_DIR, 'widgets');
 
 before(() => {
@@ -23,8 +24,6 @@ before(() => {
 });
 const h = useHarness();
 
-const search = (page) => page.evaluate(() => location.search);
-const param = (q, k) => new URLSearchParams(q).get(k);
 
 /** Scroll a widget into view so its charts draw (charts skip redraws off-screen). */
 async function show(page, id) {
@@ -39,6 +38,9 @@ async function drawnHash(page, sel) {
 
 test('every widget renders in its anchored section, with a title', async () => {
   const page = await h.open('');
+  // the page frames exactly the ids the tests know (diagnosis sits inside the explorer)
+  const framed = await page.locator('section.widget[data-widget]').evaluateAll((els) => els.map((e) => e.dataset.widget));
+  assert.deepEqual(framed, WIDGET_IDS.filter((id) => id !== 'diagnosis'), 'registered widgets vs helpers.WIDGET_IDS');
   for (const id of WIDGETS) {
     const el = page.locator(`#${id}`);
     assert.equal(await el.count(), 1, `#${id} missing`);
