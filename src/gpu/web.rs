@@ -92,6 +92,10 @@ pub async fn wait(p: impl AsRef<JsValue>) -> Result<JsValue, JsValue> {
 }
 
 /// Let the page breathe: resolve on the next macrotask.
+/// Tasks to wait, after a GPU error, for `device.lost` to say the error was a loss
+/// (zero-delay timeouts: browsers clamp nested ones to ~4 ms, so at most ~100 ms).
+const LOSS_GRACE_TASKS: u32 = 25;
+
 pub async fn yield_now() {
     let p = js_sys::Promise::new(&mut |resolve, _| {
         if let Some(w) = web_sys::window() {
@@ -917,11 +921,18 @@ pub async fn run(small: bool, wall_clock: bool, hooks: &Hooks<'_>) -> Result<Lab
     }
 
     let result = session_run(&session, plan, timer, lost.clone(), errors, hooks, &mut run).await;
-    // a GPU promise can be rejected before device.lost resolves: give the loss a
-    // moment so it is reported as the loss (checked before our own destroy below)
+    // A GPU promise can be rejected before device.lost resolves (a pending mapAsync
+    // aborts first), and under load that takes more than one task: give the loss up
+    // to LOSS_GRACE_TASKS tasks (each a zero-delay timeout) so it is reported as the
+    // loss. Only an error pays this; checked before our own destroy below.
     let result = match result {
         Err(Stop::Error(m)) => {
-            yield_now().await;
+            for _ in 0..LOSS_GRACE_TASKS {
+                if lost.borrow().is_some() {
+                    break;
+                }
+                yield_now().await;
+            }
             let l = lost.borrow().clone();
             Err(l.map_or(Stop::Error(m), Stop::Lost))
         }
