@@ -8,7 +8,9 @@ pub mod hardware;
 pub mod microbench;
 pub mod ops;
 pub mod overhead;
+pub mod remedies;
 pub mod roofline;
+pub mod setting;
 pub mod timeline;
 pub mod units;
 pub mod workload;
@@ -16,6 +18,7 @@ pub mod workload;
 pub use generations::Line;
 pub use hardware::{Dtype, Preset};
 pub use roofline::Bound;
+pub use setting::Setting;
 pub use timeline::{Regime, Shares, Timeline};
 pub use workload::{KernelGroup, Machine, Shape, Unit, Workload};
 

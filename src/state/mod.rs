@@ -8,18 +8,13 @@ pub mod fields;
 pub mod url;
 pub mod widgets;
 
-use crate::model::{self, hardware, Dtype, Machine, Preset, Report, Shape, Workload};
+use crate::model::{self, hardware, Dtype, Machine, Preset, Report, Setting, Shape, Workload};
 pub use widgets::Widgets;
 
-/// Accepted ranges, shared by the URL codec, the sliders and the number boxes.
-pub mod limits {
-    pub const FLOPS: (f64, f64) = (1e9, 1e18);
-    pub const BW: (f64, f64) = (1e9, 1e15);
-    pub const OVERHEAD: (f64, f64) = (1e-8, 1e-2);
-    pub const BATCH: (u32, u32) = (1, 65536);
-    pub const HIDDEN: (u32, u32) = (1, 65536);
-    pub const OPS: (u32, u32) = (1, 1024);
-}
+/// Accepted ranges (defined beside the model's [`Setting`], which the remedies keep
+/// inside them).
+pub use crate::model::setting::limits;
+pub use crate::model::setting::preset_flops;
 
 /// PyTorch manages about 280 thousand tiny ops per second: ~3.57 µs per kernel.
 pub const DEFAULT_OVERHEAD_S: f64 = 1.0 / 280_000.0;
@@ -88,21 +83,41 @@ impl State {
     /// Switch dtype (ignored if the preset lacks it); the peak slider jumps to the
     /// preset's value for that dtype.
     pub fn select_dtype(&mut self, dtype: Dtype) {
-        if self.hw.supports(dtype) {
-            self.dtype = dtype;
-            self.flops = preset_flops(self.hw, dtype);
+        let mut t = self.setting();
+        t.select_dtype(dtype);
+        self.set_setting(&t);
+    }
+
+    /// The explorer's part of the state, as the model sees it.
+    pub fn setting(&self) -> Setting {
+        Setting {
+            hw: self.hw,
+            dtype: self.dtype,
+            flops: self.flops,
+            bw: self.bw,
+            overhead: self.overhead,
+            shape: self.shape(),
         }
     }
 
+    /// Take the explorer's part from `t` (a remedy's change); the widgets' own
+    /// controls stay. `t` comes from a valid state changed by a remedy, which keeps
+    /// values inside [`limits`].
+    pub fn set_setting(&mut self, t: &Setting) {
+        self.hw = t.hw;
+        self.dtype = t.dtype;
+        self.flops = t.flops;
+        self.bw = t.bw;
+        self.overhead = t.overhead;
+        self.workload = t.shape.workload;
+        self.batch = t.shape.batch;
+        self.hidden = t.shape.hidden;
+        self.ops = t.shape.ops;
+        self.fused = t.shape.fused;
+    }
+
     pub fn machine(&self) -> Machine {
-        let scale = self.flops / preset_flops(self.hw, self.dtype);
-        Machine {
-            matmul_flops: self.flops,
-            pointwise_flops: self.hw.pointwise_peak() * scale,
-            bw: self.bw,
-            overhead: self.overhead,
-            elem_bytes: self.dtype.bytes(),
-        }
+        self.setting().machine()
     }
 
     pub fn shape(&self) -> Shape {
@@ -118,9 +133,4 @@ impl State {
     pub fn report(&self) -> Report {
         model::analyse(&self.shape(), &self.machine())
     }
-}
-
-/// The preset's matmul peak for `dtype`, falling back to its fp32 rate.
-pub fn preset_flops(hw: &Preset, dtype: Dtype) -> f64 {
-    hw.matmul_peak(dtype).unwrap_or(hw.fp32_matmul)
 }

@@ -1,0 +1,337 @@
+//! Counterfactual remedies: every optimisation the page knows, tried on the current
+//! setting by running the whole model again.
+//!
+//! The essay's lesson is to diagnose before treating. Here the treatment is not
+//! looked up from the regime: each remedy is applied to a copy of the setting (or,
+//! for the CPU-side ones, to how the step is issued) and the model is evaluated
+//! again. Its predicted speedup is the time per sample before ÷ after, so a bigger
+//! batch is judged by throughput, not by the longer step it makes. A remedy
+//! **helps** iff its speedup is at least [`HELPS_FROM`] (5 %).
+//!
+//! Every list, sentence and highlight on the page about what helps comes from
+//! [`evaluate`]; the regime label (largest share) only names where the time goes.
+
+use super::hardware::Dtype;
+use super::overhead::{self, Remedies};
+use super::setting::{limits, Setting};
+use super::timeline::Regime;
+use super::units;
+use super::workload::Workload;
+
+/// A remedy helps iff it makes the step at least this much faster per sample.
+pub const HELPS_FROM: f64 = 1.05;
+/// The batch remedy multiplies the batch by this.
+pub const BATCH_FACTOR: u32 = 4;
+/// The tracing / compiling remedy divides the per-launch CPU cost by this.
+pub const TRACE_FACTOR: f64 = 10.0;
+
+/// Stable remedy ids (`data-remedy`, README "Remedy ids").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RemedyId {
+    Fuse,
+    Graphs,
+    Cpp,
+    Overhead,
+    Batch,
+    Tensor,
+    Dtype,
+    Flops,
+    Bw,
+}
+
+impl RemedyId {
+    pub const ALL: [RemedyId; 9] = [
+        RemedyId::Fuse,
+        RemedyId::Graphs,
+        RemedyId::Cpp,
+        RemedyId::Overhead,
+        RemedyId::Batch,
+        RemedyId::Tensor,
+        RemedyId::Dtype,
+        RemedyId::Flops,
+        RemedyId::Bw,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            RemedyId::Fuse => "fuse",
+            RemedyId::Graphs => "graphs",
+            RemedyId::Cpp => "cpp",
+            RemedyId::Overhead => "overhead",
+            RemedyId::Batch => "batch",
+            RemedyId::Tensor => "tensor",
+            RemedyId::Dtype => "dtype",
+            RemedyId::Flops => "flops",
+            RemedyId::Bw => "bw",
+        }
+    }
+
+    /// The rows of the essay's conclusion table (regime → remedies) it sits in: the
+    /// regime it is *meant* for. Whether it helps here is [`Outcome::helps`].
+    pub fn essay_rows(self) -> &'static [Regime] {
+        match self {
+            RemedyId::Fuse | RemedyId::Batch => &[Regime::Overhead, Regime::Memory],
+            RemedyId::Graphs | RemedyId::Cpp | RemedyId::Overhead => &[Regime::Overhead],
+            RemedyId::Dtype | RemedyId::Bw => &[Regime::Memory],
+            RemedyId::Tensor | RemedyId::Flops => &[Regime::Compute],
+        }
+    }
+}
+
+/// How a remedy is applied.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Change {
+    /// A new explorer setting (what clicking the remedy does).
+    Setting(Setting),
+    /// A change to how the CPU issues the step (C++ instead of Python, a CUDA
+    /// graph), which the explorer's per-kernel overhead cannot express; the overhead
+    /// widget models it with these switches.
+    Cpu(Remedies),
+}
+
+/// A remedy's predicted effect on the current setting.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Effect {
+    /// Seconds per sample now and after the remedy.
+    pub before: f64,
+    pub after: f64,
+    pub change: Change,
+}
+
+impl Effect {
+    /// before ÷ after (1 when both are zero or not finite).
+    pub fn speedup(&self) -> f64 {
+        let s = self.before / self.after;
+        if s.is_finite() && s > 0.0 {
+            s
+        } else {
+            1.0
+        }
+    }
+}
+
+/// One remedy tried on one setting.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub id: RemedyId,
+    /// What it does, for this setting ("Switch to bf16 on the tensor cores").
+    pub label: String,
+    /// The prediction, or why the remedy does not apply here.
+    pub effect: Result<Effect, String>,
+}
+
+impl Outcome {
+    /// Predicted speedup; 1 where the remedy does not apply.
+    pub fn speedup(&self) -> f64 {
+        self.effect.as_ref().map_or(1.0, Effect::speedup)
+    }
+    pub fn applicable(&self) -> bool {
+        self.effect.is_ok()
+    }
+    /// The page's rule: shown as helping iff the speedup is ≥ [`HELPS_FROM`].
+    pub fn helps(&self) -> bool {
+        self.applicable() && self.speedup() >= HELPS_FROM
+    }
+}
+
+/// Try every remedy on `s` (in [`RemedyId::ALL`] order).
+pub fn evaluate(s: &Setting) -> Vec<Outcome> {
+    let before = s.per_sample();
+    RemedyId::ALL
+        .into_iter()
+        .map(|id| {
+            let (label, change) = plan(id, s);
+            let effect = change.map(|change| Effect {
+                before,
+                after: after(s, &change),
+                change,
+            });
+            Outcome { id, label, effect }
+        })
+        .collect()
+}
+
+/// The remedy with the largest predicted speedup (the first on ties).
+pub fn best(outcomes: &[Outcome]) -> Option<&Outcome> {
+    outcomes
+        .iter()
+        .filter(|o| o.applicable())
+        .fold(None, |best: Option<&Outcome>, o| match best {
+            Some(b) if b.speedup() >= o.speedup() => Some(b),
+            _ => Some(o),
+        })
+}
+
+/// Seconds per sample after `change`.
+fn after(s: &Setting, change: &Change) -> f64 {
+    match change {
+        Change::Setting(t) => t.per_sample(),
+        Change::Cpu(r) => {
+            overhead::run(&s.shape, &s.machine(), *r).wall() / f64::from(s.shape.batch.max(1))
+        }
+    }
+}
+
+/// A remedy's label for `s` and the change it makes, or why it does not apply.
+fn plan(id: RemedyId, s: &Setting) -> (String, Result<Change, String>) {
+    let with = |f: &dyn Fn(&mut Setting)| {
+        let mut t = *s;
+        f(&mut t);
+        Change::Setting(t)
+    };
+    let name = s.hw.name;
+    let kernels = super::analyse(&s.shape, &s.machine()).kernel_count;
+    match id {
+        RemedyId::Fuse => {
+            let ops = s.shape.ops.max(1);
+            let label = format!(
+                "Fuse the {} into one kernel",
+                units::count(ops, "pointwise op", "pointwise ops")
+            );
+            let change = if s.shape.fused {
+                Err("the chain already runs as one fused kernel".to_string())
+            } else if ops == 1 {
+                Err("a single pointwise op is already one kernel".to_string())
+            } else {
+                Ok(with(&|t| t.shape.fused = true))
+            };
+            (label, change)
+        }
+        RemedyId::Graphs => (
+            format!(
+                "Capture the step in a CUDA graph: one launch for its {}",
+                units::count(kernels, "kernel", "kernels")
+            ),
+            Ok(Change::Cpu(Remedies {
+                cuda_graphs: true,
+                ..Remedies::NONE
+            })),
+        ),
+        RemedyId::Cpp => (
+            "Drive the step from C++ instead of Python".to_string(),
+            Ok(Change::Cpu(Remedies {
+                cpp: true,
+                ..Remedies::NONE
+            })),
+        ),
+        RemedyId::Overhead => {
+            let label = format!(
+                "Trace or compile away Python and dispatch ({}× less CPU time per launch)",
+                TRACE_FACTOR
+            );
+            let change = if s.overhead <= limits::OVERHEAD.0 {
+                Err(format!(
+                    "the overhead is already at the model's floor ({} per launch)",
+                    units::si(limits::OVERHEAD.0, "s")
+                ))
+            } else {
+                Ok(with(&|t| {
+                    t.overhead = (t.overhead / TRACE_FACTOR).max(limits::OVERHEAD.0)
+                }))
+            };
+            (label, change)
+        }
+        RemedyId::Batch => {
+            let why = match s.shape.workload {
+                Workload::Mlp => "each weight load serves more rows",
+                Workload::Chain => "each launch covers more elements",
+            };
+            let label = format!("Raise the batch {}× ({})", BATCH_FACTOR, why);
+            let change = if s.shape.batch >= limits::BATCH.1 {
+                Err(format!(
+                    "the batch is already at the model's limit ({})",
+                    limits::BATCH.1
+                ))
+            } else {
+                Ok(with(&|t| {
+                    t.shape.batch = t
+                        .shape
+                        .batch
+                        .saturating_mul(BATCH_FACTOR)
+                        .min(limits::BATCH.1)
+                }))
+            };
+            (label, change)
+        }
+        RemedyId::Tensor => {
+            // Fastest first: only the tensor-core dtypes ahead of the current one
+            // can be faster.
+            let faster = [Dtype::Fp8, Dtype::Bf16, Dtype::Tf32]
+                .into_iter()
+                .take_while(|d| *d != s.dtype)
+                .find(|d| s.hw.supports(*d));
+            match faster {
+                Some(d) => (
+                    format!("Switch to {} on the tensor cores", d.id()),
+                    Ok(with(&|t| t.select_dtype(d))),
+                ),
+                None => {
+                    let has_any = [Dtype::Fp8, Dtype::Bf16, Dtype::Tf32]
+                        .into_iter()
+                        .any(|d| s.hw.supports(d));
+                    let reason = if !has_any {
+                        format!("the {name} has no tensor-core dtype")
+                    } else if !s.hw.supports(Dtype::Fp8) {
+                        format!(
+                            "{} is already the fastest tensor-core dtype the {name} has (it has no fp8)",
+                            s.dtype.id()
+                        )
+                    } else {
+                        format!("{} is already the fastest tensor-core dtype", s.dtype.id())
+                    };
+                    (
+                        "Switch to a faster tensor-core dtype".to_string(),
+                        Err(reason),
+                    )
+                }
+            }
+        }
+        RemedyId::Dtype => {
+            let next = match s.dtype {
+                Dtype::Fp32 | Dtype::Tf32 => Some(Dtype::Bf16),
+                Dtype::Bf16 => Some(Dtype::Fp8),
+                Dtype::Fp8 => None,
+            };
+            match next {
+                Some(d) if s.hw.supports(d) => (
+                    format!(
+                        "Store tensors in {} ({} bytes per element instead of {})",
+                        d.id(),
+                        d.bytes(),
+                        s.dtype.bytes()
+                    ),
+                    Ok(with(&|t| t.select_dtype(d))),
+                ),
+                Some(d) => (
+                    "Store tensors in a smaller dtype".to_string(),
+                    Err(format!("the {name} has no {}", d.id())),
+                ),
+                None => (
+                    "Store tensors in a smaller dtype".to_string(),
+                    Err("fp8 is already the smallest dtype in this model".to_string()),
+                ),
+            }
+        }
+        RemedyId::Flops => {
+            let label = "A GPU with 2× the FLOP/s (same memory)".to_string();
+            let change = if s.flops >= limits::FLOPS.1 {
+                Err("the peak is already at the model's limit".to_string())
+            } else {
+                Ok(with(&|t| t.flops = (t.flops * 2.0).min(limits::FLOPS.1)))
+            };
+            (label, change)
+        }
+        RemedyId::Bw => {
+            let label = "A GPU with 2× the memory bandwidth (same FLOP/s)".to_string();
+            let change = if s.bw >= limits::BW.1 {
+                Err("the bandwidth is already at the model's limit".to_string())
+            } else {
+                Ok(with(&|t| t.bw = (t.bw * 2.0).min(limits::BW.1)))
+            };
+            (label, change)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

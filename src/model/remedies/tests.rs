@@ -1,0 +1,189 @@
+use super::*;
+use crate::model::hardware::PRESETS;
+use crate::model::workload::Shape;
+use crate::model::{analyse, Regime};
+use crate::state::State;
+
+/// Every preset × its dtypes × both workloads × batch 1, 256, 65536 × fused/eager ×
+/// a few op counts and overheads: the declared input range, corners included.
+fn settings() -> Vec<Setting> {
+    let mut out = Vec::new();
+    for hw in PRESETS {
+        for dtype in hw.dtypes() {
+            for workload in Workload::ALL {
+                for batch in [1, 256, limits::BATCH.1] {
+                    for fused in [false, true] {
+                        for ops in [1, 8, limits::OPS.1] {
+                            for overhead in [limits::OVERHEAD.0, 1.0 / 280e3, limits::OVERHEAD.1] {
+                                let mut s = State::for_preset(hw).setting();
+                                s.select_dtype(dtype);
+                                s.overhead = overhead;
+                                s.shape = Shape {
+                                    workload,
+                                    batch,
+                                    hidden: 4096,
+                                    ops,
+                                    fused,
+                                };
+                                out.push(s);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The time per sample a change leads to, evaluated from scratch (not through
+/// `evaluate`'s own helper).
+fn recompute(s: &Setting, change: &Change) -> f64 {
+    match change {
+        Change::Setting(t) => {
+            analyse(&t.shape, &t.machine()).wall_time_s / f64::from(t.shape.batch)
+        }
+        Change::Cpu(r) => {
+            overhead::run(&s.shape, &s.machine(), *r).wall() / f64::from(s.shape.batch)
+        }
+    }
+}
+
+#[test]
+fn every_remedy_is_two_full_model_runs() {
+    let all = settings();
+    assert!(all.len() > 1000, "{}", all.len());
+    for s in &all {
+        let before = analyse(&s.shape, &s.machine()).wall_time_s / f64::from(s.shape.batch);
+        let outs = evaluate(s);
+        assert_eq!(outs.len(), RemedyId::ALL.len());
+        for o in &outs {
+            let sp = o.speedup();
+            assert!(sp.is_finite() && sp > 0.0, "{:?} {s:?}", o.id);
+            assert!(!o.label.is_empty());
+            match &o.effect {
+                Ok(e) => {
+                    assert_eq!(e.before, before);
+                    let after = recompute(s, &e.change);
+                    assert!(after.is_finite() && after > 0.0);
+                    assert!(
+                        (sp - before / after).abs() <= 1e-12 * sp,
+                        "{:?}: {} vs {}",
+                        o.id,
+                        sp,
+                        before / after
+                    );
+                    if let Change::Setting(t) = e.change {
+                        // a remedy keeps the state valid
+                        assert!(t.hw.supports(t.dtype), "{:?} {:?}", o.id, t.dtype);
+                        assert!((limits::FLOPS.0..=limits::FLOPS.1).contains(&t.flops));
+                        assert!((limits::BW.0..=limits::BW.1).contains(&t.bw));
+                        assert!((limits::OVERHEAD.0..=limits::OVERHEAD.1).contains(&t.overhead));
+                        assert!(t.shape.batch <= limits::BATCH.1);
+                        assert_ne!(t, *s, "{:?} changed nothing", o.id);
+                    }
+                }
+                Err(why) => {
+                    assert!(!why.is_empty());
+                    assert_eq!(sp, 1.0);
+                    assert!(!o.helps());
+                }
+            }
+            assert_eq!(o.helps(), o.applicable() && sp >= HELPS_FROM);
+        }
+    }
+}
+
+#[test]
+fn dtype_remedies_follow_the_preset() {
+    for s in settings() {
+        for o in evaluate(&s) {
+            if let Ok(Effect {
+                change: Change::Setting(t),
+                ..
+            }) = o.effect
+            {
+                if t.dtype == Dtype::Fp8 {
+                    assert!(s.hw.fp8.is_some(), "fp8 offered on {}", s.hw.id);
+                }
+            }
+        }
+    }
+    let outcome = |hw: &str, dtype: Dtype, id: RemedyId| {
+        let mut s = State::for_preset(crate::model::hardware::preset(hw).unwrap()).setting();
+        s.select_dtype(dtype);
+        s.shape.batch = 16384; // big enough that the GPU, not the CPU, sets the pace
+        evaluate(&s).into_iter().find(|o| o.id == id).unwrap()
+    };
+    // no tensor cores on the M2 Max: not applicable, and it says why
+    let m2 = outcome("m2-max", Dtype::Fp32, RemedyId::Tensor);
+    assert!(m2
+        .effect
+        .as_ref()
+        .unwrap_err()
+        .contains("no tensor-core dtype"));
+    assert!(!outcome("m2-max", Dtype::Fp32, RemedyId::Dtype).applicable());
+    // an A100 in bf16 has nowhere faster to go (no fp8)
+    let a100 = outcome("a100-40gb", Dtype::Bf16, RemedyId::Tensor);
+    assert!(a100.effect.as_ref().unwrap_err().contains("no fp8"));
+    // an H100 in bf16 can go to fp8
+    let h100 = outcome("h100-sxm", Dtype::Bf16, RemedyId::Tensor);
+    assert_eq!(h100.label, "Switch to fp8 on the tensor cores");
+    assert!(h100.helps());
+}
+
+#[test]
+fn the_default_state_is_compute_bound_yet_fusing_helps_most() {
+    // The issue that started this module: the default step's largest share is
+    // compute, but fusing its eight pointwise ops is the biggest win.
+    let s = State::default();
+    assert_eq!(s.report().regime, Regime::Compute);
+    let outs = evaluate(&s.setting());
+    let fuse = outs.iter().find(|o| o.id == RemedyId::Fuse).unwrap();
+    assert!(fuse.helps());
+    assert!((fuse.speedup() - 1.56).abs() < 0.01, "{}", fuse.speedup());
+    assert_eq!(best(&outs).unwrap().id, RemedyId::Fuse);
+}
+
+#[test]
+fn overhead_remedies_help_only_where_overhead_is_the_cost() {
+    // tiny chain, eager: overhead-bound, tracing and graphs help a lot, FLOP/s not
+    let mut s = State::default().setting();
+    s.shape.workload = Workload::Chain;
+    s.shape.batch = 1;
+    s.shape.hidden = 1024;
+    let outs = evaluate(&s);
+    let get = |id| outs.iter().find(|o| o.id == id).unwrap();
+    assert_eq!(analyse(&s.shape, &s.machine()).regime, Regime::Overhead);
+    assert!(get(RemedyId::Overhead).speedup() > 5.0);
+    assert!(get(RemedyId::Graphs).helps());
+    assert!(!get(RemedyId::Flops).helps());
+    assert!(!get(RemedyId::Bw).helps());
+    // a big matmul: the CPU-side remedies do nothing
+    let mut s = State::default().setting();
+    s.shape.batch = limits::BATCH.1;
+    s.shape.fused = true;
+    let outs = evaluate(&s);
+    let get = |id| outs.iter().find(|o| o.id == id).unwrap();
+    for id in [RemedyId::Overhead, RemedyId::Graphs, RemedyId::Cpp] {
+        assert!(!get(id).helps(), "{id:?}: {}", get(id).speedup());
+    }
+    assert!(get(RemedyId::Flops).helps());
+}
+
+#[test]
+fn best_is_the_largest_speedup() {
+    for s in settings().iter().step_by(7) {
+        let outs = evaluate(s);
+        let b = best(&outs).unwrap();
+        assert!(outs.iter().all(|o| o.speedup() <= b.speedup()));
+    }
+}
+
+#[test]
+fn ids_are_unique() {
+    let mut ids: Vec<_> = RemedyId::ALL.iter().map(|r| r.id()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), RemedyId::ALL.len());
+}

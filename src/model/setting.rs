@@ -1,0 +1,76 @@
+//! A setting: one GPU preset and dtype with the user's peak, bandwidth and overhead,
+//! and the workload's shape. It is what the explorer's controls describe, without the
+//! essay widgets' own knobs, and it turns into the [`Machine`] the model runs on.
+//!
+//! The counterfactual remedies ([`super::remedies`]) change a setting and run the
+//! model again; the app state (`state::State`) keeps the same fields and delegates
+//! here, so "what the remedy predicts" and "what clicking it does" are one code path.
+
+use super::hardware::{Dtype, Preset};
+use super::workload::{Machine, Shape};
+
+/// Accepted ranges, shared by the URL codec, the sliders, the number boxes and the
+/// remedies (a remedy never leaves them).
+pub mod limits {
+    pub const FLOPS: (f64, f64) = (1e9, 1e18);
+    pub const BW: (f64, f64) = (1e9, 1e15);
+    pub const OVERHEAD: (f64, f64) = (1e-8, 1e-2);
+    pub const BATCH: (u32, u32) = (1, 65536);
+    pub const HIDDEN: (u32, u32) = (1, 65536);
+    pub const OPS: (u32, u32) = (1, 1024);
+}
+
+/// The preset's matmul peak for `dtype`, falling back to its fp32 rate.
+pub fn preset_flops(hw: &Preset, dtype: Dtype) -> f64 {
+    hw.matmul_peak(dtype).unwrap_or(hw.fp32_matmul)
+}
+
+/// What the explorer's controls describe.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Setting {
+    pub hw: &'static Preset,
+    pub dtype: Dtype,
+    /// Matmul ceiling, FLOP/s (the peak slider).
+    pub flops: f64,
+    /// DRAM bandwidth, bytes/s.
+    pub bw: f64,
+    /// CPU seconds per kernel launch.
+    pub overhead: f64,
+    pub shape: Shape,
+}
+
+impl Setting {
+    /// The effective machine: the matmul ceiling is the slider; the pointwise
+    /// ceiling is the preset's (half its fp32 FMA rate) scaled by the same factor the
+    /// slider moved the matmul peak by.
+    pub fn machine(&self) -> Machine {
+        let scale = self.flops / preset_flops(self.hw, self.dtype);
+        Machine {
+            matmul_flops: self.flops,
+            pointwise_flops: self.hw.pointwise_peak() * scale,
+            bw: self.bw,
+            overhead: self.overhead,
+            elem_bytes: self.dtype.bytes(),
+        }
+    }
+
+    /// Switch dtype (ignored if the preset lacks it); the peak jumps to the preset's
+    /// value for that dtype.
+    pub fn select_dtype(&mut self, dtype: Dtype) {
+        if self.hw.supports(dtype) {
+            self.dtype = dtype;
+            self.flops = preset_flops(self.hw, dtype);
+        }
+    }
+
+    /// Wall time of one step, seconds.
+    pub fn wall(&self) -> f64 {
+        super::analyse(&self.shape, &self.machine()).wall_time_s
+    }
+
+    /// Wall time per sample of the batch, seconds: the fair yardstick when a remedy
+    /// changes how much work a step does.
+    pub fn per_sample(&self) -> f64 {
+        self.wall() / f64::from(self.shape.batch.max(1))
+    }
+}
