@@ -1,59 +1,68 @@
-//! "Use my GPU": a run's measured ceilings as the explorer's slider values.
+//! "Use my GPU": a run's measured ceilings as the explorer's hardware.
 //!
-//! The lab measures f32, so the explorer switches to fp32 (when the preset has
-//! it). The explorer's peak slider is the matmul ceiling and its pointwise ceiling
-//! follows at the preset's ratio (fp32: half, the FMA footnote); the slider is set
-//! so that the *pointwise* ceiling equals the measured `x · m` rate, which is the
-//! same kind of work. Bandwidth is the copy kernel's; overhead per kernel is the
-//! larger of the GPU's time per empty dispatch and the CPU's time to record one
-//! (whichever limits a stream of tiny kernels). Everything is clamped to
-//! `state::limits`, so the state stays valid.
+//! The explorer switches to the measured-GPU entry (`hw=measured`, named after the
+//! adapter, `gpu=`), which knows only fp32: the lab measures f32 kernels, and says
+//! nothing about tensor cores. The explorer's peak slider is the fp32 matmul ceiling
+//! and its pointwise ceiling is half of it (the FMA footnote, as on every preset); the
+//! slider is set so that the *pointwise* ceiling equals the measured `x · m` rate,
+//! which is the same kind of work. Bandwidth is the copy kernel's; overhead per kernel
+//! is the larger of the GPU's time per empty dispatch and the CPU's time to record one
+//! (whichever limits a stream of tiny kernels), or stays as it was if neither was
+//! measured. Everything is clamped to `state::limits`, so the state stays valid.
 
 use super::analysis::Summary;
-use crate::model::Dtype;
-use crate::state::{limits, preset_flops, State};
+use crate::model::hardware;
+use crate::state::{limits, preset_flops, url, State};
 
 /// What "Use my GPU" changed, for the page to say.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Applied {
-    pub flops: Option<f64>,
-    pub bw: Option<f64>,
+    pub flops: f64,
+    pub bw: f64,
     pub overhead: Option<f64>,
 }
 
-pub fn apply(s: &mut State, sum: &Summary) -> Applied {
-    let mut out = Applied::default();
-    if s.hw.supports(Dtype::Fp32) {
-        s.select_dtype(Dtype::Fp32);
-    }
-    if let Some((peak, _)) = sum.peak_flops.filter(|p| p.0.is_finite() && p.0 > 0.0) {
-        let ratio = preset_flops(s.hw, s.dtype) / s.hw.pointwise_peak();
-        let v = (peak * ratio).clamp(limits::FLOPS.0, limits::FLOPS.1);
-        if v.is_finite() {
-            s.flops = v;
-            out.flops = Some(v);
-        }
-    }
-    if let Some(bw) = sum.copy_bw.filter(|b| b.is_finite() && *b > 0.0) {
-        s.bw = bw.clamp(limits::BW.0, limits::BW.1);
-        out.bw = Some(s.bw);
-    }
+fn positive(x: f64) -> Option<f64> {
+    (x.is_finite() && x > 0.0).then_some(x)
+}
+
+/// Switch `s` to the measured GPU `adapter`; `Err` (and `s` untouched) unless the
+/// run has both a verified compute ceiling and a copy bandwidth.
+pub fn apply(s: &mut State, sum: &Summary, adapter: &str) -> Result<Applied, String> {
+    let peak = sum.peak_flops.and_then(|p| positive(p.0));
+    let bw = sum.copy_bw.and_then(positive);
+    let (Some(peak), Some(bw)) = (peak, bw) else {
+        return Err(
+            "Use my GPU needs both a verified compute ceiling and a verified copy bandwidth from this run."
+                .into(),
+        );
+    };
+    let hw = &hardware::MEASURED;
+    s.select_preset(hw);
+    s.gpu_name = url::gpu_name(adapter);
+    let ratio = preset_flops(hw, s.dtype) / hw.pointwise_peak();
+    s.flops = (peak * ratio).clamp(limits::FLOPS.0, limits::FLOPS.1);
+    s.bw = bw.clamp(limits::BW.0, limits::BW.1);
     let per_kernel = [sum.dispatch, sum.encode]
         .into_iter()
         .flatten()
-        .filter(|x| x.is_finite() && *x > 0.0)
+        .filter_map(positive)
         .fold(None, |a: Option<f64>, x| Some(a.map_or(x, |a| a.max(x))));
-    if let Some(o) = per_kernel {
+    let overhead = per_kernel.map(|o| {
         s.overhead = o.clamp(limits::OVERHEAD.0, limits::OVERHEAD.1);
-        out.overhead = Some(s.overhead);
-    }
-    out
+        s.overhead
+    });
+    Ok(Applied {
+        flops: s.flops,
+        bw: s.bw,
+        overhead,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::hardware;
+    use crate::model::Dtype;
 
     #[test]
     fn measured_ceilings_become_the_explorer() {
@@ -65,7 +74,9 @@ mod tests {
             encode: Some(5e-7),
             ..Summary::default()
         };
-        let a = apply(&mut s, &sum);
+        let a = apply(&mut s, &sum, "NVIDIA (H100)").unwrap();
+        assert!(s.hw.is_measured());
+        assert_eq!(s.hw_name(), "Measured: NVIDIA (H100)");
         assert_eq!(s.dtype, Dtype::Fp32);
         assert_eq!(s.bw, 200e9);
         assert_eq!(s.overhead, 2e-6);
@@ -76,24 +87,36 @@ mod tests {
             "{}",
             m.pointwise_flops
         );
-        assert_eq!(a.bw, Some(200e9));
+        assert_eq!(a.bw, 200e9);
         assert!(s.report().wall_time_s.is_finite());
+        // and it survives the URL
+        let (back, notices) = url::decode(&url::encode(&s));
+        assert!(notices.is_empty());
+        assert_eq!(back, s);
     }
 
     #[test]
-    fn values_are_clamped_and_missing_ones_kept() {
-        let mut s = State::for_preset(hardware::default_preset());
-        let before = s.clone();
+    fn values_are_clamped_and_missing_ones_refused() {
+        let mut s = State::default();
         let sum = Summary {
             copy_bw: Some(1.0), // absurdly slow
-            peak_flops: None,
+            peak_flops: Some((1e30, 8)),
             dispatch: Some(1e3),
             ..Summary::default()
         };
-        apply(&mut s, &sum);
+        apply(&mut s, &sum, "x").unwrap();
         assert_eq!(s.bw, limits::BW.0);
+        assert_eq!(s.flops, limits::FLOPS.1);
         assert_eq!(s.overhead, limits::OVERHEAD.1);
-        assert_eq!(s.flops, preset_flops(s.hw, Dtype::Fp32));
-        assert_eq!(s.batch, before.batch);
+        // no ceiling: nothing changes
+        let mut s = State::default();
+        let before = s.clone();
+        let sum = Summary {
+            copy_bw: Some(1e11),
+            peak_flops: None,
+            ..Summary::default()
+        };
+        assert!(apply(&mut s, &sum, "x").is_err());
+        assert_eq!(s, before);
     }
 }

@@ -316,8 +316,45 @@ pub static PRESETS: &[Preset] = &[
     },
 ];
 
+/// Id of the [`MEASURED`] entry (`hw=measured`).
+pub const MEASURED_ID: &str = "measured";
+
+/// "Use my GPU": a GPU brrr's lab measured in this browser. Only fp32 is known
+/// (the lab measures f32 kernels), so it has no tensor-core dtypes. Its numbers here
+/// are placeholders: the state carries the measured peak, bandwidth and overhead
+/// (URL `flops`, `bw`, `overhead`), and the adapter's name (`gpu`). The fp32 matmul
+/// rate equals the FMA rate (no matrix units known), so a pointwise multiply runs at
+/// half the peak, as on every preset.
+pub static MEASURED: Preset = Preset {
+    id: MEASURED_ID,
+    name: "Measured GPU",
+    vendor: "",
+    year: 0,
+    mem_bw: 500.0 * GB,
+    mem_bytes: 0.0,
+    fp32_vector: 10.0 * T,
+    fp32_matmul: 10.0 * T,
+    tf32: None,
+    bf16: None,
+    fp8: None,
+    source:
+        "Measured by brrr's lab in this browser: fp32 peak (FMA = 2 FLOPs), copy bandwidth and \
+             launch overhead. Its tensor cores, if any, are not measured.",
+};
+
+impl Preset {
+    /// The lab's measured GPU rather than a datasheet preset.
+    pub fn is_measured(&self) -> bool {
+        self.id == MEASURED_ID
+    }
+}
+
+/// A datasheet preset or the [`MEASURED`] entry by id.
 pub fn preset(id: &str) -> Option<&'static Preset> {
-    PRESETS.iter().find(|p| p.id == id)
+    PRESETS
+        .iter()
+        .find(|p| p.id == id)
+        .or_else(|| (id == MEASURED_ID).then_some(&MEASURED))
 }
 
 /// The default preset. `PRESETS` is a non-empty static table that contains

@@ -14,7 +14,7 @@
 use super::hardware::Dtype;
 use super::overhead::{self, Remedies};
 use super::setting::{limits, Setting};
-use super::timeline::Regime;
+use super::timeline::{Regime, Shares};
 use super::units;
 use super::workload::Workload;
 
@@ -162,6 +162,93 @@ pub fn best(outcomes: &[Outcome]) -> Option<&Outcome> {
         })
 }
 
+/// One sentence on what to do, from the outcomes and the step's shares: the
+/// biggest win and whether it treats the regime the step is in. It never names a
+/// remedy as a win unless it [`Outcome::helps`].
+pub fn headline(shares: Shares, outcomes: &[Outcome]) -> String {
+    let regime = shares.regime();
+    let share = |r: Regime| match r {
+        Regime::Compute => shares.compute,
+        Regime::Memory => shares.memory,
+        Regime::Overhead => shares.overhead,
+    };
+    match best(outcomes).filter(|b| b.helps()) {
+        None => format!(
+            "None of the {} remedies here makes this step at least {} % faster per sample.",
+            outcomes.len(),
+            units::sig3((HELPS_FROM - 1.0) * 100.0)
+        ),
+        Some(b) if b.id.essay_rows().contains(&regime) => format!(
+            "Biggest win: “{}” ({}× faster per sample), a remedy for the regime the step is in ({}, {} of the time).",
+            b.label,
+            speedup_text(b),
+            regime.label(),
+            units::percent(share(regime))
+        ),
+        Some(b) => {
+            let rows = b.id.essay_rows();
+            let row = rows
+                .iter()
+                .copied()
+                .fold(rows[0], |a, r| if share(r) > share(a) { r } else { a });
+            format!(
+                "The largest share is {} ({}), yet the biggest win is “{}” ({}× faster per sample): a remedy for {} time, which still takes {} of the step.",
+                regime.id(),
+                units::percent(share(regime)),
+                b.label,
+                speedup_text(b),
+                row.id(),
+                units::percent(share(row))
+            )
+        }
+    }
+}
+
+/// Why doubling the FLOP/s gave `speedup`, from the shares before: only the
+/// compute-bound part of a step gets faster (the factory of the essay's analogy;
+/// the trucks are memory bandwidth, the desk is CPU overhead).
+pub fn why_more_flops(before: Shares, speedup: f64) -> String {
+    let pct = units::percent;
+    let mut rest = Vec::new();
+    if before.memory >= 0.0005 {
+        rest.push(format!("the trucks (memory, {})", pct(before.memory)));
+    }
+    if before.overhead >= 0.0005 {
+        rest.push(format!("the desk (CPU overhead, {})", pct(before.overhead)));
+    }
+    let rest = rest.join(" and ");
+    if speedup >= 1.9 {
+        format!(
+            "close to 2×: the factory was busy {} of the step, so a bigger factory is what it needed.",
+            pct(before.compute)
+        )
+    } else if speedup < HELPS_FROM {
+        format!(
+            "barely faster, not 2×: the factory was busy only {} of the step; {} set the pace, and they are no faster than before.",
+            pct(before.compute),
+            rest
+        )
+    } else {
+        format!(
+            "not 2×: only the compute-bound part ({}) got faster; {} did not.",
+            pct(before.compute),
+            rest
+        )
+    }
+}
+
+/// A speedup as the page writes it: three significant digits, or four decimals
+/// where three digits would round a remedy under the bar up to it ("1.0496", not
+/// "1.05", for one that does not help).
+pub fn speedup_text(o: &Outcome) -> String {
+    let t = units::sig3(o.speedup());
+    if !o.helps() && t.parse::<f64>().is_ok_and(|v| v >= HELPS_FROM) {
+        format!("{:.4}", o.speedup())
+    } else {
+        t
+    }
+}
+
 /// Seconds per sample after `change`.
 fn after(s: &Setting, change: &Change) -> f64 {
     match change {
@@ -269,7 +356,10 @@ fn plan(id: RemedyId, s: &Setting) -> (String, Result<Change, String>) {
                     let has_any = [Dtype::Fp8, Dtype::Bf16, Dtype::Tf32]
                         .into_iter()
                         .any(|d| s.hw.supports(d));
-                    let reason = if !has_any {
+                    let reason = if s.hw.is_measured() {
+                        "the lab measures fp32 only, so brrr does not know this GPU's tensor cores"
+                            .to_string()
+                    } else if !has_any {
                         format!("the {name} has no tensor-core dtype")
                     } else if !s.hw.supports(Dtype::Fp8) {
                         format!(
@@ -301,6 +391,13 @@ fn plan(id: RemedyId, s: &Setting) -> (String, Result<Change, String>) {
                         s.dtype.bytes()
                     ),
                     Ok(with(&|t| t.select_dtype(d))),
+                ),
+                Some(_) if s.hw.is_measured() => (
+                    "Store tensors in a smaller dtype".to_string(),
+                    Err(
+                        "the lab measures fp32 only; other dtypes of this GPU are unknown"
+                            .to_string(),
+                    ),
                 ),
                 Some(d) => (
                     "Store tensors in a smaller dtype".to_string(),

@@ -19,6 +19,16 @@ pub enum Bound {
     Memory,
 }
 
+impl Bound {
+    /// `compute` or `memory`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Bound::Compute => "compute",
+            Bound::Memory => "memory",
+        }
+    }
+}
+
 /// Time of one kernel and what bounds it. Compute wins only when strictly slower.
 pub fn kernel_time(flops: f64, bytes: f64, ceiling: f64, bw: f64) -> (f64, Bound) {
     let tc = flops / ceiling;

@@ -5,6 +5,7 @@
 //! supported by `hw`), so the model never sees a bad number.
 
 pub mod fields;
+pub mod hints;
 pub mod url;
 pub mod widgets;
 
@@ -37,6 +38,8 @@ pub struct State {
     pub fused: bool,
     /// Seconds per kernel launch.
     pub overhead: f64,
+    /// The adapter's name when `hw` is the lab's measured GPU (URL `gpu`), else empty.
+    pub gpu_name: String,
     /// The essay widgets' own controls.
     pub widgets: Widgets,
 }
@@ -62,6 +65,7 @@ impl State {
             ops: DEFAULT_OPS,
             fused: false,
             overhead: DEFAULT_OVERHEAD_S,
+            gpu_name: String::new(),
             widgets: Widgets::default(),
         }
     }
@@ -78,6 +82,23 @@ impl State {
         self.dtype = dtype;
         self.flops = preset_flops(hw, dtype);
         self.bw = hw.mem_bw;
+        if !hw.is_measured() {
+            self.gpu_name.clear();
+        }
+    }
+
+    /// The hardware's name as the page shows it: a preset's, or "Measured: <adapter>".
+    pub fn hw_name(&self) -> String {
+        if self.hw.is_measured() {
+            let name = if self.gpu_name.is_empty() {
+                "this browser's GPU"
+            } else {
+                &self.gpu_name
+            };
+            format!("Measured: {name}")
+        } else {
+            self.hw.name.to_string()
+        }
     }
 
     /// Switch dtype (ignored if the preset lacks it); the peak slider jumps to the

@@ -13,6 +13,7 @@
 //! | `ops`      | pointwise ops in the chain            | integer 1 ..= 1024               |
 //! | `fused`    | `1` fused, `0` eager                  |                                  |
 //! | `overhead` | CPU seconds per kernel (`3.57e-6`)    | 1e-8 ..= 1e-2                    |
+//! | `gpu`      | adapter name, with `hw=measured`      | text, ≤ 80 characters            |
 //!
 //! Plus the essay widgets' own keys, table-driven in [`widgets::PARAMS`] (written
 //! only when they differ from their default).
@@ -42,9 +43,12 @@ impl std::fmt::Display for Notice {
     }
 }
 
-pub const KEYS: [&str; 10] = [
-    "hw", "dtype", "flops", "bw", "batch", "hidden", "workload", "ops", "fused", "overhead",
+pub const KEYS: [&str; 11] = [
+    "hw", "dtype", "flops", "bw", "batch", "hidden", "workload", "ops", "fused", "overhead", "gpu",
 ];
+
+/// Longest adapter name kept from `gpu=`.
+pub const GPU_NAME_MAX: usize = 80;
 
 const MAX_SHOWN: usize = 40;
 
@@ -93,12 +97,31 @@ pub fn decode(query: &str) -> (State, Vec<Notice>) {
 
     let hw = match get("hw") {
         None => hardware::default_preset(),
-        Some(v) => hardware::preset(v).unwrap_or_else(|| {
-            bad("hw", v, "unknown hardware preset".into());
-            hardware::default_preset()
-        }),
+        Some(v) => match hardware::preset(v) {
+            // a measured GPU is only its numbers: without them there is nothing to show
+            Some(p) if p.is_measured() && (get("flops").is_none() || get("bw").is_none()) => {
+                bad(
+                    "hw",
+                    v,
+                    "a measured GPU needs its measured flops= and bw= in the link".into(),
+                );
+                hardware::default_preset()
+            }
+            Some(p) => p,
+            None => {
+                bad("hw", v, "unknown hardware preset".into());
+                hardware::default_preset()
+            }
+        },
     };
     let mut s = State::for_preset(hw);
+    if let Some(v) = get("gpu") {
+        if hw.is_measured() {
+            s.gpu_name = gpu_name(v);
+        } else {
+            bad("gpu", v, "only used with hw=measured".into());
+        }
+    }
 
     if let Some(v) = get("dtype") {
         match Dtype::from_id(v) {
@@ -148,6 +171,24 @@ pub fn decode(query: &str) -> (State, Vec<Notice>) {
         }
     }
     (s, notices)
+}
+
+/// An adapter name from the URL: control characters dropped, whitespace collapsed,
+/// at most [`GPU_NAME_MAX`] characters.
+pub fn gpu_name(v: &str) -> String {
+    let clean: String = v
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    clean
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .take(GPU_NAME_MAX)
+        .collect::<String>()
+        .trim_end()
+        .to_string()
 }
 
 fn float(
@@ -211,6 +252,9 @@ pub fn encode(s: &State) -> String {
         .append_pair("ops", &s.ops.to_string())
         .append_pair("fused", if s.fused { "1" } else { "0" })
         .append_pair("overhead", &format!("{:e}", s.overhead))
+        .extend_pairs(
+            (s.hw.is_measured() && !s.gpu_name.is_empty()).then_some(("gpu", s.gpu_name.as_str())),
+        )
         .extend_pairs(widgets::PARAMS.iter().filter_map(|p| {
             let v = (p.get)(&s.widgets);
             (v != p.kind.default()).then(|| (p.key, p.format(v)))
@@ -221,6 +265,31 @@ pub fn encode(s: &State) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_measured_gpu_round_trips_with_its_name() {
+        let q = "hw=measured&flops=2e13&bw=4e11&overhead=5e-6&gpu=Apple%20M2%0A%20%20Max";
+        let (s, n) = decode(q);
+        assert!(n.is_empty(), "{n:?}");
+        assert!(s.hw.is_measured());
+        assert_eq!(s.gpu_name, "Apple M2 Max");
+        assert_eq!(s.hw_name(), "Measured: Apple M2 Max");
+        assert_eq!((s.flops, s.bw), (2e13, 4e11));
+        assert_eq!(decode(&encode(&s)).0, s);
+        // without its numbers it is nothing: the default preset, with a notice
+        let (s, n) = decode("hw=measured");
+        assert_eq!(s.hw.id, crate::model::hardware::DEFAULT_PRESET);
+        assert_eq!(n[0].param, "hw");
+        // a name without a measured GPU is ignored, with a notice
+        let (s, n) = decode("gpu=foo");
+        assert!(s.gpu_name.is_empty());
+        assert_eq!(n[0].param, "gpu");
+        assert_eq!(gpu_name(&"x".repeat(500)).chars().count(), GPU_NAME_MAX);
+        // cleaning is idempotent (a link survives a round trip), also at the cut
+        let cut = format!("{} tail", "y".repeat(GPU_NAME_MAX - 1));
+        assert_eq!(gpu_name(&gpu_name(&cut)), gpu_name(&cut));
+        assert!(!gpu_name(&cut).ends_with(' '));
+    }
 
     #[test]
     fn empty_query_is_default() {

@@ -71,8 +71,11 @@ pub fn Bert(ctx: Ctx) -> impl IntoView {
         </div>
         <p class="note">
             {move || ctx.view.with(|s| format!(
-                "BERT-base forward pass (12 layers, hidden 768, FFN 3072, 12 heads) on {} in {}; {} kernels, {} per step.",
-                s.hw.name, s.dtype.id(), prof.with(|p| p.kernel_count), units::si(prof.with(|p| p.wall), "s")))}
+                "BERT-base forward pass (12 layers, hidden 768, FFN 3072, 12 heads) on {} in {}; {} kernels, {} per step.{}",
+                s.hw_name(), s.dtype.id(), prof.with(|p| p.kernel_count), units::si(prof.with(|p| p.wall), "s"),
+                if s.hw.is_measured() {
+                    " The lab measures fp32 only, so matmuls here run on the measured fp32 units: this GPU's tensor cores, if it has any, are unknown."
+                } else { "" }))}
         </p>
         <div class="bert-bars">
             <p>"Share of FLOPs (model)"</p>

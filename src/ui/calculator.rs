@@ -112,7 +112,7 @@ pub fn Calculator(ctx: Ctx) -> impl IntoView {
                 }.into_any(),
             }}
         </div>
-        <p class="note">{move || ctx.view.with(|s| format!("On {} in {} (explorer's hardware and dtype).", s.hw.name, s.dtype.id()))}</p>
+        <p class="note">{move || ctx.view.with(|s| format!("On {} in {} (explorer's hardware and dtype).", s.hw_name(), s.dtype.id()))}</p>
         <dl class="metrics calc-results" aria-live="polite">
             {row("FLOPs", |s| units::si(s.flops, "FLOP"))}
             {row("bytes moved", |s| units::si(s.bytes, "B"))}

@@ -46,9 +46,16 @@ pub fn Controls(ctx: Ctx) -> impl IntoView {
                         }
                     })
                     .collect_view()}
+                // the lab's measured GPU, offered only while it is selected (it is only
+                // its numbers: "Use my GPU" or a shared link brings it)
+                {move || (hw.get() == hardware::MEASURED_ID).then(|| view! {
+                    <option value=hardware::MEASURED_ID selected=true>{state.with(|s| s.hw_name())}</option>
+                })}
             </select>
+            <button id="reset" class="small" title="Restore every control to its default"
+                on:click=move |_| state.set(crate::state::State::default())>"Reset"</button>
         </div>
-        <p class="source" title="Datasheet source">{move || source.get()}</p>
+        <p class="source" title="Source of the numbers">{move || source.get()}</p>
         <div class="row">
             <label for="dtype">"Dtype"</label>
             <select id="dtype" on:change=on_dtype prop:value=move || dtype.get().id()>

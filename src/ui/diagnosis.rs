@@ -1,53 +1,14 @@
 //! Widget `diagnosis`: the regime for the current state — three shares as a stacked
-//! bar, the regime in words, and what would and would not help (the essay's
-//! overfitting analogy: treat the regime you are in, not another one).
+//! bar, the regime in words — and what would and would not help, each remedy tried
+//! on the model (`model::remedies`): a remedy is listed as helping iff it makes the
+//! step at least 5 % faster per sample, whatever the regime label says.
 
+use super::advice;
 use super::frame::Readout;
 use super::Ctx;
-use crate::model::{units, Regime, Report};
+use crate::model::remedies;
+use crate::model::{units, Report};
 use leptos::prelude::*;
-
-struct Advice {
-    helps: &'static [&'static str],
-    useless: &'static [&'static str],
-}
-
-fn advice(r: Regime) -> Advice {
-    match r {
-        Regime::Compute => Advice {
-            helps: &[
-                "tensor-core dtypes (bf16, fp8)",
-                "a GPU with more FLOP/s",
-                "doing fewer FLOPs",
-            ],
-            useless: &[
-                "fusing pointwise ops",
-                "rewriting the loop in C++",
-                "CUDA graphs",
-            ],
-        },
-        Regime::Memory => Advice {
-            helps: &[
-                "fusing pointwise ops",
-                "smaller dtypes",
-                "bigger batches (raise matmul intensity)",
-                "more bandwidth",
-            ],
-            useless: &[
-                "more FLOP/s: the factory already waits for its trucks",
-                "cutting Python overhead",
-            ],
-        },
-        Regime::Overhead => Advice {
-            helps: &[
-                "fewer, bigger kernels (fusion, bigger batches)",
-                "CUDA graphs",
-                "tracing / compiling away Python",
-            ],
-            useless: &["a faster GPU", "more bandwidth"],
-        },
-    }
-}
 
 #[component]
 pub fn Diagnosis(ctx: Ctx) -> impl IntoView {
@@ -69,9 +30,19 @@ pub fn Diagnosis(ctx: Ctx) -> impl IntoView {
             units::percent(o.get()),
         )
     };
-    let list = |items: &'static [&'static str]| {
-        items.iter().map(|i| view! { <li>{*i}</li> }).collect_view()
-    };
+    let outs = advice::outcomes(ctx);
+    let best = Memo::new(move |_| {
+        outs.with(|o| {
+            remedies::best(o).map(|b| {
+                (
+                    b.id.id(),
+                    b.speedup(),
+                    format!("{} ({}×)", b.label, remedies::speedup_text(b)),
+                )
+            })
+        })
+    });
+    let headline = move || outs.with(|o| remedies::headline(r.with(|r| r.shares), o));
 
     view! {
         <div class="regime" data-regime=move || regime.get().id()>
@@ -97,15 +68,47 @@ pub fn Diagnosis(ctx: Ctx) -> impl IntoView {
                     <Readout name="share_overhead" raw=Signal::derive(move || o.get().to_string()) text=Signal::derive(move || units::percent(o.get()))/>
                 </span>
             </p>
+            <p class="advice-headline" data-metric="advice">{headline}</p>
             <div class="advice">
-                {move || {
-                    let a = advice(regime.get());
+                {move || outs.with(|outs| {
+                    let helps: Vec<_> = {
+                        let mut h: Vec<_> = outs.iter().filter(|o| o.helps()).collect();
+                        h.sort_by(|a, b| b.speedup().total_cmp(&a.speedup()));
+                        h
+                    };
+                    let useless: Vec<_> = outs.iter().filter(|o| o.applicable() && !o.helps()).collect();
+                    let na: Vec<_> = outs.iter().filter(|o| !o.applicable()).collect();
+                    let n_na = na.len();
                     view! {
-                        <div><h4>"Would help"</h4><ul class="helps">{list(a.helps)}</ul></div>
-                        <div><h4>"Would not help"</h4><ul class="useless">{list(a.useless)}</ul></div>
+                        <div>
+                            <h4>"Would help (predicted, per sample)"</h4>
+                            <ul class="helps">
+                                {helps.iter().map(|o| advice::item(o, true)).collect_view()}
+                                {helps.is_empty().then(|| view! { <li class="none">"nothing here makes the step 5 % faster"</li> })}
+                            </ul>
+                        </div>
+                        <div>
+                            <h4>"Would not help"</h4>
+                            <ul class="useless">
+                                {useless.iter().map(|o| advice::item(o, false)).collect_view()}
+                            </ul>
+                            {(n_na > 0).then(|| view! {
+                                <details class="na">
+                                    <summary>{format!("Not possible here ({n_na})")}</summary>
+                                    <ul class="useless">{na.iter().map(|o| advice::item(o, false)).collect_view()}</ul>
+                                </details>
+                            })}
+                        </div>
                     }
-                }}
+                })}
             </div>
+            <p class="best">"Best remedy: "
+                <span class="readout" data-metric="best_remedy"
+                    data-value=move || best.with(|b| b.as_ref().map_or("none", |b| b.0).to_string())
+                    data-speedup=move || best.with(|b| b.as_ref().map_or(1.0, |b| b.1).to_string())>
+                    {move || best.with(|b| b.as_ref().map_or_else(|| "none".to_string(), |b| b.2.clone()))}
+                </span>
+            </p>
             <p class="sr-only" aria-live="polite">{summary}</p>
         </div>
     }

@@ -61,8 +61,10 @@ pub fn Essay(ctx: Ctx) -> impl IntoView {
             <section id="conclusion" class="chapter">
                 <h2>"Conclusion: treat the regime you are in"</h2>
                 <p>
-                    "Like diagnosing over- versus under-fitting before touching a model, find the regime "
-                    "first; only its remedies pay off."
+                    "Like diagnosing over- versus under-fitting before touching a model, find where the "
+                    "time goes first. A remedy pays off only as far as the share of time it attacks, so a "
+                    "step labelled by its largest share can still gain most from a remedy meant for "
+                    "another regime. The table tries every remedy on the current step."
                 </p>
                 {framed(ctx, "remedies")}
             </section>

@@ -1,10 +1,15 @@
-//! How to read the explorer, with the model's formulas.
+//! How to read the explorer, with the model's formulas, and "Try this" hints whose
+//! sentences the model writes for the current state (`state::hints`), each beside
+//! a button that sets it up.
 
+use super::Ctx;
 use crate::model::{hardware, roofline, units};
+use crate::state::hints;
 use leptos::prelude::*;
 
 #[component]
-pub fn Help() -> impl IntoView {
+pub fn Help(ctx: Ctx) -> impl IntoView {
+    let hs = Memo::new(move |_| ctx.state.with(hints::hints));
     // bf16 ridge of a preset, three significant digits
     let preset_ridge = |id: &str| {
         hardware::preset(id)
@@ -62,11 +67,18 @@ pub fn Help() -> impl IntoView {
                 "units busy; below it the memory sets the pace."
             </p>
             <h3>"Try this"</h3>
-            <ol>
-                <li>"Pick "<em>"Pointwise chain only"</em>", fp32, batch 65536, fused: the step is memory-bound up to about 50 ops and compute-bound beyond; at 1 op it attains ~0.19 TFLOP/s."</li>
-                <li>"Drag the batch to 1: the kernels become so short that the GPU waits on the CPU."</li>
-                <li>"Untick “fuse”: every op makes its own trip to memory and the step slows by the number of ops."</li>
-                <li>"Double the peak FLOP/s on a memory-bound step: nothing changes."</li>
+            <p class="note">"What the model predicts from the current state; the buttons set it up."</p>
+            <ol class="hints">
+                {move || hs.with(|hs| hs.iter().map(|h| {
+                    let target = h.target.clone();
+                    view! {
+                        <li data-hint=h.id>
+                            {h.text.clone()}" "
+                            <button class="small" data-try=h.id
+                                on:click=move |_| ctx.state.set(target.clone())>"Try it"</button>
+                        </li>
+                    }
+                }).collect_view())}
             </ol>
         </section>
     }

@@ -23,6 +23,7 @@ use super::Ctx;
 use crate::gpu::results::{AdapterInfo, Kernel, LabRun, Op, Outcome};
 use crate::gpu::{analysis, apply, export, web};
 use crate::model::units;
+use crate::state::State;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -249,23 +250,31 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
             applied.set(Some("No verified measurements to use yet.".into()));
             return;
         };
-        let mut a = apply::Applied::default();
-        ctx.state.update(|s| a = apply::apply(s, &sum));
-        let part = |v: Option<f64>, what: &str, unit: &str| {
-            v.map(|x| format!("{what} {}", units::si(x, unit)))
-        };
-        let parts: Vec<String> = [
-            part(a.flops, "peak", "FLOP/s"),
-            part(a.bw, "bandwidth", "B/s"),
-            part(a.overhead, "overhead", "s"),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
-        applied.set(Some(format!(
-            "The explorer now describes this GPU (fp32): {}. Every widget follows.",
-            parts.join(", ")
-        )));
+        let adapter =
+            run.with_untracked(|r| r.as_ref().map(|r| r.adapter.name()).unwrap_or_default());
+        let mut res = Err(String::new());
+        ctx.state.update(|s| res = apply::apply(s, &sum, &adapter));
+        match res {
+            Err(e) => applied.set(Some(e)),
+            Ok(a) => {
+                let mut parts = vec![
+                    format!(
+                        "fp32 peak {} (pointwise {})",
+                        units::si(a.flops, "FLOP/s"),
+                        units::si(a.flops / 2.0, "FLOP/s")
+                    ),
+                    format!("bandwidth {}", units::si(a.bw, "B/s")),
+                ];
+                if let Some(o) = a.overhead {
+                    parts.push(format!("overhead {} per kernel", units::si(o, "s")));
+                }
+                applied.set(Some(format!(
+                    "The explorer now describes this GPU as “{}”: {}. Every widget follows; Reset in the explorer restores the defaults.",
+                    ctx.state.with_untracked(State::hw_name),
+                    parts.join(", ")
+                )));
+            }
+        }
     };
 
     // the measured roofline over the preset's model (the shared chart component:

@@ -2,6 +2,7 @@
 //! plotters helper. Components read the shared [`Ctx`] and never compute physics:
 //! they call `model` through `state`.
 
+mod advice;
 mod backend;
 mod bert;
 mod calculator;
@@ -136,7 +137,7 @@ fn App() -> impl IntoView {
                 {widgets::framed(ctx, "roofline-explorer")}
             </section>
             <essay::Essay ctx=ctx/>
-            <help::Help/>
+            <help::Help ctx=ctx/>
         </main>
         <footer class="foot">
             <p>

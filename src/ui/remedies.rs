@@ -1,134 +1,90 @@
-//! Widget `remedies`: the essay's conclusion table — regime → what helps — with the
-//! current regime's row highlighted. Each remedy is a button that applies it to the
-//! shared state; its predicted effect on the step time is shown before you click.
+//! Widget `remedies`: the essay's conclusion table — regime → the remedies meant for
+//! it — with every remedy tried on the current state by the model
+//! (`model::remedies`). The row of the step's regime is highlighted, but an item is
+//! marked as helping only by its own predicted speedup (≥ 5 % per sample), so a
+//! remedy from another row that wins is shown winning. Remedies the explorer can
+//! express are buttons that apply them.
 
+use super::advice;
 use super::Ctx;
-use crate::model::{units, Dtype, Regime};
-use crate::state::{limits, State};
+use crate::model::remedies::{self, Change, Outcome, RemedyId};
+use crate::model::{units, Regime};
 use leptos::prelude::*;
 
-struct Remedy {
-    id: &'static str,
-    label: &'static str,
-    apply: fn(&mut State),
+const ROWS: [(Regime, &str); 3] = [
+    (Regime::Overhead, "Overhead-bound"),
+    (Regime::Memory, "Bandwidth-bound"),
+    (Regime::Compute, "Compute-bound"),
+];
+
+/// Apply remedy `id` to the live state, re-evaluated at click time.
+fn apply(ctx: Ctx, id: RemedyId) {
+    let change = ctx.state.with_untracked(|s| {
+        remedies::evaluate(&s.setting())
+            .into_iter()
+            .find(|o| o.id == id)
+            .and_then(|o| o.effect.ok())
+            .map(|e| e.change)
+    });
+    if let Some(Change::Setting(t)) = change {
+        ctx.state.update(|s| s.set_setting(&t));
+    }
 }
 
-const FUSE: Remedy = Remedy {
-    id: "fuse",
-    label: "Fuse the pointwise chain",
-    apply: |s| s.fused = true,
-};
-const BATCH: Remedy = Remedy {
-    id: "batch",
-    label: "Raise the batch 4×",
-    apply: |s| s.batch = (s.batch.saturating_mul(4)).min(limits::BATCH.1),
-};
-const CUT_OVERHEAD: Remedy = Remedy {
-    id: "overhead",
-    label: "Cut overhead 10× (tracing, CUDA graphs, a JIT, no Python)",
-    apply: |s| s.overhead = (s.overhead / 10.0).max(limits::OVERHEAD.0),
-};
-const TENSOR: Remedy = Remedy {
-    id: "tensor",
-    label: "Switch to a tensor-core dtype",
-    // The fastest tensor-core dtype this GPU has that beats the current one (the
-    // list is fastest first, so only the dtypes before the current one qualify).
-    apply: |s| {
-        let faster = [Dtype::Fp8, Dtype::Bf16, Dtype::Tf32]
-            .into_iter()
-            .take_while(|d| *d != s.dtype)
-            .find(|d| s.hw.supports(*d));
-        if let Some(d) = faster {
-            s.select_dtype(d);
-        }
-    },
-};
-const MORE_FLOPS: Remedy = Remedy {
-    id: "flops",
-    label: "Buy 2× FLOP/s",
-    apply: |s| s.flops = (s.flops * 2.0).min(limits::FLOPS.1),
-};
-const SMALLER_DTYPE: Remedy = Remedy {
-    id: "dtype",
-    label: "Store in a smaller dtype",
-    apply: |s| {
-        let next = match s.dtype {
-            Dtype::Fp32 | Dtype::Tf32 => Some(Dtype::Bf16),
-            Dtype::Bf16 => Some(Dtype::Fp8),
-            Dtype::Fp8 => None,
-        };
-        if let Some(d) = next.filter(|d| s.hw.supports(*d)) {
-            s.select_dtype(d);
-        }
-    },
-};
-
-const ROWS: [(Regime, &str, &[Remedy]); 3] = [
-    (
-        Regime::Overhead,
-        "Overhead-bound",
-        &[CUT_OVERHEAD, FUSE, BATCH],
-    ),
-    (
-        Regime::Memory,
-        "Bandwidth-bound",
-        &[FUSE, SMALLER_DTYPE, BATCH],
-    ),
-    (Regime::Compute, "Compute-bound", &[TENSOR, MORE_FLOPS]),
-];
+fn item(ctx: Ctx, o: &Outcome) -> impl IntoView {
+    let id = o.id;
+    let effect = match &o.effect {
+        Ok(e) => format!(
+            "{} → {} per sample ({}×{})",
+            units::si(e.before, "s"),
+            units::si(e.after, "s"),
+            remedies::speedup_text(o),
+            if o.helps() { "" } else { ", under the 5 % bar" }
+        ),
+        Err(_) => advice::effect_text(o),
+    };
+    let button = matches!(
+        o.effect,
+        Ok(remedies::Effect {
+            change: Change::Setting(_),
+            ..
+        })
+    );
+    let label = o.label.clone();
+    view! {
+        <li class:helps=o.helps() data-remedy=id.id() data-speedup=o.speedup().to_string()
+            data-helps=if o.helps() { "1" } else { "0" }
+            data-applicable=if o.applicable() { "1" } else { "0" }>
+            {if button {
+                view! { <button class="remedy" data-remedy=id.id() on:click=move |_| apply(ctx, id)>{label}</button> }.into_any()
+            } else {
+                view! { <span class="remedy-text">{label}</span> }.into_any()
+            }}
+            " "<span class="effect">{effect}</span>
+        </li>
+    }
+}
 
 #[component]
 pub fn Remedies(ctx: Ctx) -> impl IntoView {
     let regime = Memo::new(move |_| ctx.report.with(|r| r.regime));
-    // Compare time per sample, so a bigger batch (more work per step) is judged by
-    // throughput, not by the longer step it makes.
-    let per_sample = |s: &State, wall: f64| wall / f64::from(s.batch.max(1));
-    let before = Memo::new(move |_| {
-        ctx.state
-            .with(|s| per_sample(s, ctx.report.with(|r| r.wall_time_s)))
-    });
-    let effect = move |apply: fn(&mut State)| {
-        move || {
-            let after = ctx.view.with(|s| {
-                let mut t = s.clone();
-                apply(&mut t);
-                (t != *s).then(|| per_sample(&t, t.report().wall_time_s))
-            });
-            match after {
-                None => "already applied".to_string(),
-                Some(t) => {
-                    let b = before.get();
-                    format!(
-                        "{} → {} per sample ({}×)",
-                        units::si(b, "s"),
-                        units::si(t, "s"),
-                        units::sig3(b / t)
-                    )
-                }
-            }
-        }
-    };
+    let outs = advice::outcomes(ctx);
+    let headline = move || outs.with(|o| remedies::headline(ctx.report.with(|r| r.shares), o));
     view! {
         <table class="remedies">
-            <thead><tr><th scope="col">"regime"</th><th scope="col">"remedies (click to apply; predicted time per sample, before → after)"</th></tr></thead>
+            <thead><tr><th scope="col">"regime"</th><th scope="col">"remedies meant for it (predicted time per sample now → after; click to apply)"</th></tr></thead>
             <tbody>
-                {ROWS.iter().map(|(r, name, remedies)| {
+                {ROWS.iter().map(|(r, name)| {
                     let r = *r;
                     view! {
                         <tr class:current=move || regime.get() == r data-regime=r.id()>
-                            <th scope="row">{*name}{move || (regime.get() == r).then_some(" ← you are here")}</th>
+                            <th scope="row">{*name}{move || (regime.get() == r).then_some(" ← largest share")}</th>
                             <td>
                                 <ul class="remedy-list">
-                                    {remedies.iter().map(|m| {
-                                        let apply = m.apply;
-                                        view! {
-                                            <li>
-                                                <button class="remedy" data-remedy=m.id
-                                                    on:click=move |_| ctx.state.update(apply)>{m.label}</button>
-                                                " "<span class="effect">{effect(apply)}</span>
-                                            </li>
-                                        }
-                                    }).collect_view()}
+                                    {move || outs.with(|outs| outs.iter()
+                                        .filter(|o| o.id.essay_rows().contains(&r))
+                                        .map(|o| item(ctx, o))
+                                        .collect_view())}
                                 </ul>
                             </td>
                         </tr>
@@ -136,9 +92,11 @@ pub fn Remedies(ctx: Ctx) -> impl IntoView {
                 }).collect_view()}
             </tbody>
         </table>
-        <p class="sr-only" aria-live="polite">
-            {move || format!("The step is {}; its row of remedies is highlighted.", regime.get().label())}
+        <p class="note remedies-headline" aria-live="polite">{headline}</p>
+        <p class="note">
+            "Marked in bold: predicted to make the step at least 5 % faster per sample. C++ and CUDA "
+            "graphs change how the CPU issues kernels, which the explorer's one overhead number cannot "
+            "express, so they are predictions only."
         </p>
-        <p class="note">"Remedies for another regime barely move the time: that is the point of diagnosing first."</p>
     }
 }

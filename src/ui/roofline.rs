@@ -156,7 +156,7 @@ pub fn Roofline(ctx: Ctx) -> impl IntoView {
             format!(
                 "Roofline of {} in {}: memory roof {}, matmul ceiling {}, pointwise ceiling {}; \
                  this step is {}.",
-                s.hw.name,
+                s.hw_name(),
                 s.dtype.id(),
                 units::si(m.bw, "B/s"),
                 units::si(m.matmul_flops, "FLOP/s"),

@@ -48,8 +48,9 @@ pub fn TensorCores(ctx: Ctx) -> impl IntoView {
             (
                 best / s.hw.fp32_vector,
                 m.matmul_flops / m.pointwise_flops,
-                s.hw.name,
+                s.hw_name(),
                 s.dtype.id(),
+                s.hw.is_measured(),
             )
         })
     });
@@ -60,7 +61,7 @@ pub fn TensorCores(ctx: Ctx) -> impl IntoView {
             "units, and a plain multiply is not a fused multiply-add, so it gets half their advertised rate."
         </p>
         <ul class="bars" aria-label=move || {
-            let (best, cur, name, dt) = ratio.get();
+            let (best, cur, name, dt, _) = ratio.get();
             format!("{name}: tensor cores reach {}× the fp32 FMA rate; in {dt} a matmul can run {}× faster per FLOP than a pointwise op.",
                 units::sig3(best), units::sig3(cur))
         }>
@@ -84,7 +85,16 @@ pub fn TensorCores(ctx: Ctx) -> impl IntoView {
         </ul>
         <p class="takeaway" aria-live="polite">
             {move || {
-                let (best, cur, name, dt) = ratio.get();
+                let (best, cur, name, dt, measured) = ratio.get();
+                if measured {
+                    return format!(
+                        "{name} was measured by the lab, which times fp32 kernels only, so brrr does not \
+                         know its tensor-core rates and shows only its fp32 units (a matmul here runs at \
+                         the fp32 FMA rate, {}× a pointwise op's). Pick its datasheet preset to see the \
+                         tensor cores.",
+                        units::sig3(cur)
+                    );
+                }
                 format!(
                     "On the {name}, tensor cores give {}× the general units' FMA rate. In {dt}, a FLOP in a \
                      pointwise op costs {}× more time than a FLOP in a matmul, so the 0.2 % of FLOPs outside \

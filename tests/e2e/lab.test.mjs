@@ -156,6 +156,23 @@ test('a full small run completes, verifies, and round-trips through export, impo
   const bw = await page.evaluate(() => new URLSearchParams(location.search).get('bw'));
   const want = Math.min(1e15, Math.max(1e9, m.lab_copy_bw)); // clamped to the explorer's limits
   assert.ok(Math.abs(Number(bw) / want - 1) < 1e-6, `bw ${bw} vs ${want}`);
+  // it is the measured GPU now, named after the adapter, not the preset it replaced
+  const q = await page.evaluate(() => Object.fromEntries(new URLSearchParams(location.search)));
+  assert.equal(q.hw, 'measured');
+  assert.ok((q.gpu || '').length > 0, `adapter name in the URL: ${JSON.stringify(q)}`);
+  assert.match(await page.locator('#hw option:checked').innerText(), /^Measured: /);
+  assert.match(await page.locator('.controls .source').innerText(), /Measured by brrr's lab/);
+  // widgets that need tensor-core numbers say they do not know them
+  await page.locator('#tensor-cores').scrollIntoViewIfNeeded();
+  assert.match(await pollUntil(() => page.locator('#tensor-cores .takeaway').innerText(), (t) => /Measured/.test(t)),
+    /does not know its tensor-core rates/);
+  assert.equal(await page.locator('#diagnosis li[data-remedy="tensor"]').getAttribute('data-applicable'), '0');
+  assert.match(await page.locator('#diagnosis li[data-remedy="tensor"]').innerText(), /lab measures fp32 only/);
+  // Reset restores the defaults (and the datasheet preset)
+  await page.locator('#reset').click();
+  assert.equal(await pollUntil(() => page.locator('#hw').inputValue(), (v) => v !== 'measured'), 'a100-40gb');
+  assert.equal(await page.evaluate(() => new URLSearchParams(location.search).get('hw')), 'a100-40gb');
+  assert.equal(await page.evaluate(() => new URLSearchParams(location.search).get('gpu')), null);
 
   // results survive a reload
   await page.reload();

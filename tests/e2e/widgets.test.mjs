@@ -190,7 +190,7 @@ test('remedies: the current regime is highlighted and a remedy applies to the sh
 
 test('remedies: "tensor-core dtype" moves to the fastest dtype the GPU has that beats the current one', async () => {
   const tensor = (page) => page.locator('#remedies tr[data-regime="compute"] button[data-remedy="tensor"]');
-  const effect = (page) => page.locator('#remedies tr[data-regime="compute"] li:has(button[data-remedy="tensor"]) .effect');
+  const effect = (page) => page.locator('#remedies tr[data-regime="compute"] li[data-remedy="tensor"] .effect');
   const cases = [
     // [preset, from, expected]: the A100 has no fp8, the H100 has
     ['a100-80gb', 'fp32', 'bf16'],
@@ -206,7 +206,11 @@ test('remedies: "tensor-core dtype" moves to the fastest dtype the GPU has that 
     await tensor(page).click();
     assert.equal(await pollUntil(() => inputValue(page, 'dtype'), (v) => v === to), to, `${hw} ${from} → ${to}`);
     assert.equal(param(await search(page), 'dtype'), to);
-    assert.equal(await effect(page).innerText(), 'already applied', `${hw} ${to} is the fastest`);
+    // now it does not apply, and the page says why (the remedy is no longer a button)
+    const why = await pollUntil(() => effect(page).innerText(), (t) => /not possible here/.test(t));
+    assert.match(why, new RegExp(`not possible here: ${to} is already the fastest tensor-core dtype`), `${hw} ${to} is the fastest`);
+    assert.equal(await tensor(page).count(), 0, 'no button for a remedy that does not apply');
+    assert.equal(await page.locator('#remedies li[data-remedy="tensor"]').getAttribute('data-helps'), '0');
     await h.closePage(page);
   }
 });

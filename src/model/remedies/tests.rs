@@ -187,3 +187,82 @@ fn ids_are_unique() {
     ids.dedup();
     assert_eq!(ids.len(), RemedyId::ALL.len());
 }
+
+#[test]
+fn the_headline_follows_the_numbers() {
+    for s in settings().iter().step_by(5) {
+        let r = analyse(&s.shape, &s.machine());
+        let outs = evaluate(s);
+        let h = headline(r.shares, &outs);
+        match best(&outs).filter(|b| b.helps()) {
+            Some(b) => {
+                assert!(h.contains(&speedup_text(b)), "{h}");
+                assert!(h.contains(&format!("“{}”", b.label)), "{h}");
+            }
+            None => assert!(h.starts_with("None of the"), "{h}"),
+        }
+    }
+    // the default state: compute is the largest share, fusing wins
+    let s = State::default();
+    let h = headline(s.report().shares, &evaluate(&s.setting()));
+    assert!(h.starts_with("The largest share is compute"), "{h}");
+    assert!(
+        h.contains("“Fuse the 8 pointwise ops into one kernel” (1.56×"),
+        "{h}"
+    );
+    assert!(h.contains("memory time"), "{h}");
+}
+
+#[test]
+fn doubling_the_factory_is_explained_by_the_shares() {
+    let sh = |compute, memory, overhead| Shares {
+        compute,
+        memory,
+        overhead,
+    };
+    assert!(why_more_flops(sh(0.97, 0.03, 0.0), 1.94)
+        .starts_with("close to 2×: the factory was busy 97.0 %"));
+    let w = why_more_flops(sh(0.2, 0.5, 0.3), 1.11);
+    assert!(w.contains("only the compute-bound part (20.0 %)"), "{w}");
+    assert!(
+        w.contains("memory, 50.0 %") && w.contains("CPU overhead, 30.0 %"),
+        "{w}"
+    );
+    let w = why_more_flops(sh(0.0, 1.0, 0.0), 1.0);
+    assert!(
+        w.starts_with("barely faster") && !w.contains("overhead"),
+        "{w}"
+    );
+    // the model's own doubling: the explanation's branch follows the real speedup
+    for s in settings().iter().step_by(11) {
+        let r = analyse(&s.shape, &s.machine());
+        let flops = evaluate(s)
+            .into_iter()
+            .find(|o| o.id == RemedyId::Flops)
+            .unwrap();
+        let w = why_more_flops(r.shares, flops.speedup());
+        assert_eq!(
+            w.starts_with("barely"),
+            !flops.helps(),
+            "{w} {}",
+            flops.speedup()
+        );
+    }
+}
+
+#[test]
+fn a_speedup_under_the_bar_never_reads_as_the_bar() {
+    let o = |sp: f64| Outcome {
+        id: RemedyId::Batch,
+        label: "x".into(),
+        effect: Ok(Effect {
+            before: sp,
+            after: 1.0,
+            change: Change::Cpu(Remedies::NONE),
+        }),
+    };
+    assert_eq!(speedup_text(&o(1.0496)), "1.0496");
+    assert_eq!(speedup_text(&o(1.05)), "1.05");
+    assert_eq!(speedup_text(&o(1.5)), "1.5");
+    assert!(!o(1.0496).helps() && o(1.05).helps());
+}

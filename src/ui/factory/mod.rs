@@ -22,7 +22,7 @@ mod plan;
 
 use super::chart;
 use super::Ctx;
-use crate::model::{units, Bound, Regime, Report};
+use crate::model::{remedies, units, Bound, Regime, Report, Shares};
 use crate::state::{limits, State};
 use draw::{layout, render, Scene, Vars};
 use leptos::html::Canvas;
@@ -346,31 +346,13 @@ struct Doubling {
     flops_before: f64,
     wall_before: f64,
     wall_after: f64,
-    regime_before: Regime,
+    shares_before: Shares,
 }
 
 fn doubled(s: &State) -> State {
     let mut t = s.clone();
     t.flops = (s.flops * 2.0).min(limits::FLOPS.1);
     t
-}
-
-fn why(speedup: f64, regime: Regime) -> &'static str {
-    if speedup >= 1.9 {
-        "close to 2×: this step is compute-bound, so a bigger factory is what it needed."
-    } else {
-        match regime {
-            Regime::Memory => {
-                "not 2×: the trucks (memory bandwidth) set the pace, and they are no faster than before."
-            }
-            Regime::Overhead => {
-                "not 2×: the factory mostly waits for the instruction desk (CPU overhead), which did not speed up."
-            }
-            Regime::Compute => {
-                "less than 2×: only the compute-bound part of the step got faster; the rest waits on trucks or the desk."
-            }
-        }
-    }
 }
 
 #[component]
@@ -489,14 +471,14 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
         if after.flops <= before.flops {
             return;
         }
-        let (wall_before, regime_before) = ctx.report.with_untracked(|r| (r.wall_time_s, r.regime));
+        let (wall_before, shares_before) = ctx.report.with_untracked(|r| (r.wall_time_s, r.shares));
         let wall_after = after.report().wall_time_s;
         last.set(Some(Doubling {
             after: after.clone(),
             flops_before: before.flops,
             wall_before,
             wall_after,
-            regime_before,
+            shares_before,
         }));
         ctx.state.set(after);
     };
@@ -520,7 +502,7 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
                     units::si(d.wall_before, "s"),
                     units::si(d.wall_after, "s"),
                     units::sig3(sp),
-                    why(sp, d.regime_before)
+                    remedies::why_more_flops(d.shares_before, sp)
                 )
             }
             None if at_max.get() => format!(

@@ -1,0 +1,189 @@
+//! The help's "Try this" hints. Each is a change to the state plus a sentence that
+//! says what the model predicts for it, computed from the model for the current
+//! state (never a fixed claim); the page shows the sentence beside a button that
+//! makes the change, so the claim can be checked on the spot (and is, in tests).
+
+use super::{limits, State};
+use crate::model::remedies::{self, RemedyId};
+use crate::model::{hardware, microbench, units, Dtype, Report, Workload};
+
+/// One hint: stable id (`data-hint`), its sentence, and the state it sets up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hint {
+    pub id: &'static str,
+    pub text: String,
+    pub target: State,
+}
+
+/// The essay's microbenchmark setting: an A100 in fp32, a fused chain on 2^28
+/// elements (batch 65 536 × hidden 4 096).
+pub fn essay_setting(from: &State, ops: u32) -> State {
+    let mut t = from.clone();
+    t.select_preset(hardware::default_preset());
+    t.select_dtype(Dtype::Fp32);
+    t.workload = Workload::Chain;
+    t.batch = limits::BATCH.1;
+    t.hidden = 4096;
+    t.fused = true;
+    t.ops = ops;
+    t
+}
+
+fn shares(r: &Report) -> String {
+    format!(
+        "{} compute, {} memory, {} overhead",
+        units::percent(r.shares.compute),
+        units::percent(r.shares.memory),
+        units::percent(r.shares.overhead)
+    )
+}
+
+/// The longest kernel group of a step and what bounds it ("the matmul (memory-bound)").
+fn longest(r: &Report) -> String {
+    r.groups
+        .iter()
+        .max_by(|a, b| {
+            (a.time * f64::from(a.group.count)).total_cmp(&(b.time * f64::from(b.group.count)))
+        })
+        .map(|g| format!("the {} ({}-bound)", g.group.name, g.bound.id()))
+        .unwrap_or_default()
+}
+
+pub fn hints(s: &State) -> Vec<Hint> {
+    let mut out = Vec::with_capacity(4);
+
+    // 1. The essay's crossover, on the essay's machine.
+    let one = essay_setting(s, 1);
+    let m = one.machine();
+    let cross = microbench::crossover_repeat(&m, m.elem_bytes);
+    out.push(Hint {
+        id: "essay-crossover",
+        text: format!(
+            "The essay's setting (A100, fp32, pointwise chain only, 2^28 elements, fused): the model \
+             says memory-bound up to about {} ops and compute-bound beyond; at 1 op the step attains {}.",
+            units::sig3(cross),
+            units::si(one.report().achieved_flops, "FLOP/s")
+        ),
+        target: one,
+    });
+
+    // 2. Batch 1, on the current state.
+    let mut b1 = s.clone();
+    b1.batch = 1;
+    let r1 = b1.report();
+    let waits = if r1.shares.overhead >= 0.5 {
+        ": the GPU waits on the CPU most of the time"
+    } else {
+        ""
+    };
+    out.push(Hint {
+        id: "batch-1",
+        text: format!(
+            "Set the batch to 1: the step becomes {}{} ({}); its longest kernel is {}.",
+            r1.regime.label(),
+            waits,
+            shares(&r1),
+            longest(&r1)
+        ),
+        target: b1,
+    });
+
+    // 3. Flip fusion.
+    let mut f = s.clone();
+    f.fused = !s.fused;
+    let (w0, w1) = (s.report().wall_time_s, f.report().wall_time_s);
+    let verb = if f.fused { "Tick" } else { "Untick" };
+    let change = if (w0 / w1 - 1.0).abs() < 0.005 {
+        "the step time does not change".to_string()
+    } else if w1 < w0 {
+        format!("{}× faster", units::sig3(w0 / w1))
+    } else {
+        format!("{}× slower", units::sig3(w1 / w0))
+    };
+    out.push(Hint {
+        id: "fuse",
+        text: format!(
+            "{verb} “fuse”: the step goes from {} to {}, {change}.",
+            units::si(w0, "s"),
+            units::si(w1, "s")
+        ),
+        target: f,
+    });
+
+    // 4. Double the peak FLOP/s: the flops remedy, explained by the shares.
+    let outs = remedies::evaluate(&s.setting());
+    if let Some(Ok(e)) = outs
+        .iter()
+        .find(|o| o.id == RemedyId::Flops)
+        .map(|o| o.effect.as_ref())
+    {
+        if let remedies::Change::Setting(t) = e.change {
+            let mut d = s.clone();
+            d.set_setting(&t);
+            out.push(Hint {
+                id: "double-flops",
+                text: format!(
+                    "Double the peak FLOP/s: {} → {} per step, {}× — {}",
+                    units::si(s.report().wall_time_s, "s"),
+                    units::si(d.report().wall_time_s, "s"),
+                    units::sig3(e.speedup()),
+                    remedies::why_more_flops(s.report().shares, e.speedup())
+                ),
+                target: d,
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Regime;
+
+    #[test]
+    fn the_essay_hint_holds_at_32_and_64_ops() {
+        let s = State::default();
+        let h = &hints(&s)[0];
+        assert!(h.text.contains("about 50.2 ops"), "{}", h.text);
+        assert_eq!(essay_setting(&s, 32).report().regime, Regime::Memory);
+        assert_eq!(essay_setting(&s, 64).report().regime, Regime::Compute);
+        // the essay's ~0.19 TFLOP/s
+        assert!(h.text.contains("attains 194 GFLOP/s"), "{}", h.text);
+    }
+
+    #[test]
+    fn the_batch_hint_says_what_batch_1_does() {
+        // the default MLP at batch 1 stays memory-bound (loading W dominates)
+        let s = State::default();
+        let h = hints(&s).into_iter().find(|h| h.id == "batch-1").unwrap();
+        assert_eq!(h.target.batch, 1);
+        let r = h.target.report();
+        assert!(h.text.contains(r.regime.label()), "{}", h.text);
+        assert_eq!(r.regime, Regime::Memory);
+        assert!(!h.text.contains("waits on the CPU"), "{}", h.text);
+        assert!(h.text.contains("the matmul (memory-bound)"), "{}", h.text);
+        // the chain at batch 1: overhead-bound, and it says so
+        let mut c = State::default();
+        c.workload = Workload::Chain;
+        let h = hints(&c).into_iter().find(|h| h.id == "batch-1").unwrap();
+        assert_eq!(h.target.report().regime, Regime::Overhead);
+        assert!(h.text.contains("waits on the CPU"), "{}", h.text);
+    }
+
+    #[test]
+    fn the_fuse_and_flops_hints_quote_the_model() {
+        let s = State::default();
+        let hs = hints(&s);
+        let fuse = hs.iter().find(|h| h.id == "fuse").unwrap();
+        assert!(fuse.target.fused && fuse.text.starts_with("Tick"));
+        assert!(fuse.text.contains("1.56× faster"), "{}", fuse.text);
+        let d = hs.iter().find(|h| h.id == "double-flops").unwrap();
+        assert_eq!(d.target.flops, 2.0 * s.flops);
+        // one op: fusing changes nothing, and the hint says so
+        let mut one = State::default();
+        one.ops = 1;
+        let f = hints(&one).into_iter().find(|h| h.id == "fuse").unwrap();
+        assert!(f.text.contains("does not change"), "{}", f.text);
+    }
+}
