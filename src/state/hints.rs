@@ -164,8 +164,10 @@ mod tests {
         assert!(!h.text.contains("waits on the CPU"), "{}", h.text);
         assert!(h.text.contains("the matmul (memory-bound)"), "{}", h.text);
         // the chain at batch 1: overhead-bound, and it says so
-        let mut c = State::default();
-        c.workload = Workload::Chain;
+        let c = State {
+            workload: Workload::Chain,
+            ..State::default()
+        };
         let h = hints(&c).into_iter().find(|h| h.id == "batch-1").unwrap();
         assert_eq!(h.target.report().regime, Regime::Overhead);
         assert!(h.text.contains("waits on the CPU"), "{}", h.text);
@@ -181,8 +183,10 @@ mod tests {
         let d = hs.iter().find(|h| h.id == "double-flops").unwrap();
         assert_eq!(d.target.flops, 2.0 * s.flops);
         // one op: fusing changes nothing, and the hint says so
-        let mut one = State::default();
-        one.ops = 1;
+        let one = State {
+            ops: 1,
+            ..State::default()
+        };
         let f = hints(&one).into_iter().find(|h| h.id == "fuse").unwrap();
         assert!(f.text.contains("does not change"), "{}", f.text);
     }
