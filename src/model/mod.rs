@@ -1,10 +1,12 @@
 //! The functional core: pure Rust, no web-sys / leptos / DOM. Everything the page
 //! shows is computed here and tested natively.
 
+pub mod achievable;
 pub mod bert;
 pub mod fusion;
 pub mod generations;
 pub mod hardware;
+pub mod measured;
 pub mod microbench;
 pub mod ops;
 pub mod overhead;

@@ -6,6 +6,7 @@
 //! model again; the app state (`state::State`) keeps the same fields and delegates
 //! here, so "what the remedy predicts" and "what clicking it does" are one code path.
 
+use super::achievable::{self, Roof};
 use super::hardware::{Dtype, Preset};
 use super::workload::{Machine, Shape};
 
@@ -36,19 +37,29 @@ pub struct Setting {
     pub bw: f64,
     /// CPU seconds per kernel launch.
     pub overhead: f64,
+    /// Datasheet or achievable roofs.
+    pub roof: Roof,
     pub shape: Shape,
 }
 
 impl Setting {
     /// The effective machine: the matmul ceiling is the slider; the pointwise
     /// ceiling is the preset's (half its fp32 FMA rate) scaled by the same factor the
-    /// slider moved the matmul peak by.
+    /// slider moved the matmul peak by. With achievable roofs, each is scaled by the
+    /// preset's measured (or estimated) fraction ([`achievable::fractions`]).
     pub fn machine(&self) -> Machine {
         let scale = self.flops / preset_flops(self.hw, self.dtype);
+        let (f_mm, f_pw, f_bw) = match self.roof {
+            Roof::Datasheet => (1.0, 1.0, 1.0),
+            Roof::Achievable => {
+                let f = achievable::fractions(self.hw);
+                (f.matmul(self.dtype), f.pointwise, f.bw)
+            }
+        };
         Machine {
-            matmul_flops: self.flops,
-            pointwise_flops: self.hw.pointwise_peak() * scale,
-            bw: self.bw,
+            matmul_flops: self.flops * f_mm,
+            pointwise_flops: self.hw.pointwise_peak() * scale * f_pw,
+            bw: self.bw * f_bw,
             overhead: self.overhead,
             elem_bytes: self.dtype.bytes(),
         }

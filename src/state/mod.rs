@@ -9,6 +9,7 @@ pub mod hints;
 pub mod url;
 pub mod widgets;
 
+use crate::model::achievable::Roof;
 use crate::model::{self, hardware, Dtype, Machine, Preset, Report, Setting, Shape, Workload};
 pub use widgets::Widgets;
 
@@ -38,6 +39,8 @@ pub struct State {
     pub fused: bool,
     /// Seconds per kernel launch.
     pub overhead: f64,
+    /// Datasheet or achievable roofs (URL `roof`).
+    pub roof: Roof,
     /// The adapter's name when `hw` is the lab's measured GPU (URL `gpu`), else empty.
     pub gpu_name: String,
     /// The essay widgets' own controls.
@@ -65,6 +68,7 @@ impl State {
             ops: DEFAULT_OPS,
             fused: false,
             overhead: DEFAULT_OVERHEAD_S,
+            roof: Roof::Datasheet,
             gpu_name: String::new(),
             widgets: Widgets::default(),
         }
@@ -117,6 +121,7 @@ impl State {
             flops: self.flops,
             bw: self.bw,
             overhead: self.overhead,
+            roof: self.roof,
             shape: self.shape(),
         }
     }
@@ -130,6 +135,7 @@ impl State {
         self.flops = t.flops;
         self.bw = t.bw;
         self.overhead = t.overhead;
+        self.roof = t.roof;
         self.workload = t.shape.workload;
         self.batch = t.shape.batch;
         self.hidden = t.shape.hidden;

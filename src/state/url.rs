@@ -14,6 +14,7 @@
 //! | `fused`    | `1` fused, `0` eager                  |                                  |
 //! | `overhead` | CPU seconds per kernel (`3.57e-6`)    | 1e-8 ..= 1e-2                    |
 //! | `gpu`      | adapter name, with `hw=measured`      | text, ≤ 80 characters            |
+//! | `roof`     | `datasheet` or `achievable` roofs     | written only when `achievable`   |
 //!
 //! Plus the essay widgets' own keys, table-driven in [`widgets::PARAMS`] (written
 //! only when they differ from their default).
@@ -23,6 +24,7 @@
 //! so a shared link does not depend on today's defaults.
 
 use super::{limits, preset_flops, widgets, State};
+use crate::model::achievable::Roof;
 use crate::model::{hardware, Dtype, Workload};
 
 /// A parameter that was ignored, and why.
@@ -43,8 +45,9 @@ impl std::fmt::Display for Notice {
     }
 }
 
-pub const KEYS: [&str; 11] = [
+pub const KEYS: [&str; 12] = [
     "hw", "dtype", "flops", "bw", "batch", "hidden", "workload", "ops", "fused", "overhead", "gpu",
+    "roof",
 ];
 
 /// Longest adapter name kept from `gpu=`.
@@ -155,6 +158,12 @@ pub fn decode(query: &str) -> (State, Vec<Notice>) {
             None => bad("workload", v, "must be mlp or chain".into()),
         }
     }
+    if let Some(v) = get("roof") {
+        match Roof::from_id(v) {
+            Some(r) => s.roof = r,
+            None => bad("roof", v, "must be datasheet or achievable".into()),
+        }
+    }
     if let Some(v) = get("fused") {
         match v {
             "1" => s.fused = true,
@@ -252,6 +261,7 @@ pub fn encode(s: &State) -> String {
         .append_pair("ops", &s.ops.to_string())
         .append_pair("fused", if s.fused { "1" } else { "0" })
         .append_pair("overhead", &format!("{:e}", s.overhead))
+        .extend_pairs((s.roof != Roof::Datasheet).then_some(("roof", s.roof.id())))
         .extend_pairs(
             (s.hw.is_measured() && !s.gpu_name.is_empty()).then_some(("gpu", s.gpu_name.as_str())),
         )
@@ -289,6 +299,25 @@ mod tests {
         let cut = format!("{} tail", "y".repeat(GPU_NAME_MAX - 1));
         assert_eq!(gpu_name(&gpu_name(&cut)), gpu_name(&cut));
         assert!(!gpu_name(&cut).ends_with(' '));
+    }
+
+    #[test]
+    fn achievable_roofs_round_trip_and_scale_the_machine() {
+        let (s, n) = decode("hw=h100-sxm&roof=achievable");
+        assert!(n.is_empty());
+        assert_eq!(s.roof, Roof::Achievable);
+        assert_eq!(decode(&encode(&s)).0, s);
+        let d = decode("hw=h100-sxm").0;
+        assert!(
+            !encode(&d).contains("roof"),
+            "the default stays out of links"
+        );
+        let (a, b) = (s.machine(), d.machine());
+        assert!(
+            a.bw < b.bw && a.matmul_flops < b.matmul_flops && a.pointwise_flops < b.pointwise_flops
+        );
+        let (_, n) = decode("roof=dreamy");
+        assert_eq!(n[0].param, "roof");
     }
 
     #[test]

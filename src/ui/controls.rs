@@ -2,7 +2,8 @@
 //! sliders with typed number boxes.
 
 use super::Ctx;
-use crate::model::{hardware, Dtype, Workload};
+use crate::model::achievable::{self, Roof};
+use crate::model::{hardware, units, Dtype, Workload};
 use crate::state::fields::{self, Field};
 use leptos::prelude::*;
 
@@ -13,6 +14,7 @@ pub fn Controls(ctx: Ctx) -> impl IntoView {
     let dtype = Memo::new(move |_| state.with(|s| s.dtype));
     let workload = Memo::new(move |_| state.with(|s| s.workload));
     let fused = Memo::new(move |_| state.with(|s| s.fused));
+    let roof = Memo::new(move |_| state.with(|s| s.roof));
 
     let on_hw = move |ev| {
         if let Some(p) = hardware::preset(&event_target_value(&ev)) {
@@ -56,6 +58,33 @@ pub fn Controls(ctx: Ctx) -> impl IntoView {
                 on:click=move |_| state.set(crate::state::State::default())>"Reset"</button>
         </div>
         <p class="source" title="Source of the numbers">{move || source.get()}</p>
+        <div class="row">
+            <label for="roof">"Roofs"</label>
+            <select id="roof" on:change=move |ev| {
+                if let Some(r) = Roof::from_id(&event_target_value(&ev)) {
+                    state.update(|s| s.roof = r);
+                }
+            } prop:value=move || roof.get().id()>
+                {Roof::ALL.into_iter().map(|r| view! {
+                    <option value=r.id() selected=move || roof.get() == r>{r.label()}</option>
+                }).collect_view()}
+            </select>
+        </div>
+        {move || (roof.get() == Roof::Achievable).then(|| view! {
+            <p class="source" id="roof-source" title="Achievable fractions">
+                {move || state.with(|s| {
+                    let f = achievable::fractions(s.hw);
+                    format!(
+                        "Achievable: bandwidth {}, matmul {} ({}), pointwise {} of the datasheet; {}",
+                        units::percent(f.bw),
+                        units::percent(f.matmul(s.dtype)),
+                        s.dtype.id(),
+                        units::percent(f.pointwise),
+                        f.source
+                    )
+                })}
+            </p>
+        })}
         <div class="row">
             <label for="dtype">"Dtype"</label>
             <select id="dtype" on:change=on_dtype prop:value=move || dtype.get().id()>

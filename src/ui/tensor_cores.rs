@@ -3,6 +3,7 @@
 //! drawn on the roofline explorer.
 
 use super::Ctx;
+use crate::model::achievable::{self, Roof};
 use crate::model::{units, Dtype};
 use crate::state::preset_flops;
 use leptos::prelude::*;
@@ -13,6 +14,13 @@ pub fn TensorCores(ctx: Ctx) -> impl IntoView {
     let rows = Memo::new(move |_| {
         ctx.view.with(|s| {
             let scale = s.flops / preset_flops(s.hw, s.dtype);
+            // achievable roofs scale each unit by its measured (or estimated) fraction
+            let f = match s.roof {
+                Roof::Datasheet => None,
+                Roof::Achievable => Some(achievable::fractions(s.hw)),
+            };
+            let mm = |d: Dtype| f.map_or(1.0, |f| f.matmul(d));
+            let pw = f.map_or(1.0, |f| f.pointwise);
             let mut rows: Vec<(String, f64, &'static str)> = Dtype::ALL
                 .into_iter()
                 .filter_map(|d| {
@@ -22,17 +30,17 @@ pub fn TensorCores(ctx: Ctx) -> impl IntoView {
                     } else {
                         "matmul, tensor cores"
                     };
-                    Some((format!("{} {what}", d.id()), p * scale, "compute"))
+                    Some((format!("{} {what}", d.id()), p * scale * mm(d), "compute"))
                 })
                 .collect();
             rows.push((
                 "general units, fp32 FMA".into(),
-                s.hw.fp32_vector * scale,
+                s.hw.fp32_vector * scale * pw,
                 "vector",
             ));
             rows.push((
                 "pointwise op (plain multiply)".into(),
-                s.hw.pointwise_peak() * scale,
+                s.hw.pointwise_peak() * scale * pw,
                 "vector",
             ));
             rows
