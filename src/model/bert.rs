@@ -573,6 +573,18 @@ pub const IVANOV_2020: MeasuredShares = MeasuredShares {
     source: "Ivanov, Dryden, Ben-Nun, Li, Hoefler, \"Data Movement Is All You Need: A Case Study on Optimizing Transformers\", arXiv 2007.00072 (MLSys 2021): BERT encoder layer training in PyTorch",
 };
 
+/// BERT-base training step measured on an H100 (`measured::h100`): kernel-time
+/// shares by class (fp16 autocast, eager attention; HF transformers, PyTorch 2.11).
+/// Casts and copies that autocast inserts count as element-wise.
+pub fn h100_2026() -> ByClass {
+    let (tensor, norm, elementwise) = super::measured::h100::BERT_TRAIN_SHARES;
+    ByClass {
+        tensor,
+        norm,
+        elementwise,
+    }
+}
+
 /// The essay: normalisation reaches about 250× fewer FLOP/s than the matmuls.
 pub const ESSAY_NORM_SLOWDOWN: f64 = 250.0;
 /// The essay: element-wise ops reach about 700× fewer FLOP/s than the matmuls.

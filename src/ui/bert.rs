@@ -7,6 +7,7 @@ use super::controls::{LogSlider, Toggle};
 use super::frame::Readout;
 use super::Ctx;
 use crate::model::bert::{self, BertConfig, ByClass, OpClass, IVANOV_2020};
+use crate::model::measured::h100;
 use crate::model::units;
 use crate::state::{fields, State};
 use leptos::prelude::*;
@@ -86,6 +87,15 @@ pub fn Bert(ctx: Ctx) -> impl IntoView {
                 pct(runtime.get().tensor), pct(runtime.get().norm), pct(runtime.get().elementwise)))}
             <p>"Share of time measured by Ivanov et al. (PyTorch, eager)"</p>
             {stacked(IVANOV_2020.runtime, "Measured runtime shares: matmul 61 %, normalisation 25.5 %, element-wise 13.5 %".into())}
+            <p>{format!(
+                "Share of GPU kernel time measured on an {} ({}; {}): training step, fp16 autocast, eager attention; the GPU was busy only {} of the wall time",
+                h100::SOURCE.machine, h100::SOURCE.date, h100::SOURCE.software, pct(h100::BERT_TRAIN_GPU_BUSY))}</p>
+            {{
+                let m = bert::h100_2026();
+                view! { <div data-measured="h100-bert">{stacked(m, format!(
+                    "Measured H100 kernel-time shares: matmul {}, normalisation {}, element-wise {}",
+                    pct(m.tensor), pct(m.norm), pct(m.elementwise)))}</div> }
+            }}
             <ul class="legend">
                 <li><span class="swatch" style="background:#2563eb"></span>"tensor contractions (matmuls)"</li>
                 <li><span class="swatch" style="background:#7c3aed"></span>"normalisations (layernorm, softmax)"</li>
@@ -98,7 +108,7 @@ pub fn Bert(ctx: Ctx) -> impl IntoView {
                     <tr>
                         <th scope="col">"operator class"</th>
                         <th scope="col">"% FLOPs (model / measured)"</th>
-                        <th scope="col">"% GPU time (model / measured)"</th>
+                        <th scope="col">"% GPU time (model / Ivanov 2020 / H100 2026)"</th>
                         <th scope="col">"FLOP/s below matmul (model / essay)"</th>
                     </tr>
                 </thead>
@@ -113,7 +123,7 @@ pub fn Bert(ctx: Ctx) -> impl IntoView {
                             <tr>
                                 <th scope="row">{c.label()}</th>
                                 <td>{move || pct(flop.get().get(c))}" / "{pct(IVANOV_2020.flop.get(c))}</td>
-                                <td>{share_readout(name, c)}" / "{pct(IVANOV_2020.runtime.get(c))}</td>
+                                <td>{share_readout(name, c)}" / "{pct(IVANOV_2020.runtime.get(c))}" / "{pct(bert::h100_2026().get(c))}</td>
                                 <td>{move || format!("{}×", units::sig3(slow.get().get(c)))}" / "{essay_slowdown(c)}</td>
                             </tr>
                         }

@@ -7,6 +7,7 @@ use super::controls::Toggle;
 use super::frame::Readout;
 use super::plot::{csv, plot_with, shared, Plot, PlotCanvas};
 use super::Ctx;
+use crate::model::measured::h100;
 use crate::model::overhead::{self, CpuPart, OverheadRun, Remedies};
 use crate::model::{units, Bound};
 use crate::state::State;
@@ -139,6 +140,21 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
             {python_flops}" of arithmetic. PyTorch issues roughly 280 thousand tiny ops a second. "
             "The split of each launch into Python, dispatch and launch time is illustrative: only the totals are measured."
         </p>
+        <table class="measured-overhead" data-measured="h100-overhead">
+            <caption>{format!("Measured per-op costs on an {} ({}; {}), beside the model's", h100::SOURCE.machine, h100::SOURCE.date, h100::SOURCE.software)}</caption>
+            <thead><tr><th scope="col">"what"</th><th scope="col">"measured"</th><th scope="col">"model"</th></tr></thead>
+            <tbody>
+                <tr><th scope="row">"one tiny eager PyTorch op (CPU)"</th>
+                    <td data-value=h100::EAGER_TINY_OP_S.to_string()>{units::si(h100::EAGER_TINY_OP_S, "s")}</td>
+                    <td>{move || format!("{} (the slider; the essay's 280 K ops/s is {})", units::si(ctx.view.with(|s| s.overhead), "s"), units::si(1.0 / overhead::PYTORCH_OPS_PER_S, "s"))}</td></tr>
+                <tr><th scope="row">"one tiny kernel inside a replayed CUDA graph"</th>
+                    <td data-value=h100::CUDA_GRAPH_TINY_KERNEL_S.to_string()>{units::si(h100::CUDA_GRAPH_TINY_KERNEL_S, "s")}</td>
+                    <td>"0 (the model charges one launch per graph, nothing per kernel)"</td></tr>
+                <tr><th scope="row">"one empty WebGPU dispatch inside a compute pass (GPU)"</th>
+                    <td data-value=h100::WEBGPU_EMPTY_DISPATCH_S.to_string()>{units::si(h100::WEBGPU_EMPTY_DISPATCH_S, "s")}</td>
+                    <td>"not modelled (the lab measures it on your GPU)"</td></tr>
+            </tbody>
+        </table>
         <p class="note">
             "In practice: tracing ("<code>"torch.jit.trace"</code>", "<code>"torch.fx"</code>", "<code>"jax.jit"</code>") "
             "records the ops once so Python leaves the loop; CUDA graphs replay a recorded launch sequence in one "
