@@ -167,6 +167,25 @@ fn check(q: &str) {
     ] {
         assert!(v.is_finite(), "non-finite readout for {q:?}: {r:?}");
     }
+    // the microbenchmark's own dtype and size (mb_dtype, mb_elems)
+    let b = s.microbench();
+    assert!(
+        s.hw.supports(b.dtype),
+        "{q:?}: {:?} on {}",
+        b.dtype,
+        s.hw.id
+    );
+    for p in &b.points {
+        for v in [
+            p.runtime,
+            p.achieved_flops,
+            p.achieved_bw,
+            p.shares.overhead,
+        ] {
+            assert!(v.is_finite() && v >= 0.0, "microbench for {q:?}: {p:?}");
+        }
+    }
+    assert!(b.crossover.repeat.is_finite() && b.crossover.repeat > 0.0);
     let again = url::encode(&s);
     let (back, notices) = url::decode(&again);
     assert!(

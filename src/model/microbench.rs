@@ -17,9 +17,21 @@
 //! is flat and achieved FLOP/s grows linearly with `r`; above it the runtime grows
 //! linearly and achieved bandwidth falls as `1/r`. A100 fp32: `r* = 2·4·9.75e12 /
 //! 1.555e12 ≈ 50.2`, so the first power of two that is compute-bound is 64.
+//!
+//! Each point's regime is its largest share of `t(r)` (as in the explorer): the
+//! launch `o`, or the kernel's time, counted as memory or compute by its bound. The
+//! launch is the largest share exactly where it outlasts the kernel, `o > max(N·r/P,
+//! 2·N·b/W)`: never if the memory time alone reaches `o`, else for `r < o·P/N`
+//! ([`Regions`]). So on small tensors the sweep is overhead-bound before (and often
+//! beyond) the kernel's own crossover.
+//!
+//! [`Bench`] gathers what the widget shows for one setting, and writes every
+//! sentence the widget says about it from those numbers.
 
+use super::hardware::Dtype;
 use super::roofline::Bound;
-use super::timeline;
+use super::timeline::{self, Regime, Shares};
+use super::units;
 use super::workload::{KernelGroup, Machine, Unit};
 
 /// The repeats the essay plots: 1, 2, 4, …, 1024.
@@ -37,6 +49,10 @@ pub struct BenchPoint {
     pub achieved_bw: f64,
     /// What bounds the kernel itself (overhead aside).
     pub bound: Bound,
+    /// Shares of `runtime`: the launch (overhead) and the kernel (memory or compute).
+    pub shares: Shares,
+    /// The largest share: what bounds the point as a whole.
+    pub regime: Regime,
 }
 
 /// Where the kernel turns compute-bound.
@@ -67,12 +83,15 @@ pub fn point(repeat: u32, n: f64, m: &Machine) -> BenchPoint {
     let tl = timeline::simulate(std::slice::from_ref(&k), m);
     let t = tl.wall;
     let per_s = |x: f64| if t > 0.0 { x / t } else { 0.0 };
+    let shares = tl.shares();
     BenchPoint {
         repeat,
         runtime: t,
         achieved_flops: per_s(k.flops),
         achieved_bw: per_s(k.bytes),
         bound,
+        shares,
+        regime: shares.regime(),
     }
 }
 
@@ -106,30 +125,406 @@ pub fn crossover(m: &Machine, elem_bytes: f64) -> Crossover {
     }
 }
 
-/// The essay's back-of-the-envelope for `m` in fp32: how many 4-byte numbers the
-/// memory delivers per second against how many operations the general units do at
-/// their FMA rate (twice the pointwise ceiling), and so how many operations each
-/// element can take before compute dominates, given that a unary op reads it and
-/// writes it back. On an A100: ~390 billion numbers vs 19.5 trillion ops, ~100 ops.
+/// The essay's back-of-the-envelope for `m` with `elem_bytes`-byte elements: how
+/// many numbers the memory delivers per second against how many operations the
+/// general units do at their FMA rate (twice the pointwise ceiling), and so how many
+/// operations each element can take before compute dominates, given that a unary op
+/// reads it and writes it back. On an A100 in fp32: ~390 billion numbers vs 19.5
+/// trillion ops, ~100 ops. A plain multiply runs at half the FMA rate, so the repeat
+/// crossover `r*` is half the budget.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Fp32Budget {
+pub struct Budget {
+    pub elem_bytes: f64,
     pub numbers_per_s: f64,
     pub ops_per_s: f64,
     pub ops_per_element: f64,
 }
 
-pub fn fp32_budget(m: &Machine) -> Fp32Budget {
-    let numbers_per_s = m.bw / 4.0;
+/// The fp32 budget (the essay's setting) is a [`Budget`] with 4-byte elements.
+pub type Fp32Budget = Budget;
+
+pub fn budget(m: &Machine, elem_bytes: f64) -> Budget {
+    let numbers_per_s = m.bw / elem_bytes;
     let ops_per_s = 2.0 * m.pointwise_flops;
     let ops_per_element = 2.0 * ops_per_s / numbers_per_s;
-    Fp32Budget {
-        numbers_per_s,
+    Budget {
+        elem_bytes,
+        numbers_per_s: if numbers_per_s.is_finite() {
+            numbers_per_s
+        } else {
+            0.0
+        },
         ops_per_s,
         ops_per_element: if ops_per_element.is_finite() {
             ops_per_element
         } else {
             0.0
         },
+    }
+}
+
+pub fn fp32_budget(m: &Machine) -> Budget {
+    budget(m, 4.0)
+}
+
+/// Where along the (continuous) repeat axis each regime holds, for `N` elements on
+/// a machine: overhead-bound below `overhead_end`, then memory-bound up to the
+/// kernel's crossover, compute-bound beyond it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Regions {
+    /// Below this repeat the launch outlasts the kernel (`o·P/N`); 0 when the memory
+    /// time alone already reaches the launch time, so overhead never leads.
+    pub overhead_end: f64,
+    /// The kernel's own crossover `r*` ([`crossover_repeat`]).
+    pub crossover: f64,
+}
+
+impl Regions {
+    /// The regime of a kernel of repeat `r` (equals [`BenchPoint::regime`] at the
+    /// plotted repeats, ties aside).
+    pub fn at(&self, r: f64) -> Regime {
+        if r < self.overhead_end {
+            Regime::Overhead
+        } else if r > self.crossover {
+            Regime::Compute
+        } else {
+            Regime::Memory
+        }
+    }
+
+    /// The shaded spans over `lo..=hi`: `(regime, from, to)` in order, empty ones
+    /// left out.
+    pub fn spans(&self, lo: f64, hi: f64) -> Vec<(Regime, f64, f64)> {
+        let o = self.overhead_end.clamp(lo, hi);
+        let c = self.crossover.clamp(lo, hi).max(o);
+        [
+            (Regime::Overhead, lo, o),
+            (Regime::Memory, o, c),
+            (Regime::Compute, c, hi),
+        ]
+        .into_iter()
+        .filter(|(_, a, b)| b > a)
+        .collect()
+    }
+}
+
+pub fn regions(n: f64, m: &Machine) -> Regions {
+    let memory = 2.0 * n * m.elem_bytes / m.bw;
+    let end = m.overhead * m.pointwise_flops / n;
+    Regions {
+        overhead_end: if m.overhead > memory && end.is_finite() && end > 0.0 {
+            end
+        } else {
+            0.0
+        },
+        crossover: crossover_repeat(m, m.elem_bytes),
+    }
+}
+
+/// The plotted range of repeats.
+pub const RANGE: (f64, f64) = (1.0, 1024.0);
+
+/// Everything the widget shows for one setting: `N` elements of `dtype` on the
+/// explorer's hardware (its bandwidth, pointwise ceiling and launch overhead).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bench {
+    /// The hardware's name, for the prose.
+    pub hw: &'static str,
+    pub dtype: Dtype,
+    pub n: f64,
+    /// The explorer's machine with the elements of `dtype`.
+    pub machine: Machine,
+    pub points: Vec<BenchPoint>,
+    pub crossover: Crossover,
+    pub regions: Regions,
+    /// The numbers-vs-operations budget in `dtype`, and in fp32 (the essay's).
+    pub budget: Budget,
+    pub fp32: Budget,
+}
+
+pub fn bench(m: &Machine, dtype: Dtype, n: f64, hw: &'static str) -> Bench {
+    let machine = Machine {
+        elem_bytes: dtype.bytes(),
+        ..*m
+    };
+    Bench {
+        hw,
+        dtype,
+        n,
+        machine,
+        points: sweep(n, &machine),
+        crossover: crossover(&machine, machine.elem_bytes),
+        regions: regions(n, &machine),
+        budget: budget(&machine, machine.elem_bytes),
+        fp32: fp32_budget(&machine),
+    }
+}
+
+/// A count in words: `694 thousand`, `1.39 million`; below a thousand, the number.
+fn count_words(n: f64) -> String {
+    if (999.5..999_500.0).contains(&n) {
+        format!("{} thousand", units::sig3(n / 1e3))
+    } else {
+        units::words(n)
+    }
+}
+
+/// `2^k` for a power of two, as `2` and superscript digits (`2²⁸`).
+fn pow2(n: f64) -> Option<String> {
+    if !(n >= 1.0 && n.fract() == 0.0 && n < 1e18) {
+        return None;
+    }
+    let k = n.log2().round();
+    if 2f64.powf(k) != n {
+        return None;
+    }
+    const SUP: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+    let digits: String = format!("{k}")
+        .chars()
+        .filter_map(|c| c.to_digit(10).and_then(|d| SUP.get(d as usize)))
+        .collect();
+    Some(format!("2{digits}"))
+}
+
+impl Bench {
+    pub fn bytes(&self) -> f64 {
+        self.n * self.machine.elem_bytes
+    }
+
+    fn first(&self) -> Option<&BenchPoint> {
+        self.points.first()
+    }
+
+    /// Launch overhead's share of the runtime at repeat 1.
+    pub fn overhead_share_at_1(&self) -> f64 {
+        self.first().map_or(0.0, |p| p.shares.overhead)
+    }
+
+    pub fn regime_at_1(&self) -> Regime {
+        self.first().map_or(Regime::Overhead, |p| p.regime)
+    }
+
+    /// How many plotted points are overhead-bound.
+    pub fn overhead_points(&self) -> usize {
+        self.points
+            .iter()
+            .filter(|p| p.regime == Regime::Overhead)
+            .count()
+    }
+
+    /// The kernel's own time (launch aside) at `repeat`.
+    pub fn kernel_time(&self, repeat: u32) -> f64 {
+        kernel(repeat, self.n, self.machine.elem_bytes)
+            .time(&self.machine)
+            .0
+    }
+
+    /// Elements from which the memory traffic alone outlasts the launch (`o·W/2b`).
+    pub fn overhead_free_from(&self) -> f64 {
+        let m = &self.machine;
+        m.overhead * m.bw / (2.0 * m.elem_bytes)
+    }
+
+    /// The tensor size in words: `2²⁸ = 268 million elements (1.07 GB)`.
+    pub fn size_text(&self) -> String {
+        let count = match pow2(self.n) {
+            Some(p) => format!("{p} = {}", units::words(self.n)),
+            None => units::words(self.n),
+        };
+        format!(
+            "{count} elements ({} in {})",
+            units::si(self.bytes(), "B"),
+            self.dtype.id()
+        )
+    }
+
+    /// What runs, on what: two sentences.
+    pub fn intro(&self) -> String {
+        let m = &self.machine;
+        format!(
+            "One fused kernel reads {} {} elements ({}), multiplies each by 2 repeat times in \
+             registers and writes them back: {} of memory traffic whatever the repeat, and {} \
+             FLOPs per repeat. On the {} as set: {} of memory bandwidth, {} for plain \
+             multiplies, and {} of CPU time to launch the kernel before the GPU can start it.",
+            units::words(self.n),
+            self.dtype.label(),
+            units::si(self.bytes(), "B"),
+            units::si(2.0 * self.bytes(), "B"),
+            units::words(self.n),
+            self.hw,
+            units::si(m.bw, "B/s"),
+            units::si(m.pointwise_flops, "FLOP/s"),
+            units::si(m.overhead, "s"),
+        )
+    }
+
+    /// The shaded regions with their legend text.
+    pub fn legend(&self) -> Vec<(Regime, f64, f64, String)> {
+        self.regions
+            .spans(RANGE.0, RANGE.1)
+            .into_iter()
+            .map(|(r, a, b)| {
+                let why = match r {
+                    Regime::Overhead => "the launch outlasts the kernel",
+                    Regime::Memory => "the kernel waits on memory",
+                    Regime::Compute => "the kernel waits on arithmetic",
+                };
+                let text = format!(
+                    "{}: repeat {} to {} ({why})",
+                    r.label(),
+                    units::sig3(a),
+                    units::sig3(b)
+                );
+                (r, a, b, text)
+            })
+            .collect()
+    }
+
+    /// The kernel's own crossover as a dashed line, where it falls inside the plot.
+    pub fn crossover_marker(&self) -> Option<(f64, String)> {
+        let r = self.crossover.repeat;
+        (RANGE.0..=RANGE.1).contains(&r).then(|| {
+            (
+                r,
+                format!(
+                    "dashed line: the kernel's own crossover, repeat ≈ {}",
+                    units::sig3(r)
+                ),
+            )
+        })
+    }
+
+    /// Follows "The kernel turns compute-bound at repeat ≈ r*": where the plotted
+    /// points' kernels change bound.
+    pub fn verdict(&self) -> String {
+        let last_memory = self
+            .points
+            .iter()
+            .filter(|p| p.bound == Bound::Memory)
+            .map(|p| p.repeat)
+            .max();
+        let first_compute = self
+            .points
+            .iter()
+            .filter(|p| p.bound == Bound::Compute)
+            .map(|p| p.repeat)
+            .min();
+        match (last_memory, first_compute) {
+            (Some(_), None) => format!(
+                ", beyond the plotted {}: every plotted kernel is memory-bound.",
+                RANGE.1
+            ),
+            (None, _) => {
+                ", below one multiply per element: every plotted kernel is compute-bound.".into()
+            }
+            (Some(a), Some(b)) => {
+                format!(": memory-bound through repeat {a}, compute-bound from repeat {b}.")
+            }
+        }
+    }
+
+    /// Follows "At repeat 1 launch overhead is X of the runtime".
+    pub fn overhead_text(&self) -> String {
+        let o = units::si(self.machine.overhead, "s");
+        let count = self.overhead_points();
+        let mut s = if count == 0 {
+            format!(
+                ": the kernel itself runs {}, longer than its {o} launch, so no point is \
+                 overhead-bound.",
+                units::si(self.kernel_time(1), "s")
+            )
+        } else if count == self.points.len() {
+            let (t1, tn) = (
+                self.points.first().map_or(0.0, |p| p.runtime),
+                self.points.last().map_or(0.0, |p| p.runtime),
+            );
+            format!(
+                ": launching the kernel ({o}) takes longer than running it at every plotted \
+                 repeat, so the whole sweep is overhead-bound and its runtime only goes from {} \
+                 to {}.",
+                units::si(t1, "s"),
+                units::si(tn, "s"),
+            )
+        } else {
+            format!(
+                ": launching the kernel ({o}) takes longer than running it up to repeat ≈ {}, so \
+                 the {} there {} overhead-bound.",
+                units::sig3(self.regions.overhead_end),
+                units::count(count as u32, "point", "points"),
+                if count == 1 { "is" } else { "are" },
+            )
+        };
+        if count > 0 {
+            let free = self.overhead_free_from();
+            s.push_str(&format!(
+                " From about {} elements ({}) the memory traffic alone outlasts the launch.",
+                count_words(free),
+                units::si(free * self.machine.elem_bytes, "B"),
+            ));
+        }
+        if let Some(p) = self.first() {
+            s.push_str(&format!(
+                " The repeat-1 point attains {} and {}, {} of the bandwidth roof.",
+                units::si(p.achieved_flops, "FLOP/s"),
+                units::si(p.achieved_bw, "B/s"),
+                units::percent(p.achieved_bw / self.machine.bw),
+            ));
+        }
+        s
+    }
+
+    /// The "why" paragraph, in three pieces around two readouts: the fp32 budget
+    /// (the essay's setting) and the budget in the chosen dtype.
+    pub fn why(&self) -> [String; 3] {
+        let f = &self.fp32;
+        let head = format!(
+            "Why repeat ≈ {}? In fp32, the essay's setting, this GPU's memory delivers {} numbers \
+             a second while its general units do {} operations (FMA rate). A unary op reads each \
+             element and writes it back, so each element can take about ",
+            units::sig3(self.crossover.repeat),
+            units::words(f.numbers_per_s),
+            units::words(f.ops_per_s),
+        );
+        let b = self.budget.elem_bytes;
+        let mid = if self.dtype == Dtype::Fp32 {
+            " operations before compute dominates. This kernel is in fp32 too, so its budget is \
+             the same "
+                .to_string()
+        } else if b == 4.0 {
+            format!(
+                " operations before compute dominates. {} stores 4 bytes per element, as fp32 \
+                 does, so the budget is the same ",
+                self.dtype.label()
+            )
+        } else {
+            format!(
+                " operations before compute dominates. In {} ({} per element) memory delivers \
+                 {}× as many numbers ({} a second) for the same operations, so the budget {} to ",
+                self.dtype.label(),
+                units::count(b as u32, "byte", "bytes"),
+                units::sig3(4.0 / b),
+                units::words(self.budget.numbers_per_s),
+                if b < 4.0 { "falls" } else { "rises" },
+            )
+        };
+        let tail = format!(
+            " operations. The multiplies run on the general fp32 units whatever the storage \
+             dtype, and a plain multiply runs at half the FMA rate, so the crossover sits at half \
+             the budget: repeat ≈ {}.",
+            units::sig3(self.crossover.repeat)
+        );
+        [head, mid, tail]
+    }
+
+    /// The chart's text alternative.
+    pub fn chart_label(&self) -> String {
+        let mut regions: Vec<String> = self.legend().into_iter().map(|(_, _, _, t)| t).collect();
+        regions.extend(self.crossover_marker().map(|(_, t)| t));
+        format!(
+            "Three log-log panels against repeat 1 to 1024: runtime, achieved FLOP/s and achieved \
+             bandwidth of the kernel. Shaded: {}.",
+            regions.join("; ")
+        )
     }
 }
 
@@ -219,5 +614,195 @@ mod tests {
     fn repeat_zero_is_one() {
         let m = a100_fp32();
         assert_eq!(point(0, N, &m), point(1, N, &m));
+    }
+    const A100: &str = "NVIDIA A100";
+
+    #[test]
+    fn the_essay_setting_a100_fp32_1_gib() {
+        let b = bench(&a100_fp32(), Dtype::Fp32, N, A100);
+        assert_eq!(b.bytes(), (1u64 << 30) as f64);
+        assert!((b.crossover.repeat - 50.16).abs() < 0.01);
+        let at = |r: u32| b.points.iter().find(|p| p.repeat == r).copied();
+        assert_eq!(at(32).map(|p| p.bound), Some(Bound::Memory));
+        assert_eq!(at(64).map(|p| p.bound), Some(Bound::Compute));
+        assert_eq!(at(32).map(|p| p.regime), Some(Regime::Memory));
+        assert_eq!(at(64).map(|p| p.regime), Some(Regime::Compute));
+        // 1.38 ms of memory traffic against a 3.57 us launch
+        assert_eq!(b.overhead_points(), 0);
+        assert!(
+            b.overhead_share_at_1() < 0.003,
+            "{}",
+            b.overhead_share_at_1()
+        );
+        assert_eq!(b.regime_at_1(), Regime::Memory);
+        assert_eq!(b.regions.overhead_end, 0.0);
+        assert!((b.fp32.ops_per_element - 100.3).abs() < 0.1);
+        assert_eq!(b.budget, b.fp32);
+        assert!((b.budget.ops_per_element / 2.0 - b.crossover.repeat).abs() < 1e-9);
+        // the words say the same numbers
+        assert!(b
+            .verdict()
+            .contains("memory-bound through repeat 32, compute-bound from repeat 64"));
+        assert!(
+            b.size_text()
+                .starts_with("2²⁸ = 268 million elements (1.07 GB in fp32)"),
+            "{}",
+            b.size_text()
+        );
+        let why = b.why().concat();
+        assert!(why.contains("389 billion numbers"), "{why}");
+        assert!(why.contains("19.5 trillion operations"), "{why}");
+        assert!(why.contains("repeat ≈ 50.2"), "{why}");
+        let oh = b.overhead_text();
+        assert!(oh.contains("no point is overhead-bound"), "{oh}");
+        assert!(
+            oh.contains("attains 194 GFLOP/s and 1.55 TB/s, 99.7 % of the bandwidth roof"),
+            "{oh}"
+        );
+        let legend = b.legend();
+        assert_eq!(legend.len(), 2);
+        assert_eq!(legend[0].0, Regime::Memory);
+        assert!(legend[0].3.contains("repeat 1 to 50.2"), "{}", legend[0].3);
+        assert_eq!(b.crossover_marker().map(|m| m.0), Some(b.crossover.repeat));
+        // outside the plotted repeats there is no line
+        let slow = Machine {
+            bw: 1e9,
+            ..a100_fp32()
+        };
+        assert_eq!(bench(&slow, Dtype::Fp32, N, A100).crossover_marker(), None);
+        assert!(bench(&slow, Dtype::Fp32, N, A100)
+            .verdict()
+            .contains("beyond the plotted 1024"));
+    }
+
+    #[test]
+    fn bf16_halves_the_crossover_and_says_why() {
+        let b = bench(&a100_fp32(), Dtype::Bf16, N, A100);
+        assert!((b.crossover.repeat - 25.08).abs() < 0.01);
+        assert!((b.budget.ops_per_element - 50.16).abs() < 0.01);
+        // the fp32 figures are still the essay's
+        assert!((b.fp32.ops_per_element - 100.3).abs() < 0.1);
+        let why = b.why().concat();
+        assert!(
+            why.contains("2× as many numbers (778 billion a second)"),
+            "{why}"
+        );
+        assert!(why.contains("budget falls to"), "{why}");
+        assert!(why.contains("repeat ≈ 25.1"), "{why}");
+        assert!(b
+            .verdict()
+            .contains("through repeat 16, compute-bound from repeat 32"));
+        // tf32 stores fp32: same bytes, same crossover
+        let t = bench(&a100_fp32(), Dtype::Tf32, N, A100);
+        assert_eq!(t.crossover, crossover(&a100_fp32(), 4.0));
+        assert!(t.why()[1].contains("tf32 (fp32 storage) stores 4 bytes per element"));
+        assert!(bench(&a100_fp32(), Dtype::Fp32, N, A100).why()[1]
+            .contains("This kernel is in fp32 too"));
+    }
+
+    #[test]
+    fn small_tensors_are_overhead_bound() {
+        // the old default, bf16 and 1 Mi elements: the launch is 57 % of repeat 1
+        let b = bench(&a100_fp32(), Dtype::Bf16, 1048576.0, A100);
+        let share = b.overhead_share_at_1();
+        assert!((0.55..0.6).contains(&share), "{share}");
+        assert_eq!(b.regime_at_1(), Regime::Overhead);
+        // launch 3.57 us = 1 Mi · r / 9.75 TFLOP/s at r ≈ 33.2, beyond r* = 25.1
+        assert!(
+            (b.regions.overhead_end - 33.2).abs() < 0.1,
+            "{:?}",
+            b.regions
+        );
+        assert_eq!(b.overhead_points(), 6); // 1 … 32
+        assert_eq!(
+            b.legend().iter().map(|l| l.0).collect::<Vec<_>>(),
+            [Regime::Overhead, Regime::Compute]
+        );
+        let oh = b.overhead_text();
+        assert!(
+            oh.contains("up to repeat ≈ 33.2, so the 6 points there are overhead-bound"),
+            "{oh}"
+        );
+        // o·W/2b = 3.57e-6 · 1.555e12 / 4
+        assert!((b.overhead_free_from() - 1.388e6).abs() < 1e3);
+        assert!(
+            oh.contains("From about 1.39 million elements (2.78 MB)"),
+            "{oh}"
+        );
+        // 2^10 elements: every point, even at 1024 repeats, is mostly launch
+        let tiny = bench(&a100_fp32(), Dtype::Fp32, 1024.0, A100);
+        assert_eq!(tiny.overhead_points(), 11);
+        assert!(tiny.overhead_share_at_1() > 0.99);
+        assert!(tiny
+            .overhead_text()
+            .contains("the whole sweep is overhead-bound"));
+        assert_eq!(tiny.legend().len(), 1);
+    }
+
+    #[test]
+    fn regions_agree_with_every_plotted_point() {
+        use crate::model::hardware::PRESETS;
+        let mut checked = 0;
+        for hw in PRESETS {
+            for dtype in hw.dtypes() {
+                let mut s = crate::state::State::for_preset(hw);
+                s.select_dtype(dtype);
+                for overhead in [1e-8, 1e-7, 1e-6, 3.57e-6, 1e-5, 1e-4, 1e-2] {
+                    s.overhead = overhead;
+                    for k in (10..=30).step_by(2) {
+                        let n = f64::from(1u32 << k);
+                        let b = bench(&s.machine(), dtype, n, hw.name);
+                        let spans = b.regions.spans(RANGE.0, RANGE.1);
+                        // contiguous cover of 1..1024
+                        assert_eq!(spans.first().map(|x| x.1), Some(1.0));
+                        assert_eq!(spans.last().map(|x| x.2), Some(1024.0));
+                        assert!(spans.windows(2).all(|w| w[0].2 == w[1].1));
+                        for p in &b.points {
+                            let r = f64::from(p.repeat);
+                            let near = |x: f64| (r / x - 1.0).abs() < 1e-9;
+                            if near(b.regions.overhead_end) || near(b.regions.crossover) {
+                                continue;
+                            }
+                            assert_eq!(
+                                b.regions.at(r),
+                                p.regime,
+                                "{} {dtype:?} o={overhead} n=2^{k} r={r}",
+                                hw.id
+                            );
+                            let sh = p.shares;
+                            assert!((sh.compute + sh.memory + sh.overhead - 1.0).abs() < 1e-9);
+                            checked += 1;
+                        }
+                        // every sentence is made of finite numbers
+                        let text = [
+                            b.intro(),
+                            b.verdict(),
+                            b.overhead_text(),
+                            b.why().concat(),
+                            b.chart_label(),
+                            b.size_text(),
+                        ]
+                        .concat();
+                        assert!(
+                            !text.contains("NaN") && !text.contains("inf") && !text.contains('–'),
+                            "{text}"
+                        );
+                        assert!(b.overhead_share_at_1().is_finite());
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+
+    #[test]
+    fn powers_of_two_in_words() {
+        assert_eq!(pow2(1024.0).as_deref(), Some("2¹⁰"));
+        assert_eq!(pow2(f64::from(1u32 << 30)).as_deref(), Some("2³⁰"));
+        assert_eq!(pow2(1000.0), None);
+        assert_eq!(pow2(0.0), None);
+        assert_eq!(pow2(f64::NAN), None);
+        let b = bench(&a100_fp32(), Dtype::Fp32, 1e6, A100);
+        assert_eq!(b.size_text(), "1 million elements (4 MB in fp32)");
     }
 }

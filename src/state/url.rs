@@ -17,7 +17,10 @@
 //! | `roof`     | `datasheet` or `achievable` roofs     | written only when `achievable`   |
 //!
 //! Plus the essay widgets' own keys, table-driven in [`widgets::PARAMS`] (written
-//! only when they differ from their default).
+//! only when they differ from their default), e.g. the microbenchmark's
+//! `mb_dtype` (`fp32` `tf32` `bf16` `fp8`, default `fp32`; a dtype the preset
+//! lacks is kept, and the widget shows fp32 and says so) and `mb_elems` (elements,
+//! integer 2^10 ..= 2^30, default 2^28).
 //!
 //! Omitted keys take the preset's defaults; unknown keys are ignored; a bad value is
 //! replaced by the default and reported as a [`Notice`]. `encode` writes every key,
@@ -413,6 +416,39 @@ mod tests {
         let (s, n) = decode("bert_seq=0&calc=conv");
         assert_eq!(n.len(), 2);
         assert_eq!(s, State::default());
+    }
+
+    #[test]
+    fn microbench_keys_round_trip_and_fall_back() {
+        let (s, n) = decode("mb_dtype=bf16&mb_elems=1048576");
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!((s.widgets.mb_dtype, s.widgets.mb_elems), (2, 1 << 20));
+        let q = encode(&s);
+        assert!(
+            q.contains("mb_dtype=bf16") && q.contains("mb_elems=1048576"),
+            "{q}"
+        );
+        assert_eq!(decode(&q), (s, vec![]));
+        // defaults are not written
+        assert!(!encode(&State::default()).contains("mb_"));
+        // a dtype the preset lacks is kept (the widget falls back and says so)
+        let (s, n) = decode("mb_dtype=fp8");
+        assert!(n.is_empty());
+        assert_eq!(s.mb_dtype().used, Dtype::Fp32);
+        assert_eq!(decode(&encode(&s)), (s, vec![]));
+        for (q, key) in [
+            ("mb_dtype=fp64", "mb_dtype"),
+            ("mb_dtype=", "mb_dtype"),
+            ("mb_elems=1023", "mb_elems"),
+            ("mb_elems=2000000000", "mb_elems"),
+            ("mb_elems=4096.5", "mb_elems"),
+            ("mb_elems=abc", "mb_elems"),
+        ] {
+            let (s, n) = decode(q);
+            assert_eq!(n.len(), 1, "{q}: {n:?}");
+            assert_eq!(n[0].param, key, "{q}");
+            assert_eq!(s, State::default(), "{q}");
+        }
     }
 
     #[test]

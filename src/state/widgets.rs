@@ -11,6 +11,13 @@ pub const CALC_OPS: [&str; 4] = ["matmul", "pointwise", "reduction", "attention"
 pub const NORMS: [&str; 2] = ["layernorm", "softmax"];
 /// Which line of GPUs the generations chart shows.
 pub const LINES: [&str; 3] = ["both", "datacenter", "consumer"];
+/// The microbenchmark's dtype: the ids of `Dtype::ALL`, in that order (tested).
+pub const MB_DTYPES: [&str; 4] = ["fp32", "tf32", "bf16", "fp8"];
+/// The microbenchmark's tensor size in elements: 2^10 … 2^30, the essay's 2^28.
+pub const MB_ELEMS: (u32, u32) = (1 << 10, 1 << 30);
+pub const MB_ELEMS_DEFAULT: u32 = 1 << 28;
+
+use crate::model::{microbench, Dtype};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Widgets {
@@ -37,6 +44,8 @@ pub struct Widgets {
     pub calc_seq: u32,
     pub calc_hd: u32,
     pub calc_flash: bool,
+    pub mb_dtype: u32,
+    pub mb_elems: u32,
 }
 
 impl Default for Widgets {
@@ -65,6 +74,8 @@ impl Default for Widgets {
             calc_seq: 0,
             calc_hd: 0,
             calc_flash: false,
+            mb_dtype: 0,
+            mb_elems: 0,
         };
         for p in PARAMS {
             (p.set)(&mut w, p.kind.default());
@@ -145,7 +156,7 @@ macro_rules! choice {
 }
 
 /// Every widget parameter. Keys are stable.
-pub const PARAMS: [WParam; 23] = [
+pub const PARAMS: [WParam; 25] = [
     int!("bert_batch", bert_batch, 1, 512, 8),
     int!("bert_seq", bert_seq, 8, 4096, 512),
     flag!("bert_fused", bert_fused, false),
@@ -169,6 +180,14 @@ pub const PARAMS: [WParam; 23] = [
     int!("calc_seq", calc_seq, 1, 131072, 4096),
     int!("calc_hd", calc_hd, 1, 512, 128),
     flag!("calc_flash", calc_flash, true),
+    choice!("mb_dtype", mb_dtype, MB_DTYPES, 0),
+    int!(
+        "mb_elems",
+        mb_elems,
+        MB_ELEMS.0,
+        MB_ELEMS.1,
+        MB_ELEMS_DEFAULT
+    ),
 ];
 
 pub fn param(key: &str) -> Option<&'static WParam> {
@@ -218,6 +237,41 @@ impl WParam {
     }
 }
 
+/// The microbenchmark's dtype: the one asked for (`mb_dtype`) and the one shown,
+/// which falls back to fp32 (every preset has it) where the preset lacks the one
+/// asked for; the widget says so.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MbDtype {
+    pub wanted: Dtype,
+    pub used: Dtype,
+}
+
+impl super::State {
+    pub fn mb_dtype(&self) -> MbDtype {
+        let wanted = Dtype::ALL
+            .get(self.widgets.mb_dtype as usize)
+            .copied()
+            .unwrap_or(Dtype::Fp32);
+        let used = if self.hw.supports(wanted) {
+            wanted
+        } else {
+            Dtype::Fp32
+        };
+        MbDtype { wanted, used }
+    }
+
+    /// The microbenchmark widget's model: its own dtype and size on the explorer's
+    /// hardware (bandwidth, pointwise ceiling, launch overhead).
+    pub fn microbench(&self) -> microbench::Bench {
+        microbench::bench(
+            &self.machine(),
+            self.mb_dtype().used,
+            f64::from(self.widgets.mb_elems),
+            self.hw.name,
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,6 +290,47 @@ mod tests {
         assert_eq!(w.fusion_n, 2);
         assert_eq!(w.bert_seq, 512);
         assert!(w.calc_fused && w.calc_flash);
+        assert_eq!((w.mb_dtype, w.mb_elems), (0, 1 << 28));
+    }
+
+    #[test]
+    fn mb_dtypes_are_the_dtype_ids() {
+        let ids: Vec<&str> = Dtype::ALL.iter().map(|d| d.id()).collect();
+        assert_eq!(ids, MB_DTYPES);
+    }
+
+    #[test]
+    fn microbench_defaults_to_the_essay_and_falls_back_to_fp32() {
+        use crate::model::{hardware, Regime};
+        // default: A100, fp32, 2^28 elements (1 GiB) whatever the explorer's dtype
+        let s = super::super::State::default();
+        assert_eq!(s.dtype, Dtype::Bf16);
+        let b = s.microbench();
+        assert_eq!(b.dtype, Dtype::Fp32);
+        assert_eq!(b.bytes(), f64::from(1u32 << 30));
+        assert!((b.crossover.repeat - 50.16).abs() < 0.01);
+        assert_eq!(b.regime_at_1(), Regime::Memory);
+        // fp8 on an A100: shown as fp32, the choice kept for presets that have it
+        let mut s = s;
+        s.widgets.mb_dtype = 3;
+        assert_eq!(
+            s.mb_dtype(),
+            MbDtype {
+                wanted: Dtype::Fp8,
+                used: Dtype::Fp32
+            }
+        );
+        assert_eq!(s.microbench().dtype, Dtype::Fp32);
+        let h100 = hardware::preset("h100-sxm").unwrap();
+        s.select_preset(h100);
+        assert_eq!(s.mb_dtype().used, Dtype::Fp8);
+        assert!(s.microbench().crossover.repeat < b.crossover.repeat / 2.0);
+        // the M2 Max has fp32 only
+        s.select_preset(hardware::preset("m2-max").unwrap());
+        assert_eq!(s.microbench().dtype, Dtype::Fp32);
+        // small sizes: overhead-bound at repeat 1
+        s.widgets.mb_elems = 1 << 10;
+        assert_eq!(s.microbench().regime_at_1(), Regime::Overhead);
     }
 
     #[test]
@@ -248,5 +343,12 @@ mod tests {
         assert!(param("graphs").unwrap().parse("yes").is_err());
         assert!(param("calc").unwrap().parse("conv").is_err());
         assert_eq!(param("calc").unwrap().parse("attention"), Ok(3));
+        let mb = param("mb_elems").unwrap();
+        assert!(mb.parse("1023").is_err());
+        assert!(mb.parse("1073741825").is_err());
+        assert_eq!(mb.parse("1073741824"), Ok(1 << 30));
+        assert_eq!(mb.parse("1000000"), Ok(1_000_000));
+        assert!(param("mb_dtype").unwrap().parse("fp64").is_err());
+        assert_eq!(param("mb_dtype").unwrap().parse("bf16"), Ok(2));
     }
 }

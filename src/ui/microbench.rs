@@ -1,21 +1,24 @@
 //! Widget `microbench`: the essay's repeat microbenchmark — runtime, achieved FLOP/s
 //! and achieved bandwidth of a fused chain of `repeat` multiplies, for repeat 1..1024,
-//! on the explorer's hardware, dtype and tensor size. Memory- and compute-bound
-//! regions shaded, the explorer's op count marked, the crossover read out.
+//! with its own dtype (`mb_dtype`) and tensor size (`mb_elems`), on the explorer's
+//! hardware (bandwidth, pointwise ceiling, launch overhead). Overhead-, memory- and
+//! compute-bound regions shaded, the crossover and the launch's share read out.
+//! Every sentence comes from `model::microbench::Bench` for the current state.
 
 use super::chart::{self, Area, Look};
 use super::frame::Readout;
 use super::plot::{csv, plot_with, shared, Plot, PlotCanvas};
 use super::Ctx;
-use crate::model::{microbench, units, Bound};
+use crate::model::{microbench, units, Bound, Dtype, Regime};
+use crate::state::widgets::MB_ELEMS;
 use leptos::prelude::*;
 use plotters::prelude::*;
 
 #[derive(Clone, PartialEq)]
 struct Data {
     points: Vec<microbench::BenchPoint>,
-    crossover: f64,
-    ops: u32,
+    spans: Vec<(Regime, f64, f64)>,
+    crossover: Option<f64>,
 }
 
 fn decades(vals: impl Iterator<Item = f64>) -> (f64, f64) {
@@ -51,6 +54,8 @@ impl Plot for Data {
                 "achieved_flop_per_s",
                 "achieved_bytes_per_s",
                 "bound",
+                "regime",
+                "overhead_share",
             ],
             self.points.iter().map(|p| {
                 vec![
@@ -62,74 +67,134 @@ impl Plot for Data {
                         Bound::Compute => "compute".into(),
                         Bound::Memory => "memory".into(),
                     },
+                    p.regime.id().into(),
+                    p.shares.overhead.to_string(),
                 ]
             }),
         )
     }
 }
 
+/// The slider's position for an element count: its base-2 logarithm.
+fn exponent(n: u32) -> f64 {
+    f64::from(n).log2()
+}
+
 #[component]
 pub fn Microbench(ctx: Ctx) -> impl IntoView {
+    let state = ctx.state;
+    // Readouts and sentences are a live contract (embedders read them at any time),
+    // so they follow the shared state even while the widget is off-screen; the
+    // chart follows the gated view.
+    let live = Memo::new(move |_| state.with(|s| s.microbench()));
     let data = Memo::new(move |_| {
         ctx.view.with(|s| {
-            let m = s.machine();
-            let n = f64::from(s.batch) * f64::from(s.hidden);
+            let b = s.microbench();
             Data {
-                points: microbench::sweep(n, &m),
-                crossover: microbench::crossover_repeat(&m, m.elem_bytes),
-                ops: s.ops,
+                spans: b.regions.spans(microbench::RANGE.0, microbench::RANGE.1),
+                crossover: b.crossover_marker().map(|m| m.0),
+                points: b.points,
             }
         })
     });
-    // Readouts are a live contract (embedders read them at any time), so they
-    // follow the shared state even while the widget is off-screen.
-    let cross = Memo::new(move |_| {
-        ctx.state.with(|s| {
-            let m = s.machine();
-            microbench::crossover_repeat(&m, m.elem_bytes)
-        })
-    });
-    let budget = Memo::new(move |_| ctx.state.with(|s| microbench::fp32_budget(&s.machine())));
-    let label = Signal::derive(move || {
-        data.with(|d| {
-            format!(
-                "Three log-log panels against repeat 1 to 1024: runtime stays flat while memory-bound and grows \
-                 linearly once compute-bound; achieved FLOP/s rises until about repeat {}, then levels off; \
-                 achieved bandwidth holds near the roof, then falls.",
-                units::sig3(d.crossover)
-            )
-        })
-    });
+    let label = Signal::derive(move || live.with(|b| b.chart_label()));
+    let hw = Memo::new(move |_| state.with(|s| s.hw));
+    let dtype = Memo::new(move |_| state.with(|s| s.mb_dtype()));
+    let elems = Memo::new(move |_| state.with(|s| s.widgets.mb_elems));
+
+    let on_dtype = move |ev| {
+        let v = event_target_value(&ev);
+        if let Some(i) = Dtype::ALL.iter().position(|d| d.id() == v) {
+            state.update(|s| s.widgets.mb_dtype = i as u32);
+        }
+    };
+    let (lo, hi) = (exponent(MB_ELEMS.0), exponent(MB_ELEMS.1));
+    let on_elems = move |ev| {
+        let x: f64 = event_target_value(&ev).parse().unwrap_or(f64::NAN);
+        if x.is_finite() {
+            let k = x.round().clamp(lo, hi);
+            let n = 2f64
+                .powf(k)
+                .clamp(f64::from(MB_ELEMS.0), f64::from(MB_ELEMS.1)) as u32;
+            state.update(|s| s.widgets.mb_elems = n);
+        }
+    };
+    let size = move || live.with(|b| b.size_text());
+    let share = move || live.with(|b| b.overhead_share_at_1());
+    let why = move |i: usize| move || live.with(|b| b.why()[i].clone());
+
     view! {
-        <p>
-            "One fused kernel reads a tensor, multiplies each element by 2 "<em>"repeat"</em>" times, and writes "
-            "it back: 2N element accesses, N·repeat FLOPs. Shaded orange: memory-bound; blue: compute-bound. "
-            "The dashed line is the explorer's op count."
-        </p>
+        <div class="mb-controls">
+            <div class="row">
+                <label for="mb_dtype">"Dtype"</label>
+                <select id="mb_dtype" on:change=on_dtype prop:value=move || dtype.get().used.id()>
+                    {move || {
+                        let used = dtype.get().used;
+                        hw.get()
+                            .dtypes()
+                            .map(|d| view! { <option value=d.id() selected={d == used}>{d.label()}</option> })
+                            .collect_view()
+                    }}
+                </select>
+            </div>
+            <div class="field">
+                <label for="mb_elems-slider">"Tensor size"</label>
+                <div class="field-inputs">
+                    <input type="range" id="mb_elems-slider" min=lo max=hi step="1"
+                        aria-valuetext=size
+                        prop:value=move || exponent(elems.get()).to_string()
+                        on:input=on_elems/>
+                </div>
+                <output for="mb_elems-slider" class="mb-size">{size}</output>
+            </div>
+        </div>
+        {move || {
+            let d = dtype.get();
+            (d.wanted != d.used).then(|| view! {
+                <p class="notice mb-fallback" role="status" data-fallback=d.wanted.id()>
+                    {format!(
+                        "The {} has no {} mode, so this widget shows {}, which every preset has.",
+                        hw.get().name, d.wanted.label(), d.used.label()
+                    )}
+                </p>
+            })
+        }}
+        <p>{move || live.with(|b| b.intro())}</p>
+        <ul class="legend mb-regions" data-overhead-points=move || live.with(|b| b.overhead_points().to_string())>
+            {move || live.with(|b| b.legend().into_iter().map(|(r, a, z, text)| view! {
+                <li data-region=r.id() data-from=a.to_string() data-to=z.to_string()>
+                    <span class=format!("swatch region {}", r.id()) aria-hidden="true"></span>{text}
+                </li>
+            }).collect_view())}
+            {move || live.with(|b| b.crossover_marker()).map(|(_, text)| view! {
+                <li data-marker="crossover"><span class="swatch dashed" aria-hidden="true"></span>{text}</li>
+            })}
+        </ul>
         <PlotCanvas ctx=ctx id="microbench-canvas" label=label data=shared(data)/>
         <p class="big" aria-live="polite">
-            "Turns compute-bound at repeat ≈ "
-            <Readout name="crossover_repeat" raw=Signal::derive(move || cross.get().to_string())
-                text=Signal::derive(move || units::sig3(cross.get()))/>
-            {move || data.with(|d| {
-                let p1 = d.points.first().map(|p| p.achieved_flops).unwrap_or(0.0);
-                format!(" · at repeat 1 it attains {} ", units::si(p1, "FLOP/s"))
-            })}
+            "The kernel turns compute-bound at repeat ≈ "
+            <Readout name="crossover_repeat" raw=Signal::derive(move || live.with(|b| b.crossover.repeat.to_string()))
+                text=Signal::derive(move || live.with(|b| units::sig3(b.crossover.repeat)))/>
+            {move || live.with(|b| b.verdict())}
+        </p>
+        <p>
+            "At repeat 1 the point is "
+            <Readout name="mb_regime_at_1" raw=Signal::derive(move || live.with(|b| b.regime_at_1().id().to_string()))
+                text=Signal::derive(move || live.with(|b| b.regime_at_1().label().to_string()))/>
+            " and launch overhead is "
+            <Readout name="mb_overhead_share_at_1" raw=Signal::derive(move || share().to_string())
+                text=Signal::derive(move || units::percent(share()))/>
+            " of its runtime"
+            {move || live.with(|b| b.overhead_text())}
         </p>
         <p class="note">
-            {move || {
-                let b = budget.get();
-                format!(
-                    "Why so many? In fp32 this GPU's memory delivers {} numbers a second while its \
-                     general units do {} operations (FMA rate). A unary op reads each element and writes \
-                     it back, so each element can take about ",
-                    units::words(b.numbers_per_s),
-                    units::words(b.ops_per_s),
-                )
-            }}
-            <Readout name="fp32_ops_per_element" raw=Signal::derive(move || budget.get().ops_per_element.to_string())
-                text=Signal::derive(move || units::sig3(budget.get().ops_per_element))/>
-            " operations before compute dominates. A plain multiply counts as half an FMA, so in fp32 the repeat crossover above sits near half that."
+            {why(0)}
+            <Readout name="fp32_ops_per_element" raw=Signal::derive(move || live.with(|b| b.fp32.ops_per_element.to_string()))
+                text=Signal::derive(move || live.with(|b| units::sig3(b.fp32.ops_per_element)))/>
+            {why(1)}
+            <Readout name="mb_ops_per_element" raw=Signal::derive(move || live.with(|b| b.budget.ops_per_element.to_string()))
+                text=Signal::derive(move || live.with(|b| units::sig3(b.budget.ops_per_element)))/>
+            {why(2)}
         </p>
     }
 }
@@ -143,7 +208,7 @@ fn render<DB: DrawingBackend>(d: &Data, root: Area<DB>, look: &Look) -> Result<(
     } else {
         root.split_evenly((1, 3))
     };
-    let x = (1.0, 1024.0);
+    let x = microbench::RANGE;
     type Get = fn(&microbench::BenchPoint) -> f64;
     let specs: [(&str, Get); 3] = [
         ("runtime (s)", |p| p.runtime),
@@ -154,25 +219,24 @@ fn render<DB: DrawingBackend>(d: &Data, root: Area<DB>, look: &Look) -> Result<(
     for (area, (desc, get)) in panels.iter().zip(specs) {
         let y = decades(d.points.iter().map(get));
         let mut ch = chart::log_log(area, x, y, "repeat", desc, look)?;
-        let cx = d.crossover.clamp(x.0, x.1);
-        ch.draw_series(std::iter::once(Rectangle::new(
-            [(x.0, y.0), (cx, y.1)],
-            pal.memory.mix(0.12).filled(),
-        )))
+        ch.draw_series(d.spans.iter().map(|&(r, a, b)| {
+            let fill = match r {
+                Regime::Overhead => pal.muted.mix(0.2),
+                Regime::Memory => pal.memory.mix(0.12),
+                Regime::Compute => pal.compute.mix(0.12),
+            };
+            Rectangle::new([(a, y.0), (b, y.1)], fill.filled())
+        }))
         .map_err(err)?;
-        ch.draw_series(std::iter::once(Rectangle::new(
-            [(cx, y.0), (x.1, y.1)],
-            pal.compute.mix(0.12).filled(),
-        )))
-        .map_err(err)?;
-        let ops = f64::from(d.ops).clamp(x.0, x.1);
-        ch.draw_series(DashedLineSeries::new(
-            [(ops, y.0), (ops, y.1)],
-            look.px(4.0),
-            look.px(3.0),
-            pal.ink.mix(0.6).stroke_width(look.px(1.5)),
-        ))
-        .map_err(err)?;
+        if let Some(r) = d.crossover {
+            ch.draw_series(DashedLineSeries::new(
+                [(r, y.0), (r, y.1)],
+                look.px(4.0),
+                look.px(3.0),
+                pal.ink.mix(0.6).stroke_width(look.px(1.5)),
+            ))
+            .map_err(err)?;
+        }
         let pts: Vec<(f64, f64)> = d
             .points
             .iter()

@@ -70,7 +70,9 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "microbench",
         title: "The repeat microbenchmark",
-        embed_height: 520,
+        // its own controls, the regions' legend, three panels and the sentences:
+        // 1033 px at 720 px wide in its tallest state (tests/e2e/microbench.test.mjs)
+        embed_height: 1100,
         gate: true,
         render: |ctx| view! { <super::microbench::Microbench ctx=ctx/> }.into_any(),
     },

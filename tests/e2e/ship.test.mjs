@@ -123,8 +123,11 @@ test('chart exports: a PNG, a parseable SVG and a CSV with the right columns', a
   // the microbenchmark's CSV: one row per repeat
   await page.locator('#microbench').scrollIntoViewIfNeeded();
   const mb = (await grab('#microbench', 'csv')).data.toString('utf8').trim().split('\n');
-  assert.equal(mb[0], 'repeat,runtime_s,achieved_flop_per_s,achieved_bytes_per_s,bound');
+  assert.equal(mb[0], 'repeat,runtime_s,achieved_flop_per_s,achieved_bytes_per_s,bound,regime,overhead_share');
   assert.equal(mb.length, 12);
+  // the default (fp32, 2^28 elements): memory-bound through 32, compute-bound from 64
+  assert.ok(mb[6].startsWith('32,') && mb[6].includes(',memory,memory,'), mb[6]);
+  assert.ok(mb[7].startsWith('64,') && mb[7].includes(',compute,compute,'), mb[7]);
 });
 
 test('works offline after the first visit (service worker)', async () => {
