@@ -9,7 +9,7 @@ use super::chart::{self, Area, Look};
 use super::frame::Readout;
 use super::plot::{csv, plot_with, shared, Plot, PlotCanvas};
 use super::Ctx;
-use crate::model::{microbench, units, Bound, Dtype, Regime};
+use crate::model::{measured, microbench, units, Bound, Dtype, Regime};
 use crate::state::widgets::MB_ELEMS;
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -19,6 +19,35 @@ struct Data {
     points: Vec<microbench::BenchPoint>,
     spans: Vec<(Regime, f64, f64)>,
     crossover: Option<f64>,
+    /// Measured sweeps for this preset, dtype and size, with the model beside each
+    /// point (runtime panel only).
+    measured: Vec<Overlay>,
+}
+
+#[derive(Clone, PartialEq)]
+struct Overlay {
+    series: &'static measured::Series,
+    points: Vec<measured::Compared>,
+}
+
+/// The measured sweeps that match the bench, compared with its model.
+fn overlays(b: &microbench::Bench, preset: &str) -> Vec<Overlay> {
+    measured::series_for(preset, b.dtype, b.n)
+        .into_iter()
+        .map(|series| Overlay {
+            series,
+            points: measured::compare(series.points, b.n, &b.machine, series.eager),
+        })
+        .collect()
+}
+
+/// The largest |model ÷ measured − 1| over every plotted measured point.
+fn max_error(o: &[Overlay]) -> Option<f64> {
+    (!o.is_empty()).then(|| {
+        o.iter()
+            .map(|o| measured::max_error(&o.points))
+            .fold(0.0, f64::max)
+    })
 }
 
 fn decades(vals: impl Iterator<Item = f64>) -> (f64, f64) {
@@ -93,11 +122,21 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
             Data {
                 spans: b.regions.spans(microbench::RANGE.0, microbench::RANGE.1),
                 crossover: b.crossover_marker().map(|m| m.0),
+                measured: overlays(&b, s.hw.id),
                 points: b.points,
             }
         })
     });
     let label = Signal::derive(move || live.with(|b| b.chart_label()));
+    let over = Memo::new(move |_| {
+        let id = state.with(|s| s.hw.id);
+        live.with(|b| overlays(b, id))
+    });
+    let err = Memo::new(move |_| over.with(|o| max_error(o)));
+    let elsewhere = Memo::new(move |_| {
+        let id = state.with(|s| s.hw.id);
+        live.with(|b| measured::elsewhere(id, b.dtype, b.n))
+    });
     let hw = Memo::new(move |_| state.with(|s| s.hw));
     let dtype = Memo::new(move |_| state.with(|s| s.mb_dtype()));
     let elems = Memo::new(move |_| state.with(|s| s.widgets.mb_elems));
@@ -187,6 +226,47 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
             " of its runtime"
             {move || live.with(|b| b.overhead_text())}
         </p>
+        <div class="mb-measured" data-measured=move || if over.with(Vec::is_empty) { "none" } else { "shown" }>
+            {move || over.with(|o| (!o.is_empty()).then(|| {
+                let src = o[0].series.source;
+                view! {
+                    <p class="note">
+                        {format!("Crosses on the runtime panel: measured on an {} ({}; {}), the same size and dtype; \
+                            blue for fused kernels, orange for eager ones (one kernel per multiply), whose model is the dashed orange line. ",
+                            src.machine, src.date, src.software)}
+                        "The largest gap between model and measurement: "
+                        <Readout name="model_vs_measured_max_error"
+                            raw=Signal::derive(move || err.get().map(|e| e.to_string()).unwrap_or_default())
+                            text=Signal::derive(move || err.get().map(units::percent).unwrap_or_default())/>
+                        {move || state.with(|s| if s.roof == crate::model::achievable::Roof::Datasheet {
+                            " (datasheet roofs: try “achievable” beside the preset)."
+                        } else { "." })}
+                    </p>
+                    {o.iter().filter(|x| !x.series.caveat.is_empty()).map(|x| view! {
+                        <p class="note">{format!("{}: {}.", x.series.label, x.series.caveat)}</p>
+                    }).collect_view()}
+                    <details>
+                        <summary>"Model vs measured, point by point"</summary>
+                        <div class="table-scroll" tabindex="0" role="region" aria-label="Model vs measured, scrollable">
+                        <table class="mb-compare">
+                            <thead><tr><th scope="col">"series"</th><th scope="col">"repeat"</th><th scope="col">"measured"</th><th scope="col">"model"</th><th scope="col">"model ÷ measured − 1"</th></tr></thead>
+                            <tbody>
+                                {o.iter().flat_map(|x| x.points.iter().map(move |p| view! {
+                                    <tr data-series=x.series.id data-repeat=p.repeat
+                                        data-measured-s=p.measured_s.to_string() data-model-s=p.model_s.to_string()>
+                                        <td>{x.series.label}</td><td>{p.repeat}</td>
+                                        <td>{units::si(p.measured_s, "s")}</td><td>{units::si(p.model_s, "s")}</td>
+                                        <td>{format!("{:+.1} %", p.error() * 100.0)}</td>
+                                    </tr>
+                                })).collect_view()}
+                            </tbody>
+                        </table>
+                        </div>
+                    </details>
+                }
+            }))}
+            {move || elsewhere.get().map(|t| view! { <p class="note">{t}</p> })}
+        </div>
         <p class="note">
             {why(0)}
             <Readout name="fp32_ops_per_element" raw=Signal::derive(move || live.with(|b| b.fp32.ops_per_element.to_string()))
@@ -217,7 +297,13 @@ fn render<DB: DrawingBackend>(d: &Data, root: Area<DB>, look: &Look) -> Result<(
     ];
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     for (area, (desc, get)) in panels.iter().zip(specs) {
-        let y = decades(d.points.iter().map(get));
+        let runtime = desc.starts_with("runtime");
+        let measured = d
+            .measured
+            .iter()
+            .filter(|_| runtime)
+            .flat_map(|o| o.points.iter().flat_map(|p| [p.measured_s, p.model_s]));
+        let y = decades(d.points.iter().map(get).chain(measured));
         let mut ch = chart::log_log(area, x, y, "repeat", desc, look)?;
         ch.draw_series(d.spans.iter().map(|&(r, a, b)| {
             let fill = match r {
@@ -252,6 +338,33 @@ fn render<DB: DrawingBackend>(d: &Data, root: Area<DB>, look: &Look) -> Result<(
                 .map(|&p| Circle::new(p, look.px(3.0), pal.ink.filled())),
         )
         .map_err(err)?;
+        if runtime {
+            for o in &d.measured {
+                let col = if o.series.eager {
+                    pal.memory
+                } else {
+                    pal.compute
+                };
+                if o.series.eager {
+                    // the model's eager line, to compare the eager crosses with
+                    ch.draw_series(DashedLineSeries::new(
+                        o.points.iter().map(|p| (f64::from(p.repeat), p.model_s)),
+                        look.px(4.0),
+                        look.px(3.0),
+                        col.mix(0.7).stroke_width(look.px(1.5)),
+                    ))
+                    .map_err(err)?;
+                }
+                ch.draw_series(o.points.iter().map(|p| {
+                    Cross::new(
+                        (f64::from(p.repeat), p.measured_s),
+                        look.px(4.0),
+                        col.stroke_width(look.px(2.0)),
+                    )
+                }))
+                .map_err(err)?;
+            }
+        }
     }
     Ok(())
 }
