@@ -2,7 +2,7 @@
 //! crossover repeat and the fusion speedup per repeat. Only verified results
 //! count; a failed variant never becomes a figure.
 
-use super::results::{median, sort_small, Dt, Kernel, LabRun, Measurement, Op};
+use super::results::{median, sort_small, spread, Dt, Kernel, LabRun, Measurement, Op};
 
 /// Fused runtime per element this much above the flat (memory-bound) part means
 /// the kernel is no longer memory-bound.
@@ -23,7 +23,22 @@ pub struct Summary {
     /// The first measured repeat whose runtime rose [`COMPUTE_BOUND_RISE`]× above
     /// the memory-bound runtime.
     pub first_compute_bound: Option<u32>,
+    /// The highest verified repeat of the fused `mul` chain (how far the sweep got).
+    pub last_repeat: Option<u32>,
     /// Seconds: GPU time per empty dispatch, CPU time to record one, per submit.
+    pub dispatch: Option<f64>,
+    pub encode: Option<f64>,
+    pub submit: Option<f64>,
+    /// The spread of the trials behind each figure ((max − min) / median).
+    pub spreads: Spreads,
+}
+
+/// Spreads of the trials behind the headline figures (see [`spread`]); a figure
+/// derived from a time (bandwidth, FLOP/s) has the same relative spread.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Spreads {
+    pub copy_bw: Option<f64>,
+    pub peak_flops: Option<f64>,
     pub dispatch: Option<f64>,
     pub encode: Option<f64>,
     pub submit: Option<f64>,
@@ -41,32 +56,42 @@ pub fn fused(run: &LabRun, op: Op, dt: Dt) -> Vec<&Measurement> {
 }
 
 pub fn summary(run: &LabRun) -> Summary {
-    let copy_bw = run
+    // the fastest copy, with the spread of its own trials
+    let copy = run
         .measurements
         .iter()
         .filter(|m| m.kernel == Kernel::Copy && m.dt == Dt::F32 && m.usable())
-        .filter_map(Measurement::achieved_bw)
-        .fold(None, |acc: Option<f64>, x| {
-            Some(acc.map_or(x, |a| a.max(x)))
+        .filter_map(|m| m.achieved_bw().map(|b| (b, m)))
+        .fold(None, |acc: Option<(f64, &Measurement)>, x| match acc {
+            Some(a) if a.0 >= x.0 => Some(a),
+            _ => Some(x),
         });
     let chain = fused(run, Op::Mul, Dt::F32);
-    let peak_flops = chain
+    let peak = chain
         .iter()
-        .filter_map(|m| m.achieved_flops().map(|f| (f, m.repeat)))
-        .fold(None, |acc: Option<(f64, u32)>, x| match acc {
+        .filter_map(|m| m.achieved_flops().map(|f| (f, *m)))
+        .fold(None, |acc: Option<(f64, &Measurement)>, x| match acc {
             Some(a) if a.0 >= x.0 => Some(a),
             _ => Some(x),
         });
     let (crossover, first_compute_bound) = crossover(&chain);
     let o = &run.overheads;
     Summary {
-        copy_bw,
-        peak_flops,
+        copy_bw: copy.map(|c| c.0),
+        peak_flops: peak.map(|p| (p.0, p.1.repeat)),
         crossover,
         first_compute_bound,
+        last_repeat: chain.last().map(|m| m.repeat),
         dispatch: median(&o.dispatch),
         encode: median(&o.encode),
         submit: median(&o.submit),
+        spreads: Spreads {
+            copy_bw: copy.and_then(|c| spread(&c.1.times)),
+            peak_flops: peak.and_then(|p| spread(&p.1.times)),
+            dispatch: spread(&o.dispatch),
+            encode: spread(&o.encode),
+            submit: spread(&o.submit),
+        },
     }
 }
 
@@ -105,8 +130,18 @@ pub struct Row<'a> {
 }
 
 impl Row<'_> {
-    /// Eager time ÷ fused time, per element (both verified).
+    /// At repeat 1 the fused kernel and the eager chain are the same single kernel
+    /// (one op, one read, one write): there is nothing to fuse, so no speedup.
+    pub fn same_kernel(&self) -> bool {
+        self.repeat <= 1
+    }
+
+    /// Eager time ÷ fused time, per element (both verified); `None` where they
+    /// are the same kernel ([`Row::same_kernel`]).
     pub fn speedup(&self) -> Option<f64> {
+        if self.same_kernel() {
+            return None;
+        }
         let f = self.fused.filter(|m| m.usable())?.time_per_element()?;
         let e = self.eager.filter(|m| m.usable())?.time_per_element()?;
         (f > 0.0).then(|| e / f)
@@ -150,6 +185,7 @@ pub(crate) mod tests {
                 max_err: 0.0,
                 samples: 100,
             },
+            remeasured: 0,
         }
     }
 
@@ -201,7 +237,14 @@ pub(crate) mod tests {
         let c = s.crossover.unwrap_or(0.0);
         assert!((c - 80.0).abs() < 1e-6, "{c}");
         assert_eq!(s.first_compute_bound, Some(128));
+        assert_eq!(s.last_repeat, Some(1024));
         assert_eq!(s.dispatch, Some(3e-6));
+        // spreads of the trials behind each figure: (1.01 − 0.99) / 1
+        let sp = s.spreads.copy_bw.unwrap_or(0.0);
+        assert!((sp - 0.02).abs() < 1e-9, "{sp}");
+        assert!((s.spreads.peak_flops.unwrap_or(0.0) - 0.02).abs() < 1e-9);
+        assert!((s.spreads.dispatch.unwrap_or(0.0) - (4e-6 - 2e-6) / 3e-6).abs() < 1e-9);
+        assert_eq!(s.spreads.encode, Some(0.0));
     }
 
     #[test]
@@ -209,10 +252,13 @@ pub(crate) mod tests {
         let run = synthetic();
         let rows = rows(&run, Op::Mul, Dt::F32);
         assert_eq!(rows.len(), 11);
-        assert_eq!(rows[0].speedup(), Some(1.0));
+        // repeat 1: fused and eager are one and the same kernel, no speedup
+        assert!(rows[0].same_kernel());
+        assert_eq!(rows[0].speedup(), None);
+        assert!(rows[1..].iter().all(|r| !r.same_kernel()));
         // repeat 8: eager 8 memory passes, fused 1
         assert!((rows[3].speedup().unwrap_or(0.0) - 8.0).abs() < 1e-9);
-        assert!(rows.iter().all(|r| r.speedup().unwrap_or(0.0) >= 1.0));
+        assert!(rows[1..].iter().all(|r| r.speedup().unwrap_or(0.0) >= 1.0));
     }
 
     #[test]

@@ -83,6 +83,10 @@ fn measurement_json(m: &Measurement) -> Json {
         ("max_err".into(), n(max_err)),
         ("samples".into(), n(samples as f64)),
         ("detail".into(), s(detail)),
+        // how often the trials were taken again, and whether they are still
+        // spread more than ±10 % (derived from times_s: written, not read back)
+        ("remeasured".into(), n(f64::from(m.remeasured))),
+        ("noisy".into(), Json::Bool(m.noisy())),
     ])
 }
 
@@ -215,6 +219,11 @@ fn measurement_from(m: &Json) -> Result<Measurement, String> {
             int_of(m, "samples", 9e15)? as u64,
             &str_of(m, "detail")?,
         )?,
+        // absent from exports written before re-measuring existed
+        remeasured: match m.get("remeasured") {
+            None => 0,
+            Some(_) => int_of(m, "remeasured", 1e3)? as u32,
+        },
     })
 }
 
@@ -248,9 +257,14 @@ pub fn import(text: &str) -> Result<LabRun, String> {
 // then a header and one row per measurement. Import turns the rows back into the
 // JSON form, so both formats share one validator.
 
-/// Columns of the measurement rows. `median_s` … `gbps` are derived (written for
-/// spreadsheets, ignored on import); `times_s` holds every trial, space-separated.
+/// Columns of the measurement rows. `median_s` … `gbps` and `noisy` (1 when the
+/// trials spread more than ±10 %) are derived (written for spreadsheets, ignored
+/// on import); `times_s` holds every trial, space-separated; `remeasured` counts
+/// how often the trials were taken again.
 pub const CSV_COLUMNS: &str =
+    "kernel,op,dtype,repeat,elements,median_s,spread,gflops,gbps,check,max_err,samples,detail,times_s,noisy,remeasured";
+/// The header of exports written before `noisy` and `remeasured` (still read).
+const CSV_COLUMNS_V1_0: &str =
     "kernel,op,dtype,repeat,elements,median_s,spread,gflops,gbps,check,max_err,samples,detail,times_s";
 
 fn csv_field(x: &str) -> String {
@@ -290,6 +304,8 @@ pub fn to_csv(run: &LabRun) -> String {
             samples.to_string(),
             csv_field(detail),
             times.join(" "),
+            u8::from(m.noisy()).to_string(),
+            m.remeasured.to_string(),
         ];
         out.push_str(&row.join(","));
         out.push('\n');
@@ -340,15 +356,23 @@ pub fn from_csv(text: &str) -> Result<LabRun, String> {
         .and_then(|l| l.strip_prefix("# "))
         .ok_or("line 2 should hold the run as JSON")?;
     let mut j = json::parse(meta)?;
-    if lines.next() != Some(CSV_COLUMNS) {
-        return Err("line 3 should be the column header".into());
-    }
+    let fields = match lines.next() {
+        Some(CSV_COLUMNS) => 16,
+        Some(CSV_COLUMNS_V1_0) => 14,
+        _ => return Err("line 3 should be the column header".into()),
+    };
     let mut rows = Vec::new();
     for (i, line) in lines.enumerate().filter(|(_, l)| !l.is_empty()) {
-        let f = split_csv(line);
+        let mut f = split_csv(line);
+        if f.len() != fields {
+            return Err(format!("line {}: expected {fields} fields", i + 4));
+        }
+        // the 14 columns every version has, then `noisy` (derived) and `remeasured`
+        let remeasured = if fields == 16 { f.pop() } else { None };
+        f.truncate(14);
         let [kernel, op, dtype, repeat, elements, _, _, _, _, check, max_err, samples, detail, times] =
             <[String; 14]>::try_from(f)
-                .map_err(|_| format!("line {}: expected 14 fields", i + 4))?;
+                .map_err(|_| format!("line {}: expected {fields} fields", i + 4))?;
         let num = |x: &str| -> Result<Json, String> {
             x.parse::<f64>()
                 .ok()
@@ -375,6 +399,10 @@ pub fn from_csv(text: &str) -> Result<LabRun, String> {
             ("max_err".into(), num(&max_err)?),
             ("samples".into(), num(&samples)?),
             ("detail".into(), Json::Str(detail)),
+            (
+                "remeasured".into(),
+                num(remeasured.as_deref().unwrap_or("0"))?,
+            ),
         ]));
     }
     if let Json::Obj(kv) = &mut j {
@@ -402,6 +430,7 @@ mod tests {
             detail: "element 7: GPU 1e0, CPU 2e0 (tolerance exact)".into(),
         };
         run.measurements[4].times = vec![0.1, 1.0 / 3.0, 2.5e-7];
+        run.measurements[4].remeasured = 2;
         run.measurements[5].dt = Dt::F16;
         run
     }
@@ -432,9 +461,45 @@ mod tests {
             .find(|l| l.starts_with("fused,mul,f32,1024,"))
             .unwrap_or_default();
         let f: Vec<&str> = row.split(',').collect();
-        assert_eq!(f.len(), 14);
+        assert_eq!(f.len(), 16);
         let gflops: f64 = f[7].parse().unwrap_or(0.0);
         assert!((gflops - 1000.0).abs() < 1e-6, "{row}");
+        assert_eq!((f[14], f[15]), ("0", "0"), "quiet, measured once: {row}");
+    }
+
+    #[test]
+    fn noisy_and_remeasured_are_in_both_exports() {
+        let mut run = synthetic();
+        run.measurements[2].times = vec![0.8, 1.0, 1.25];
+        run.measurements[2].remeasured = 2;
+        let json = to_json_text(&run);
+        assert!(json.contains("\"remeasured\":2,\"noisy\":true"), "{json}");
+        assert_eq!(json.matches("\"noisy\":true").count(), 1);
+        let csv = to_csv(&run);
+        let noisy: Vec<&str> = csv.lines().filter(|l| l.ends_with(",1,2")).collect();
+        assert_eq!(noisy.len(), 1, "{csv}");
+        assert_eq!(import(&csv), Ok(run.clone()));
+        assert_eq!(import(&json), Ok(run));
+    }
+
+    #[test]
+    fn exports_from_before_remeasuring_still_import() {
+        let run = synthetic();
+        // JSON without the two fields
+        let old = to_json_text(&run).replace(",\"remeasured\":0,\"noisy\":false", "");
+        assert!(!old.contains("remeasured"));
+        assert_eq!(import(&old), Ok(run.clone()));
+        // CSV with the 14-column header
+        let old: String = to_csv(&run)
+            .lines()
+            .map(|l| {
+                let l = l.strip_suffix(",noisy,remeasured").unwrap_or(l);
+                let l = l.strip_suffix(",0,0").unwrap_or(l);
+                format!("{l}\n")
+            })
+            .collect();
+        assert!(old.contains(CSV_COLUMNS_V1_0) && !old.contains("remeasured"));
+        assert_eq!(import(&old), Ok(run));
     }
 
     #[test]

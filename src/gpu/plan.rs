@@ -44,6 +44,11 @@ pub struct Plan {
     pub chunk_max_s: f64,
     /// Rough cap on the time one variant may take (all trials).
     pub variant_budget_s: f64,
+    /// How many more sets of trials a variant gets when its trials spread more
+    /// than ±10 % (`results::NOISY_SPREAD`); the quietest set is kept, and one still
+    /// that wide is marked noisy. Only noisy variants pay for it (at most
+    /// `remeasure × trials` extra runs, on top of the budget above).
+    pub remeasure: u32,
     /// Said on the page: sizes below the target and why.
     pub notes: Vec<String>,
 }
@@ -114,6 +119,7 @@ pub fn plan(l: &Limits, small: bool) -> Result<Plan, String> {
         chunk_target_s: if small { 0.004 } else { 0.02 },
         chunk_max_s: 0.04,
         variant_budget_s: if small { 0.4 } else { 6.0 },
+        remeasure: if small { 1 } else { 2 },
         notes,
     })
 }

@@ -113,6 +113,19 @@ pub struct Measurement {
     /// Seconds per run (one fused kernel, one eager chain, one copy), per trial.
     pub times: Vec<f64>,
     pub check: Check,
+    /// How many times the trials were taken again because they spread more than
+    /// [`NOISY_SPREAD`] (the quietest set is kept in `times`); 0 for most.
+    pub remeasured: u32,
+}
+
+/// Trials whose spread ((max − min) / median) exceeds this, i.e. ±10 % around the
+/// median, are measured again (bounded, see `Plan::remeasure`) and, if still
+/// that wide, marked noisy on the page and in the exports.
+pub const NOISY_SPREAD: f64 = 0.2;
+
+/// Trials spread wider than [`NOISY_SPREAD`].
+pub fn noisy(times: &[f64]) -> bool {
+    spread(times).is_some_and(|s| s > NOISY_SPREAD)
 }
 
 impl Measurement {
@@ -154,6 +167,10 @@ impl Measurement {
     }
     pub fn achieved_flops(&self) -> Option<f64> {
         self.time().map(|t| self.flops() / t)
+    }
+    /// Its trials spread more than ±10 % around the median (see [`NOISY_SPREAD`]).
+    pub fn noisy(&self) -> bool {
+        noisy(&self.times)
     }
     /// A result that may be shown as a figure: verified, with usable timings.
     pub fn usable(&self) -> bool {
@@ -350,6 +367,10 @@ mod tests {
         assert_eq!(median(&[f64::NAN, 1.0]), Some(1.0));
         assert_eq!(spread(&[1.0, 1.1, 0.9]), Some((1.1 - 0.9) / 1.0));
         assert_eq!(spread(&[0.0, 0.0]), None);
+        // ±10 % is the edge: 0.91…1.09 is not noisy, 0.89…1.11 is
+        assert!(!noisy(&[0.91, 1.0, 1.09]));
+        assert!(noisy(&[0.89, 1.0, 1.11]));
+        assert!(!noisy(&[]));
     }
 
     #[test]
@@ -365,6 +386,7 @@ mod tests {
                 max_err: 0.0,
                 samples: 10,
             },
+            remeasured: 0,
         };
         assert_eq!(m.bytes(), 8.0 * 2.0 * 1000.0 * 4.0);
         assert_eq!(m.flops(), 8000.0);

@@ -21,7 +21,7 @@ use super::roofline::{Measured, MeasuredPoint, RooflineData};
 use super::storage;
 use super::Ctx;
 use crate::gpu::results::{AdapterInfo, Kernel, LabRun, Op, Outcome};
-use crate::gpu::{analysis, apply, export, web};
+use crate::gpu::{analysis, apply, export, table, web};
 use crate::model::units;
 use crate::state::State;
 use leptos::prelude::*;
@@ -162,7 +162,14 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
                 progress: &prog,
                 update: &update,
             };
-            match web::run(small, wall, &hooks).await {
+            let result = web::run(small, wall, &hooks).await;
+            // the progress line ends with how the run ended, never "cancelling…"
+            let ended = match &result {
+                Ok(r) => table::progress_end(r.outcome),
+                Err(_) => "failed",
+            };
+            progress.try_update(|p| p.1 = ended.into());
+            match result {
                 Ok(r) => {
                     settle(r.outcome);
                     if !r.reason.is_empty() {

@@ -30,13 +30,17 @@ pub fn AdapterList(a: AdapterInfo) -> impl IntoView {
     }
 }
 
+/// A headline figure with the spread of the trials behind it ("12 GB/s ±3 %").
 fn metric(
     label: &'static str,
     name: &'static str,
     raw: Option<f64>,
+    spread: Option<f64>,
     unit: &'static str,
 ) -> impl IntoView {
-    let text = raw.map_or("—".into(), |x| units::si(x, unit));
+    let text = raw.map_or("—".into(), |x| {
+        table::and_spread(units::si(x, unit), spread)
+    });
     let raw = raw
         .filter(|x| x.is_finite())
         .map(|x| x.to_string())
@@ -58,18 +62,21 @@ pub fn LabMetrics(run: Option<LabRun>) -> impl IntoView {
         .filter(|x| x.is_finite())
         .map(|x| x.to_string())
         .unwrap_or_default();
+    let (cross, cross_note) = table::cross_text(&s);
+    let sp = &s.spreads;
     view! {
         <dl class="metrics lab-metrics">
-            {metric("Copy bandwidth (read + write)", "lab_copy_bw", s.copy_bw, "B/s")}
-            {metric("Compute ceiling (fused x·m)", "lab_peak_flops", s.peak_flops.map(|p| p.0), "FLOP/s")}
+            {metric("Copy bandwidth (read + write)", "lab_copy_bw", s.copy_bw, sp.copy_bw, "B/s")}
+            {metric("Compute ceiling (fused x·m)", "lab_peak_flops", s.peak_flops.map(|p| p.0), sp.peak_flops, "FLOP/s")}
             <div class="metric">
                 <dt>"Crossover repeat"</dt>
                 <dd><Readout name="lab_crossover_repeat" raw=Signal::stored(cross_raw)
-                    text=Signal::stored(table::cross_text(&s))/></dd>
+                    text=Signal::stored(cross)/></dd>
+                {cross_note.map(|n| view! { <dd class="note" id="lab-crossover-note">{n}</dd> })}
             </div>
-            {metric("Per dispatch (empty kernel)", "lab_dispatch_s", s.dispatch, "s")}
-            {metric("Per queue.submit", "lab_submit_s", s.submit, "s")}
-            {metric("CPU to record a dispatch", "lab_encode_s", s.encode, "s")}
+            {metric("Per dispatch (empty kernel)", "lab_dispatch_s", s.dispatch, sp.dispatch, "s")}
+            {metric("Per queue.submit", "lab_submit_s", s.submit, sp.submit, "s")}
+            {metric("CPU to record a dispatch", "lab_encode_s", s.encode, sp.encode, "s")}
         </dl>
     }
 }
@@ -90,15 +97,18 @@ pub fn LabDetails(run: Option<LabRun>, running: bool) -> impl IntoView {
                 .iter()
                 .map(|row| {
                     let (f, e) = (table::cells(row.fused), table::cells(row.eager));
+                    let noisy = [&f, &e].iter().any(|c| matches!(c, Cells::Values(_, _, true)));
                     let (sp, sp_text) = table::speedup(row);
                     // interleaved: fused/eager time, FLOP/s, bandwidth
                     let cells: Vec<AnyView> =
                         split(f).into_iter().zip(split(e)).flat_map(|(a, b)| [td(a), td(b)]).collect();
                     view! {
-                        <tr data-repeat=row.repeat data-speedup=sp.map(|s| s.to_string())>
+                        <tr data-repeat=row.repeat data-speedup=sp.map(|s| s.to_string())
+                            data-same-kernel=row.same_kernel().then_some("1")
+                            data-noisy=noisy.then_some("1")>
                             <th scope="row">{row.repeat}</th>
                             {cells}
-                            <td>{sp_text}</td>
+                            <td class="speedup">{sp_text}</td>
                         </tr>
                     }
                 })
@@ -107,7 +117,7 @@ pub fn LabDetails(run: Option<LabRun>, running: bool) -> impl IntoView {
                 <div class="table-scroll" tabindex="0" role="region"
                     aria-label=format!("Lab results, {} in {}, scrollable", op.label(), dt.id())>
                     <table class="lab-table" data-op=op.id() data-dt=dt.id()>
-                        <caption><code>{op.label()}</code>" in "{dt.id()}": fused (one kernel) vs eager (one kernel per op)"</caption>
+                        <caption><code>{op.label()}</code>" in "{dt.id()}": fused (one kernel) vs eager (one kernel per op); each time is the median of its trials, ± half their range"</caption>
                         <thead><tr>
                             <th scope="col">"repeat"</th><th scope="col">"fused time"</th><th scope="col">"eager time"</th>
                             <th scope="col">"fused FLOP/s"</th><th scope="col">"eager FLOP/s"</th>
@@ -142,8 +152,8 @@ fn split(c: Cells) -> [Cell; 3] {
         Cells::Failed(d) => {
             std::array::from_fn(|_| Cell(Some("failed"), Some(d.clone()), "failed".into()))
         }
-        Cells::Values([t, f, b], n) => [
-            Cell(None, Some(format!("{n} elements")), t),
+        Cells::Values([t, f, b], tip, noisy) => [
+            Cell(noisy.then_some("noisy"), Some(tip), t),
             Cell(None, None, f),
             Cell(None, None, b),
         ],

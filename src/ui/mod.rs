@@ -161,6 +161,7 @@ fn Embed(ctx: Ctx, id: &'static str, notices: Vec<state_url::Notice>) -> impl In
         let q = ctx.state.with(|s| store::query(s, None));
         store::page_url(&q, &format!("#{id}"))
     };
+    post_height(id);
     view! {
         <notices::UrlNotices notices=notices/>
         <main class="embed-main">
@@ -176,7 +177,56 @@ fn Embed(ctx: Ctx, id: &'static str, notices: Vec<state_url::Notice>) -> impl In
     }
 }
 
-/// The roofline explorer: controls, chart, diagnosis, key numbers.
+/// The message an embed posts to the page around it whenever its content height
+/// changes (and once it has laid out): `{type: "brrr:height", id, height}`, height
+/// in CSS pixels, rounded up. The host page sets its iframe's height from it (the
+/// snippet is in README, "Share and embed"). It goes to any origin ("*"): an
+/// embed cannot know the course page it sits in, and the message says nothing but
+/// the widget's id and its height.
+pub const HEIGHT_MESSAGE: &str = "brrr:height";
+
+/// In embed mode inside a frame, post [`HEIGHT_MESSAGE`] to the parent now and
+/// whenever the document's height changes (a ResizeObserver on `<html>`, whose
+/// height is its content's, whatever the iframe's height). Not framed: nothing.
+fn post_height(id: &'static str) {
+    use std::cell::Cell;
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::{JsCast, JsValue};
+    let w = window();
+    let Ok(Some(parent)) = w.parent() else { return };
+    if js_sys::Object::is(&parent, &w) {
+        return;
+    }
+    let Some(root) = document().document_element() else {
+        return;
+    };
+    let last = Cell::new(f64::NAN);
+    let observed = root.clone();
+    let send = Closure::<dyn FnMut()>::new(move || {
+        let h = observed.get_bounding_client_rect().height().ceil();
+        if !(h.is_finite() && h > 0.0) || h == last.get() {
+            return;
+        }
+        last.set(h);
+        let msg = js_sys::Object::new();
+        let set = |k: &str, v: JsValue| js_sys::Reflect::set(&msg, &k.into(), &v).is_ok();
+        if set("type", HEIGHT_MESSAGE.into()) && set("id", id.into()) && set("height", h.into()) {
+            let _ = parent.post_message(&msg, "*");
+        }
+    });
+    // the observer reports once as soon as it observes (after the first layout),
+    // then on every change of the height; it lives as long as the page
+    if let Ok(obs) = web_sys::ResizeObserver::new(send.as_ref().unchecked_ref()) {
+        obs.observe(&root);
+        send.forget();
+    }
+}
+
+/// The roofline explorer: controls, chart, diagnosis, key numbers. Three panels
+/// placed by CSS grid areas: controls beside the chart and the breakdown on wide
+/// screens; on narrow ones the chart comes first and stays pinned to the top of
+/// the viewport while the controls scroll under it, so a slider and the chart it
+/// moves are on screen together.
 #[component]
 fn Explorer(ctx: Ctx) -> impl IntoView {
     view! {
@@ -184,8 +234,10 @@ fn Explorer(ctx: Ctx) -> impl IntoView {
             <section class="panel controls" aria-label="Hardware and workload">
                 <controls::Controls ctx=ctx/>
             </section>
-            <section class="panel figure" aria-label="Roofline and time breakdown">
+            <section class="panel figure explorer-chart" aria-label="Roofline">
                 <roofline::Roofline ctx=ctx/>
+            </section>
+            <section class="panel figure explorer-details" aria-label="Time breakdown">
                 <div id="diagnosis"><diagnosis::Diagnosis ctx=ctx/></div>
                 <readouts::Readouts ctx=ctx/>
             </section>

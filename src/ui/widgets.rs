@@ -8,7 +8,10 @@ use leptos::prelude::*;
 pub struct WidgetDef {
     pub id: &'static str,
     pub title: &'static str,
-    /// Suggested iframe height in CSS pixels for an embed.
+    /// The copied iframe snippet's height in CSS pixels: the embed's content
+    /// height at 720 px wide in its default state, measured in Chromium, plus
+    /// about 5 % (tests/e2e/embed.test.mjs fails when a widget outgrows it). An
+    /// embed also posts its real height to the host page (`ui::HEIGHT_MESSAGE`).
     pub embed_height: u32,
     /// Hold the widget's view of the state while it is off-screen (see
     /// `frame::gate`). Off for the explorer and the diagnosis card: their readouts
@@ -21,7 +24,7 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "roofline-explorer",
         title: "The roofline explorer",
-        embed_height: 1100,
+        embed_height: 1960,
         gate: false,
         render: |ctx| view! { <super::Explorer ctx=ctx/> }.into_any(),
     },
@@ -35,35 +38,35 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "generations",
         title: "Compute grows faster than bandwidth",
-        embed_height: 640,
+        embed_height: 1300,
         gate: true,
         render: |ctx| view! { <super::generations::Generations ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "tensor-cores",
         title: "Tensor cores vs everything else",
-        embed_height: 420,
+        embed_height: 440,
         gate: true,
         render: |ctx| view! { <super::tensor_cores::TensorCores ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "bert",
         title: "BERT: FLOPs are not time",
-        embed_height: 620,
+        embed_height: 760,
         gate: true,
         render: |ctx| view! { <super::bert::Bert ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "factory",
         title: "Factory, warehouse, trucks",
-        embed_height: 760,
+        embed_height: 720,
         gate: true,
         render: |ctx| view! { <super::factory::Factory ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "fusion",
         title: "Operator fusion: count the trips",
-        embed_height: 560,
+        embed_height: 760,
         gate: true,
         render: |ctx| view! { <super::fusion::Fusion ctx=ctx/> }.into_any(),
     },
@@ -79,35 +82,35 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "overhead",
         title: "Overhead: the CPU lane and the GPU lane",
-        embed_height: 560,
+        embed_height: 820,
         gate: true,
         render: |ctx| view! { <super::overhead::Overhead ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "remedies",
         title: "Regime → remedies",
-        embed_height: 420,
+        embed_height: 500,
         gate: true,
         render: |ctx| view! { <super::remedies::Remedies ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "lab",
         title: "Measure my GPU",
-        embed_height: 1400,
+        embed_height: 1320,
         gate: true,
         render: |ctx| view! { <super::lab::Lab ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "calculator",
         title: "Op calculator",
-        embed_height: 760,
+        embed_height: 1120,
         gate: true,
         render: |ctx| view! { <super::calculator::Calculator ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "hardware",
         title: "Hardware presets",
-        embed_height: 640,
+        embed_height: 1340,
         gate: true,
         render: |ctx| view! { <super::hardware_table::HardwareTable ctx=ctx/> }.into_any(),
     },

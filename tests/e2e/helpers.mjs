@@ -79,9 +79,9 @@ function isLocalScheme(u) {
  *   h.assertClean();   // in an after() hook
  *   await h.close();
  */
-export async function createHarness({ root = DEFAULT_ROOT, prefix = '/' } = {}) {
+export async function createHarness({ root = DEFAULT_ROOT, prefix = '/', files = {} } = {}) {
   assertBuilt(root);
-  const server = await startServer({ root, prefix });
+  const server = await startServer({ root, prefix, files });
   const origin = new URL(server.url).origin;
   let browser;
   try {

@@ -6,8 +6,13 @@
 //   progress bar reaches 100 %, JSON and CSV export/import round-trip exactly, and
 //   the results survive a reload (and corrupt saved data is reported, not deleted);
 // - without WebGPU the fallback text shows and the rest of the page works;
+// - fused and eager at repeat 1 are the same kernel: no speedup is claimed there;
+//   every time and headline figure shows its spread, the crossover is said in
+//   words, and a noisy variant (an imported run) is marked in the table, the notes
+//   and both exports;
 // - a cancelled run (timed with the wall clock, to cover that path) leaves the page
-//   usable and keeps its partial results, marked partial;
+//   usable and keeps its partial results, marked partial, and its progress line
+//   says "cancelled";
 // - a device lost mid-run (window.__brrrLabLoseDevice) is reported and survived.
 // Like every file, the after hook asserts no console errors/warnings and no request
 // off the page's origin.
@@ -126,6 +131,36 @@ test('a full small run completes, verifies, and round-trips through export, impo
   );
   assert.equal(speedups.length, 11);
   for (const [r, s] of speedups) if (r >= 8) assert.ok(s >= 1, `speedup ${s} at ×${r}`);
+  // repeat 1: fused and eager are the same kernel, so no speedup is claimed
+  for (const table of await page.locator('.lab-table').all()) {
+    const one = table.locator('tr[data-repeat="1"]');
+    assert.equal(await one.getAttribute('data-speedup'), null, 'repeat 1 has no speedup');
+    assert.equal(await one.getAttribute('data-same-kernel'), '1');
+    assert.equal(await one.locator('td.speedup').innerText(), 'same kernel');
+    assert.doesNotMatch(await one.innerText(), /\d×/, 'no "1×" or similar at repeat 1');
+  }
+  // spreads shown with the figures: every time in the tables, the headline readouts
+  const times = await page.$$eval('.lab-table tbody tr', (rows) => rows.flatMap((r) => [r.cells[1].innerText, r.cells[2].innerText]));
+  assert.equal(times.length, 2 * 2 * 11);
+  for (const t of times) assert.match(t, /^[\d.]+ [a-zµ]*s ±\d+ %( \(noisy\))?$/, `time cell "${t}"`);
+  for (const k of ['lab_copy_bw', 'lab_peak_flops', 'lab_dispatch_s', 'lab_submit_s', 'lab_encode_s']) {
+    assert.match(await page.locator(`[data-metric=${k}]`).innerText(), / ±\d+ %( \(noisy\))?$/, `${k} without its spread`);
+  }
+  // the crossover in words, not "110 (slower from ×16)"
+  const cross = await page.locator('[data-metric=lab_crossover_repeat]').innerText();
+  assert.match(cross, /^(about [\d.]+ ops per element|not reached)$/, cross);
+  const crossNote = page.locator('#lab-crossover-note');
+  if (cross === 'not reached') assert.match(await crossNote.innerText(), /^Still memory-bound at \d+ ops per element, the most measured\.$/);
+  else if (await crossNote.count()) assert.match(await crossNote.innerText(), /rose 25 % above its memory-bound time at \d+ ops? per element\.$/);
+  // whatever was noisy is said in the notes, with its spread, and nothing else is
+  const noisyRows = await page.locator('.lab-table tr[data-noisy="1"]').count();
+  const noisyNote = await page.locator('.lab-notes li', { hasText: /^Noisy \(/ }).count();
+  assert.equal(noisyNote, run.measurements.some((x) => x.noisy) ? 1 : 0, 'a note iff some variant is noisy');
+  assert.equal(noisyRows > 0, run.measurements.some((x) => x.noisy && x.kernel !== 'copy'), 'rows marked iff a fused or eager variant is noisy');
+  for (const x of run.measurements) {
+    assert.equal(typeof x.noisy, 'boolean');
+    assert.ok(Number.isInteger(x.remeasured) && x.remeasured >= 0 && x.remeasured <= 1, `remeasured ${x.remeasured} (small runs measure again at most once)`);
+  }
   assert.ok(Number(await page.locator('#lab-roofline').getAttribute('data-frame')) >= 1, 'roofline drawn');
 
   // legible at 1440 and 390 px, without horizontal page scroll (tables scroll)
@@ -148,6 +183,45 @@ test('a full small run completes, verifies, and round-trips through export, impo
   assert.equal((await exportText(page, 'lab-export-csv')).text, csv.text, 'CSV round trip');
   assert.match(await importFile(page, a.file), /Imported/);
   assert.equal((await exportText(page, 'lab-export-json')).text, a.text, 'JSON round trip');
+
+  // a noisy variant (trials spread ±30 %, measured again once): marked in the
+  // table, in the notes, and in both exports
+  const noisyRun = JSON.parse(a.text);
+  const v = noisyRun.measurements.find((x) => x.kernel === 'fused' && x.op === 'mul' && x.dtype === 'f32' && x.repeat === 4);
+  const mid = [...v.times_s].sort((x, y) => x - y)[1];
+  v.times_s = [0.7 * mid, mid, 1.3 * mid];
+  v.remeasured = 1;
+  const noisyFile = path.join(SHOTS, 'noisy.json');
+  fs.writeFileSync(noisyFile, JSON.stringify(noisyRun));
+  const row4 = page.locator('.lab-table[data-op=mul][data-dt=f32] tr[data-repeat="4"]');
+  // the message reads as after the last import, so wait for the table instead
+  await page.setInputFiles('#lab-import', noisyFile);
+  await pollUntil(() => row4.locator('td').nth(0).innerText(), (t) => t.endsWith('±30 % (noisy)'));
+  assert.match(await page.locator('#lab-message').innerText(), /Imported 45 measurements/);
+  assert.equal(await row4.getAttribute('data-noisy'), '1');
+  const fused4 = row4.locator('td').nth(0);
+  assert.equal(await fused4.getAttribute('class'), 'noisy');
+  assert.match(await fused4.innerText(), /±30 % \(noisy\)$/);
+  assert.match(await fused4.getAttribute('title'), /measured again once/);
+  assert.match(await row4.locator('td.speedup').innerText(), /× \(noisy\)$/);
+  assert.match(await page.locator('.lab-notes').innerText(), /Noisy \(trials spread more than ±10 %.*fused mul ×4 \(f32\) ±30 %/);
+  const nj = JSON.parse((await exportText(page, 'lab-export-json')).text);
+  const nv = nj.measurements.find((x) => x.kernel === 'fused' && x.op === 'mul' && x.dtype === 'f32' && x.repeat === 4);
+  assert.equal(nv.noisy, true);
+  assert.equal(nv.remeasured, 1);
+  const nc = (await exportText(page, 'lab-export-csv')).text.split('\n');
+  const cols = nc[2].split(',');
+  assert.deepEqual(cols.slice(-2), ['noisy', 'remeasured']);
+  const row = nc.find((l) => l.startsWith('fused,mul,f32,4,')).split(',');
+  assert.deepEqual(row.slice(-2), ['1', '1'], 'CSV says noisy, measured again once');
+  await page.locator('#lab').screenshot({ path: path.join(SHOTS, 'lab-noisy-import.png') });
+  // the real run back (exports reuse one file name, so from a copy; the message
+  // reads the same, so wait for the table to change)
+  const original = path.join(SHOTS, 'run-original.json');
+  fs.writeFileSync(original, a.text);
+  await page.setInputFiles('#lab-import', original);
+  await pollUntil(() => row4.locator('td').nth(0).innerText(), (t) => !t.endsWith('±30 % (noisy)'));
+  assert.equal((await exportText(page, 'lab-export-json')).text, a.text, 'the real run back');
 
   // "Use my GPU" loads the measured ceilings into the explorer
   await page.click('#lab-use');
@@ -219,6 +293,9 @@ test('a cancelled run keeps its partial results and leaves the page usable (wall
   await pollUntil(() => progress(page), (p) => p >= 0.3, { timeout: 30_000, interval: 50 });
   await page.click('#lab-cancel');
   assert.equal(await settled(page), 'cancelled');
+  // the progress line ends with "cancelled", not "cancelling…"
+  assert.match(await page.locator('[data-metric=lab_progress]').innerText(), /^\d+ % — cancelled$/);
+  assert.ok(await page.locator('.lab-progress').isVisible(), 'the progress line stays to say so');
   const outcome = await page.locator('.lab-notes').getAttribute('data-outcome');
   assert.equal(outcome, 'cancelled');
   assert.match(await page.locator('#lab-message').innerText(), /Cancelled/);

@@ -9,7 +9,10 @@
 // - a request for the prefix without its trailing slash redirects (301) to it;
 // - "/" inside the prefix serves index.html; directories serve their index.html;
 // - anything outside the prefix, or escaping the root, is a 404;
-// - listens on 127.0.0.1, port 0 (any free port) unless told otherwise.
+// - listens on 127.0.0.1, port 0 (any free port) unless told otherwise;
+// - `files` ({ 'name.html': 'text' }) adds in-memory files under the prefix (test
+//   pages such as a host page that embeds the app in an iframe), served like any
+//   other file; they win over files of the same name in root.
 
 import http from 'node:http';
 import fs from 'node:fs';
@@ -59,7 +62,7 @@ function send(res, status, body, headers = {}) {
   res.end(body);
 }
 
-export async function startServer({ root = DEFAULT_ROOT, prefix = '/', port = 0, host = '127.0.0.1', log = false } = {}) {
+export async function startServer({ root = DEFAULT_ROOT, prefix = '/', port = 0, host = '127.0.0.1', log = false, files = {} } = {}) {
   const absRoot = path.resolve(root);
   const pre = normalizePrefix(prefix);
   const preNoSlash = pre.slice(0, -1); // "" for "/"
@@ -98,6 +101,17 @@ export async function startServer({ root = DEFAULT_ROOT, prefix = '/', port = 0,
     }
     if (rel.includes('\0')) {
       send(res, 400, 'bad request\n');
+      return;
+    }
+    if (Object.hasOwn(files, rel)) {
+      const body = Buffer.from(files[rel], 'utf8');
+      res.writeHead(200, {
+        'content-type': mimeFor(rel),
+        'content-length': body.length,
+        'cache-control': 'no-cache',
+        'x-content-type-options': 'nosniff',
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
       return;
     }
     let file = path.resolve(absRoot, '.' + path.posix.sep + rel);

@@ -1,0 +1,226 @@
+// Embeds that size themselves, and the explorer on a phone (issue 10):
+// - every widget's copied embed snippet has a height that fits the widget at 720 px
+//   wide in its default state (so a widget that grows fails here, and its height in
+//   src/ui/widgets.rs must follow);
+// - an embed posts {type: "brrr:height", id, height} to the page around it, on load
+//   and whenever its height changes, and README's host-page snippet (run here as
+//   written) makes the iframe follow it: no scrollbar inside, no empty space below;
+// - at 390 × 844 the explorer's roofline stays on screen, unobstructed, while any of
+//   its sliders is scrolled to and moved; on a wide screen it sits beside them.
+// Screenshots go to tests/e2e/out/embed/.
+
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { useHarness, WIDGET_IDS, OUT_DIR, REPO_ROOT, settle, pollUntil, frame, waitReady } from './helpers.mjs';
+
+const SHOTS = path.join(OUT_DIR, 'embed');
+
+/** README's host-page snippet: the ```html block that handles "brrr:height". */
+function readmeSnippet() {
+  const md = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const blocks = [...md.matchAll(/```html\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const snippet = blocks.find((b) => b.includes('brrr:height'));
+  if (!snippet) throw new Error('README.md has no ```html block handling "brrr:height"');
+  return snippet;
+}
+
+// A course page embedding a widget, served by the test server next to the app.
+// Its own listener records every message; README's snippet does the resizing.
+const HOST = `<!doctype html>
+<html><head><meta charset="utf-8"><title>A course page</title>
+<link rel="icon" href="data:,">
+<style>body { margin: 0; padding: 8px; font-family: sans-serif; } iframe { display: block; }</style>
+</head><body>
+<p>Some course text above the widget.</p>
+<script>
+  window.__messages = [];
+  addEventListener("message", (e) => window.__messages.push({ data: e.data, origin: e.origin }));
+</script>
+${readmeSnippet()}
+<iframe id="w" src="./?embed=fusion&amp;theme=light" title="brrr: fusion" width="100%" height="150" style="border:0"></iframe>
+<p id="after">Text below the widget.</p>
+</body></html>`;
+
+before(() => {
+  fs.rmSync(SHOTS, { recursive: true, force: true });
+  fs.mkdirSync(SHOTS, { recursive: true });
+});
+const h = useHarness({ files: { 'embed-host.html': HOST } });
+
+/** Wait until a widget has settled: its charts drawn, the lab's probe done. */
+async function settleWidget(page, id) {
+  if (id === 'lab') {
+    await page.waitForSelector('.lab[data-lab-gpu=ready], .lab[data-lab-gpu=missing]', { timeout: 15_000 });
+  }
+  await pollUntil(
+    () => page.evaluate(() => [...document.querySelectorAll('canvas[data-frame]')].every((c) => Number(c.dataset.frame) >= 1)),
+    (ok) => ok,
+    { timeout: 5000 },
+  );
+  await settle(page, 200);
+}
+
+test("every widget fits its copied embed snippet's height at 720 px wide", async () => {
+  const report = [];
+  for (const id of WIDGET_IDS) {
+    // the snippet's height, as the page's own Copy embed code gives it (read from
+    // the embed itself: not every widget is framed on the full page)
+    const probe = await h.open(`?embed=${id}`, { viewport: { width: 720, height: 800 } });
+    await probe.locator(`section.widget#${id} [data-share="embed"]`).click();
+    const code = await probe.locator(`section.widget#${id} .share-text`).inputValue();
+    const m = code.match(/ height="(\d+)"/);
+    assert.ok(m, `${id}: no height in ${code}`);
+    const height = Number(m[1]);
+    assert.equal(height, Number(await probe.locator(`section.widget#${id}`).getAttribute('data-embed-height')), id);
+    await h.closePage(probe);
+
+    // a page the size of the snippet's iframe at 720 px wide
+    const page = await h.open(`?embed=${id}`, { viewport: { width: 720, height } });
+    await settleWidget(page, id);
+    const got = await page.evaluate(() => ({
+      content: document.documentElement.getBoundingClientRect().height,
+      scroll: document.documentElement.scrollHeight,
+      inner: window.innerHeight,
+      wide: document.documentElement.scrollWidth - window.innerWidth,
+    }));
+    report.push(`${id} ${Math.ceil(got.content)}/${height}`);
+    assert.ok(got.content <= height, `${id}: ${Math.ceil(got.content)} px of content in a ${height} px snippet (raise embed_height in src/ui/widgets.rs)`);
+    assert.ok(got.scroll <= got.inner, `${id}: the embed scrolls (${got.scroll} > ${got.inner})`);
+    assert.ok(got.wide <= 0, `${id}: ${got.wide} px wider than 720`);
+    // and not needlessly tall either: at most a quarter (or 200 px) left empty
+    assert.ok(height - got.content <= Math.max(200, 0.25 * height), `${id}: ${height} px for ${Math.ceil(got.content)} px of content`);
+    if (id === 'fusion') await page.screenshot({ path: path.join(SHOTS, 'fusion-720.png') });
+    await h.closePage(page);
+  }
+  console.log(`# content/snippet height at 720 px: ${report.join(', ')}`);
+});
+
+test('an embed posts its height, and README\'s host snippet sizes the iframe to it', async () => {
+  const page = await h.open('', { label: 'embed host page', viewport: { width: 736, height: 700 } });
+  await page.goto(h.url + 'embed-host.html', { waitUntil: 'load' });
+  const iframe = page.locator('#w');
+  const frameOf = async () => (await iframe.elementHandle()).contentFrame();
+  const fr = await frameOf();
+  await waitReady(fr);
+  const heightMessages = () => page.evaluate(() => window.__messages.filter((m) => m.data && m.data.type === 'brrr:height'));
+  const first = await pollUntil(heightMessages, (ms) => ms.length > 0, { timeout: 10_000 });
+  assert.ok(first.length > 0, 'no brrr:height message arrived');
+  const msg = first.at(-1);
+  assert.deepEqual(Object.keys(msg.data).sort(), ['height', 'id', 'type'], 'the documented shape');
+  assert.equal(msg.data.id, 'fusion');
+  assert.equal(msg.origin, h.origin, 'sent by the embed');
+  assert.ok(Number.isInteger(msg.data.height) && msg.data.height > 300, `height ${msg.data.height}`);
+
+  // the snippet set the iframe to the posted height: the widget shows whole, no
+  // scrollbar inside and no empty band below it
+  const fits = async () => {
+    const ms = await heightMessages();
+    const posted = ms.at(-1).data.height;
+    const box = await iframe.boundingBox();
+    const inner = await fr.evaluate(() => ({
+      content: Math.ceil(document.documentElement.getBoundingClientRect().height),
+      scroll: document.documentElement.scrollHeight,
+      client: document.documentElement.clientHeight,
+      width: window.innerWidth,
+    }));
+    return { posted, frame: box.height, width: box.width, count: ms.length, ...inner };
+  };
+  let f = await pollUntil(fits, (x) => Math.round(x.frame) === x.posted, { timeout: 5000 });
+  assert.equal(Math.round(f.frame), f.posted, `iframe ${f.frame} px, posted ${f.posted}`);
+  assert.equal(f.posted, f.content, 'the posted height is the content height');
+  assert.ok(f.scroll <= f.client, `the iframe scrolls: ${f.scroll} > ${f.client}`);
+  await page.screenshot({ path: path.join(SHOTS, 'host-720.png'), fullPage: true });
+
+  // a narrower host page: the widget wraps, grows, says so, and the iframe follows
+  await page.setViewportSize({ width: 390, height: 844 });
+  const narrow = await pollUntil(fits, (x) => x.count > f.count && Math.round(x.frame) === x.posted && x.posted === x.content, { timeout: 5000 });
+  assert.ok(narrow.count > f.count, 'no new message after the width changed');
+  assert.ok(narrow.posted > f.posted, `narrower should be taller: ${narrow.posted} vs ${f.posted}`);
+  assert.equal(Math.round(narrow.frame), narrow.posted);
+  assert.equal(narrow.posted, narrow.content);
+  assert.ok(narrow.scroll <= narrow.client, `the iframe scrolls: ${narrow.scroll} > ${narrow.client}`);
+  await page.screenshot({ path: path.join(SHOTS, 'host-390.png'), fullPage: true });
+
+  // a change inside the embedded page (not of its width) is posted too
+  f = narrow;
+  await fr.evaluate(() => {
+    document.querySelector('.embed-foot').style.paddingBottom = '120px';
+  });
+  const grown = await pollUntil(fits, (x) => x.count > f.count && Math.round(x.frame) === x.posted && x.posted === x.content, { timeout: 5000 });
+  assert.ok(grown.count > f.count && grown.posted === f.posted + 120, `no message after the content changed (${f.posted} → ${grown.posted})`);
+  assert.equal(Math.round(grown.frame), grown.content);
+
+  // the full page (not framed) posts nothing to itself
+  const top = await h.open('?embed=fusion');
+  const own = await top.evaluate(async () => {
+    const got = [];
+    addEventListener('message', (e) => got.push(e.data));
+    document.body.style.paddingBottom = '300px'; // a height change
+    await new Promise((r) => setTimeout(r, 300));
+    return got;
+  });
+  assert.deepEqual(own, []);
+});
+
+test('phone (390 × 844): the roofline stays on screen, unobstructed, while each explorer slider is scrolled to and moved', async () => {
+  const page = await h.open('', { viewport: { width: 390, height: 844 } });
+  const sliders = await page.$$eval('#roofline-explorer .controls input[type=range]', (els) => els.map((e) => e.id));
+  assert.ok(sliders.length >= 5, `sliders: ${sliders}`);
+  let shot = false;
+  for (const id of sliders) {
+    // scrolled to as a user would, and as the page asks (its scroll margin puts a
+    // control below the pinned chart)
+    await page.evaluate((sid) => document.getElementById(sid).scrollIntoView({ block: 'start' }), id);
+    await settle(page, 50);
+    const g = await page.evaluate((sid) => {
+      const s = document.getElementById(sid).getBoundingClientRect();
+      const c = document.getElementById('roofline-canvas').getBoundingClientRect();
+      const hit = document.elementFromPoint(s.left + s.width / 2, s.top + s.height / 2);
+      return { s: { top: s.top, bottom: s.bottom }, c: { top: c.top, bottom: c.bottom, height: c.height }, vh: innerHeight, scrollY, hit: hit && hit.id };
+    }, id);
+    assert.ok(g.scrollY > 200, `${id}: the page did not scroll (${g.scrollY})`);
+    assert.ok(g.c.top >= 0 && g.c.bottom <= g.vh && g.c.height > 150, `${id}: roofline canvas at ${g.c.top.toFixed(0)}…${g.c.bottom.toFixed(0)} of ${g.vh}`);
+    assert.ok(g.s.top >= g.c.bottom && g.s.bottom <= g.vh, `${id}: slider at ${g.s.top.toFixed(0)}…${g.s.bottom.toFixed(0)}, chart ends at ${g.c.bottom.toFixed(0)}`);
+    assert.equal(g.hit, id, `${id}: the slider is covered (by ${g.hit})`);
+    // moving it redraws the chart that is in view
+    const before = await frame(page);
+    await page.locator(`#${id}`).focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowLeft');
+    const after = await pollUntil(() => frame(page), (x) => x > before);
+    assert.ok(after > before, `${id}: the roofline did not redraw`);
+    if (!shot && id === 'ops-slider') {
+      await page.screenshot({ path: path.join(SHOTS, 'phone-390-ops.png') });
+      shot = true;
+    }
+  }
+  // keyboard focus from above also lands below the pinned chart
+  await page.evaluate(() => {
+    document.activeElement.blur();
+    scrollTo(0, 0);
+  });
+  await page.locator('#ops-slider').focus();
+  await settle(page, 100);
+  const k = await page.evaluate(() => {
+    const s = document.getElementById('ops-slider').getBoundingClientRect();
+    const c = document.getElementById('roofline-canvas').getBoundingClientRect();
+    return { st: s.top, sb: s.bottom, cb: c.bottom, ct: c.top, vh: innerHeight };
+  });
+  assert.ok(k.ct >= 0 && k.cb <= k.vh && k.st >= k.cb && k.sb <= k.vh, `focused slider ${k.st}…${k.sb}, chart ${k.ct}…${k.cb}`);
+  await page.screenshot({ path: path.join(SHOTS, 'phone-390-focus.png') });
+
+  // wide screens: the chart sits beside the controls, the breakdown under the chart
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.evaluate(() => scrollTo(0, 0));
+  await settle(page, 200);
+  const w = await page.evaluate(() => {
+    const r = (sel) => document.querySelector(sel).getBoundingClientRect();
+    return { controls: r('#roofline-explorer .controls'), chart: r('#roofline-explorer .explorer-chart'), details: r('#roofline-explorer .explorer-details') };
+  });
+  assert.ok(w.chart.left >= w.controls.right, 'chart beside the controls');
+  assert.ok(w.details.top >= w.chart.bottom && Math.abs(w.details.left - w.chart.left) < 1, 'breakdown under the chart');
+  assert.ok(w.details.top - w.chart.bottom < 40, `gap between chart and breakdown ${w.details.top - w.chart.bottom}`);
+  await page.screenshot({ path: path.join(SHOTS, 'explorer-1280.png') });
+});
