@@ -47,7 +47,7 @@ pub fn Readouts(ctx: Ctx) -> impl IntoView {
                 note=Signal::derive(move || r.with(|r| units::count(r.kernel_count, "kernel launch", "kernel launches")))/>
             <Metric name="achieved_flops" label="Achieved FLOP/s" raw=raw(|r| r.achieved_flops)
                 text=Signal::derive(move || units::si(f(|r| r.achieved_flops)(), "FLOP/s"))
-                note=Signal::derive(move || format!("{} of the matmul peak",
+                note=Signal::derive(move || format!("{} of the matmul roof",
                     units::percent(f(|r| r.achieved_flops)() / m.get().matmul_flops)))/>
             <Metric name="achieved_bw" label="Achieved bandwidth" raw=raw(|r| r.achieved_bw)
                 text=Signal::derive(move || units::si(f(|r| r.achieved_bw)(), "B/s"))

@@ -24,7 +24,8 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "roofline-explorer",
         title: "The roofline explorer",
-        embed_height: 1960,
+        // 2102 px at 720 px wide in the default state, with the advice lists (embed.test.mjs)
+        embed_height: 2210,
         gate: false,
         render: |ctx| view! { <super::Explorer ctx=ctx/> }.into_any(),
     },

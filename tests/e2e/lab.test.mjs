@@ -241,7 +241,7 @@ test('a full small run completes, verifies, and round-trips through export, impo
   assert.match(await pollUntil(() => page.locator('#tensor-cores .takeaway').innerText(), (t) => /Measured/.test(t)),
     /does not know its tensor-core rates/);
   assert.equal(await page.locator('#diagnosis li[data-remedy="tensor"]').getAttribute('data-applicable'), '0');
-  assert.match(await page.locator('#diagnosis li[data-remedy="tensor"]').innerText(), /lab measures fp32 only/);
+  assert.match(await page.locator('#diagnosis li[data-remedy="tensor"]').textContent(), /lab measures fp32 only/);
   // Reset restores the defaults (and the datasheet preset)
   await page.locator('#reset').click();
   assert.equal(await pollUntil(() => page.locator('#hw').inputValue(), (v) => v !== 'measured'), 'a100-40gb');
