@@ -5,7 +5,7 @@
 
 use super::chart::{self, Area, Look};
 use super::frame::Readout;
-use super::plot::{csv, plot_with, shared, Plot, PlotCanvas};
+use super::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use super::Ctx;
 use crate::model::{microbench, units, Bound};
 use leptos::prelude::*;
@@ -42,7 +42,7 @@ impl Plot for Data {
             (w * 0.34).clamp(220.0, 420.0)
         }
     }
-    plot_with!(render);
+    plot_with!(marks render);
     fn csv(&self) -> String {
         csv(
             &[
@@ -134,7 +134,12 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
     }
 }
 
-fn render<DB: DrawingBackend>(d: &Data, root: Area<DB>, look: &Look) -> Result<(), String> {
+fn render<DB: DrawingBackend>(
+    d: &Data,
+    root: Area<DB>,
+    look: &Look,
+    marks: &mut Marks,
+) -> Result<(), String> {
     let pal = look.pal;
     let (w, _) = root.dim_in_pixel();
     let narrow = f64::from(w) / look.dpr < 640.0;
@@ -188,6 +193,38 @@ fn render<DB: DrawingBackend>(d: &Data, root: Area<DB>, look: &Look) -> Result<(
                 .map(|&p| Circle::new(p, look.px(3.0), pal.ink.filled())),
         )
         .map_err(err)?;
+        marks.area(&chart::plot_rect(&ch), x, y);
+        for (p, &at) in d.points.iter().zip(&pts) {
+            marks.point(
+                ch.backend_coord(&at),
+                "bench",
+                at,
+                bound_id(p.bound),
+                tip(p),
+            );
+        }
     }
     Ok(())
+}
+
+fn bound_id(b: Bound) -> &'static str {
+    match b {
+        Bound::Compute => "compute",
+        Bound::Memory => "memory",
+    }
+}
+
+/// A point's tooltip: the same numbers in all three panels.
+fn tip(p: &microbench::BenchPoint) -> Vec<String> {
+    vec![
+        format!("repeat {}", p.repeat),
+        format!(
+            "intensity {} FLOP/B",
+            units::sig3(p.achieved_flops / p.achieved_bw)
+        ),
+        format!("runtime {}", units::si(p.runtime, "s")),
+        format!("attains {}", units::si(p.achieved_flops, "FLOP/s")),
+        format!("bandwidth {}", units::si(p.achieved_bw, "B/s")),
+        format!("kernel {}-bound", bound_id(p.bound)),
+    ]
 }
