@@ -276,18 +276,25 @@ fn place_one(
             ys.extend([bottom + 1.0, top - h - 1.0]);
         }
         ys.retain(|y| (lo..=hi).contains(y));
-        ys.sort_by(|a, b| (a - want_y).abs().total_cmp(&(b - want_y).abs()));
         ys.into_iter().map(|y| Rect::at(x, y, w, h)).collect()
+    };
+    // the slide nearest to the wanted y among those that pass
+    let nearest = |ok: &dyn Fn(&Rect) -> bool| {
+        slides
+            .iter()
+            .filter(|r| ok(r))
+            .min_by(|a, b| (a.y0 - want_y).abs().total_cmp(&(b.y0 - want_y).abs()))
+            .copied()
     };
     // near: a slide that keeps the label within two heights of where it wanted to be
     let near = |r: &Rect| (r.y0 - want_y).abs() <= 2.0 * h;
     boxes
         .iter()
         .find(|r| free(r) && clear(r))
-        .or_else(|| slides.iter().find(|r| near(r) && free(r) && clear(r)))
-        .or_else(|| boxes.iter().find(|r| free(r)))
-        .or_else(|| slides.iter().find(|r| free(r)))
         .copied()
+        .or_else(|| nearest(&|r| near(r) && free(r) && clear(r)))
+        .or_else(|| boxes.iter().find(|r| free(r)).copied())
+        .or_else(|| nearest(&|r| free(r)))
 }
 
 /// A roofline's labels, one per line (`Along`) with its size in pixels: beside

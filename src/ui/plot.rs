@@ -354,69 +354,27 @@ pub fn PlotCanvas(
 }
 
 /// The points of a chart as focusable buttons over the canvas, each with a
-/// tooltip of its numbers shown on hover and on keyboard focus. One tab stop per
-/// chart (roving tabindex): arrow keys move between points, Home/End jump,
-/// Escape hides the tooltip. Nodes are keyed by index and only their attributes
-/// change on a redraw, so a focused point keeps its focus while numbers update.
+/// tooltip of its numbers shown on hover and on keyboard focus (CSS). One tab
+/// stop per chart (roving tabindex): arrow keys move between points, Home/End
+/// jump, Escape hides the tooltip. The buttons are kept in step with [`Marks`] by
+/// hand (created or removed only when the count changes, attributes set after
+/// each redraw that changed them): a focused point keeps its focus while its
+/// numbers update, and the page carries no list-diffing code for it.
 #[component]
 fn MarkLayer(marks: RwSignal<Marks>) -> impl IntoView {
-    let active = RwSignal::new(0usize);
-    let hidden_tip = RwSignal::new(None::<usize>);
-    let count = move || marks.with(|m| m.points.len());
-    view! {
-        <div class="marks" role="group" aria-label="Points of this chart: arrow keys move between them"
-            hidden=move || count() == 0
-            data-geometry=move || marks.with(Marks::geometry)>
-            <For each=move || 0..count() key=|i| *i children=move |i| mark_button(marks, i, active, hidden_tip)/>
-        </div>
-    }
-}
-
-fn mark_button(
-    marks: RwSignal<Marks>,
-    i: usize,
-    active: RwSignal<usize>,
-    hidden_tip: RwSignal<Option<usize>>,
-) -> impl IntoView {
-    let get = move |f: fn(&Mark) -> String| {
-        move || marks.with(|m| m.points.get(i).map(f).unwrap_or_default())
-    };
-    let class = move || {
-        marks.with(|m| {
-            let Some(p) = m.points.get(i) else {
-                return "mark".to_string();
-            };
-            let (w, _) = m.size;
-            let mut c = String::from("mark");
-            if p.x > w * 0.62 {
-                c.push_str(" tip-left");
-            } else if p.x < w * 0.3 {
-                c.push_str(" tip-right");
-            }
-            if p.y < 90.0 {
-                c.push_str(" tip-below");
-            }
-            if hidden_tip.get() == Some(i) {
-                c.push_str(" tip-hidden");
-            }
-            c
-        })
-    };
-    let tabindex = move || {
-        let last = marks.with(|m| m.points.len()).saturating_sub(1);
-        if active.get().min(last) == i {
-            "0"
-        } else {
-            "-1"
-        }
+    let layer = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        let Some(div) = layer.get() else { return };
+        marks.with(|m| sync_marks(&div, m));
+    });
+    // the point an event happened on
+    let mark_of = |ev: &web_sys::Event| {
+        ev.target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest(".mark").ok().flatten())
     };
     let keydown = move |ev: leptos::ev::KeyboardEvent| {
-        let Some(el) = ev
-            .current_target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        else {
-            return;
-        };
+        let Some(el) = mark_of(&ev) else { return };
         let parent = el.parent_element();
         let target = match ev.key().as_str() {
             "ArrowRight" | "ArrowDown" => el.next_element_sibling(),
@@ -424,7 +382,7 @@ fn mark_button(
             "Home" => parent.and_then(|p| p.first_element_child()),
             "End" => parent.and_then(|p| p.last_element_child()),
             "Escape" => {
-                hidden_tip.set(Some(i));
+                let _ = el.class_list().add_1("tip-hidden");
                 ev.prevent_default();
                 return;
             }
@@ -435,26 +393,97 @@ fn mark_button(
             let _ = t.focus();
         }
     };
-    let show = move || {
-        if hidden_tip.get_untracked().is_some() {
-            hidden_tip.set(None);
+    // the focused point becomes the chart's tab stop; hover or focus undoes Escape
+    let focusin = move |ev: leptos::ev::FocusEvent| {
+        let Some(el) = mark_of(&ev) else { return };
+        let _ = el.class_list().remove_1("tip-hidden");
+        let mut sib = el.parent_element().and_then(|p| p.first_element_child());
+        while let Some(s) = sib {
+            let _ = s.set_attribute("tabindex", if s == el { "0" } else { "-1" });
+            sib = s.next_element_sibling();
+        }
+    };
+    let over = move |ev: leptos::ev::MouseEvent| {
+        if let Some(el) = mark_of(&ev) {
+            let _ = el.class_list().remove_1("tip-hidden");
         }
     };
     view! {
-        <button type="button" class=class tabindex=tabindex
-            style=move || marks.with(|m| m.points.get(i).map(|p| format!("left:{:.1}px;top:{:.1}px", p.x, p.y)).unwrap_or_default())
-            aria-label=get(|p| p.lines.join(", "))
-            data-mark=get(|p| p.kind.to_string())
-            data-x=get(|p| p.at.0.to_string())
-            data-y=get(|p| p.at.1.to_string())
-            data-bound=get(|p| p.bound.to_string())
-            on:focus=move |_| {
-                active.set(i);
-                show();
-            }
-            on:mouseenter=move |_| show()
-            on:keydown=keydown>
-            <span class="tip" aria-hidden="true">{get(|p| p.lines.join("\n"))}</span>
-        </button>
+        <div class="marks" role="group" aria-label="Points of this chart: arrow keys move between them"
+            hidden node_ref=layer on:keydown=keydown on:focusin=focusin on:mouseover=over></div>
+    }
+}
+
+/// Bring the layer's buttons in line with `m`.
+fn sync_marks(div: &web_sys::HtmlDivElement, m: &Marks) {
+    let _ = div.set_attribute("data-geometry", &m.geometry());
+    div.set_hidden(m.points.is_empty());
+    let n = m.points.len();
+    let mut have = div.child_element_count() as usize;
+    if let Some(doc) = div.owner_document() {
+        while have < n {
+            let Ok(b) = doc.create_element("button") else {
+                break;
+            };
+            let Ok(tip) = doc.create_element("span") else {
+                break;
+            };
+            let _ = b.set_attribute("type", "button");
+            // the first point is the chart's tab stop until another is focused
+            let _ = b.set_attribute("tabindex", if have == 0 { "0" } else { "-1" });
+            let _ = tip.set_attribute("class", "tip");
+            let _ = tip.set_attribute("aria-hidden", "true");
+            let _ = b.append_child(&tip);
+            let _ = div.append_child(&b);
+            have += 1;
+        }
+    }
+    while have > n {
+        match div.last_element_child() {
+            Some(c) => c.remove(),
+            None => break,
+        }
+        have -= 1;
+    }
+    let (w, _) = m.size;
+    let mut el = div.first_element_child();
+    let mut stop = false;
+    for p in &m.points {
+        let Some(b) = el else { break };
+        let mut class = String::from("mark");
+        if p.x > w * 0.62 {
+            class.push_str(" tip-left");
+        } else if p.x < w * 0.3 {
+            class.push_str(" tip-right");
+        }
+        if p.y < 90.0 {
+            class.push_str(" tip-below");
+        }
+        if b.class_list().contains("tip-hidden") {
+            class.push_str(" tip-hidden");
+        }
+        let label = p.lines.join(", ");
+        for (k, v) in [
+            ("class", class.as_str()),
+            ("style", &format!("left:{:.1}px;top:{:.1}px", p.x, p.y)),
+            ("aria-label", &label),
+            ("data-mark", p.kind),
+            ("data-x", &p.at.0.to_string()),
+            ("data-y", &p.at.1.to_string()),
+            ("data-bound", p.bound),
+        ] {
+            let _ = b.set_attribute(k, v);
+        }
+        stop |= b.get_attribute("tabindex").as_deref() == Some("0");
+        if let Some(t) = b.first_element_child() {
+            t.set_text_content(Some(&p.lines.join("\n")));
+        }
+        el = b.next_element_sibling();
+    }
+    // the tab stop was removed with its point: the first point takes it
+    if !stop {
+        if let Some(first) = div.first_element_child() {
+            let _ = first.set_attribute("tabindex", "0");
+        }
     }
 }

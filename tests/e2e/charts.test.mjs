@@ -9,7 +9,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useHarness, metric, typeBox, pollUntil, settle, OUT_DIR } from './helpers.mjs';
+import { useHarness, metric, typeBox, setSlider, sliderRange, pollUntil, OUT_DIR } from './helpers.mjs';
 
 const SHOTS = path.join(OUT_DIR, 'charts');
 before(() => {
@@ -292,6 +292,30 @@ test('points follow the state: a new bandwidth moves the kernels onto the new ro
       const [px, py] = toPx(g.areas[0], [k.x, k.y]);
       assert.ok(Math.abs(px - k.cx) <= 1.5 && Math.abs(py - k.cy) <= 1.5, `${k.label}: button off its point`);
     }
+  });
+});
+
+test('a focused point keeps its focus and tooltip while a slider redraws the chart', async (t) => {
+  await h.withPage(t, '', async (page) => {
+    await geometry(page);
+    // the pointwise kernel's own button (a handle: the same node throughout)
+    const point = await page.locator(`${EXPLORER} .mark[data-mark="kernel"][data-bound="memory"]`).first().elementHandle();
+    assert.match(await point.getAttribute('aria-label'), /^pointwise op/);
+    await point.focus();
+    const before = Number(await point.getAttribute('data-y'));
+    const frame = await page.evaluate((s) => Number(document.querySelector(`${s} canvas`).dataset.frame), EXPLORER);
+    const r = await sliderRange(page, 'bw');
+    await setSlider(page, 'bw', r.value - (r.max - r.min) / 10);
+    const after = await pollUntil(async () => Number(await point.getAttribute('data-y')), (y) => y !== before);
+    assert.ok(after < before, `the point moved down with the bandwidth: ${before} -> ${after}`);
+    const frame2 = await page.evaluate((s) => Number(document.querySelector(`${s} canvas`).dataset.frame), EXPLORER);
+    assert.ok(frame2 > frame, 'redrawn');
+    const still = await point.evaluate((m) => document.activeElement === m);
+    assert.ok(still, 'the same button keeps the focus');
+    const t2 = await tip(page, point);
+    assert.ok(t2.shown, 'and its tooltip');
+    const bw = await metric(page, 'achieved_bw');
+    assert.ok(bw > 0);
   });
 });
 
