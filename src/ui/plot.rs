@@ -456,7 +456,17 @@ fn sync_marks(div: &web_sys::HtmlDivElement, m: &Marks) {
         } else if p.x < w * 0.3 {
             class.push_str(" tip-right");
         }
-        if p.y < 90.0 {
+        // points drawn on top of each other (the step on its only kernel): a
+        // pointer reaches only the top button, so each tooltip names both
+        let mut text = p.lines.join("\n");
+        for q in &m.points {
+            if !std::ptr::eq(p, q) && (q.x - p.x).hypot(q.y - p.y) < 10.0 {
+                text.push_str("\n\n");
+                text.push_str(&q.lines.join("\n"));
+            }
+        }
+        // below the point when the tooltip (about 17 px a line) would leave the top
+        if p.y < 17.0 * (text.lines().count() as f64) + 24.0 {
             class.push_str(" tip-below");
         }
         if b.class_list().contains("tip-hidden") {
@@ -476,7 +486,7 @@ fn sync_marks(div: &web_sys::HtmlDivElement, m: &Marks) {
         }
         stop |= b.get_attribute("tabindex").as_deref() == Some("0");
         if let Some(t) = b.first_element_child() {
-            t.set_text_content(Some(&p.lines.join("\n")));
+            t.set_text_content(Some(&text));
         }
         el = b.next_element_sibling();
     }

@@ -319,6 +319,23 @@ test('a focused point keeps its focus and tooltip while a slider redraws the cha
   });
 });
 
+test('points drawn on top of each other: the top one’s tooltip names both (op calculator)', async (t) => {
+  await h.withPage(t, '', async (page) => {
+    await geometry(page, '#calculator');
+    const pts = await marks(page, '#calculator');
+    const step = pts.find((p) => p.kind === 'step');
+    const kernel = pts.find((p) => p.kind === 'kernel');
+    // a single matmul: the whole step sits (almost) on its kernel
+    assert.ok(step && kernel && Math.hypot(step.cx - kernel.cx, step.cy - kernel.cy) < 10, JSON.stringify(pts));
+    const top = page.locator('#calculator .mark[data-mark="step"]');
+    await top.hover();
+    const s = await tip(page, await top.elementHandle());
+    assert.ok(s.shown);
+    assert.match(s.text, /^whole step, overhead included\n[^]*\n\nmatmul: 1 kernel\n/);
+    await shot(page, 'calculator-stacked-tooltip', '#calculator .plot');
+  });
+});
+
 test('microbenchmark points show their numbers on hover and focus', async (t) => {
   await h.withPage(t, '', async (page) => {
     await page.locator('#microbench').scrollIntoViewIfNeeded();
