@@ -2,10 +2,13 @@
 //!
 //! - [`model`]: the pure functional core (no web imports), tested natively.
 //! - [`state`]: app state and the URL codec (a public, stable contract).
+//! - [`geom`]: chart geometry (lines cut to the axes, label placement), tested
+//!   natively.
 //! - [`gpu`]: the WebGPU lab: pure kernels, reference, results (native-tested);
 //!   `gpu::web` talks to the GPU (wasm32 only).
 //! - `ui`: the Leptos shell (wasm32 only).
 
+pub mod geom;
 pub mod gpu;
 pub mod model;
 pub mod state;

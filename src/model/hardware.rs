@@ -12,7 +12,9 @@
 //! - `matmul` peaks are what a matmul in that dtype can reach: tensor/matrix cores
 //!   where the part has them for the dtype, else the fp32 vector rate.
 //! - Memory bandwidth is the datasheet's DRAM (HBM/GDDR) figure in bytes/s
-//!   (1 GB/s = 1e9 B/s).
+//!   (1 GB/s = 1e9 B/s), and capacity is the datasheet's figure in the same GB
+//!   (1 GB = 1e9 bytes): one memory unit throughout. (Vendors' capacity "GB" is
+//!   sometimes physically GiB; the page shows and uses the datasheet number.)
 
 use serde::{Deserialize, Serialize};
 
@@ -76,7 +78,7 @@ pub struct Preset {
     pub year: u16,
     /// DRAM bandwidth, bytes/s.
     pub mem_bw: f64,
-    /// DRAM capacity, bytes.
+    /// DRAM capacity as the datasheet states it, bytes (GB = 1e9 bytes).
     pub mem_bytes: f64,
     /// fp32 peak of the general-purpose units, FMA = 2 FLOPs.
     pub fp32_vector: f64,
@@ -92,7 +94,6 @@ pub struct Preset {
 
 const T: f64 = 1e12;
 const GB: f64 = 1e9;
-const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
 
 impl Preset {
     /// Matmul ceiling for `dtype`, or `None` if the preset does not support it.
@@ -118,6 +119,14 @@ impl Preset {
         Dtype::ALL.into_iter().filter(|d| self.supports(*d))
     }
 
+    /// The ridge point of the preset's default dtype ([`Preset::default_dtype`]):
+    /// that dtype's matmul peak over the bandwidth, FLOP/byte.
+    pub fn ridge(&self) -> (Dtype, f64) {
+        let d = self.default_dtype();
+        let peak = self.matmul_peak(d).unwrap_or(self.fp32_matmul);
+        (d, super::roofline::ridge(peak, self.mem_bw))
+    }
+
     /// The dtype a preset opens with: bf16 where tensor cores take it, else fp32.
     pub fn default_dtype(&self) -> Dtype {
         if self.supports(Dtype::Bf16) {
@@ -138,7 +147,7 @@ pub static PRESETS: &[Preset] = &[
         vendor: "NVIDIA",
         year: 2017,
         mem_bw: 900.0 * GB,
-        mem_bytes: 32.0 * GIB,
+        mem_bytes: 32.0 * GB,
         fp32_vector: 15.7 * T,
         fp32_matmul: 15.7 * T,
         tf32: None,
@@ -152,7 +161,7 @@ pub static PRESETS: &[Preset] = &[
         vendor: "NVIDIA",
         year: 2020,
         mem_bw: 1555.0 * GB,
-        mem_bytes: 40.0 * GIB,
+        mem_bytes: 40.0 * GB,
         fp32_vector: 19.5 * T,
         fp32_matmul: 19.5 * T,
         tf32: Some(156.0 * T),
@@ -166,7 +175,7 @@ pub static PRESETS: &[Preset] = &[
         vendor: "NVIDIA",
         year: 2020,
         mem_bw: 2039.0 * GB,
-        mem_bytes: 80.0 * GIB,
+        mem_bytes: 80.0 * GB,
         fp32_vector: 19.5 * T,
         fp32_matmul: 19.5 * T,
         tf32: Some(156.0 * T),
@@ -180,7 +189,7 @@ pub static PRESETS: &[Preset] = &[
         vendor: "NVIDIA",
         year: 2022,
         mem_bw: 3350.0 * GB,
-        mem_bytes: 80.0 * GIB,
+        mem_bytes: 80.0 * GB,
         fp32_vector: 67.0 * T,
         fp32_matmul: 67.0 * T,
         tf32: Some(494.7 * T),
@@ -194,7 +203,7 @@ pub static PRESETS: &[Preset] = &[
         vendor: "NVIDIA",
         year: 2022,
         mem_bw: 2000.0 * GB,
-        mem_bytes: 80.0 * GIB,
+        mem_bytes: 80.0 * GB,
         fp32_vector: 51.2 * T,
         fp32_matmul: 51.2 * T,
         tf32: Some(378.0 * T),
@@ -250,7 +259,7 @@ pub static PRESETS: &[Preset] = &[
         vendor: "NVIDIA",
         year: 2020,
         mem_bw: 936.0 * GB,
-        mem_bytes: 24.0 * GIB,
+        mem_bytes: 24.0 * GB,
         fp32_vector: 35.6 * T,
         fp32_matmul: 35.6 * T,
         tf32: Some(35.6 * T),
@@ -264,7 +273,7 @@ pub static PRESETS: &[Preset] = &[
         vendor: "NVIDIA",
         year: 2022,
         mem_bw: 1008.0 * GB,
-        mem_bytes: 24.0 * GIB,
+        mem_bytes: 24.0 * GB,
         fp32_vector: 82.6 * T,
         fp32_matmul: 82.6 * T,
         tf32: Some(82.6 * T),
@@ -292,7 +301,7 @@ pub static PRESETS: &[Preset] = &[
         vendor: "NVIDIA",
         year: 2018,
         mem_bw: 320.0 * GB,
-        mem_bytes: 16.0 * GIB,
+        mem_bytes: 16.0 * GB,
         fp32_vector: 8.1 * T,
         fp32_matmul: 8.1 * T,
         tf32: None,
@@ -306,7 +315,7 @@ pub static PRESETS: &[Preset] = &[
         vendor: "Apple",
         year: 2023,
         mem_bw: 400.0 * GB,
-        mem_bytes: 96.0 * GIB,
+        mem_bytes: 96.0 * GB,
         fp32_vector: 13.6 * T,
         fp32_matmul: 13.6 * T,
         tf32: None,
@@ -367,6 +376,27 @@ pub fn default_preset() -> &'static Preset {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_memory_unit_capacities_are_whole_datasheet_gb() {
+        for p in PRESETS {
+            let gb = p.mem_bytes / GB;
+            assert!(gb >= 8.0 && gb.fract() == 0.0, "{}: {gb} GB", p.id);
+        }
+        let a100 = preset("a100-40gb").map(|p| p.mem_bytes);
+        assert_eq!(a100, Some(40e9), "the A100 40GB holds 40 GB, not 42.9");
+    }
+
+    #[test]
+    fn ridge_belongs_to_the_default_dtype() {
+        let a100 = preset("a100-40gb").map(Preset::ridge);
+        assert!(a100.is_some_and(|(d, r)| d == Dtype::Bf16 && (r - 312e12 / 1555e9).abs() < 1e-9));
+        let m2 = preset("m2-max").map(Preset::ridge);
+        assert!(
+            m2.is_some_and(|(d, r)| d == Dtype::Fp32 && (r - 34.0).abs() < 1e-9),
+            "{m2:?}"
+        );
+    }
 
     #[test]
     fn ids_unique_and_default_exists() {

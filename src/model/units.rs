@@ -32,6 +32,32 @@ pub fn si(value: f64, unit: &str) -> String {
     format!("{} {prefix}{unit}", sig3(value / scale))
 }
 
+/// A byte count (or rate) in whole GB (1 GB = 1e9 bytes) with thousands
+/// separators, as datasheets print it: `1.555e12` -> `"1,555"`, `4e10` -> `"40"`;
+/// below 100 GB one decimal where it is not zero (`1.5e9` -> `"1.5"`).
+pub fn gb(bytes: f64) -> String {
+    let v = bytes / 1e9;
+    if !v.is_finite() {
+        return "–".into();
+    }
+    if v.abs() < 99.95 {
+        let s = format!("{v:.1}");
+        return s.strip_suffix(".0").map(str::to_string).unwrap_or(s);
+    }
+    let digits = format!("{:.0}", v.abs());
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if v < 0.0 {
+        out.insert(0, '-');
+    }
+    out
+}
+
 /// A large count in words, three significant digits: `3.89e11` -> `"389 billion"`,
 /// `1.95e13` -> `"19.5 trillion"`; below a million, the plain number.
 pub fn words(value: f64) -> String {
@@ -191,6 +217,13 @@ mod tests {
         assert_eq!(si(0.0, "s"), "0 s");
         assert_eq!(si(f64::NAN, "s"), "– s");
         assert_eq!(percent(0.615), "61.5 %");
+        assert_eq!(gb(1.555e12), "1,555");
+        assert_eq!(gb(8e12), "8,000");
+        assert_eq!(gb(40e9), "40");
+        assert_eq!(gb(141e9), "141");
+        assert_eq!(gb(1.5e9), "1.5");
+        assert_eq!(gb(1.2345e15), "1,234,500");
+        assert_eq!(gb(f64::NAN), "–");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use super::controls::{Choice, LogSlider, Toggle};
 use super::plot::{shared, PlotCanvas};
-use super::roofline::{Legend, Point, RooflineData};
+use super::roofline::{Legend, Point, RooflineData, Step};
 use super::Ctx;
 use crate::model::ops::{self, Attention, Reduction};
 use crate::model::{units, KernelGroup};
@@ -60,12 +60,19 @@ pub fn Calculator(ctx: Ctx) -> impl IntoView {
                         name: g.name,
                         intensity: g.intensity(),
                         flops: g.flops / t,
+                        time: t,
+                        count: g.count,
                         unit: g.unit,
                         bound,
                     }
                 })
                 .collect();
-            let step = Some((summary.intensity, summary.achieved_flops));
+            let step = Some(Step {
+                intensity: summary.intensity,
+                flops: summary.achieved_flops,
+                time: summary.time,
+                regime: summary.regime,
+            });
             (
                 summary,
                 RooflineData {

@@ -4,6 +4,7 @@
 //! fewer labels = faster redraws), and the redraw counter tests and benchmarks read.
 
 use super::backend::AnyBackend;
+use crate::geom::{Pt, Rect};
 use leptos::html::Canvas;
 use leptos::prelude::{
     on_cleanup, window_event_listener, Effect, Get, GetUntracked, NodeRef, RwSignal, Set,
@@ -215,9 +216,60 @@ impl OnScreen {
     }
 }
 
+/// Width and height, in backend pixels, of `text` drawn in the chart font at
+/// `size` backend pixels (what [`font`] gives plotters). Measured with an
+/// off-screen canvas's `measureText`, which needs no page layout (plotters'
+/// own text estimate goes through a DOM element); estimated where no canvas
+/// context exists.
+pub fn text_size(text: &str, size: f64) -> (f64, f64) {
+    thread_local! {
+        static MEASURE: Option<web_sys::CanvasRenderingContext2d> = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.create_element("canvas").ok())
+            .and_then(|c| c.dyn_into::<HtmlCanvasElement>().ok())
+            .and_then(|c| c.get_context("2d").ok().flatten())
+            .and_then(|c| c.dyn_into().ok());
+    }
+    let measured = MEASURE.with(|ctx| {
+        let ctx = ctx.as_ref()?;
+        ctx.set_font(&format!("normal {size}px {FONT}"));
+        let f: js_sys::Function = js_sys::Reflect::get(ctx, &"measureText".into())
+            .ok()?
+            .dyn_into()
+            .ok()?;
+        let m = f.call1(ctx, &text.into()).ok()?;
+        js_sys::Reflect::get(&m, &"width".into()).ok()?.as_f64()
+    });
+    let w = measured
+        .filter(|w| w.is_finite() && *w > 0.0)
+        .unwrap_or_else(|| crate::geom::text_width(text, size));
+    // canvas "top" baseline: the em box hangs below y; leave room for descenders
+    (w.ceil(), (size * 1.2).ceil())
+}
+
+/// A chart's plotting area in backend pixels: the box its axis ranges map onto
+/// (plotters maps a range onto pixels `start ..= end − 1`, rounding down).
+pub fn plot_rect<DB: DrawingBackend>(ch: &ChartContext<'_, DB, LogLog>) -> Rect {
+    let (x, y) = ch.plotting_area().get_pixel_range();
+    Rect {
+        x0: f64::from(x.start),
+        y0: f64::from(y.start),
+        x1: f64::from(x.end - 1),
+        y1: f64::from(y.end - 1),
+    }
+}
+
+/// A chart's data → backend pixel mapping, as `f64`.
+pub fn to_px<DB: DrawingBackend>(ch: &ChartContext<'_, DB, LogLog>, p: Pt) -> Pt {
+    let (x, y) = ch.backend_coord(&p);
+    (f64::from(x), f64::from(y))
+}
+
+const FONT: &str = "system-ui, sans-serif";
+
 /// A font at `px` CSS pixels.
 pub fn font(px: f64, dpr: f64, color: &RGBColor) -> TextStyle<'static> {
-    ("system-ui, sans-serif", px * dpr).into_font().color(color)
+    (FONT, px * dpr).into_font().color(color)
 }
 
 pub fn px(v: f64, dpr: f64) -> u32 {

@@ -5,6 +5,17 @@ use super::Ctx;
 use crate::model::{hardware, units, Dtype};
 use leptos::prelude::*;
 
+/// What the ridge belongs to: the dtype and the units that run its matmuls.
+fn ridge_dtype(p: &hardware::Preset, d: Dtype) -> &'static str {
+    match (d, p.vendor) {
+        (Dtype::Fp32, _) => "fp32",
+        (Dtype::Tf32, _) => "tf32 tensor",
+        (Dtype::Bf16, "AMD") => "bf16 matrix",
+        (Dtype::Bf16, _) => "bf16/fp16 tensor",
+        (Dtype::Fp8, _) => "fp8 tensor",
+    }
+}
+
 fn peak(p: &hardware::Preset, d: Dtype) -> String {
     p.matmul_peak(d)
         .map(|v| units::si(v, ""))
@@ -15,7 +26,7 @@ fn peak(p: &hardware::Preset, d: Dtype) -> String {
 pub fn HardwareTable(ctx: Ctx) -> impl IntoView {
     let current = Memo::new(move |_| ctx.view.with(|s| s.hw.id));
     view! {
-        <p>"Dense peaks (no sparsity) in FLOP/s, DRAM bandwidth in bytes/s. Choose a row to load it into every widget."</p>
+        <p>"Choose a row to load it into every widget."</p>
         <p class="sr-only" aria-live="polite">
             {move || {
                 let id = current.get();
@@ -25,19 +36,24 @@ pub fn HardwareTable(ctx: Ctx) -> impl IntoView {
         </p>
         <div class="table-scroll" tabindex="0" role="region" aria-label="Hardware presets, scrollable">
             <table class="hw-table">
+                <caption>
+                    "Dense peaks (no sparsity) in FLOP/s. Bandwidth and memory in GB = 10⁹ bytes, as the "
+                    "datasheets give them. Ridge point: where the memory roof meets the matmul ceiling "
+                    "(peak ÷ bandwidth) for the dtype named with it, the one the preset opens with."
+                </caption>
                 <thead>
                     <tr>
                         <th scope="col">"GPU"</th><th scope="col">"year"</th>
                         <th scope="col">"fp32"</th><th scope="col">"tf32"</th><th scope="col">"bf16/fp16"</th>
                         <th scope="col">"fp8"</th><th scope="col">"bandwidth"</th><th scope="col">"memory"</th>
-                        <th scope="col">"ridge (bf16)"</th><th scope="col">"source"</th>
+                        <th scope="col">"ridge point"</th><th scope="col">"source"</th>
                     </tr>
                 </thead>
                 <tbody>
                     {hardware::PRESETS
                         .iter()
                         .map(|p| {
-                            let ridge = p.matmul_peak(p.default_dtype()).unwrap_or(p.fp32_matmul) / p.mem_bw;
+                            let (dtype, ridge) = p.ridge();
                             view! {
                                 <tr class:current=move || current.get() == p.id data-preset=p.id>
                                     <th scope="row">
@@ -54,9 +70,11 @@ pub fn HardwareTable(ctx: Ctx) -> impl IntoView {
                                     <td>{peak(p, Dtype::Tf32)}</td>
                                     <td>{peak(p, Dtype::Bf16)}</td>
                                     <td>{peak(p, Dtype::Fp8)}</td>
-                                    <td>{units::si(p.mem_bw, "B/s")}</td>
-                                    <td>{units::si(p.mem_bytes, "B")}</td>
-                                    <td>{format!("{} FLOP/B", units::sig3(ridge))}</td>
+                                    <td data-col="bandwidth">{format!("{} GB/s", units::gb(p.mem_bw))}</td>
+                                    <td data-col="memory">{format!("{} GB", units::gb(p.mem_bytes))}</td>
+                                    <td data-col="ridge" data-dtype=dtype.id()>
+                                        {format!("{} FLOP/B ({})", units::sig3(ridge), ridge_dtype(p, dtype))}
+                                    </td>
                                     <td class="source">{p.source}</td>
                                 </tr>
                             }

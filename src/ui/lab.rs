@@ -393,6 +393,8 @@ fn measured(run: &LabRun) -> Option<Measured> {
                 flops: k.achieved_flops()?,
                 fused: k.kernel == Kernel::Fused,
                 cos: k.op == Some(Op::Cos),
+                repeat: k.repeat,
+                time: k.time()?,
             })
         })
         .collect();

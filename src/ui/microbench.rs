@@ -7,7 +7,7 @@
 
 use super::chart::{self, Area, Look};
 use super::frame::Readout;
-use super::plot::{csv, plot_with, shared, Plot, PlotCanvas};
+use super::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use super::Ctx;
 use crate::model::{measured, microbench, units, Bound, Dtype, Regime};
 use crate::state::widgets::MB_ELEMS;
@@ -74,7 +74,7 @@ impl Plot for Data {
             (w * 0.34).clamp(220.0, 420.0)
         }
     }
-    plot_with!(render);
+    plot_with!(marks render);
     fn csv(&self) -> String {
         csv(
             &[
@@ -279,7 +279,12 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
     }
 }
 
-fn render<DB: DrawingBackend>(d: &Data, root: Area<DB>, look: &Look) -> Result<(), String> {
+fn render<DB: DrawingBackend>(
+    d: &Data,
+    root: Area<DB>,
+    look: &Look,
+    marks: &mut Marks,
+) -> Result<(), String> {
     let pal = look.pal;
     let (w, _) = root.dim_in_pixel();
     let narrow = f64::from(w) / look.dpr < 640.0;
@@ -338,6 +343,16 @@ fn render<DB: DrawingBackend>(d: &Data, root: Area<DB>, look: &Look) -> Result<(
                 .map(|&p| Circle::new(p, look.px(3.0), pal.ink.filled())),
         )
         .map_err(err)?;
+        marks.area(&chart::plot_rect(&ch), x, y);
+        for (p, &at) in d.points.iter().zip(&pts) {
+            marks.point(
+                ch.backend_coord(&at),
+                "bench",
+                at,
+                bound_id(p.bound),
+                tip(p),
+            );
+        }
         if runtime {
             for o in &d.measured {
                 let col = if o.series.eager {
@@ -363,8 +378,48 @@ fn render<DB: DrawingBackend>(d: &Data, root: Area<DB>, look: &Look) -> Result<(
                     )
                 }))
                 .map_err(err)?;
+                for p in &o.points {
+                    let at = (f64::from(p.repeat), p.measured_s);
+                    marks.point(
+                        ch.backend_coord(&at),
+                        o.series.id,
+                        at,
+                        "measured",
+                        vec![
+                            format!("{}, repeat {}", o.series.label, p.repeat),
+                            format!("measured {}", units::si(p.measured_s, "s")),
+                            format!(
+                                "model {} ({:+.1} %)",
+                                units::si(p.model_s, "s"),
+                                p.error() * 100.0
+                            ),
+                        ],
+                    );
+                }
             }
         }
     }
     Ok(())
+}
+
+fn bound_id(b: Bound) -> &'static str {
+    match b {
+        Bound::Compute => "compute",
+        Bound::Memory => "memory",
+    }
+}
+
+/// A point's tooltip: the same numbers in all three panels.
+fn tip(p: &microbench::BenchPoint) -> Vec<String> {
+    vec![
+        format!("repeat {}", p.repeat),
+        format!(
+            "intensity {} FLOP/B",
+            units::sig3(p.achieved_flops / p.achieved_bw)
+        ),
+        format!("runtime {}", units::si(p.runtime, "s")),
+        format!("attains {}", units::si(p.achieved_flops, "FLOP/s")),
+        format!("bandwidth {}", units::si(p.achieved_bw, "B/s")),
+        format!("kernel {}-bound", bound_id(p.bound)),
+    ]
 }

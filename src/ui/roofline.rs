@@ -2,15 +2,13 @@
 //! points. Used by the explorer (the current step) and the op calculator.
 
 use super::chart::{self, Area, Look};
-use super::plot::{csv, plot_with, shared, Plot, PlotCanvas};
+use super::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use super::Ctx;
-use crate::model::{roofline, units, Bound, Machine, Report, Unit};
+use crate::geom::{self, Along, Pt, Rect, ROOFLINE_X as X, ROOFLINE_Y as Y};
+use crate::model::{units, Bound, Machine, Regime, Report, Unit};
 use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-
-const X: (f64, f64) = (1e-2, 1e5);
-const Y: (f64, f64) = (1e8, 1e17);
 
 /// A kernel on the roofline.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,8 +16,22 @@ pub struct Point {
     pub name: &'static str,
     pub intensity: f64,
     pub flops: f64,
+    /// Seconds per kernel.
+    pub time: f64,
+    /// Kernels of this kind in the step.
+    pub count: u32,
     pub unit: Unit,
     pub bound: Bound,
+}
+
+/// The whole step, overhead included.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Step {
+    pub intensity: f64,
+    pub flops: f64,
+    /// Wall time, seconds.
+    pub time: f64,
+    pub regime: Regime,
 }
 
 /// Roofs of a machine plus kernels; `step` is the whole step (overhead included),
@@ -28,7 +40,7 @@ pub struct Point {
 pub struct RooflineData {
     pub m: Machine,
     pub kernels: Vec<Point>,
-    pub step: Option<(f64, f64)>,
+    pub step: Option<Step>,
     pub measured: Option<Measured>,
 }
 
@@ -50,6 +62,10 @@ pub struct MeasuredPoint {
     pub fused: bool,
     /// `cos` chain (else `x · m`).
     pub cos: bool,
+    /// Ops per element.
+    pub repeat: u32,
+    /// Median seconds per run.
+    pub time: f64,
 }
 
 const MEASURED: RGBColor = RGBColor(22, 163, 74);
@@ -66,11 +82,18 @@ impl RooflineData {
                     name: g.group.name,
                     intensity: g.group.intensity(),
                     flops: g.achieved_flops,
+                    time: g.time,
+                    count: g.group.count,
                     unit: g.group.unit,
                     bound: g.bound,
                 })
                 .collect(),
-            step: Some((r.intensity, r.achieved_flops)),
+            step: Some(Step {
+                intensity: r.intensity,
+                flops: r.achieved_flops,
+                time: r.wall_time_s,
+                regime: r.regime,
+            }),
             measured: None,
         }
     }
@@ -81,7 +104,7 @@ impl Plot for RooflineData {
     fn height(&self, w: f64) -> f64 {
         (w * if w < 560.0 { 0.9 } else { 0.62 }).clamp(260.0, 520.0)
     }
-    plot_with!(render);
+    plot_with!(marks render);
     fn csv(&self) -> String {
         let m = &self.m;
         let mut rows = vec![
@@ -120,13 +143,13 @@ impl Plot for RooflineData {
                 format!("{} ({bound}-bound)", k.flops),
             ]);
         }
-        if let Some((i, f)) = self.step {
+        if let Some(st) = self.step {
             rows.push(vec![
                 "step".into(),
                 "whole step incl. overhead".into(),
                 String::new(),
-                i.to_string(),
-                f.to_string(),
+                st.intensity.to_string(),
+                st.flops.to_string(),
             ]);
         }
         csv(
@@ -188,8 +211,32 @@ pub fn Legend() -> impl IntoView {
     }
 }
 
-fn render<DB: DrawingBackend>(d: &RooflineData, root: Area<DB>, look: &Look) -> Result<(), String> {
-    let (m, pal) = (&d.m, look.pal);
+/// The tooltip of a kernel, the step or a measured kernel: its name, then its
+/// numbers.
+fn tip(name: String, intensity: f64, flops: f64, time: String, last: &str) -> Vec<String> {
+    vec![
+        name,
+        format!("intensity {} FLOP/B", units::sig3(intensity)),
+        format!("attains {}", units::si(flops, "FLOP/s")),
+        time,
+        last.to_string(),
+    ]
+}
+
+fn bound_id(b: Bound) -> &'static str {
+    match b {
+        Bound::Compute => "compute",
+        Bound::Memory => "memory",
+    }
+}
+
+fn render<DB: DrawingBackend>(
+    d: &RooflineData,
+    root: Area<DB>,
+    look: &Look,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    let (m, pal, dpr) = (&d.m, look.pal, look.dpr);
     let mut ch = chart::log_log(
         &root,
         X,
@@ -199,67 +246,153 @@ fn render<DB: DrawingBackend>(d: &RooflineData, root: Area<DB>, look: &Look) -> 
         look,
     )?;
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    let w = look.px(2.5);
+    let area = chart::plot_rect(&ch);
+    marks.area(&area, X, Y);
 
-    // Memory roof up to the matmul ridge, then the two flat ceilings.
-    let ridge_mm = roofline::ridge(m.matmul_flops, m.bw).clamp(X.0, X.1);
-    let ridge_pw = roofline::ridge(m.pointwise_flops, m.bw).clamp(X.0, X.1);
-    let mem_roof = [(X.0, m.bw * X.0), (ridge_mm, m.bw * ridge_mm)];
-    ch.draw_series(LineSeries::new(mem_roof, pal.memory.stroke_width(w)))
-        .map_err(err)?;
-    ch.draw_series(LineSeries::new(
-        [(ridge_mm, m.matmul_flops), (X.1, m.matmul_flops)],
-        pal.compute.stroke_width(w),
-    ))
-    .map_err(err)?;
-    ch.draw_series(LineSeries::new(
-        [(ridge_pw, m.pointwise_flops), (X.1, m.pointwise_flops)],
-        pal.vector.stroke_width(look.px(2.0)),
-    ))
-    .map_err(err)?;
-
-    // Three roof labels only: every label is a DOM text measurement.
-    let label_at = |y: f64| (X.1 / 30.0, y * 1.25);
-    let above_right = Pos::new(HPos::Right, VPos::Bottom);
-    let below_left = Pos::new(HPos::Left, VPos::Top);
-    let lab = [
+    // Every line cut to the axes in data coordinates (geom): plotters would clamp
+    // an end outside the axes into the corner and bend the line.
+    let top = m.matmul_flops.max(m.pointwise_flops);
+    let mut lines: Vec<(&'static str, Option<[Pt; 2]>, ShapeStyle)> = vec![
         (
-            label_at(m.matmul_flops),
-            format!("matmul {}", units::si(m.matmul_flops, "FLOP/s")),
-            pal.compute,
-            above_right,
+            "memory",
+            geom::memory_roof(m.bw, top, X, Y),
+            pal.memory.stroke_width(look.px(2.5)),
         ),
         (
-            label_at(m.pointwise_flops),
-            format!("pointwise {}", units::si(m.pointwise_flops, "FLOP/s")),
-            pal.vector,
-            above_right,
+            "matmul",
+            geom::ceiling_line(m.matmul_flops, m.bw, X, Y),
+            pal.compute.stroke_width(look.px(2.5)),
         ),
         (
-            (X.0 * 3.0, m.bw * X.0 * 3.0 / 4.0),
-            units::si(m.bw, "B/s"),
-            pal.memory,
-            below_left,
+            "pointwise",
+            geom::ceiling_line(m.pointwise_flops, m.bw, X, Y),
+            pal.vector.stroke_width(look.px(2.0)),
         ),
     ];
-    for (pos, text, color, anchor) in lab {
-        if pos.1 > Y.0 && pos.1 < Y.1 {
-            ch.draw_series(std::iter::once(Text::new(
-                text,
-                pos,
-                look.font(11.0, &color).pos(anchor),
-            )))
-            .map_err(err)?;
+    // This GPU, measured by the lab: its own roof.
+    if let Some(me) = &d.measured {
+        let style = MEASURED.stroke_width(look.px(3.0));
+        let peak = me.peak.unwrap_or(f64::INFINITY);
+        lines.push((
+            "measured memory",
+            geom::memory_roof(me.bw, peak, X, Y),
+            style,
+        ));
+        if let Some(p) = me.peak {
+            lines.push(("measured peak", geom::ceiling_line(p, me.bw, X, Y), style));
+        }
+    }
+    for (name, seg, style) in &lines {
+        if let Some(seg) = seg {
+            ch.draw_series(LineSeries::new(seg.iter().copied(), *style))
+                .map_err(err)?;
+            marks.line(name, *seg);
         }
     }
 
+    // The points, in pixels: drawn last (on top), avoided by the labels.
+    let inside = |(x, y): Pt| (X.0..=X.1).contains(&x) && (Y.0..=Y.1).contains(&y);
+    let kernels: Vec<(&Point, (i32, i32))> = d
+        .kernels
+        .iter()
+        .filter(|k| inside((k.intensity, k.flops)))
+        .map(|k| (k, ch.backend_coord(&(k.intensity, k.flops))))
+        .collect();
+    let step = d
+        .step
+        .filter(|s| inside((s.intensity, s.flops)))
+        .map(|s| (s, ch.backend_coord(&(s.intensity, s.flops))));
+    let measured: Vec<(&MeasuredPoint, (i32, i32))> = d
+        .measured
+        .iter()
+        .flat_map(|me| &me.points)
+        .filter(|p| inside((p.intensity, p.flops)))
+        .map(|p| (p, ch.backend_coord(&(p.intensity, p.flops))))
+        .collect();
+    let r = 8.0 * dpr;
+    let dots: Vec<Rect> = kernels
+        .iter()
+        .map(|k| k.1)
+        .chain(step.map(|s| s.1))
+        .chain(measured.iter().map(|p| p.1))
+        .map(|(x, y)| Rect::at(f64::from(x) - r, f64::from(y) - r, 2.0 * r, 2.0 * r))
+        .collect();
+
+    // One label per line, placed so that none overlaps another (geom). Few labels:
+    // each is a text measurement.
+    let mut labels: Vec<(&'static str, String, RGBColor, Along)> = vec![
+        (
+            "matmul",
+            format!("matmul {}", units::si(m.matmul_flops, "FLOP/s")),
+            pal.compute,
+            Along::Ceiling {
+                value: m.matmul_flops,
+                bw: m.bw,
+            },
+        ),
+        (
+            "pointwise",
+            format!("pointwise {}", units::si(m.pointwise_flops, "FLOP/s")),
+            pal.vector,
+            Along::Ceiling {
+                value: m.pointwise_flops,
+                bw: m.bw,
+            },
+        ),
+        (
+            "memory",
+            units::si(m.bw, "B/s"),
+            pal.memory,
+            Along::Roof { bw: m.bw, top },
+        ),
+    ];
+    if let Some(me) = &d.measured {
+        let text = format!(
+            "measured: {}, {}",
+            units::si(me.bw, "B/s"),
+            me.peak.map_or("—".into(), |p| units::si(p, "FLOP/s"))
+        );
+        let along = match me.peak {
+            Some(value) if geom::ceiling_line(value, me.bw, X, Y).is_some() => {
+                Along::Ceiling { value, bw: me.bw }
+            }
+            peak => Along::Roof {
+                bw: me.bw,
+                top: peak.unwrap_or(f64::INFINITY),
+            },
+        };
+        labels.push(("measured", text, MEASURED, along));
+    }
+    let size = 11.0 * dpr;
+    let specs: Vec<(Along, (f64, f64))> = labels
+        .iter()
+        .map(|(_, text, _, along)| (*along, chart::text_size(text, size)))
+        .collect();
+    let boxes = geom::roofline_labels(&specs, X, Y, &|p| chart::to_px(&ch, p), area, &dots, dpr);
+    let (ox, oy) = {
+        let (x, y) = root.get_pixel_range();
+        (f64::from(x.start), f64::from(y.start))
+    };
+    let top_left = Pos::new(HPos::Left, VPos::Top);
+    for ((name, text, color, _), b) in labels.iter().zip(&boxes) {
+        let Some(b) = b else { continue };
+        let at = ((b.x0 - ox).round() as i32, (b.y0 - oy).round() as i32);
+        // a halo: readable even where no place clear of every line was left
+        let end = ((b.x1 - ox).round() as i32, (b.y1 - oy).round() as i32);
+        root.draw(&Rectangle::new([at, end], pal.bg.mix(0.75).filled()))
+            .map_err(err)?;
+        root.draw(&Text::new(
+            text.as_str(),
+            at,
+            look.font(11.0, color).pos(top_left),
+        ))
+        .map_err(err)?;
+        marks.label(name, b);
+    }
+
     // Kernels: on their roof by construction (time = max of the two limits).
-    let inside = |x: f64, y: f64| (X.0..=X.1).contains(&x) && (Y.0..=Y.1).contains(&y);
-    for k in &d.kernels {
+    for (k, px) in &kernels {
         let (x, y) = (k.intensity, k.flops);
-        if !inside(x, y) {
-            continue;
-        }
         let color = match (k.unit, k.bound) {
             (_, Bound::Memory) => pal.memory,
             (Unit::Matmul, Bound::Compute) => pal.compute,
@@ -277,60 +410,85 @@ fn render<DB: DrawingBackend>(d: &RooflineData, root: Area<DB>, look: &Look) -> 
             pal.ink.stroke_width(look.px(1.0)),
         )))
         .map_err(err)?;
+        let name = if k.count > 1 {
+            format!("{}: {} kernels", k.name, k.count)
+        } else {
+            format!("{}: 1 kernel", k.name)
+        };
+        let bound = bound_id(k.bound);
+        marks.point(
+            *px,
+            "kernel",
+            (x, y),
+            bound,
+            tip(
+                name,
+                x,
+                y,
+                format!("time {} per kernel", units::si(k.time, "s")),
+                &format!("{bound}-bound"),
+            ),
+        );
     }
     // The whole step, overhead included: below the roof when the GPU idles.
-    if let Some((x, y)) = d.step.filter(|&(x, y)| inside(x, y)) {
+    if let Some((s, px)) = step {
         ch.draw_series(std::iter::once(Cross::new(
-            (x, y),
+            (s.intensity, s.flops),
             look.px(7.0),
             pal.muted.stroke_width(look.px(2.5)),
         )))
         .map_err(err)?;
-    }
-    // This GPU, measured by the lab: its roof, then every verified kernel (fused
-    // filled, eager hollow).
-    if let Some(me) = &d.measured {
-        let cap = me.peak.unwrap_or(f64::MAX);
-        let roof: Vec<(f64, f64)> = match me.peak {
-            Some(peak) => {
-                let ridge = (peak / me.bw).clamp(X.0, X.1);
-                vec![(X.0, me.bw * X.0), (ridge, me.bw * ridge), (X.1, peak)]
-            }
-            None => vec![(X.0, me.bw * X.0), (X.1, me.bw * X.1)],
-        };
-        let roof: Vec<(f64, f64)> = roof
-            .into_iter()
-            .map(|(x, y)| (x, y.min(cap).clamp(Y.0, Y.1)))
-            .collect();
-        ch.draw_series(LineSeries::new(roof, MEASURED.stroke_width(look.px(3.0))))
-            .map_err(err)?;
-        let label = format!(
-            "measured: {}, {}",
-            units::si(me.bw, "B/s"),
-            me.peak.map_or("—".into(), |p| units::si(p, "FLOP/s"))
+        marks.point(
+            px,
+            "step",
+            (s.intensity, s.flops),
+            s.regime.id(),
+            tip(
+                "whole step, overhead included".into(),
+                s.intensity,
+                s.flops,
+                format!("time {} per step", units::si(s.time, "s")),
+                s.regime.label(),
+            ),
         );
-        let y = me.peak.unwrap_or(me.bw * X.1).clamp(Y.0, Y.1 / 4.0);
-        ch.draw_series(std::iter::once(Text::new(
-            label,
-            (X.1 / 30.0, y * 1.25),
-            look.font(11.0, &MEASURED)
-                .pos(Pos::new(HPos::Right, VPos::Bottom)),
+    }
+    // Every verified lab kernel (fused filled, eager hollow).
+    for (p, px) in &measured {
+        let color = if p.cos { COS } else { MEASURED };
+        let style = if p.fused {
+            color.filled()
+        } else {
+            color.stroke_width(look.px(1.5))
+        };
+        ch.draw_series(std::iter::once(Circle::new(
+            (p.intensity, p.flops),
+            look.px(4.5),
+            style,
         )))
         .map_err(err)?;
-        for p in me.points.iter().filter(|p| inside(p.intensity, p.flops)) {
-            let color = if p.cos { COS } else { MEASURED };
-            let style = if p.fused {
-                color.filled()
+        let name = format!(
+            "measured: {} {} chain, {}",
+            if p.fused { "fused" } else { "eager" },
+            if p.cos { "cos" } else { "x · m" },
+            if p.fused {
+                units::count(p.repeat, "op", "ops")
             } else {
-                color.stroke_width(look.px(1.5))
-            };
-            ch.draw_series(std::iter::once(Circle::new(
-                (p.intensity, p.flops),
-                look.px(4.5),
-                style,
-            )))
-            .map_err(err)?;
-        }
+                units::count(p.repeat.max(1), "kernel", "kernels")
+            }
+        );
+        marks.point(
+            *px,
+            "measured",
+            (p.intensity, p.flops),
+            "",
+            tip(
+                name,
+                p.intensity,
+                p.flops,
+                format!("time {} per run", units::si(p.time, "s")),
+                "measured on this GPU",
+            ),
+        );
     }
     Ok(())
 }

@@ -1,0 +1,136 @@
+//! Property tests of the chart geometry (`brrr::geom`): over the controls' whole
+//! range, every kernel the roofline draws sits on a drawn roof, and labels never
+//! overlap, whatever the ceilings, the bandwidth, the chart's size or the input.
+
+use brrr::geom::{self, Along, LogAxes, Obstacle, Rect, Spec, ROOFLINE_X as X, ROOFLINE_Y as Y};
+use brrr::model::{units, Bound, Dtype, Workload};
+use brrr::state::{limits, State};
+use proptest::prelude::*;
+
+fn log_range((lo, hi): (f64, f64)) -> impl Strategy<Value = f64> {
+    (lo.log10()..=hi.log10()).prop_map(move |e| 10f64.powf(e).clamp(lo, hi))
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs())
+}
+
+fn disjoint(boxes: &[Rect]) -> Result<(), TestCaseError> {
+    for (i, a) in boxes.iter().enumerate() {
+        for b in &boxes[i + 1..] {
+            prop_assert!(!a.overlaps(b), "{a:?} overlaps {b:?}");
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// Whatever the state, a kernel inside the axes lies on the line the chart
+    /// draws for its bound (the memory roof up to the highest ceiling, or its
+    /// unit's ceiling from its ridge).
+    #[test]
+    fn kernels_sit_on_drawn_roofs(
+        hw in 0..brrr::model::hardware::PRESETS.len(),
+        dt in 0usize..4,
+        flops in log_range(limits::FLOPS),
+        bw in log_range(limits::BW),
+        batch in limits::BATCH.0..=limits::BATCH.1,
+        hidden in limits::HIDDEN.0..=limits::HIDDEN.1,
+        mlp in any::<bool>(),
+        ops in limits::OPS.0..=limits::OPS.1,
+        fused in any::<bool>(),
+    ) {
+        let mut s = State::for_preset(&brrr::model::hardware::PRESETS[hw]);
+        s.select_dtype(Dtype::ALL[dt]);
+        (s.flops, s.bw, s.batch, s.hidden, s.ops, s.fused) = (flops, bw, batch, hidden, ops, fused);
+        s.workload = if mlp { Workload::Mlp } else { Workload::Chain };
+        let m = s.machine();
+        let top = m.matmul_flops.max(m.pointwise_flops);
+        for g in s.report().groups {
+            let (x, y) = (g.group.intensity(), g.achieved_flops);
+            if !((X.0..=X.1).contains(&x) && (Y.0..=Y.1).contains(&y)) {
+                continue;
+            }
+            let line = match g.bound {
+                Bound::Memory => geom::memory_roof(m.bw, top, X, Y),
+                Bound::Compute => geom::ceiling_line(m.ceiling(g.group.unit), m.bw, X, Y),
+            };
+            prop_assert!(line.is_some(), "{} at ({x}, {y}) without its roof", g.group.name);
+            if let Some([a, b]) = line {
+                prop_assert!(a.0 * (1.0 - 1e-9) <= x && x <= b.0 * (1.0 + 1e-9), "({x}, {y}) beside {a:?}–{b:?}");
+                let on = if g.bound == Bound::Memory { m.bw * x } else { a.1 };
+                prop_assert!(close(y, on), "({x}, {y}) off its roof");
+            }
+        }
+    }
+
+    /// The roofline's labels (two ceilings, the roof, and a measured roof) at any
+    /// values, chart size and pixel ratio: each line on the chart gets its label,
+    /// inside the plot, and no two labels overlap.
+    #[test]
+    fn roofline_labels_never_overlap(
+        bw in log_range(limits::BW),
+        matmul in log_range(limits::FLOPS),
+        pointwise_ratio in log_range((1e-3, 2.0)),
+        measured in proptest::option::of((log_range(limits::BW), proptest::option::of(log_range(limits::FLOPS)))),
+        w in 300.0f64..1300.0,
+        h in 260.0f64..520.0,
+        dpr in prop_oneof![Just(1.0), Just(1.5), Just(2.0), Just(3.0)],
+    ) {
+        let pointwise = (matmul * pointwise_ratio).max(1.0);
+        let size = |t: String| (geom::text_width(&t, 11.0 * dpr), (11.0 * dpr * 1.2f64).ceil());
+        let mut labels = vec![
+            (Along::Ceiling { value: matmul, bw }, size(format!("matmul {}", units::si(matmul, "FLOP/s")))),
+            (Along::Ceiling { value: pointwise, bw }, size(format!("pointwise {}", units::si(pointwise, "FLOP/s")))),
+            (Along::Roof { bw, top: matmul.max(pointwise) }, size(units::si(bw, "B/s"))),
+        ];
+        if let Some((mbw, peak)) = measured {
+            let along = match peak {
+                Some(value) => Along::Ceiling { value, bw: mbw },
+                None => Along::Roof { bw: mbw, top: f64::INFINITY },
+            };
+            labels.push((along, size(format!("measured: {}, {}", units::si(mbw, "B/s"), units::si(peak.unwrap_or(0.0), "FLOP/s")))));
+        }
+        let ax = LogAxes { x: X, y: Y, px: Rect { x0: 64.0 * dpr, y0: 12.0 * dpr, x1: (w - 12.0) * dpr, y1: (h - 52.0) * dpr } };
+        let map = |p| ax.to_px(p);
+        let out = geom::roofline_labels(&labels, X, Y, &map, ax.px, &[], dpr);
+        prop_assert_eq!(out.len(), labels.len());
+        for (r, (along, _)) in out.iter().zip(&labels) {
+            let visible = along.line(X, Y).is_some();
+            prop_assert_eq!(r.is_some(), visible, "{:?}: {:?}", along, r);
+            if let Some(r) = r {
+                prop_assert!(r.within(&ax.px), "{r:?} outside {:?}", ax.px);
+            }
+        }
+        let boxes: Vec<Rect> = out.into_iter().flatten().collect();
+        disjoint(&boxes)?;
+    }
+
+    /// `place` on arbitrary input: whatever it returns is inside the bounds and
+    /// pairwise apart.
+    #[test]
+    fn place_never_overlaps(
+        specs in proptest::collection::vec(
+            ((1.0f64..200.0, 1.0f64..40.0), proptest::collection::vec((-50.0f64..450.0, -50.0f64..350.0), 0..5)),
+            0..12,
+        ),
+        segs in proptest::collection::vec(((0.0f64..400.0, 0.0f64..300.0), (0.0f64..400.0, 0.0f64..300.0)), 0..6),
+        spacing in 0.0f64..4.0,
+    ) {
+        let bounds = Rect::at(0.0, 0.0, 400.0, 300.0);
+        let specs: Vec<Spec> = specs.into_iter().map(|(size, candidates)| Spec { size, candidates }).collect();
+        let obstacles: Vec<Obstacle> = segs.into_iter().map(|(a, b)| Obstacle::Segment(a, b)).collect();
+        let out = geom::place(&specs, bounds, &obstacles, spacing);
+        prop_assert_eq!(out.len(), specs.len());
+        let boxes: Vec<Rect> = out.iter().flatten().copied().collect();
+        for (b, s) in out.iter().zip(&specs) {
+            if let Some(b) = b {
+                prop_assert!(b.within(&bounds));
+                prop_assert!(close(b.w(), s.size.0) && close(b.h(), s.size.1));
+            }
+        }
+        disjoint(&boxes)?;
+    }
+}
