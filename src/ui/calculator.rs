@@ -130,6 +130,6 @@ pub fn Calculator(ctx: Ctx) -> impl IntoView {
         </dl>
         <PlotCanvas ctx=ctx id="calculator-canvas" data=shared(chart)
             label=Signal::derive(move || result.with(|(s, _)| format!("Roofline with this operation's kernels; it is {}.", s.regime.label())))/>
-        <Legend/>
+        <Legend ctx=ctx/>
     }
 }

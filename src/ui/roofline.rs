@@ -192,18 +192,30 @@ pub fn Roofline(ctx: Ctx) -> impl IntoView {
         <figure class="chart">
             <PlotCanvas ctx=ctx id="roofline-canvas" label=label data=shared(data)/>
             <figcaption>
-                <Legend/>
+                <Legend ctx=ctx/>
             </figcaption>
         </figure>
     }
 }
 
 #[component]
-pub fn Legend() -> impl IntoView {
+pub fn Legend(ctx: Ctx) -> impl IntoView {
+    // tensor cores only where the dtype's matmuls run on them
+    let units = move || {
+        ctx.view.with(|s| {
+            if s.dtype == crate::model::Dtype::Fp32 && s.hw.fp32_matmul > s.hw.fp32_vector {
+                "matmul ceiling (matrix cores, fp32)"
+            } else if s.dtype == crate::model::Dtype::Fp32 {
+                "matmul ceiling (fp32 units, no tensor cores)"
+            } else {
+                "matmul ceiling (tensor cores)"
+            }
+        })
+    };
     view! {
         <ul class="legend">
             <li><span class="swatch memory"></span>"memory roof: bandwidth × intensity"</li>
-            <li><span class="swatch compute"></span>"matmul ceiling (tensor cores)"</li>
+            <li><span class="swatch compute"></span>{units}</li>
             <li><span class="swatch vector"></span>"pointwise ceiling (plain multiply)"</li>
             <li><span class="dot"></span>"a kernel (on its roof)"</li>
             <li><span class="cross">"×"</span>"whole step, overhead included"</li>
