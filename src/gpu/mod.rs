@@ -10,12 +10,15 @@
 //! - [`plan`]: buffer sizes from the adapter's limits, budgets, chunking;
 //! - [`json`], [`export`]: the tiny JSON and CSV codecs (exact round trips);
 //! - [`apply`]: turning a run into the explorer's slider values;
+//! - [`datasheet`]: which preset the adapter looks like, and the measured figures
+//!   as percentages of its datasheet;
 //! - [`table`]: the results as escaped HTML tables and words.
 //!
 //! `web` (wasm32 only) talks to the GPU: device, pipelines, dispatch, timing.
 
 pub mod analysis;
 pub mod apply;
+pub mod datasheet;
 pub mod export;
 pub mod json;
 pub mod plan;

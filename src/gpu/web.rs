@@ -22,7 +22,7 @@
 //!    `performance.now()` around submit → `onSubmittedWorkDone`, minus the
 //!    measured round trip of an empty submission.
 
-use super::plan::{self, Limits, Plan, REPEATS};
+use super::plan::{self, Limits, Plan, Predictor, EMPTY as NONE};
 use super::reference::{self, Tolerance, Verdict};
 use super::results::*;
 use super::wgsl;
@@ -206,9 +206,6 @@ struct Kern {
     groups: Vec<GpuBindGroup>,
 }
 
-/// One dispatch of a trial: which bind group (`NONE` for the empty kernel).
-const NONE: u8 = u8::MAX;
-
 /// Query slots per read-back of timestamps.
 const QUERY_PAIRS: u32 = 256;
 
@@ -229,17 +226,8 @@ struct Lab<'h> {
     /// Progress: steps done, steps total, and the fraction of the current step.
     step: Cell<(f64, f64)>,
     label: RefCell<String>,
-    /// Predicted seconds per element of one copy dispatch, per dtype.
-    pe_copy: Cell<[f64; 2]>,
-    /// Predicted seconds per element per op, per (op, dtype).
-    pe_op: RefCell<Vec<((Op, Dt), f64)>>,
-}
-
-fn dt_index(dt: Dt) -> usize {
-    match dt {
-        Dt::F32 => 0,
-        Dt::F16 => 1,
-    }
+    /// Predicts each variant's time from those measured before it.
+    pred: RefCell<Predictor>,
 }
 
 impl Lab<'_> {
@@ -486,22 +474,6 @@ impl Lab<'_> {
         Ok(v)
     }
 
-    /// The dispatches of `runs` runs of a variant, alternating buffers.
-    fn seq(kernel: Kernel, repeat: u32, first_run: u32, runs: u32) -> Vec<u8> {
-        let mut s = Vec::new();
-        for u in first_run..first_run + runs {
-            let p = (u % 2) as u8;
-            s.push(p);
-            if kernel == Kernel::Eager {
-                for j in 1..repeat.max(1) {
-                    // step j reads B[(u + j − 1) % 2]: group 2 reads B0, group 3 reads B1
-                    s.push(if (u + j - 1) % 2 == 0 { 2 } else { 3 });
-                }
-            }
-        }
-        s
-    }
-
     /// Verify run 0's output against the CPU chain on a sample.
     async fn verify(
         &self,
@@ -510,7 +482,7 @@ impl Lab<'_> {
         grid: (u32, u32),
         per_submit: u32,
     ) -> Res<Check> {
-        let seq = Self::seq(m.kernel, m.repeat, 0, 1);
+        let seq = plan::dispatch_sequence(m.kernel, m.repeat, 0, 1);
         self.execute(kern, &seq, grid, per_submit).await?;
         let out = match m.kernel {
             Kernel::Eager => &self.b[((m.repeat.max(1) - 1) % 2) as usize],
@@ -561,38 +533,11 @@ impl Lab<'_> {
 
     /// Predicted seconds per element of one dispatch of a variant.
     fn predict(&self, kernel: Kernel, op: Option<Op>, dt: Dt, repeat: u32) -> f64 {
-        let copy = self.pe_copy.get()[dt_index(dt)];
-        let Some(op) = op else { return copy };
-        let per_op = self
-            .pe_op
-            .borrow()
-            .iter()
-            .find(|(k, _)| *k == (op, dt))
-            .map_or(copy, |p| p.1);
-        let ops = if kernel == Kernel::Eager { 1 } else { repeat };
-        copy.max(per_op * f64::from(ops))
+        self.pred.borrow().predict(kernel, op, dt, repeat)
     }
 
     fn learn(&self, m: &Measurement) {
-        let Some(pe) = m.time_per_element() else {
-            return;
-        };
-        match (m.kernel, m.op) {
-            (Kernel::Copy, _) => {
-                let mut c = self.pe_copy.get();
-                c[dt_index(m.dt)] = pe;
-                self.pe_copy.set(c);
-            }
-            (Kernel::Fused, Some(op)) if m.repeat > 0 => {
-                let per_op = pe / f64::from(m.repeat);
-                let mut v = self.pe_op.borrow_mut();
-                match v.iter_mut().find(|(k, _)| *k == (op, m.dt)) {
-                    Some(p) => p.1 = p.1.min(per_op),
-                    None => v.push(((op, m.dt), per_op)),
-                }
-            }
-            _ => {}
-        }
+        self.pred.borrow_mut().learn(m);
     }
 
     /// Time `runs` runs per trial; returns seconds per run.
@@ -604,7 +549,7 @@ impl Lab<'_> {
         runs: u32,
         per_submit: u32,
     ) -> Res<f64> {
-        let seq = Self::seq(m.kernel, m.repeat, 0, runs);
+        let seq = plan::dispatch_sequence(m.kernel, m.repeat, 0, runs);
         let t = self.execute(kern, &seq, grid, per_submit).await?;
         Ok(t / f64::from(runs.max(1)))
     }
@@ -1043,8 +988,9 @@ async fn session_run(
     } else {
         vec![Dt::F32]
     };
-    // steps: setup, copy (per dtype), overheads, fused + eager per op, repeat, dtype
-    let total = 2.0 + dts.len() as f64 * (1.0 + 2.0 * (Op::ALL.len() * REPEATS.len()) as f64);
+    // steps: setup, copy (per dtype), overheads, the sweep per dtype
+    let sweep = plan::sweep();
+    let total = 2.0 + dts.len() as f64 * (1.0 + sweep.len() as f64);
     let lab = Lab {
         queue: device.queue(),
         device: device.clone(),
@@ -1061,8 +1007,7 @@ async fn session_run(
         hooks,
         step: Cell::new((0.0, total)),
         label: RefCell::new("measuring the submit round trip".into()),
-        pe_copy: Cell::new([0.0; 2]),
-        pe_op: RefCell::new(Vec::new()),
+        pred: RefCell::new(Predictor::default()),
     };
     let mut lab = lab;
     lab.progress(0.0);
@@ -1080,9 +1025,7 @@ async fn session_run(
         lab.progress(0.0);
         // probe at the smallest size to predict the full-size copy
         {
-            let mut c = lab.pe_copy.get();
-            c[dt_index(dt)] = 0.0;
-            lab.pe_copy.set(c);
+            lab.pred.borrow_mut().forget_copy(dt);
             let saved = lab.plan.elements(dt);
             let probe_plan = Plan {
                 bytes: lab.plan.min_elements.min(saved) * dt.bytes(),
@@ -1108,18 +1051,13 @@ async fn session_run(
             step_done(&lab);
         }
 
-        for op in Op::ALL {
-            for r in REPEATS {
-                for kernel in [Kernel::Fused, Kernel::Eager] {
-                    *lab.label.borrow_mut() =
-                        format!("{} {} ×{} ({})", kernel.id(), op.id(), r, dt.id());
-                    lab.progress(0.0);
-                    let m = lab.measure(kernel, Some(op), dt, r).await?;
-                    run.measurements.push(m);
-                    (hooks.update)(run);
-                    step_done(&lab);
-                }
-            }
+        for &(kernel, op, r) in &sweep {
+            *lab.label.borrow_mut() = format!("{} {} ×{} ({})", kernel.id(), op.id(), r, dt.id());
+            lab.progress(0.0);
+            let m = lab.measure(kernel, Some(op), dt, r).await?;
+            run.measurements.push(m);
+            (hooks.update)(run);
+            step_done(&lab);
         }
     }
     let errs = lab.errors.borrow();
