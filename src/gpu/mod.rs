@@ -14,7 +14,9 @@
 //!   as percentages of its datasheet;
 //! - [`table`]: the results as escaped HTML tables and words.
 //!
-//! `web` (wasm32 only) talks to the GPU: device, pipelines, dispatch, timing.
+//! Two drivers talk to the GPU, each with the same procedure: `web` (wasm32 only,
+//! the page: WebGPU through web-sys) and `native` (not wasm32, `brrr-lab`: the
+//! `wgpu` crate's Vulkan, Metal and DX12 backends).
 
 pub mod analysis;
 pub mod apply;
@@ -27,5 +29,7 @@ pub mod results;
 pub mod table;
 pub mod wgsl;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod native;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
