@@ -14,7 +14,7 @@ fn main() {
 mod native {
     use brrr::gpu::{analysis, datasheet, export, native, table};
     use brrr::model::units;
-    use std::io::Write;
+    use std::io::{IsTerminal, Write};
 
     const HELP: &str = "\
 brrr-lab: measure this machine's GPU natively, as brrr's page does in the browser.
@@ -84,9 +84,17 @@ Exit status: 0 when the run completed and every variant verified, 1 otherwise
             }
         };
         let to_stdout = a.json.as_deref() == Some("-");
+        // on a terminal one line rewritten in place; in a log one line per step
+        let tty = std::io::stderr().is_terminal();
+        let last = std::cell::RefCell::new(String::new());
         let progress = |f: f64, what: &str| {
-            eprint!("\r\x1b[K{:3.0} % {what}", f * 100.0);
-            let _ = std::io::stderr().flush();
+            if tty {
+                eprint!("\r\x1b[K{:3.0} % {what}", f * 100.0);
+                let _ = std::io::stderr().flush();
+            } else if *last.borrow() != what {
+                eprintln!("{:3.0} % {what}", f * 100.0);
+                *last.borrow_mut() = what.to_string();
+            }
         };
         let run = match native::run(&native::Options {
             small: a.small,
@@ -95,11 +103,16 @@ Exit status: 0 when the run completed and every variant verified, 1 otherwise
         }) {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("\r\x1b[Kbrrr-lab: {e}");
+                if tty {
+                    eprint!("\r\x1b[K");
+                }
+                eprintln!("brrr-lab: {e}");
                 return 1;
             }
         };
-        eprintln!();
+        if tty {
+            eprintln!();
+        }
         let mut out: Box<dyn Write> = if to_stdout {
             Box::new(std::io::stderr())
         } else {
