@@ -91,7 +91,7 @@ Exit status: 0 when the run completed and every variant verified, 1 otherwise
             if tty {
                 eprint!("\r\x1b[K{:3.0} % {what}", f * 100.0);
                 let _ = std::io::stderr().flush();
-            } else if *last.borrow() != what {
+            } else if *last.borrow() != what && what != native::OPENING {
                 eprintln!("{:3.0} % {what}", f * 100.0);
                 *last.borrow_mut() = what.to_string();
             }

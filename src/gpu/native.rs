@@ -23,6 +23,10 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
+/// The progress label while the adapter and device are opened (a failure there is
+/// the run's only message).
+pub const OPENING: &str = "opening the GPU";
+
 /// Query slots per read-back of timestamps.
 const QUERY_PAIRS: u32 = 256;
 
@@ -654,7 +658,7 @@ impl Lab<'_> {
 /// measured (no adapter, no device, limits too small, or a failure before the
 /// first measurement); otherwise the run, complete or partial.
 pub fn run(opts: &Options<'_>) -> Result<LabRun, String> {
-    (opts.progress)(0.0, "opening the GPU");
+    (opts.progress)(0.0, OPENING);
     let adapter = adapter()?;
     let info = info_of(&adapter);
     let limits = limits_of(&adapter);
@@ -711,8 +715,8 @@ pub fn run(opts: &Options<'_>) -> Result<LabRun, String> {
         measurements: Vec::new(),
     };
     run.notes.push(format!(
-        "Measured natively by brrr-lab (wgpu {} backend), not in a browser.",
-        format!("{:?}", adapter.get_info().backend)
+        "Measured natively by brrr-lab (wgpu {:?} backend), not in a browser.",
+        adapter.get_info().backend
     ));
     if info.fallback {
         run.notes.push(
