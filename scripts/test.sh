@@ -13,8 +13,9 @@ cargo fmt --all -- --check
 step "clippy (native + wasm32, warnings are errors)"
 cargo clippy --all-targets -- -D warnings
 cargo clippy --target wasm32-unknown-unknown -- -D warnings
-step "native tests (model, URL codec, properties)"
-cargo test --quiet
+step "native tests (model, URL codec, properties, the lab's chains on the Vulkan adapter)"
+# bootstrap.sh installed Mesa's software Vulkan driver: a missing adapter is a failure
+BRRR_REQUIRE_ADAPTER=1 cargo test --quiet
 step "release build (trunk, offline)"
 trunk build --release --offline
 step "brrr-lab: the native lab on a software Vulkan driver (small size)"

@@ -658,6 +658,95 @@ impl Lab<'_> {
 /// measured (no adapter, no device, limits too small, or a failure before the
 /// first measurement); otherwise the run, complete or partial.
 pub fn run(opts: &Options<'_>) -> Result<LabRun, String> {
+    let (mut lab, mut run, dts) = setup(opts)?;
+    let device = lab.device.clone();
+    let sweep = plan::sweep();
+    lab.step.1 = 2.0 + dts.len() as f64 * (1.0 + sweep.len() as f64);
+    let result = sweep_all(&mut lab, &dts, &sweep, &mut run);
+    for e in lock(&lab.errors).iter().take(5) {
+        run.notes.push(e.clone());
+    }
+    drop(lab);
+    device.destroy();
+    let kept = if run.measurements.is_empty() {
+        "nothing was measured"
+    } else {
+        "the results so far are kept, marked partial"
+    };
+    match result {
+        Ok(()) => {
+            run.outcome = Outcome::Complete;
+            run.reason.clear();
+            (opts.progress)(1.0, "done");
+        }
+        Err(Stop::Lost(m)) => {
+            run.reason = format!("The GPU device was lost during the run ({m}); {kept}.");
+        }
+        Err(Stop::Error(m)) => {
+            run.reason = format!("The run stopped on an error ({m}); {kept}.");
+        }
+    }
+    if run.measurements.is_empty() && run.outcome != Outcome::Complete {
+        return Err(run.reason);
+    }
+    Ok(run)
+}
+
+/// ((dtype, repeat), verdict) per variant.
+pub type Verdicts = Vec<((Dt, u32), Check)>;
+
+/// Verify (not time) the fused chains of `op` at every repeat of the sweep, in f32
+/// and, where the adapter has `shader-f16`, f16, at the small size: the WGSL the
+/// page runs, executed on this machine's adapter, against the CPU reference.
+/// Returns ((dtype, repeat), verdict) per variant.
+pub fn verify_chains(op: Op) -> Result<Verdicts, String> {
+    let quiet = |_: f64, _: &str| {};
+    let opts = Options {
+        small: true,
+        wall_clock: true,
+        progress: &quiet,
+    };
+    let (lab, _, dts) = setup(&opts)?;
+    let mut out = Vec::new();
+    let res = (|| -> Res<()> {
+        for &dt in &dts {
+            lab.fill(dt)?;
+            for r in plan::REPEATS {
+                let m = Measurement {
+                    kernel: Kernel::Fused,
+                    op: Some(op),
+                    dt,
+                    repeat: r,
+                    elements: lab.plan.elements(dt),
+                    times: Vec::new(),
+                    check: Check::Failed {
+                        detail: "not run".into(),
+                    },
+                };
+                let code = wgsl::elementwise(dt, Some(op), r, lab.plan.wg);
+                let check = match lab.kernel(&code, true) {
+                    Ok(kern) => {
+                        lab.uniforms(m.elements);
+                        let grid = lab.plan.grid(m.elements);
+                        lab.verify(&kern, &m, grid, 1)?
+                    }
+                    Err(e) => Check::Failed { detail: e },
+                };
+                out.push(((dt, r), check));
+            }
+        }
+        Ok(())
+    })();
+    lab.device.destroy();
+    match res {
+        Ok(()) => Ok(out),
+        Err(Stop::Lost(m) | Stop::Error(m)) => Err(m),
+    }
+}
+
+/// Open the adapter and device and create the buffers: the [`Lab`] of a run, the
+/// run's record so far (adapter, plan, notes) and the dtypes to sweep.
+fn setup<'o>(opts: &'o Options<'o>) -> Result<(Lab<'o>, LabRun, Vec<Dt>), String> {
     (opts.progress)(0.0, OPENING);
     let adapter = adapter()?;
     let info = info_of(&adapter);
@@ -795,9 +884,7 @@ pub fn run(opts: &Options<'_>) -> Result<LabRun, String> {
     } else {
         vec![Dt::F32]
     };
-    let sweep = plan::sweep();
-    let total = 2.0 + dts.len() as f64 * (1.0 + sweep.len() as f64);
-    let mut lab = Lab {
+    let lab = Lab {
         device: device.clone(),
         queue,
         plan,
@@ -812,37 +899,10 @@ pub fn run(opts: &Options<'_>) -> Result<LabRun, String> {
         roundtrip: 0.0,
         pred: Predictor::default(),
         opts,
-        step: (0.0, total),
+        step: (0.0, 1.0),
         label: "measuring the submit round trip".into(),
     };
-    let result = sweep_all(&mut lab, &dts, &sweep, &mut run);
-    for e in lock(&lab.errors).iter().take(5) {
-        run.notes.push(e.clone());
-    }
-    drop(lab);
-    device.destroy();
-    let kept = if run.measurements.is_empty() {
-        "nothing was measured"
-    } else {
-        "the results so far are kept, marked partial"
-    };
-    match result {
-        Ok(()) => {
-            run.outcome = Outcome::Complete;
-            run.reason.clear();
-            (opts.progress)(1.0, "done");
-        }
-        Err(Stop::Lost(m)) => {
-            run.reason = format!("The GPU device was lost during the run ({m}); {kept}.");
-        }
-        Err(Stop::Error(m)) => {
-            run.reason = format!("The run stopped on an error ({m}); {kept}.");
-        }
-    }
-    if run.measurements.is_empty() && run.outcome != Outcome::Complete {
-        return Err(run.reason);
-    }
-    Ok(run)
+    Ok((lab, run, dts))
 }
 
 fn sweep_all(
