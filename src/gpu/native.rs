@@ -15,7 +15,7 @@
 //! round trip). Blocking calls (`device.poll`) replace the page's awaits; nothing
 //! here panics on a GPU failure, which comes back as a message.
 
-use super::plan::{self, Limits, Plan, Predictor, EMPTY};
+use super::plan::{self, Calibration, Limits, Plan, Predictor, EMPTY};
 use super::reference::{self, Tolerance, Verdict};
 use super::results::*;
 use super::wgsl;
@@ -553,25 +553,16 @@ impl Lab<'_> {
             let per_dispatch = predict(self) * m.elements as f64;
             let per_submit = self.plan.dispatches_per_submit(per_dispatch);
             let t = self.trial(&kern, &m, grid, runs, per_submit)?;
-            let t_dispatch = t / f64::from(dispatches);
-            if t_dispatch > 2.0 * self.plan.chunk_max_s && m.elements > self.plan.min_elements {
-                let n = self
-                    .plan
-                    .elements_for(dt, t_dispatch / m.elements as f64, dispatches);
-                if n < m.elements {
+            match self.plan.calibrate(dt, t, runs, m.elements, dispatches) {
+                // a dispatch far over budget (a slow GPU): shrink before timing
+                Calibration::Shrink(n) => {
                     m.elements = n;
                     self.uniforms(n);
                     grid = self.plan.grid(n);
-                    continue;
                 }
+                Calibration::Done => break t,
+                Calibration::Runs(r) => runs = r,
             }
-            let trial_s = t * f64::from(runs);
-            if trial_s >= self.plan.chunk_target_s / 2.0 || runs >= 4096 {
-                break t;
-            }
-            let grow = (self.plan.chunk_target_s / trial_s.max(self.plan.chunk_target_s / 64.0))
-                .clamp(2.0, 64.0);
-            runs = ((f64::from(runs) * grow) as u32).min(4096);
         };
         self.progress(0.35);
         let per_submit = self

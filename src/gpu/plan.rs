@@ -142,7 +142,47 @@ pub fn plan(l: &Limits, small: bool) -> Result<Plan, String> {
     })
 }
 
+/// The next step of a variant's calibration (also its warm-up).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Calibration {
+    /// One dispatch is far over budget (a slow GPU): use this many elements and
+    /// calibrate again.
+    Shrink(u64),
+    /// A trial is long enough to time well: start the timed trials.
+    Done,
+    /// Too short: try again with this many runs per trial.
+    Runs(u32),
+}
+
 impl Plan {
+    /// After a calibration trial of `runs` runs took `t` seconds per run (a run =
+    /// `dispatches` dispatches of `elements` elements): shrink a dispatch far over
+    /// [`Plan::chunk_max_s`], else stop once a trial lasts half of
+    /// [`Plan::chunk_target_s`] (or 4096 runs), else grow the runs 2–64×. Both
+    /// drivers loop on this.
+    pub fn calibrate(
+        &self,
+        dt: Dt,
+        t: f64,
+        runs: u32,
+        elements: u64,
+        dispatches: u32,
+    ) -> Calibration {
+        let t_dispatch = t / f64::from(dispatches.max(1));
+        if t_dispatch > 2.0 * self.chunk_max_s && elements > self.min_elements {
+            let n = self.elements_for(dt, t_dispatch / elements as f64, dispatches);
+            if n < elements {
+                return Calibration::Shrink(n);
+            }
+        }
+        let trial_s = t * f64::from(runs);
+        if trial_s >= self.chunk_target_s / 2.0 || runs >= 4096 {
+            return Calibration::Done;
+        }
+        let grow = (self.chunk_target_s / trial_s.max(self.chunk_target_s / 64.0)).clamp(2.0, 64.0);
+        Calibration::Runs(((f64::from(runs) * grow) as u32).min(4096))
+    }
+
     /// Elements per buffer for `dt`.
     pub fn elements(&self, dt: Dt) -> u64 {
         self.bytes / dt.bytes()
@@ -425,6 +465,40 @@ mod tests {
         assert_eq!(p.dispatches_per_submit(1e-3), 40);
         assert_eq!(p.dispatches_per_submit(1.0), 1);
         assert_eq!(p.dispatches_per_submit(1e-9), 8192);
+    }
+
+    #[test]
+    fn calibration_steps() {
+        let big = Limits {
+            max_storage_binding: 4e9,
+            max_buffer: 4e9,
+            ..default_limits()
+        };
+        let p = plan(&big, false).unwrap_or_else(|e| panic!("{e}"));
+        let full = p.elements(Dt::F32);
+        // 1 µs per run: grow 64× at most
+        assert_eq!(
+            p.calibrate(Dt::F32, 1e-6, 1, full, 1),
+            Calibration::Runs(64)
+        );
+        // 1 ms per run, 4 runs: 4 ms < 10 ms → grow 5×
+        assert_eq!(
+            p.calibrate(Dt::F32, 1e-3, 4, full, 1),
+            Calibration::Runs(20)
+        );
+        // 12 ms per run: long enough
+        assert_eq!(p.calibrate(Dt::F32, 12e-3, 1, full, 1), Calibration::Done);
+        assert_eq!(p.calibrate(Dt::F32, 1e-9, 4096, full, 1), Calibration::Done);
+        // a dispatch of 1 s: shrink below the chunk limit
+        match p.calibrate(Dt::F32, 1.0, 1, full, 1) {
+            Calibration::Shrink(n) => assert!(n < full && n as f64 / full as f64 <= 0.04 * 1.01),
+            c => panic!("{c:?}"),
+        }
+        // …but never below the floor
+        assert_eq!(
+            p.calibrate(Dt::F32, 1.0, 1, p.min_elements, 1),
+            Calibration::Done
+        );
     }
 
     #[test]

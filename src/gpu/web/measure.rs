@@ -7,7 +7,7 @@ use super::glue::{js_err, knob, now, scope_error, wait, yield_now};
 use super::queries::{Queries, QUERY_PAIRS};
 use super::run::Hooks;
 use super::{Res, Stop};
-use crate::gpu::plan::{self, Plan, Predictor, EMPTY as NONE};
+use crate::gpu::plan::{self, Calibration, Plan, Predictor, EMPTY as NONE};
 use crate::gpu::reference::{self, Tolerance, Verdict};
 use crate::gpu::results::*;
 use crate::gpu::wgsl;
@@ -351,26 +351,16 @@ impl Lab<'_> {
             let per_dispatch = self.predict(kernel, op, dt, repeat) * m.elements as f64;
             let per_submit = self.plan.dispatches_per_submit(per_dispatch);
             let t = self.trial(&kern, &m, grid, runs, per_submit).await?;
-            // a dispatch far over budget (a slow GPU): shrink before timing
-            let t_dispatch = t / f64::from(dispatches);
-            if t_dispatch > 2.0 * self.plan.chunk_max_s && m.elements > self.plan.min_elements {
-                let n = self
-                    .plan
-                    .elements_for(dt, t_dispatch / m.elements as f64, dispatches);
-                if n < m.elements {
+            match self.plan.calibrate(dt, t, runs, m.elements, dispatches) {
+                // a dispatch far over budget (a slow GPU): shrink before timing
+                Calibration::Shrink(n) => {
                     m.elements = n;
                     self.uniforms(n)?;
                     grid = self.plan.grid(n);
-                    continue;
                 }
+                Calibration::Done => break t,
+                Calibration::Runs(r) => runs = r,
             }
-            let trial_s = t * f64::from(runs);
-            if trial_s >= self.plan.chunk_target_s / 2.0 || runs >= 4096 {
-                break t;
-            }
-            let grow = (self.plan.chunk_target_s / trial_s.max(self.plan.chunk_target_s / 64.0))
-                .clamp(2.0, 64.0);
-            runs = ((f64::from(runs) * grow) as u32).min(4096);
         };
         self.progress(0.35);
         let per_submit = self
