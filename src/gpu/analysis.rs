@@ -200,11 +200,11 @@ pub fn findings(run: &LabRun) -> Vec<String> {
         }
         (Some((mul, _)), Some((fma, _)), None) => out.push(format!(
             "The x · m chain (at best {} multiplies/s) never outran the fma chain (at best {} \
-             FMA/s = {} FLOP/s, an FMA counted as 2 FLOP) by more than {}× beyond noise: the \
+             FMA/s = {}, an FMA counted as 2 FLOP) by more than {}× beyond noise: the \
              compiler did not shorten it.",
             units::si(mul, ""),
             units::si(fma, ""),
-            units::si(fma * Op::Fma.flop(), ""),
+            units::si(fma * Op::Fma.flop(), "FLOP/s"),
             units::sig3(SHORTENED_RATIO),
         )),
         (Some(_), None, _) => out.push(
