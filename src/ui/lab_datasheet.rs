@@ -36,8 +36,8 @@ pub fn LabDatasheet(
             (g, None) if g.is_empty() => {
                 "brrr does not recognise this adapter: pick the GPU it is."
             }
-            (_, None) => "guessed from the adapter's name: change it if it is wrong.",
-            _ => "chosen by you.",
+            (_, None) => "Guessed from the adapter's name: change it if it is wrong.",
+            _ => "Chosen by you.",
         };
         let rows = preset
             .map(|p| datasheet::compare(&s, p))

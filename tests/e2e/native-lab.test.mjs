@@ -98,7 +98,7 @@ test("the page's lab imports brrr-lab's file and shows its figures beside a data
   const mulPct = await metric(page, 'lab_mul_rate_pct');
   assert.ok(Math.abs(mulPct / (m.lab_mul_rate / 33.5e12) - 1) < 1e-9, `x·m ${mulPct}`);
   assert.match(await page.locator('.lab-vs-datasheet').innerText(), /of the 67 TFLOP\/s fp32 peak of the NVIDIA H100 SXM/);
-  assert.match(await page.locator('#lab-preset-note').innerText(), /chosen by you/);
+  assert.match(await page.locator('#lab-preset-note').innerText(), /Chosen by you/);
   await page.locator('#lab').screenshot({ path: path.join(OUT_DIR, 'native-lab-import.png') });
   await page.locator('.lab-results').screenshot({ path: path.join(OUT_DIR, 'native-lab-metrics.png') });
   await page.locator('.lab-datasheet').screenshot({ path: path.join(OUT_DIR, 'native-lab-datasheet.png') });
