@@ -152,6 +152,68 @@ pub fn compare(s: &Summary, p: &Preset) -> Vec<Comparison> {
     out
 }
 
+/// One figure of two runs side by side (e.g. `brrr-lab` natively against the
+/// browser on the same GPU): (label, `data-metric` name of the ratio, this run,
+/// the other run, this ÷ other).
+pub type Versus = (&'static str, &'static str, String, String, f64);
+
+/// The headline figures both runs measured, this run's against the other's.
+pub fn versus(this: &Summary, other: &Summary) -> Vec<Versus> {
+    type Figure = (
+        &'static str,
+        &'static str,
+        Option<f64>,
+        Option<f64>,
+        &'static str,
+    );
+    let first = |p: Option<(f64, u32)>| p.map(|p| p.0);
+    let figures: [Figure; 5] = [
+        (
+            "Copy bandwidth",
+            "lab_versus_copy_bw",
+            this.copy_bw,
+            other.copy_bw,
+            "B/s",
+        ),
+        (
+            "Compute ceiling (fma chain)",
+            "lab_versus_peak_flops",
+            first(this.peak_flops),
+            first(other.peak_flops),
+            "FLOP/s",
+        ),
+        (
+            "x · m chain, at best",
+            "lab_versus_mul_rate",
+            first(this.mul_rate),
+            first(other.mul_rate),
+            " multiplies/s",
+        ),
+        (
+            "Per dispatch (empty kernel)",
+            "lab_versus_dispatch_s",
+            this.dispatch,
+            other.dispatch,
+            "s",
+        ),
+        (
+            "Per queue.submit",
+            "lab_versus_submit_s",
+            this.submit,
+            other.submit,
+            "s",
+        ),
+    ];
+    figures
+        .into_iter()
+        .filter_map(|(label, metric, a, b, unit)| {
+            let (a, b) = (a?, b?);
+            (a.is_finite() && b.is_finite() && b > 0.0)
+                .then(|| (label, metric, units::si(a, unit), units::si(b, unit), a / b))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,6 +300,34 @@ mod tests {
             None
         );
         assert_eq!(id(&AdapterInfo::default()), None);
+    }
+
+    #[test]
+    fn two_runs_side_by_side() {
+        let native = Summary {
+            copy_bw: Some(2.98e12),
+            peak_flops: Some((64.4e12, 1024)),
+            dispatch: Some(1.6e-7),
+            ..Summary::default()
+        };
+        let browser = Summary {
+            copy_bw: Some(2.5e12),
+            peak_flops: Some((60e12, 1024)),
+            mul_rate: Some((30e12, 1024)),
+            ..Summary::default()
+        };
+        let v = versus(&native, &browser);
+        // only what both measured
+        assert_eq!(v.len(), 2, "{v:?}");
+        assert_eq!(v[0].0, "Copy bandwidth");
+        assert_eq!(v[0].1, "lab_versus_copy_bw");
+        assert_eq!(
+            (v[0].2.as_str(), v[0].3.as_str()),
+            ("2.98 TB/s", "2.5 TB/s")
+        );
+        assert!((v[0].4 - 2.98 / 2.5).abs() < 1e-12);
+        assert_eq!(v[1].2, "64.4 TFLOP/s");
+        assert!(versus(&Summary::default(), &browser).is_empty());
     }
 
     #[test]

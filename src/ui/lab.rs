@@ -92,6 +92,8 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
     let applied = RwSignal::new(None::<String>);
     // the preset the figures are compared with: None = guessed from the adapter
     let preset_choice = RwSignal::new(None::<String>);
+    // the results shown before an import replaced them, to compare with
+    let previous = RwSignal::new(None::<LabRun>);
 
     // an outcome becomes the status, unless the lab cannot run here at all
     let settle = move |o: Outcome| {
@@ -208,6 +210,7 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
                         Ok(()) => format!("Imported {} measurements.", r.measurements.len()),
                         Err(e) => format!("Imported, but {e}."),
                     }));
+                    previous.try_set(run.get_untracked());
                     run.try_set(Some(r));
                 }
                 Err(e) => {
@@ -349,7 +352,7 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
             </p>
             <p id="lab-applied" class="note">{move || applied.get()}</p>
             <div class="lab-results">{move || view! { <LabMetrics run=run.get()/> }}</div>
-            <LabDatasheet run=run.into() choice=preset_choice/>
+            <LabDatasheet run=run.into() choice=preset_choice previous=previous/>
             <figure class="chart">
                 <PlotCanvas ctx=ctx id="lab-roofline" data=shared(chart_data)
                     label="Roofline of the selected preset with this GPU's measured roofline and kernels over it."/>

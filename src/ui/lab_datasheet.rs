@@ -2,7 +2,9 @@
 //! (guessed from the adapter by `gpu::datasheet::guess`, changeable), every
 //! headline figure as a percentage of the matching datasheet number, the FLOP
 //! convention, and what the two compute chains say (`gpu::analysis::findings`:
-//! whether a compiler shortened the `x · m` chain). Words and numbers come from
+//! whether a compiler shortened the `x · m` chain), and after an import the
+//! imported figures against those shown before (`datasheet::versus`: e.g.
+//! `brrr-lab` natively against the browser on the same GPU). Words and numbers come from
 //! the pure modules; this only lays them out.
 
 use super::frame::Readout;
@@ -12,10 +14,13 @@ use crate::model::hardware;
 use leptos::prelude::*;
 
 /// `choice`: the preset the user picked (`Some("")` = none), `None` = the guess.
+/// `previous`: the results shown before an import replaced them (compared side by
+/// side with the imported ones).
 #[component]
 pub fn LabDatasheet(
     run: Signal<Option<LabRun>>,
     choice: RwSignal<Option<String>>,
+    previous: RwSignal<Option<LabRun>>,
 ) -> impl IntoView {
     let guessed = Memo::new(move |_| {
         run.with(|r| {
@@ -55,6 +60,30 @@ pub fn LabDatasheet(
                 }
             })
             .collect_view();
+        let versus = previous
+            .get()
+            .filter(|p| p != &r)
+            .map(|p| {
+                let rows = datasheet::versus(&s, &analysis::summary(&p))
+                    .into_iter()
+                    .map(|(label, metric, this, other, ratio)| {
+                        let raw = ratio.to_string();
+                        let text = format!("{}×", crate::model::units::sig3(ratio));
+                        view! {
+                            <li>{label}": "{this}" now, "{other}" before: "
+                                <Readout name=metric raw=Signal::stored(raw) text=Signal::stored(text)/>
+                            </li>
+                        }
+                    })
+                    .collect_view();
+                view! {
+                    <div id="lab-versus">
+                        <p>"The results now shown ("{r.adapter.name()}", "{r.date.clone()}") against those shown before the import ("
+                            {p.adapter.name()}", "{p.date}"), e.g. brrr-lab natively against this browser on the same GPU:"</p>
+                        <ul class="lab-versus">{rows}</ul>
+                    </div>
+                }
+            });
         view! {
             <div class="lab-datasheet">
                 <div class="row">
@@ -74,6 +103,7 @@ pub fn LabDatasheet(
                 <ul class="lab-findings" id="lab-findings">
                     {analysis::findings(&r).into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}
                 </ul>
+                {versus}
             </div>
         }
         .into_any()

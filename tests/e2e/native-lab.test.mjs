@@ -103,3 +103,25 @@ test("the page's lab imports brrr-lab's file and shows its figures beside a data
   await page.locator('.lab-results').screenshot({ path: path.join(OUT_DIR, 'native-lab-metrics.png') });
   await page.locator('.lab-datasheet').screenshot({ path: path.join(OUT_DIR, 'native-lab-datasheet.png') });
 });
+
+test("a browser run, then brrr-lab's file: the page puts the two side by side", async () => {
+  const run = readRun();
+  const page = await h.open('?lab_size=small', { label: 'browser vs native' });
+  await page.locator('#lab').scrollIntoViewIfNeeded();
+  await page.waitForSelector('.lab[data-lab-gpu=ready]', { timeout: 15_000 });
+  await page.click('#lab-run');
+  const done = await pollUntil(() => metric(page, 'lab_status'), (s) => s !== 'running', { timeout: 90_000, interval: 200 });
+  assert.equal(done, 'done', await page.locator('#lab-message').innerText());
+  const browser = await metrics(page, ['lab_copy_bw', 'lab_peak_flops']);
+  await page.locator('#lab-import').setInputFiles(JSON_PATH);
+  await pollUntil(() => page.locator('#lab-message').innerText(), (m) => /Import/.test(m), { timeout: 10_000 });
+  const versus = page.locator('#lab-versus');
+  assert.match(await versus.innerText(), /The results now shown \(Mesa .*\) against those shown before the import \(google swiftshader/);
+  const native = await metrics(page, ['lab_copy_bw', 'lab_peak_flops']);
+  const ratios = await metrics(page, ['lab_versus_copy_bw', 'lab_versus_peak_flops']);
+  // the ratios are the imported figures over the browser's, as shown beside them
+  assert.ok(Math.abs(ratios.lab_versus_copy_bw / (native.lab_copy_bw / browser.lab_copy_bw) - 1) < 1e-9, JSON.stringify({ ratios, native, browser }));
+  assert.ok(Math.abs(ratios.lab_versus_peak_flops / (native.lab_peak_flops / browser.lab_peak_flops) - 1) < 1e-9);
+  assert.equal(native.lab_copy_bw > 0 && run.outcome, 'complete');
+  await versus.screenshot({ path: path.join(OUT_DIR, 'native-lab-versus.png') });
+});
