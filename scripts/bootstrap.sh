@@ -45,3 +45,12 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver
 fi
+
+# 6. A software Vulkan driver (Mesa's lavapipe, and the Vulkan loader) from Debian:
+#    `brrr-lab`, the native lab, runs its kernels on it in the tests, with no GPU.
+if ! dpkg -s mesa-vulkan-drivers >/dev/null 2>&1 || ! dpkg -s libvulkan1 >/dev/null 2>&1; then
+  say "installing mesa-vulkan-drivers and libvulkan1 (apt)"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq mesa-vulkan-drivers libvulkan1
+fi

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Quick start, command 2: run every test (lint, native model tests, release build,
-# end-to-end tests in headless Chromium against the built dist/).
+# the native lab on a software Vulkan driver, end-to-end tests in headless Chromium
+# against the built dist/).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/bootstrap.sh"
@@ -12,9 +13,16 @@ cargo fmt --all -- --check
 step "clippy (native + wasm32, warnings are errors)"
 cargo clippy --all-targets -- -D warnings
 cargo clippy --target wasm32-unknown-unknown -- -D warnings
-step "native tests (model, URL codec, properties)"
-cargo test --quiet
+step "native tests (model, URL codec, properties, the lab's chains on the Vulkan adapter)"
+# bootstrap.sh installed Mesa's software Vulkan driver: a missing adapter is a failure
+BRRR_REQUIRE_ADAPTER=1 cargo test --quiet
 step "release build (trunk, offline)"
 trunk build --release --offline
+step "brrr-lab: the native lab on a software Vulkan driver (small size)"
+# Every variant must verify (exit status 1 otherwise): this stops the tests before
+# the page imports the file it writes (tests/e2e/native-lab.test.mjs).
+mkdir -p tests/e2e/out
+rm -f tests/e2e/out/brrr-lab.json
+cargo run --quiet --profile lab --bin brrr-lab -- --small --json tests/e2e/out/brrr-lab.json
 step "end-to-end tests (headless Chromium)"
 npm run --silent test:e2e

@@ -2,10 +2,13 @@
 //!
 //! The explorer switches to the measured-GPU entry (`hw=measured`, named after the
 //! adapter, `gpu=`), which knows only fp32: the lab measures f32 kernels, and says
-//! nothing about tensor cores. The explorer's peak slider is the fp32 matmul ceiling
-//! and its pointwise ceiling is half of it (the FMA footnote, as on every preset); the
-//! slider is set so that the *pointwise* ceiling equals the measured `x · m` rate,
-//! which is the same kind of work. Bandwidth is the copy kernel's; overhead per kernel
+//! nothing about tensor cores. The explorer's peak slider is the fp32 peak with an
+//! FMA counted as 2 FLOP, and its pointwise ceiling (one multiply per op) is half of
+//! it, as on every preset. The lab's compute ceiling is the fma chain's rate, which
+//! no compiler can shorten: fp32 peak = measured FMA/s × 2 FLOP, so the pointwise
+//! ceiling = the measured FMA/s (a multiply issues at the FMA rate). The `x · m`
+//! chain's rate is never used: a compiler may shorten that chain (on an H100 it
+//! read twice the hardware's multiply rate). Bandwidth is the copy kernel's; overhead per kernel
 //! is the larger of the GPU's time per empty dispatch and the CPU's time to record one
 //! (whichever limits a stream of tiny kernels), or stays as it was if neither was
 //! measured. Everything is clamped to `state::limits`, so the state stays valid.
@@ -29,11 +32,12 @@ fn positive(x: f64) -> Option<f64> {
 /// Switch `s` to the measured GPU `adapter`; `Err` (and `s` untouched) unless the
 /// run has both a verified compute ceiling and a copy bandwidth.
 pub fn apply(s: &mut State, sum: &Summary, adapter: &str) -> Result<Applied, String> {
-    let peak = sum.peak_flops.and_then(|p| positive(p.0));
+    // FMA/s: the pointwise (one op per element per step) rate
+    let peak = sum.fma_rate.and_then(|p| positive(p.0));
     let bw = sum.copy_bw.and_then(positive);
     let (Some(peak), Some(bw)) = (peak, bw) else {
         return Err(
-            "Use my GPU needs both a verified compute ceiling and a verified copy bandwidth from this run."
+            "Use my GPU needs both a verified compute ceiling (the fma chain) and a verified copy bandwidth from this run."
                 .into(),
         );
     };
@@ -67,9 +71,13 @@ mod tests {
     #[test]
     fn measured_ceilings_become_the_explorer() {
         let mut s = State::default();
+        // 2 T FMA/s = 4 TFLOP/s; an x·m chain "at 4 T multiplies/s" (shortened by
+        // a compiler) is ignored
         let sum = Summary {
             copy_bw: Some(200e9),
-            peak_flops: Some((2e12, 1024)),
+            peak_flops: Some((4e12, 1024)),
+            fma_rate: Some((2e12, 1024)),
+            mul_rate: Some((4e12, 1024)),
             dispatch: Some(2e-6),
             encode: Some(5e-7),
             ..Summary::default()
@@ -80,8 +88,10 @@ mod tests {
         assert_eq!(s.dtype, Dtype::Fp32);
         assert_eq!(s.bw, 200e9);
         assert_eq!(s.overhead, 2e-6);
-        // the explorer's pointwise ceiling is now the measured one
+        // the explorer's fp32 peak is FMA/s × 2 FLOP, its pointwise ceiling half of it
         let m = s.machine();
+        assert!((s.flops / 4e12 - 1.0).abs() < 1e-12, "{}", s.flops);
+        assert!((a.flops / 4e12 - 1.0).abs() < 1e-12, "{}", a.flops);
         assert!(
             (m.pointwise_flops / 2e12 - 1.0).abs() < 1e-12,
             "{}",
@@ -100,7 +110,8 @@ mod tests {
         let mut s = State::default();
         let sum = Summary {
             copy_bw: Some(1.0), // absurdly slow
-            peak_flops: Some((1e30, 8)),
+            peak_flops: Some((2e30, 8)),
+            fma_rate: Some((1e30, 8)),
             dispatch: Some(1e3),
             ..Summary::default()
         };
@@ -114,6 +125,14 @@ mod tests {
         let sum = Summary {
             copy_bw: Some(1e11),
             peak_flops: None,
+            ..Summary::default()
+        };
+        assert!(apply(&mut s, &sum, "x").is_err());
+        assert_eq!(s, before);
+        // an x·m chain alone (an older run) is no ceiling
+        let sum = Summary {
+            copy_bw: Some(1e11),
+            mul_rate: Some((1e12, 1024)),
             ..Summary::default()
         };
         assert!(apply(&mut s, &sum, "x").is_err());

@@ -10,12 +10,17 @@
 //! - [`plan`]: buffer sizes from the adapter's limits, budgets, chunking;
 //! - [`json`], [`export`]: the tiny JSON and CSV codecs (exact round trips);
 //! - [`apply`]: turning a run into the explorer's slider values;
+//! - [`datasheet`]: which preset the adapter looks like, and the measured figures
+//!   as percentages of its datasheet;
 //! - [`table`]: the results as escaped HTML tables and words.
 //!
-//! `web` (wasm32 only) talks to the GPU: device, pipelines, dispatch, timing.
+//! Two drivers talk to the GPU, each with the same procedure: `web` (wasm32 only,
+//! the page: WebGPU through web-sys) and `native` (not wasm32, `brrr-lab`: the
+//! `wgpu` crate's Vulkan, Metal and DX12 backends).
 
 pub mod analysis;
 pub mod apply;
+pub mod datasheet;
 pub mod export;
 pub mod json;
 pub mod plan;
@@ -24,5 +29,7 @@ pub mod results;
 pub mod table;
 pub mod wgsl;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod native;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

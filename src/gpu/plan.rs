@@ -2,10 +2,34 @@
 //! sweep, the time budgets that keep every submission well under a GPU watchdog,
 //! and how work is cut into submissions.
 
-use super::results::Dt;
+use super::results::{Dt, Kernel, Measurement, Op};
 
 /// The essay's sweep: 1, 2, 4, … 1024 ops per element.
 pub const REPEATS: [u32; 11] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
+
+/// The kernels each op is swept with: the essay's chains fused and eager; the fma
+/// chain (the compute ceiling) fused only.
+pub fn kernels(op: Op) -> &'static [Kernel] {
+    match op {
+        Op::Mul | Op::Cos => &[Kernel::Fused, Kernel::Eager],
+        Op::Fma => &[Kernel::Fused],
+    }
+}
+
+/// The variants measured after the copy kernel for one dtype, in the order both
+/// drivers (the page and `brrr-lab`) run them: per op of [`Op::ALL`], per repeat,
+/// the op's [`kernels`].
+pub fn sweep() -> Vec<(Kernel, Op, u32)> {
+    let mut v = Vec::new();
+    for op in Op::ALL {
+        for r in REPEATS {
+            for &k in kernels(op) {
+                v.push((k, op, r));
+            }
+        }
+    }
+    v
+}
 
 /// Per buffer at full size: 256 MiB (64 Mi f32), far beyond any GPU's L2 cache.
 pub const FULL_BYTES: f64 = 256.0 * 1024.0 * 1024.0;
@@ -124,7 +148,47 @@ pub fn plan(l: &Limits, small: bool) -> Result<Plan, String> {
     })
 }
 
+/// The next step of a variant's calibration (also its warm-up).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Calibration {
+    /// One dispatch is far over budget (a slow GPU): use this many elements and
+    /// calibrate again.
+    Shrink(u64),
+    /// A trial is long enough to time well: start the timed trials.
+    Done,
+    /// Too short: try again with this many runs per trial.
+    Runs(u32),
+}
+
 impl Plan {
+    /// After a calibration trial of `runs` runs took `t` seconds per run (a run =
+    /// `dispatches` dispatches of `elements` elements): shrink a dispatch far over
+    /// [`Plan::chunk_max_s`], else stop once a trial lasts half of
+    /// [`Plan::chunk_target_s`] (or 4096 runs), else grow the runs 2–64×. Both
+    /// drivers loop on this.
+    pub fn calibrate(
+        &self,
+        dt: Dt,
+        t: f64,
+        runs: u32,
+        elements: u64,
+        dispatches: u32,
+    ) -> Calibration {
+        let t_dispatch = t / f64::from(dispatches.max(1));
+        if t_dispatch > 2.0 * self.chunk_max_s && elements > self.min_elements {
+            let n = self.elements_for(dt, t_dispatch / elements as f64, dispatches);
+            if n < elements {
+                return Calibration::Shrink(n);
+            }
+        }
+        let trial_s = t * f64::from(runs);
+        if trial_s >= self.chunk_target_s / 2.0 || runs >= 4096 {
+            return Calibration::Done;
+        }
+        let grow = (self.chunk_target_s / trial_s.max(self.chunk_target_s / 64.0)).clamp(2.0, 64.0);
+        Calibration::Runs(((f64::from(runs) * grow) as u32).min(4096))
+    }
+
     /// Elements per buffer for `dt`.
     pub fn elements(&self, dt: Dt) -> u64 {
         self.bytes / dt.bytes()
@@ -168,6 +232,86 @@ impl Plan {
             return 1;
         }
         (self.chunk_max_s / dispatch_s).floor().clamp(1.0, 8192.0) as u32
+    }
+}
+
+/// Which bind group of a kernel each dispatch of a sequence uses: 0 A0→B0, 1 A1→B1,
+/// 2 B0→B1, 3 B1→B0 ([`EMPTY`] for the empty kernel, which binds nothing).
+pub const EMPTY: u8 = u8::MAX;
+
+/// The dispatches (bind-group indices) of `runs` runs of a variant, starting at
+/// run `first_run`: runs alternate the input (A0/A1) and output (B0/B1) buffers so
+/// no run reads what the previous one just wrote; an eager run's later steps
+/// ping-pong between B0 and B1. The final output of run `u` of an eager chain of
+/// `repeat` steps is in B[(u + repeat − 1) % 2]; of any other kernel in B[u % 2].
+pub fn dispatch_sequence(kernel: Kernel, repeat: u32, first_run: u32, runs: u32) -> Vec<u8> {
+    let mut s = Vec::new();
+    for u in first_run..first_run + runs {
+        let p = (u % 2) as u8;
+        s.push(p);
+        if kernel == Kernel::Eager {
+            for j in 1..repeat.max(1) {
+                // step j reads B[(u + j − 1) % 2]: group 2 reads B0, group 3 reads B1
+                s.push(if (u + j - 1) % 2 == 0 { 2 } else { 3 });
+            }
+        }
+    }
+    s
+}
+
+/// Predicts a variant's time from those measured before it, so heavy variants can
+/// be sized before they run ([`Plan::elements_for`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Predictor {
+    /// Seconds per element of one copy dispatch, per dtype (0 = unknown).
+    copy: [f64; 2],
+    /// Seconds per element per op, per (op, dtype): the fastest seen.
+    per_op: Vec<((Op, Dt), f64)>,
+}
+
+fn dt_index(dt: Dt) -> usize {
+    match dt {
+        Dt::F32 => 0,
+        Dt::F16 => 1,
+    }
+}
+
+impl Predictor {
+    /// Forget the copy time of `dt` (before probing it again).
+    pub fn forget_copy(&mut self, dt: Dt) {
+        self.copy[dt_index(dt)] = 0.0;
+    }
+
+    /// Predicted seconds per element of one dispatch of a variant: at least a copy,
+    /// and `ops` times the fastest op time seen (an eager dispatch does one op).
+    pub fn predict(&self, kernel: Kernel, op: Option<Op>, dt: Dt, repeat: u32) -> f64 {
+        let copy = self.copy[dt_index(dt)];
+        let Some(op) = op else { return copy };
+        let per_op = self
+            .per_op
+            .iter()
+            .find(|(k, _)| *k == (op, dt))
+            .map_or(copy, |p| p.1);
+        let ops = if kernel == Kernel::Eager { 1 } else { repeat };
+        copy.max(per_op * f64::from(ops))
+    }
+
+    /// Learn from a measurement (copy: per element; fused: per element per op).
+    pub fn learn(&mut self, m: &Measurement) {
+        let Some(pe) = m.time_per_element() else {
+            return;
+        };
+        match (m.kernel, m.op) {
+            (Kernel::Copy, _) => self.copy[dt_index(m.dt)] = pe,
+            (Kernel::Fused, Some(op)) if m.repeat > 0 => {
+                let per_op = pe / f64::from(m.repeat);
+                match self.per_op.iter_mut().find(|(k, _)| *k == (op, m.dt)) {
+                    Some(p) => p.1 = p.1.min(per_op),
+                    None => self.per_op.push(((op, m.dt), per_op)),
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -327,6 +471,103 @@ mod tests {
         assert_eq!(p.dispatches_per_submit(1e-3), 40);
         assert_eq!(p.dispatches_per_submit(1.0), 1);
         assert_eq!(p.dispatches_per_submit(1e-9), 8192);
+    }
+
+    #[test]
+    fn calibration_steps() {
+        let big = Limits {
+            max_storage_binding: 4e9,
+            max_buffer: 4e9,
+            ..default_limits()
+        };
+        let p = plan(&big, false).unwrap_or_else(|e| panic!("{e}"));
+        let full = p.elements(Dt::F32);
+        // 1 µs per run: grow 64× at most
+        assert_eq!(
+            p.calibrate(Dt::F32, 1e-6, 1, full, 1),
+            Calibration::Runs(64)
+        );
+        // 1 ms per run, 4 runs: 4 ms < 10 ms → grow 5×
+        assert_eq!(
+            p.calibrate(Dt::F32, 1e-3, 4, full, 1),
+            Calibration::Runs(20)
+        );
+        // 12 ms per run: long enough
+        assert_eq!(p.calibrate(Dt::F32, 12e-3, 1, full, 1), Calibration::Done);
+        assert_eq!(p.calibrate(Dt::F32, 1e-9, 4096, full, 1), Calibration::Done);
+        // a dispatch of 1 s: shrink below the chunk limit
+        match p.calibrate(Dt::F32, 1.0, 1, full, 1) {
+            Calibration::Shrink(n) => assert!(n < full && n as f64 / full as f64 <= 0.04 * 1.01),
+            c => panic!("{c:?}"),
+        }
+        // …but never below the floor
+        assert_eq!(
+            p.calibrate(Dt::F32, 1.0, 1, p.min_elements, 1),
+            Calibration::Done
+        );
+    }
+
+    #[test]
+    fn sweep_order_and_kernels() {
+        let s = sweep();
+        // x·m and cos fused and eager, fma fused only
+        assert_eq!(s.len(), 2 * 2 * 11 + 11);
+        assert_eq!(s[0], (Kernel::Fused, Op::Mul, 1));
+        assert_eq!(s[1], (Kernel::Eager, Op::Mul, 1));
+        assert_eq!(s[22], (Kernel::Fused, Op::Cos, 1));
+        assert!(s[44..]
+            .iter()
+            .all(|v| v.0 == Kernel::Fused && v.1 == Op::Fma));
+        assert_eq!(s[54], (Kernel::Fused, Op::Fma, 1024));
+    }
+
+    #[test]
+    fn sequences_alternate_buffers() {
+        assert_eq!(dispatch_sequence(Kernel::Fused, 8, 0, 3), vec![0, 1, 0]);
+        // eager ×3, run 0: A0→B0, B0→B1, B1→B0; run 1: A1→B1, B1→B0, B0→B1
+        assert_eq!(
+            dispatch_sequence(Kernel::Eager, 3, 0, 2),
+            vec![0, 2, 3, 1, 3, 2]
+        );
+    }
+
+    #[test]
+    fn predictions_learn_from_copies_and_chains() {
+        use crate::gpu::results::Check;
+        let mut p = Predictor::default();
+        assert_eq!(p.predict(Kernel::Fused, Some(Op::Mul), Dt::F32, 8), 0.0);
+        let m = |kernel, op, repeat, t| Measurement {
+            kernel,
+            op,
+            dt: Dt::F32,
+            repeat,
+            elements: 1000,
+            remeasured: 0,
+            times: vec![t],
+            check: Check::Passed {
+                max_err: 0.0,
+                samples: 1,
+            },
+        };
+        p.learn(&m(Kernel::Copy, None, 0, 1e-6));
+        let copy = p.predict(Kernel::Copy, None, Dt::F32, 0);
+        assert!((copy / 1e-9 - 1.0).abs() < 1e-12, "{copy}");
+        // before any chain of the op, each op is predicted to cost a copy
+        assert_eq!(
+            p.predict(Kernel::Fused, Some(Op::Fma), Dt::F32, 64),
+            64.0 * copy
+        );
+        p.learn(&m(Kernel::Fused, Some(Op::Fma), 1024, 1e-4));
+        let per_op = 1e-4 / 1000.0 / 1024.0;
+        assert!(
+            (p.predict(Kernel::Fused, Some(Op::Fma), Dt::F32, 512) / (512.0 * per_op) - 1.0).abs()
+                < 1e-12
+        );
+        // eager dispatches do one op each; f16 knows nothing yet
+        assert_eq!(p.predict(Kernel::Eager, Some(Op::Fma), Dt::F32, 512), copy);
+        assert_eq!(p.predict(Kernel::Copy, None, Dt::F16, 0), 0.0);
+        p.forget_copy(Dt::F32);
+        assert_eq!(p.predict(Kernel::Copy, None, Dt::F32, 0), 0.0);
     }
 
     #[test]

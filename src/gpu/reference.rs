@@ -19,9 +19,26 @@
 //!   not pile up linearly: on [−1, 1] |cos′| = |sin| ≤ sin 1 < 0.85, so an error
 //!   shrinks by 0.85 per step and after `r` ops the bound is
 //!   `ε · (1 − 0.85ʳ) / (1 − 0.85)` (< 6.7 ε, about 3.3e-3 in f32).
+//! - **fma** (`v = fma(v, v, c)`, `c` = −0.4990234375): WGSL does not promise a
+//!   fused multiply-add; `fma(a, b, c)` is only as accurate as `a * b + c`, two
+//!   correctly rounded operations. Results stay in [−0.5, 0.51] and products in
+//!   [0, 1], so one op errs by at most half an ulp of each: `ε` = 2⁻²⁵ + 2⁻²⁴ <
+//!   2⁻²³ in f32, and 2⁻¹² + 2⁻¹¹ < 2⁻¹⁰ in f16 (we take those round bounds; a
+//!   backend keeping f16 values in f32 registers errs less). An error `e` in `v`
+//!   becomes `(2v + e)·e` after one op. After the first op `v` ∈ [c, 1 + c], so
+//!   one op scales errors by at most |2v| ≤ 1.002, and two ops by at most
+//!   max |4·v·(v² + c)| < 0.55 (checked in the tests) — the map contracts towards
+//!   its fixed point ≈ −0.365. Hence `e(k+2) ≤ 0.55·e(k) + 2.002·ε` and, from an
+//!   exact input, `e ≤ 2.002 ε / (1 − 0.55)` ≈ 4.45 ε for every repeat; we allow
+//!   [`FMA_ERR_STEPS`] = 5 ε (the margin covers the second-order `e²`): 6e-7 in
+//!   f32, 4.9e-3 in f16. The CPU computes each op as the exact product (in f64) plus
+//!   `c`, rounded once: the fused result.
 
 use super::results::{Check, Dt, Op};
-use super::wgsl::MUL;
+use super::wgsl::{FMA_C, MUL};
+
+/// The fma chain's tolerance in units of one op's rounding error (see above).
+pub const FMA_ERR_STEPS: f64 = 5.0;
 
 /// The input repeats with this period (elements), so it can be uploaded in pieces.
 pub const PATTERN: u64 = 1 << 16;
@@ -56,6 +73,10 @@ pub fn step(op: Op, dt: Dt, v: f32) -> f32 {
     let r = match op {
         Op::Mul => v * MUL,
         Op::Cos => cos(v),
+        // v² is exact in f64 (2 × 24 significant bits), so this is v·v + c with
+        // one f64 rounding, then one to f32: the fused result (a double rounding
+        // may differ by one f32 ulp in rare ties, far inside the tolerance)
+        Op::Fma => (f64::from(v) * f64::from(v) + f64::from(FMA_C)) as f32,
     };
     match dt {
         Dt::F32 => r,
@@ -167,6 +188,13 @@ impl Tolerance {
             (None, _) => Tolerance::Exact,
             (Some(Op::Mul), Dt::F32) => Tolerance::Relative(r * 2f64.powi(-23)),
             (Some(Op::Mul), Dt::F16) => Tolerance::Relative((r * 2f64.powi(-10)).min(1.0 / 16.0)),
+            (Some(Op::Fma), _) => {
+                let eps = match dt {
+                    Dt::F32 => 2f64.powi(-23),
+                    Dt::F16 => 2f64.powi(-10),
+                };
+                Tolerance::Absolute(FMA_ERR_STEPS * eps)
+            }
             (Some(Op::Cos), _) => {
                 let eps = match dt {
                     Dt::F32 => 2f64.powi(-11) + 2f64.powi(-23),
@@ -328,6 +356,79 @@ mod tests {
         // f16 chain stays on f16 values
         let h = chain(Op::Mul, Dt::F16, input_dt(7, Dt::F16), 100);
         assert_eq!(round_f16(h), h);
+    }
+
+    /// The two-op contraction the fma tolerance rests on: for v in [c, 1 + c] (every
+    /// value after the first op), |d/dv of two ops| = |4·v·(v² + c)| < 0.55, and one
+    /// op scales by at most 1.002.
+    #[test]
+    fn fma_map_contracts() {
+        let c = f64::from(FMA_C);
+        let (mut l1, mut l2) = (0.0f64, 0.0f64);
+        for i in 0..=100_000 {
+            let v = c + f64::from(i) / 100_000.0;
+            l1 = l1.max((2.0 * v).abs());
+            l2 = l2.max((4.0 * v * (v * v + c)).abs());
+        }
+        assert!(l1 <= 1.002 && l2 < 0.55, "{l1} {l2}");
+        // every input lands in [c, 1 + c] after one op
+        for i in 0..PATTERN {
+            let v = chain(Op::Fma, Dt::F32, input(i), 1);
+            assert!((FMA_C..=1.0 + FMA_C).contains(&v), "{v}");
+        }
+    }
+
+    /// Every legal way a GPU may evaluate the chain (fused or not; f16 rounded every
+    /// op or kept in f32 registers) agrees with the CPU reference within the
+    /// tolerance, for every input the kernels ever read and every repeat swept.
+    #[test]
+    fn fma_chain_every_legal_evaluation_is_within_tolerance() {
+        let c = FMA_C;
+        let repeats = crate::gpu::plan::REPEATS;
+        let mut worst = [0.0f64; 4];
+        for i in (0..PATTERN).step_by(3) {
+            let x32 = input(i);
+            let x16 = input_dt(i, Dt::F16);
+            // unfused f32 (two roundings), f32 fused (Rust's correctly rounded
+            // mul_add), f16 unfused (rounded to f16 after each operation), f16 in
+            // f32 registers (rounded to f16 only when stored)
+            let (mut a, mut b, mut h, mut r) = (x32, x32, x16, x16);
+            let (mut want32, mut want16) = (x32, x16);
+            for k in 1..=1024u32 {
+                a = a * a + c;
+                b = b.mul_add(b, c);
+                h = round_f16(round_f16(h * h) + c);
+                r = r * r + c;
+                want32 = step(Op::Fma, Dt::F32, want32);
+                want16 = step(Op::Fma, Dt::F16, want16);
+                if repeats.contains(&k) {
+                    let t32 = Tolerance::for_variant(Some(Op::Fma), Dt::F32, k);
+                    let t16 = Tolerance::for_variant(Some(Op::Fma), Dt::F16, k);
+                    for (w, (got, want, tol)) in [
+                        (a, want32, t32),
+                        (b, want32, t32),
+                        (h, want16, t16),
+                        (round_f16(r), want16, t16),
+                    ]
+                    .into_iter()
+                    .enumerate()
+                    {
+                        match tol.error(want, got) {
+                            Some(e) => worst[w] = worst[w].max(e),
+                            None => panic!("input {i} ×{k}, way {w}: {got} vs {want} ({tol:?})"),
+                        }
+                    }
+                }
+            }
+        }
+        // the bound is not vacuous: unfused evaluation really differs
+        assert!(worst[0] > 0.0 && worst[2] > 0.0, "{worst:?}");
+        // and the reference stays on the attracting fixed point (−0.365)
+        let fixed = chain(Op::Fma, Dt::F32, 0.9, 1024);
+        assert!(
+            (fixed - (1.0 - (1.0 - 4.0 * c).sqrt()) / 2.0).abs() < 1e-6,
+            "{fixed}"
+        );
     }
 
     #[test]

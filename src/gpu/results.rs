@@ -36,14 +36,28 @@ pub enum Op {
     Mul,
     /// `x = cos(x)`, counted as one op (it costs many instructions).
     Cos,
+    /// `x = fma(x, x, c)`: the compute ceiling. Each op needs the previous one's
+    /// result squared, so no compiler can legally merge or drop ops (unlike the
+    /// `x · m` chain, which a driver may reassociate into fewer multiplies). Counted
+    /// as 2 FLOP per FMA, the datasheets' convention. Fused only (no eager sweep).
+    Fma,
 }
 
 impl Op {
-    pub const ALL: [Op; 2] = [Op::Mul, Op::Cos];
+    pub const ALL: [Op; 3] = [Op::Mul, Op::Cos, Op::Fma];
     pub fn id(self) -> &'static str {
         match self {
             Op::Mul => "mul",
             Op::Cos => "cos",
+            Op::Fma => "fma",
+        }
+    }
+    /// FLOP per op: an FMA counts 2 (a multiply and an add), a multiply 1, and a
+    /// `cos` 1 (one op, whatever it costs).
+    pub fn flop(self) -> f64 {
+        match self {
+            Op::Fma => 2.0,
+            Op::Mul | Op::Cos => 1.0,
         }
     }
     pub fn from_id(s: &str) -> Option<Op> {
@@ -53,6 +67,7 @@ impl Op {
         match self {
             Op::Mul => "x = x · m",
             Op::Cos => "x = cos(x)",
+            Op::Fma => "x = fma(x, x, c)",
         }
     }
 }
@@ -124,6 +139,16 @@ pub struct Measurement {
 pub const NOISY_SPREAD: f64 = 0.2;
 
 /// Trials spread wider than [`NOISY_SPREAD`].
+/// A second set of trials replaces the first when its spread is smaller (or the
+/// first has none): both drivers re-measure a noisy variant this way.
+pub fn quieter(again: &[f64], now: &[f64]) -> bool {
+    match (spread(again), spread(now)) {
+        (Some(a), Some(b)) => a < b,
+        (Some(_), None) => true,
+        _ => false,
+    }
+}
+
 pub fn noisy(times: &[f64]) -> bool {
     spread(times).is_some_and(|s| s > NOISY_SPREAD)
 }
@@ -139,8 +164,16 @@ impl Measurement {
         }
     }
     /// Ops per run (one per element per op; 0 for copy).
-    pub fn flops(&self) -> f64 {
+    pub fn ops(&self) -> f64 {
         self.elements as f64 * f64::from(self.repeat)
+    }
+    /// FLOP per run: ops × [`Op::flop`] (an FMA counts 2).
+    pub fn flops(&self) -> f64 {
+        self.ops() * self.op.map_or(0.0, Op::flop)
+    }
+    /// Ops per second (multiplies/s, cos/s or FMA/s), from the median time.
+    pub fn achieved_ops(&self) -> Option<f64> {
+        self.time().map(|t| self.ops() / t)
     }
     /// Kernels launched per run.
     pub fn kernels(&self) -> u32 {

@@ -15,6 +15,7 @@
 use super::chart::OnScreen;
 use super::download::save_text;
 use super::frame::Readout;
+use super::lab_datasheet::LabDatasheet;
 use super::lab_view::{AdapterList, LabDetails, LabMetrics};
 use super::plot::{shared, PlotCanvas};
 use super::roofline::{Measured, MeasuredPoint, RooflineData};
@@ -89,6 +90,10 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
     let progress = RwSignal::new((0.0f64, String::new()));
     let cancel = RwSignal::new(false);
     let applied = RwSignal::new(None::<String>);
+    // the preset the figures are compared with: None = guessed from the adapter
+    let preset_choice = RwSignal::new(None::<String>);
+    // the results shown before an import replaced them, to compare with
+    let previous = RwSignal::new(None::<LabRun>);
 
     // an outcome becomes the status, unless the lab cannot run here at all
     let settle = move |o: Outcome| {
@@ -212,6 +217,7 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
                         Ok(()) => format!("Imported {} measurements.", r.measurements.len()),
                         Err(e) => format!("Imported, but {e}."),
                     }));
+                    previous.try_set(run.get_untracked());
                     run.try_set(Some(r));
                 }
                 Err(e) => {
@@ -307,7 +313,9 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
             <p>
                 "Runs the essay's microbenchmark on this machine through WebGPU: a copy kernel for "
                 "bandwidth, then "<code>"x = x · m"</code>" and "<code>"x = cos(x)"</code>" chains of 1 to 1024 "
-                "ops per element, each once as one fused kernel and once as one kernel per op. Every "
+                "ops per element, each once as one fused kernel and once as one kernel per op, and a fused "
+                <code>"x = fma(x, x, c)"</code>" chain for the compute ceiling: no compiler may shorten it "
+                "(one of "<code>"x · m"</code>" may be, and then the lab says so). Every "
                 "kernel's output is checked against the same chain computed on the CPU; nothing leaves "
                 "your browser. It takes from seconds to a few minutes and the page stays usable."
             </p>
@@ -351,14 +359,16 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
             </p>
             <p id="lab-applied" class="note">{move || applied.get()}</p>
             <div class="lab-results">{move || view! { <LabMetrics run=run.get()/> }}</div>
+            <LabDatasheet run=run.into() choice=preset_choice previous=previous/>
             <figure class="chart">
                 <PlotCanvas ctx=ctx id="lab-roofline" data=shared(chart_data)
                     label="Roofline of the selected preset with this GPU's measured roofline and kernels over it."/>
                 <figcaption>
                     <ul class="legend">
-                        <li><span class="swatch" style="background:#16a34a"></span>"this GPU, measured (copy bandwidth, fused x·m ceiling)"</li>
+                        <li><span class="swatch" style="background:#16a34a"></span>"this GPU, measured (copy bandwidth, fma chain ceiling, FMA = 2 FLOP)"</li>
                         <li><span class="dot" style="background:#16a34a"></span>"fused x·m"</li>
                         <li><span class="dot" style="background:#db2777"></span>"fused cos"</li>
+                        <li>"fused fma: the same green dots, at twice the FLOP of x·m per op"</li>
                         <li><span class="dot" style="background:#fff"></span>"eager (hollow)"</li>
                         <li>"orange, blue, purple: the selected preset's model, as in the explorer"</li>
                     </ul>

@@ -67,7 +67,8 @@ pub fn LabMetrics(run: Option<LabRun>) -> impl IntoView {
     view! {
         <dl class="metrics lab-metrics">
             {metric("Copy bandwidth (read + write)", "lab_copy_bw", s.copy_bw, sp.copy_bw, "B/s")}
-            {metric("Compute ceiling (fused x·m)", "lab_peak_flops", s.peak_flops.map(|p| p.0), sp.peak_flops, "FLOP/s")}
+            {metric("Compute ceiling (fma chain, FMA = 2 FLOP)", "lab_peak_flops", s.peak_flops.map(|p| p.0), sp.peak_flops, "FLOP/s")}
+            {metric("x · m chain, at best", "lab_mul_rate", s.mul_rate.map(|p| p.0), None, " multiplies/s")}
             <div class="metric">
                 <dt>"Crossover repeat"</dt>
                 <dd><Readout name="lab_crossover_repeat" raw=Signal::stored(cross_raw)

@@ -18,6 +18,7 @@ mod generations;
 mod hardware_table;
 mod help;
 mod lab;
+mod lab_datasheet;
 mod lab_view;
 mod microbench;
 mod notices;

@@ -196,7 +196,7 @@ test('5. a WGSL compile failure fails that variant only: shown as failed, never 
   // hook fails on any console message)
   const run = await saved(page);
   assert.equal(run.outcome, 'complete');
-  assert.equal(run.measurements.length, 45, 'every other variant still ran');
+  assert.equal(run.measurements.length, 56, 'every other variant still ran');
   const broken = run.measurements.filter((m) => m.check !== 'passed');
   assert.equal(broken.length, 1, JSON.stringify(broken));
   const [b] = broken;
@@ -213,7 +213,7 @@ test('5. a WGSL compile failure fails that variant only: shown as failed, never 
   const inside = run.measurements.filter((m) => {
     if (m.check !== 'passed' || !m.op) return false;
     const t = [...m.times_s].sort((x, y) => x - y)[Math.floor(m.times_s.length / 2)];
-    const flops = m.elements * m.repeat;
+    const flops = m.elements * m.repeat * (m.op === 'fma' ? 2 : 1); // an FMA is 2 FLOP
     const bytes = 2 * m.elements * (m.dtype === 'f16' ? 2 : 4) * (m.kernel === 'eager' ? m.repeat : 1);
     const [x, y] = [flops / bytes, flops / t];
     return x >= 1e-2 && x <= 1e5 && y >= 1e8 && y <= 1e17;

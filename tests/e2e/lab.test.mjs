@@ -108,7 +108,7 @@ test('a full small run completes, verifies, and round-trips through export, impo
   const run = JSON.parse(a.text);
   assert.equal(run.outcome, 'complete');
   assert.equal(run.small, true);
-  assert.equal(run.measurements.length, 1 + 2 * 2 * 11, 'copy + fused/eager × mul/cos × 11 repeats');
+  assert.equal(run.measurements.length, 1 + 2 * 2 * 11 + 11, 'copy + fused/eager × mul/cos × 11 repeats + fused fma × 11');
   for (const x of run.measurements) {
     const name = `${x.kernel} ${x.op} ×${x.repeat}`;
     assert.equal(x.check, 'passed', `${name}: ${x.detail}`);
@@ -178,7 +178,7 @@ test('a full small run completes, verifies, and round-trips through export, impo
   // JSON and CSV round trips: import → export gives the same bytes
   const csv = await exportText(page, 'lab-export-csv');
   assert.match(csv.text, /^# brrr-lab v1\n# \{/);
-  assert.match(await importFile(page, csv.file), /Imported 45 measurements/);
+  assert.match(await importFile(page, csv.file), /Imported 56 measurements/);
   assert.equal((await exportText(page, 'lab-export-json')).text, a.text, 'CSV import → JSON export is exact');
   assert.equal((await exportText(page, 'lab-export-csv')).text, csv.text, 'CSV round trip');
   assert.match(await importFile(page, a.file), /Imported/);

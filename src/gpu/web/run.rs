@@ -1,0 +1,280 @@
+//! The whole run: open the device, create buffers and queries, then the sweep
+//! (`plan::sweep`, per dtype, after the copy kernel and the overheads), reporting
+//! progress and every measurement; the outcome and its reason in words.
+
+use super::buffers::{buffer, work_buffers};
+use super::device::{adapter, info_of, limits_of, open_device, Session};
+use super::glue::{get_str, wait, yield_now, LOSS_GRACE_TASKS};
+use super::measure::Lab;
+use super::queries::Queries;
+use super::{Res, Stop};
+use crate::gpu::plan::{self, Plan, Predictor};
+use crate::gpu::results::*;
+use js_sys::Reflect;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::gpu_buffer_usage as usage;
+
+/// What the run reports back to the page while it works.
+pub struct Hooks<'a> {
+    pub cancelled: &'a dyn Fn() -> bool,
+    /// (fraction done, what is running)
+    pub progress: &'a dyn Fn(f64, &str),
+    /// The run so far (after every measurement).
+    pub update: &'a dyn Fn(&LabRun),
+}
+
+/// Run the whole lab. `Err` when nothing could be measured at all (no WebGPU, no
+/// adapter, no device, limits too small, or the device lost or an error before the
+/// first measurement); otherwise the run, complete, partial (device lost, error) or
+/// cancelled, with everything measured so far. A run cancelled before its first
+/// measurement is returned empty and is neither shown nor saved (`hooks.update`).
+pub async fn run(small: bool, wall_clock: bool, hooks: &Hooks<'_>) -> Result<LabRun, String> {
+    (hooks.progress)(0.0, "opening the GPU");
+    let adapter = adapter().await?;
+    let info = info_of(&adapter);
+    let limits = limits_of(&adapter);
+    let plan = plan::plan(&limits, small).map_err(|e| format!("Limits too small: {e}."))?;
+    let device = open_device(&adapter, &info).await?;
+
+    let lost = Rc::new(RefCell::new(None::<String>));
+    {
+        let lost = lost.clone();
+        let p = device.lost();
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Ok(i) = wait(p).await {
+                let reason = get_str(&i, "reason");
+                let msg = get_str(&i, "message");
+                *lost.borrow_mut() = Some(if msg.is_empty() {
+                    format!("reason: {reason}")
+                } else {
+                    format!("{msg} (reason: {reason})")
+                });
+            }
+        });
+    }
+    let errors = Rc::new(RefCell::new(Vec::<String>::new()));
+    let on_error = {
+        let errors = errors.clone();
+        Closure::<dyn FnMut(web_sys::GpuUncapturedErrorEvent)>::new(
+            move |e: web_sys::GpuUncapturedErrorEvent| {
+                e.prevent_default();
+                errors
+                    .borrow_mut()
+                    .push(format!("GPU error: {}", e.error().message()));
+            },
+        )
+    };
+    device.set_onuncapturederror(Some(on_error.as_ref().unchecked_ref()));
+    let lost_hook = {
+        let d = device.clone();
+        Closure::<dyn FnMut()>::new(move || d.destroy())
+    };
+    if let Some(w) = web_sys::window() {
+        let _ = Reflect::set(&w, &"__brrrLabLoseDevice".into(), lost_hook.as_ref());
+    }
+    let session = Session {
+        device: device.clone(),
+        _lost_hook: lost_hook,
+        _on_error: on_error,
+    };
+
+    let timer = if info.timestamps && !wall_clock {
+        Timer::Timestamps
+    } else {
+        Timer::WallClock
+    };
+    // saved as it goes: a run cut short by a reload or a crash stays marked partial
+    let mut run = LabRun {
+        outcome: Outcome::Partial,
+        reason: "Interrupted: the page was closed or reloaded during the run.".into(),
+        date: js_sys::Date::new_0().to_iso_string().into(),
+        adapter: info.clone(),
+        timer,
+        small,
+        elements: plan.elements(Dt::F32),
+        notes: plan.notes.clone(),
+        overheads: Overheads::default(),
+        measurements: Vec::new(),
+    };
+    if info.fallback {
+        run.notes.push(
+            "This is a software (fallback) adapter: it runs on the CPU, so the figures describe \
+             the CPU, not a GPU."
+                .into(),
+        );
+    }
+    if timer == Timer::WallClock {
+        run.notes.push(if info.timestamps && wall_clock {
+            "Timed with performance.now() around onSubmittedWorkDone (requested), minus the \
+             measured round trip."
+                .into()
+        } else {
+            "No timestamp queries on this adapter: timed with performance.now() around \
+             onSubmittedWorkDone, minus the measured round trip."
+                .into()
+        });
+    }
+
+    let result = session_run(&session, plan, timer, lost.clone(), errors, hooks, &mut run).await;
+    // A GPU promise can be rejected before device.lost resolves (a pending mapAsync
+    // aborts first), and under load that takes more than one task: give the loss up
+    // to LOSS_GRACE_TASKS tasks (each a zero-delay timeout) so it is reported as the
+    // loss. Only an error pays this; checked before our own destroy below.
+    let result = match result {
+        Err(Stop::Error(m)) => {
+            for _ in 0..LOSS_GRACE_TASKS {
+                if lost.borrow().is_some() {
+                    break;
+                }
+                yield_now().await;
+            }
+            let l = lost.borrow().clone();
+            Err(l.map_or(Stop::Error(m), Stop::Lost))
+        }
+        r => r,
+    };
+    drop(session);
+    // stopped before the first measurement: nothing to keep, so the results shown
+    // and saved earlier (if any) stay as they were
+    let none = run.measurements.is_empty();
+    let kept = if none {
+        "nothing was measured; earlier results, if any, are unchanged"
+    } else {
+        "the results so far are kept, marked partial"
+    };
+    match result {
+        Ok(()) => {
+            run.outcome = Outcome::Complete;
+            run.reason.clear();
+            (hooks.progress)(1.0, "done");
+        }
+        Err(Stop::Cancelled) => {
+            run.outcome = Outcome::Cancelled;
+            run.reason = format!("Cancelled: {kept}.");
+        }
+        Err(Stop::Lost(m)) => {
+            run.outcome = Outcome::Partial;
+            run.reason = format!("The GPU device was lost during the run ({m}); {kept}.");
+        }
+        Err(Stop::Error(m)) => {
+            run.outcome = Outcome::Partial;
+            run.reason = format!("The run stopped on an error ({m}); {kept}.");
+        }
+    }
+    if none {
+        if run.outcome == Outcome::Partial {
+            return Err(run.reason);
+        }
+    } else {
+        (hooks.update)(&run);
+    }
+    Ok(run)
+}
+
+async fn session_run(
+    s: &Session,
+    mut plan: Plan,
+    timer: Timer,
+    lost: Rc<RefCell<Option<String>>>,
+    errors: Rc<RefCell<Vec<String>>>,
+    hooks: &Hooks<'_>,
+    run: &mut LabRun,
+) -> Res<()> {
+    let device = &s.device;
+    // buffers, halving the size while the GPU runs out of memory
+    let (a, b) = work_buffers(device, &mut plan, &mut run.notes).await?;
+    run.elements = plan.elements(Dt::F32);
+    let uniform = buffer(device, 16.0, usage::UNIFORM | usage::COPY_DST)?;
+    let staging = buffer(device, 8192.0 * 4.0, usage::MAP_READ | usage::COPY_DST)?;
+    let queries = if timer == Timer::Timestamps {
+        Some(Queries::new(device)?)
+    } else {
+        None
+    };
+    let dts: Vec<Dt> = if run.adapter.f16 {
+        vec![Dt::F32, Dt::F16]
+    } else {
+        vec![Dt::F32]
+    };
+    // steps: setup, copy (per dtype), overheads, the sweep per dtype
+    let sweep = plan::sweep();
+    let total = 2.0 + dts.len() as f64 * (1.0 + sweep.len() as f64);
+    let lab = Lab {
+        queue: device.queue(),
+        device: device.clone(),
+        plan,
+        timer,
+        lost,
+        errors,
+        a,
+        b,
+        uniform,
+        staging,
+        queries,
+        roundtrip: 0.0,
+        hooks,
+        step: Cell::new((0.0, total)),
+        label: RefCell::new("measuring the submit round trip".into()),
+        pred: RefCell::new(Predictor::default()),
+    };
+    let mut lab = lab;
+    lab.progress(0.0);
+    run.overheads.roundtrip = lab.measure_roundtrip().await?;
+    let step_done = |lab: &Lab<'_>| {
+        let (d, t) = lab.step.get();
+        lab.step.set((d + 1.0, t));
+        lab.progress(0.0);
+    };
+    step_done(&lab);
+
+    for &dt in &dts {
+        lab.fill(dt).await?;
+        *lab.label.borrow_mut() = format!("copy bandwidth ({})", dt.id());
+        lab.progress(0.0);
+        // probe at the smallest size to predict the full-size copy
+        {
+            lab.pred.borrow_mut().forget_copy(dt);
+            let saved = lab.plan.elements(dt);
+            let probe_plan = Plan {
+                bytes: lab.plan.min_elements.min(saved) * dt.bytes(),
+                remeasure: 0, // only a prediction: never measured again
+                ..lab.plan.clone()
+            };
+            let full = std::mem::replace(&mut lab.plan, probe_plan);
+            let probe = lab.measure(Kernel::Copy, None, dt, 0).await;
+            lab.plan = full;
+            let probe = probe?;
+            lab.learn(&probe);
+        }
+        let m = lab.measure(Kernel::Copy, None, dt, 0).await?;
+        lab.learn(&m);
+        run.measurements.push(m);
+        (hooks.update)(run);
+        step_done(&lab);
+
+        if dt == Dt::F32 {
+            *lab.label.borrow_mut() = "dispatch and submit overhead".into();
+            lab.progress(0.0);
+            lab.overheads(&mut run.overheads).await?;
+            (hooks.update)(run);
+            step_done(&lab);
+        }
+
+        for &(kernel, op, r) in &sweep {
+            *lab.label.borrow_mut() = format!("{} {} ×{} ({})", kernel.id(), op.id(), r, dt.id());
+            lab.progress(0.0);
+            let m = lab.measure(kernel, Some(op), dt, r).await?;
+            run.measurements.push(m);
+            (hooks.update)(run);
+            step_done(&lab);
+        }
+    }
+    let errs = lab.errors.borrow();
+    for e in errs.iter().take(5) {
+        run.notes.push(e.clone());
+    }
+    Ok(())
+}
