@@ -23,6 +23,8 @@ step "brrr-lab: the native lab on a software Vulkan driver (small size)"
 # the page imports the file it writes (tests/e2e/native-lab.test.mjs).
 mkdir -p tests/e2e/out
 rm -f tests/e2e/out/brrr-lab.json
-cargo run --quiet --profile lab --bin brrr-lab -- --small --json tests/e2e/out/brrr-lab.json
+# The dev profile: `cargo test` already built it (the lab profile would compile wgpu
+# a second time, ~8 minutes here); this run checks the kernels, not the timings.
+cargo run --quiet --bin brrr-lab -- --small --json tests/e2e/out/brrr-lab.json
 step "end-to-end tests (headless Chromium)"
 npm run --silent test:e2e

@@ -32,7 +32,7 @@ function readRun() {
   assert.ok(
     fs.existsSync(JSON_PATH),
     `${path.relative(REPO_ROOT, JSON_PATH)} is missing: run ` +
-      '`cargo run --profile lab --bin brrr-lab -- --small --json tests/e2e/out/brrr-lab.json` first ' +
+      '`cargo run --bin brrr-lab -- --small --json tests/e2e/out/brrr-lab.json` first ' +
       '(scripts/test.sh does, on a software Vulkan driver)',
   );
   return JSON.parse(fs.readFileSync(JSON_PATH, 'utf8'));
