@@ -32,7 +32,7 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "diagnosis",
         title: "Which regime am I in?",
-        embed_height: 320,
+        embed_height: 510,
         gate: false,
         render: |ctx| view! { <super::diagnosis::Diagnosis ctx=ctx/> }.into_any(),
     },
@@ -53,7 +53,7 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "bert",
         title: "BERT: FLOPs are not time",
-        embed_height: 760,
+        embed_height: 870,
         gate: true,
         render: |ctx| view! { <super::bert::Bert ctx=ctx/> }.into_any(),
     },
@@ -83,21 +83,21 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "overhead",
         title: "Overhead: the CPU lane and the GPU lane",
-        embed_height: 820,
+        embed_height: 1060,
         gate: true,
         render: |ctx| view! { <super::overhead::Overhead ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "remedies",
         title: "Regime → remedies",
-        embed_height: 500,
+        embed_height: 890,
         gate: true,
         render: |ctx| view! { <super::remedies::Remedies ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "lab",
         title: "Measure my GPU",
-        embed_height: 1320,
+        embed_height: 1380,
         gate: true,
         render: |ctx| view! { <super::lab::Lab ctx=ctx/> }.into_any(),
     },
