@@ -282,7 +282,7 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
                     parts.push(format!("overhead {} per kernel", units::si(o, "s")));
                 }
                 applied.set(Some(format!(
-                    "The explorer now describes this GPU as “{}”: {}. Every widget follows; Reset in the explorer restores the defaults.",
+                    "The explorer now describes this GPU as “{}”: {}. Every widget follows.",
                     ctx.state.with_untracked(State::hw_name),
                     parts.join(", ")
                 )));
