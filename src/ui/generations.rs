@@ -4,7 +4,7 @@
 
 use super::chart::{self, Area, Look};
 use super::controls::Choice;
-use super::plot::{csv, plot_with, shared, Plot, PlotCanvas};
+use super::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use super::Ctx;
 use crate::model::generations::{self as gen, Line, Metric, PATTERSON_2004};
 use crate::model::units;
@@ -113,7 +113,7 @@ impl Plot for Rows {
     fn height(&self, w: f64) -> f64 {
         (w * if w < 560.0 { 0.9 } else { 0.45 }).clamp(240.0, 420.0)
     }
-    plot_with!(render);
+    plot_with!(marks render);
     fn csv(&self) -> String {
         let opt = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
         csv(
@@ -141,7 +141,12 @@ impl Plot for Rows {
     }
 }
 
-fn render<DB: DrawingBackend>(rows: &Rows, root: Area<DB>, look: &Look) -> Result<(), String> {
+fn render<DB: DrawingBackend>(
+    rows: &Rows,
+    root: Area<DB>,
+    look: &Look,
+    marks: &mut Marks,
+) -> Result<(), String> {
     let pal = look.pal;
     // Years on the log-log chart type the other charts already use (a second
     // plotters coordinate type costs ~10 KB of wasm): x = 10^((year - 2015) / 5), so
@@ -158,6 +163,11 @@ fn render<DB: DrawingBackend>(rows: &Rows, root: Area<DB>, look: &Look) -> Resul
         look,
     )?;
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    marks.area(
+        &chart::plot_rect(&ch),
+        (x(2015.0), x(2026.0)),
+        (1e11, 1e16),
+    );
     for line in Line::ALL {
         let r: Vec<&gen::GenRow> = rows.0.iter().filter(|r| r.line == line).collect();
         if r.is_empty() {
@@ -172,6 +182,29 @@ fn render<DB: DrawingBackend>(rows: &Rows, root: Area<DB>, look: &Look) -> Resul
                 .iter()
                 .filter_map(|g| g.metric(metric).map(|v| (x(f64::from(g.year)), v)))
                 .collect();
+            // every point hoverable and focusable, with its GPU, year and value
+            for (g, &at) in r
+                .iter()
+                .filter(|g| g.metric(metric).is_some())
+                .zip(&pts)
+            {
+                let (what, unit) = match metric {
+                    Metric::Fp32 => ("fp32", "FLOP/s"),
+                    Metric::Tensor16 => ("16-bit tensor", "FLOP/s"),
+                    Metric::Bandwidth => ("memory bandwidth", "B/s"),
+                    Metric::Fp32PerByte | Metric::Tensor16PerByte => ("FLOP per byte", ""),
+                };
+                marks.point(
+                    ch.backend_coord(&at),
+                    "generation",
+                    at,
+                    "",
+                    vec![
+                        format!("{} ({})", g.name, g.year),
+                        format!("{what}: {}", units::si(at.1, unit)),
+                    ],
+                );
+            }
             let style =
                 color.stroke_width(look.px(if line == Line::Datacenter { 2.0 } else { 1.0 }));
             ch.draw_series(LineSeries::new(pts.iter().copied(), style))

@@ -363,6 +363,28 @@ test('microbenchmark points show their numbers on hover and focus', async (t) =>
   });
 });
 
+test('generations points show their GPU, year and value on hover and focus', async (t) => {
+  await h.withPage(t, '', async (page) => {
+    await page.locator('#generations').scrollIntoViewIfNeeded();
+    const g = await geometry(page, '#generations');
+    assert.equal(g.areas.length, 1);
+    const pts = await marks(page, '#generations');
+    assert.ok(pts.length >= 20, `points: ${pts.length}`);
+    for (const p of pts) {
+      const [x, y] = toPx(g.areas[0], [p.x, p.y]);
+      assert.ok(Math.abs(x - p.cx) <= 1.5 && Math.abs(y - p.cy) <= 1.5, `${p.label}: button off its point`);
+    }
+    const b = page.locator('#generations .mark').nth(2);
+    await b.hover();
+    const s = await tip(page, await b.elementHandle());
+    assert.ok(s.shown);
+    assert.match(s.text, /^.+ \(20\d\d\)\n(fp32|16-bit tensor|memory bandwidth): [\d.]+ [kMGTP]?(FLOP|B)\/s$/);
+    await page.mouse.move(2, 2);
+    await b.focus();
+    assert.ok((await tip(page, await b.elementHandle())).shown, 'focus shows it');
+  });
+});
+
 for (const theme of ['light', 'dark']) {
   test(`hardware table: one memory unit (GB = 1e9 bytes), each ridge names its dtype (${theme})`, async (t) => {
     await h.withPage(t, `?theme=${theme}`, async (page) => {
