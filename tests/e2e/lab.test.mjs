@@ -140,8 +140,15 @@ test('a full small run completes, verifies, and round-trips through export, impo
     assert.doesNotMatch(await one.innerText(), /\d×/, 'no "1×" or similar at repeat 1');
   }
   // spreads shown with the figures: every time in the tables, the headline readouts
-  const times = await page.$$eval('.lab-table tbody tr', (rows) => rows.flatMap((r) => [r.cells[1].innerText, r.cells[2].innerText]));
+  // (mul and cos: fused and eager; the fma chain is fused only, its eager cells "–")
+  const times = await page.$$eval('.lab-table:not([data-op=fma]) tbody tr', (rows) => rows.flatMap((r) => [r.cells[1].innerText, r.cells[2].innerText]));
   assert.equal(times.length, 2 * 2 * 11);
+  const fma = await page.$$eval('.lab-table[data-op=fma][data-dt=f32] tbody tr', (rows) => rows.map((r) => [r.cells[1].innerText, r.cells[2].innerText]));
+  assert.equal(fma.length, 11);
+  for (const [f, e] of fma) {
+    assert.match(f, /^[\d.]+ [a-zµ]*s ±\d+ %( \(noisy\))?$/, `fma time cell "${f}"`);
+    assert.equal(e, '–', 'the fma chain has no eager variant');
+  }
   for (const t of times) assert.match(t, /^[\d.]+ [a-zµ]*s ±\d+ %( \(noisy\))?$/, `time cell "${t}"`);
   for (const k of ['lab_copy_bw', 'lab_peak_flops', 'lab_dispatch_s', 'lab_submit_s', 'lab_encode_s']) {
     assert.match(await page.locator(`[data-metric=${k}]`).innerText(), / ±\d+ %( \(noisy\))?$/, `${k} without its spread`);
