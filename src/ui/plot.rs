@@ -277,6 +277,11 @@ pub fn PlotCanvas(
     Effect::new(move |_| {
         let w = width.get();
         if !on_screen.get() {
+            // drawn for another width: its points would sit where the chart no
+            // longer is (even past the page's edge), so drop them until it redraws
+            if marks.with_untracked(|m| !m.points.is_empty() && (m.size.0 - w).abs() > 0.5) {
+                marks.set(Marks::default());
+            }
             return;
         }
         let pal = chart::palette(ctx.dark.get());
