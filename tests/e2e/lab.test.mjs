@@ -204,7 +204,7 @@ test('a full small run completes, verifies, and round-trips through export, impo
   // the message reads as after the last import, so wait for the table instead
   await page.setInputFiles('#lab-import', noisyFile);
   await pollUntil(() => row4.locator('td').nth(0).innerText(), (t) => t.endsWith('±30 % (noisy)'));
-  assert.match(await page.locator('#lab-message').innerText(), /Imported 45 measurements/);
+  assert.match(await page.locator('#lab-message').innerText(), /Imported 56 measurements/);
   assert.equal(await row4.getAttribute('data-noisy'), '1');
   const fused4 = row4.locator('td').nth(0);
   assert.equal(await fused4.getAttribute('class'), 'noisy');
