@@ -586,15 +586,7 @@ impl Lab<'_> {
                 m.times = again;
             }
         }
-        if let Some(e) = self.error_since(errors_before) {
-            m.check = Check::Failed { detail: e };
-        }
-        if m.times.iter().any(|t| !(t.is_finite() && *t > 0.0)) {
-            m.check = Check::Failed {
-                detail: "the timer returned no usable span (kernel shorter than its resolution)"
-                    .into(),
-            };
-        }
+        m.settle(self.error_since(errors_before));
         self.pred.learn(&m);
         Ok(m)
     }

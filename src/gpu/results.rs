@@ -202,6 +202,20 @@ impl Measurement {
         self.time().map(|t| self.flops() / t)
     }
     /// Its trials spread more than ±10 % around the median (see [`NOISY_SPREAD`]).
+    /// The verdict once the trials are in (both drivers): a GPU error raised while
+    /// it ran, or a timer that gave no usable span, fails the variant.
+    pub fn settle(&mut self, gpu_error: Option<String>) {
+        if let Some(detail) = gpu_error {
+            self.check = Check::Failed { detail };
+        }
+        if self.times.iter().any(|t| !(t.is_finite() && *t > 0.0)) {
+            self.check = Check::Failed {
+                detail: "the timer returned no usable span (kernel shorter than its resolution)"
+                    .into(),
+            };
+        }
+    }
+
     pub fn noisy(&self) -> bool {
         noisy(&self.times)
     }

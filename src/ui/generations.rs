@@ -163,11 +163,7 @@ fn render<DB: DrawingBackend>(
         look,
     )?;
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    marks.area(
-        &chart::plot_rect(&ch),
-        (x(2015.0), x(2026.0)),
-        (1e11, 1e16),
-    );
+    marks.area(&chart::plot_rect(&ch), (x(2015.0), x(2026.0)), (1e11, 1e16));
     for line in Line::ALL {
         let r: Vec<&gen::GenRow> = rows.0.iter().filter(|r| r.line == line).collect();
         if r.is_empty() {
@@ -183,11 +179,7 @@ fn render<DB: DrawingBackend>(
                 .filter_map(|g| g.metric(metric).map(|v| (x(f64::from(g.year)), v)))
                 .collect();
             // every point hoverable and focusable, with its GPU, year and value
-            for (g, &at) in r
-                .iter()
-                .filter(|g| g.metric(metric).is_some())
-                .zip(&pts)
-            {
+            for (g, &at) in r.iter().filter(|g| g.metric(metric).is_some()).zip(&pts) {
                 let (what, unit) = match metric {
                     Metric::Fp32 => ("fp32", "FLOP/s"),
                     Metric::Tensor16 => ("16-bit tensor", "FLOP/s"),

@@ -392,15 +392,8 @@ impl Lab<'_> {
             }
         }
         *self.label.borrow_mut() = base;
-        if let Some(e) = self.errors.borrow().get(errors_before) {
-            m.check = Check::Failed { detail: e.clone() };
-        }
-        if m.times.iter().any(|t| !(t.is_finite() && *t > 0.0)) {
-            m.check = Check::Failed {
-                detail: "the timer returned no usable span (kernel shorter than its resolution)"
-                    .into(),
-            };
-        }
+        let gpu_error = self.errors.borrow().get(errors_before).cloned();
+        m.settle(gpu_error);
         self.learn(&m);
         Ok(m)
     }
