@@ -9,7 +9,17 @@ use leptos::prelude::*;
 
 #[component]
 pub fn Help(ctx: Ctx) -> impl IntoView {
-    let hs = Memo::new(move |_| ctx.state.with(hints::hints));
+    // only the sentences: a widget's own control changes every hint's target state
+    // but not its text, and must not re-render the list; the target is rebuilt from
+    // the live state at click time
+    let hs = Memo::new(move |_| {
+        ctx.state.with(|s| {
+            hints::hints(s)
+                .into_iter()
+                .map(|h| (h.id, h.text))
+                .collect::<Vec<_>>()
+        })
+    });
     // bf16 ridge of a preset, three significant digits
     let preset_ridge = |id: &str| {
         hardware::preset(id)
@@ -69,13 +79,20 @@ pub fn Help(ctx: Ctx) -> impl IntoView {
             <h3>"Try this"</h3>
             <p class="note">"What the model predicts from the current state; the buttons set it up."</p>
             <ol class="hints">
-                {move || hs.with(|hs| hs.iter().map(|h| {
-                    let target = h.target.clone();
+                {move || hs.with(|hs| hs.iter().map(|(id, text)| {
+                    let id = *id;
+                    let apply = move |_| {
+                        let target = ctx.state.with_untracked(|s| {
+                            hints::hints(s).into_iter().find(|h| h.id == id).map(|h| h.target)
+                        });
+                        if let Some(t) = target {
+                            ctx.state.set(t);
+                        }
+                    };
                     view! {
-                        <li data-hint=h.id>
-                            {h.text.clone()}" "
-                            <button class="small" data-try=h.id
-                                on:click=move |_| ctx.state.set(target.clone())>"Try it"</button>
+                        <li data-hint=id>
+                            {text.clone()}" "
+                            <button class="small" data-try=id on:click=apply>"Try it"</button>
                         </li>
                     }
                 }).collect_view())}
