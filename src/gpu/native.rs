@@ -304,17 +304,7 @@ impl Lab<'_> {
 
     /// Upload the input pattern in `dt` to A0 and A1.
     fn fill(&self, dt: Dt) -> Res<()> {
-        let elems = self.plan.elements(dt);
-        let period = reference::PATTERN.min(elems);
-        let mut bytes = Vec::with_capacity((period * dt.bytes()) as usize);
-        for i in 0..period {
-            match dt {
-                Dt::F32 => bytes.extend_from_slice(&reference::input(i).to_le_bytes()),
-                Dt::F16 => bytes.extend_from_slice(
-                    &reference::f32_to_f16_bits(reference::input(i)).to_le_bytes(),
-                ),
-            }
-        }
+        let bytes = reference::pattern_bytes(dt, self.plan.elements(dt));
         for buf in &self.a {
             let mut off = 0u64;
             while off < self.plan.bytes {

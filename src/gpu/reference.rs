@@ -67,6 +67,20 @@ pub fn input_dt(i: u64, dt: Dt) -> f32 {
     }
 }
 
+/// One period of the input pattern as `dt`'s little-endian bytes (at most `elems`
+/// elements): what both drivers upload, repeated, to fill an input buffer.
+pub fn pattern_bytes(dt: Dt, elems: u64) -> Vec<u8> {
+    let period = PATTERN.min(elems);
+    let mut bytes = Vec::with_capacity((period * dt.bytes()) as usize);
+    for i in 0..period {
+        match dt {
+            Dt::F32 => bytes.extend_from_slice(&input(i).to_le_bytes()),
+            Dt::F16 => bytes.extend_from_slice(&f32_to_f16_bits(input(i)).to_le_bytes()),
+        }
+    }
+    bytes
+}
+
 /// One op, in the precision of `dt`. A product of two f16 values is exact in f32,
 /// so rounding it to f16 once is the correctly rounded f16 product.
 pub fn step(op: Op, dt: Dt, v: f32) -> f32 {
