@@ -7,6 +7,7 @@
 //! full run is documented in README "Robustness":
 //!   BRRR_FUZZ_CASES=1000000 cargo test --release --test url_fuzz -- --nocapture
 
+use brrr::state::page::{self, Theme};
 use brrr::state::{url, widgets, State};
 
 /// xorshift64*: deterministic, dependency-free, good enough to drive a fuzzer.
@@ -101,7 +102,9 @@ fn key(r: &mut Rng) -> String {
     match r.below(10) {
         0..=3 => r.pick(&main).to_string(),
         4..=6 => r.pick(&wk).to_string(),
-        7 => "embed".into(),
+        7 => r
+            .pick(&["embed", "theme", "lab_size", "lab_timer", "debug_panic"])
+            .to_string(),
         8 => bytes(r, 8),
         _ => format!("{}{}", r.pick(&main), r.pick(&["", "[]", "%20", "x"])),
     }
@@ -153,8 +156,27 @@ fn query(r: &mut Rng) -> String {
     }
 }
 
+/// The page's whole start, as the shell decodes it (`state::page::decode`).
+fn registry(id: &str) -> Option<&'static str> {
+    ["roofline-explorer", "fusion", "lab"]
+        .into_iter()
+        .find(|w| *w == id)
+}
+
 fn check(q: &str) {
-    let (s, _notices) = url::decode(q);
+    let start = page::decode(q, registry);
+    let (s, notices) = url::decode(q);
+    // the page's start adds the mode's notices to the state's, never changes the state
+    assert_eq!(start.state, s, "{q:?}");
+    assert!(start.notices.len() >= notices.len() && start.notices[..notices.len()] == notices[..]);
+    assert!(start.embed.is_none_or(|id| registry(id).is_some()));
+    assert!(matches!(
+        start.theme,
+        None | Some(Theme::Light | Theme::Dark)
+    ));
+    for n in &start.notices {
+        assert!(n.value.chars().count() <= 41, "{q:?}: {n:?}");
+    }
     let r = s.report();
     for v in [
         r.wall_time_s,
@@ -234,7 +256,7 @@ fn fuzz_typed_number_boxes() {
         fields::HIDDEN,
         fields::OPS,
     ];
-    all.extend(fields::WIDGET_FIELDS);
+    all.extend(widgets::sliders());
     let mut r = Rng(0x5eed_f00d);
     for _ in 0..cases {
         let f = all[r.below(all.len())];

@@ -35,7 +35,7 @@ impl Dtype {
     pub const ALL: [Dtype; 4] = [Dtype::Fp32, Dtype::Tf32, Dtype::Bf16, Dtype::Fp8];
 
     /// Stable id used in URLs.
-    pub fn id(self) -> &'static str {
+    pub const fn id(self) -> &'static str {
         match self {
             Dtype::Fp32 => "fp32",
             Dtype::Tf32 => "tf32",

@@ -28,7 +28,7 @@ const fn range_u32((a, b): (u32, u32)) -> (f64, f64) {
 }
 
 // Conversions below only ever see values already validated to lie in range.
-fn to_u32(v: f64) -> u32 {
+pub(crate) fn to_u32(v: f64) -> u32 {
     v.round().clamp(0.0, f64::from(u32::MAX)) as u32
 }
 
@@ -220,84 +220,5 @@ mod tests {
         assert_eq!(round_sig(0.1 + 0.2, 3), 0.3);
         assert_eq!(round_sig(312.4e12, 3), 312e12);
         assert_eq!(round_sig(3.5714285e-6, 4), 3.571e-6);
-    }
-}
-
-/// A numeric widget parameter as a slider field; its range must equal the URL
-/// table's (`widgets::PARAMS`, checked by a test).
-macro_rules! widget_field {
-    ($name:ident, $key:literal, $field:ident, $label:literal, $min:expr, $max:expr) => {
-        pub const $name: Field = Field {
-            id: $key,
-            label: $label,
-            box_unit: "",
-            base_unit: "",
-            scale: 1.0,
-            min: $min as f64,
-            max: $max as f64,
-            integer: true,
-            get: |s| s.widgets.$field as f64,
-            set: |s, v| s.widgets.$field = to_u32(v),
-        };
-    };
-}
-
-widget_field!(BERT_BATCH, "bert_batch", bert_batch, "Batch size", 1, 512);
-widget_field!(BERT_SEQ, "bert_seq", bert_seq, "Sequence length", 8, 4096);
-widget_field!(
-    FUSION_N,
-    "fusion_n",
-    fusion_n,
-    "Ops in the chain (n)",
-    1,
-    1024
-);
-widget_field!(CALC_M, "calc_m", calc_m, "M (rows of A)", 1, 65536);
-widget_field!(CALC_N, "calc_n", calc_n, "N (columns of B)", 1, 65536);
-widget_field!(CALC_K, "calc_k", calc_k, "K (shared dimension)", 1, 65536);
-widget_field!(
-    CALC_ELEMS,
-    "calc_elems",
-    calc_elems,
-    "Elements",
-    1,
-    1u32 << 30
-);
-widget_field!(CALC_OPS, "calc_ops", calc_ops, "Ops in the chain", 1, 1024);
-widget_field!(CALC_ROWS, "calc_rows", calc_rows, "Rows", 1, 1u32 << 20);
-widget_field!(
-    CALC_COLS,
-    "calc_cols",
-    calc_cols,
-    "Columns (reduced)",
-    1,
-    1u32 << 20
-);
-widget_field!(CALC_BATCH, "calc_batch", calc_batch, "Batch", 1, 1024);
-widget_field!(CALC_HEADS, "calc_heads", calc_heads, "Heads", 1, 256);
-widget_field!(CALC_SEQ, "calc_seq", calc_seq, "Sequence length", 1, 131072);
-widget_field!(CALC_HD, "calc_hd", calc_hd, "Head dimension", 1, 512);
-
-pub const WIDGET_FIELDS: [Field; 14] = [
-    BERT_BATCH, BERT_SEQ, FUSION_N, CALC_M, CALC_N, CALC_K, CALC_ELEMS, CALC_OPS, CALC_ROWS,
-    CALC_COLS, CALC_BATCH, CALC_HEADS, CALC_SEQ, CALC_HD,
-];
-
-#[cfg(test)]
-mod widget_field_tests {
-    use super::*;
-    use crate::state::widgets::{param, WKind};
-
-    #[test]
-    fn ranges_match_the_url_table() {
-        for f in WIDGET_FIELDS {
-            let p = param(f.id).unwrap();
-            match p.kind {
-                WKind::Int { min, max, .. } => {
-                    assert_eq!((f.min, f.max), (f64::from(min), f64::from(max)), "{}", f.id)
-                }
-                _ => panic!("{} is not an integer parameter", f.id),
-            }
-        }
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod fields;
 pub mod hints;
+pub mod page;
 pub mod url;
 pub mod widgets;
 

@@ -58,7 +58,8 @@ pub const GPU_NAME_MAX: usize = 80;
 
 const MAX_SHOWN: usize = 40;
 
-fn shown(v: &str) -> String {
+/// A bad value as a notice shows it: at most 40 characters, then an ellipsis.
+pub(crate) fn shown(v: &str) -> String {
     if v.chars().count() > MAX_SHOWN {
         let mut s: String = v.chars().take(MAX_SHOWN).collect();
         s.push('…');
@@ -174,7 +175,7 @@ pub fn decode(query: &str) -> (State, Vec<Notice>) {
             _ => bad("fused", v, "must be 1 or 0".into()),
         }
     }
-    for p in &widgets::PARAMS {
+    for p in widgets::PARAMS {
         if let Some(v) = get(p.key) {
             match p.parse(v) {
                 Ok(x) => (p.set)(&mut s.widgets, x),
@@ -407,7 +408,7 @@ mod tests {
                 s.widgets.calc,
                 s.widgets.fusion_n
             ),
-            (128, true, 3, 7)
+            (128, true, widgets::CalcOp::Attention, 7)
         );
         let q = encode(&s);
         assert!(q.contains("bert_seq=128") && q.contains("calc=attention"));
@@ -422,7 +423,10 @@ mod tests {
     fn microbench_keys_round_trip_and_fall_back() {
         let (s, n) = decode("mb_dtype=bf16&mb_elems=1048576");
         assert!(n.is_empty(), "{n:?}");
-        assert_eq!((s.widgets.mb_dtype, s.widgets.mb_elems), (2, 1 << 20));
+        assert_eq!(
+            (s.widgets.mb_dtype, s.widgets.mb_elems),
+            (crate::model::Dtype::Bf16, 1 << 20)
+        );
         let q = encode(&s);
         assert!(
             q.contains("mb_dtype=bf16") && q.contains("mb_elems=1048576"),

@@ -1,90 +1,145 @@
 //! Per-widget controls of the essay widgets, and their URL parameters.
 //!
-//! Table-driven: each [`WParam`] names its URL key, its kind (bounded integer,
-//! flag, or choice among names), and how to read/write it. The keys and defaults
-//! are part of the public URL contract (README); `encode` writes only the keys
-//! whose value differs from its default, so links stay short.
+//! **One declaration per parameter** (the `params!` table below): from each row
+//! follow the [`Widgets`] field and its type, its default, its URL key and codec
+//! ([`PARAMS`]: kind, range, parse, format) and the control the widget shows
+//! ([`field`]: a slider [`Field`], a [`FlagField`] or a [`ChoiceField`] with its
+//! label). Choices are typed enums declared with `choice_enum!`, whose variants
+//! carry their URL ids and labels. Keys and defaults are part of the public URL
+//! contract (README); `encode` writes only the keys whose value differs from its
+//! default, so links stay short.
 
-/// Which operation the op calculator shows.
-pub const CALC_OPS: [&str; 4] = ["matmul", "pointwise", "reduction", "attention"];
-/// Which row reduction.
-pub const NORMS: [&str; 2] = ["layernorm", "softmax"];
-/// Which line of GPUs the generations chart shows.
-pub const LINES: [&str; 3] = ["both", "datacenter", "consumer"];
-/// The microbenchmark's dtype: the ids of `Dtype::ALL`, in that order (tested).
-pub const MB_DTYPES: [&str; 4] = ["fp32", "tf32", "bf16", "fp8"];
+use super::fields::{to_u32, Field};
+use super::State;
+use crate::model::generations::Line;
+use crate::model::{microbench, Dtype};
+
+/// A choice parameter's type: a fieldless enum whose variants are its URL ids.
+pub trait Choice: Copy + PartialEq + Send + Sync + 'static {
+    /// Every variant, in URL-id order (the order of the select's options).
+    const ALL: &'static [Self];
+    /// The URL ids of `ALL`, in the same order (the codec's table needs them as a
+    /// constant).
+    const IDS: &'static [&'static str];
+    fn id(self) -> &'static str;
+    /// What the control shows for it.
+    fn label(self) -> &'static str;
+    /// Its position in [`Choice::ALL`].
+    fn index(self) -> u32 {
+        Self::ALL.iter().position(|v| *v == self).unwrap_or(0) as u32
+    }
+    fn from_index(i: u32) -> Option<Self> {
+        Self::ALL.get(i as usize).copied()
+    }
+    fn from_id(id: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|v| v.id() == id)
+    }
+}
+
+/// A fieldless enum implementing [`Choice`]: `Variant = "url-id" "label"`.
+macro_rules! choice_enum {
+    ($(#[$m:meta])* pub enum $name:ident { $($(#[$vm:meta])* $var:ident = $id:literal $label:literal,)* }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum $name { $($(#[$vm])* $var,)* }
+        impl Choice for $name {
+            const ALL: &'static [Self] = &[$($name::$var,)*];
+            const IDS: &'static [&'static str] = &[$($id,)*];
+            fn id(self) -> &'static str {
+                match self { $($name::$var => $id,)* }
+            }
+            fn label(self) -> &'static str {
+                match self { $($name::$var => $label,)* }
+            }
+        }
+    };
+}
+
+choice_enum! {
+    /// Which operation the op calculator shows.
+    pub enum CalcOp {
+        Matmul = "matmul" "matmul [M,K] × [K,N]",
+        Pointwise = "pointwise" "pointwise chain",
+        Reduction = "reduction" "row reduction (layernorm / softmax)",
+        Attention = "attention" "attention",
+    }
+}
+
+choice_enum! {
+    /// Which row reduction the calculator shows.
+    pub enum Norm {
+        LayerNorm = "layernorm" "layernorm",
+        Softmax = "softmax" "softmax",
+    }
+}
+
+choice_enum! {
+    /// Which line of GPUs the generations chart shows.
+    pub enum GenLine {
+        Both = "both" "both lines",
+        Datacenter = "datacenter" "datacenter (HBM)",
+        Consumer = "consumer" "consumer (GDDR)",
+    }
+}
+
+impl GenLine {
+    /// The model's line, or `None` for both.
+    pub fn filter(self) -> Option<Line> {
+        match self {
+            GenLine::Both => None,
+            GenLine::Datacenter => Some(Line::Datacenter),
+            GenLine::Consumer => Some(Line::Consumer),
+        }
+    }
+}
+
+/// The microbenchmark's dtype (`mb_dtype`): the model's dtypes, by their ids.
+impl Choice for Dtype {
+    const ALL: &'static [Self] = &Dtype::ALL;
+    const IDS: &'static [&'static str] = &[
+        Dtype::Fp32.id(),
+        Dtype::Tf32.id(),
+        Dtype::Bf16.id(),
+        Dtype::Fp8.id(),
+    ];
+    fn id(self) -> &'static str {
+        Dtype::id(self)
+    }
+    fn label(self) -> &'static str {
+        Dtype::id(self)
+    }
+}
+
 /// The microbenchmark's tensor size in elements: 2^10 … 2^30, the essay's 2^28.
 pub const MB_ELEMS: (u32, u32) = (1 << 10, 1 << 30);
 pub const MB_ELEMS_DEFAULT: u32 = 1 << 28;
 
-use crate::model::{microbench, Dtype};
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Widgets {
-    pub bert_batch: u32,
-    pub bert_seq: u32,
-    pub bert_fused: bool,
-    pub fusion_n: u32,
-    pub graphs: bool,
-    pub compiled: bool,
-    pub cpp: bool,
-    pub gen_line: u32,
-    pub calc: u32,
-    pub calc_m: u32,
-    pub calc_n: u32,
-    pub calc_k: u32,
-    pub calc_elems: u32,
-    pub calc_ops: u32,
-    pub calc_fused: bool,
-    pub calc_rows: u32,
-    pub calc_cols: u32,
-    pub calc_norm: u32,
-    pub calc_batch: u32,
-    pub calc_heads: u32,
-    pub calc_seq: u32,
-    pub calc_hd: u32,
-    pub calc_flash: bool,
-    pub mb_dtype: u32,
-    pub mb_elems: u32,
+/// A checkbox's parameter: URL key (also the DOM id), label, access.
+#[derive(Clone, Copy)]
+pub struct FlagField {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub get: fn(&State) -> bool,
+    pub set: fn(&mut State, bool),
 }
 
-impl Default for Widgets {
-    fn default() -> Self {
-        let mut w = Widgets {
-            bert_batch: 0,
-            bert_seq: 0,
-            bert_fused: false,
-            fusion_n: 0,
-            graphs: false,
-            compiled: false,
-            cpp: false,
-            gen_line: 0,
-            calc: 0,
-            calc_m: 0,
-            calc_n: 0,
-            calc_k: 0,
-            calc_elems: 0,
-            calc_ops: 0,
-            calc_fused: false,
-            calc_rows: 0,
-            calc_cols: 0,
-            calc_norm: 0,
-            calc_batch: 0,
-            calc_heads: 0,
-            calc_seq: 0,
-            calc_hd: 0,
-            calc_flash: false,
-            mb_dtype: 0,
-            mb_elems: 0,
-        };
-        for p in PARAMS {
-            (p.set)(&mut w, p.kind.default());
-        }
-        w
+/// A select's parameter: URL key (also the DOM id), label, access; the options
+/// are `T::ALL` with their ids and labels.
+pub struct ChoiceField<T: Choice> {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub get: fn(&State) -> T,
+    pub set: fn(&mut State, T),
+}
+
+impl<T: Choice> Clone for ChoiceField<T> {
+    fn clone(&self) -> Self {
+        *self
     }
 }
+impl<T: Choice> Copy for ChoiceField<T> {}
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WKind {
     Int {
         min: u32,
@@ -109,6 +164,8 @@ impl WKind {
     }
 }
 
+/// One parameter as the URL codec sees it: values as `u32` (a flag 0/1, a choice
+/// its index).
 #[derive(Clone, Copy)]
 pub struct WParam {
     pub key: &'static str,
@@ -117,78 +174,171 @@ pub struct WParam {
     pub set: fn(&mut Widgets, u32),
 }
 
-macro_rules! int {
-    ($key:literal, $field:ident, $min:expr, $max:expr, $def:expr) => {
-        WParam {
-            key: $key,
-            kind: WKind::Int {
-                min: $min,
-                max: $max,
-                default: $def,
-            },
-            get: |w| w.$field,
-            set: |w, v| w.$field = v,
+// The pieces of one `params!` row, by kind.
+macro_rules! param_ty {
+    (Int) => {
+        u32
+    };
+    (Flag) => {
+        bool
+    };
+    (Choice $t:ty) => {
+        $t
+    };
+}
+macro_rules! param_kind {
+    (Int [] [$min:expr, $max:expr] $d:expr) => {
+        WKind::Int {
+            min: $min,
+            max: $max,
+            default: $d,
+        }
+    };
+    (Flag [] [] $d:expr) => {
+        WKind::Flag { default: $d }
+    };
+    (Choice [$t:ty] [] $d:expr) => {
+        WKind::Choice {
+            names: <$t as Choice>::IDS,
+            default: $d as u32,
         }
     };
 }
-macro_rules! flag {
-    ($key:literal, $field:ident, $def:expr) => {
-        WParam {
-            key: $key,
-            kind: WKind::Flag { default: $def },
-            get: |w| u32::from(w.$field),
-            set: |w, v| w.$field = v != 0,
+macro_rules! param_get {
+    (Int $w:ident $f:ident) => {
+        $w.$f
+    };
+    (Flag $w:ident $f:ident) => {
+        u32::from($w.$f)
+    };
+    (Choice $w:ident $f:ident) => {
+        Choice::index($w.$f)
+    };
+}
+macro_rules! param_set {
+    (Int [] $w:ident $f:ident $v:ident) => {
+        $w.$f = $v
+    };
+    (Flag [] $w:ident $f:ident $v:ident) => {
+        $w.$f = $v != 0
+    };
+    (Choice [$t:ty] $w:ident $f:ident $v:ident) => {
+        if let Some(x) = <$t as Choice>::from_index($v) {
+            $w.$f = x;
         }
     };
 }
-macro_rules! choice {
-    ($key:literal, $field:ident, $names:expr, $def:expr) => {
-        WParam {
-            key: $key,
-            kind: WKind::Choice {
-                names: &$names,
-                default: $def,
+macro_rules! param_field {
+    (Int [] [$min:expr, $max:expr] $f:ident $key:literal $label:literal) => {
+        pub const $f: Field = Field {
+            id: $key,
+            label: $label,
+            box_unit: "",
+            base_unit: "",
+            scale: 1.0,
+            min: $min as f64,
+            max: $max as f64,
+            integer: true,
+            get: |s| f64::from(s.widgets.$f),
+            set: |s, v| s.widgets.$f = to_u32(v),
+        };
+    };
+    (Flag [] [] $f:ident $key:literal $label:literal) => {
+        pub const $f: FlagField = FlagField {
+            id: $key,
+            label: $label,
+            get: |s| s.widgets.$f,
+            set: |s, v| s.widgets.$f = v,
+        };
+    };
+    (Choice [$t:ty] [] $f:ident $key:literal $label:literal) => {
+        pub const $f: ChoiceField<$t> = ChoiceField {
+            id: $key,
+            label: $label,
+            get: |s| s.widgets.$f,
+            set: |s, v| s.widgets.$f = v,
+        };
+    };
+}
+
+macro_rules! param_slider {
+    (Int $v:ident $f:ident) => {
+        $v.push(field::$f)
+    };
+    ($kind:ident $v:ident $f:ident) => {};
+}
+
+/// The parameter table: one row per parameter,
+/// `field: Kind [range] = default, "url_key", "label";`.
+macro_rules! params {
+    ($($(#[doc = $doc:literal])* $f:ident: $kind:ident $(<$t:ty>)? $([$min:expr, $max:expr])? = $d:expr, $key:literal, $label:literal;)*) => {
+        /// The essay widgets' own controls, one field per parameter.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct Widgets {
+            $($(#[doc = $doc])* pub $f: param_ty!($kind $($t)?),)*
+        }
+
+        impl Default for Widgets {
+            fn default() -> Self {
+                Widgets { $($f: $d,)* }
+            }
+        }
+
+        /// Every widget parameter, in URL order. Keys are stable.
+        pub const PARAMS: &[WParam] = &[$(
+            WParam {
+                key: $key,
+                kind: param_kind!($kind [$($t)?] [$($min, $max)?] $d),
+                get: |w| param_get!($kind w $f),
+                set: |w, v| { param_set!($kind [$($t)?] w $f v) },
             },
-            get: |w| w.$field,
-            set: |w, v| w.$field = v,
+        )*];
+
+        /// The integer parameters' slider fields (for tests over every control).
+        #[allow(clippy::vec_init_then_push)]
+        pub fn sliders() -> Vec<Field> {
+            let mut v = Vec::new();
+            $(param_slider!($kind v $f);)*
+            v
+        }
+
+        /// Each parameter as the control its widget shows, named after its field.
+        #[allow(non_upper_case_globals)]
+        pub mod field {
+            use super::*;
+            $(param_field!($kind [$($t)?] [$($min, $max)?] $f $key $label);)*
         }
     };
 }
 
-/// Every widget parameter. Keys are stable.
-pub const PARAMS: [WParam; 25] = [
-    int!("bert_batch", bert_batch, 1, 512, 8),
-    int!("bert_seq", bert_seq, 8, 4096, 512),
-    flag!("bert_fused", bert_fused, false),
-    int!("fusion_n", fusion_n, 1, 1024, 2),
-    flag!("graphs", graphs, false),
-    flag!("compiled", compiled, false),
-    flag!("cpp", cpp, false),
-    choice!("gen_line", gen_line, LINES, 0),
-    choice!("calc", calc, CALC_OPS, 0),
-    int!("calc_m", calc_m, 1, 65536, 4096),
-    int!("calc_n", calc_n, 1, 65536, 4096),
-    int!("calc_k", calc_k, 1, 65536, 4096),
-    int!("calc_elems", calc_elems, 1, 1 << 30, 1 << 26),
-    int!("calc_ops", calc_ops, 1, 1024, 4),
-    flag!("calc_fused", calc_fused, true),
-    int!("calc_rows", calc_rows, 1, 1 << 20, 8192),
-    int!("calc_cols", calc_cols, 1, 1 << 20, 4096),
-    choice!("calc_norm", calc_norm, NORMS, 0),
-    int!("calc_batch", calc_batch, 1, 1024, 8),
-    int!("calc_heads", calc_heads, 1, 256, 16),
-    int!("calc_seq", calc_seq, 1, 131072, 4096),
-    int!("calc_hd", calc_hd, 1, 512, 128),
-    flag!("calc_flash", calc_flash, true),
-    choice!("mb_dtype", mb_dtype, MB_DTYPES, 0),
-    int!(
-        "mb_elems",
-        mb_elems,
-        MB_ELEMS.0,
-        MB_ELEMS.1,
-        MB_ELEMS_DEFAULT
-    ),
-];
+params! {
+    bert_batch: Int[1, 512] = 8, "bert_batch", "Batch size";
+    bert_seq: Int[8, 4096] = 512, "bert_seq", "Sequence length";
+    bert_fused: Flag = false, "bert_fused", "fuse the non-matmul ops between matmuls";
+    fusion_n: Int[1, 1024] = 2, "fusion_n", "Ops in the chain (n)";
+    graphs: Flag = false, "graphs", "CUDA graphs (one launch for the whole step)";
+    compiled: Flag = false, "compiled", "compile / fuse (a JIT: fewer kernels)";
+    cpp: Flag = false, "cpp", "C++ loop (no Python)";
+    gen_line: Choice<GenLine> = GenLine::Both, "gen_line", "Show";
+    calc: Choice<CalcOp> = CalcOp::Matmul, "calc", "Operation";
+    calc_m: Int[1, 65536] = 4096, "calc_m", "M (rows of A)";
+    calc_n: Int[1, 65536] = 4096, "calc_n", "N (columns of B)";
+    calc_k: Int[1, 65536] = 4096, "calc_k", "K (shared dimension)";
+    calc_elems: Int[1, 1 << 30] = 1 << 26, "calc_elems", "Elements";
+    calc_ops: Int[1, 1024] = 4, "calc_ops", "Ops in the chain";
+    calc_fused: Flag = true, "calc_fused", "fused into one kernel";
+    calc_rows: Int[1, 1 << 20] = 8192, "calc_rows", "Rows";
+    calc_cols: Int[1, 1 << 20] = 4096, "calc_cols", "Columns (reduced)";
+    calc_norm: Choice<Norm> = Norm::LayerNorm, "calc_norm", "Kind";
+    calc_batch: Int[1, 1024] = 8, "calc_batch", "Batch";
+    calc_heads: Int[1, 256] = 16, "calc_heads", "Heads";
+    calc_seq: Int[1, 131072] = 4096, "calc_seq", "Sequence length";
+    calc_hd: Int[1, 512] = 128, "calc_hd", "Head dimension";
+    calc_flash: Flag = true, "calc_flash", "fused (FlashAttention-style): scores stay on chip";
+    /// Asked for; where the preset lacks it the widget shows fp32 ([`State::mb_dtype`]).
+    mb_dtype: Choice<Dtype> = Dtype::Fp32, "mb_dtype", "Dtype";
+    mb_elems: Int[MB_ELEMS.0, MB_ELEMS.1] = MB_ELEMS_DEFAULT, "mb_elems", "Tensor size (elements)";
+}
 
 pub fn param(key: &str) -> Option<&'static WParam> {
     PARAMS.iter().find(|p| p.key == key)
@@ -248,10 +398,7 @@ pub struct MbDtype {
 
 impl super::State {
     pub fn mb_dtype(&self) -> MbDtype {
-        let wanted = Dtype::ALL
-            .get(self.widgets.mb_dtype as usize)
-            .copied()
-            .unwrap_or(Dtype::Fp32);
+        let wanted = self.widgets.mb_dtype;
         let used = if self.hw.supports(wanted) {
             wanted
         } else {
@@ -290,13 +437,93 @@ mod tests {
         assert_eq!(w.fusion_n, 2);
         assert_eq!(w.bert_seq, 512);
         assert!(w.calc_fused && w.calc_flash);
-        assert_eq!((w.mb_dtype, w.mb_elems), (0, 1 << 28));
+        assert_eq!((w.mb_dtype, w.mb_elems), (Dtype::Fp32, 1 << 28));
+    }
+
+    /// The declarations generate today's URL contract: the same keys in the same
+    /// order, kinds, ranges, names and defaults (README "URL contract"), and the
+    /// README's widget table names every key.
+    #[test]
+    fn declarations_match_the_url_contract() {
+        use WKind::{Flag, Int};
+        let int = |min, max, default| Int { min, max, default };
+        let flag = |default| Flag { default };
+        let choice = |names, default| WKind::Choice { names, default };
+        let want: Vec<(&str, WKind)> = vec![
+            ("bert_batch", int(1, 512, 8)),
+            ("bert_seq", int(8, 4096, 512)),
+            ("bert_fused", flag(false)),
+            ("fusion_n", int(1, 1024, 2)),
+            ("graphs", flag(false)),
+            ("compiled", flag(false)),
+            ("cpp", flag(false)),
+            ("gen_line", choice(&["both", "datacenter", "consumer"], 0)),
+            (
+                "calc",
+                choice(&["matmul", "pointwise", "reduction", "attention"], 0),
+            ),
+            ("calc_m", int(1, 65536, 4096)),
+            ("calc_n", int(1, 65536, 4096)),
+            ("calc_k", int(1, 65536, 4096)),
+            ("calc_elems", int(1, 1 << 30, 1 << 26)),
+            ("calc_ops", int(1, 1024, 4)),
+            ("calc_fused", flag(true)),
+            ("calc_rows", int(1, 1 << 20, 8192)),
+            ("calc_cols", int(1, 1 << 20, 4096)),
+            ("calc_norm", choice(&["layernorm", "softmax"], 0)),
+            ("calc_batch", int(1, 1024, 8)),
+            ("calc_heads", int(1, 256, 16)),
+            ("calc_seq", int(1, 131072, 4096)),
+            ("calc_hd", int(1, 512, 128)),
+            ("calc_flash", flag(true)),
+            ("mb_dtype", choice(&["fp32", "tf32", "bf16", "fp8"], 0)),
+            ("mb_elems", int(1 << 10, 1 << 30, 1 << 28)),
+        ];
+        let got: Vec<(&str, WKind)> = PARAMS.iter().map(|p| (p.key, p.kind)).collect();
+        assert_eq!(got[..want.len()], want[..]);
+        let readme = include_str!("../../README.md");
+        let table = readme
+            .split("Widget parameters (")
+            .nth(1)
+            .and_then(|t| t.split("\n\n`embed=").next())
+            .unwrap_or("");
+        for p in PARAMS {
+            assert!(
+                table.contains(&format!("`{}`", p.key)),
+                "README's widget parameter table lacks `{}`",
+                p.key
+            );
+            // every row's generated field matches the codec's row
+            let w = Widgets::default();
+            assert_eq!((p.get)(&w), p.kind.default(), "{}", p.key);
+        }
+        for f in sliders() {
+            match param(f.id).map(|p| p.kind) {
+                Some(Int { min, max, .. }) => {
+                    assert_eq!((f.min, f.max), (f64::from(min), f64::from(max)))
+                }
+                other => panic!("{}: {other:?}", f.id),
+            }
+        }
     }
 
     #[test]
-    fn mb_dtypes_are_the_dtype_ids() {
-        let ids: Vec<&str> = Dtype::ALL.iter().map(|d| d.id()).collect();
-        assert_eq!(ids, MB_DTYPES);
+    fn choice_ids_follow_their_variants() {
+        fn check<T: Choice + std::fmt::Debug>() {
+            assert_eq!(T::ALL.len(), T::IDS.len());
+            for (i, v) in T::ALL.iter().enumerate() {
+                assert_eq!(v.id(), T::IDS[i]);
+                assert_eq!(v.index(), i as u32);
+                assert_eq!(T::from_index(i as u32), Some(*v));
+                assert_eq!(T::from_id(v.id()), Some(*v));
+                assert!(!v.label().is_empty());
+            }
+            assert_eq!(T::from_index(T::ALL.len() as u32), None);
+        }
+        check::<Dtype>();
+        check::<CalcOp>();
+        check::<Norm>();
+        check::<GenLine>();
     }
 
     #[test]
@@ -312,7 +539,7 @@ mod tests {
         assert_eq!(b.regime_at_1(), Regime::Memory);
         // fp8 on an A100: shown as fp32, the choice kept for presets that have it
         let mut s = s;
-        s.widgets.mb_dtype = 3;
+        s.widgets.mb_dtype = Dtype::Fp8;
         assert_eq!(
             s.mb_dtype(),
             MbDtype {

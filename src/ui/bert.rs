@@ -9,7 +9,8 @@ use super::Ctx;
 use crate::model::bert::{self, BertConfig, ByClass, OpClass, IVANOV_2020};
 use crate::model::measured::h100;
 use crate::model::units;
-use crate::state::{fields, State};
+use crate::state::widgets::field;
+use crate::state::State;
 use leptos::prelude::*;
 
 fn pct(v: f64) -> String {
@@ -46,10 +47,12 @@ fn profile(s: &State) -> bert::BertProfile {
 
 #[component]
 pub fn Bert(ctx: Ctx) -> impl IntoView {
-    let prof = Memo::new(move |_| ctx.view.with(profile));
+    // the profile is computed once on the live path (its shares are readouts) and
+    // drawn held while off-screen
+    let live_prof = ctx.live(profile);
+    let prof = ctx.held(live_prof);
     let runtime = Memo::new(move |_| prof.with(|p| p.runtime_shares()));
-    // the readouts are a live contract: computed from the shared state even off-screen
-    let live = Memo::new(move |_| ctx.state.with(|s| profile(s).runtime_shares()));
+    let live = Memo::new(move |_| live_prof.with(|p| p.runtime_shares()));
     let flop = Memo::new(move |_| prof.with(|p| p.flop_shares()));
     let slow = Memo::new(move |_| prof.with(|p| p.slowdown_vs_matmul()));
     let share_readout = move |name: &'static str, c: OpClass| {
@@ -65,10 +68,9 @@ pub fn Bert(ctx: Ctx) -> impl IntoView {
     };
     view! {
         <div class="controls-inline">
-            <LogSlider ctx=ctx field=fields::BERT_BATCH/>
-            <LogSlider ctx=ctx field=fields::BERT_SEQ/>
-            <Toggle ctx=ctx id="bert_fused" label="fuse the non-matmul ops between matmuls"
-                get=|s| s.widgets.bert_fused set=|s, v| s.widgets.bert_fused = v/>
+            <LogSlider ctx=ctx field=field::bert_batch/>
+            <LogSlider ctx=ctx field=field::bert_seq/>
+            <Toggle ctx=ctx flag=field::bert_fused/>
         </div>
         <p class="note">
             {move || ctx.view.with(|s| format!(

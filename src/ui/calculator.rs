@@ -2,37 +2,31 @@
 //! attention — through the model on the explorer's hardware: FLOPs, bytes,
 //! intensity, regime, time and achieved FLOP/s, and its kernels on a roofline.
 
-use super::controls::{Choice, LogSlider, Toggle};
+use super::controls::{LogSlider, Select, Toggle};
 use super::plot::{shared, PlotCanvas};
 use super::roofline::{Legend, Point, RooflineData, Step};
 use super::Ctx;
 use crate::model::ops::{self, Attention, Reduction};
 use crate::model::{units, KernelGroup};
-use crate::state::{fields, State};
+use crate::state::widgets::{field, CalcOp, Norm};
+use crate::state::State;
 use leptos::prelude::*;
-
-const OPS: [(&str, &str); 4] = [
-    ("matmul", "matmul [M,K] × [K,N]"),
-    ("pointwise", "pointwise chain"),
-    ("reduction", "row reduction (layernorm / softmax)"),
-    ("attention", "attention"),
-];
-const NORMS: [(&str, &str); 2] = [("layernorm", "layernorm"), ("softmax", "softmax")];
 
 fn kernels(s: &State) -> Vec<KernelGroup> {
     let w = &s.widgets;
     let b = s.dtype.bytes();
     match w.calc {
-        1 => ops::pointwise_chain(w.calc_ops, f64::from(w.calc_elems), b, w.calc_fused),
-        2 => {
-            let kind = if w.calc_norm == 1 {
-                Reduction::Softmax
-            } else {
-                Reduction::LayerNorm
+        CalcOp::Pointwise => {
+            ops::pointwise_chain(w.calc_ops, f64::from(w.calc_elems), b, w.calc_fused)
+        }
+        CalcOp::Reduction => {
+            let kind = match w.calc_norm {
+                Norm::Softmax => Reduction::Softmax,
+                Norm::LayerNorm => Reduction::LayerNorm,
             };
             ops::row_reduction(kind, w.calc_rows, w.calc_cols, b)
         }
-        3 => {
+        CalcOp::Attention => {
             let kind = if w.calc_flash {
                 Attention::Flash
             } else {
@@ -40,7 +34,7 @@ fn kernels(s: &State) -> Vec<KernelGroup> {
             };
             ops::attention(w.calc_batch, w.calc_heads, w.calc_seq, w.calc_hd, b, kind)
         }
-        _ => ops::matmul(w.calc_m, w.calc_n, w.calc_k, b),
+        CalcOp::Matmul => ops::matmul(w.calc_m, w.calc_n, w.calc_k, b),
     }
 }
 
@@ -89,33 +83,30 @@ pub fn Calculator(ctx: Ctx) -> impl IntoView {
         view! { <div class="metric"><dt>{label}</dt><dd>{move || result.with(|(s, _)| f(s))}</dd></div> }
     };
     view! {
-        <Choice ctx=ctx id="calc" label="Operation" options=&OPS get=|s| s.widgets.calc set=|s, v| s.widgets.calc = v/>
+        <Select ctx=ctx field=field::calc/>
         <div class="calc-params">
             {move || match op.get() {
-                1 => view! {
-                    <LogSlider ctx=ctx field=fields::CALC_ELEMS/>
-                    <LogSlider ctx=ctx field=fields::CALC_OPS/>
-                    <Toggle ctx=ctx id="calc_fused" label="fused into one kernel"
-                        get=|s| s.widgets.calc_fused set=|s, v| s.widgets.calc_fused = v/>
+                CalcOp::Pointwise => view! {
+                    <LogSlider ctx=ctx field=field::calc_elems/>
+                    <LogSlider ctx=ctx field=field::calc_ops/>
+                    <Toggle ctx=ctx flag=field::calc_fused/>
                 }.into_any(),
-                2 => view! {
-                    <Choice ctx=ctx id="calc_norm" label="Kind" options=&NORMS
-                        get=|s| s.widgets.calc_norm set=|s, v| s.widgets.calc_norm = v/>
-                    <LogSlider ctx=ctx field=fields::CALC_ROWS/>
-                    <LogSlider ctx=ctx field=fields::CALC_COLS/>
+                CalcOp::Reduction => view! {
+                    <Select ctx=ctx field=field::calc_norm/>
+                    <LogSlider ctx=ctx field=field::calc_rows/>
+                    <LogSlider ctx=ctx field=field::calc_cols/>
                 }.into_any(),
-                3 => view! {
-                    <LogSlider ctx=ctx field=fields::CALC_BATCH/>
-                    <LogSlider ctx=ctx field=fields::CALC_HEADS/>
-                    <LogSlider ctx=ctx field=fields::CALC_SEQ/>
-                    <LogSlider ctx=ctx field=fields::CALC_HD/>
-                    <Toggle ctx=ctx id="calc_flash" label="fused (FlashAttention-style): scores stay on chip"
-                        get=|s| s.widgets.calc_flash set=|s, v| s.widgets.calc_flash = v/>
+                CalcOp::Attention => view! {
+                    <LogSlider ctx=ctx field=field::calc_batch/>
+                    <LogSlider ctx=ctx field=field::calc_heads/>
+                    <LogSlider ctx=ctx field=field::calc_seq/>
+                    <LogSlider ctx=ctx field=field::calc_hd/>
+                    <Toggle ctx=ctx flag=field::calc_flash/>
                 }.into_any(),
-                _ => view! {
-                    <LogSlider ctx=ctx field=fields::CALC_M/>
-                    <LogSlider ctx=ctx field=fields::CALC_N/>
-                    <LogSlider ctx=ctx field=fields::CALC_K/>
+                CalcOp::Matmul => view! {
+                    <LogSlider ctx=ctx field=field::calc_m/>
+                    <LogSlider ctx=ctx field=field::calc_n/>
+                    <LogSlider ctx=ctx field=field::calc_k/>
                 }.into_any(),
             }}
         </div>

@@ -5,6 +5,7 @@ use super::Ctx;
 use crate::model::achievable::{self, Roof};
 use crate::model::{hardware, units, Dtype, Workload};
 use crate::state::fields::{self, Field};
+use crate::state::widgets::{Choice, ChoiceField, FlagField};
 use leptos::prelude::*;
 
 #[component]
@@ -237,60 +238,48 @@ pub fn LogSlider(ctx: Ctx, field: Field) -> impl IntoView {
     }
 }
 
-/// A checkbox bound to a flag of the state.
+/// A checkbox bound to a flag parameter (its declaration gives id and label).
 #[component]
-pub fn Toggle(
-    ctx: Ctx,
-    id: &'static str,
-    label: &'static str,
-    get: fn(&crate::state::State) -> bool,
-    set: fn(&mut crate::state::State, bool),
-) -> impl IntoView {
+pub fn Toggle(ctx: Ctx, flag: FlagField) -> impl IntoView {
     let state = ctx.state;
+    let (get, set) = (flag.get, flag.set);
     let on = Memo::new(move |_| state.with(get));
     view! {
-        <label class="check" for=id>
+        <label class="check" for=flag.id>
             <input
                 type="checkbox"
-                id=id
+                id=flag.id
                 prop:checked=move || on.get()
                 on:change=move |ev| {
                     let v = event_target_checked(&ev);
                     state.update(|s| set(s, v));
                 }
             />
-            {label}
+            {flag.label}
         </label>
     }
 }
 
-/// A select bound to a choice (index into `options`, which are `(value, label)`).
+/// A select bound to a choice parameter: its options are the choice type's
+/// variants, with their URL ids as values and their labels as text.
 #[component]
-pub fn Choice(
-    ctx: Ctx,
-    id: &'static str,
-    label: &'static str,
-    options: &'static [(&'static str, &'static str)],
-    get: fn(&crate::state::State) -> u32,
-    set: fn(&mut crate::state::State, u32),
-) -> impl IntoView {
+pub fn Select<T: Choice>(ctx: Ctx, field: ChoiceField<T>) -> impl IntoView {
     let state = ctx.state;
+    let (get, set) = (field.get, field.set);
     let cur = Memo::new(move |_| state.with(get));
     let on_change = move |ev| {
-        let v = event_target_value(&ev);
-        if let Some(i) = options.iter().position(|(val, _)| *val == v) {
-            state.update(|s| set(s, i as u32));
+        if let Some(v) = T::from_id(&event_target_value(&ev)) {
+            state.update(|s| set(s, v));
         }
     };
     view! {
         <div class="row">
-            <label for=id>{label}</label>
-            <select id=id on:change=on_change>
-                {options
+            <label for=field.id>{field.label}</label>
+            <select id=field.id on:change=on_change>
+                {T::ALL
                     .iter()
-                    .enumerate()
-                    .map(|(i, (val, text))| {
-                        view! { <option value=*val selected=move || cur.get() as usize == i>{*text}</option> }
+                    .map(|&v| {
+                        view! { <option value=v.id() selected=move || cur.get() == v>{v.label()}</option> }
                     })
                     .collect_view()}
             </select>

@@ -50,6 +50,7 @@ pub fn gate(ctx: Ctx, on: OnScreen) -> Ctx {
     Ctx {
         view,
         report,
+        on_screen: Signal::derive(move || on.get()),
         ..ctx
     }
 }

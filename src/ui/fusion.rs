@@ -6,30 +6,17 @@ use super::controls::LogSlider;
 use super::frame::Readout;
 use super::Ctx;
 use crate::model::{fusion, units};
-use crate::state::fields;
+use crate::state::widgets::field;
 use leptos::prelude::*;
 
 #[component]
 pub fn Fusion(ctx: Ctx) -> impl IntoView {
-    // the readout is a live contract: computed from the shared state even off-screen
-    let speedup = Memo::new(move |_| {
-        ctx.state.with(|s| {
-            let n = f64::from(s.batch) * f64::from(s.hidden);
-            fusion::compare(s.widgets.fusion_n, n, &s.machine()).speedup()
-        })
-    });
-    let cmp = Memo::new(move |_| {
-        ctx.view.with(|s| {
-            let n = f64::from(s.batch) * f64::from(s.hidden);
-            fusion::compare(s.widgets.fusion_n, n, &s.machine())
-        })
-    });
-    let remat = Memo::new(move |_| {
-        ctx.state.with(|s| {
-            let n = f64::from(s.batch) * f64::from(s.hidden);
-            fusion::remat(s.widgets.fusion_n, n, &s.machine())
-        })
-    });
+    // computed once on the live path (the speedups are readouts), drawn held
+    let elements = |s: &crate::state::State| f64::from(s.batch) * f64::from(s.hidden);
+    let live = ctx.live(move |s| fusion::compare(s.widgets.fusion_n, elements(s), &s.machine()));
+    let speedup = Memo::new(move |_| live.with(|c| c.speedup()));
+    let cmp = ctx.held(live);
+    let remat = ctx.live(move |s| fusion::remat(s.widgets.fusion_n, elements(s), &s.machine()));
     let code = move || {
         let n = cmp.with(|c| c.ops);
         match n {
@@ -45,7 +32,7 @@ pub fn Fusion(ctx: Ctx) -> impl IntoView {
             .collect_view()
     };
     view! {
-        <LogSlider ctx=ctx field=fields::FUSION_N/>
+        <LogSlider ctx=ctx field=field::fusion_n/>
         <p class="code"><code>{code}</code>" on "{move || ctx.view.with(|s| format!("{} × {} {} elements", s.batch, s.hidden, s.dtype.id()))}</p>
         <div class="compare">
             <div class="side eager">

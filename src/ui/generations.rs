@@ -3,28 +3,14 @@
 //! observation (Patterson, CACM 2004) the essay starts from.
 
 use super::chart::{self, Area, Look};
-use super::controls::Choice;
+use super::controls::Select;
 use super::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use super::Ctx;
 use crate::model::generations::{self as gen, Line, Metric, PATTERSON_2004};
 use crate::model::units;
-use crate::state::widgets::LINES;
+use crate::state::widgets::field;
 use leptos::prelude::*;
 use plotters::prelude::*;
-
-const LINE_OPTIONS: [(&str, &str); 3] = [
-    ("both", "both lines"),
-    ("datacenter", "datacenter (HBM)"),
-    ("consumer", "consumer (GDDR)"),
-];
-
-fn line_filter(i: u32) -> Option<Line> {
-    match LINES.get(i as usize).copied() {
-        Some("datacenter") => Some(Line::Datacenter),
-        Some("consumer") => Some(Line::Consumer),
-        _ => None,
-    }
-}
 
 fn fmt_dt(v: Option<f64>) -> String {
     v.map(|y| format!("{} years", units::sig3(y)))
@@ -33,12 +19,12 @@ fn fmt_dt(v: Option<f64>) -> String {
 
 #[component]
 pub fn Generations(ctx: Ctx) -> impl IntoView {
-    let line = Memo::new(move |_| ctx.view.with(|s| s.widgets.gen_line));
-    let rows = Memo::new(move |_| Rows(gen::rows(line_filter(line.get()))));
+    let line = Memo::new(move |_| ctx.view.with(|s| s.widgets.gen_line.filter()));
+    let rows = Memo::new(move |_| Rows(gen::rows(line.get())));
     let fits = move || {
         Line::ALL
             .into_iter()
-            .filter(|l| line_filter(line.get()).is_none_or(|f| f == *l))
+            .filter(|l| line.get().is_none_or(|f| f == *l))
             .map(|l| {
                 let r = gen::rows(Some(l));
                 let dt = |m| gen::doubling_time(&gen::series(&r, m));
@@ -54,8 +40,7 @@ pub fn Generations(ctx: Ctx) -> impl IntoView {
             .collect_view()
     };
     view! {
-        <Choice ctx=ctx id="gen_line" label="Show" options=&LINE_OPTIONS
-            get=|s| s.widgets.gen_line set=|s, v| s.widgets.gen_line = v/>
+        <Select ctx=ctx field=field::gen_line/>
         <PlotCanvas ctx=ctx id="generations-canvas" data=shared(rows)
             label="Peak FLOP/s (fp32 and 16-bit tensor) and DRAM bandwidth of GPU generations by year, log scale: the FLOP/s lines climb faster than the bandwidth line."/>
         <ul class="legend">
@@ -66,7 +51,7 @@ pub fn Generations(ctx: Ctx) -> impl IntoView {
         </ul>
         <p class="sr-only" aria-live="polite">
             {move || {
-                let r = gen::rows(line_filter(line.get()));
+                let r = gen::rows(line.get());
                 let dt = |m| fmt_dt(gen::doubling_time(&gen::series(&r, m)));
                 format!("Showing {} GPUs: tensor FLOP/s double every {}, bandwidth every {}.",
                     r.len(), dt(Metric::Tensor16), dt(Metric::Bandwidth))

@@ -58,19 +58,12 @@ fn status_text(s: &str) -> &'static str {
     }
 }
 
-fn flag(url_key: &str, global: &str) -> bool {
-    let w = window();
-    w.location()
-        .search()
-        .unwrap_or_default()
-        .trim_start_matches('?')
-        .split('&')
-        .any(|p| !url_key.is_empty() && p == url_key)
-        || !global.is_empty()
-            && js_sys::Reflect::get(&w, &global.into())
-                .ok()
-                .and_then(|v| v.as_bool())
-                == Some(true)
+/// A test knob set on the window: `window[global] === true`.
+fn flag(global: &str) -> bool {
+    js_sys::Reflect::get(&window(), &global.into())
+        .ok()
+        .and_then(|v| v.as_bool())
+        == Some(true)
 }
 
 fn save(run: &LabRun) -> Result<(), String> {
@@ -81,8 +74,7 @@ fn save(run: &LabRun) -> Result<(), String> {
 #[component]
 pub fn Lab(ctx: Ctx) -> impl IntoView {
     // read now: the URL is rewritten to the explorer's keys once the app mounts
-    let small_url = flag("lab_size=small", "");
-    let wall_url = flag("lab_timer=wall", "");
+    let (small_url, wall_url) = (ctx.knobs.lab_small, ctx.knobs.lab_wall_clock);
     let probe = RwSignal::new(Probe::Checking);
     let status = RwSignal::new("idle");
     let message = RwSignal::new(None::<String>);
@@ -149,8 +141,8 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
         message.set(None);
         applied.set(None);
         progress.set((0.0, "starting".into()));
-        let small = small_url || flag("", "__brrrLabSmall");
-        let wall = wall_url || flag("", "__brrrLabWallClock");
+        let small = small_url || flag("__brrrLabSmall");
+        let wall = wall_url || flag("__brrrLabWallClock");
         leptos::task::spawn_local(async move {
             let cancelled = move || cancel.get_untracked();
             let prog = move |f: f64, what: &str| {

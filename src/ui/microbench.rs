@@ -112,19 +112,18 @@ fn exponent(n: u32) -> f64 {
 #[component]
 pub fn Microbench(ctx: Ctx) -> impl IntoView {
     let state = ctx.state;
-    // Readouts and sentences are a live contract (embedders read them at any time),
-    // so they follow the shared state even while the widget is off-screen; the
-    // chart follows the gated view.
-    let live = Memo::new(move |_| state.with(|s| s.microbench()));
+    // Readouts and sentences are a live contract (embedders read them at any time):
+    // the model runs once on the live path and the chart draws it held off-screen.
+    let live = ctx.live(|s| s.microbench());
+    let live_hw = ctx.live(|s| s.hw.id);
+    let shown = ctx.held(live);
+    let shown_hw = ctx.held(live_hw);
     let data = Memo::new(move |_| {
-        ctx.view.with(|s| {
-            let b = s.microbench();
-            Data {
-                spans: b.regions.spans(microbench::RANGE.0, microbench::RANGE.1),
-                crossover: b.crossover_marker().map(|m| m.0),
-                measured: overlays(&b, s.hw.id),
-                points: b.points,
-            }
+        shown.with(|b| Data {
+            spans: b.regions.spans(microbench::RANGE.0, microbench::RANGE.1),
+            crossover: b.crossover_marker().map(|m| m.0),
+            measured: overlays(b, shown_hw.get()),
+            points: b.points.clone(),
         })
     });
     let label = Signal::derive(move || live.with(|b| b.chart_label()));
@@ -143,8 +142,8 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
 
     let on_dtype = move |ev| {
         let v = event_target_value(&ev);
-        if let Some(i) = Dtype::ALL.iter().position(|d| d.id() == v) {
-            state.update(|s| s.widgets.mb_dtype = i as u32);
+        if let Some(d) = Dtype::from_id(&v) {
+            state.update(|s| s.widgets.mb_dtype = d);
         }
     };
     let (lo, hi) = (exponent(MB_ELEMS.0), exponent(MB_ELEMS.1));

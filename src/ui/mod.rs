@@ -37,11 +37,20 @@ mod theme;
 mod widgets;
 
 use crate::model::Report;
+use crate::state::page::{Knobs, Start};
 use crate::state::url as state_url;
 use crate::state::State;
 use leptos::prelude::*;
 
 /// Shared, reactive app state. `Copy`, so components take it by value.
+///
+/// How a widget reads it (ARCHITECTURE.md, "Reactive reads"):
+/// - what it only draws: `view` / `report` (held while the widget is off-screen);
+/// - what it publishes as a readout (`data-metric`, a live contract read at any
+///   time): [`Ctx::live`], computed from `state` on every change, on screen or off;
+/// - a value it both publishes and draws: computed once with [`Ctx::live`] and
+///   drawn through [`Ctx::held`], never computed a second time from `view`;
+/// - `state` itself: written by controls, read untracked by actions.
 #[derive(Clone, Copy)]
 pub struct Ctx {
     /// The shared state: write here (every control does).
@@ -50,27 +59,56 @@ pub struct Ctx {
     /// widget is off-screen (see `frame::gate`), so a slider move only recomputes and
     /// re-renders what a user can see; elsewhere it follows `state` exactly.
     pub view: Memo<State>,
+    /// Whether the widget is on (or near) the screen; always true outside a gated
+    /// frame. `view`, `report` and [`Ctx::held`] values follow it.
+    pub on_screen: Signal<bool>,
     /// The model's answer for `state`; recomputed once per change.
     pub report: Memo<Report>,
     /// Dark theme on (charts pick their palette from it).
     pub dark: RwSignal<bool>,
+    /// The URL's test knobs (`state::page::Knobs`).
+    pub knobs: Knobs,
+}
+
+impl Ctx {
+    /// A value of the live path: computed from the shared `state` on every change,
+    /// whether the widget is on screen or not. For readouts (`data-metric`) and
+    /// anything else a reader may ask for at any time.
+    pub fn live<T>(self, f: impl Fn(&State) -> T + Send + Sync + 'static) -> Memo<T>
+    where
+        T: PartialEq + Send + Sync + 'static,
+    {
+        let state = self.state;
+        Memo::new(move |_| state.with(&f))
+    }
+
+    /// What the widget draws of a live value: follows it while the widget is on
+    /// screen, holds its last value while off-screen (like `view`), without
+    /// computing it again.
+    pub fn held<T>(self, live: Memo<T>) -> Memo<T>
+    where
+        T: Clone + PartialEq + Send + Sync + 'static,
+    {
+        let on = self.on_screen;
+        Memo::new(move |prev: Option<&T>| match prev {
+            Some(p) if !on.get() => p.clone(),
+            _ => live.get(),
+        })
+    }
 }
 
 pub fn start() {
     panic::install();
-    leptos::mount::mount_to_body(App);
+    let start = store::initial();
+    let debug_panic = start.knobs.debug_panic;
+    leptos::mount::mount_to_body(move || view! { <App start=start/> });
     if let Some(el) = document().document_element() {
         let _ = el.set_attribute("data-ready", "1");
     }
     scroll_to_hash();
     offline::register();
     // Test hook for the panic banner (tests/e2e): `?debug_panic=1` panics after mount.
-    if window()
-        .location()
-        .search()
-        .unwrap_or_default()
-        .contains("debug_panic=1")
-    {
+    if debug_panic {
         panic!("debug_panic=1 was requested in the URL");
     }
 }
@@ -88,17 +126,18 @@ fn scroll_to_hash() {
 }
 
 #[component]
-fn App() -> impl IntoView {
-    let start = store::initial();
+fn App(start: Start) -> impl IntoView {
     let state = RwSignal::new(start.state);
     let report = Memo::new(move |_| state.with(State::report));
-    let dark = theme::init(start.theme);
+    let dark = theme::init(start.theme.map(|t| t.is_dark()));
     store::sync_url(state, start.embed, start.theme.map(|_| dark));
     let ctx = Ctx {
         state,
         view: Memo::new(move |_| state.get()),
+        on_screen: Signal::stored(true),
         report,
         dark,
+        knobs: start.knobs,
     };
     let url_notices = start.notices;
 

@@ -10,6 +10,7 @@ use super::Ctx;
 use crate::model::measured::h100;
 use crate::model::overhead::{self, CpuPart, OverheadRun, Remedies};
 use crate::model::{units, Bound};
+use crate::state::widgets::field;
 use crate::state::State;
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -32,32 +33,19 @@ fn remedies(s: &State) -> Remedies {
 
 #[component]
 pub fn Overhead(ctx: Ctx) -> impl IntoView {
-    let data = Memo::new(move |_| {
-        ctx.view
-            .with(|s| Lanes(overhead::run(&s.shape(), &s.machine(), remedies(s))))
-    });
-    // The readouts are a live contract (read at any time by tests and embedders):
-    // they follow the shared state even while the widget is off-screen.
-    let live = Memo::new(move |_| {
-        ctx.state.with(|s| {
-            let (m, shape, rem) = (s.machine(), s.shape(), remedies(s));
-            (
-                overhead::run(&shape, &m, rem).gpu_util(),
-                overhead::double_batch_ratio(&shape, &m, rem),
-            )
-        })
-    });
-    let util = Memo::new(move |_| live.get().0);
-    let ratio = Memo::new(move |_| live.get().1);
+    // The simulated step is computed once, on the live path (its GPU utilisation
+    // is a readout); the chart draws it held while off-screen.
+    let run = ctx.live(|s| Lanes(overhead::run(&s.shape(), &s.machine(), remedies(s))));
+    let data = ctx.held(run);
+    let util = Memo::new(move |_| run.with(|r| r.0.gpu_util()));
+    let ratio = ctx.live(|s| overhead::double_batch_ratio(&s.shape(), &s.machine(), remedies(s)));
     let python_flops = move || {
-        ctx.state
+        ctx.view
             .with(|s| units::si(overhead::flops_per_python_op(s.flops), "FLOP"))
     };
     // The essay's flamegraph of one tiny `a + b`: the CPU's parts and the add itself.
-    let one_add = Memo::new(move |_| {
-        ctx.state
-            .with(|s| overhead::one_add(ONE_ADD_ELEMENTS, &s.machine()))
-    });
+    // (its compute share is a readout: live)
+    let one_add = ctx.live(|s| overhead::one_add(ONE_ADD_ELEMENTS, &s.machine()));
     let flame = move || {
         let op = one_add.get();
         let total = op.cpu.total() + op.kernel;
@@ -91,12 +79,9 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
     let flame_label = move || format!("{}{} of the op.", flame_text(), units::percent(share.get()));
     view! {
         <div class="controls-inline">
-            <Toggle ctx=ctx id="graphs" label="CUDA graphs (one launch for the whole step)"
-                get=|s| s.widgets.graphs set=|s, v| s.widgets.graphs = v/>
-            <Toggle ctx=ctx id="compiled" label="compile / fuse (a JIT: fewer kernels)"
-                get=|s| s.widgets.compiled set=|s, v| s.widgets.compiled = v/>
-            <Toggle ctx=ctx id="cpp" label="C++ loop (no Python)"
-                get=|s| s.widgets.cpp set=|s, v| s.widgets.cpp = v/>
+            <Toggle ctx=ctx flag=field::graphs/>
+            <Toggle ctx=ctx flag=field::compiled/>
+            <Toggle ctx=ctx flag=field::cpp/>
         </div>
         <PlotCanvas ctx=ctx id="overhead-canvas" data=shared(data)
             label=Signal::derive(move || format!("Timeline: the GPU is busy {} of the step; the rest it waits for the CPU.", units::percent(util.get())))/>

@@ -4,60 +4,16 @@
 //! theme (for embeds in course pages that have their own).
 
 use super::widgets;
-use crate::state::url::{self, Notice};
+use crate::state::page::{self, Start};
+use crate::state::url;
 use crate::state::State;
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 
-/// What the page starts from.
-pub struct Start {
-    pub state: State,
-    pub notices: Vec<Notice>,
-    /// `Some(id)` in embed mode: render only that widget.
-    pub embed: Option<&'static str>,
-    /// `Some(dark)` when the URL fixes the theme.
-    pub theme: Option<bool>,
-}
-
+/// What the page starts from: its address, decoded once (`state::page::decode`).
 pub fn initial() -> Start {
     let search = window().location().search().unwrap_or_default();
-    let (state, mut notices) = url::decode(&search);
-    let param = |key: &str| {
-        form_urlencoded::parse(search.trim_start_matches('?').as_bytes())
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.into_owned())
-    };
-    let theme = param("theme").and_then(|v| match v.as_str() {
-        "light" => Some(false),
-        "dark" => Some(true),
-        _ => {
-            notices.push(Notice {
-                param: "theme".into(),
-                value: v.chars().take(40).collect(),
-                reason: "the theme is light or dark, so the saved or system theme is used".into(),
-            });
-            None
-        }
-    });
-    let requested = param("embed");
-    let embed = requested.and_then(|id| match widgets::widget(&id) {
-        Some(w) => Some(w.id),
-        None => {
-            let value: String = id.chars().take(40).collect();
-            notices.push(Notice {
-                param: "embed".into(),
-                value,
-                reason: "no widget has this id, so the whole page is shown".into(),
-            });
-            None
-        }
-    });
-    Start {
-        state,
-        notices,
-        embed,
-        theme,
-    }
+    page::decode(&search, |id| widgets::widget(id).map(|w| w.id))
 }
 
 /// The query string for a state, keeping embed mode.
