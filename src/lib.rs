@@ -2,12 +2,15 @@
 //!
 //! - [`model`]: the pure functional core (no web imports), tested natively.
 //! - [`state`]: app state and the URL codec (a public, stable contract).
+//! - [`factory`]: the factory analogy's storyboard (what the animated picture
+//!   shows at each instant), tested natively.
 //! - [`geom`]: chart geometry (lines cut to the axes, label placement), tested
 //!   natively.
 //! - [`gpu`]: the WebGPU lab: pure kernels, reference, results (native-tested);
 //!   `gpu::web` talks to the GPU (wasm32 only).
 //! - `ui`: the Leptos shell (wasm32 only).
 
+pub mod factory;
 pub mod geom;
 pub mod gpu;
 pub mod model;

@@ -4,7 +4,7 @@
 //! fewer labels = faster redraws), and the redraw counter tests and benchmarks read.
 
 use super::backend::AnyBackend;
-use crate::geom::{Pt, Rect};
+use crate::geom::{decade_label, Pt, Rect};
 use leptos::html::Canvas;
 use leptos::prelude::{
     on_cleanup, window_event_listener, Effect, Get, GetUntracked, NodeRef, RwSignal, Set,
@@ -311,24 +311,6 @@ where
     Ok(out)
 }
 
-/// Label for a power-of-ten tick: 0.01, 1, 100, 10k, 1M, 1G, 1T, 1P.
-pub fn decade_label(v: f64) -> String {
-    let e = v.log10().round() as i32;
-    match e {
-        i32::MIN..=-3 => format!("1e{e}"),
-        -2 => "0.01".into(),
-        -1 => "0.1".into(),
-        _ => {
-            let prefixes = ["", "k", "M", "G", "T", "P", "E"];
-            let idx = (e / 3) as usize;
-            match prefixes.get(idx) {
-                Some(p) => format!("{}{p}", 10i64.pow((e % 3) as u32)),
-                None => format!("1e{e}"),
-            }
-        }
-    }
-}
-
 /// The theme's fonts and line colours on a mesh; light lines off (few labels and
 /// lines keep redraws cheap).
 fn theme_mesh<X: Ranged, Y: Ranged, DB: DrawingBackend>(
@@ -394,18 +376,4 @@ pub fn log_log_with<'a, DB: DrawingBackend>(
         .draw()
         .map_err(|e| e.to_string())?;
     Ok(chart)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::decade_label;
-    #[test]
-    fn labels() {
-        assert_eq!(decade_label(0.01), "0.01");
-        assert_eq!(decade_label(1.0), "1");
-        assert_eq!(decade_label(100.0), "100");
-        assert_eq!(decade_label(1e4), "10k");
-        assert_eq!(decade_label(1e12), "1T");
-        assert_eq!(decade_label(1e17), "100P");
-    }
 }

@@ -1,8 +1,8 @@
 //! Drawing one frame of the factory with plain canvas calls: the layout, the
 //! palette and fonts, and the picture itself.
 
-use super::plan::*;
 use super::*;
+use crate::factory::{Kind, Scene, Storyboard};
 
 pub(super) const INK: &str = "#1f2937";
 pub(super) const MUTED: &str = "#6b7280";
@@ -25,28 +25,6 @@ pub(super) const F12B: &str = "600 12px system-ui, sans-serif";
 pub(super) const F11B: &str = "600 11px system-ui, sans-serif";
 pub(super) const F11: &str = "11px system-ui, sans-serif";
 pub(super) const F10: &str = "10px system-ui, sans-serif";
-
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Scene {
-    pub(super) ts: f64,
-    pub(super) seg: Option<Seg>,
-    /// The kernel the headline names (in stream mode, a gap's neighbour).
-    pub(super) label: Option<Seg>,
-    /// One kernel long enough to show its own truck trip.
-    pub(super) discrete: bool,
-    /// Progress through `seg` (0..1).
-    pub(super) q: f64,
-    pub(super) kind: Kind,
-    /// Factory utilisation (gear speed, lit windows).
-    pub(super) util: f64,
-    /// Truck activity.
-    pub(super) road: f64,
-    /// How dark the factory is (share of idle time).
-    pub(super) dark: f64,
-    pub(super) launched: usize,
-    pub(super) queued: usize,
-    pub(super) cpu_busy: bool,
-}
 
 // ---------------------------------------------------------------------------
 // Drawing
@@ -208,7 +186,7 @@ pub(super) fn truck(c: &C2d, x: f64, base: f64, dir: f64, load: Option<&str>, s:
     circle(c, left + tw * 0.8, base - r, r, INK);
 }
 
-pub(super) fn render(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
+pub(super) fn render(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
     c.set_text_baseline("alphabetic");
     rect(c, 0.0, 0.0, l.w, l.h, WHITE);
     rect(c, 0.0, l.ground, l.w, 1.0, "#cbd5e1"); // ground line
@@ -285,7 +263,7 @@ fn warehouse(c: &C2d, l: &Lay) {
 }
 
 /// The road (memory bandwidth) and its labels.
-fn road(c: &C2d, l: &Lay, p: &Plan) {
+fn road(c: &C2d, l: &Lay, p: &Storyboard) {
     let s = l.s;
     let rw = l.fa0 - l.wh1;
     rect(c, l.wh1, l.road_top, rw, l.ground - l.road_top, ROAD);
@@ -388,7 +366,7 @@ fn trucks(c: &C2d, l: &Lay, sc: &Scene, v: &Vars) {
 
 /// The factory (compute + SRAM): roof windows lit by utilisation, chimney smoke,
 /// gears, the SRAM shelf, dimming while idle, and the status tag.
-fn factory(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
+fn factory(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
     let s = l.s;
     let narrow = l.w < 560.0;
     let fw = l.fa1 - l.fa0;
@@ -533,7 +511,7 @@ fn factory(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
 
 /// The tag in the factory's corner: busy, waiting for trucks, or dark; inside a
 /// fused kernel, which of its ops is running.
-fn status_tag(c: &C2d, l: &Lay, p: &Plan, sc: &Scene) {
+fn status_tag(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene) {
     let narrow = l.w < 560.0;
     let fw = l.fa1 - l.fa0;
     let (tag, tag_col) = match sc.kind {
@@ -573,7 +551,7 @@ fn status_tag(c: &C2d, l: &Lay, p: &Plan, sc: &Scene) {
 
 /// The instruction desk (CPU overhead) above the factory: the clerk writing the
 /// current order, the out-tray of queued orders, and its labels.
-fn desk(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
+fn desk(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
     let s = l.s;
     let fw = l.fa1 - l.fa0;
     let rh = ROOF_H * s;
@@ -681,7 +659,7 @@ fn desk(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
 
 /// The headline (what runs now and what bounds it) and, under it, where the replay
 /// is in the step.
-fn headline(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
+fn headline(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
     let what = p.what(sc);
     let head = match sc.kind {
         Kind::Compute => format!("{what}: compute-bound, the factory sets the pace"),
@@ -713,7 +691,7 @@ fn headline(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
 
 /// The timeline strip: the desk's and the factory's lanes over one step, with the
 /// playhead.
-fn strip(c: &C2d, l: &Lay, p: &Plan, sc: &Scene) {
+fn strip(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene) {
     let (x0, x1) = (l.strip0, l.strip1);
     let sw = (x1 - x0).max(1.0);
     text(

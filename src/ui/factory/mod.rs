@@ -10,24 +10,22 @@
 //! timeline with a playhead.
 //!
 //! Cost: everything that depends on the state (segments, buckets, labels) is
-//! built once per state change in [`Plan::build`]; a frame is a few binary
+//! built once per state change in `crate::factory::Storyboard::build`; a frame is a few binary
 //! searches and ~150 plain `CanvasRenderingContext2d` calls. The loop runs on
 //! `requestAnimationFrame`, stops on unmount, and pauses while the canvas is off
 //! screen or the tab is hidden. With `prefers-reduced-motion: reduce` there is no
 //! loop: a still frame is drawn on each state change.
 
-/// One step of the model plays in this many seconds.
 mod draw;
-mod plan;
 
 use super::chart;
 use super::Ctx;
-use crate::model::{remedies, units, Bound, Regime, Report, Shares};
+use crate::factory::{Storyboard, PERIOD_S};
+use crate::model::{remedies, units, Shares};
 use crate::state::{limits, State};
-use draw::{layout, render, Scene, Vars};
+use draw::{layout, render, Vars};
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use plan::Plan;
 use std::cell::RefCell;
 use std::f64::consts::TAU;
 use std::rc::{Rc, Weak};
@@ -36,18 +34,8 @@ use wasm_bindgen::JsCast;
 use web_sys::js_sys;
 use web_sys::{CanvasRenderingContext2d as C2d, HtmlCanvasElement};
 
-const PERIOD_S: f64 = 3.6;
-/// A kernel shown for at least this long gets its own truck trip; shorter ones
-/// blur into a stream of trucks.
-const DISCRETE_MIN_S: f64 = 0.45;
 /// Seconds for one stream-mode truck round trip.
 const TRIP_S: f64 = 1.3;
-/// Time buckets for the stream mode and the compressed timeline strip.
-const BUCKETS: usize = 160;
-/// Up to this many GPU segments, the strip draws each one.
-const EXACT_MAX: usize = 200;
-/// Up to this many launches, the desk row shows a tick per order.
-const TICKS_MAX: usize = 64;
 
 // ---------------------------------------------------------------------------
 // The animation engine: plain Rust state shared with the rAF and observer
@@ -57,7 +45,7 @@ const TICKS_MAX: usize = 64;
 struct Anim {
     canvas: Option<HtmlCanvasElement>,
     ctx2d: Option<C2d>,
-    plan: Option<Plan>,
+    plan: Option<Storyboard>,
     css_w: f64,
     /// Seconds into the loop.
     clock: f64,
@@ -405,7 +393,9 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
         let engine = engine.clone();
         Effect::new(move |_| {
             let w = width.get();
-            let plan = ctx.view.with(|s| ctx.report.with(|r| Plan::build(r, s)));
+            let plan = ctx
+                .view
+                .with(|s| ctx.report.with(|r| Storyboard::build(r, s)));
             {
                 let mut a = engine.anim.borrow_mut();
                 a.plan = Some(plan);
