@@ -2,13 +2,14 @@
 //! while the GPU runs out of memory; uploading the input pattern; the uniforms; and
 //! reading a buffer back.
 
-use super::glue::{js_err, scope_error, wait, yield_now};
+use super::glue::{scope_error, yield_now};
 use super::measure::Lab;
 use super::{Res, Stop};
 use crate::gpu::plan::{self, Plan};
 use crate::gpu::reference;
 use crate::gpu::results::Dt;
 use crate::gpu::wgsl;
+use crate::js::{js_err, wait};
 use web_sys::{
     gpu_buffer_usage as usage, gpu_map_mode, GpuBuffer, GpuBufferDescriptor, GpuDevice,
     GpuErrorFilter,

@@ -3,7 +3,7 @@
 //! variant's verify → calibrate → time (see `super`'s module docs), plus the fixed
 //! costs (empty dispatch, recording, submit).
 
-use super::glue::{js_err, knob, now, scope_error, wait, yield_now};
+use super::glue::{now, scope_error, yield_now};
 use super::queries::{Queries, QUERY_PAIRS};
 use super::run::Hooks;
 use super::{Res, Stop};
@@ -11,6 +11,7 @@ use crate::gpu::plan::{self, Calibration, Plan, Predictor, EMPTY as NONE};
 use crate::gpu::reference::{self, Tolerance, Verdict};
 use crate::gpu::results::*;
 use crate::gpu::wgsl;
+use crate::js::{self, js_err, wait};
 use js_sys::{Float32Array, Uint16Array};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -320,7 +321,7 @@ impl Lab<'_> {
         if kernel == Kernel::Fused
             && op == Some(Op::Mul)
             && repeat == 2
-            && knob("__brrrLabBreakShader")
+            && js::flag("__brrrLabBreakShader")
         {
             code.push_str("\nnot WGSL");
         }

@@ -44,7 +44,7 @@ mod queries;
 mod run;
 
 pub use device::probe;
-pub use glue::{js_err, now, wait, yield_now};
+pub use glue::{now, yield_now};
 pub use run::{run, Hooks};
 
 /// Why a run stopped early.

@@ -2,9 +2,9 @@
 //! slot per compute pass), the buffer it resolves into and the one read back.
 
 use super::buffers::buffer;
-use super::glue::js_err;
 use super::measure::Lab;
 use super::{Res, Stop};
+use crate::js::js_err;
 use js_sys::BigUint64Array;
 use web_sys::{
     gpu_buffer_usage as usage, GpuBuffer, GpuComputePassTimestampWrites, GpuDevice, GpuQuerySet,

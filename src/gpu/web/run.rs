@@ -4,12 +4,13 @@
 
 use super::buffers::{buffer, work_buffers};
 use super::device::{adapter, info_of, limits_of, open_device, Session};
-use super::glue::{get_str, wait, yield_now, LOSS_GRACE_TASKS};
+use super::glue::{get_str, yield_now, LOSS_GRACE_TASKS};
 use super::measure::Lab;
 use super::queries::Queries;
 use super::{Res, Stop};
 use crate::gpu::plan::{self, Plan, Predictor};
 use crate::gpu::results::*;
+use crate::js::wait;
 use js_sys::Reflect;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;

@@ -3,22 +3,7 @@
 
 use super::*;
 use crate::factory::{Kind, Scene, Storyboard};
-
-pub(super) const INK: &str = "#1f2937";
-pub(super) const MUTED: &str = "#6b7280";
-pub(super) const COMPUTE: &str = "#2563eb";
-pub(super) const COMPUTE_LIGHT: &str = "#dbeafe";
-pub(super) const MEMORY: &str = "#d97706";
-pub(super) const MEMORY_LIGHT: &str = "#fef3c7";
-pub(super) const CRATE: &str = "#f59e0b";
-pub(super) const OVERHEAD: &str = "#94a3b8";
-pub(super) const SLATE: &str = "#475569";
-pub(super) const ROAD: &str = "#e5e7eb";
-pub(super) const TRACK: &str = "#f1f5f9";
-pub(super) const LIT: &str = "#fde68a";
-pub(super) const WHITE: &str = "#ffffff";
-pub(super) const SMOKE: &str = "#cbd5e1";
-pub(super) const DESK: &str = "#cbd5e1";
+use crate::ui::palette::*;
 
 pub(super) const F13B: &str = "600 13px system-ui, sans-serif";
 pub(super) const F12B: &str = "600 12px system-ui, sans-serif";
@@ -167,20 +152,13 @@ pub(super) fn truck(c: &C2d, x: f64, base: f64, dir: f64, load: Option<&str>, s:
             SLATE,
         );
     }
-    rect(c, cab_x, top + th * 0.3, cab_w, th * 0.52, "#64748b");
+    rect(c, cab_x, top + th * 0.3, cab_w, th * 0.52, SLATE_MID);
     let win_x = if dir > 0.0 {
         cab_x + cab_w * 0.45
     } else {
         cab_x + cab_w * 0.1
     };
-    rect(
-        c,
-        win_x,
-        top + th * 0.36,
-        cab_w * 0.45,
-        th * 0.18,
-        "#e0f2fe",
-    );
+    rect(c, win_x, top + th * 0.36, cab_w * 0.45, th * 0.18, SKY);
     let r = th * 0.17;
     circle(c, left + tw * 0.2, base - r, r, INK);
     circle(c, left + tw * 0.8, base - r, r, INK);
@@ -189,7 +167,7 @@ pub(super) fn truck(c: &C2d, x: f64, base: f64, dir: f64, load: Option<&str>, s:
 pub(super) fn render(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
     c.set_text_baseline("alphabetic");
     rect(c, 0.0, 0.0, l.w, l.h, WHITE);
-    rect(c, 0.0, l.ground, l.w, 1.0, "#cbd5e1"); // ground line
+    rect(c, 0.0, l.ground, l.w, 1.0, SMOKE); // ground line
     warehouse(c, l);
     road(c, l, p);
     trucks(c, l, sc, v);
@@ -213,7 +191,7 @@ fn warehouse(c: &C2d, l: &Lay) {
         l.wh_top + 1.5,
         ww - 3.0,
         l.ground - l.wh_top - 3.0,
-        MEMORY_LIGHT,
+        MEMORY_TINT,
     );
     c.set_fill_style_str(MEMORY);
     c.begin_path();
@@ -266,7 +244,7 @@ fn warehouse(c: &C2d, l: &Lay) {
 fn road(c: &C2d, l: &Lay, p: &Storyboard) {
     let s = l.s;
     let rw = l.fa0 - l.wh1;
-    rect(c, l.wh1, l.road_top, rw, l.ground - l.road_top, ROAD);
+    rect(c, l.wh1, l.road_top, rw, l.ground - l.road_top, GRID);
     let mid = (l.road_top + l.ground) / 2.0 - 1.0;
     let mut x = l.wh1 + 6.0;
     while x + 8.0 * s < l.fa0 - 4.0 {
@@ -378,7 +356,7 @@ fn factory(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
         l.fa_top + 1.5,
         fw - 3.0,
         fh - 3.0,
-        COMPUTE_LIGHT,
+        COMPUTE_TINT,
     );
     // saw-tooth roof with a window per tooth; lit ones show utilisation
     let teeth = 5u32;
@@ -398,7 +376,7 @@ fn factory(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
         c.line_to(x0 + tooth, l.fa_top + 1.0);
         c.close_path();
         c.fill();
-        let pane = if i < lit { LIT } else { "#93a3b8" };
+        let pane = if i < lit { LIT } else { UNLIT };
         rect(
             c,
             x0 + 2.0,
@@ -474,7 +452,7 @@ fn factory(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
         let cell = ((sw - 8.0) / 3.0).min(ih * 0.3);
         let shelf_h = cell * 2.0 + 8.0;
         let sy = gcy - shelf_h / 2.0;
-        rect(c, sx, sy, sw, shelf_h, "#bfdbfe");
+        rect(c, sx, sy, sw, shelf_h, SHELF);
         for rr in 0..2 {
             for cc in 0..3 {
                 let filled = sc.kind != Kind::Idle || v.util > 0.0;
@@ -484,7 +462,7 @@ fn factory(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
                     sy + 3.0 + f64::from(rr) * (cell + 2.0),
                     (sw - 6.0) / 3.0 - 2.0,
                     cell,
-                    if filled { COMPUTE } else { "#93c5fd" },
+                    if filled { COMPUTE } else { SHELF_EMPTY },
                 );
             }
         }
@@ -558,7 +536,7 @@ fn desk(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
     let dx = l.fa0 + fw * 0.58;
     let dy = l.fa_top - rh - 16.0 * s;
     // clerk
-    circle(c, dx - 12.0 * s, dy - 21.0 * s, 6.0 * s, "#e2e8f0");
+    circle(c, dx - 12.0 * s, dy - 21.0 * s, 6.0 * s, FACE);
     c.set_stroke_style_str(SLATE);
     c.set_line_width(1.2);
     c.begin_path();
@@ -588,9 +566,9 @@ fn desk(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
     c.line_to(px, py);
     c.stroke();
     // table
-    rect(c, dx - 30.0 * s, dy - 3.0 * s, 62.0 * s, 4.0 * s, "#94a3b8");
-    rect(c, dx - 27.0 * s, dy + 1.0 * s, 3.0 * s, 9.0 * s, DESK);
-    rect(c, dx + 26.0 * s, dy + 1.0 * s, 3.0 * s, 9.0 * s, DESK);
+    rect(c, dx - 30.0 * s, dy - 3.0 * s, 62.0 * s, 4.0 * s, OVERHEAD);
+    rect(c, dx - 27.0 * s, dy + 1.0 * s, 3.0 * s, 9.0 * s, SMOKE);
+    rect(c, dx + 26.0 * s, dy + 1.0 * s, 3.0 * s, 9.0 * s, SMOKE);
     // the order being written
     if sc.cpu_busy {
         rect(c, dx - 3.0 * s, dy - 6.0 * s, 14.0 * s, 3.0 * s, WHITE);

@@ -21,6 +21,7 @@ mod draw;
 use super::chart;
 use super::Ctx;
 use crate::factory::{Storyboard, PERIOD_S};
+use crate::js::OnScreenWatch;
 use crate::model::{remedies, units, Shares};
 use crate::state::{limits, State};
 use draw::{layout, render, Vars};
@@ -31,7 +32,6 @@ use std::f64::consts::TAU;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
-use web_sys::js_sys;
 use web_sys::{CanvasRenderingContext2d as C2d, HtmlCanvasElement};
 
 /// Seconds for one stream-mode truck round trip.
@@ -72,8 +72,7 @@ impl Anim {
 
 #[derive(Default)]
 struct Hooks {
-    io: Option<web_sys::IntersectionObserver>,
-    io_cb: Option<Closure<dyn FnMut(js_sys::Array)>>,
+    on_screen: Option<OnScreenWatch>,
     vis_cb: Option<Closure<dyn FnMut()>>,
     mql: Option<web_sys::MediaQueryList>,
     mql_cb: Option<Closure<dyn FnMut()>>,
@@ -145,9 +144,7 @@ impl Engine {
             }
         }
         let mut h = self.hooks.borrow_mut();
-        if let Some(io) = h.io.take() {
-            io.disconnect();
-        }
+        h.on_screen = None;
         if let Some(cb) = h.vis_cb.take() {
             if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
                 let _ = doc.remove_event_listener_with_callback(
@@ -159,7 +156,6 @@ impl Engine {
         if let (Some(mql), Some(cb)) = (h.mql.take(), h.mql_cb.take()) {
             let _ = mql.remove_event_listener_with_callback("change", cb.as_ref().unchecked_ref());
         }
-        h.io_cb = None;
         drop(h);
         self.tick.borrow_mut().take();
     }
@@ -201,24 +197,14 @@ fn setup(engine: &Rc<Engine>, canvas: &HtmlCanvasElement, reduced: RwSignal<bool
 
     // Pause while off screen.
     let weak = Rc::downgrade(engine);
-    let io_cb = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+    hooks.on_screen = OnScreenWatch::new(canvas, "0px", move |on| {
         let Some(e) = weak.upgrade() else { return };
-        if let Ok(entry) = entries
-            .pop()
-            .dyn_into::<web_sys::IntersectionObserverEntry>()
-        {
-            e.anim.borrow_mut().visible = entry.is_intersecting();
-            e.poke();
-        }
+        e.anim.borrow_mut().visible = on;
+        e.poke();
     });
-    match web_sys::IntersectionObserver::new(io_cb.as_ref().unchecked_ref()) {
-        Ok(io) => {
-            io.observe(canvas);
-            hooks.io = Some(io);
-            hooks.io_cb = Some(io_cb);
-        }
+    if hooks.on_screen.is_none() {
         // No IntersectionObserver: treat the canvas as always visible.
-        Err(_) => engine.anim.borrow_mut().visible = true,
+        engine.anim.borrow_mut().visible = true;
     }
 
     // Pause while the tab is hidden.
