@@ -3,7 +3,7 @@
 //! reading a buffer back.
 
 use super::glue::{scope_error, yield_now};
-use super::measure::Lab;
+use super::measure::Rig;
 use super::{Res, Stop};
 use crate::gpu::plan::{self, Plan};
 use crate::gpu::reference;
@@ -55,7 +55,7 @@ pub(super) async fn work_buffers(
     }
 }
 
-impl Lab<'_> {
+impl Rig<'_> {
     /// Set `n` (vec4s) and `m` for the next dispatches.
     pub(super) fn uniforms(&self, elements: u64) -> Res<()> {
         let n4 = u32::try_from(elements / 4).unwrap_or(u32::MAX);

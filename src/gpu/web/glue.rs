@@ -6,6 +6,7 @@ use js_sys::Reflect;
 use wasm_bindgen::JsValue;
 use web_sys::GpuDevice;
 
+/// A string property of a JS object (empty when absent or not a string).
 pub(super) fn get_str(o: &JsValue, k: &str) -> String {
     Reflect::get(o, &k.into())
         .ok()
@@ -13,6 +14,7 @@ pub(super) fn get_str(o: &JsValue, k: &str) -> String {
         .unwrap_or_default()
 }
 
+/// `performance.now()` in seconds (0 where there is no performance clock).
 pub fn now() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
@@ -20,11 +22,11 @@ pub fn now() -> f64 {
         .unwrap_or(0.0)
 }
 
-/// Let the page breathe: resolve on the next macrotask.
 /// Tasks to wait, after a GPU error, for `device.lost` to say the error was a loss
 /// (zero-delay timeouts: browsers clamp nested ones to ~4 ms, so at most ~100 ms).
 pub(super) const LOSS_GRACE_TASKS: u32 = 25;
 
+/// Let the page breathe: resolve on the next macrotask.
 pub async fn yield_now() {
     let p = js_sys::Promise::new(&mut |resolve, _| {
         if let Some(w) = web_sys::window() {

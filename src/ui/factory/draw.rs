@@ -85,20 +85,55 @@ pub(super) fn circle(c: &C2d, x: f64, y: f64, r: f64, fill: &str) {
     c.fill();
 }
 
-pub(super) fn text(
-    c: &C2d,
-    s: &str,
-    (x, y): (f64, f64),
-    font: &str,
-    fill: &str,
-    align: &str,
-    max_w: f64,
-) {
-    c.set_font(font);
-    c.set_fill_style_str(fill);
-    c.set_text_align(align);
-    let _ = c.fill_text_with_max_width(s, x, y, max_w.max(10.0));
+/// How a line of the picture's text is drawn: font, colour and alignment.
+#[derive(Clone, Copy)]
+struct Label {
+    font: &'static str,
+    fill: &'static str,
+    align: &'static str,
 }
+
+impl Label {
+    const fn left(font: &'static str, fill: &'static str) -> Label {
+        Label {
+            font,
+            fill,
+            align: "left",
+        }
+    }
+    const fn center(font: &'static str, fill: &'static str) -> Label {
+        Label {
+            font,
+            fill,
+            align: "center",
+        }
+    }
+    const fn right(font: &'static str, fill: &'static str) -> Label {
+        Label {
+            font,
+            fill,
+            align: "right",
+        }
+    }
+
+    /// Draw `s` with its baseline at `y`, anchored at `x` by the alignment, squeezed
+    /// into `max_w` pixels (at least 10).
+    fn draw(self, c: &C2d, s: &str, x: f64, y: f64, max_w: f64) {
+        c.set_font(self.font);
+        c.set_fill_style_str(self.fill);
+        c.set_text_align(self.align);
+        let _ = c.fill_text_with_max_width(s, x, y, max_w.max(10.0));
+    }
+}
+
+/// The building names.
+const NAME: Label = Label::left(F12B, INK);
+/// The line under a name, and the headline's second line.
+const SUB: Label = Label::left(F11, MUTED);
+/// Small notes under or beside a part of the picture.
+const NOTE: Label = Label::center(F10, MUTED);
+/// The strip's lane names and its end time.
+const NOTE_RIGHT: Label = Label::right(F10, MUTED);
 
 pub(super) fn gear(c: &C2d, cx: f64, cy: f64, r: f64, teeth: u32, angle: f64, fill: &str) {
     let step = TAU / f64::from(teeth);
@@ -200,24 +235,8 @@ fn warehouse(c: &C2d, l: &Lay) {
     c.line_to(l.wh1 + 4.0, l.wh_top + 1.0);
     c.close_path();
     c.fill();
-    text(
-        c,
-        "Warehouse",
-        (l.wh0 + 7.0, l.wh_top + 17.0),
-        F12B,
-        INK,
-        "left",
-        ww - 12.0,
-    );
-    text(
-        c,
-        "DRAM",
-        (l.wh0 + 7.0, l.wh_top + 31.0),
-        F11,
-        MUTED,
-        "left",
-        ww - 12.0,
-    );
+    NAME.draw(c, "Warehouse", l.wh0 + 7.0, l.wh_top + 17.0, ww - 12.0);
+    SUB.draw(c, "DRAM", l.wh0 + 7.0, l.wh_top + 31.0, ww - 12.0);
     // crates
     let cs = 9.0 * s;
     let cols = (((ww - 22.0) / (cs + 2.0)).floor() as i32).clamp(1, 14);
@@ -257,24 +276,8 @@ fn road(c: &C2d, l: &Lay, p: &Storyboard) {
     } else {
         "Trucks = memory bandwidth"
     };
-    text(
-        c,
-        road_title,
-        (rc, l.road_top - 7.0 * s - 16.0),
-        F12B,
-        MEMORY,
-        "center",
-        rw - 8.0,
-    );
-    text(
-        c,
-        &p.trips_text,
-        (rc, l.road_top - 7.0 * s),
-        F11,
-        MUTED,
-        "center",
-        rw - 8.0,
-    );
+    Label::center(F12B, MEMORY).draw(c, road_title, rc, l.road_top - 7.0 * s - 16.0, rw - 8.0);
+    Label::center(F11, MUTED).draw(c, &p.trips_text, rc, l.road_top - 7.0 * s, rw - 8.0);
 }
 
 /// The trucks: one trip per kernel when kernels are long enough to see, else a
@@ -300,15 +303,7 @@ fn trucks(c: &C2d, l: &Lay, sc: &Scene, v: &Vars) {
                 );
             } else if q < 1.0 - m / 2.0 {
                 truck(c, xb, l.lane_in, 1.0, None, s);
-                text(
-                    c,
-                    "waiting…",
-                    (xb, l.lane_in - 18.0 * s),
-                    F10,
-                    MUTED,
-                    "center",
-                    80.0,
-                );
+                NOTE.draw(c, "waiting…", xb, l.lane_in - 18.0 * s, 80.0);
             } else {
                 let t = (q - (1.0 - m / 2.0)) / (m / 2.0);
                 truck(c, lerp(xb, xa, t), l.lane_out, -1.0, Some(COMPUTE), s);
@@ -404,29 +399,13 @@ fn factory(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
         }
         c.set_global_alpha(1.0);
     }
-    text(
-        c,
-        "Factory",
-        (l.fa0 + 8.0, l.fa_top + 17.0),
-        F12B,
-        INK,
-        "left",
-        fw - 16.0,
-    );
+    NAME.draw(c, "Factory", l.fa0 + 8.0, l.fa_top + 17.0, fw - 16.0);
     let sub = if narrow {
         p.flops_text.clone()
     } else {
         format!("compute + SRAM · {}", p.flops_text)
     };
-    text(
-        c,
-        &sub,
-        (l.fa0 + 8.0, l.fa_top + 31.0),
-        F11,
-        MUTED,
-        "left",
-        fw - 16.0,
-    );
+    SUB.draw(c, &sub, l.fa0 + 8.0, l.fa_top + 31.0, fw - 16.0);
     // interior: gears on the left, SRAM shelf on the right
     let in_top = l.fa_top + 38.0;
     let in_bot = l.ground - 16.0;
@@ -466,15 +445,7 @@ fn factory(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
                 );
             }
         }
-        text(
-            c,
-            "SRAM",
-            (sx + sw / 2.0, sy + shelf_h + 11.0),
-            F10,
-            MUTED,
-            "center",
-            sw,
-        );
+        NOTE.draw(c, "SRAM", sx + sw / 2.0, sy + shelf_h + 11.0, sw);
     }
     // door (the dock)
     rect(c, l.fa0, l.ground - 24.0 * s, 4.0 * s, 24.0 * s, SLATE);
@@ -516,15 +487,7 @@ fn status_tag(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene) {
         }
         _ => tag.to_string(),
     };
-    text(
-        c,
-        &op,
-        (l.fa1 - 8.0, l.ground - 5.0),
-        F11B,
-        tag_col,
-        "right",
-        fw - 16.0,
-    );
+    Label::right(F11B, tag_col).draw(c, &op, l.fa1 - 8.0, l.ground - 5.0, fw - 16.0);
 }
 
 /// The instruction desk (CPU overhead) above the factory: the clerk writing the
@@ -591,27 +554,17 @@ fn desk(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
         } else {
             "queued".to_string()
         };
-        text(
+        Label::center(F10, COMPUTE).draw(
             c,
             &label,
-            (dx + 22.0 * s, dy - 12.0 * s - shown as f64 * 3.0 * s),
-            F10,
-            COMPUTE,
-            "center",
+            dx + 22.0 * s,
+            dy - 12.0 * s - shown as f64 * 3.0 * s,
             70.0,
         );
     }
     let label_x = dx - 30.0 * s - 6.0;
     let label_w = (label_x - l.wh1 - 4.0).max(40.0);
-    text(
-        c,
-        "Instruction desk (CPU)",
-        (label_x, dy - 16.0 * s),
-        F12B,
-        SLATE,
-        "right",
-        label_w,
-    );
+    Label::right(F12B, SLATE).draw(c, "Instruction desk (CPU)", label_x, dy - 16.0 * s, label_w);
     let desk_line = if sc.cpu_busy {
         format!(
             "writing order {} of {} · {} each",
@@ -624,15 +577,7 @@ fn desk(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
     } else {
         format!("all {} orders handed out", p.launches)
     };
-    text(
-        c,
-        &desk_line,
-        (label_x, dy - 3.0 * s),
-        F11,
-        MUTED,
-        "right",
-        label_w,
-    );
+    Label::right(F11, MUTED).draw(c, &desk_line, label_x, dy - 3.0 * s, label_w);
 }
 
 /// The headline (what runs now and what bounds it) and, under it, where the replay
@@ -649,7 +594,7 @@ fn headline(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
         Kind::Memory => MEMORY,
         Kind::Idle => SLATE,
     };
-    text(c, &head, (8.0, 17.0), F13B, head_col, "left", l.w - 16.0);
+    Label::left(F13B, head_col).draw(c, &head, 8.0, 17.0, l.w - 16.0);
     let sub = if v.still {
         format!(
             "still picture at {} of a {} step",
@@ -664,7 +609,7 @@ fn headline(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
             PERIOD_S
         )
     };
-    text(c, &sub, (8.0, 33.0), F11, MUTED, "left", l.w - 16.0);
+    SUB.draw(c, &sub, 8.0, 33.0, l.w - 16.0);
 }
 
 /// The timeline strip: the desk's and the factory's lanes over one step, with the
@@ -672,24 +617,8 @@ fn headline(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
 fn strip(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene) {
     let (x0, x1) = (l.strip0, l.strip1);
     let sw = (x1 - x0).max(1.0);
-    text(
-        c,
-        "desk",
-        (x0 - 6.0, l.cpu_y + 8.0),
-        F10,
-        MUTED,
-        "right",
-        x0,
-    );
-    text(
-        c,
-        "factory",
-        (x0 - 6.0, l.gpu_y + 11.0),
-        F10,
-        MUTED,
-        "right",
-        x0,
-    );
+    NOTE_RIGHT.draw(c, "desk", x0 - 6.0, l.cpu_y + 8.0, x0);
+    NOTE_RIGHT.draw(c, "factory", x0 - 6.0, l.gpu_y + 11.0, x0);
     let (ch, gh) = (9.0, 14.0);
     rect(c, x0, l.cpu_y, sw, ch, TRACK);
     if p.wall > 0.0 {
@@ -742,22 +671,14 @@ fn strip(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene) {
     c.line_to(ph, l.cpu_y - 2.0);
     c.close_path();
     c.fill();
-    text(c, "0", (x0, l.h - 6.0), F10, MUTED, "left", 20.0);
-    text(c, &p.wall_text, (x1, l.h - 6.0), F10, MUTED, "right", 80.0);
+    Label::left(F10, MUTED).draw(c, "0", x0, l.h - 6.0, 20.0);
+    NOTE_RIGHT.draw(c, &p.wall_text, x1, l.h - 6.0, 80.0);
     let legend = if sw < 480.0 {
         "blue compute · orange memory · grey idle"
     } else {
         "blue: compute-bound · orange: memory-bound · grey: waiting on the CPU"
     };
-    text(
-        c,
-        legend,
-        (x0 + sw / 2.0, l.h - 6.0),
-        F10,
-        MUTED,
-        "center",
-        (sw - 110.0).max(40.0),
-    );
+    NOTE.draw(c, legend, x0 + sw / 2.0, l.h - 6.0, (sw - 110.0).max(40.0));
 }
 
 // ---------------------------------------------------------------------------

@@ -70,8 +70,10 @@ impl Anim {
     }
 }
 
+/// What the engine listens to, kept to be removed on unmount: the on-screen
+/// watch, `visibilitychange` and the reduced-motion media query.
 #[derive(Default)]
-struct Hooks {
+struct Listeners {
     on_screen: Option<OnScreenWatch>,
     vis_cb: Option<Closure<dyn FnMut()>>,
     mql: Option<web_sys::MediaQueryList>,
@@ -84,7 +86,7 @@ type FrameCb = Closure<dyn FnMut(f64)>;
 struct Engine {
     anim: RefCell<Anim>,
     tick: RefCell<Option<FrameCb>>,
-    hooks: RefCell<Hooks>,
+    listeners: RefCell<Listeners>,
 }
 
 impl Engine {
@@ -143,7 +145,7 @@ impl Engine {
                 }
             }
         }
-        let mut h = self.hooks.borrow_mut();
+        let mut h = self.listeners.borrow_mut();
         h.on_screen = None;
         if let Some(cb) = h.vis_cb.take() {
             if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
@@ -193,16 +195,16 @@ fn setup(engine: &Rc<Engine>, canvas: &HtmlCanvasElement, reduced: RwSignal<bool
         }
     }));
 
-    let mut hooks = Hooks::default();
+    let mut listeners = Listeners::default();
 
     // Pause while off screen.
     let weak = Rc::downgrade(engine);
-    hooks.on_screen = OnScreenWatch::new(canvas, "0px", move |on| {
+    listeners.on_screen = OnScreenWatch::new(canvas, "0px", move |on| {
         let Some(e) = weak.upgrade() else { return };
         e.anim.borrow_mut().visible = on;
         e.poke();
     });
-    if hooks.on_screen.is_none() {
+    if listeners.on_screen.is_none() {
         // No IntersectionObserver: treat the canvas as always visible.
         engine.anim.borrow_mut().visible = true;
     }
@@ -222,7 +224,7 @@ fn setup(engine: &Rc<Engine>, canvas: &HtmlCanvasElement, reduced: RwSignal<bool
             .add_event_listener_with_callback("visibilitychange", vis_cb.as_ref().unchecked_ref())
             .is_ok()
         {
-            hooks.vis_cb = Some(vis_cb);
+            listeners.vis_cb = Some(vis_cb);
         }
     }
 
@@ -245,11 +247,11 @@ fn setup(engine: &Rc<Engine>, canvas: &HtmlCanvasElement, reduced: RwSignal<bool
             .add_event_listener_with_callback("change", mql_cb.as_ref().unchecked_ref())
             .is_ok()
         {
-            hooks.mql = Some(mql);
-            hooks.mql_cb = Some(mql_cb);
+            listeners.mql = Some(mql);
+            listeners.mql_cb = Some(mql_cb);
         }
     }
-    *engine.hooks.borrow_mut() = hooks;
+    *engine.listeners.borrow_mut() = listeners;
     engine.poke();
 }
 /// Advance the clock by `dt` and draw; `still` draws the reduced-motion frame.
