@@ -465,15 +465,22 @@ mod tests {
         }
     }
 
+    /// Every regime, few and many kernels, fused and eager.
+    fn boards() -> Vec<(State, Report, Storyboard)> {
+        vec![
+            board(|_| {}),
+            board(|s| s.fused = true),
+            board(|s| s.overhead = 1e-3),
+            board(|s| s.overhead = 1e-2),
+            board(chain(2, false)),
+            board(chain(64, false)),
+            board(chain(1024, false)),
+        ]
+    }
+
     #[test]
     fn segments_tile_the_step_in_order() {
-        for edit in [
-            Box::new(|_: &mut State| {}) as Box<dyn FnOnce(&mut State)>,
-            Box::new(|s: &mut State| s.fused = true),
-            Box::new(|s: &mut State| s.overhead = 1e-3),
-            Box::new(chain(1024, false)),
-        ] {
-            let (_, r, b) = board(edit);
+        for (_, r, b) in boards() {
             assert!(b.wall > 0.0 && close(b.wall, r.timeline.wall));
             assert_eq!(b.segs.first().map(|s| s.start), Some(0.0));
             assert!(close(b.segs.last().map_or(0.0, |s| s.end), b.wall));
@@ -493,12 +500,7 @@ mod tests {
 
     #[test]
     fn buckets_hold_the_models_shares() {
-        for edit in [
-            Box::new(|_: &mut State| {}) as Box<dyn FnOnce(&mut State)>,
-            Box::new(|s: &mut State| s.overhead = 1e-3),
-            Box::new(chain(64, false)),
-        ] {
-            let (_, r, b) = board(edit);
+        for (_, r, b) in boards() {
             assert_eq!(b.buckets.len(), BUCKETS);
             for k in &b.buckets {
                 assert!((k.compute + k.memory + k.idle - 1.0).abs() < 1e-6, "{k:?}");
@@ -617,12 +619,7 @@ mod tests {
 
     #[test]
     fn the_still_frame_shows_what_dominates() {
-        for edit in [
-            Box::new(|_: &mut State| {}) as Box<dyn FnOnce(&mut State)>,
-            Box::new(|s: &mut State| s.overhead = 1e-2),
-            Box::new(chain(2, false)),
-        ] {
-            let (_, r, b) = board(edit);
+        for (_, r, b) in boards() {
             let want = match r.regime {
                 Regime::Compute => Kind::Compute,
                 Regime::Memory => Kind::Memory,
