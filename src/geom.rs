@@ -399,6 +399,36 @@ pub fn text_width(text: &str, px: f64) -> f64 {
     em * px
 }
 
+/// Label for a power-of-ten tick: 0.01, 1, 100, 10k, 1M, 1G, 1T, 1P.
+pub fn decade_label(v: f64) -> String {
+    let e = v.log10().round() as i32;
+    match e {
+        i32::MIN..=-3 => format!("1e{e}"),
+        -2 => "0.01".into(),
+        -1 => "0.1".into(),
+        _ => {
+            let prefixes = ["", "k", "M", "G", "T", "P", "E"];
+            let idx = (e / 3) as usize;
+            match prefixes.get(idx) {
+                Some(p) => format!("{}{p}", 10i64.pow((e % 3) as u32)),
+                None => format!("1e{e}"),
+            }
+        }
+    }
+}
+
+/// Years on a log axis, so that the generations chart uses the log-log chart type
+/// the other charts already use (a second plotters coordinate type costs ~10 KB of
+/// wasm): x = 10^((year − 2015) / 5), so the decade ticks fall on 2015, 2020, 2025.
+pub fn year_x(year: f64) -> f64 {
+    10f64.powf((year - 2015.0) / 5.0)
+}
+
+/// The year a [`year_x`] position stands for, as an axis label ("2020").
+pub fn year_label(x: f64) -> String {
+    format!("{:.0}", 2015.0 + 5.0 * x.log10())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -776,5 +806,35 @@ mod tests {
         let (x1, y1) = ax.to_px((X.1, Y.1));
         assert!(close(x0, ax.px.x0) && close(y0, ax.px.y1));
         assert!(close(x1, ax.px.x1) && close(y1, ax.px.y0));
+    }
+
+    #[test]
+    fn decade_labels() {
+        assert_eq!(decade_label(1e-3), "1e-3");
+        assert_eq!(decade_label(0.01), "0.01");
+        assert_eq!(decade_label(0.1), "0.1");
+        assert_eq!(decade_label(1.0), "1");
+        assert_eq!(decade_label(100.0), "100");
+        assert_eq!(decade_label(1e4), "10k");
+        assert_eq!(decade_label(1e12), "1T");
+        assert_eq!(decade_label(1e17), "100P");
+        assert_eq!(decade_label(1e21), "1e21");
+        // a tick's float noise does not change its label
+        assert_eq!(decade_label(999.999_999), "1k");
+    }
+
+    #[test]
+    fn year_axis_ticks_fall_on_whole_years() {
+        assert_eq!(year_x(2015.0), 1.0);
+        assert!((year_x(2020.0) - 10.0).abs() < 1e-12);
+        assert!((year_x(2025.0) - 100.0).abs() < 1e-12);
+        // plotters puts the decade ticks at 1, 10, 100
+        let ticks: Vec<String> = [1.0, 10.0, 100.0].map(year_label).to_vec();
+        assert_eq!(ticks, ["2015", "2020", "2025"]);
+        for y in 2010..=2030 {
+            assert_eq!(year_label(year_x(f64::from(y))), y.to_string());
+        }
+        // later years lie further right
+        assert!(year_x(2017.0) < year_x(2018.0));
     }
 }

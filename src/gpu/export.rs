@@ -4,6 +4,7 @@
 
 use super::json::{self, Json};
 use super::results::*;
+use crate::csv;
 
 /// Schema name and version of the export (and of the localStorage entry).
 pub const FORMAT: &str = "brrr-lab";
@@ -267,14 +268,6 @@ pub const CSV_COLUMNS: &str =
 const CSV_COLUMNS_V1_0: &str =
     "kernel,op,dtype,repeat,elements,median_s,spread,gflops,gbps,check,max_err,samples,detail,times_s";
 
-fn csv_field(x: &str) -> String {
-    if x.contains([',', '"']) {
-        format!("\"{}\"", x.replace('"', "\"\""))
-    } else {
-        x.to_string()
-    }
-}
-
 fn opt(x: Option<f64>) -> String {
     x.map(json::num).unwrap_or_default()
 }
@@ -302,83 +295,61 @@ pub fn to_csv(run: &LabRun) -> String {
             check.to_string(),
             json::num(max_err),
             samples.to_string(),
-            csv_field(detail),
+            detail.to_string(),
             times.join(" "),
             u8::from(m.noisy()).to_string(),
             m.remeasured.to_string(),
         ];
-        out.push_str(&row.join(","));
+        out.push_str(&csv::record(&row));
         out.push('\n');
     }
     out
 }
 
-/// Split one CSV line into fields (RFC 4180 quoting, no line breaks in fields).
-fn split_csv(line: &str) -> Vec<String> {
-    let mut fields = vec![String::new()];
-    let mut quoted = false;
-    let mut prev_quote = false;
-    for c in line.chars() {
-        let cur = fields.last_mut();
-        match (c, quoted) {
-            ('"', true) => {
-                quoted = false;
-                prev_quote = true;
-                continue;
-            }
-            ('"', false) if prev_quote => {
-                // a doubled quote inside a quoted field
-                if let Some(f) = cur {
-                    f.push('"');
-                }
-                quoted = true;
-            }
-            ('"', false) => quoted = true,
-            (',', false) => fields.push(String::new()),
-            (c, _) => {
-                if let Some(f) = cur {
-                    f.push(c);
-                }
-            }
-        }
-        prev_quote = false;
+/// The next line of `rest` (without its `\n` or `\r\n`), and `rest` moves past it.
+fn take_line<'a>(rest: &mut &'a str) -> Option<&'a str> {
+    if rest.is_empty() {
+        return None;
     }
-    fields
+    let (line, tail) = rest.split_once('\n').unwrap_or((rest, ""));
+    *rest = tail;
+    Some(line.strip_suffix('\r').unwrap_or(line))
 }
 
 pub fn from_csv(text: &str) -> Result<LabRun, String> {
-    let mut lines = text.lines();
-    if lines.next().map(str::trim) != Some(&format!("# {FORMAT} v{VERSION}")) {
+    let mut rest = text;
+    if take_line(&mut rest).map(str::trim) != Some(&format!("# {FORMAT} v{VERSION}")) {
         return Err(format!("not a {FORMAT} v{VERSION} CSV export"));
     }
-    let meta = lines
-        .next()
+    let meta = take_line(&mut rest)
         .and_then(|l| l.strip_prefix("# "))
         .ok_or("line 2 should hold the run as JSON")?;
     let mut j = json::parse(meta)?;
-    let fields = match lines.next() {
+    let fields = match take_line(&mut rest) {
         Some(CSV_COLUMNS) => 16,
         Some(CSV_COLUMNS_V1_0) => 14,
         _ => return Err("line 3 should be the column header".into()),
     };
     let mut rows = Vec::new();
-    for (i, line) in lines.enumerate().filter(|(_, l)| !l.is_empty()) {
-        let mut f = split_csv(line);
+    // a record may span lines (a quoted detail with line breaks): `start` is the
+    // line of the file it starts on
+    for (start, mut f) in csv::records(rest) {
+        let line = start + 3;
         if f.len() != fields {
-            return Err(format!("line {}: expected {fields} fields", i + 4));
+            return Err(format!("line {line}: expected {fields} fields"));
         }
         // the 14 columns every version has, then `noisy` (derived) and `remeasured`
         let remeasured = if fields == 16 { f.pop() } else { None };
         f.truncate(14);
         let [kernel, op, dtype, repeat, elements, _, _, _, _, check, max_err, samples, detail, times] =
             <[String; 14]>::try_from(f)
-                .map_err(|_| format!("line {}: expected {fields} fields", i + 4))?;
+                .map_err(|_| format!("line {line}: expected {fields} fields"))?;
         let num = |x: &str| -> Result<Json, String> {
             x.parse::<f64>()
                 .ok()
                 .filter(|v| v.is_finite())
                 .map(Json::Num)
-                .ok_or_else(|| format!("line {}: bad number {x:?}", i + 4))
+                .ok_or_else(|| format!("line {line}: bad number {x:?}"))
         };
         rows.push(Json::Obj(vec![
             ("kernel".into(), Json::Str(kernel)),
@@ -451,6 +422,37 @@ mod tests {
         let back = import(&text);
         assert_eq!(back.as_ref(), Ok(&run), "{text}");
         assert_eq!(back.map(|b| to_csv(&b)), Ok(text));
+    }
+
+    #[test]
+    fn csv_round_trip_keeps_multi_line_details() {
+        // a variant whose WGSL did not compile: the browser's message spans lines
+        // and holds commas and quotes
+        let mut run = rich();
+        let detail = "shader did not compile: error: expected ';', found \"v\"\n  \
+                      ┌─ wgsl:7:13\n  │\n7 │     v = v * m\r\n  │             ^ expected ';'\n";
+        run.measurements[2].check = Check::Failed {
+            detail: detail.into(),
+        };
+        run.measurements[6].check = Check::Failed {
+            detail: "\"quoted\", then\n\nan empty line".into(),
+        };
+        let text = to_csv(&run);
+        let back = import(&text);
+        assert_eq!(back.as_ref(), Ok(&run), "{text}");
+        assert_eq!(back.map(|b| to_csv(&b)), Ok(text.clone()));
+        // the same file saved by a spreadsheet with CRLF line ends
+        assert_eq!(
+            import(&text.replace('\n', "\r\n")).map(|b| b.measurements.len()),
+            Ok(run.measurements.len())
+        );
+        // a broken row after the multi-line ones is reported at its own line
+        let cut = text.trim_end().rsplit_once(',').map(|(a, _)| a.to_string());
+        let lines = text.trim_end().lines().count();
+        assert_eq!(
+            cut.map(|t| import(&t)),
+            Some(Err(format!("line {lines}: expected 16 fields")))
+        );
     }
 
     #[test]

@@ -8,11 +8,13 @@
 //! - [`results`]: what a run produces, with statistics and derived figures;
 //! - [`analysis`]: copy bandwidth, compute ceiling, crossover, fusion speedups;
 //! - [`plan`]: buffer sizes from the adapter's limits, budgets, chunking;
-//! - [`json`], [`export`]: the tiny JSON and CSV codecs (exact round trips);
+//! - [`json`]: the tiny JSON codec; [`export`]: a run as JSON or CSV and back
+//!   (exact round trips; CSV quoting and reading are `crate::csv`);
 //! - [`apply`]: turning a run into the explorer's slider values;
 //! - [`datasheet`]: which preset the adapter looks like, and the measured figures
 //!   as percentages of its datasheet;
-//! - [`table`]: the results as escaped HTML tables and words.
+//! - [`table`]: the results as words and numbers (the page renders them as DOM
+//!   text nodes; nothing is parsed as HTML), and the lab widget's `Status`.
 //!
 //! Two drivers talk to the GPU, each with the same procedure: `web` (wasm32 only,
 //! the page: WebGPU through web-sys) and `native` (not wasm32, `brrr-lab`: the

@@ -164,7 +164,9 @@ struct Queries {
     period: f64,
 }
 
-struct Lab<'o> {
+/// The measuring rig of one run: the device and its queue, the plan, the timer
+/// and the work buffers (the page's counterpart is `gpu::web`'s `Rig`).
+struct Rig<'o> {
     device: wgpu::Device,
     queue: wgpu::Queue,
     plan: Plan,
@@ -197,7 +199,7 @@ fn push(m: &Mutex<Vec<String>>, s: String) {
     }
 }
 
-impl Lab<'_> {
+impl Rig<'_> {
     fn check(&self) -> Res<()> {
         match lock(&self.lost) {
             Some(m) => Err(Stop::Lost(m)),
@@ -731,9 +733,9 @@ pub fn verify_chains(op: Op) -> Result<Verdicts, String> {
     }
 }
 
-/// Open the adapter and device and create the buffers: the [`Lab`] of a run, the
+/// Open the adapter and device and create the buffers: the [`Rig`] of a run, the
 /// run's record so far (adapter, plan, notes) and the dtypes to sweep.
-fn setup<'o>(opts: &'o Options<'o>) -> Result<(Lab<'o>, LabRun, Vec<Dt>), String> {
+fn setup<'o>(opts: &'o Options<'o>) -> Result<(Rig<'o>, LabRun, Vec<Dt>), String> {
     (opts.progress)(0.0, OPENING);
     let adapter = adapter()?;
     let info = info_of(&adapter);
@@ -871,7 +873,7 @@ fn setup<'o>(opts: &'o Options<'o>) -> Result<(Lab<'o>, LabRun, Vec<Dt>), String
     } else {
         vec![Dt::F32]
     };
-    let lab = Lab {
+    let lab = Rig {
         device: device.clone(),
         queue,
         plan,
@@ -893,14 +895,14 @@ fn setup<'o>(opts: &'o Options<'o>) -> Result<(Lab<'o>, LabRun, Vec<Dt>), String
 }
 
 fn sweep_all(
-    lab: &mut Lab<'_>,
+    lab: &mut Rig<'_>,
     dts: &[Dt],
     sweep: &[(Kernel, Op, u32)],
     run: &mut LabRun,
 ) -> Res<()> {
     lab.progress(0.0);
     run.overheads.roundtrip = lab.measure_roundtrip()?;
-    let step_done = |lab: &mut Lab<'_>| {
+    let step_done = |lab: &mut Rig<'_>| {
         lab.step.0 += 1.0;
         lab.progress(0.0);
     };

@@ -4,8 +4,9 @@
 
 use super::results::{Dt, Kernel, Measurement, Op};
 
-/// The essay's sweep: 1, 2, 4, … 1024 ops per element.
-pub const REPEATS: [u32; 11] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
+/// The essay's sweep, 1, 2, 4, … 1024 ops per element: the same repeats as the
+/// microbenchmark widget's model, so measured and modelled points line up.
+pub use crate::model::microbench::REPEATS;
 
 /// The kernels each op is swept with: the essay's chains fused and eager; the fma
 /// chain (the compute ceiling) fused only.

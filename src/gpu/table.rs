@@ -167,6 +167,67 @@ pub fn noisy_variants(run: &LabRun) -> Vec<String> {
         .collect()
 }
 
+/// Where the lab widget stands: `lab_status` (README, a public contract).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// No run yet (and none saved or imported).
+    Idle,
+    Running,
+    Done,
+    Partial,
+    Cancelled,
+    Failed,
+    /// This browser offers no WebGPU adapter.
+    Unsupported,
+}
+
+impl Status {
+    pub const ALL: [Status; 7] = [
+        Status::Idle,
+        Status::Running,
+        Status::Done,
+        Status::Partial,
+        Status::Cancelled,
+        Status::Failed,
+        Status::Unsupported,
+    ];
+
+    /// The status a finished (or imported) run leaves.
+    pub fn of(o: Outcome) -> Status {
+        match o {
+            Outcome::Complete => Status::Done,
+            Outcome::Partial => Status::Partial,
+            Outcome::Cancelled => Status::Cancelled,
+        }
+    }
+
+    /// The `lab_status` value (and `data-lab-status`, which the CSS reads).
+    pub fn id(self) -> &'static str {
+        match self {
+            Status::Idle => "idle",
+            Status::Running => "running",
+            Status::Done => "done",
+            Status::Partial => "partial",
+            Status::Cancelled => "cancelled",
+            Status::Failed => "failed",
+            Status::Unsupported => "unsupported",
+        }
+    }
+
+    /// The words the page shows.
+    pub fn text(self) -> &'static str {
+        match self {
+            Status::Idle => "No run yet",
+            Status::Running => "Running…",
+            Status::Done => "Done",
+            Status::Partial => "Partial results",
+            Status::Cancelled => "Cancelled",
+            Status::Failed => "Failed",
+            Status::Unsupported => "WebGPU unavailable",
+        }
+    }
+}
+
 /// The progress line's last words once a run has ended (a cancelled run says
 /// "cancelled", not the "cancelling…" shown while it stops).
 pub fn progress_end(o: Outcome) -> &'static str {
@@ -281,6 +342,43 @@ pub fn adapter_items(a: &AdapterInfo) -> Vec<(&'static str, String)> {
 mod tests {
     use super::*;
     use crate::gpu::analysis::rows;
+
+    #[test]
+    fn status_ids_are_the_documented_ones() {
+        let ids: Vec<&str> = Status::ALL.iter().map(|s| s.id()).collect();
+        assert_eq!(
+            ids,
+            [
+                "idle",
+                "running",
+                "done",
+                "partial",
+                "cancelled",
+                "failed",
+                "unsupported"
+            ]
+        );
+        let readme = include_str!("../../README.md");
+        let documented = ids
+            .iter()
+            .map(|i| format!("`{i}`"))
+            .collect::<Vec<_>>()
+            .join(" | ");
+        assert!(
+            readme.replace('\n', " ").contains(&documented),
+            "README's lab_status values: {documented}"
+        );
+        assert_eq!(Status::of(Outcome::Complete), Status::Done);
+        assert_eq!(Status::of(Outcome::Partial), Status::Partial);
+        assert_eq!(Status::of(Outcome::Cancelled), Status::Cancelled);
+        let texts: std::collections::BTreeSet<&str> =
+            Status::ALL.iter().map(|s| s.text()).collect();
+        assert_eq!(
+            texts.len(),
+            Status::ALL.len(),
+            "each status reads differently"
+        );
+    }
     use crate::gpu::analysis::tests::synthetic;
     use crate::gpu::results::{Dt, Kernel, Op};
 

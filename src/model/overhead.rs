@@ -273,7 +273,7 @@ pub fn simulate_graph(groups: &[KernelGroup], m: &Machine, cpu_cost: f64) -> Tim
 
 /// What doubling the batch says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Verdict {
+pub enum BatchVerdict {
     /// Runtime barely moved: the GPU mostly waits for the CPU.
     OverheadBound,
     /// In between.
@@ -282,12 +282,12 @@ pub enum Verdict {
     ScalesWithWork,
 }
 
-impl Verdict {
+impl BatchVerdict {
     pub fn label(self) -> &'static str {
         match self {
-            Verdict::OverheadBound => "overhead-bound",
-            Verdict::Partly => "partly overhead-bound",
-            Verdict::ScalesWithWork => "scales with the work",
+            BatchVerdict::OverheadBound => "overhead-bound",
+            BatchVerdict::Partly => "partly overhead-bound",
+            BatchVerdict::ScalesWithWork => "scales with the work",
         }
     }
 }
@@ -298,13 +298,13 @@ pub const OVERHEAD_BOUND_BELOW: f64 = 1.2;
 pub const SCALES_FROM: f64 = 1.8;
 
 /// Classify a double-batch ratio (see [`OVERHEAD_BOUND_BELOW`], [`SCALES_FROM`]).
-pub fn verdict(ratio: f64) -> Verdict {
+pub fn verdict(ratio: f64) -> BatchVerdict {
     if ratio < OVERHEAD_BOUND_BELOW {
-        Verdict::OverheadBound
+        BatchVerdict::OverheadBound
     } else if ratio < SCALES_FROM {
-        Verdict::Partly
+        BatchVerdict::Partly
     } else {
-        Verdict::ScalesWithWork
+        BatchVerdict::ScalesWithWork
     }
 }
 
@@ -437,7 +437,7 @@ mod tests {
         assert!(r.gpu_util() < 0.10, "{}", r.gpu_util());
         let ratio = double_batch_ratio(&tiny(), &m, Remedies::NONE);
         assert!(ratio < 1.1, "{ratio}");
-        assert_eq!(verdict(ratio), Verdict::OverheadBound);
+        assert_eq!(verdict(ratio), BatchVerdict::OverheadBound);
         // no remedy: same wall as the explorer's model
         let explorer = crate::model::analyse(&tiny(), &m).wall_time_s;
         assert!((r.wall() - explorer).abs() < 1e-15);
@@ -448,7 +448,7 @@ mod tests {
         let m = a100_fp32();
         let ratio = double_batch_ratio(&big(), &m, Remedies::NONE);
         assert!((ratio - 2.0).abs() < 0.01, "{ratio}");
-        assert_eq!(verdict(ratio), Verdict::ScalesWithWork);
+        assert_eq!(verdict(ratio), BatchVerdict::ScalesWithWork);
         assert!(run(&big(), &m, Remedies::NONE).gpu_util() > 0.99);
     }
 
@@ -591,9 +591,9 @@ mod tests {
 
     #[test]
     fn verdict_thresholds() {
-        assert_eq!(verdict(1.0), Verdict::OverheadBound);
-        assert_eq!(verdict(1.1), Verdict::OverheadBound);
-        assert_eq!(verdict(1.5), Verdict::Partly);
-        assert_eq!(verdict(2.0), Verdict::ScalesWithWork);
+        assert_eq!(verdict(1.0), BatchVerdict::OverheadBound);
+        assert_eq!(verdict(1.1), BatchVerdict::OverheadBound);
+        assert_eq!(verdict(1.5), BatchVerdict::Partly);
+        assert_eq!(verdict(2.0), BatchVerdict::ScalesWithWork);
     }
 }

@@ -5,6 +5,7 @@
 
 use super::controls::{LogSlider, Toggle};
 use super::frame::Readout;
+use super::palette::{self, bg};
 use super::Ctx;
 use crate::model::bert::{self, BertConfig, ByClass, OpClass, IVANOV_2020};
 use crate::model::measured::h100;
@@ -99,9 +100,9 @@ pub fn Bert(ctx: Ctx) -> impl IntoView {
                     pct(m.tensor), pct(m.norm), pct(m.elementwise)))}</div> }
             }}
             <ul class="legend">
-                <li><span class="swatch" style="background:#2563eb"></span>"tensor contractions (matmuls)"</li>
-                <li><span class="swatch" style="background:#7c3aed"></span>"normalisations (layernorm, softmax)"</li>
-                <li><span class="swatch" style="background:#d97706"></span>"element-wise (bias, GELU, dropout, residual)"</li>
+                <li><span class="swatch" style=bg(palette::COMPUTE)></span>"tensor contractions (matmuls)"</li>
+                <li><span class="swatch" style=bg(palette::VECTOR)></span>"normalisations (layernorm, softmax)"</li>
+                <li><span class="swatch" style=bg(palette::MEMORY)></span>"element-wise (bias, GELU, dropout, residual)"</li>
             </ul>
         </div>
         <div class="table-scroll" tabindex="0" role="region" aria-label="BERT operator classes, scrollable">

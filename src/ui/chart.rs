@@ -1,10 +1,12 @@
 //! The one place that knows plotters: canvas sizing at devicePixelRatio, the
-//! light/dark palettes, drawing to a canvas or to an SVG string with the same code
+//! theme's look (colours from `ui::palette`), drawing to a canvas or to an SVG string with the same code
 //! (render functions are generic over the backend), log-log axes with few labels (plotters measures each label through the DOM, so
 //! fewer labels = faster redraws), and the redraw counter tests and benchmarks read.
 
 use super::backend::AnyBackend;
-use crate::geom::{Pt, Rect};
+use super::palette::Palette;
+use crate::geom::{decade_label, Pt, Rect};
+use crate::js::OnScreenWatch;
 use leptos::html::Canvas;
 use leptos::prelude::{
     on_cleanup, window_event_listener, Effect, Get, GetUntracked, NodeRef, RwSignal, Set,
@@ -13,53 +15,12 @@ use plotters::chart::MeshStyle;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlCanvasElement;
 
 pub type LogLog = Cartesian2d<LogCoord<f64>, LogCoord<f64>>;
 
 pub type Area<DB> = DrawingArea<DB, Shift>;
-
-/// Chart colours for one theme.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Palette {
-    pub bg: RGBColor,
-    pub ink: RGBColor,
-    pub muted: RGBColor,
-    pub grid: RGBColor,
-    pub compute: RGBColor,
-    pub memory: RGBColor,
-    pub vector: RGBColor,
-}
-
-pub const LIGHT: Palette = Palette {
-    bg: RGBColor(255, 255, 255),
-    ink: RGBColor(31, 41, 55),
-    muted: RGBColor(107, 114, 128),
-    grid: RGBColor(229, 231, 235),
-    compute: RGBColor(37, 99, 235),
-    memory: RGBColor(217, 119, 6),
-    vector: RGBColor(124, 58, 237),
-};
-
-pub const DARK: Palette = Palette {
-    bg: RGBColor(17, 24, 39),
-    ink: RGBColor(229, 231, 235),
-    muted: RGBColor(156, 163, 175),
-    grid: RGBColor(55, 65, 81),
-    compute: RGBColor(96, 165, 250),
-    memory: RGBColor(251, 146, 60),
-    vector: RGBColor(167, 139, 250),
-};
-
-pub fn palette(dark: bool) -> Palette {
-    if dark {
-        DARK
-    } else {
-        LIGHT
-    }
-}
 
 /// How to draw: the pixel scale (device pixel ratio for canvases, 1 for SVG) and
 /// the theme's colours.
@@ -178,33 +139,19 @@ impl OnScreen {
                 return true; // observer already attached
             }
             let Some(el) = node.get() else { return false };
-            let c: &web_sys::Element = el.unchecked_ref();
-            let cb = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
-                // the last entry is the newest state of our single target
-                if let Ok(e) = entries
-                    .pop()
-                    .dyn_into::<web_sys::IntersectionObserverEntry>()
-                {
-                    let on = e.is_intersecting();
-                    if on != visible.get_untracked() {
-                        visible.set(on);
-                    }
+            let watch = OnScreenWatch::new(el.unchecked_ref(), "300px", move |on| {
+                if on != visible.get_untracked() {
+                    visible.set(on);
                 }
             });
-            let init = web_sys::IntersectionObserverInit::new();
-            init.set_root_margin("300px");
-            match web_sys::IntersectionObserver::new_with_options(
-                cb.as_ref().unchecked_ref(),
-                &init,
-            ) {
-                Ok(obs) => {
-                    obs.observe(c);
-                    cb.forget(); // lives as long as the observer (the page)
-                    let obs = send_wrapper::SendWrapper::new(obs);
-                    on_cleanup(move || obs.disconnect());
+            match watch {
+                // lives as long as the component
+                Some(w) => {
+                    let w = send_wrapper::SendWrapper::new(w);
+                    on_cleanup(move || drop(w));
                 }
                 // no IntersectionObserver: always draw
-                Err(_) => visible.set(true),
+                None => visible.set(true),
             }
             true
         });
@@ -311,24 +258,6 @@ where
     Ok(out)
 }
 
-/// Label for a power-of-ten tick: 0.01, 1, 100, 10k, 1M, 1G, 1T, 1P.
-pub fn decade_label(v: f64) -> String {
-    let e = v.log10().round() as i32;
-    match e {
-        i32::MIN..=-3 => format!("1e{e}"),
-        -2 => "0.01".into(),
-        -1 => "0.1".into(),
-        _ => {
-            let prefixes = ["", "k", "M", "G", "T", "P", "E"];
-            let idx = (e / 3) as usize;
-            match prefixes.get(idx) {
-                Some(p) => format!("{}{p}", 10i64.pow((e % 3) as u32)),
-                None => format!("1e{e}"),
-            }
-        }
-    }
-}
-
 /// The theme's fonts and line colours on a mesh; light lines off (few labels and
 /// lines keep redraws cheap).
 fn theme_mesh<X: Ranged, Y: Ranged, DB: DrawingBackend>(
@@ -394,18 +323,4 @@ pub fn log_log_with<'a, DB: DrawingBackend>(
         .draw()
         .map_err(|e| e.to_string())?;
     Ok(chart)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::decade_label;
-    #[test]
-    fn labels() {
-        assert_eq!(decade_label(0.01), "0.01");
-        assert_eq!(decade_label(1.0), "1");
-        assert_eq!(decade_label(100.0), "100");
-        assert_eq!(decade_label(1e4), "10k");
-        assert_eq!(decade_label(1e12), "1T");
-        assert_eq!(decade_label(1e17), "100P");
-    }
 }

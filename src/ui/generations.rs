@@ -6,6 +6,7 @@ use super::chart::{self, Area, Look};
 use super::controls::Select;
 use super::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use super::Ctx;
+use crate::geom;
 use crate::model::generations::{self as gen, Line, Metric, PATTERSON_2004};
 use crate::model::units;
 use crate::state::widgets::field;
@@ -133,11 +134,9 @@ fn render<DB: DrawingBackend>(
     marks: &mut Marks,
 ) -> Result<(), String> {
     let pal = look.pal;
-    // Years on the log-log chart type the other charts already use (a second
-    // plotters coordinate type costs ~10 KB of wasm): x = 10^((year - 2015) / 5), so
-    // its decade ticks fall on 2015, 2020 and 2025.
-    let x = |year: f64| 10f64.powf((year - 2015.0) / 5.0);
-    let label = |v: &f64| format!("{:.0}", 2015.0 + 5.0 * v.log10());
+    // years on the log-log chart type (see `geom::year_x`)
+    let x = geom::year_x;
+    let label = |v: &f64| geom::year_label(*v);
     let mut ch = chart::log_log_with(
         &root,
         (x(2015.0), x(2026.0)),

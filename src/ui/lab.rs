@@ -17,12 +17,15 @@ use super::download::save_text;
 use super::frame::Readout;
 use super::lab_datasheet::LabDatasheet;
 use super::lab_view::{AdapterList, LabDetails, LabMetrics};
+use super::palette::{self, bg};
 use super::plot::{shared, PlotCanvas};
 use super::roofline::{Measured, MeasuredPoint, RooflineData};
 use super::storage;
 use super::Ctx;
 use crate::gpu::results::{AdapterInfo, Kernel, LabRun, Op, Outcome};
+use crate::gpu::table::Status;
 use crate::gpu::{analysis, apply, export, table, web};
+use crate::js;
 use crate::model::units;
 use crate::state::State;
 use leptos::prelude::*;
@@ -38,34 +41,6 @@ enum Probe {
     Ready(AdapterInfo),
 }
 
-fn status_of(o: Outcome) -> &'static str {
-    match o {
-        Outcome::Complete => "done",
-        Outcome::Partial => "partial",
-        Outcome::Cancelled => "cancelled",
-    }
-}
-
-fn status_text(s: &str) -> &'static str {
-    match s {
-        "running" => "Running…",
-        "done" => "Done",
-        "partial" => "Partial results",
-        "cancelled" => "Cancelled",
-        "failed" => "Failed",
-        "unsupported" => "WebGPU unavailable",
-        _ => "No run yet",
-    }
-}
-
-/// A test knob set on the window: `window[global] === true`.
-fn flag(global: &str) -> bool {
-    js_sys::Reflect::get(&window(), &global.into())
-        .ok()
-        .and_then(|v| v.as_bool())
-        == Some(true)
-}
-
 fn save(run: &LabRun) -> Result<(), String> {
     storage::set(STORAGE_KEY, &export::to_json_text(run))
         .map_err(|e| format!("could not save the results: {e}"))
@@ -76,7 +51,7 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
     // read now: the URL is rewritten to the explorer's keys once the app mounts
     let (small_url, wall_url) = (ctx.knobs.lab_small, ctx.knobs.lab_wall_clock);
     let probe = RwSignal::new(Probe::Checking);
-    let status = RwSignal::new("idle");
+    let status = RwSignal::new(Status::Idle);
     let message = RwSignal::new(None::<String>);
     let run = RwSignal::new(None::<LabRun>);
     let progress = RwSignal::new((0.0f64, String::new()));
@@ -90,7 +65,7 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
     // an outcome becomes the status, unless the lab cannot run here at all
     let settle = move |o: Outcome| {
         if !matches!(probe.get_untracked(), Probe::Missing(_)) {
-            status.try_set(status_of(o));
+            status.try_set(Status::of(o));
         }
     };
 
@@ -98,7 +73,7 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
     if let Ok(Some(text)) = storage::get(STORAGE_KEY) {
         match export::import(&text) {
             Ok(r) => {
-                status.set(status_of(r.outcome));
+                status.set(Status::of(r.outcome));
                 run.set(Some(r));
             }
             Err(e) => message.set(Some(format!(
@@ -124,7 +99,7 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
                 }
                 Err(e) => {
                     probe.try_set(Probe::Missing(e));
-                    status.try_set("unsupported");
+                    status.try_set(Status::Unsupported);
                 }
             }
         });
@@ -132,17 +107,18 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
     });
 
     let on_run = move |_| {
-        if status.get_untracked() == "running" || !matches!(probe.get_untracked(), Probe::Ready(_))
+        if status.get_untracked() == Status::Running
+            || !matches!(probe.get_untracked(), Probe::Ready(_))
         {
             return;
         }
         cancel.set(false);
-        status.set("running");
+        status.set(Status::Running);
         message.set(None);
         applied.set(None);
         progress.set((0.0, "starting".into()));
-        let small = small_url || flag("__brrrLabSmall");
-        let wall = wall_url || flag("__brrrLabWallClock");
+        let small = small_url || js::flag("__brrrLabSmall");
+        let wall = wall_url || js::flag("__brrrLabWallClock");
         leptos::task::spawn_local(async move {
             let cancelled = move || cancel.get_untracked();
             let prog = move |f: f64, what: &str| {
@@ -174,7 +150,7 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
                     }
                 }
                 Err(e) => {
-                    status.try_set("failed");
+                    status.try_set(Status::Failed);
                     message.try_set(Some(e));
                 }
             }
@@ -193,9 +169,9 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
         };
         input.set_value("");
         leptos::task::spawn_local(async move {
-            let text = web::wait(file.text()).await;
+            let text = js::wait(file.text()).await;
             let result = text
-                .map_err(web::js_err)
+                .map_err(js::js_err)
                 .and_then(|t| {
                     t.as_string()
                         .ok_or_else(|| "the file is not text".to_string())
@@ -295,7 +271,7 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
     });
 
     view! {
-        <div class="lab" node_ref=root data-lab-status=move || status.get()
+        <div class="lab" node_ref=root data-lab-status=move || status.get().id()
             data-lab-gpu=move || match probe.get() {
                 Probe::Checking => "checking",
                 Probe::Missing(_) => "missing",
@@ -345,8 +321,8 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
                     text=Signal::derive(move || progress.with(|p| format!("{:.0} % — {}", p.0 * 100.0, p.1)))/>
             </div>
             <p class="lab-status" role="status" aria-live="polite">
-                "Status: "<Readout name="lab_status" raw=Signal::derive(move || status.get().to_string())
-                    text=Signal::derive(move || status_text(status.get()).to_string())/>
+                "Status: "<Readout name="lab_status" raw=Signal::derive(move || status.get().id().to_string())
+                    text=Signal::derive(move || status.get().text().to_string())/>
                 " "<span id="lab-message">{move || message.get()}</span>
             </p>
             <p id="lab-applied" class="note">{move || applied.get()}</p>
@@ -357,11 +333,11 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
                     label="Roofline of the selected preset with this GPU's measured roofline and kernels over it."/>
                 <figcaption>
                     <ul class="legend">
-                        <li><span class="swatch" style="background:#16a34a"></span>"this GPU, measured (copy bandwidth, fma chain ceiling, FMA = 2 FLOP)"</li>
-                        <li><span class="dot" style="background:#16a34a"></span>"fused x·m"</li>
-                        <li><span class="dot" style="background:#db2777"></span>"fused cos"</li>
+                        <li><span class="swatch" style=bg(palette::GREEN)></span>"this GPU, measured (copy bandwidth, fma chain ceiling, FMA = 2 FLOP)"</li>
+                        <li><span class="dot" style=bg(palette::GREEN)></span>"fused x·m"</li>
+                        <li><span class="dot" style=bg(palette::PINK)></span>"fused cos"</li>
                         <li>"fused fma: the same green dots, at twice the FLOP of x·m per op"</li>
-                        <li><span class="dot" style="background:#fff"></span>"eager (hollow)"</li>
+                        <li><span class="dot" style=bg(palette::WHITE)></span>"eager (hollow)"</li>
                         <li>"orange, blue, purple: the selected preset's model, as in the explorer"</li>
                     </ul>
                     <p class="note">
@@ -373,7 +349,7 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
             </figure>
             <div class="lab-details">
                 {move || {
-                    let running = status.get() == "running";
+                    let running = status.get() == Status::Running;
                     view! { <LabDetails run=run.get() running=running/> }
                 }}
             </div>

@@ -24,6 +24,7 @@ mod microbench;
 mod notices;
 mod offline;
 mod overhead;
+mod palette;
 mod panic;
 mod plot;
 mod readouts;

@@ -3,7 +3,6 @@
 //! not on http(s)), nothing happens and nothing is reported as an error.
 
 use leptos::task::spawn_local;
-use wasm_bindgen_futures::JsFuture;
 
 pub fn register() {
     let Some(win) = web_sys::window() else { return };
@@ -21,6 +20,6 @@ pub fn register() {
     let promise = nav.service_worker().register("./sw.js");
     spawn_local(async move {
         // a failed registration only means no offline support
-        let _ = JsFuture::from(promise).await;
+        let _ = crate::js::wait(promise).await;
     });
 }

@@ -5,6 +5,7 @@
 use super::chart::{Area, Look};
 use super::controls::Toggle;
 use super::frame::Readout;
+use super::palette::{self, bg, rgb};
 use super::plot::{csv, plot_with, shared, Plot, PlotCanvas};
 use super::Ctx;
 use crate::model::measured::h100;
@@ -15,11 +16,11 @@ use crate::state::State;
 use leptos::prelude::*;
 use plotters::prelude::*;
 
-const PYTHON: RGBColor = RGBColor(22, 163, 74);
+const PYTHON: RGBColor = rgb(palette::GREEN);
 /// Elements in the flamegraph's tiny `a + b`.
 const ONE_ADD_ELEMENTS: f64 = 1000.0;
-const DISPATCH: RGBColor = RGBColor(234, 179, 8);
-const LAUNCH: RGBColor = RGBColor(239, 68, 68);
+const DISPATCH: RGBColor = rgb(palette::YELLOW);
+const LAUNCH: RGBColor = rgb(palette::RED);
 
 /// The remedy toggles of the state, as the model's flags.
 fn remedies(s: &State) -> Remedies {
@@ -86,9 +87,9 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
         <PlotCanvas ctx=ctx id="overhead-canvas" data=shared(data)
             label=Signal::derive(move || format!("Timeline: the GPU is busy {} of the step; the rest it waits for the CPU.", units::percent(util.get())))/>
         <ul class="legend">
-            <li><span class="swatch" style="background:#16a34a"></span>"Python"</li>
-            <li><span class="swatch" style="background:#eab308"></span>"framework dispatch"</li>
-            <li><span class="swatch" style="background:#ef4444"></span>"kernel launch"</li>
+            <li><span class="swatch" style=bg(palette::GREEN)></span>"Python"</li>
+            <li><span class="swatch" style=bg(palette::YELLOW)></span>"framework dispatch"</li>
+            <li><span class="swatch" style=bg(palette::RED)></span>"kernel launch"</li>
             <li><span class="swatch compute"></span>"GPU kernel, compute-bound"</li>
             <li><span class="swatch memory"></span>"GPU kernel, memory-bound"</li>
         </ul>

@@ -7,6 +7,7 @@
 use super::backend::AnyBackend;
 use super::chart::{self, Area, CssWidth, Look, OnScreen};
 use super::download;
+use super::palette::Palette;
 use super::Ctx;
 use crate::geom::{LogAxes, Pt, Rect};
 use leptos::html::Canvas;
@@ -197,29 +198,8 @@ impl Marks {
     }
 }
 
-/// Quote a CSV field when needed.
-pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-/// A CSV document from a header and rows of fields.
-pub fn csv(header: &[&str], rows: impl IntoIterator<Item = Vec<String>>) -> String {
-    let mut out = header
-        .iter()
-        .map(|h| csv_field(h))
-        .collect::<Vec<_>>()
-        .join(",");
-    out.push('\n');
-    for r in rows {
-        out.push_str(&r.iter().map(|f| csv_field(f)).collect::<Vec<_>>().join(","));
-        out.push('\n');
-    }
-    out
-}
+/// A CSV document from a header and rows of fields (`crate::csv::document`).
+pub use crate::csv::document as csv;
 
 /// The object-safe face of a [`Plot`], so [`PlotCanvas`] is compiled once rather
 /// than once per chart type.
@@ -284,7 +264,7 @@ pub fn PlotCanvas(
             }
             return;
         }
-        let pal = chart::palette(ctx.dark.get());
+        let pal = Palette::of(ctx.dark.get());
         let Some(c) = canvas.get() else { return };
         let (r, mk) = data.with(|d| {
             let h = d.height(w);
@@ -322,7 +302,7 @@ pub fn PlotCanvas(
     let svg = move |_| {
         let w = width.get_untracked();
         let w = if w > 0.0 { w } else { 640.0 };
-        let pal = chart::palette(ctx.dark.get_untracked());
+        let pal = Palette::of(ctx.dark.get_untracked());
         let r = data.with_untracked(|d| {
             let h = d.height(w);
             chart::to_svg(w.round() as u32, h.round() as u32, &pal, |root| {

@@ -2,6 +2,7 @@
 //! points. Used by the explorer (the current step) and the op calculator.
 
 use super::chart::{self, Area, Look};
+use super::palette::{self, rgb};
 use super::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use super::Ctx;
 use crate::geom::{self, Along, Pt, Rect, ROOFLINE_X as X, ROOFLINE_Y as Y};
@@ -68,8 +69,8 @@ pub struct MeasuredPoint {
     pub time: f64,
 }
 
-const MEASURED: RGBColor = RGBColor(22, 163, 74);
-const COS: RGBColor = RGBColor(219, 39, 119);
+const MEASURED: RGBColor = rgb(palette::GREEN);
+const COS: RGBColor = rgb(palette::PINK);
 
 impl RooflineData {
     pub fn from_report(m: Machine, r: &Report) -> Self {

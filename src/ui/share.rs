@@ -7,7 +7,6 @@ use super::widgets::WidgetDef;
 use super::Ctx;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use wasm_bindgen_futures::JsFuture;
 
 /// The link that reopens the page at `def` with the current state.
 pub fn link(ctx: Ctx, def: &WidgetDef) -> String {
@@ -32,7 +31,7 @@ async fn copy(text: String) -> bool {
     let Some(clip) = web_sys::window().map(|w| w.navigator().clipboard()) else {
         return false;
     };
-    JsFuture::from(clip.write_text(&text)).await.is_ok()
+    crate::js::wait(clip.write_text(&text)).await.is_ok()
 }
 
 #[component]

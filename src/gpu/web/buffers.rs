@@ -2,13 +2,14 @@
 //! while the GPU runs out of memory; uploading the input pattern; the uniforms; and
 //! reading a buffer back.
 
-use super::glue::{js_err, scope_error, wait, yield_now};
-use super::measure::Lab;
+use super::glue::{scope_error, yield_now};
+use super::measure::Rig;
 use super::{Res, Stop};
 use crate::gpu::plan::{self, Plan};
 use crate::gpu::reference;
 use crate::gpu::results::Dt;
 use crate::gpu::wgsl;
+use crate::js::{js_err, wait};
 use web_sys::{
     gpu_buffer_usage as usage, gpu_map_mode, GpuBuffer, GpuBufferDescriptor, GpuDevice,
     GpuErrorFilter,
@@ -54,7 +55,7 @@ pub(super) async fn work_buffers(
     }
 }
 
-impl Lab<'_> {
+impl Rig<'_> {
     /// Set `n` (vec4s) and `m` for the next dispatches.
     pub(super) fn uniforms(&self, elements: u64) -> Res<()> {
         let n4 = u32::try_from(elements / 4).unwrap_or(u32::MAX);

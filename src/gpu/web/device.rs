@@ -1,9 +1,10 @@
 //! The adapter (and what the page shows of it), its limits, the device, and the
 //! [`Session`] that owns what a run creates on the GPU and on `window`.
 
-use super::glue::{get_str, js_err, wait};
+use super::glue::get_str;
 use crate::gpu::plan::Limits;
 use crate::gpu::results::AdapterInfo;
+use crate::js::{js_err, wait};
 use js_sys::{JsString, Object, Reflect};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};

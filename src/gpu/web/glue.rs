@@ -1,30 +1,12 @@
-//! JS glue for the lab's WebGPU driver: exceptions and rejections as text, awaiting
-//! promises, yielding to the page, error scopes and test knobs.
+//! JS glue for the lab's WebGPU driver: the clock, yielding to the page, error
+//! scopes (awaiting promises, errors as text and test knobs: `crate::js`).
 
+use crate::js::{js_err, wait};
 use js_sys::Reflect;
-use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen::JsValue;
 use web_sys::GpuDevice;
 
-/// A JS exception or rejection as text.
-pub fn js_err(e: JsValue) -> String {
-    if let Some(s) = e.as_string() {
-        return s;
-    }
-    let msg = Reflect::get(&e, &"message".into())
-        .ok()
-        .and_then(|m| m.as_string());
-    let name = Reflect::get(&e, &"name".into())
-        .ok()
-        .and_then(|m| m.as_string());
-    match (name, msg) {
-        (Some(n), Some(m)) if !m.is_empty() => format!("{n}: {m}"),
-        (_, Some(m)) if !m.is_empty() => m,
-        (Some(n), _) => n,
-        _ => "unknown JavaScript error".into(),
-    }
-}
-
+/// A string property of a JS object (empty when absent or not a string).
 pub(super) fn get_str(o: &JsValue, k: &str) -> String {
     Reflect::get(o, &k.into())
         .ok()
@@ -32,6 +14,7 @@ pub(super) fn get_str(o: &JsValue, k: &str) -> String {
         .unwrap_or_default()
 }
 
+/// `performance.now()` in seconds (0 where there is no performance clock).
 pub fn now() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
@@ -39,17 +22,11 @@ pub fn now() -> f64 {
         .unwrap_or(0.0)
 }
 
-/// Await a promise as a plain `JsValue` (one copy of the future machinery for
-/// every promise type keeps the .wasm small).
-pub async fn wait(p: impl AsRef<JsValue>) -> Result<JsValue, JsValue> {
-    JsFuture::from(p.as_ref().clone().unchecked_into::<js_sys::Promise>()).await
-}
-
-/// Let the page breathe: resolve on the next macrotask.
 /// Tasks to wait, after a GPU error, for `device.lost` to say the error was a loss
 /// (zero-delay timeouts: browsers clamp nested ones to ~4 ms, so at most ~100 ms).
 pub(super) const LOSS_GRACE_TASKS: u32 = 25;
 
+/// Let the page breathe: resolve on the next macrotask.
 pub async fn yield_now() {
     let p = js_sys::Promise::new(&mut |resolve, _| {
         if let Some(w) = web_sys::window() {
@@ -68,12 +45,4 @@ pub(super) async fn scope_error(device: &GpuDevice) -> Result<(), String> {
         Ok(e) => Err(get_str(&e, "message")),
         Err(e) => Err(js_err(e)),
     }
-}
-
-/// A test knob: `window[name] === true`.
-pub(super) fn knob(name: &str) -> bool {
-    web_sys::window()
-        .and_then(|w| Reflect::get(&w, &name.into()).ok())
-        .and_then(|v| v.as_bool())
-        == Some(true)
 }

@@ -1,9 +1,9 @@
-//! Measuring: the [`Lab`] a run works with (device, plan, buffers, timer,
+//! Measuring: the [`Rig`] a run works with (device, plan, buffers, timer,
 //! predictions, progress), compiling kernels, executing dispatch sequences, and one
 //! variant's verify → calibrate → time (see `super`'s module docs), plus the fixed
 //! costs (empty dispatch, recording, submit).
 
-use super::glue::{js_err, knob, now, scope_error, wait, yield_now};
+use super::glue::{now, scope_error, yield_now};
 use super::queries::{Queries, QUERY_PAIRS};
 use super::run::Hooks;
 use super::{Res, Stop};
@@ -11,6 +11,7 @@ use crate::gpu::plan::{self, Calibration, Plan, Predictor, EMPTY as NONE};
 use crate::gpu::reference::{self, Tolerance, Verdict};
 use crate::gpu::results::*;
 use crate::gpu::wgsl;
+use crate::js::{self, js_err, wait};
 use js_sys::{Float32Array, Uint16Array};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -27,7 +28,10 @@ pub(super) struct Kern {
     pub(super) groups: Vec<GpuBindGroup>,
 }
 
-pub(super) struct Lab<'h> {
+/// The measuring rig of one run: the device and its queue, the plan, the timer,
+/// the work buffers and what the run has learnt so far (the page's counterpart of
+/// `gpu::native`'s `Rig`).
+pub(super) struct Rig<'h> {
     pub(super) device: GpuDevice,
     pub(super) queue: GpuQueue,
     pub(super) plan: Plan,
@@ -48,7 +52,7 @@ pub(super) struct Lab<'h> {
     pub(super) pred: RefCell<Predictor>,
 }
 
-impl Lab<'_> {
+impl Rig<'_> {
     pub(super) fn check(&self) -> Res<()> {
         if let Some(m) = self.lost.borrow().as_ref() {
             return Err(Stop::Lost(m.clone()));
@@ -285,7 +289,8 @@ impl Lab<'_> {
         Ok(t / f64::from(runs.max(1)))
     }
 
-    /// Measure one variant (see the module docs). `record` = false for the probe.
+    /// Measure one variant (see the module docs): verify, calibrate, time the
+    /// trials and take noisy ones again.
     pub(super) async fn measure(
         &self,
         kernel: Kernel,
@@ -320,7 +325,7 @@ impl Lab<'_> {
         if kernel == Kernel::Fused
             && op == Some(Op::Mul)
             && repeat == 2
-            && knob("__brrrLabBreakShader")
+            && js::flag("__brrrLabBreakShader")
         {
             code.push_str("\nnot WGSL");
         }

@@ -26,11 +26,13 @@
 //!    and one still that wide is marked noisy (page and exports).
 //!
 //! # Files, by concern
-//! - `glue`: JS glue (errors as text, promises, yielding to the page, test knobs);
+//! - `glue`: the clock, yielding to the page, error scopes (promises, errors as
+//!   text and test knobs are `crate::js`, shared with the page's shell);
 //! - `device`: adapter, limits, device and the [`device::Session`] that tears it down;
 //! - `buffers`: the work buffers (halved on out-of-memory), uploads, read-backs;
 //! - `queries`: [`queries::Queries`], the timestamp queries and their read-back;
-//! - `measure`: one variant's compile → verify → calibrate → time, and overheads;
+//! - `measure`: the [`measure::Rig`] of a run; one variant's compile → verify →
+//!   calibrate → time, and overheads;
 //! - `run`: the whole run (the sweep of `plan::sweep`), progress, outcome.
 //!
 //! The procedure is the same as the native driver's (`gpu::native`, `brrr-lab`); both
@@ -44,7 +46,7 @@ mod queries;
 mod run;
 
 pub use device::probe;
-pub use glue::{js_err, now, wait, yield_now};
+pub use glue::{now, yield_now};
 pub use run::{run, Hooks};
 
 /// Why a run stopped early.

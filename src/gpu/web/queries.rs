@@ -2,9 +2,9 @@
 //! slot per compute pass), the buffer it resolves into and the one read back.
 
 use super::buffers::buffer;
-use super::glue::js_err;
-use super::measure::Lab;
+use super::measure::Rig;
 use super::{Res, Stop};
+use crate::js::js_err;
 use js_sys::BigUint64Array;
 use web_sys::{
     gpu_buffer_usage as usage, GpuBuffer, GpuComputePassTimestampWrites, GpuDevice, GpuQuerySet,
@@ -47,7 +47,7 @@ impl Queries {
     }
 }
 
-impl Lab<'_> {
+impl Rig<'_> {
     /// Sum of the (end − start) spans of the first `pairs` passes, in seconds.
     pub(super) async fn read_timestamps(&self, pairs: u32) -> Res<f64> {
         let Some(Queries {

@@ -4,12 +4,13 @@
 
 use super::buffers::{buffer, work_buffers};
 use super::device::{adapter, info_of, limits_of, open_device, Session};
-use super::glue::{get_str, wait, yield_now, LOSS_GRACE_TASKS};
-use super::measure::Lab;
+use super::glue::{get_str, yield_now, LOSS_GRACE_TASKS};
+use super::measure::Rig;
 use super::queries::Queries;
 use super::{Res, Stop};
 use crate::gpu::plan::{self, Plan, Predictor};
 use crate::gpu::results::*;
+use crate::js::wait;
 use js_sys::Reflect;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -202,7 +203,7 @@ async fn session_run(
     // steps: setup, copy (per dtype), overheads, the sweep per dtype
     let sweep = plan::sweep();
     let total = 2.0 + dts.len() as f64 * (1.0 + sweep.len() as f64);
-    let lab = Lab {
+    let lab = Rig {
         queue: device.queue(),
         device: device.clone(),
         plan,
@@ -223,7 +224,7 @@ async fn session_run(
     let mut lab = lab;
     lab.progress(0.0);
     run.overheads.roundtrip = lab.measure_roundtrip().await?;
-    let step_done = |lab: &Lab<'_>| {
+    let step_done = |lab: &Rig<'_>| {
         let (d, t) = lab.step.get();
         lab.step.set((d + 1.0, t));
         lab.progress(0.0);

@@ -1,52 +1,15 @@
 //! Drawing one frame of the factory with plain canvas calls: the layout, the
 //! palette and fonts, and the picture itself.
 
-use super::plan::*;
 use super::*;
-
-pub(super) const INK: &str = "#1f2937";
-pub(super) const MUTED: &str = "#6b7280";
-pub(super) const COMPUTE: &str = "#2563eb";
-pub(super) const COMPUTE_LIGHT: &str = "#dbeafe";
-pub(super) const MEMORY: &str = "#d97706";
-pub(super) const MEMORY_LIGHT: &str = "#fef3c7";
-pub(super) const CRATE: &str = "#f59e0b";
-pub(super) const OVERHEAD: &str = "#94a3b8";
-pub(super) const SLATE: &str = "#475569";
-pub(super) const ROAD: &str = "#e5e7eb";
-pub(super) const TRACK: &str = "#f1f5f9";
-pub(super) const LIT: &str = "#fde68a";
-pub(super) const WHITE: &str = "#ffffff";
-pub(super) const SMOKE: &str = "#cbd5e1";
-pub(super) const DESK: &str = "#cbd5e1";
+use crate::factory::{Kind, Scene, Storyboard};
+use crate::ui::palette::*;
 
 pub(super) const F13B: &str = "600 13px system-ui, sans-serif";
 pub(super) const F12B: &str = "600 12px system-ui, sans-serif";
 pub(super) const F11B: &str = "600 11px system-ui, sans-serif";
 pub(super) const F11: &str = "11px system-ui, sans-serif";
 pub(super) const F10: &str = "10px system-ui, sans-serif";
-
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Scene {
-    pub(super) ts: f64,
-    pub(super) seg: Option<Seg>,
-    /// The kernel the headline names (in stream mode, a gap's neighbour).
-    pub(super) label: Option<Seg>,
-    /// One kernel long enough to show its own truck trip.
-    pub(super) discrete: bool,
-    /// Progress through `seg` (0..1).
-    pub(super) q: f64,
-    pub(super) kind: Kind,
-    /// Factory utilisation (gear speed, lit windows).
-    pub(super) util: f64,
-    /// Truck activity.
-    pub(super) road: f64,
-    /// How dark the factory is (share of idle time).
-    pub(super) dark: f64,
-    pub(super) launched: usize,
-    pub(super) queued: usize,
-    pub(super) cpu_busy: bool,
-}
 
 // ---------------------------------------------------------------------------
 // Drawing
@@ -122,20 +85,55 @@ pub(super) fn circle(c: &C2d, x: f64, y: f64, r: f64, fill: &str) {
     c.fill();
 }
 
-pub(super) fn text(
-    c: &C2d,
-    s: &str,
-    (x, y): (f64, f64),
-    font: &str,
-    fill: &str,
-    align: &str,
-    max_w: f64,
-) {
-    c.set_font(font);
-    c.set_fill_style_str(fill);
-    c.set_text_align(align);
-    let _ = c.fill_text_with_max_width(s, x, y, max_w.max(10.0));
+/// How a line of the picture's text is drawn: font, colour and alignment.
+#[derive(Clone, Copy)]
+struct Label {
+    font: &'static str,
+    fill: &'static str,
+    align: &'static str,
 }
+
+impl Label {
+    const fn left(font: &'static str, fill: &'static str) -> Label {
+        Label {
+            font,
+            fill,
+            align: "left",
+        }
+    }
+    const fn center(font: &'static str, fill: &'static str) -> Label {
+        Label {
+            font,
+            fill,
+            align: "center",
+        }
+    }
+    const fn right(font: &'static str, fill: &'static str) -> Label {
+        Label {
+            font,
+            fill,
+            align: "right",
+        }
+    }
+
+    /// Draw `s` with its baseline at `y`, anchored at `x` by the alignment, squeezed
+    /// into `max_w` pixels (at least 10).
+    fn draw(self, c: &C2d, s: &str, x: f64, y: f64, max_w: f64) {
+        c.set_font(self.font);
+        c.set_fill_style_str(self.fill);
+        c.set_text_align(self.align);
+        let _ = c.fill_text_with_max_width(s, x, y, max_w.max(10.0));
+    }
+}
+
+/// The building names.
+const NAME: Label = Label::left(F12B, INK);
+/// The line under a name, and the headline's second line.
+const SUB: Label = Label::left(F11, MUTED);
+/// Small notes under or beside a part of the picture.
+const NOTE: Label = Label::center(F10, MUTED);
+/// The strip's lane names and its end time.
+const NOTE_RIGHT: Label = Label::right(F10, MUTED);
 
 pub(super) fn gear(c: &C2d, cx: f64, cy: f64, r: f64, teeth: u32, angle: f64, fill: &str) {
     let step = TAU / f64::from(teeth);
@@ -189,29 +187,22 @@ pub(super) fn truck(c: &C2d, x: f64, base: f64, dir: f64, load: Option<&str>, s:
             SLATE,
         );
     }
-    rect(c, cab_x, top + th * 0.3, cab_w, th * 0.52, "#64748b");
+    rect(c, cab_x, top + th * 0.3, cab_w, th * 0.52, SLATE_MID);
     let win_x = if dir > 0.0 {
         cab_x + cab_w * 0.45
     } else {
         cab_x + cab_w * 0.1
     };
-    rect(
-        c,
-        win_x,
-        top + th * 0.36,
-        cab_w * 0.45,
-        th * 0.18,
-        "#e0f2fe",
-    );
+    rect(c, win_x, top + th * 0.36, cab_w * 0.45, th * 0.18, SKY);
     let r = th * 0.17;
     circle(c, left + tw * 0.2, base - r, r, INK);
     circle(c, left + tw * 0.8, base - r, r, INK);
 }
 
-pub(super) fn render(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
+pub(super) fn render(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
     c.set_text_baseline("alphabetic");
     rect(c, 0.0, 0.0, l.w, l.h, WHITE);
-    rect(c, 0.0, l.ground, l.w, 1.0, "#cbd5e1"); // ground line
+    rect(c, 0.0, l.ground, l.w, 1.0, SMOKE); // ground line
     warehouse(c, l);
     road(c, l, p);
     trucks(c, l, sc, v);
@@ -235,7 +226,7 @@ fn warehouse(c: &C2d, l: &Lay) {
         l.wh_top + 1.5,
         ww - 3.0,
         l.ground - l.wh_top - 3.0,
-        MEMORY_LIGHT,
+        MEMORY_TINT,
     );
     c.set_fill_style_str(MEMORY);
     c.begin_path();
@@ -244,24 +235,8 @@ fn warehouse(c: &C2d, l: &Lay) {
     c.line_to(l.wh1 + 4.0, l.wh_top + 1.0);
     c.close_path();
     c.fill();
-    text(
-        c,
-        "Warehouse",
-        (l.wh0 + 7.0, l.wh_top + 17.0),
-        F12B,
-        INK,
-        "left",
-        ww - 12.0,
-    );
-    text(
-        c,
-        "DRAM",
-        (l.wh0 + 7.0, l.wh_top + 31.0),
-        F11,
-        MUTED,
-        "left",
-        ww - 12.0,
-    );
+    NAME.draw(c, "Warehouse", l.wh0 + 7.0, l.wh_top + 17.0, ww - 12.0);
+    SUB.draw(c, "DRAM", l.wh0 + 7.0, l.wh_top + 31.0, ww - 12.0);
     // crates
     let cs = 9.0 * s;
     let cols = (((ww - 22.0) / (cs + 2.0)).floor() as i32).clamp(1, 14);
@@ -285,10 +260,10 @@ fn warehouse(c: &C2d, l: &Lay) {
 }
 
 /// The road (memory bandwidth) and its labels.
-fn road(c: &C2d, l: &Lay, p: &Plan) {
+fn road(c: &C2d, l: &Lay, p: &Storyboard) {
     let s = l.s;
     let rw = l.fa0 - l.wh1;
-    rect(c, l.wh1, l.road_top, rw, l.ground - l.road_top, ROAD);
+    rect(c, l.wh1, l.road_top, rw, l.ground - l.road_top, GRID);
     let mid = (l.road_top + l.ground) / 2.0 - 1.0;
     let mut x = l.wh1 + 6.0;
     while x + 8.0 * s < l.fa0 - 4.0 {
@@ -301,24 +276,8 @@ fn road(c: &C2d, l: &Lay, p: &Plan) {
     } else {
         "Trucks = memory bandwidth"
     };
-    text(
-        c,
-        road_title,
-        (rc, l.road_top - 7.0 * s - 16.0),
-        F12B,
-        MEMORY,
-        "center",
-        rw - 8.0,
-    );
-    text(
-        c,
-        &p.trips_text,
-        (rc, l.road_top - 7.0 * s),
-        F11,
-        MUTED,
-        "center",
-        rw - 8.0,
-    );
+    Label::center(F12B, MEMORY).draw(c, road_title, rc, l.road_top - 7.0 * s - 16.0, rw - 8.0);
+    Label::center(F11, MUTED).draw(c, &p.trips_text, rc, l.road_top - 7.0 * s, rw - 8.0);
 }
 
 /// The trucks: one trip per kernel when kernels are long enough to see, else a
@@ -344,15 +303,7 @@ fn trucks(c: &C2d, l: &Lay, sc: &Scene, v: &Vars) {
                 );
             } else if q < 1.0 - m / 2.0 {
                 truck(c, xb, l.lane_in, 1.0, None, s);
-                text(
-                    c,
-                    "waiting…",
-                    (xb, l.lane_in - 18.0 * s),
-                    F10,
-                    MUTED,
-                    "center",
-                    80.0,
-                );
+                NOTE.draw(c, "waiting…", xb, l.lane_in - 18.0 * s, 80.0);
             } else {
                 let t = (q - (1.0 - m / 2.0)) / (m / 2.0);
                 truck(c, lerp(xb, xa, t), l.lane_out, -1.0, Some(COMPUTE), s);
@@ -388,7 +339,7 @@ fn trucks(c: &C2d, l: &Lay, sc: &Scene, v: &Vars) {
 
 /// The factory (compute + SRAM): roof windows lit by utilisation, chimney smoke,
 /// gears, the SRAM shelf, dimming while idle, and the status tag.
-fn factory(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
+fn factory(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
     let s = l.s;
     let narrow = l.w < 560.0;
     let fw = l.fa1 - l.fa0;
@@ -400,7 +351,7 @@ fn factory(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
         l.fa_top + 1.5,
         fw - 3.0,
         fh - 3.0,
-        COMPUTE_LIGHT,
+        COMPUTE_TINT,
     );
     // saw-tooth roof with a window per tooth; lit ones show utilisation
     let teeth = 5u32;
@@ -420,7 +371,7 @@ fn factory(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
         c.line_to(x0 + tooth, l.fa_top + 1.0);
         c.close_path();
         c.fill();
-        let pane = if i < lit { LIT } else { "#93a3b8" };
+        let pane = if i < lit { LIT } else { UNLIT };
         rect(
             c,
             x0 + 2.0,
@@ -448,29 +399,13 @@ fn factory(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
         }
         c.set_global_alpha(1.0);
     }
-    text(
-        c,
-        "Factory",
-        (l.fa0 + 8.0, l.fa_top + 17.0),
-        F12B,
-        INK,
-        "left",
-        fw - 16.0,
-    );
+    NAME.draw(c, "Factory", l.fa0 + 8.0, l.fa_top + 17.0, fw - 16.0);
     let sub = if narrow {
         p.flops_text.clone()
     } else {
         format!("compute + SRAM · {}", p.flops_text)
     };
-    text(
-        c,
-        &sub,
-        (l.fa0 + 8.0, l.fa_top + 31.0),
-        F11,
-        MUTED,
-        "left",
-        fw - 16.0,
-    );
+    SUB.draw(c, &sub, l.fa0 + 8.0, l.fa_top + 31.0, fw - 16.0);
     // interior: gears on the left, SRAM shelf on the right
     let in_top = l.fa_top + 38.0;
     let in_bot = l.ground - 16.0;
@@ -496,7 +431,7 @@ fn factory(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
         let cell = ((sw - 8.0) / 3.0).min(ih * 0.3);
         let shelf_h = cell * 2.0 + 8.0;
         let sy = gcy - shelf_h / 2.0;
-        rect(c, sx, sy, sw, shelf_h, "#bfdbfe");
+        rect(c, sx, sy, sw, shelf_h, SHELF);
         for rr in 0..2 {
             for cc in 0..3 {
                 let filled = sc.kind != Kind::Idle || v.util > 0.0;
@@ -506,19 +441,11 @@ fn factory(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
                     sy + 3.0 + f64::from(rr) * (cell + 2.0),
                     (sw - 6.0) / 3.0 - 2.0,
                     cell,
-                    if filled { COMPUTE } else { "#93c5fd" },
+                    if filled { COMPUTE } else { SHELF_EMPTY },
                 );
             }
         }
-        text(
-            c,
-            "SRAM",
-            (sx + sw / 2.0, sy + shelf_h + 11.0),
-            F10,
-            MUTED,
-            "center",
-            sw,
-        );
+        NOTE.draw(c, "SRAM", sx + sw / 2.0, sy + shelf_h + 11.0, sw);
     }
     // door (the dock)
     rect(c, l.fa0, l.ground - 24.0 * s, 4.0 * s, 24.0 * s, SLATE);
@@ -533,7 +460,7 @@ fn factory(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
 
 /// The tag in the factory's corner: busy, waiting for trucks, or dark; inside a
 /// fused kernel, which of its ops is running.
-fn status_tag(c: &C2d, l: &Lay, p: &Plan, sc: &Scene) {
+fn status_tag(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene) {
     let narrow = l.w < 560.0;
     let fw = l.fa1 - l.fa0;
     let (tag, tag_col) = match sc.kind {
@@ -560,27 +487,19 @@ fn status_tag(c: &C2d, l: &Lay, p: &Plan, sc: &Scene) {
         }
         _ => tag.to_string(),
     };
-    text(
-        c,
-        &op,
-        (l.fa1 - 8.0, l.ground - 5.0),
-        F11B,
-        tag_col,
-        "right",
-        fw - 16.0,
-    );
+    Label::right(F11B, tag_col).draw(c, &op, l.fa1 - 8.0, l.ground - 5.0, fw - 16.0);
 }
 
 /// The instruction desk (CPU overhead) above the factory: the clerk writing the
 /// current order, the out-tray of queued orders, and its labels.
-fn desk(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
+fn desk(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
     let s = l.s;
     let fw = l.fa1 - l.fa0;
     let rh = ROOF_H * s;
     let dx = l.fa0 + fw * 0.58;
     let dy = l.fa_top - rh - 16.0 * s;
     // clerk
-    circle(c, dx - 12.0 * s, dy - 21.0 * s, 6.0 * s, "#e2e8f0");
+    circle(c, dx - 12.0 * s, dy - 21.0 * s, 6.0 * s, FACE);
     c.set_stroke_style_str(SLATE);
     c.set_line_width(1.2);
     c.begin_path();
@@ -610,9 +529,9 @@ fn desk(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
     c.line_to(px, py);
     c.stroke();
     // table
-    rect(c, dx - 30.0 * s, dy - 3.0 * s, 62.0 * s, 4.0 * s, "#94a3b8");
-    rect(c, dx - 27.0 * s, dy + 1.0 * s, 3.0 * s, 9.0 * s, DESK);
-    rect(c, dx + 26.0 * s, dy + 1.0 * s, 3.0 * s, 9.0 * s, DESK);
+    rect(c, dx - 30.0 * s, dy - 3.0 * s, 62.0 * s, 4.0 * s, OVERHEAD);
+    rect(c, dx - 27.0 * s, dy + 1.0 * s, 3.0 * s, 9.0 * s, SMOKE);
+    rect(c, dx + 26.0 * s, dy + 1.0 * s, 3.0 * s, 9.0 * s, SMOKE);
     // the order being written
     if sc.cpu_busy {
         rect(c, dx - 3.0 * s, dy - 6.0 * s, 14.0 * s, 3.0 * s, WHITE);
@@ -635,27 +554,17 @@ fn desk(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
         } else {
             "queued".to_string()
         };
-        text(
+        Label::center(F10, COMPUTE).draw(
             c,
             &label,
-            (dx + 22.0 * s, dy - 12.0 * s - shown as f64 * 3.0 * s),
-            F10,
-            COMPUTE,
-            "center",
+            dx + 22.0 * s,
+            dy - 12.0 * s - shown as f64 * 3.0 * s,
             70.0,
         );
     }
     let label_x = dx - 30.0 * s - 6.0;
     let label_w = (label_x - l.wh1 - 4.0).max(40.0);
-    text(
-        c,
-        "Instruction desk (CPU)",
-        (label_x, dy - 16.0 * s),
-        F12B,
-        SLATE,
-        "right",
-        label_w,
-    );
+    Label::right(F12B, SLATE).draw(c, "Instruction desk (CPU)", label_x, dy - 16.0 * s, label_w);
     let desk_line = if sc.cpu_busy {
         format!(
             "writing order {} of {} · {} each",
@@ -668,20 +577,12 @@ fn desk(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
     } else {
         format!("all {} orders handed out", p.launches)
     };
-    text(
-        c,
-        &desk_line,
-        (label_x, dy - 3.0 * s),
-        F11,
-        MUTED,
-        "right",
-        label_w,
-    );
+    Label::right(F11, MUTED).draw(c, &desk_line, label_x, dy - 3.0 * s, label_w);
 }
 
 /// The headline (what runs now and what bounds it) and, under it, where the replay
 /// is in the step.
-fn headline(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
+fn headline(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
     let what = p.what(sc);
     let head = match sc.kind {
         Kind::Compute => format!("{what}: compute-bound, the factory sets the pace"),
@@ -693,7 +594,7 @@ fn headline(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
         Kind::Memory => MEMORY,
         Kind::Idle => SLATE,
     };
-    text(c, &head, (8.0, 17.0), F13B, head_col, "left", l.w - 16.0);
+    Label::left(F13B, head_col).draw(c, &head, 8.0, 17.0, l.w - 16.0);
     let sub = if v.still {
         format!(
             "still picture at {} of a {} step",
@@ -708,32 +609,16 @@ fn headline(c: &C2d, l: &Lay, p: &Plan, sc: &Scene, v: &Vars) {
             PERIOD_S
         )
     };
-    text(c, &sub, (8.0, 33.0), F11, MUTED, "left", l.w - 16.0);
+    SUB.draw(c, &sub, 8.0, 33.0, l.w - 16.0);
 }
 
 /// The timeline strip: the desk's and the factory's lanes over one step, with the
 /// playhead.
-fn strip(c: &C2d, l: &Lay, p: &Plan, sc: &Scene) {
+fn strip(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene) {
     let (x0, x1) = (l.strip0, l.strip1);
     let sw = (x1 - x0).max(1.0);
-    text(
-        c,
-        "desk",
-        (x0 - 6.0, l.cpu_y + 8.0),
-        F10,
-        MUTED,
-        "right",
-        x0,
-    );
-    text(
-        c,
-        "factory",
-        (x0 - 6.0, l.gpu_y + 11.0),
-        F10,
-        MUTED,
-        "right",
-        x0,
-    );
+    NOTE_RIGHT.draw(c, "desk", x0 - 6.0, l.cpu_y + 8.0, x0);
+    NOTE_RIGHT.draw(c, "factory", x0 - 6.0, l.gpu_y + 11.0, x0);
     let (ch, gh) = (9.0, 14.0);
     rect(c, x0, l.cpu_y, sw, ch, TRACK);
     if p.wall > 0.0 {
@@ -786,22 +671,14 @@ fn strip(c: &C2d, l: &Lay, p: &Plan, sc: &Scene) {
     c.line_to(ph, l.cpu_y - 2.0);
     c.close_path();
     c.fill();
-    text(c, "0", (x0, l.h - 6.0), F10, MUTED, "left", 20.0);
-    text(c, &p.wall_text, (x1, l.h - 6.0), F10, MUTED, "right", 80.0);
+    Label::left(F10, MUTED).draw(c, "0", x0, l.h - 6.0, 20.0);
+    NOTE_RIGHT.draw(c, &p.wall_text, x1, l.h - 6.0, 80.0);
     let legend = if sw < 480.0 {
         "blue compute · orange memory · grey idle"
     } else {
         "blue: compute-bound · orange: memory-bound · grey: waiting on the CPU"
     };
-    text(
-        c,
-        legend,
-        (x0 + sw / 2.0, l.h - 6.0),
-        F10,
-        MUTED,
-        "center",
-        (sw - 110.0).max(40.0),
-    );
+    NOTE.draw(c, legend, x0 + sw / 2.0, l.h - 6.0, (sw - 110.0).max(40.0));
 }
 
 // ---------------------------------------------------------------------------

@@ -10,44 +10,32 @@
 //! timeline with a playhead.
 //!
 //! Cost: everything that depends on the state (segments, buckets, labels) is
-//! built once per state change in [`Plan::build`]; a frame is a few binary
+//! built once per state change in `crate::factory::Storyboard::build`; a frame is a few binary
 //! searches and ~150 plain `CanvasRenderingContext2d` calls. The loop runs on
 //! `requestAnimationFrame`, stops on unmount, and pauses while the canvas is off
 //! screen or the tab is hidden. With `prefers-reduced-motion: reduce` there is no
 //! loop: a still frame is drawn on each state change.
 
-/// One step of the model plays in this many seconds.
 mod draw;
-mod plan;
 
 use super::chart;
 use super::Ctx;
-use crate::model::{remedies, units, Bound, Regime, Report, Shares};
+use crate::factory::{Storyboard, PERIOD_S};
+use crate::js::OnScreenWatch;
+use crate::model::{remedies, units, Shares};
 use crate::state::{limits, State};
-use draw::{layout, render, Scene, Vars};
+use draw::{layout, render, Vars};
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use plan::Plan;
 use std::cell::RefCell;
 use std::f64::consts::TAU;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
-use web_sys::js_sys;
 use web_sys::{CanvasRenderingContext2d as C2d, HtmlCanvasElement};
 
-const PERIOD_S: f64 = 3.6;
-/// A kernel shown for at least this long gets its own truck trip; shorter ones
-/// blur into a stream of trucks.
-const DISCRETE_MIN_S: f64 = 0.45;
 /// Seconds for one stream-mode truck round trip.
 const TRIP_S: f64 = 1.3;
-/// Time buckets for the stream mode and the compressed timeline strip.
-const BUCKETS: usize = 160;
-/// Up to this many GPU segments, the strip draws each one.
-const EXACT_MAX: usize = 200;
-/// Up to this many launches, the desk row shows a tick per order.
-const TICKS_MAX: usize = 64;
 
 // ---------------------------------------------------------------------------
 // The animation engine: plain Rust state shared with the rAF and observer
@@ -57,7 +45,7 @@ const TICKS_MAX: usize = 64;
 struct Anim {
     canvas: Option<HtmlCanvasElement>,
     ctx2d: Option<C2d>,
-    plan: Option<Plan>,
+    plan: Option<Storyboard>,
     css_w: f64,
     /// Seconds into the loop.
     clock: f64,
@@ -82,10 +70,11 @@ impl Anim {
     }
 }
 
+/// What the engine listens to, kept to be removed on unmount: the on-screen
+/// watch, `visibilitychange` and the reduced-motion media query.
 #[derive(Default)]
-struct Hooks {
-    io: Option<web_sys::IntersectionObserver>,
-    io_cb: Option<Closure<dyn FnMut(js_sys::Array)>>,
+struct Listeners {
+    on_screen: Option<OnScreenWatch>,
     vis_cb: Option<Closure<dyn FnMut()>>,
     mql: Option<web_sys::MediaQueryList>,
     mql_cb: Option<Closure<dyn FnMut()>>,
@@ -97,7 +86,7 @@ type FrameCb = Closure<dyn FnMut(f64)>;
 struct Engine {
     anim: RefCell<Anim>,
     tick: RefCell<Option<FrameCb>>,
-    hooks: RefCell<Hooks>,
+    listeners: RefCell<Listeners>,
 }
 
 impl Engine {
@@ -156,10 +145,8 @@ impl Engine {
                 }
             }
         }
-        let mut h = self.hooks.borrow_mut();
-        if let Some(io) = h.io.take() {
-            io.disconnect();
-        }
+        let mut h = self.listeners.borrow_mut();
+        h.on_screen = None;
         if let Some(cb) = h.vis_cb.take() {
             if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
                 let _ = doc.remove_event_listener_with_callback(
@@ -171,7 +158,6 @@ impl Engine {
         if let (Some(mql), Some(cb)) = (h.mql.take(), h.mql_cb.take()) {
             let _ = mql.remove_event_listener_with_callback("change", cb.as_ref().unchecked_ref());
         }
-        h.io_cb = None;
         drop(h);
         self.tick.borrow_mut().take();
     }
@@ -209,28 +195,18 @@ fn setup(engine: &Rc<Engine>, canvas: &HtmlCanvasElement, reduced: RwSignal<bool
         }
     }));
 
-    let mut hooks = Hooks::default();
+    let mut listeners = Listeners::default();
 
     // Pause while off screen.
     let weak = Rc::downgrade(engine);
-    let io_cb = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+    listeners.on_screen = OnScreenWatch::new(canvas, "0px", move |on| {
         let Some(e) = weak.upgrade() else { return };
-        if let Ok(entry) = entries
-            .pop()
-            .dyn_into::<web_sys::IntersectionObserverEntry>()
-        {
-            e.anim.borrow_mut().visible = entry.is_intersecting();
-            e.poke();
-        }
+        e.anim.borrow_mut().visible = on;
+        e.poke();
     });
-    match web_sys::IntersectionObserver::new(io_cb.as_ref().unchecked_ref()) {
-        Ok(io) => {
-            io.observe(canvas);
-            hooks.io = Some(io);
-            hooks.io_cb = Some(io_cb);
-        }
+    if listeners.on_screen.is_none() {
         // No IntersectionObserver: treat the canvas as always visible.
-        Err(_) => engine.anim.borrow_mut().visible = true,
+        engine.anim.borrow_mut().visible = true;
     }
 
     // Pause while the tab is hidden.
@@ -248,7 +224,7 @@ fn setup(engine: &Rc<Engine>, canvas: &HtmlCanvasElement, reduced: RwSignal<bool
             .add_event_listener_with_callback("visibilitychange", vis_cb.as_ref().unchecked_ref())
             .is_ok()
         {
-            hooks.vis_cb = Some(vis_cb);
+            listeners.vis_cb = Some(vis_cb);
         }
     }
 
@@ -271,11 +247,11 @@ fn setup(engine: &Rc<Engine>, canvas: &HtmlCanvasElement, reduced: RwSignal<bool
             .add_event_listener_with_callback("change", mql_cb.as_ref().unchecked_ref())
             .is_ok()
         {
-            hooks.mql = Some(mql);
-            hooks.mql_cb = Some(mql_cb);
+            listeners.mql = Some(mql);
+            listeners.mql_cb = Some(mql_cb);
         }
     }
-    *engine.hooks.borrow_mut() = hooks;
+    *engine.listeners.borrow_mut() = listeners;
     engine.poke();
 }
 /// Advance the clock by `dt` and draw; `still` draws the reduced-motion frame.
@@ -405,7 +381,9 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
         let engine = engine.clone();
         Effect::new(move |_| {
             let w = width.get();
-            let plan = ctx.view.with(|s| ctx.report.with(|r| Plan::build(r, s)));
+            let plan = ctx
+                .view
+                .with(|s| ctx.report.with(|r| Storyboard::build(r, s)));
             {
                 let mut a = engine.anim.borrow_mut();
                 a.plan = Some(plan);

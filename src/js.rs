@@ -1,0 +1,82 @@
+//! The JS glue the page's shell (`ui`) and the lab's driver (`gpu::web`) share,
+//! each written once (wasm32 only): awaiting a promise, a JS error as text, a
+//! test knob on `window`, and watching whether an element is on screen.
+
+use js_sys::Reflect;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+/// Await a promise as a plain `JsValue`: the one use of `JsFuture`, so the future
+/// machinery is compiled once for every promise type (a smaller .wasm).
+pub async fn wait(p: impl AsRef<JsValue>) -> Result<JsValue, JsValue> {
+    JsFuture::from(p.as_ref().clone().unchecked_into::<js_sys::Promise>()).await
+}
+
+/// A JS exception or rejection as text.
+pub fn js_err(e: JsValue) -> String {
+    if let Some(s) = e.as_string() {
+        return s;
+    }
+    let msg = Reflect::get(&e, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string());
+    let name = Reflect::get(&e, &"name".into())
+        .ok()
+        .and_then(|m| m.as_string());
+    match (name, msg) {
+        (Some(n), Some(m)) if !m.is_empty() => format!("{n}: {m}"),
+        (_, Some(m)) if !m.is_empty() => m,
+        (Some(n), _) => n,
+        _ => "unknown JavaScript error".into(),
+    }
+}
+
+/// A test knob set by a test before it acts: `window[name] === true`.
+pub fn flag(name: &str) -> bool {
+    web_sys::window()
+        .and_then(|w| Reflect::get(&w, &name.into()).ok())
+        .and_then(|v| v.as_bool())
+        == Some(true)
+}
+
+/// An IntersectionObserver on one element and its callback; dropping it
+/// disconnects the observer.
+pub struct OnScreenWatch {
+    io: web_sys::IntersectionObserver,
+    _cb: Closure<dyn FnMut(js_sys::Array)>,
+}
+
+impl OnScreenWatch {
+    /// Call `on_change(visible)` whenever `el` enters or leaves the viewport grown
+    /// by `margin` (CSS, e.g. `"300px"`). `None` where the browser has no
+    /// IntersectionObserver: the caller treats the element as always visible.
+    pub fn new(
+        el: &web_sys::Element,
+        margin: &str,
+        mut on_change: impl FnMut(bool) + 'static,
+    ) -> Option<OnScreenWatch> {
+        let cb = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+            // the last entry is the newest state of our single target
+            if let Ok(e) = entries
+                .pop()
+                .dyn_into::<web_sys::IntersectionObserverEntry>()
+            {
+                on_change(e.is_intersecting());
+            }
+        });
+        let init = web_sys::IntersectionObserverInit::new();
+        init.set_root_margin(margin);
+        let io =
+            web_sys::IntersectionObserver::new_with_options(cb.as_ref().unchecked_ref(), &init)
+                .ok()?;
+        io.observe(el);
+        Some(OnScreenWatch { io, _cb: cb })
+    }
+}
+
+impl Drop for OnScreenWatch {
+    fn drop(&mut self) {
+        self.io.disconnect();
+    }
+}
