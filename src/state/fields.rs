@@ -278,9 +278,107 @@ widget_field!(CALC_HEADS, "calc_heads", calc_heads, "Heads", 1, 256);
 widget_field!(CALC_SEQ, "calc_seq", calc_seq, "Sequence length", 1, 131072);
 widget_field!(CALC_HD, "calc_hd", calc_hd, "Head dimension", 1, 512);
 
-pub const WIDGET_FIELDS: [Field; 14] = [
-    BERT_BATCH, BERT_SEQ, FUSION_N, CALC_M, CALC_N, CALC_K, CALC_ELEMS, CALC_OPS, CALC_ROWS,
-    CALC_COLS, CALC_BATCH, CALC_HEADS, CALC_SEQ, CALC_HD,
+// issue 13: llm / dit
+use crate::model::llm::limits as ll;
+widget_field!(
+    LLM_BATCH,
+    "llm_batch",
+    llm_batch,
+    "Batch (sequences)",
+    ll::BATCH.0,
+    ll::BATCH.1
+);
+widget_field!(
+    LLM_CONTEXT,
+    "llm_context",
+    llm_context,
+    "Context (tokens)",
+    ll::CONTEXT.0,
+    ll::CONTEXT.1
+);
+widget_field!(
+    LLM_LAYERS,
+    "llm_layers",
+    llm_layers,
+    "Layers",
+    ll::LAYERS.0,
+    ll::LAYERS.1
+);
+widget_field!(
+    LLM_HIDDEN,
+    "llm_hidden",
+    llm_hidden,
+    "Hidden size",
+    ll::HIDDEN.0,
+    ll::HIDDEN.1
+);
+widget_field!(
+    LLM_HEADS,
+    "llm_heads",
+    llm_heads,
+    "Attention heads",
+    ll::HEADS.0,
+    ll::HEADS.1
+);
+widget_field!(
+    LLM_KV_HEADS,
+    "llm_kv_heads",
+    llm_kv_heads,
+    "KV heads",
+    ll::HEADS.0,
+    ll::HEADS.1
+);
+widget_field!(
+    LLM_FFN,
+    "llm_ffn",
+    llm_ffn,
+    "FFN width",
+    ll::FFN.0,
+    ll::FFN.1
+);
+widget_field!(
+    LLM_VOCAB,
+    "llm_vocab",
+    llm_vocab,
+    "Vocabulary",
+    ll::VOCAB.0,
+    ll::VOCAB.1
+);
+widget_field!(
+    DIT_RES,
+    "dit_res",
+    dit_res,
+    "Resolution (px) or frames",
+    1,
+    1024
+);
+widget_field!(DIT_BATCH, "dit_batch", dit_batch, "Batch", 1, 256);
+
+pub const WIDGET_FIELDS: [Field; 24] = [
+    BERT_BATCH,
+    BERT_SEQ,
+    FUSION_N,
+    CALC_M,
+    CALC_N,
+    CALC_K,
+    CALC_ELEMS,
+    CALC_OPS,
+    CALC_ROWS,
+    CALC_COLS,
+    CALC_BATCH,
+    CALC_HEADS,
+    CALC_SEQ,
+    CALC_HD,
+    LLM_BATCH,
+    LLM_CONTEXT,
+    LLM_LAYERS,
+    LLM_HIDDEN,
+    LLM_HEADS,
+    LLM_KV_HEADS,
+    LLM_FFN,
+    LLM_VOCAB,
+    DIT_RES,
+    DIT_BATCH,
 ];
 
 #[cfg(test)]

@@ -17,6 +17,8 @@ pub const MB_DTYPES: [&str; 4] = ["fp32", "tf32", "bf16", "fp8"];
 pub const MB_ELEMS: (u32, u32) = (1 << 10, 1 << 30);
 pub const MB_ELEMS_DEFAULT: u32 = 1 << 28;
 
+use crate::model::dit::DitModel;
+use crate::model::llm::{self, KvDtype, LlmModel, Phase, WeightDtype};
 use crate::model::{microbench, Dtype};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,6 +48,27 @@ pub struct Widgets {
     pub calc_flash: bool,
     pub mb_dtype: u32,
     pub mb_elems: u32,
+    // issue 13: llm / dit
+    pub llm_model: u32,
+    pub llm_phase: u32,
+    pub llm_batch: u32,
+    pub llm_context: u32,
+    pub llm_wdtype: u32,
+    pub llm_kvdtype: u32,
+    pub llm_graphs: bool,
+    pub llm_flash: bool,
+    pub llm_layers: u32,
+    pub llm_hidden: u32,
+    pub llm_heads: u32,
+    pub llm_kv_heads: u32,
+    pub llm_ffn: u32,
+    pub llm_vocab: u32,
+    pub dit_model: u32,
+    pub dit_res: u32,
+    pub dit_batch: u32,
+    pub dit_flash: bool,
+    pub dit_graphs: bool,
+    pub dit_fused: bool,
 }
 
 impl Default for Widgets {
@@ -76,6 +99,27 @@ impl Default for Widgets {
             calc_flash: false,
             mb_dtype: 0,
             mb_elems: 0,
+            // issue 13: llm / dit
+            llm_model: 0,
+            llm_phase: 0,
+            llm_batch: 0,
+            llm_context: 0,
+            llm_wdtype: 0,
+            llm_kvdtype: 0,
+            llm_graphs: false,
+            llm_flash: false,
+            llm_layers: 0,
+            llm_hidden: 0,
+            llm_heads: 0,
+            llm_kv_heads: 0,
+            llm_ffn: 0,
+            llm_vocab: 0,
+            dit_model: 0,
+            dit_res: 0,
+            dit_batch: 0,
+            dit_flash: false,
+            dit_graphs: false,
+            dit_fused: false,
         };
         for p in PARAMS {
             (p.set)(&mut w, p.kind.default());
@@ -156,7 +200,7 @@ macro_rules! choice {
 }
 
 /// Every widget parameter. Keys are stable.
-pub const PARAMS: [WParam; 25] = [
+pub const PARAMS: [WParam; 45] = [
     int!("bert_batch", bert_batch, 1, 512, 8),
     int!("bert_seq", bert_seq, 8, 4096, 512),
     flag!("bert_fused", bert_fused, false),
@@ -188,6 +232,75 @@ pub const PARAMS: [WParam; 25] = [
         MB_ELEMS.1,
         MB_ELEMS_DEFAULT
     ),
+    // issue 13: llm / dit (choices' names are the model enums' ids)
+    choice!("llm_model", llm_model, LlmModel::IDS, 0),
+    choice!("llm_phase", llm_phase, Phase::IDS, 0),
+    int!(
+        "llm_batch",
+        llm_batch,
+        llm::limits::BATCH.0,
+        llm::limits::BATCH.1,
+        1
+    ),
+    int!(
+        "llm_context",
+        llm_context,
+        llm::limits::CONTEXT.0,
+        llm::limits::CONTEXT.1,
+        4096
+    ),
+    choice!("llm_wdtype", llm_wdtype, WeightDtype::IDS, 0),
+    choice!("llm_kvdtype", llm_kvdtype, KvDtype::IDS, 0),
+    flag!("llm_graphs", llm_graphs, false),
+    flag!("llm_flash", llm_flash, true),
+    int!(
+        "llm_layers",
+        llm_layers,
+        llm::limits::LAYERS.0,
+        llm::limits::LAYERS.1,
+        32
+    ),
+    int!(
+        "llm_hidden",
+        llm_hidden,
+        llm::limits::HIDDEN.0,
+        llm::limits::HIDDEN.1,
+        4096
+    ),
+    int!(
+        "llm_heads",
+        llm_heads,
+        llm::limits::HEADS.0,
+        llm::limits::HEADS.1,
+        32
+    ),
+    int!(
+        "llm_kv_heads",
+        llm_kv_heads,
+        llm::limits::HEADS.0,
+        llm::limits::HEADS.1,
+        8
+    ),
+    int!(
+        "llm_ffn",
+        llm_ffn,
+        llm::limits::FFN.0,
+        llm::limits::FFN.1,
+        14336
+    ),
+    int!(
+        "llm_vocab",
+        llm_vocab,
+        llm::limits::VOCAB.0,
+        llm::limits::VOCAB.1,
+        128256
+    ),
+    choice!("dit_model", dit_model, DitModel::IDS, 0),
+    int!("dit_res", dit_res, 1, 1024, 256),
+    int!("dit_batch", dit_batch, 1, 256, 1),
+    flag!("dit_flash", dit_flash, true),
+    flag!("dit_graphs", dit_graphs, false),
+    flag!("dit_fused", dit_fused, false),
 ];
 
 pub fn param(key: &str) -> Option<&'static WParam> {
@@ -269,6 +382,51 @@ impl super::State {
             f64::from(self.widgets.mb_elems),
             self.hw.name,
         )
+    }
+}
+
+// issue 13: llm / dit
+impl super::State {
+    /// The `llm` widget's run: its model (the custom shape from its keys, KV heads
+    /// at most the heads) and controls.
+    pub fn llm_run(&self) -> llm::LlmRun {
+        let w = &self.widgets;
+        let config = LlmModel::from_index(w.llm_model)
+            .config()
+            .map(|c| c.0)
+            .unwrap_or(llm::LlmConfig {
+                layers: w.llm_layers,
+                hidden: w.llm_hidden,
+                heads: w.llm_heads,
+                kv_heads: w.llm_kv_heads.min(w.llm_heads),
+                ffn: w.llm_ffn,
+                vocab: w.llm_vocab,
+                experts: 1,
+                top_k: 1,
+            });
+        llm::LlmRun {
+            config,
+            phase: Phase::from_index(w.llm_phase),
+            batch: w.llm_batch,
+            context: w.llm_context,
+            wdtype: WeightDtype::from_index(w.llm_wdtype),
+            kvdtype: KvDtype::from_index(w.llm_kvdtype),
+            graphs: w.llm_graphs,
+            flash: w.llm_flash,
+        }
+    }
+
+    /// The `dit` widget's run.
+    pub fn dit_run(&self) -> crate::model::dit::DitRun {
+        let w = &self.widgets;
+        crate::model::dit::DitRun {
+            model: DitModel::from_index(w.dit_model),
+            res: w.dit_res,
+            batch: w.dit_batch,
+            flash: w.dit_flash,
+            graphs: w.dit_graphs,
+            fused: w.dit_fused,
+        }
     }
 }
 
