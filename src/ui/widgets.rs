@@ -101,6 +101,21 @@ pub const WIDGETS: &[WidgetDef] = &[
         gate: true,
         render: |ctx| view! { <super::lab::Lab ctx=ctx/> }.into_any(),
     },
+    // issue 13: llm / dit
+    WidgetDef {
+        id: "llm",
+        title: "LLM inference: decode and prefill",
+        embed_height: 1800,
+        gate: true,
+        render: |ctx| view! { <super::llm::Llm ctx=ctx/> }.into_any(),
+    },
+    WidgetDef {
+        id: "dit",
+        title: "Diffusion transformers: one denoising step",
+        embed_height: 1100,
+        gate: true,
+        render: |ctx| view! { <super::dit::Dit ctx=ctx/> }.into_any(),
+    },
     WidgetDef {
         id: "calculator",
         title: "Op calculator",

@@ -19,6 +19,7 @@
 //! **KV cache** per sequence: `2 · L · G · d · context · bytes` (K and V of every layer
 //! and KV head); Llama-3-8B in bf16: 128 KiB per token.
 
+pub mod advice;
 pub mod step;
 
 use super::hardware::Dtype;

@@ -34,6 +34,8 @@
 //! layer; overhead = GPU idle time waiting for launches.
 
 use super::hardware::Dtype;
+pub mod advice;
+
 use super::llm::machine_for;
 use super::overhead;
 use super::roofline::Bound;
