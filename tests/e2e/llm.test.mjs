@@ -188,3 +188,87 @@ test('embed, exports, dark mode, 390 px and the axe audit', async (t) => {
     await page.screenshot({ path: path.join(SHOTS, 'light.png'), fullPage: true });
   }, { viewport: { width: 1100, height: 900 } });
 });
+
+// ---------------------------------------------------------------------------
+// `dit`: a diffusion transformer's denoising step
+
+const D = '#dit';
+const shareSum = async (page) => {
+  let sum = 0;
+  for (const k of ['attention', 'mlp', 'pointwise', 'overhead']) sum += await metric(page, `dit_share_${k}`);
+  return sum;
+};
+
+test('dit default: DiT-XL/2 at 256 px, batch 1, is overhead-bound and graphs would help', async (t) => {
+  await h.withPage(t, '?hw=h100-sxm', async (page) => {
+    await page.locator(D).scrollIntoViewIfNeeded();
+    assert.equal(await inputValue(page, 'dit_model'), 'dit-xl-2');
+    assert.equal(await metric(page, 'dit_regime'), 'overhead');
+    // 118.6 G multiply-adds (the paper's "Gflops") → ~237 GFLOP
+    const f = await metric(page, 'dit_flops');
+    assert.ok(f > 2 * 0.98 * 118.6e9 && f < 2.02 * 1.02 * 118.6e9, `flops ${f}`);
+    assert.ok(Math.abs((await shareSum(page)) - 1) < 1e-9);
+    const all = await text(page, D);
+    assert.match(all, /Doubling the batch to 2 costs \+\d+ % time per step: the GPU mostly waits for the CPU to launch kernels: you are overhead-bound/);
+    assert.match(all, /CUDA graphs would make the step [\d.]+× faster/);
+    assert.match(all, /FlashAttention is on: without it the step would take [\d.]+× as long/);
+    assert.equal(param(await search(page), 'dit_model'), null);
+  });
+});
+
+test('dit controls: video, batch, switches, URL round trip and bad values', async (t) => {
+  await h.withPage(t, '?hw=h100-sxm', async (page) => {
+    await page.locator(D).scrollIntoViewIfNeeded();
+    await page.selectOption('#dit_model', 'cogvideox-2b');
+    await pollUntil(() => metric(page, 'dit_regime'), (x) => x === 'compute');
+    const q = await search(page);
+    assert.equal(param(q, 'dit_model'), 'cogvideox-2b');
+    assert.equal(param(q, 'dit_res'), '49', 'a video model starts at 49 frames');
+    assert.match(await text(page, D), /17\.8k tokens per sample|17,?776/);
+    await page.locator('#dit_graphs').check();
+    await page.locator('#dit_fused').check();
+    await pollUntil(() => search(page), (x) => param(x, 'dit_graphs') === '1' && param(x, 'dit_fused') === '1');
+    await setSlider(page, 'dit_batch', Math.log10(4));
+    await pollUntil(() => search(page), (x) => param(x, 'dit_batch') === '4');
+  });
+  const q = '?dit_model=cogvideox-2b&dit_res=25&dit_batch=2&dit_flash=0&dit_graphs=1&dit_fused=1';
+  await h.withPage(t, q, async (page) => {
+    assert.equal(await page.locator('#url-notices li').count(), 0);
+    const out = new URLSearchParams(await search(page));
+    for (const [k, v] of new URLSearchParams(q)) assert.equal(out.get(k), v, k);
+    assert.ok(Math.abs((await shareSum(page)) - 1) < 1e-9);
+  });
+  await h.withPage(t, '?dit_model=sora&dit_res=0&dit_batch=1000&dit_fused=2', async (page) => {
+    for (const p of ['dit_model', 'dit_res', 'dit_batch', 'dit_fused']) {
+      assert.equal(await page.locator(`#url-notices li[data-param="${p}"]`).count(), 1, `a notice for ${p}`);
+    }
+    assert.equal(await inputValue(page, 'dit_model'), 'dit-xl-2');
+  });
+});
+
+test('dit embed: height, dark mode, 390 px, axe', async (t) => {
+  await h.withPage(t, '?embed=dit', async (page) => {
+    await settle(page, 200);
+    const want = Number(await page.locator('section.widget').getAttribute('data-embed-height'));
+    const got = await page.evaluate(() => document.documentElement.getBoundingClientRect().height);
+    console.log(`# dit embed: ${Math.ceil(got)} / ${want}`);
+    assert.ok(got <= want && want - got <= Math.max(200, 0.25 * want), `content ${got} vs snippet ${want}`);
+    await page.screenshot({ path: path.join(SHOTS, 'dit-light.png'), fullPage: true });
+  }, { viewport: { width: 720, height: 800 } });
+  await h.withPage(t, '?embed=dit&theme=dark', async (page) => {
+    await page.screenshot({ path: path.join(SHOTS, 'dit-dark.png'), fullPage: true });
+  }, { viewport: { width: 720, height: 900 } });
+  await h.withPage(t, '?dit_model=cogvideox-2b#dit', async (page) => {
+    await page.locator(D).scrollIntoViewIfNeeded();
+    await settle(page, 200);
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(wide <= 0, `${wide} px of horizontal overflow at 390 px`);
+    await page.locator(D).screenshot({ path: path.join(SHOTS, 'dit-phone.png') });
+  }, { viewport: { width: 390, height: 800 } });
+  for (const [q, scheme] of [['?embed=dit', 'light'], ['?embed=dit&theme=dark&dit_model=cogvideox-2b', 'dark']]) {
+    const { page, ctx } = await audited(q, scheme);
+    await settle(page, 200);
+    assert.deepEqual(await axe(page), [], q);
+    await ctx.close();
+  }
+});

@@ -87,7 +87,7 @@ pub fn critical(st: &LlmStep) -> String {
         "above it, the weight matmuls are compute-bound"
     };
     format!(
-        "The weight matmuls turn compute-bound from a batch of about {} tokens (ridge {} FLOP/B × {} B per weight ÷ 2{}); at {} you are {side}.",
+        "The weight matmuls turn compute-bound from a batch of about {} tokens (ridge {} FLOP/B × {} B per weight ÷ 2{}); at {} tokens per step you are {side}.",
         units::sig3(cb),
         units::sig3(st.machine.matmul_flops / st.machine.bw),
         st.run.wdtype.bytes(),
@@ -151,18 +151,17 @@ pub fn counterfactuals(r: &LlmRun, s: &Setting, st: &LlmStep) -> Vec<(&'static s
         }
     };
     let say = |what: &str, x: f64, on: bool| {
-        if on {
+        if on && 1.0 / x >= HELPS_FROM {
             format!(
-                "{what} are on; turning them off would make the step {}× slower.",
-                units::sig3(1.0 / x)
+                "{what} are on; turning them off would make the step {:.2}× slower.",
+                1.0 / x
             )
+        } else if on {
+            format!("{what} are on; turning them off would change the step by less than 5 %.")
         } else if x >= HELPS_FROM {
-            format!("{what} would make the step {}× faster.", units::sig3(x))
+            format!("{what} would make the step {:.2}× faster.", x)
         } else {
-            format!(
-                "{what} would change the step by less than 5 % ({}×).",
-                units::sig3(x)
-            )
+            format!("{what} would change the step by less than 5 %.")
         }
     };
     let g = speed(LlmRun {

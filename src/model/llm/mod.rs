@@ -20,6 +20,7 @@
 //! and KV head); Llama-3-8B in bf16: 128 KiB per token.
 
 pub mod advice;
+pub mod kernels;
 pub mod step;
 
 use super::hardware::Dtype;
