@@ -8,6 +8,7 @@ use super::chart::{self, Area, Look};
 use super::controls::{Choice, LogSlider, Toggle};
 use super::frame::Readout;
 use super::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
+use super::roofline::{Point, RooflineData, Step as RoofStep};
 use super::Ctx;
 use crate::model::llm::step::{self, LlmStep, SweepPoint};
 use crate::model::llm::{advice, KvDtype, LlmModel, Phase, WeightDtype};
@@ -142,6 +143,32 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
         })
     };
     let fits = Memo::new(move |_| st.with(|s| s.fits));
+    // one layer's kernels and the whole step on the roofline of this machine
+    let roof = Memo::new(move |_| {
+        st.with(|st| RooflineData {
+            m: st.machine,
+            kernels: st
+                .layer
+                .iter()
+                .map(|row| Point {
+                    name: row.name,
+                    intensity: row.intensity,
+                    flops: row.flops / row.time.max(f64::MIN_POSITIVE),
+                    time: row.time,
+                    count: st.run.config.layers,
+                    unit: row.unit,
+                    bound: row.bound,
+                })
+                .collect(),
+            step: Some(RoofStep {
+                intensity: st.flops / st.bytes.max(f64::MIN_POSITIVE),
+                flops: st.flops / st.wall.max(f64::MIN_POSITIVE),
+                time: st.wall,
+                regime: st.regime,
+            }),
+            measured: None,
+        })
+    });
     view! {
         <div class="controls-inline">
             <Choice ctx=ctx id="llm_model" label="Model" options=&MODELS
@@ -211,6 +238,16 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
             label=Signal::derive(move || format!(
                 "Batch sweep: time per step and tokens per second against the batch, log scales; the critical batch is about {}.",
                 units::sig3(sweep.with(|s| s.critical))))/>
+        <PlotCanvas ctx=ctx id="llm-roofline" data=shared(roof)
+            label=Signal::derive(move || st.with(|s| format!(
+                "One layer's kernels on the roofline of this machine: the layer is {}, the whole step {}.",
+                s.layer_regime.label(), s.regime.label())))/>
+        <ul class="legend">
+            <li><span class="swatch memory"></span>"memory roof"</li>
+            <li><span class="swatch compute"></span>"matmul ceiling"</li>
+            <li><span class="swatch vector"></span>"pointwise ceiling"</li>
+            <li>"● a kernel of one layer   × the whole step, overhead included"</li>
+        </ul>
         <div class="table-scroll" tabindex="0" role="region" aria-label="One layer's kernels, scrollable">
             <table class="kernels llm-layer">
                 <caption>"One transformer layer's kernels on the roofline"</caption>

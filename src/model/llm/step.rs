@@ -16,7 +16,7 @@ use super::super::overhead;
 use super::super::roofline::{self, Bound};
 use super::super::setting::Setting;
 use super::super::timeline::{self, Regime, Timeline};
-use super::super::workload::{KernelGroup, Machine};
+use super::super::workload::{KernelGroup, Machine, Unit};
 pub use super::kernels::*;
 use super::{machine_for, LlmRun, Phase, WeightDtype};
 
@@ -65,6 +65,7 @@ impl Split {
 pub struct LayerRow {
     pub name: &'static str,
     pub part: Part,
+    pub unit: Unit,
     pub time: f64,
     pub bound: Bound,
     pub intensity: f64,
@@ -148,6 +149,7 @@ pub fn run(r: &LlmRun, setting: &Setting) -> LlmStep {
             LayerRow {
                 name: k.group.name,
                 part: k.part,
+                unit: k.group.unit,
                 time,
                 bound,
                 intensity: k.group.flops / k.group.bytes.max(f64::MIN_POSITIVE),
