@@ -238,6 +238,7 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
             label=Signal::derive(move || format!(
                 "Batch sweep: time per step and tokens per second against the batch, log scales; the critical batch is about {}.",
                 units::sig3(sweep.with(|s| s.critical))))/>
+        <p class="note">"Left: the time per step (black) and its parts, coloured as in the bar above; right: tokens per second. The violet line is the critical batch (decode only)."</p>
         <PlotCanvas ctx=ctx id="llm-roofline" data=shared(roof)
             label=Signal::derive(move || st.with(|s| format!(
                 "One layer's kernels on the roofline of this machine: the layer is {}, the whole step {}.",

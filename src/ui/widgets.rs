@@ -105,7 +105,8 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "llm",
         title: "LLM inference: decode and prefill",
-        embed_height: 2300,
+        // 2292 px at 720 px wide by default; the custom shape adds three rows of sliders
+        embed_height: 2520,
         gate: true,
         render: |ctx| view! { <super::llm::Llm ctx=ctx/> }.into_any(),
     },

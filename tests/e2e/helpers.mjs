@@ -328,7 +328,7 @@ export async function inputValue(page, id) {
 /** Every widget id in the registry (src/ui/widgets.rs), in page order. */
 export const WIDGET_IDS = [
   'roofline-explorer', 'diagnosis', 'generations', 'tensor-cores', 'bert', 'factory', 'fusion',
-  'microbench', 'overhead', 'remedies', 'lab', 'llm', 'calculator', 'hardware',
+  'microbench', 'overhead', 'remedies', 'lab', 'llm', 'dit', 'calculator', 'hardware',
 ];
 
 /** The page's current query string (`?…`). */

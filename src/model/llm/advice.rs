@@ -87,12 +87,16 @@ pub fn critical(st: &LlmStep) -> String {
         "above it, the weight matmuls are compute-bound"
     };
     format!(
-        "The weight matmuls turn compute-bound from a batch of about {} tokens (ridge {} FLOP/B × {} B per weight ÷ 2{}); at {} tokens per step you are {side}.",
+        "The weight matmuls turn compute-bound from a batch of about {} tokens (ridge {} FLOP/B × {} B per weight ÷ 2{}); at {} per step you are {side}.",
         units::sig3(cb),
         units::sig3(st.machine.matmul_flops / st.machine.bw),
         st.run.wdtype.bytes(),
         if st.run.config.experts > 1 { ", × experts ÷ experts per token" } else { "" },
-        units::sig3(step::tokens(&st.run)),
+        if step::tokens(&st.run) == 1.0 {
+            "1 token".to_string()
+        } else {
+            format!("{} tokens", units::sig3(step::tokens(&st.run)))
+        },
     )
 }
 
