@@ -105,8 +105,9 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "llm",
         title: "LLM inference: decode and prefill",
-        // 2292 px at 720 px wide by default; the custom shape adds three rows of sliders
-        embed_height: 2520,
+        // 2355 px at 720 px wide by default; the custom shape adds three rows of
+        // sliders (tests/e2e/llm.test.mjs measures both)
+        embed_height: 2620,
         gate: true,
         render: |ctx| view! { <super::llm::Llm ctx=ctx/> }.into_any(),
     },

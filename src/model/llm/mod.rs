@@ -268,8 +268,10 @@ impl LlmConfig {
             + self.router_params();
         f64::from(self.layers) * layer + self.norm_params() + 2.0 * self.embedding_params()
     }
-    /// Parameters one token uses: `k` of the experts, the LM head, not the embedding
-    /// table (a lookup reads one row).
+    /// Parameters one token uses: `k` of the experts, with the embedding table and
+    /// LM head counted whole, as the published "active parameters" (12.9 B for
+    /// Mixtral-8x7B) count them. (The step itself reads one embedding row per
+    /// token; see `kernels`.)
     pub fn active_params(&self) -> f64 {
         f64::from(self.layers) * self.active_layer_matmul_params()
             + self.norm_params()
@@ -307,7 +309,8 @@ pub mod limits {
 /// The machine for a model running in `dtype` on the explorer's setting: the
 /// explorer's bandwidth, overhead, pointwise ceiling and roofs, with the matmul
 /// ceiling the preset's for `dtype` (fp32 where the preset has no such mode) scaled
-/// by however far the peak slider was moved from the preset's peak. Activations are
+/// by however far the peak slider was moved from the preset's peak (with achievable
+/// roofs, the explorer's dtype's achievable fraction is kept). Activations are
 /// stored in `dtype`.
 pub fn machine_for(setting: &Setting, dtype: Dtype) -> Machine {
     let base = setting.machine();
