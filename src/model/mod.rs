@@ -3,9 +3,11 @@
 
 pub mod achievable;
 pub mod bert;
+pub mod dit;
 pub mod fusion;
 pub mod generations;
 pub mod hardware;
+pub mod llm;
 pub mod measured;
 pub mod microbench;
 pub mod ops;

@@ -11,7 +11,9 @@
 
 use super::fields::{to_u32, Field};
 use super::State;
+use crate::model::dit::DitModel;
 use crate::model::generations::Line;
+use crate::model::llm::{self, KvDtype, LlmModel, Phase, WeightDtype};
 use crate::model::{microbench, Dtype};
 
 /// A choice parameter's type: a fieldless enum whose variants are its URL ids.
@@ -109,6 +111,48 @@ impl Choice for Dtype {
         Dtype::id(self)
     }
 }
+
+/// A model enum as a choice: its variants and URL ids are the model's (`ALL`
+/// order = the model's `IDS` order, tested), its labels are the control's.
+macro_rules! model_choice {
+    ($t:ident { $($var:ident = $label:literal,)* }) => {
+        impl Choice for $t {
+            const ALL: &'static [Self] = &[$($t::$var,)*];
+            const IDS: &'static [&'static str] = &$t::IDS;
+            fn id(self) -> &'static str {
+                $t::id(self)
+            }
+            fn label(self) -> &'static str {
+                match self { $($t::$var => $label,)* }
+            }
+        }
+    };
+}
+
+model_choice!(LlmModel {
+    Llama3_8b = "Llama-3-8B",
+    Llama3_70b = "Llama-3-70B",
+    Mistral7b = "Mistral-7B",
+    Mixtral8x7b = "Mixtral-8x7B (MoE, 2 of 8 experts)",
+    Custom = "custom shape",
+});
+model_choice!(Phase {
+    Decode = "decode (one new token per sequence)",
+    Prefill = "prefill (the whole prompt)",
+});
+model_choice!(WeightDtype {
+    Bf16 = "bf16",
+    Fp8 = "fp8",
+    Int4 = "int4 (weight-only)",
+});
+model_choice!(KvDtype {
+    Bf16 = "bf16",
+    Fp8 = "fp8",
+});
+model_choice!(DitModel {
+    XL2 = "DiT-XL/2 (image)",
+    CogVideoX2b = "CogVideoX-2B (video, 480 × 720)",
+});
 
 /// The microbenchmark's tensor size in elements: 2^10 … 2^30, the essay's 2^28.
 pub const MB_ELEMS: (u32, u32) = (1 << 10, 1 << 30);
@@ -338,6 +382,28 @@ params! {
     /// Asked for; where the preset lacks it the widget shows fp32 ([`State::mb_dtype`]).
     mb_dtype: Choice<Dtype> = Dtype::Fp32, "mb_dtype", "Dtype";
     mb_elems: Int[MB_ELEMS.0, MB_ELEMS.1] = MB_ELEMS_DEFAULT, "mb_elems", "Tensor size (elements)";
+    // the `llm` widget (`model::llm`); the custom shape's keys apply with `llm_model=custom`
+    llm_model: Choice<LlmModel> = LlmModel::Llama3_8b, "llm_model", "Model";
+    llm_phase: Choice<Phase> = Phase::Decode, "llm_phase", "Phase";
+    llm_batch: Int[llm::limits::BATCH.0, llm::limits::BATCH.1] = 1, "llm_batch", "Batch (sequences)";
+    llm_context: Int[llm::limits::CONTEXT.0, llm::limits::CONTEXT.1] = 4096, "llm_context", "Context (tokens)";
+    llm_wdtype: Choice<WeightDtype> = WeightDtype::Bf16, "llm_wdtype", "Weights";
+    llm_kvdtype: Choice<KvDtype> = KvDtype::Bf16, "llm_kvdtype", "KV cache";
+    llm_graphs: Flag = false, "llm_graphs", "CUDA graphs (one launch per step)";
+    llm_flash: Flag = true, "llm_flash", "FlashAttention";
+    llm_layers: Int[llm::limits::LAYERS.0, llm::limits::LAYERS.1] = 32, "llm_layers", "Layers";
+    llm_hidden: Int[llm::limits::HIDDEN.0, llm::limits::HIDDEN.1] = 4096, "llm_hidden", "Hidden size";
+    llm_heads: Int[llm::limits::HEADS.0, llm::limits::HEADS.1] = 32, "llm_heads", "Attention heads";
+    llm_kv_heads: Int[llm::limits::HEADS.0, llm::limits::HEADS.1] = 8, "llm_kv_heads", "KV heads";
+    llm_ffn: Int[llm::limits::FFN.0, llm::limits::FFN.1] = 14336, "llm_ffn", "FFN width";
+    llm_vocab: Int[llm::limits::VOCAB.0, llm::limits::VOCAB.1] = 128256, "llm_vocab", "Vocabulary";
+    // the `dit` widget (`model::dit`)
+    dit_model: Choice<DitModel> = DitModel::XL2, "dit_model", "Model";
+    dit_res: Int[1, 1024] = 256, "dit_res", "Resolution (px) or frames";
+    dit_batch: Int[1, 256] = 1, "dit_batch", "Batch";
+    dit_flash: Flag = true, "dit_flash", "FlashAttention";
+    dit_graphs: Flag = false, "dit_graphs", "CUDA graphs (one launch per step)";
+    dit_fused: Flag = false, "dit_fused", "fuse adaLN scale/shift/gate and GELU into neighbours";
 }
 
 pub fn param(key: &str) -> Option<&'static WParam> {
@@ -416,6 +482,47 @@ impl super::State {
             f64::from(self.widgets.mb_elems),
             self.hw.name,
         )
+    }
+}
+
+impl super::State {
+    /// The `llm` widget's run: its model (the custom shape from its keys, KV heads
+    /// at most the heads) and controls.
+    pub fn llm_run(&self) -> llm::LlmRun {
+        let w = &self.widgets;
+        let config = w.llm_model.config().map(|c| c.0).unwrap_or(llm::LlmConfig {
+            layers: w.llm_layers,
+            hidden: w.llm_hidden,
+            heads: w.llm_heads,
+            kv_heads: w.llm_kv_heads.min(w.llm_heads),
+            ffn: w.llm_ffn,
+            vocab: w.llm_vocab,
+            experts: 1,
+            top_k: 1,
+        });
+        llm::LlmRun {
+            config,
+            phase: w.llm_phase,
+            batch: w.llm_batch,
+            context: w.llm_context,
+            wdtype: w.llm_wdtype,
+            kvdtype: w.llm_kvdtype,
+            graphs: w.llm_graphs,
+            flash: w.llm_flash,
+        }
+    }
+
+    /// The `dit` widget's run.
+    pub fn dit_run(&self) -> crate::model::dit::DitRun {
+        let w = &self.widgets;
+        crate::model::dit::DitRun {
+            model: w.dit_model,
+            res: w.dit_res,
+            batch: w.dit_batch,
+            flash: w.dit_flash,
+            graphs: w.dit_graphs,
+            fused: w.dit_fused,
+        }
     }
 }
 
@@ -524,6 +631,11 @@ mod tests {
         check::<CalcOp>();
         check::<Norm>();
         check::<GenLine>();
+        check::<LlmModel>();
+        check::<Phase>();
+        check::<WeightDtype>();
+        check::<KvDtype>();
+        check::<DitModel>();
     }
 
     #[test]

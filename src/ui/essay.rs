@@ -79,6 +79,28 @@ pub fn Essay(ctx: Ctx) -> impl IntoView {
                 </p>
                 {framed(ctx, "lab")}
             </section>
+            <section id="beyond" class="chapter">
+                <h2>"Beyond the essay: LLMs and diffusion transformers"</h2>
+                <p>
+                    "The same three regimes describe what GPUs spend their time on today. Generating "
+                    "text one token at a time reads every weight of the model for each step, whatever "
+                    "the batch, so small batches wait on memory and batching is close to free until the "
+                    "matmuls finally reach the ridge; a long context adds a cache of keys and values "
+                    "that each sequence reads on its own. Processing a prompt is the opposite case: "
+                    "thousands of tokens share each weight read and the tensor cores set the pace. Pick "
+                    "a model and the hardware above, drag the batch and the context, and watch which "
+                    "part of the step grows."
+                </p>
+                {framed(ctx, "llm")}
+                <p>
+                    "Image and video generators run a transformer too, once per denoising step. A "
+                    "small image is only a few hundred tokens, so at batch one each kernel finishes "
+                    "before the CPU has launched the next; a video clip is tens of thousands of tokens "
+                    "and attention takes over. The widget below says which of the three regimes holds "
+                    "and what each remedy would buy."
+                </p>
+                {framed(ctx, "dit")}
+            </section>
             <section id="tools" class="chapter">
                 <h2>"Tools"</h2>
                 {framed(ctx, "calculator")}

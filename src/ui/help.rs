@@ -64,6 +64,9 @@ pub fn Help(ctx: Ctx) -> impl IntoView {
                 <li><code>"pointwise chain of n ops on N elements: eager = n kernels of N FLOPs and 2·N elements moved; fused = 1 kernel of n·N FLOPs and 2·N elements moved"</code></li>
                 <li><code>"CPU issues kernel i at (i+1)·overhead; GPU starts it at max(issued, previous done)"</code></li>
                 <li><code>"shares: compute = Σ compute-bound kernel time / wall; memory = Σ memory-bound kernel time / wall; overhead = GPU idle / wall"</code></li>
+                <li><code>"LLM: KV cache per sequence = 2 · layers · KV heads · head dim · context · bytes; a decode step reads every weight once for the whole batch"</code></li>
+                <li><code>"LLM: critical batch ≈ ridge × bytes per weight ÷ 2 (× experts ÷ experts per token for a mixture of experts)"</code></li>
+                <li><code>"DiT block: 12·T·h² + 2·B·N²·h multiply-adds for T = B·N tokens of width h"</code></li>
             </ul>
             <p>
                 "The peak slider sets the matmul ceiling; the pointwise ceiling scales with it "

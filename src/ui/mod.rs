@@ -9,6 +9,7 @@ mod calculator;
 mod chart;
 mod controls;
 mod diagnosis;
+mod dit;
 mod download;
 mod essay;
 mod factory;
@@ -20,6 +21,7 @@ mod help;
 mod lab;
 mod lab_datasheet;
 mod lab_view;
+mod llm;
 mod microbench;
 mod notices;
 mod offline;
@@ -161,6 +163,7 @@ fn App(start: Start) -> impl IntoView {
                 <a href="#overhead-chapter">"Overhead"</a>
                 <a href="#conclusion">"Remedies"</a>
                 <a href="#measure">"Measure"</a>
+                <a href="#beyond">"Beyond"</a>
                 <a href="#tools">"Tools"</a>
             </nav>
         </header>

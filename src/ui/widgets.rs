@@ -101,6 +101,23 @@ pub const WIDGETS: &[WidgetDef] = &[
         gate: true,
         render: |ctx| view! { <super::lab::Lab ctx=ctx/> }.into_any(),
     },
+    // issue 13: llm / dit
+    WidgetDef {
+        id: "llm",
+        title: "LLM inference: decode and prefill",
+        // 2355 px at 720 px wide by default; the custom shape adds three rows of
+        // sliders (tests/e2e/llm.test.mjs measures both)
+        embed_height: 2620,
+        gate: true,
+        render: |ctx| view! { <super::llm::Llm ctx=ctx/> }.into_any(),
+    },
+    WidgetDef {
+        id: "dit",
+        title: "Diffusion transformers: one denoising step",
+        embed_height: 1100,
+        gate: true,
+        render: |ctx| view! { <super::dit::Dit ctx=ctx/> }.into_any(),
+    },
     WidgetDef {
         id: "calculator",
         title: "Op calculator",

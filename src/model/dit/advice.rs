@@ -1,0 +1,151 @@
+//! The `dit` widget's sentences, each from the model run for the current state and
+//! its counterfactuals (the same step with one switch flipped, or the batch doubled).
+
+use super::{buys, double_batch_ratio, run, Class, DitRun, DitStep, Switch};
+use crate::model::overhead::{verdict, BatchVerdict};
+use crate::model::roofline::Bound;
+use crate::model::setting::Setting;
+use crate::model::units;
+
+/// Speedup from which a switch is said to help (as the remedies do).
+pub const HELPS_FROM: f64 = 1.05;
+
+/// The overhead section's test applied to this step.
+pub fn double_batch(r: &DitRun, s: &Setting) -> String {
+    let ratio = double_batch_ratio(r, s);
+    let why = match verdict(ratio) {
+        BatchVerdict::OverheadBound => {
+            "the GPU mostly waits for the CPU to launch kernels: you are overhead-bound and a bigger batch is nearly free"
+        }
+        BatchVerdict::Partly => "part of the step is launch overhead that a bigger batch shares",
+        BatchVerdict::ScalesWithWork => {
+            "the time grows with the work: the kernels, not the launches, set the pace"
+        }
+    };
+    format!(
+        "Doubling the batch to {} costs {:+.0} % time per step: {why}.",
+        r.batch.saturating_mul(2),
+        (ratio - 1.0) * 100.0
+    )
+}
+
+/// Each class's share and regime, in words.
+pub fn split(st: &DitStep) -> String {
+    let sh = st.shares;
+    let bound = |c: Class| {
+        st.class_bound
+            .iter()
+            .find(|x| x.0 == c)
+            .map(|x| match x.1 {
+                Bound::Compute => "compute-bound",
+                Bound::Memory => "memory-bound",
+            })
+            .unwrap_or("")
+    };
+    format!(
+        "{} tokens per sample; attention {} ({}), MLP {} ({}), pointwise {} ({}), waiting for launches {}: the step is {}.",
+        units::sig3(st.tokens),
+        units::percent(sh.attention),
+        bound(Class::Attention),
+        units::percent(sh.mlp),
+        bound(Class::Mlp),
+        units::percent(sh.pointwise),
+        bound(Class::Pointwise),
+        units::percent(sh.overhead),
+        st.regime.label()
+    )
+}
+
+/// What each of FlashAttention, fusion and CUDA graphs buys here.
+pub fn switches(r: &DitRun, s: &Setting) -> Vec<(Switch, f64, String)> {
+    Switch::ALL
+        .into_iter()
+        .map(|sw| {
+            let x = buys(r, sw, s);
+            let text = if sw.is_on(r) {
+                format!(
+                    "{} is on: without it the step would take {}× as long.",
+                    capital(sw.label()),
+                    units::sig3(x)
+                )
+            } else if x >= HELPS_FROM {
+                format!(
+                    "{} would make the step {}× faster.",
+                    capital(sw.label()),
+                    units::sig3(x)
+                )
+            } else {
+                format!(
+                    "{} would change the step by less than 5 % ({}×).",
+                    capital(sw.label()),
+                    units::sig3(x)
+                )
+            };
+            (sw, x, text)
+        })
+        .collect()
+}
+
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// The step at other resolutions (or clip lengths), everything else as `r`.
+pub fn by_resolution(r: &DitRun, s: &Setting) -> Vec<DitStep> {
+    let list: &[u32] = if r.model.config().video {
+        &[1, 9, 25, 49, 97]
+    } else {
+        &[128, 256, 512, 1024]
+    };
+    list.iter()
+        .map(|&res| run(&DitRun { res, ..*r }, s))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::DitModel;
+    use super::*;
+    use crate::state::State;
+
+    #[test]
+    fn sentences_follow_the_state() {
+        let mut st = State::default();
+        if let Some(p) = crate::model::hardware::preset("h100-sxm") {
+            st.select_preset(p);
+        }
+        let s = st.setting();
+        let r = DitRun {
+            model: DitModel::XL2,
+            res: 256,
+            batch: 1,
+            flash: true,
+            graphs: false,
+            fused: false,
+        };
+        assert!(double_batch(&r, &s).contains("overhead-bound"));
+        let sw = switches(&r, &s);
+        assert!(sw[0].2.starts_with("FlashAttention is on"));
+        assert!(
+            sw[2].2.starts_with("CUDA graphs would make the step"),
+            "{}",
+            sw[2].2
+        );
+        assert!(split(&run(&r, &s)).contains("overhead-bound"));
+        let big = DitRun {
+            res: 512,
+            batch: 64,
+            graphs: true,
+            ..r
+        };
+        assert!(double_batch(&big, &s).contains("the kernels, not the launches"));
+        assert!(
+            switches(&big, &s)[1].2.contains("less than 5 %")
+                || switches(&big, &s)[1].1 >= HELPS_FROM
+        );
+        assert_eq!(by_resolution(&r, &s).len(), 4);
+    }
+}

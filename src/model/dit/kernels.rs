@@ -1,0 +1,207 @@
+//! The kernels of one DiT forward, eager or fused (the FLOP and byte counts are
+//! derived in the parent module's docs).
+
+use super::super::workload::{KernelGroup, Unit};
+use super::{Class, DitRun};
+
+const A: f64 = 2.0;
+/// FLOPs per element of a LayerNorm (see `ops::LAYERNORM_FLOPS_PER_ELEM`).
+const LN: f64 = super::super::ops::LAYERNORM_FLOPS_PER_ELEM;
+const GELU: f64 = super::super::ops::GELU_FLOPS_PER_ELEM;
+
+fn g(name: &'static str, unit: Unit, flops: f64, bytes: f64) -> KernelGroup {
+    KernelGroup {
+        name,
+        unit,
+        count: 1,
+        flops,
+        bytes,
+    }
+}
+
+/// The kernels of one block with their classes, in launch order.
+pub fn block(r: &DitRun) -> Vec<(KernelGroup, Class)> {
+    let c = r.model.config();
+    let (h, b) = (f64::from(c.hidden), f64::from(r.batch.max(1)));
+    let n = c.tokens(r.res);
+    let t = b * n;
+    let cd = f64::from(c.cond);
+    let heads = f64::from(c.heads);
+    let act = t * h;
+    use Class::{Attention, Mlp};
+    use Unit::Matmul;
+    const PW: Unit = Unit::Pointwise;
+    let mut out = vec![
+        (
+            g("SiLU(c)", PW, 4.0 * b * cd, 2.0 * A * b * cd),
+            Class::Pointwise,
+        ),
+        (
+            g(
+                "adaLN modulation linear",
+                Matmul,
+                2.0 * b * cd * 6.0 * h,
+                A * (cd * 6.0 * h + b * (cd + 6.0 * h)),
+            ),
+            Class::Pointwise,
+        ),
+    ];
+    let ln_mod = |out: &mut Vec<(KernelGroup, Class)>| {
+        if r.fused {
+            out.push((
+                g("LayerNorm + modulate", PW, (LN + 2.0) * act, 2.0 * A * act),
+                Class::Pointwise,
+            ));
+        } else {
+            out.push((
+                g("LayerNorm", PW, LN * act, 2.0 * A * act),
+                Class::Pointwise,
+            ));
+            out.push((
+                g("modulate: × (1 + scale)", PW, act, 2.0 * A * act),
+                Class::Pointwise,
+            ));
+            out.push((
+                g("modulate: + shift", PW, act, 2.0 * A * act),
+                Class::Pointwise,
+            ));
+        }
+    };
+    let gate_res = |out: &mut Vec<(KernelGroup, Class)>| {
+        if !r.fused {
+            out.push((g("gate ×", PW, act, 2.0 * A * act), Class::Pointwise));
+            out.push((g("residual +", PW, act, 3.0 * A * act), Class::Pointwise));
+        }
+    };
+    // epilogue traffic saved by fusion: reading the residual in the matmul epilogue
+    let epi = if r.fused { A * act } else { 0.0 };
+    ln_mod(&mut out);
+    out.push((
+        g(
+            "QKV projection",
+            Matmul,
+            2.0 * t * h * 3.0 * h,
+            A * (3.0 * h * h + act + 3.0 * act),
+        ),
+        Attention,
+    ));
+    let mm = 2.0 * b * heads * n * n * (h / heads);
+    let sm = 5.0 * b * heads * n * n;
+    let scores = b * heads * n * n;
+    if r.flash {
+        out.push((
+            g("flash attention", Matmul, 2.0 * mm + sm, A * 4.0 * act),
+            Attention,
+        ));
+    } else {
+        out.push((g("QKᵀ", Matmul, mm, A * (2.0 * act + scores)), Attention));
+        out.push((g("softmax", PW, sm, A * 2.0 * scores), Attention));
+        out.push((g("P·V", Matmul, mm, A * (scores + 2.0 * act)), Attention));
+    }
+    out.push((
+        g(
+            "output projection",
+            Matmul,
+            2.0 * t * h * h,
+            A * (h * h + 2.0 * act) + epi,
+        ),
+        Attention,
+    ));
+    gate_res(&mut out);
+    ln_mod(&mut out);
+    out.push((
+        g(
+            "fc1",
+            Matmul,
+            2.0 * t * h * 4.0 * h,
+            A * (4.0 * h * h + act + 4.0 * act),
+        ),
+        Mlp,
+    ));
+    if !r.fused {
+        out.push((
+            g("GELU", PW, GELU * 4.0 * act, 2.0 * A * 4.0 * act),
+            Class::Pointwise,
+        ));
+    }
+    out.push((
+        g(
+            "fc2",
+            Matmul,
+            2.0 * t * 4.0 * h * h,
+            A * (4.0 * h * h + 4.0 * act + act) + epi,
+        ),
+        Mlp,
+    ));
+    gate_res(&mut out);
+    out
+}
+
+/// Every kernel of one forward: patch embedding and timestep embedding, the
+/// blocks, the final adaLN + linear.
+pub fn kernels(r: &DitRun) -> Vec<(KernelGroup, Class)> {
+    let c = r.model.config();
+    let (h, b) = (f64::from(c.hidden), f64::from(r.batch.max(1)));
+    let t = b * c.tokens(r.res);
+    let patch_in = 4.0 * f64::from(c.in_channels);
+    let patch_out = 4.0 * f64::from(c.out_channels);
+    let p = Class::Pointwise;
+    let cd = f64::from(c.cond);
+    let mut out = vec![
+        (
+            g(
+                "patch embedding",
+                Unit::Matmul,
+                2.0 * t * patch_in * h,
+                A * (patch_in * h + t * (patch_in + h)),
+            ),
+            p,
+        ),
+        (
+            g(
+                "timestep embedding",
+                Unit::Matmul,
+                2.0 * b * 2.0 * cd * cd,
+                A * 2.0 * cd * cd,
+            ),
+            p,
+        ),
+    ];
+    let blk = block(r);
+    for _ in 0..c.layers {
+        out.extend(blk.iter().cloned());
+    }
+    out.push((
+        g(
+            "final adaLN + LayerNorm",
+            Unit::Pointwise,
+            (LN + 2.0) * t * h,
+            2.0 * A * t * h,
+        ),
+        p,
+    ));
+    out.push((
+        g(
+            "final linear",
+            Unit::Matmul,
+            2.0 * t * h * patch_out,
+            A * (h * patch_out + t * (h + patch_out)),
+        ),
+        p,
+    ));
+    out
+}
+
+/// FLOPs of one forward (2 per multiply-add), every kernel.
+pub fn flops(r: &DitRun) -> f64 {
+    kernels(r).iter().map(|(k, _)| k.flops).sum()
+}
+
+/// Multiply-adds of the matmuls (what the DiT paper reports as "Gflops").
+pub fn matmul_macs(r: &DitRun) -> f64 {
+    kernels(r)
+        .iter()
+        .filter(|(k, _)| k.unit == Unit::Matmul)
+        .map(|(k, _)| k.flops / 2.0)
+        .sum()
+}

@@ -1,0 +1,384 @@
+//! A diffusion transformer (DiT) denoising step as kernels on the roofline.
+//!
+//! Models (URL `dit_model`):
+//! - **DiT-XL/2** (Peebles & Xie, "Scalable Diffusion Models with Transformers",
+//!   2023, table 1): 28 blocks, hidden 1152, 16 heads, patch 2, MLP 4×, on the
+//!   latent of a VAE that downsamples 8×: a `R`-pixel image is `(R/16)²` tokens
+//!   (256 px → 256, 512 px → 1024). adaLN-Zero: each block regresses 6 modulation
+//!   vectors (shift, scale, gate for attention and MLP) from the conditioning `c`
+//!   (`h` wide) with one `h × 6h` linear.
+//! - **CogVideoX-2B** (THUDM/CogVideoX-2b, transformer/config.json on Hugging Face):
+//!   30 blocks, 30 heads × 64 = hidden 1920, patch 2, 16 latent channels, time
+//!   embedding 512 (the modulation linear is `512 × 6h`), 226 text tokens joined to
+//!   the video tokens in full 3D attention; its VAE compresses 8× in space and 4× in
+//!   time, and it samples 480 × 720 clips, so `f` frames are
+//!   `((f − 1)/4 + 1) · 30 · 45` video tokens (49 frames → 17,550, + 226 text).
+//!
+//! Per block, `N` tokens per sample, batch `B`, `T = B·N`, `a` = 2 bytes (bf16),
+//! in launch order (eager): SiLU(c) and the modulation linear; LayerNorm; modulate
+//! (`x·(1 + scale) + shift`: two pointwise kernels); QKV (`2·T·h·3h` FLOPs);
+//! attention (`4·B·N²·h` FLOPs, flash: one kernel reading Q, K, V and writing O;
+//! naive: `QKᵀ`, softmax, `P·V` with the `N×N` scores through DRAM); output
+//! projection (`2·T·h²`); gate and residual (two kernels); LayerNorm; modulate; fc1
+//! (`2·T·h·4h`); GELU; fc2 (`2·T·4h·h`); gate and residual. Multiply-adds per block
+//! are `12·T·h² + 2·B·N²·h`: DiT-XL/2 at 256 px, with the patch embedding and final
+//! layer, is 118.6 G per image (the paper's "Gflops" count multiply-adds).
+//!
+//! **Fused** (URL `dit_fused`): modulate fused into the LayerNorm, GELU into fc1's
+//! epilogue, gate and residual into the projection's and fc2's: 8 kernels per block
+//! instead of 18, and those activations stop round-tripping through DRAM.
+//!
+//! Classes for the split: attention = QKV, the attention kernels and the output
+//! projection; MLP = fc1, fc2; pointwise = adaLN (SiLU, the small modulation linear,
+//! LayerNorm, modulate), GELU, gate and residual, the patch embedding and final
+//! layer; overhead = GPU idle time waiting for launches.
+
+use super::hardware::Dtype;
+pub mod advice;
+pub mod kernels;
+pub use kernels::{block, flops, kernels, matmul_macs};
+
+use super::llm::machine_for;
+use super::overhead;
+use super::roofline::Bound;
+use super::setting::Setting;
+use super::timeline::{self, Regime, Timeline};
+use super::workload::{KernelGroup, Machine};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DitModel {
+    XL2,
+    CogVideoX2b,
+}
+
+impl DitModel {
+    pub const ALL: [DitModel; 2] = [DitModel::XL2, DitModel::CogVideoX2b];
+    pub const IDS: [&'static str; 2] = ["dit-xl-2", "cogvideox-2b"];
+    pub fn id(self) -> &'static str {
+        Self::IDS[self as usize]
+    }
+    pub fn from_index(i: u32) -> DitModel {
+        if i == 1 {
+            DitModel::CogVideoX2b
+        } else {
+            DitModel::XL2
+        }
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            DitModel::XL2 => "DiT-XL/2 (image)",
+            DitModel::CogVideoX2b => "CogVideoX-2B (video, 480 × 720)",
+        }
+    }
+    pub fn config(self) -> DitConfig {
+        match self {
+            DitModel::XL2 => DitConfig {
+                layers: 28,
+                hidden: 1152,
+                heads: 16,
+                cond: 1152,
+                text_tokens: 0,
+                in_channels: 4,
+                out_channels: 8,
+                video: false,
+            },
+            DitModel::CogVideoX2b => DitConfig {
+                layers: 30,
+                hidden: 1920,
+                heads: 30,
+                cond: 512,
+                text_tokens: 226,
+                in_channels: 16,
+                out_channels: 16,
+                video: true,
+            },
+        }
+    }
+    /// What `dit_res` means for this model, and its default.
+    pub fn res_meaning(self) -> (&'static str, u32) {
+        match self {
+            DitModel::XL2 => ("image side, px", 256),
+            DitModel::CogVideoX2b => ("frames", 49),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DitConfig {
+    pub layers: u32,
+    pub hidden: u32,
+    pub heads: u32,
+    /// Width of the conditioning the modulation linear reads.
+    pub cond: u32,
+    pub text_tokens: u32,
+    pub in_channels: u32,
+    pub out_channels: u32,
+    pub video: bool,
+}
+
+/// Patch 2 on an 8× VAE: 16 pixels per token side.
+pub const PIXELS_PER_TOKEN: u32 = 16;
+
+impl DitConfig {
+    /// Tokens per sample for `res` (image side in px, or frames).
+    pub fn tokens(&self, res: u32) -> f64 {
+        if self.video {
+            let latent_frames = f64::from((res.max(1) - 1) / 4 + 1);
+            latent_frames * (480.0 / 16.0) * (720.0 / 16.0) + f64::from(self.text_tokens)
+        } else {
+            let side = f64::from((res / PIXELS_PER_TOKEN).max(1));
+            side * side
+        }
+    }
+}
+
+/// The class of a kernel in the split.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Class {
+    Attention,
+    Mlp,
+    Pointwise,
+}
+
+impl Class {
+    pub const ALL: [Class; 3] = [Class::Attention, Class::Mlp, Class::Pointwise];
+    pub fn label(self) -> &'static str {
+        match self {
+            Class::Attention => "attention (QKV, scores, projection)",
+            Class::Mlp => "MLP (fc1, fc2)",
+            Class::Pointwise => "pointwise (adaLN, residual, activation)",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DitRun {
+    pub model: DitModel,
+    pub res: u32,
+    pub batch: u32,
+    pub flash: bool,
+    pub graphs: bool,
+    pub fused: bool,
+}
+
+/// Shares of the wall time; they sum to 1.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DitShares {
+    pub attention: f64,
+    pub mlp: f64,
+    pub pointwise: f64,
+    pub overhead: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct DitStep {
+    pub run: DitRun,
+    pub tokens: f64,
+    pub flops: f64,
+    pub wall: f64,
+    pub kernel_count: u32,
+    pub shares: DitShares,
+    pub regime: Regime,
+    /// Each class's regime: the bound holding most of its kernel time.
+    pub class_bound: [(Class, Bound); 3],
+    pub timeline: Timeline,
+}
+
+/// The machine: bf16 on the explorer's hardware ([`machine_for`]).
+pub fn machine(setting: &Setting) -> Machine {
+    machine_for(setting, Dtype::Bf16)
+}
+
+pub fn run(r: &DitRun, setting: &Setting) -> DitStep {
+    let m = machine(setting);
+    let ks = kernels(r);
+    let groups: Vec<KernelGroup> = ks.iter().map(|(k, _)| k.clone()).collect();
+    let tl = if r.graphs {
+        overhead::simulate_graph(&groups, &m, m.overhead)
+    } else {
+        timeline::simulate(&groups, &m)
+    };
+    let mut by = [(0.0f64, 0.0f64); 3];
+    for (k, class) in &ks {
+        let (t, bound) = k.time(&m);
+        let i = *class as usize;
+        match bound {
+            Bound::Compute => by[i].0 += t,
+            Bound::Memory => by[i].1 += t,
+        }
+    }
+    let wall = tl.wall;
+    let share = |i: usize| {
+        if wall > 0.0 {
+            (by[i].0 + by[i].1) / wall
+        } else {
+            0.0
+        }
+    };
+    let (attention, mlp, pointwise) = (share(0), share(1), share(2));
+    let shares = DitShares {
+        attention,
+        mlp,
+        pointwise,
+        overhead: (1.0 - attention - mlp - pointwise).max(0.0),
+    };
+    let bound = |i: usize| {
+        if by[i].0 > by[i].1 {
+            Bound::Compute
+        } else {
+            Bound::Memory
+        }
+    };
+    DitStep {
+        run: *r,
+        tokens: r.model.config().tokens(r.res),
+        flops: groups.iter().map(|k| k.flops).sum(),
+        wall,
+        kernel_count: groups.len() as u32,
+        shares,
+        regime: tl.shares().regime(),
+        class_bound: [
+            (Class::Attention, bound(0)),
+            (Class::Mlp, bound(1)),
+            (Class::Pointwise, bound(2)),
+        ],
+        timeline: tl,
+    }
+}
+
+/// `wall(2·batch) / wall(batch)`.
+pub fn double_batch_ratio(r: &DitRun, setting: &Setting) -> f64 {
+    let base = run(r, setting).wall;
+    let twice = run(
+        &DitRun {
+            batch: r.batch.saturating_mul(2),
+            ..*r
+        },
+        setting,
+    )
+    .wall;
+    if base > 0.0 {
+        twice / base
+    } else {
+        1.0
+    }
+}
+
+/// One of the three switches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Switch {
+    Flash,
+    Fused,
+    Graphs,
+}
+
+impl Switch {
+    pub const ALL: [Switch; 3] = [Switch::Flash, Switch::Fused, Switch::Graphs];
+    pub fn label(self) -> &'static str {
+        match self {
+            Switch::Flash => "FlashAttention",
+            Switch::Fused => "fusing adaLN and the activation",
+            Switch::Graphs => "CUDA graphs",
+        }
+    }
+    pub fn is_on(self, r: &DitRun) -> bool {
+        match self {
+            Switch::Flash => r.flash,
+            Switch::Fused => r.fused,
+            Switch::Graphs => r.graphs,
+        }
+    }
+    pub fn set(self, r: &DitRun, on: bool) -> DitRun {
+        let mut r = *r;
+        match self {
+            Switch::Flash => r.flash = on,
+            Switch::Fused => r.fused = on,
+            Switch::Graphs => r.graphs = on,
+        }
+        r
+    }
+}
+
+/// What a switch buys: `wall(off) / wall(on)`, the model run both ways with
+/// everything else as it is.
+pub fn buys(r: &DitRun, s: Switch, setting: &Setting) -> f64 {
+    let on = run(&s.set(r, true), setting).wall;
+    let off = run(&s.set(r, false), setting).wall;
+    if on > 0.0 {
+        off / on
+    } else {
+        1.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::State;
+
+    fn xl(res: u32, batch: u32) -> DitRun {
+        DitRun {
+            model: DitModel::XL2,
+            res,
+            batch,
+            flash: true,
+            graphs: false,
+            fused: false,
+        }
+    }
+
+    fn h100() -> Setting {
+        let mut s = State::default();
+        if let Some(p) = crate::model::hardware::preset("h100-sxm") {
+            s.select_preset(p);
+        }
+        s.setting()
+    }
+
+    #[test]
+    fn xl2_multiply_adds_match_the_paper() {
+        let macs = matmul_macs(&xl(256, 1));
+        assert!((macs / 118.6e9 - 1.0).abs() < 0.02, "{macs}");
+        assert_eq!(DitModel::XL2.config().tokens(256), 256.0);
+        assert_eq!(DitModel::XL2.config().tokens(512), 1024.0);
+        // 2 FLOPs per multiply-add, plus a little pointwise arithmetic
+        let f = flops(&xl(256, 1));
+        assert!(f > 2.0 * macs && f < 2.02 * macs, "{f}");
+    }
+
+    #[test]
+    fn cogvideox_clip_is_tens_of_thousands_of_tokens() {
+        let c = DitModel::CogVideoX2b.config();
+        assert_eq!(c.tokens(49), 17550.0 + 226.0);
+        let s = run(
+            &DitRun {
+                model: DitModel::CogVideoX2b,
+                res: 49,
+                ..xl(0, 1)
+            },
+            &h100(),
+        );
+        assert_eq!(s.regime, Regime::Compute);
+        assert!(s.shares.attention > s.shares.mlp);
+    }
+
+    #[test]
+    fn small_image_batch1_is_overhead_bound_and_graphs_help() {
+        let st = h100();
+        let r = xl(256, 1);
+        let s = run(&r, &st);
+        assert_eq!(s.regime, Regime::Overhead, "{:?}", s.shares);
+        let ratio = double_batch_ratio(&r, &st);
+        assert!(ratio < 1.2, "{ratio}");
+        assert!(buys(&r, Switch::Graphs, &st) > 2.0);
+        assert!(buys(&r, Switch::Fused, &st) > 1.5);
+        let sum = s.shares.attention + s.shares.mlp + s.shares.pointwise + s.shares.overhead;
+        assert!((sum - 1.0).abs() < 1e-9);
+        // a large batch scales with the work
+        let big = xl(512, 64);
+        assert!(double_batch_ratio(&big, &st) > 1.8);
+        assert!(buys(&big, Switch::Graphs, &st) < 1.05);
+        // flash matters when the sequence is long
+        assert!(buys(&xl(1024, 8), Switch::Flash, &st) > 1.1);
+    }
+}

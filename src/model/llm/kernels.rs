@@ -1,0 +1,399 @@
+//! The kernels of one LLM step (timed and simulated in [`super::step`]).
+//!
+//! `T` tokens go through the layers: `T = B` when decoding (one new token per
+//! sequence), `T = B·C` when prefilling `B` prompts of `C` tokens. Per layer, in
+//! launch order (`w` weight bytes per parameter, `a` = 2 activation bytes, `kv` KV
+//! bytes per element):
+//! - RMSNorm (pointwise, 4 FLOP per element: square, sum, scale, weight), reads and
+//!   writes `T·h` activations;
+//! - QKV projection (matmul): `2·T·h·(h + 2·G·d)` FLOPs; bytes = weights + input +
+//!   output, K and V written to the cache in the KV dtype;
+//! - RoPE on Q and K (pointwise, 6 FLOP per element);
+//! - attention over the cache. Decode: each of the `B·H` query rows meets `C`
+//!   cached keys and values: `4·B·H·C·d` FLOPs (QKᵀ and P·V) + softmax `5·B·H·C`;
+//!   bytes = the sequences' KV cache `B·C·2·G·d·kv` (read once per KV head: the
+//!   `H/G` query heads of a group share it) + Q and O. Prefill is causal: flash
+//!   skips the masked half (`2·B·H·C²·d` FLOPs), reads Q, K, V and writes O once; the
+//!   naive path computes the full `C×C` scores, writes them, softmaxes them (read +
+//!   write) and reads them again for P·V;
+//! - output projection `h·h` (matmul), residual add (pointwise);
+//! - RMSNorm, MLP: dense = gate and up in one matmul (`h × 2F`), SiLU·mul
+//!   (pointwise), down (`F × h`); mixture of experts = router (`h × E`), top-k
+//!   (pointwise), then the experts as one grouped kernel per matmul (as vLLM's fused
+//!   MoE does): FLOPs for `k` experts per token, weight bytes for the experts the
+//!   batch touches ([`LlmConfig::experts_touched`]);
+//! - residual add.
+//!
+//! Around the layers: an embedding lookup (one row per token) before, a final
+//! RMSNorm and the LM head after, the LM head for the last token of each sequence
+//! only (`B` rows; a server samples only there).
+//!
+//! Matmuls run at the explorer's preset's bf16 ceiling, or its fp8 ceiling for fp8
+//! weights where the preset has one (int4 weights are dequantised to bf16 in the
+//! kernel, W4A16). The CPU launches each kernel (`timeline::simulate`), or the
+//! whole step once with CUDA graphs (`overhead::simulate_graph`).
+//!
+//! **Where the time goes.** Each kernel's time is its roofline time: a
+//! compute-bound kernel's time counts as compute; a memory-bound kernel's is split
+//! in proportion to its weight, KV-cache and activation bytes. GPU idle time (waiting
+//! for launches) is overhead. The five parts sum to the step's wall time.
+
+use super::super::workload::{KernelGroup, Unit};
+use super::{LlmRun, Phase, ACT_BYTES};
+
+/// FLOPs per element of an RMSNorm: square, sum, scale by 1/rms, multiply weight.
+pub const RMSNORM_FLOPS: f64 = 4.0;
+/// FLOPs per element of a rotary embedding: two multiplies and an add per output,
+/// with the sine and cosine looked up (counted as 6 per element pair member).
+pub const ROPE_FLOPS: f64 = 6.0;
+/// FLOPs per element of SiLU(gate)·up: negate, exp, add, divide, multiply.
+pub const SWIGLU_FLOPS: f64 = 5.0;
+
+/// Which part of the model a kernel belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Part {
+    Projections,
+    Attention,
+    Mlp,
+    Pointwise,
+    LmHead,
+}
+
+impl Part {
+    pub const ALL: [Part; 5] = [
+        Part::Projections,
+        Part::Attention,
+        Part::Mlp,
+        Part::Pointwise,
+        Part::LmHead,
+    ];
+    pub fn label(self) -> &'static str {
+        match self {
+            Part::Projections => "QKV and output projections",
+            Part::Attention => "attention (reads the KV cache)",
+            Part::Mlp => "MLP / experts",
+            Part::Pointwise => "norms, RoPE, activation, residuals, embedding",
+            Part::LmHead => "LM head",
+        }
+    }
+}
+
+/// One kernel of the step, with where its bytes come from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LlmKernel {
+    pub group: KernelGroup,
+    pub part: Part,
+    /// Per kernel: bytes of weights, of KV cache (read or written).
+    pub weight_bytes: f64,
+    pub kv_bytes: f64,
+    /// In a transformer layer (repeated `layers` times) or around them.
+    pub in_layer: bool,
+}
+
+fn k(
+    name: &'static str,
+    unit: Unit,
+    part: Part,
+    flops: f64,
+    weight_bytes: f64,
+    kv_bytes: f64,
+    act_bytes: f64,
+) -> LlmKernel {
+    LlmKernel {
+        group: KernelGroup {
+            name,
+            unit,
+            count: 1,
+            flops,
+            bytes: weight_bytes + kv_bytes + act_bytes,
+        },
+        part,
+        weight_bytes,
+        kv_bytes,
+        in_layer: true,
+    }
+}
+
+/// Tokens through the layers in one step.
+pub fn tokens(r: &LlmRun) -> f64 {
+    let b = f64::from(r.batch.max(1));
+    match r.phase {
+        Phase::Decode => b,
+        Phase::Prefill => b * f64::from(r.context.max(1)),
+    }
+}
+
+/// The kernels of one layer, in launch order.
+pub fn layer_kernels(r: &LlmRun) -> Vec<LlmKernel> {
+    let c = &r.config;
+    let (h, t, a) = (f64::from(c.hidden), tokens(r), ACT_BYTES);
+    let w = r.wdtype.bytes();
+    let kvb = r.kvdtype.bytes();
+    let (kvw, d) = (c.kv_width(), c.head_dim());
+    let f = f64::from(c.ffn);
+    let b = f64::from(r.batch.max(1));
+    let ctx = f64::from(r.context.max(1));
+    let heads = f64::from(c.heads);
+    let norm = |name| {
+        k(
+            name,
+            Unit::Pointwise,
+            Part::Pointwise,
+            RMSNORM_FLOPS * t * h,
+            w * h,
+            0.0,
+            2.0 * a * t * h,
+        )
+    };
+    let residual = || {
+        k(
+            "residual add",
+            Unit::Pointwise,
+            Part::Pointwise,
+            t * h,
+            0.0,
+            0.0,
+            3.0 * a * t * h,
+        )
+    };
+    let mut out = vec![
+        norm("RMSNorm (attention)"),
+        k(
+            "QKV projection",
+            Unit::Matmul,
+            Part::Projections,
+            2.0 * t * h * (h + 2.0 * kvw),
+            w * h * (h + 2.0 * kvw),
+            kvb * t * 2.0 * kvw,
+            a * t * (2.0 * h),
+        ),
+        k(
+            "RoPE",
+            Unit::Pointwise,
+            Part::Pointwise,
+            ROPE_FLOPS * t * (h + kvw),
+            0.0,
+            0.0,
+            2.0 * a * t * (h + kvw),
+        ),
+    ];
+    // attention
+    let qo = 2.0 * a * t * h; // read Q, write O
+    match (r.phase, r.flash) {
+        (Phase::Decode, true) => out.push(k(
+            "attention (flash decode)",
+            Unit::Matmul,
+            Part::Attention,
+            4.0 * b * heads * ctx * d + 5.0 * b * heads * ctx,
+            0.0,
+            b * ctx * 2.0 * kvw * kvb,
+            qo,
+        )),
+        (Phase::Decode, false) => {
+            let scores = b * heads * ctx;
+            out.push(k(
+                "QKᵀ",
+                Unit::Matmul,
+                Part::Attention,
+                2.0 * scores * d,
+                0.0,
+                b * ctx * kvw * kvb,
+                a * (t * h + scores),
+            ));
+            out.push(k(
+                "softmax",
+                Unit::Pointwise,
+                Part::Attention,
+                5.0 * scores,
+                0.0,
+                0.0,
+                2.0 * a * scores,
+            ));
+            out.push(k(
+                "P·V",
+                Unit::Matmul,
+                Part::Attention,
+                2.0 * scores * d,
+                0.0,
+                b * ctx * kvw * kvb,
+                a * (t * h + scores),
+            ));
+        }
+        (Phase::Prefill, true) => out.push(k(
+            "attention (flash, causal)",
+            Unit::Matmul,
+            Part::Attention,
+            2.0 * b * heads * ctx * ctx * d + 2.5 * b * heads * ctx * ctx,
+            0.0,
+            t * 2.0 * kvw * kvb,
+            qo,
+        )),
+        (Phase::Prefill, false) => {
+            let scores = b * heads * ctx * ctx;
+            out.push(k(
+                "QKᵀ",
+                Unit::Matmul,
+                Part::Attention,
+                2.0 * scores * d,
+                0.0,
+                t * kvw * kvb,
+                a * (t * h + scores),
+            ));
+            out.push(k(
+                "softmax",
+                Unit::Pointwise,
+                Part::Attention,
+                5.0 * scores,
+                0.0,
+                0.0,
+                2.0 * a * scores,
+            ));
+            out.push(k(
+                "P·V",
+                Unit::Matmul,
+                Part::Attention,
+                2.0 * scores * d,
+                0.0,
+                t * kvw * kvb,
+                a * (t * h + scores),
+            ));
+        }
+    }
+    out.push(k(
+        "output projection",
+        Unit::Matmul,
+        Part::Projections,
+        2.0 * t * h * h,
+        w * h * h,
+        0.0,
+        2.0 * a * t * h,
+    ));
+    out.push(residual());
+    out.push(norm("RMSNorm (MLP)"));
+    if c.experts > 1 {
+        let e = f64::from(c.experts);
+        let kk = f64::from(c.top_k.clamp(1, c.experts));
+        let touched = c.experts_touched(t);
+        out.push(k(
+            "router",
+            Unit::Matmul,
+            Part::Mlp,
+            2.0 * t * h * e,
+            w * h * e,
+            0.0,
+            a * t * (h + e),
+        ));
+        out.push(k(
+            "top-k routing",
+            Unit::Pointwise,
+            Part::Mlp,
+            5.0 * t * e,
+            0.0,
+            0.0,
+            2.0 * a * t * e,
+        ));
+        out.push(k(
+            "experts gate+up",
+            Unit::Matmul,
+            Part::Mlp,
+            2.0 * t * kk * h * 2.0 * f,
+            w * touched * h * 2.0 * f,
+            0.0,
+            a * t * kk * (h + 2.0 * f),
+        ));
+        out.push(k(
+            "experts SiLU·mul",
+            Unit::Pointwise,
+            Part::Mlp,
+            SWIGLU_FLOPS * t * kk * f,
+            0.0,
+            0.0,
+            3.0 * a * t * kk * f,
+        ));
+        out.push(k(
+            "experts down",
+            Unit::Matmul,
+            Part::Mlp,
+            2.0 * t * kk * f * h,
+            w * touched * f * h,
+            0.0,
+            a * t * kk * (f + h),
+        ));
+    } else {
+        out.push(k(
+            "MLP gate+up",
+            Unit::Matmul,
+            Part::Mlp,
+            2.0 * t * h * 2.0 * f,
+            w * h * 2.0 * f,
+            0.0,
+            a * t * (h + 2.0 * f),
+        ));
+        out.push(k(
+            "SiLU·mul",
+            Unit::Pointwise,
+            Part::Mlp,
+            SWIGLU_FLOPS * t * f,
+            0.0,
+            0.0,
+            3.0 * a * t * f,
+        ));
+        out.push(k(
+            "MLP down",
+            Unit::Matmul,
+            Part::Mlp,
+            2.0 * t * f * h,
+            w * f * h,
+            0.0,
+            a * t * (f + h),
+        ));
+    }
+    out.push(residual());
+    out
+}
+
+/// Every kernel of the step in launch order: embedding, `layers` × the layer, final
+/// norm, LM head.
+pub fn kernels(r: &LlmRun) -> Vec<LlmKernel> {
+    let c = &r.config;
+    let (h, t, a, w) = (f64::from(c.hidden), tokens(r), ACT_BYTES, r.wdtype.bytes());
+    let b = f64::from(r.batch.max(1));
+    let v = f64::from(c.vocab);
+    let outer = |mut k: LlmKernel| {
+        k.in_layer = false;
+        k
+    };
+    let layer = layer_kernels(r);
+    let mut out = Vec::with_capacity(layer.len() * c.layers as usize + 3);
+    out.push(outer(k(
+        "embedding lookup",
+        Unit::Pointwise,
+        Part::Pointwise,
+        0.0,
+        w * t * h,
+        0.0,
+        a * t * h,
+    )));
+    for _ in 0..c.layers {
+        out.extend(layer.iter().cloned());
+    }
+    out.push(outer(k(
+        "final RMSNorm",
+        Unit::Pointwise,
+        Part::Pointwise,
+        RMSNORM_FLOPS * b * h,
+        w * h,
+        0.0,
+        2.0 * a * b * h,
+    )));
+    out.push(outer(k(
+        "LM head",
+        Unit::Matmul,
+        Part::LmHead,
+        2.0 * b * h * v,
+        w * h * v,
+        0.0,
+        a * b * (h + v),
+    )));
+    out
+}

@@ -1,0 +1,400 @@
+//! A decoder-only LLM (Llama / Mistral / Mixtral shape) as kernels on the roofline:
+//! one decode step (every sequence of the batch emits one token) or one prefill (every
+//! sequence's prompt at once). Pure; the `llm` widget formats what [`step::run`]
+//! returns.
+//!
+//! **Parameters** from the config (`h` hidden, `H` heads, `G` KV heads, `d = h/H`
+//! head dim, `F` FFN width, `V` vocab, `E` experts, `k` experts per token, `L`
+//! layers), no biases (none of these models has any):
+//! - attention per layer: `Wq` and `Wo` are `h·h` each, `Wk` and `Wv` are `h·G·d`
+//!   each (grouped-query attention: `G < H` KV heads shared by `H/G` query heads);
+//! - MLP per expert (SwiGLU: gate, up, down): `3·h·F`; a dense model is `E = k = 1`;
+//!   a mixture of experts adds a router `h·E`;
+//! - two RMSNorm weights `h` per layer, one final norm `h`;
+//! - embedding `V·h` and an untied LM head `V·h` (none of the four ties them).
+//!
+//! Llama-3-8B: 32·(41.9 M + 176.2 M + 8 K) + 2·525.3 M = 8.03 B.
+//! Mixtral-8x7B: 46.7 B in all, 12.9 B active per token (2 of 8 experts).
+//!
+//! **KV cache** per sequence: `2 · L · G · d · context · bytes` (K and V of every layer
+//! and KV head); Llama-3-8B in bf16: 128 KiB per token.
+
+pub mod advice;
+pub mod kernels;
+pub mod step;
+
+use super::hardware::Dtype;
+use super::setting::{preset_flops, Setting};
+use super::workload::Machine;
+
+/// The shape of a decoder-only transformer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LlmConfig {
+    pub layers: u32,
+    pub hidden: u32,
+    pub heads: u32,
+    pub kv_heads: u32,
+    pub ffn: u32,
+    pub vocab: u32,
+    /// Experts per MLP (1 = dense).
+    pub experts: u32,
+    /// Experts each token is routed to.
+    pub top_k: u32,
+}
+
+/// The models offered (URL `llm_model`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LlmModel {
+    Llama3_8b,
+    Llama3_70b,
+    Mistral7b,
+    Mixtral8x7b,
+    Custom,
+}
+
+impl LlmModel {
+    pub const ALL: [LlmModel; 5] = [
+        LlmModel::Llama3_8b,
+        LlmModel::Llama3_70b,
+        LlmModel::Mistral7b,
+        LlmModel::Mixtral8x7b,
+        LlmModel::Custom,
+    ];
+    pub const IDS: [&'static str; 5] = [
+        "llama3-8b",
+        "llama3-70b",
+        "mistral-7b",
+        "mixtral-8x7b",
+        "custom",
+    ];
+    pub fn id(self) -> &'static str {
+        Self::IDS[self as usize]
+    }
+    pub fn from_id(s: &str) -> Option<LlmModel> {
+        Self::ALL.into_iter().find(|m| m.id() == s)
+    }
+    pub fn from_index(i: u32) -> LlmModel {
+        Self::ALL
+            .get(i as usize)
+            .copied()
+            .unwrap_or(LlmModel::Llama3_8b)
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            LlmModel::Llama3_8b => "Llama-3-8B",
+            LlmModel::Llama3_70b => "Llama-3-70B",
+            LlmModel::Mistral7b => "Mistral-7B",
+            LlmModel::Mixtral8x7b => "Mixtral-8x7B (MoE, 2 of 8 experts)",
+            LlmModel::Custom => "custom",
+        }
+    }
+    /// The published config (`None` for custom) and where it comes from.
+    pub fn config(self) -> Option<(LlmConfig, &'static str)> {
+        let dense = |layers, hidden, heads, kv_heads, ffn, vocab| LlmConfig {
+            layers,
+            hidden,
+            heads,
+            kv_heads,
+            ffn,
+            vocab,
+            experts: 1,
+            top_k: 1,
+        };
+        Some(match self {
+            LlmModel::Llama3_8b => (
+                dense(32, 4096, 32, 8, 14336, 128256),
+                "meta-llama/Meta-Llama-3-8B config.json (Hugging Face): 32 layers, hidden 4096, 32 heads, 8 KV heads, intermediate 14336, vocab 128256, untied",
+            ),
+            LlmModel::Llama3_70b => (
+                dense(80, 8192, 64, 8, 28672, 128256),
+                "meta-llama/Meta-Llama-3-70B config.json (Hugging Face): 80 layers, hidden 8192, 64 heads, 8 KV heads, intermediate 28672, vocab 128256, untied",
+            ),
+            LlmModel::Mistral7b => (
+                dense(32, 4096, 32, 8, 14336, 32000),
+                "mistralai/Mistral-7B-v0.1 config.json (Hugging Face): 32 layers, hidden 4096, 32 heads, 8 KV heads, intermediate 14336, vocab 32000, untied",
+            ),
+            LlmModel::Mixtral8x7b => (
+                LlmConfig {
+                    experts: 8,
+                    top_k: 2,
+                    ..dense(32, 4096, 32, 8, 14336, 32000)
+                },
+                "mistralai/Mixtral-8x7B-v0.1 config.json (Hugging Face): as Mistral-7B with num_local_experts 8, num_experts_per_tok 2",
+            ),
+            LlmModel::Custom => return None,
+        })
+    }
+}
+
+/// Decode one token per sequence, or prefill the prompts (URL `llm_phase`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    Decode,
+    Prefill,
+}
+
+impl Phase {
+    pub const ALL: [Phase; 2] = [Phase::Decode, Phase::Prefill];
+    pub const IDS: [&'static str; 2] = ["decode", "prefill"];
+    pub fn id(self) -> &'static str {
+        Self::IDS[self as usize]
+    }
+    pub fn from_index(i: u32) -> Phase {
+        if i == 1 {
+            Phase::Prefill
+        } else {
+            Phase::Decode
+        }
+    }
+}
+
+/// How weights are stored (URL `llm_wdtype`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WeightDtype {
+    Bf16,
+    Fp8,
+    /// 4-bit integers with the matmul in bf16 (weight-only quantisation, W4A16).
+    Int4,
+}
+
+impl WeightDtype {
+    pub const ALL: [WeightDtype; 3] = [WeightDtype::Bf16, WeightDtype::Fp8, WeightDtype::Int4];
+    pub const IDS: [&'static str; 3] = ["bf16", "fp8", "int4"];
+    pub fn id(self) -> &'static str {
+        Self::IDS[self as usize]
+    }
+    pub fn from_index(i: u32) -> WeightDtype {
+        Self::ALL
+            .get(i as usize)
+            .copied()
+            .unwrap_or(WeightDtype::Bf16)
+    }
+    pub fn bytes(self) -> f64 {
+        match self {
+            WeightDtype::Bf16 => 2.0,
+            WeightDtype::Fp8 => 1.0,
+            WeightDtype::Int4 => 0.5,
+        }
+    }
+}
+
+/// How the KV cache is stored (URL `llm_kvdtype`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KvDtype {
+    Bf16,
+    Fp8,
+}
+
+impl KvDtype {
+    pub const IDS: [&'static str; 2] = ["bf16", "fp8"];
+    pub fn id(self) -> &'static str {
+        Self::IDS[self as usize]
+    }
+    pub fn from_index(i: u32) -> KvDtype {
+        if i == 1 {
+            KvDtype::Fp8
+        } else {
+            KvDtype::Bf16
+        }
+    }
+    pub fn bytes(self) -> f64 {
+        match self {
+            KvDtype::Bf16 => 2.0,
+            KvDtype::Fp8 => 1.0,
+        }
+    }
+}
+
+/// Bytes per activation element: bf16 throughout.
+pub const ACT_BYTES: f64 = 2.0;
+
+/// Everything the `llm` widget's controls choose.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LlmRun {
+    pub config: LlmConfig,
+    pub phase: Phase,
+    pub batch: u32,
+    /// Tokens in the KV cache (decode) or the prompt length (prefill).
+    pub context: u32,
+    pub wdtype: WeightDtype,
+    pub kvdtype: KvDtype,
+    /// CUDA graphs: one launch for the whole step.
+    pub graphs: bool,
+    /// FlashAttention: one attention kernel, no scores in DRAM.
+    pub flash: bool,
+}
+
+impl LlmConfig {
+    /// Head dimension `h / H` (at least 1).
+    pub fn head_dim(&self) -> f64 {
+        f64::from(self.hidden) / f64::from(self.heads.max(1))
+    }
+    /// KV width `G·d`.
+    pub fn kv_width(&self) -> f64 {
+        f64::from(self.kv_heads) * self.head_dim()
+    }
+    /// Attention weights of one layer: `Wq, Wo` (`h·h`) and `Wk, Wv` (`h·G·d`).
+    pub fn attn_params(&self) -> f64 {
+        let h = f64::from(self.hidden);
+        h * (2.0 * h + 2.0 * self.kv_width())
+    }
+    /// One expert's (or the dense MLP's) weights: `3·h·F`.
+    pub fn expert_params(&self) -> f64 {
+        3.0 * f64::from(self.hidden) * f64::from(self.ffn)
+    }
+    /// The router, `h·E` (0 for a dense model).
+    pub fn router_params(&self) -> f64 {
+        if self.experts > 1 {
+            f64::from(self.hidden) * f64::from(self.experts)
+        } else {
+            0.0
+        }
+    }
+    /// Matmul weights of one layer used by one token: attention, `k` experts, router.
+    pub fn active_layer_matmul_params(&self) -> f64 {
+        self.attn_params() + f64::from(self.top_k) * self.expert_params() + self.router_params()
+    }
+    /// Embedding (or LM head) matrix, `V·h`.
+    pub fn embedding_params(&self) -> f64 {
+        f64::from(self.vocab) * f64::from(self.hidden)
+    }
+    fn norm_params(&self) -> f64 {
+        f64::from(self.hidden) * (2.0 * f64::from(self.layers) + 1.0)
+    }
+    /// Every parameter: all experts, embedding and LM head.
+    pub fn total_params(&self) -> f64 {
+        let layer = self.attn_params()
+            + f64::from(self.experts) * self.expert_params()
+            + self.router_params();
+        f64::from(self.layers) * layer + self.norm_params() + 2.0 * self.embedding_params()
+    }
+    /// Parameters one token uses: `k` of the experts, with the embedding table and
+    /// LM head counted whole, as the published "active parameters" (12.9 B for
+    /// Mixtral-8x7B) count them. (The step itself reads one embedding row per
+    /// token; see `kernels`.)
+    pub fn active_params(&self) -> f64 {
+        f64::from(self.layers) * self.active_layer_matmul_params()
+            + self.norm_params()
+            + 2.0 * self.embedding_params()
+    }
+    /// KV-cache bytes per token of context: `2·L·G·d·bytes`.
+    pub fn kv_bytes_per_token(&self, kv: KvDtype) -> f64 {
+        2.0 * f64::from(self.layers) * self.kv_width() * kv.bytes()
+    }
+    /// Expected experts a batch of `tokens` touches per layer when each token picks
+    /// `k` of `E` uniformly and independently (the assumption behind the MoE weight
+    /// traffic): `E·(1 − (1 − k/E)^tokens)`. Real routers are not uniform; a skewed
+    /// router touches fewer experts at small batch.
+    pub fn experts_touched(&self, tokens: f64) -> f64 {
+        let e = f64::from(self.experts.max(1));
+        let k = f64::from(self.top_k.clamp(1, self.experts.max(1)));
+        if e <= 1.0 {
+            return 1.0;
+        }
+        (e * (1.0 - (1.0 - k / e).powf(tokens.max(0.0)))).clamp(k.min(e), e)
+    }
+}
+
+/// Accepted ranges of the custom model's shape (URL keys `llm_layers` …).
+pub mod limits {
+    pub const BATCH: (u32, u32) = (1, 4096);
+    pub const CONTEXT: (u32, u32) = (1, 131072);
+    pub const LAYERS: (u32, u32) = (1, 256);
+    pub const HIDDEN: (u32, u32) = (64, 65536);
+    pub const HEADS: (u32, u32) = (1, 256);
+    pub const FFN: (u32, u32) = (64, 262144);
+    pub const VOCAB: (u32, u32) = (256, 1 << 20);
+}
+
+/// The machine for a model running in `dtype` on the explorer's setting: the
+/// explorer's bandwidth, overhead, pointwise ceiling and roofs, with the matmul
+/// ceiling the preset's for `dtype` (fp32 where the preset has no such mode) scaled
+/// by however far the peak slider was moved from the preset's peak (with achievable
+/// roofs, the explorer's dtype's achievable fraction is kept). Activations are
+/// stored in `dtype`.
+pub fn machine_for(setting: &Setting, dtype: Dtype) -> Machine {
+    let base = setting.machine();
+    let scale = preset_flops(setting.hw, dtype) / preset_flops(setting.hw, setting.dtype);
+    Machine {
+        matmul_flops: base.matmul_flops * scale,
+        elem_bytes: dtype.bytes(),
+        ..base
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(m: LlmModel) -> LlmConfig {
+        m.config().map(|c| c.0).unwrap_or(LlmConfig {
+            layers: 1,
+            hidden: 64,
+            heads: 1,
+            kv_heads: 1,
+            ffn: 64,
+            vocab: 256,
+            experts: 1,
+            top_k: 1,
+        })
+    }
+
+    #[test]
+    fn llama3_8b_parameters_and_kv_per_token() {
+        let c = cfg(LlmModel::Llama3_8b);
+        let p = c.total_params();
+        assert!((p / 1e9 - 8.03).abs() < 0.005, "{p}");
+        assert_eq!(c.kv_bytes_per_token(KvDtype::Bf16), 128.0 * 1024.0);
+        assert_eq!(c.kv_bytes_per_token(KvDtype::Fp8), 64.0 * 1024.0);
+        assert_eq!(c.head_dim(), 128.0);
+    }
+
+    #[test]
+    fn published_sizes() {
+        let b = |m| cfg(m).total_params() / 1e9;
+        assert!(
+            (b(LlmModel::Llama3_70b) - 70.55).abs() < 0.05,
+            "{}",
+            b(LlmModel::Llama3_70b)
+        );
+        assert!(
+            (b(LlmModel::Mistral7b) - 7.24).abs() < 0.01,
+            "{}",
+            b(LlmModel::Mistral7b)
+        );
+        let mx = cfg(LlmModel::Mixtral8x7b);
+        assert!(
+            (mx.total_params() / 1e9 - 46.7).abs() < 0.05,
+            "{}",
+            mx.total_params()
+        );
+        assert!(
+            (mx.active_params() / 1e9 - 12.9).abs() < 0.05,
+            "{}",
+            mx.active_params()
+        );
+        // dense: active = total
+        let l = cfg(LlmModel::Llama3_8b);
+        assert_eq!(l.active_params(), l.total_params());
+    }
+
+    #[test]
+    fn experts_touched_grows_to_all() {
+        let mx = cfg(LlmModel::Mixtral8x7b);
+        assert!((mx.experts_touched(1.0) - 2.0).abs() < 1e-12);
+        assert!((mx.experts_touched(2.0) - 8.0 * (1.0 - 0.75f64.powi(2))).abs() < 1e-12);
+        assert!(mx.experts_touched(64.0) > 7.99);
+        assert_eq!(cfg(LlmModel::Llama3_8b).experts_touched(100.0), 1.0);
+    }
+
+    #[test]
+    fn ids_round_trip() {
+        for m in LlmModel::ALL {
+            assert_eq!(LlmModel::from_id(m.id()), Some(m));
+            assert_eq!(m.config().is_none(), m == LlmModel::Custom);
+        }
+        for (i, w) in WeightDtype::ALL.iter().enumerate() {
+            assert_eq!(WeightDtype::from_index(i as u32), *w);
+        }
+    }
+}

@@ -1,0 +1,407 @@
+//! One LLM step run through the overhead model ([`timeline`]): the kernels of
+//! [`super::kernels`] (whose docs give every FLOP and byte) timed on the roofline.
+//!
+//! Matmuls run at the explorer's preset's bf16 ceiling, or its fp8 ceiling for fp8
+//! weights where the preset has one (int4 weights are dequantised to bf16 in the
+//! kernel, W4A16). The CPU launches each kernel ([`timeline::simulate`]), or the
+//! whole step once with CUDA graphs ([`overhead::simulate_graph`]).
+//!
+//! **Where the time goes.** Each kernel's time is its roofline time: a
+//! compute-bound kernel's time counts as compute; a memory-bound kernel's is split
+//! in proportion to its weight, KV-cache and activation bytes. GPU idle time (waiting
+//! for launches) is overhead. The five parts sum to the step's wall time.
+
+use super::super::hardware::Dtype;
+use super::super::overhead;
+use super::super::roofline::{self, Bound};
+use super::super::setting::Setting;
+use super::super::timeline::{self, Regime, Timeline};
+use super::super::workload::{KernelGroup, Machine, Unit};
+pub use super::kernels::*;
+use super::{machine_for, LlmRun, Phase, WeightDtype};
+
+/// The compute dtype of the matmuls: fp8 for fp8 weights where the preset has fp8
+/// tensor cores, else bf16 (the preset's fp32 rate where it has no bf16).
+pub fn compute_dtype(r: &LlmRun, setting: &Setting) -> Dtype {
+    if r.wdtype == WeightDtype::Fp8 && setting.hw.supports(Dtype::Fp8) {
+        Dtype::Fp8
+    } else {
+        Dtype::Bf16
+    }
+}
+
+/// Where the step's wall time goes; the parts sum to the wall time.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Split {
+    pub weights: f64,
+    pub kv: f64,
+    pub activations: f64,
+    pub compute: f64,
+    pub overhead: f64,
+}
+
+impl Split {
+    pub fn total(&self) -> f64 {
+        self.weights + self.kv + self.activations + self.compute + self.overhead
+    }
+    /// The largest part's name (`weights`, `kv`, `activations`, `compute`,
+    /// `overhead`).
+    pub fn largest(&self) -> &'static str {
+        [
+            ("weights", self.weights),
+            ("kv", self.kv),
+            ("activations", self.activations),
+            ("compute", self.compute),
+            ("overhead", self.overhead),
+        ]
+        .into_iter()
+        .fold(("weights", f64::MIN), |b, x| if x.1 > b.1 { x } else { b })
+        .0
+    }
+}
+
+/// Per-layer view: one layer's kernels with their time and bound.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayerRow {
+    pub name: &'static str,
+    pub part: Part,
+    pub unit: Unit,
+    pub time: f64,
+    pub bound: Bound,
+    pub intensity: f64,
+    pub flops: f64,
+    pub bytes: f64,
+}
+
+/// Everything the widget shows for one setting.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LlmStep {
+    pub run: LlmRun,
+    pub machine: Machine,
+    pub timeline: Timeline,
+    pub split: Split,
+    /// Wall time of the step, seconds.
+    pub wall: f64,
+    pub flops: f64,
+    pub bytes: f64,
+    pub kernel_count: u32,
+    /// Tokens produced (decode) or consumed (prefill) per second.
+    pub tokens_per_s: f64,
+    pub regime: Regime,
+    /// One layer's kernels and the layer's regime.
+    pub layer: Vec<LayerRow>,
+    pub layer_regime: Regime,
+    /// Bytes of all weights (every expert), and of the batch's KV cache after the
+    /// step.
+    pub weight_bytes: f64,
+    pub kv_bytes: f64,
+    /// The preset's memory (0 = unknown) and whether weights + KV cache fit in it.
+    pub capacity: f64,
+    pub fits: bool,
+    /// Batch from which the weight matmuls turn compute-bound.
+    pub critical_batch: f64,
+}
+
+/// The critical batch of decode: the weight matmuls of a batch of `B` tokens do
+/// `2·B` FLOPs per weight read (`w` bytes), so they turn compute-bound once
+/// `2·B/w` passes the ridge `P/W`: `B* = P/W · w/2`. A mixture of experts gives each
+/// expert `B·k/E` of the tokens (once all are touched), so `B* · E/k`.
+pub fn critical_batch(r: &LlmRun, m: &Machine) -> f64 {
+    let c = &r.config;
+    let moe = if c.experts > 1 {
+        f64::from(c.experts) / f64::from(c.top_k.clamp(1, c.experts))
+    } else {
+        1.0
+    };
+    roofline::ridge(m.matmul_flops, m.bw) * r.wdtype.bytes() / 2.0 * moe
+}
+
+/// Run the model for one step.
+pub fn run(r: &LlmRun, setting: &Setting) -> LlmStep {
+    let m = machine_for(setting, compute_dtype(r, setting));
+    let ks = kernels(r);
+    let groups: Vec<KernelGroup> = ks.iter().map(|k| k.group.clone()).collect();
+    let tl = if r.graphs {
+        overhead::simulate_graph(&groups, &m, m.overhead)
+    } else {
+        timeline::simulate(&groups, &m)
+    };
+    let mut split = Split::default();
+    for kern in &ks {
+        let (t, bound) = kern.group.time(&m);
+        match bound {
+            Bound::Compute => split.compute += t,
+            Bound::Memory => {
+                let b = kern.group.bytes.max(f64::MIN_POSITIVE);
+                split.weights += t * kern.weight_bytes / b;
+                split.kv += t * kern.kv_bytes / b;
+                split.activations += t * (b - kern.weight_bytes - kern.kv_bytes).max(0.0) / b;
+            }
+        }
+    }
+    split.overhead = tl.idle();
+    let wall = tl.wall;
+    let layer_ks = layer_kernels(r);
+    let layer: Vec<LayerRow> = layer_ks
+        .iter()
+        .map(|k| {
+            let (time, bound) = k.group.time(&m);
+            LayerRow {
+                name: k.group.name,
+                part: k.part,
+                unit: k.group.unit,
+                time,
+                bound,
+                intensity: k.group.flops / k.group.bytes.max(f64::MIN_POSITIVE),
+                flops: k.group.flops,
+                bytes: k.group.bytes,
+            }
+        })
+        .collect();
+    let (lc, lm) = layer
+        .iter()
+        .fold((0.0, 0.0), |(c, mm), row| match row.bound {
+            Bound::Compute => (c + row.time, mm),
+            Bound::Memory => (c, mm + row.time),
+        });
+    let launches = if r.graphs {
+        m.overhead / f64::from(r.config.layers.max(1))
+    } else {
+        m.overhead * layer.len() as f64
+    };
+    let layer_regime = if launches > lc + lm {
+        Regime::Overhead
+    } else if lc >= lm {
+        Regime::Compute
+    } else {
+        Regime::Memory
+    };
+    let c = &r.config;
+    let weight_bytes = c.total_params() * r.wdtype.bytes();
+    let b = f64::from(r.batch.max(1));
+    let ctx_after = f64::from(r.context.max(1)) + if r.phase == Phase::Decode { 1.0 } else { 0.0 };
+    let kv_bytes = b * ctx_after * c.kv_bytes_per_token(r.kvdtype);
+    let capacity = setting.hw.mem_bytes;
+    let toks = match r.phase {
+        Phase::Decode => b,
+        Phase::Prefill => tokens(r),
+    };
+    LlmStep {
+        run: *r,
+        flops: groups.iter().map(|g| g.flops).sum(),
+        bytes: groups.iter().map(|g| g.bytes).sum(),
+        kernel_count: groups.len() as u32,
+        tokens_per_s: if wall > 0.0 { toks / wall } else { 0.0 },
+        regime: tl.shares().regime(),
+        critical_batch: critical_batch(r, &m),
+        machine: m,
+        timeline: tl,
+        split,
+        wall,
+        layer,
+        layer_regime,
+        weight_bytes,
+        kv_bytes,
+        capacity,
+        fits: capacity <= 0.0 || weight_bytes + kv_bytes <= capacity,
+    }
+}
+
+impl LlmStep {
+    /// Sum of FLOPs of the kernels of one part.
+    pub fn flops_of(&self, part: Part) -> f64 {
+        kernels(&self.run)
+            .iter()
+            .filter(|k| k.part == part)
+            .map(|k| k.group.flops)
+            .sum()
+    }
+}
+
+/// One point of the batch sweep.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SweepPoint {
+    pub batch: u32,
+    pub wall: f64,
+    pub tokens_per_s: f64,
+    pub split: Split,
+    pub fits: bool,
+}
+
+/// Batches 1, 2, 4 … 4096 (and the current one) with everything else as `r`.
+pub fn sweep(r: &LlmRun, setting: &Setting) -> Vec<SweepPoint> {
+    let mut batches: Vec<u32> = (0..=12).map(|i| 1u32 << i).collect();
+    batches.push(
+        r.batch
+            .clamp(super::limits::BATCH.0, super::limits::BATCH.1),
+    );
+    batches.sort_unstable();
+    batches.dedup();
+    batches
+        .into_iter()
+        .map(|batch| {
+            let s = run(&LlmRun { batch, ..*r }, setting);
+            SweepPoint {
+                batch,
+                wall: s.wall,
+                tokens_per_s: s.tokens_per_s,
+                split: s.split,
+                fits: s.fits,
+            }
+        })
+        .collect()
+}
+
+/// `wall(2·batch) / wall(batch)`, the overhead section's test applied to this step.
+pub fn double_batch_ratio(r: &LlmRun, setting: &Setting) -> f64 {
+    let base = run(r, setting).wall;
+    let twice = run(
+        &LlmRun {
+            batch: r.batch.saturating_mul(2),
+            ..*r
+        },
+        setting,
+    )
+    .wall;
+    if base > 0.0 {
+        twice / base
+    } else {
+        1.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{KvDtype, LlmConfig, LlmModel};
+    use super::*;
+    use crate::model::hardware;
+    use crate::state::State;
+
+    fn setting(hw: &str) -> Setting {
+        let mut s = State::default();
+        if let Some(p) = hardware::preset(hw) {
+            s.select_preset(p);
+        }
+        s.setting()
+    }
+
+    pub(crate) fn llama8b(phase: Phase, batch: u32, context: u32) -> LlmRun {
+        LlmRun {
+            config: LlmModel::Llama3_8b
+                .config()
+                .map(|c| c.0)
+                .unwrap_or(LlmConfig {
+                    layers: 1,
+                    hidden: 64,
+                    heads: 1,
+                    kv_heads: 1,
+                    ffn: 64,
+                    vocab: 256,
+                    experts: 1,
+                    top_k: 1,
+                }),
+            phase,
+            batch,
+            context,
+            wdtype: WeightDtype::Bf16,
+            kvdtype: KvDtype::Bf16,
+            graphs: true,
+            flash: true,
+        }
+    }
+
+    #[test]
+    fn decode_batch1_is_weight_bytes_over_bandwidth() {
+        let s = setting("h100-sxm");
+        let r = llama8b(Phase::Decode, 1, 1024);
+        let st = run(&r, &s);
+        let floor = st.weight_bytes / s.bw;
+        assert!(
+            (st.wall / floor - 1.0).abs() < 0.10,
+            "{} vs {}",
+            st.wall,
+            floor
+        );
+        assert_eq!(st.regime, Regime::Memory);
+        assert!(st.split.weights > 0.8 * st.wall);
+        assert!((st.split.total() - st.wall).abs() < 1e-9 * st.wall);
+        // the H100's bf16 ridge, ~295
+        assert!(
+            (st.critical_batch - 295.0).abs() < 1.0,
+            "{}",
+            st.critical_batch
+        );
+    }
+
+    #[test]
+    fn large_batch_decode_and_prefill_are_compute_bound() {
+        let s = setting("h100-sxm");
+        let p = run(&llama8b(Phase::Prefill, 1, 4096), &s);
+        assert_eq!(p.regime, Regime::Compute);
+        let d = run(&llama8b(Phase::Decode, 4096, 1), &s);
+        assert_eq!(d.layer_regime, Regime::Compute);
+        // a long context makes decode KV-bound
+        let kv = run(&llama8b(Phase::Decode, 8, 32768), &s);
+        assert_eq!(kv.split.largest(), "kv");
+        assert!(!run(&llama8b(Phase::Decode, 4096, 131072), &s).fits);
+        assert!(kv.fits);
+    }
+
+    #[test]
+    fn graphs_remove_overhead_flash_removes_scores() {
+        let mut s = setting("h100-sxm");
+        // at the default 3.57 µs per launch the GPU's 4.5 ms of weight reads hide
+        // the ~390 launches; a slower, Python-heavy loop (20 µs each) does not
+        let hidden = run(
+            &LlmRun {
+                graphs: false,
+                ..llama8b(Phase::Decode, 1, 128)
+            },
+            &s,
+        );
+        assert!(hidden.split.overhead < 0.01 * hidden.wall);
+        s.overhead = 20e-6;
+        let eager = run(
+            &LlmRun {
+                graphs: false,
+                ..llama8b(Phase::Decode, 1, 128)
+            },
+            &s,
+        );
+        let g = run(&llama8b(Phase::Decode, 1, 128), &s);
+        assert!(eager.wall > g.wall * 1.2, "{} {}", eager.wall, g.wall);
+        assert!(eager.split.overhead > g.split.overhead);
+        let naive = run(
+            &LlmRun {
+                flash: false,
+                ..llama8b(Phase::Prefill, 1, 8192)
+            },
+            &s,
+        );
+        let flash = run(&llama8b(Phase::Prefill, 1, 8192), &s);
+        assert!(naive.wall > flash.wall);
+        assert!(naive.bytes > 2.0 * flash.bytes);
+    }
+
+    #[test]
+    fn moe_touches_more_experts_with_batch() {
+        let s = setting("h100-sxm");
+        let mx = LlmRun {
+            config: LlmModel::Mixtral8x7b
+                .config()
+                .map(|c| c.0)
+                .unwrap_or(llama8b(Phase::Decode, 1, 1).config),
+            ..llama8b(Phase::Decode, 1, 128)
+        };
+        let one = run(&mx, &s);
+        let many = run(&LlmRun { batch: 64, ..mx }, &s);
+        // batch 1 reads 2 experts' weights, batch 64 all 8: more weight time
+        assert!(many.split.weights > 2.5 * one.split.weights);
+        assert!(one.weight_bytes > 90e9); // every expert is stored
+        assert!(
+            (one.critical_batch / run(&llama8b(Phase::Decode, 1, 128), &s).critical_batch - 4.0)
+                .abs()
+                < 1e-9
+        );
+    }
+}

@@ -1,0 +1,139 @@
+//! Widget `dit`: a diffusion transformer's denoising step on the explorer's
+//! hardware: attention vs MLP vs pointwise vs overhead and each one's regime, the
+//! double-the-batch test, how the step moves with resolution, and what
+//! FlashAttention, fusion and CUDA graphs each buy (`model::dit::advice`).
+
+use super::controls::{LogSlider, Select, Toggle};
+use super::frame::Readout;
+use super::Ctx;
+use crate::model::dit::{self, advice, DitModel, DitStep};
+use crate::model::units;
+use crate::state::widgets::{field, ChoiceField};
+use crate::state::State;
+use leptos::prelude::*;
+
+/// The model select: switching model also resets `dit_res` to the new model's
+/// default (256 px for an image model, 49 frames for a video one).
+const MODEL: ChoiceField<DitModel> = ChoiceField {
+    set: |s, v| {
+        if s.widgets.dit_model != v {
+            s.widgets.dit_model = v;
+            s.widgets.dit_res = v.res_meaning().1;
+        }
+    },
+    ..field::dit_model
+};
+
+fn model_step(s: &State) -> DitStep {
+    dit::run(&s.dit_run(), &s.setting())
+}
+
+fn shares(st: &DitStep) -> [(&'static str, &'static str, f64); 4] {
+    let s = st.shares;
+    [
+        ("compute", "attention", s.attention),
+        ("vector", "MLP", s.mlp),
+        ("memory", "pointwise", s.pointwise),
+        ("overhead", "overhead", s.overhead),
+    ]
+}
+
+#[component]
+pub fn Dit(ctx: Ctx) -> impl IntoView {
+    let st = Memo::new(move |_| ctx.view.with(model_step));
+    let live = Memo::new(move |_| ctx.state.with(model_step));
+    let sentences = Memo::new(move |_| {
+        ctx.view.with(|s| {
+            let (r, set) = (s.dit_run(), s.setting());
+            let mut v = vec![
+                advice::split(&dit::run(&r, &set)),
+                advice::double_batch(&r, &set),
+            ];
+            v.extend(advice::switches(&r, &set).into_iter().map(|x| x.2));
+            v
+        })
+    });
+    let table = Memo::new(move |_| {
+        ctx.view
+            .with(|s| advice::by_resolution(&s.dit_run(), &s.setting()))
+    });
+    let readout = |name: &'static str,
+                   raw: fn(&DitStep) -> String,
+                   text: fn(&DitStep) -> String| {
+        view! { <Readout name=name raw=Signal::derive(move || live.with(raw)) text=Signal::derive(move || live.with(text))/> }
+    };
+    let bar =
+        move || {
+            st.with(|st| {
+                shares(st)
+                .into_iter()
+                .map(|(class, label, v)| view! {
+                    <div class=format!("share {class}") style=format!("width:{:.3}%", 100.0 * v)
+                        title=format!("{label}: {}", units::percent(v))></div>
+                })
+                .collect_view()
+            })
+        };
+    let bar_label = move || {
+        st.with(|st| {
+            let l: Vec<String> = shares(st)
+                .iter()
+                .map(|(_, n, v)| format!("{n} {}", units::percent(*v)))
+                .collect();
+            format!("Where the denoising step's time goes: {}", l.join(", "))
+        })
+    };
+    view! {
+        <div class="controls-inline">
+            <Select ctx=ctx field=MODEL/>
+            <LogSlider ctx=ctx field=field::dit_res/>
+            <LogSlider ctx=ctx field=field::dit_batch/>
+            <Toggle ctx=ctx flag=field::dit_flash/>
+            <Toggle ctx=ctx flag=field::dit_fused/>
+            <Toggle ctx=ctx flag=field::dit_graphs/>
+        </div>
+        <p class="note">
+            {move || ctx.view.with(|s| {
+                let m = s.widgets.dit_model;
+                let c = m.config();
+                format!(
+                    "{}: {} blocks, hidden {}, {} heads; resolution means {}. One denoising step (one forward) is {} kernels on {} in bf16.",
+                    m.label(), c.layers, c.hidden, c.heads, m.res_meaning().0,
+                    st.with(|st| st.kernel_count), s.hw_name())
+            })}
+        </p>
+        <dl class="metrics" aria-live="polite">
+            <div class="metric"><dt>"Time per step"</dt><dd>{readout("dit_step_s", |s| s.wall.to_string(), |s| units::si(s.wall, "s"))}</dd></div>
+            <div class="metric"><dt>"FLOPs per forward"</dt><dd>{readout("dit_flops", |s| s.flops.to_string(), |s| units::si(s.flops, "FLOP"))}</dd></div>
+            <div class="metric"><dt>"Regime"</dt><dd>{readout("dit_regime", |s| s.regime.id().to_string(), |s| s.regime.label().to_string())}</dd></div>
+            <div class="metric"><dt>"Attention"</dt><dd>{readout("dit_share_attention", |s| s.shares.attention.to_string(), |s| units::percent(s.shares.attention))}</dd></div>
+            <div class="metric"><dt>"MLP"</dt><dd>{readout("dit_share_mlp", |s| s.shares.mlp.to_string(), |s| units::percent(s.shares.mlp))}</dd></div>
+            <div class="metric"><dt>"Pointwise"</dt><dd>{readout("dit_share_pointwise", |s| s.shares.pointwise.to_string(), |s| units::percent(s.shares.pointwise))}</dd></div>
+            <div class="metric"><dt>"Overhead"</dt><dd>{readout("dit_share_overhead", |s| s.shares.overhead.to_string(), |s| units::percent(s.shares.overhead))}</dd></div>
+        </dl>
+        <div class="share-bar" role="img" aria-label=bar_label>{bar}</div>
+        <ul class="legend">
+            <li><span class="swatch compute"></span>"attention (QKV, scores, projection)"</li>
+            <li><span class="swatch vector"></span>"MLP"</li>
+            <li><span class="swatch memory"></span>"pointwise (adaLN, residual, activation)"</li>
+            <li><span class="swatch region overhead"></span>"overhead"</li>
+        </ul>
+        <ul class="llm-advice" aria-live="polite">
+            {move || sentences.get().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}
+        </ul>
+        <div class="table-scroll" tabindex="0" role="region" aria-label="The step by resolution, scrollable">
+            <table class="kernels dit-res">
+                <caption>{move || ctx.view.with(|s| format!("The step by {} (batch and switches as set)", s.widgets.dit_model.res_meaning().0))}</caption>
+                <thead><tr><th scope="col">"resolution"</th><th scope="col">"tokens"</th><th scope="col">"step"</th>
+                    <th scope="col">"attention"</th><th scope="col">"MLP"</th><th scope="col">"pointwise"</th><th scope="col">"overhead"</th></tr></thead>
+                <tbody>
+                    {move || table.get().into_iter().map(|r| view! {
+                        <tr><th scope="row">{r.run.res}</th><td>{units::sig3(r.tokens)}</td><td>{units::si(r.wall, "s")}</td>
+                            <td>{units::percent(r.shares.attention)}</td><td>{units::percent(r.shares.mlp)}</td>
+                            <td>{units::percent(r.shares.pointwise)}</td><td>{units::percent(r.shares.overhead)}</td></tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+}

@@ -1,0 +1,423 @@
+//! Widget `llm`: a decoder-only LLM's decode step or prefill on the explorer's
+//! hardware: kernels on the roofline, where the time goes (weights, KV cache,
+//! activations, compute, overhead), whether it fits in memory, the batch sweep with
+//! the critical batch, and what graphs, FlashAttention and fp8 weights would buy.
+//! Every sentence comes from `model::llm::advice`.
+
+use super::chart::{self, Area, Look};
+use super::controls::{LogSlider, Select, Toggle};
+use super::frame::Readout;
+use super::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
+use super::roofline::{Point, RooflineData, Step as RoofStep};
+use super::Ctx;
+use crate::model::llm::step::{self, LlmStep, SweepPoint};
+use crate::model::llm::{advice, LlmModel, Phase};
+use crate::model::{units, Bound};
+use crate::state::widgets::field;
+use crate::state::State;
+use leptos::prelude::*;
+use plotters::prelude::*;
+
+/// The KV cache's series: the palette's pink.
+const KV_COLOR: RGBColor = super::palette::rgb(super::palette::PINK);
+
+fn model_step(s: &State) -> LlmStep {
+    step::run(&s.llm_run(), &s.setting())
+}
+
+/// The split bar's parts: class, label, seconds.
+fn parts(st: &LlmStep) -> [(&'static str, &'static str, f64); 5] {
+    let p = st.split;
+    [
+        ("memory", "weight loading", p.weights),
+        ("kv", "KV-cache loading", p.kv),
+        ("vector", "activations", p.activations),
+        ("compute", "compute", p.compute),
+        ("overhead", "overhead", p.overhead),
+    ]
+}
+
+#[component]
+pub fn Llm(ctx: Ctx) -> impl IntoView {
+    let st = Memo::new(move |_| ctx.view.with(model_step));
+    // readouts are a live contract: from the shared state even off-screen
+    let live = Memo::new(move |_| ctx.state.with(model_step));
+    let sentences = Memo::new(move |_| {
+        ctx.view.with(|s| {
+            let (r, set) = (s.llm_run(), s.setting());
+            let st = step::run(&r, &set);
+            let mut v = vec![
+                advice::where_time_goes(&st),
+                advice::double_batch(&r, &set, &st),
+            ];
+            if r.phase == Phase::Decode {
+                v.push(advice::critical(&st));
+            }
+            v.extend(
+                advice::counterfactuals(&r, &set, &st)
+                    .into_iter()
+                    .map(|c| c.2),
+            );
+            v
+        })
+    });
+    let fit_text = Memo::new(move |_| {
+        ctx.view
+            .with(|s| advice::capacity(&model_step(s), &s.hw_name()))
+    });
+    let sweep = Memo::new(move |_| {
+        ctx.view.with(|s| {
+            let r = s.llm_run();
+            let set = s.setting();
+            let st = step::run(&r, &set);
+            Sweep {
+                points: step::sweep(&r, &set),
+                batch: r.batch,
+                critical: st.critical_batch,
+                prefill: r.phase == Phase::Prefill,
+            }
+        })
+    });
+    let custom = Memo::new(move |_| ctx.state.with(|s| s.widgets.llm_model == LlmModel::Custom));
+    let readout = |name: &'static str,
+                   raw: fn(&LlmStep) -> String,
+                   text: fn(&LlmStep) -> String| {
+        view! { <Readout name=name raw=Signal::derive(move || live.with(raw)) text=Signal::derive(move || live.with(text))/> }
+    };
+    let bar = move || {
+        st.with(|st| {
+            let w = st.wall.max(f64::MIN_POSITIVE);
+            parts(st)
+                .into_iter()
+                .map(|(class, label, t)| {
+                    view! { <div class=format!("share {class}") style=format!("width:{:.3}%", 100.0 * t / w)
+                        title=format!("{label}: {}", units::si(t, "s"))></div> }
+                })
+                .collect_view()
+        })
+    };
+    let bar_label = move || {
+        st.with(|st| {
+            let w = st.wall.max(f64::MIN_POSITIVE);
+            let list: Vec<String> = parts(st)
+                .iter()
+                .map(|(_, l, t)| format!("{l} {}", units::percent(t / w)))
+                .collect();
+            format!("Where the step's time goes: {}", list.join(", "))
+        })
+    };
+    let mem = move || {
+        st.with(|st| {
+            let cap = if st.capacity > 0.0 {
+                st.capacity
+            } else {
+                st.weight_bytes + st.kv_bytes
+            };
+            let total = (st.weight_bytes + st.kv_bytes).max(cap);
+            let pct = |b: f64| 100.0 * b / total.max(f64::MIN_POSITIVE);
+            view! {
+                <div class="share memory" style=format!("width:{:.3}%", pct(st.weight_bytes))
+                    title=format!("weights {}", units::si(st.weight_bytes, "B"))></div>
+                <div class="share kv" style=format!("width:{:.3}%", pct(st.kv_bytes))
+                    title=format!("KV cache {}", units::si(st.kv_bytes, "B"))></div>
+            }
+        })
+    };
+    let fits = Memo::new(move |_| st.with(|s| s.fits));
+    // one layer's kernels and the whole step on the roofline of this machine
+    let roof = Memo::new(move |_| {
+        st.with(|st| RooflineData {
+            m: st.machine,
+            kernels: st
+                .layer
+                .iter()
+                .map(|row| Point {
+                    name: row.name,
+                    intensity: row.intensity,
+                    flops: row.flops / row.time.max(f64::MIN_POSITIVE),
+                    time: row.time,
+                    count: st.run.config.layers,
+                    unit: row.unit,
+                    bound: row.bound,
+                })
+                .collect(),
+            step: Some(RoofStep {
+                intensity: st.flops / st.bytes.max(f64::MIN_POSITIVE),
+                flops: st.flops / st.wall.max(f64::MIN_POSITIVE),
+                time: st.wall,
+                regime: st.regime,
+            }),
+            measured: None,
+        })
+    });
+    view! {
+        <div class="controls-inline">
+            <Select ctx=ctx field=field::llm_model/>
+            <Select ctx=ctx field=field::llm_phase/>
+            <Select ctx=ctx field=field::llm_wdtype/>
+            <Select ctx=ctx field=field::llm_kvdtype/>
+            <LogSlider ctx=ctx field=field::llm_batch/>
+            <LogSlider ctx=ctx field=field::llm_context/>
+            <Toggle ctx=ctx flag=field::llm_graphs/>
+            <Toggle ctx=ctx flag=field::llm_flash/>
+        </div>
+        {move || custom.get().then(|| view! {
+            <div class="controls-inline" id="llm-custom">
+                <LogSlider ctx=ctx field=field::llm_layers/>
+                <LogSlider ctx=ctx field=field::llm_hidden/>
+                <LogSlider ctx=ctx field=field::llm_heads/>
+                <LogSlider ctx=ctx field=field::llm_kv_heads/>
+                <LogSlider ctx=ctx field=field::llm_ffn/>
+                <LogSlider ctx=ctx field=field::llm_vocab/>
+            </div>
+        })}
+        <p class="note">
+            {move || ctx.view.with(|s| {
+                let r = s.llm_run();
+                let src = s.widgets.llm_model.config().map(|c| c.1)
+                    .unwrap_or("custom shape from the sliders (KV heads at most the heads)");
+                let c = &r.config;
+                format!(
+                    "{} parameters ({} active per token), {} kernels per step on {}, matmuls at {}. Config: {src}.",
+                    units::words(c.total_params()), units::words(c.active_params()),
+                    st.with(|st| st.kernel_count), s.hw_name(),
+                    st.with(|st| units::si(st.machine.matmul_flops, "FLOP/s")))
+            })}
+        </p>
+        <dl class="metrics" aria-live="polite">
+            <div class="metric"><dt>"Time per step"</dt><dd>{readout("llm_step_s", |s| s.wall.to_string(), |s| units::si(s.wall, "s"))}</dd></div>
+            <div class="metric"><dt>"Tokens per second"</dt><dd>{readout("llm_tokens_per_s", |s| s.tokens_per_s.to_string(), |s| units::sig3(s.tokens_per_s))}</dd></div>
+            <div class="metric"><dt>"Regime"</dt><dd>{readout("llm_regime", |s| s.regime.id().to_string(), |s| s.regime.label().to_string())}</dd>
+                <dd class="note">{move || st.with(|s| format!("one layer: {}", s.layer_regime.label()))}</dd></div>
+            <div class="metric"><dt>"Weights"</dt><dd>{readout("llm_weight_bytes", |s| s.weight_bytes.to_string(), |s| units::si(s.weight_bytes, "B"))}</dd></div>
+            <div class="metric"><dt>"KV cache"</dt><dd>{readout("llm_kv_bytes", |s| s.kv_bytes.to_string(), |s| units::si(s.kv_bytes, "B"))}</dd></div>
+            <div class="metric"><dt>"Critical batch"</dt><dd>{readout("llm_critical_batch", |s| s.critical_batch.to_string(), |s| units::sig3(s.critical_batch))}</dd></div>
+            <div class="metric"><dt>"Fits in memory"</dt><dd>{readout("llm_fits", |s| if s.fits { "1" } else { "0" }.to_string(), |s| if s.fits { "yes" } else { "no" }.to_string())}</dd></div>
+        </dl>
+        <div class="llm-memory" class:notice=move || !fits.get()>
+            <div class="share-bar" role="img" aria-label=move || fit_text.get()>{mem}</div>
+            <p class="note" id="llm-fit">{move || fit_text.get()}</p>
+        </div>
+        <div class="share-bar" role="img" aria-label=bar_label>{bar}</div>
+        <ul class="legend">
+            <li><span class="swatch memory"></span>"weight loading"</li>
+            <li><span class="swatch kv"></span>"KV-cache loading"</li>
+            <li><span class="swatch vector"></span>"activations"</li>
+            <li><span class="swatch compute"></span>"compute"</li>
+            <li><span class="swatch region overhead"></span>"overhead"</li>
+        </ul>
+        <ul class="llm-advice" aria-live="polite">
+            {move || sentences.get().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}
+        </ul>
+        <PlotCanvas ctx=ctx id="llm-canvas" data=shared(sweep)
+            label=Signal::derive(move || format!(
+                "Batch sweep: time per step and tokens per second against the batch, log scales; the critical batch is about {}.",
+                units::sig3(sweep.with(|s| s.critical))))/>
+        <p class="note">"Left: the time per step (black) and its parts, coloured as in the bar above; right: tokens per second. The violet line is the critical batch (decode only)."</p>
+        <PlotCanvas ctx=ctx id="llm-roofline" data=shared(roof)
+            label=Signal::derive(move || st.with(|s| format!(
+                "One layer's kernels on the roofline of this machine: the layer is {}, the whole step {}.",
+                s.layer_regime.label(), s.regime.label())))/>
+        <ul class="legend">
+            <li><span class="swatch memory"></span>"memory roof"</li>
+            <li><span class="swatch compute"></span>"matmul ceiling"</li>
+            <li><span class="swatch vector"></span>"pointwise ceiling"</li>
+            <li>"● a kernel of one layer   × the whole step, overhead included"</li>
+        </ul>
+        <div class="table-scroll" tabindex="0" role="region" aria-label="One layer's kernels, scrollable">
+            <table class="kernels llm-layer">
+                <caption>"One transformer layer's kernels on the roofline"</caption>
+                <thead><tr><th scope="col">"kernel"</th><th scope="col">"time"</th><th scope="col">"intensity"</th><th scope="col">"bound by"</th></tr></thead>
+                <tbody>
+                    {move || st.with(|s| s.layer.iter().map(|row| {
+                        let b = match row.bound { Bound::Compute => "compute", Bound::Memory => "memory" };
+                        view! { <tr><th scope="row">{row.name}</th><td>{units::si(row.time, "s")}</td>
+                            <td>{format!("{} FLOP/B", units::sig3(row.intensity))}</td><td class=b>{b}</td></tr> }
+                    }).collect_view())}
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+/// The batch sweep chart's data.
+#[derive(Clone, PartialEq)]
+struct Sweep {
+    points: Vec<SweepPoint>,
+    batch: u32,
+    critical: f64,
+    prefill: bool,
+}
+
+impl Plot for Sweep {
+    fn height(&self, w: f64) -> f64 {
+        if w < 560.0 {
+            (w * 1.3).clamp(380.0, 560.0)
+        } else {
+            (w * 0.42).clamp(260.0, 360.0)
+        }
+    }
+    plot_with!(marks render);
+    fn csv(&self) -> String {
+        csv(
+            &[
+                "batch",
+                "step_s",
+                "tokens_per_s",
+                "weights_s",
+                "kv_s",
+                "activations_s",
+                "compute_s",
+                "overhead_s",
+                "fits",
+            ],
+            self.points.iter().map(|p| {
+                vec![
+                    p.batch.to_string(),
+                    p.wall.to_string(),
+                    p.tokens_per_s.to_string(),
+                    p.split.weights.to_string(),
+                    p.split.kv.to_string(),
+                    p.split.activations.to_string(),
+                    p.split.compute.to_string(),
+                    p.split.overhead.to_string(),
+                    u8::from(p.fits).to_string(),
+                ]
+            }),
+        )
+    }
+}
+
+/// A line of the sweep: name, colour, value.
+type Series = (&'static str, RGBColor, fn(&SweepPoint) -> f64);
+
+/// Decades around the positive values.
+fn decades(vals: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (lo, hi) = vals
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .fold((f64::MAX, f64::MIN), |(a, b), v| (a.min(v), b.max(v)));
+    if lo > hi {
+        return (1e-6, 1.0);
+    }
+    let lo = 10f64.powf(lo.log10().floor());
+    let hi = 10f64.powf(hi.log10().ceil()).max(lo * 10.0);
+    (lo, hi)
+}
+
+fn render<DB: DrawingBackend>(
+    s: &Sweep,
+    root: Area<DB>,
+    look: &Look,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    let pal = look.pal;
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let (w, h) = root.dim_in_pixel();
+    let (a, b) = if f64::from(w) / look.dpr < 560.0 {
+        root.split_vertically(h / 2)
+    } else {
+        root.split_horizontally(w / 2)
+    };
+    let xr = (1.0, 1e4);
+    let largest = |p: &SweepPoint| {
+        p.split
+            .weights
+            .max(p.split.kv)
+            .max(p.split.compute)
+            .max(p.split.overhead)
+    };
+    let yt = decades(s.points.iter().flat_map(|p| [p.wall, largest(p) * 0.5]));
+    let ch_t = chart::log_log(&a, xr, yt, "batch (sequences)", "seconds per step", look);
+    let mut ch = ch_t?;
+    marks.area(&chart::plot_rect(&ch), xr, yt);
+    let series: [Series; 5] = [
+        ("step", pal.ink, |p| p.wall),
+        ("weights", pal.memory, |p| p.split.weights),
+        ("KV cache", KV_COLOR, |p| p.split.kv),
+        ("compute", pal.compute, |p| p.split.compute),
+        ("overhead", pal.muted, |p| p.split.overhead),
+    ];
+    for (_, color, get) in series {
+        let pts: Vec<(f64, f64)> = s
+            .points
+            .iter()
+            .map(|p| (f64::from(p.batch), get(p)))
+            .filter(|p| p.1 >= yt.0 && p.1 <= yt.1)
+            .collect();
+        let width = if color == pal.ink { 2.5 } else { 1.5 };
+        ch.draw_series(LineSeries::new(pts, color.stroke_width(look.px(width))))
+            .map_err(err)?;
+    }
+    let vline = |lo: f64, hi: f64| vec![(s.critical, lo), (s.critical, hi)];
+    let show_critical = !s.prefill && s.critical >= xr.0 && s.critical <= xr.1;
+    if show_critical {
+        ch.draw_series(LineSeries::new(
+            vline(yt.0, yt.1),
+            pal.vector.stroke_width(look.px(1.5)),
+        ))
+        .map_err(err)?;
+    }
+    for p in &s.points {
+        let at = (f64::from(p.batch), p.wall);
+        if at.1 < yt.0 || at.1 > yt.1 {
+            continue;
+        }
+        let current = p.batch == s.batch;
+        marks.point(
+            ch.backend_coord(&at),
+            if current { "llm-current" } else { "llm-batch" },
+            at,
+            "",
+            vec![
+                format!(
+                    "batch {}{}",
+                    p.batch,
+                    if current { " (current)" } else { "" }
+                ),
+                format!("step {}", units::si(p.wall, "s")),
+                format!("{} tokens/s", units::sig3(p.tokens_per_s)),
+                if p.fits {
+                    "fits in memory".into()
+                } else {
+                    "does not fit in memory".into()
+                },
+            ],
+        );
+        let size = look.px(if current { 5.0 } else { 3.0 });
+        ch.draw_series(std::iter::once(Circle::new(at, size, pal.ink.filled())))
+            .map_err(err)?;
+    }
+    // tokens/s
+    let yr = decades(s.points.iter().map(|p| p.tokens_per_s));
+    let mut ch2 = chart::log_log(&b, xr, yr, "batch (sequences)", "tokens per second", look)?;
+    let pts: Vec<(f64, f64)> = s
+        .points
+        .iter()
+        .map(|p| (f64::from(p.batch), p.tokens_per_s))
+        .collect();
+    ch2.draw_series(LineSeries::new(
+        pts.clone(),
+        pal.compute.stroke_width(look.px(2.5)),
+    ))
+    .map_err(err)?;
+    ch2.draw_series(
+        pts.iter()
+            .map(|&p| Circle::new(p, look.px(3.0), pal.compute.filled())),
+    )
+    .map_err(err)?;
+    if show_critical {
+        ch2.draw_series(LineSeries::new(
+            vline(yr.0, yr.1),
+            pal.vector.stroke_width(look.px(1.5)),
+        ))
+        .map_err(err)?;
+        let at = (s.critical, yr.0 * (yr.1 / yr.0).powf(0.9));
+        ch2.draw_series(std::iter::once(Text::new(
+            format!(" critical batch ≈ {}", units::sig3(s.critical)),
+            at,
+            look.font(11.0, &pal.vector),
+        )))
+        .map_err(err)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,277 @@
+// Issue 13: the `llm` widget (decode/prefill of a decoder-only LLM) — its controls,
+// readouts, URL round trip, bad values as notices, embed, exports, dark mode, a
+// phone-width layout and the axe audit.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import fs from 'node:fs';
+import {
+  useHarness, waitReady, metric, setSlider, pollUntil, search, param, inputValue, OUT_DIR, REPO_ROOT, settle,
+} from './helpers.mjs';
+
+const h = useHarness();
+const SHOTS = path.join(OUT_DIR, 'llm');
+fs.mkdirSync(SHOTS, { recursive: true });
+const AXE = path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js');
+
+const W = '#llm';
+const text = (page, sel = W) => page.locator(sel).innerText();
+
+async function drawn(page, sel) {
+  await page.locator(sel).scrollIntoViewIfNeeded();
+  return pollUntil(() => page.evaluate((s) => Number(document.querySelector(s)?.getAttribute('data-frame') || 0), sel), (f) => f >= 1);
+}
+
+/** A page that lets axe's script in (the app's CSP would block it), as a11y.test.mjs does. */
+async function audited(query, colorScheme = 'light') {
+  const ctx = await h.browser.newContext({ colorScheme, bypassCSP: true, viewport: { width: 720, height: 900 } });
+  const page = await ctx.newPage();
+  await page.goto(h.url + query);
+  await waitReady(page);
+  return { page, ctx };
+}
+
+async function axe(page) {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
+
+test('default: Llama-3-8B decoding one sequence on the A100 is memory-bound on its weights', async (t) => {
+  await h.withPage(t, '', async (page) => {
+    await page.locator(W).scrollIntoViewIfNeeded();
+    assert.equal(await inputValue(page, 'llm_model'), 'llama3-8b');
+    assert.equal(await metric(page, 'llm_regime'), 'memory');
+    const wb = await metric(page, 'llm_weight_bytes');
+    assert.ok(Math.abs(wb / 16.06e9 - 1) < 0.01, `weights ${wb}`);
+    // batch 1: the step is about weights ÷ bandwidth (1.555 TB/s)
+    const step = await metric(page, 'llm_step_s');
+    // (the step reads one embedding row, not the table, and the KV cache besides)
+    assert.ok(Math.abs(step / (wb / 1.555e12) - 1) < 0.1, `step ${step}`);
+    assert.ok(Math.abs((await metric(page, 'llm_tokens_per_s')) - 1 / step) < 1e-6 / step);
+    // A100 bf16 ridge 312/1.555 ≈ 200.6
+    assert.ok(Math.abs((await metric(page, 'llm_critical_batch')) - 200.6) < 0.5);
+    assert.equal(await metric(page, 'llm_fits'), 1);
+    // 4097 tokens · 128 KiB
+    assert.equal(await metric(page, 'llm_kv_bytes'), 4097 * 131072);
+    const all = await text(page);
+    assert.match(all, /Doubling the batch to 2 costs \+\d+ % time per step: the weights are read once for the whole batch, so you are memory-bound on them and batching is nearly free\./);
+    assert.match(all, /fp8 weights would make the step [\d.]+× faster/);
+    assert.match(all, /below it/);
+    assert.match(all, /it fits/);
+    await drawn(page, '#llm-canvas');
+    assert.equal(param(await search(page), 'llm_model'), null, 'defaults stay out of the URL');
+  });
+});
+
+test('the controls change the readouts, the sentences and the URL', async (t) => {
+  await h.withPage(t, '', async (page) => {
+    await page.locator(W).scrollIntoViewIfNeeded();
+    const s0 = await metric(page, 'llm_step_s');
+    await page.selectOption('#llm_wdtype', 'int4');
+    await pollUntil(() => metric(page, 'llm_step_s'), (x) => x < 0.5 * s0);
+    assert.equal(param(await search(page), 'llm_wdtype'), 'int4');
+    await page.selectOption('#llm_phase', 'prefill');
+    await pollUntil(() => metric(page, 'llm_regime'), (x) => x === 'compute');
+    assert.equal(param(await search(page), 'llm_phase'), 'prefill');
+    await page.selectOption('#llm_phase', 'decode');
+    await setSlider(page, 'llm_batch', Math.log10(2048));
+    await pollUntil(() => search(page), (q) => param(q, 'llm_batch') !== null);
+    const b = Number(param(await search(page), 'llm_batch'));
+    assert.ok(b > 1000, `batch ${b}`);
+    await page.locator('#llm_graphs').check();
+    await pollUntil(() => search(page), (q) => param(q, 'llm_graphs') === '1');
+    await page.locator('#llm_flash').uncheck();
+    await pollUntil(() => search(page), (q) => param(q, 'llm_flash') === '0');
+    // custom shape: its sliders appear
+    assert.equal(await page.locator('#llm-custom').count(), 0);
+    await page.selectOption('#llm_model', 'custom');
+    await page.locator('#llm-custom').waitFor();
+    await setSlider(page, 'llm_layers', Math.log10(4));
+    await pollUntil(() => search(page), (q) => param(q, 'llm_layers') === '4');
+    // the H100: more bandwidth, faster step
+    await page.selectOption('#llm_model', 'llama3-8b');
+    const a100 = await metric(page, 'llm_step_s');
+    await page.selectOption('#hw', 'h100-sxm');
+    await pollUntil(() => metric(page, 'llm_step_s'), (x) => x < a100);
+  });
+});
+
+test('long context: the KV cache dominates and then stops fitting', async (t) => {
+  await h.withPage(t, '?hw=h100-sxm&llm_batch=8&llm_context=32768', async (page) => {
+    await page.locator(W).scrollIntoViewIfNeeded();
+    assert.equal(await metric(page, 'llm_fits'), 1);
+    assert.match(await text(page), /most of it is reading the KV cache/);
+  });
+  await h.withPage(t, '?hw=h100-sxm&llm_batch=64&llm_context=131072', async (page) => {
+    await page.locator(W).scrollIntoViewIfNeeded();
+    assert.equal(await metric(page, 'llm_fits'), 0);
+    const fit = page.locator('#llm-fit');
+    assert.match(await fit.innerText(), /^Does not fit: weights .* exceed the 80 GB on NVIDIA H100 SXM; at this context at most \d+ sequences fit\./);
+    assert.equal(await page.locator(`${W} .llm-memory.notice`).count(), 1);
+    await page.locator(W).screenshot({ path: path.join(SHOTS, 'no-fit.png') });
+  });
+});
+
+test('a link reopens the state; bad llm_* values give a notice and the default', async (t) => {
+  const q = '?llm_model=mixtral-8x7b&llm_phase=prefill&llm_batch=4&llm_context=2048&llm_wdtype=fp8&llm_kvdtype=fp8&llm_graphs=1&llm_flash=0';
+  await h.withPage(t, q, async (page) => {
+    assert.equal(await page.locator('#url-notices li').count(), 0);
+    assert.equal(await inputValue(page, 'llm_model'), 'mixtral-8x7b');
+    assert.equal(await inputValue(page, 'llm_phase'), 'prefill');
+    assert.equal(await inputValue(page, 'llm_wdtype'), 'fp8');
+    const out = new URLSearchParams(await search(page));
+    for (const [k, v] of new URLSearchParams(q)) assert.equal(out.get(k), v, k);
+    assert.ok(Math.abs((await metric(page, 'llm_weight_bytes')) / 46.7e9 - 1) < 0.01);
+  });
+  await h.withPage(t, '?llm_model=gpt5&llm_batch=0&llm_context=999999&llm_wdtype=fp4&llm_graphs=yes', async (page) => {
+    for (const p of ['llm_model', 'llm_batch', 'llm_context', 'llm_wdtype', 'llm_graphs']) {
+      assert.equal(await page.locator(`#url-notices li[data-param="${p}"]`).count(), 1, `a notice for ${p}`);
+    }
+    assert.equal(await inputValue(page, 'llm_model'), 'llama3-8b');
+    assert.equal(await metric(page, 'llm_regime'), 'memory');
+  });
+});
+
+test('embed, exports, dark mode, 390 px and the axe audit', async (t) => {
+  await h.withPage(t, '?embed=llm', async (page) => {
+    assert.equal(await page.locator('section.widget').count(), 1);
+    assert.ok(await page.locator('#llm_model').isVisible());
+    await drawn(page, '#llm-canvas');
+    const grab = async (kind) => {
+      const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(`${W} [data-export="${kind}"]`).first().click()]);
+      const file = path.join(SHOTS, `export-${dl.suggestedFilename()}`);
+      await dl.saveAs(file);
+      return { name: dl.suggestedFilename(), data: fs.readFileSync(file) };
+    };
+    const png = await grab('png');
+    assert.equal(png.name, 'brrr-llm-canvas.png');
+    assert.deepEqual([...png.data.subarray(0, 4)], [137, 80, 78, 71]);
+    const svg = await grab('svg');
+    assert.match(svg.data.toString('utf8'), /<svg/);
+    const csv = (await grab('csv')).data.toString('utf8').trim().split('\n');
+    assert.equal(csv[0], 'batch,step_s,tokens_per_s,weights_s,kv_s,activations_s,compute_s,overhead_s,fits');
+    assert.equal(csv.length, 1 + 13, 'batches 1 … 4096');
+  }, { viewport: { width: 720, height: 900 } });
+  // its embed fits its snippet's height at 720 px, also in its tallest state (the
+  // custom shape's sliders, the does-not-fit notice)
+  for (const q of ['?embed=llm', '?embed=llm&llm_model=custom&llm_batch=4096&llm_context=131072']) {
+    await h.withPage(t, q, async (page) => {
+      await drawn(page, '#llm-canvas');
+      await settle(page, 200);
+      const want = Number(await page.locator('section.widget').getAttribute('data-embed-height'));
+      const got = await page.evaluate(() => document.documentElement.getBoundingClientRect().height);
+      console.log(`# llm embed ${q}: ${Math.ceil(got)} / ${want}`);
+      assert.ok(got <= want && want - got <= Math.max(200, 0.25 * want), `content ${got} vs snippet ${want}`);
+    }, { viewport: { width: 720, height: 800 } });
+  }
+  await h.withPage(t, '?embed=llm&theme=dark', async (page) => {
+    await drawn(page, '#llm-canvas');
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.notEqual(bg, 'rgb(255, 255, 255)');
+    await page.screenshot({ path: path.join(SHOTS, 'dark.png'), fullPage: true });
+  }, { viewport: { width: 720, height: 900 } });
+  for (const [q, scheme] of [['?embed=llm', 'light'], ['?embed=llm&theme=dark', 'dark'], ['?embed=llm&llm_model=custom&hw=h100-sxm&llm_batch=64&llm_context=131072', 'light']]) {
+    const { page, ctx } = await audited(q, scheme);
+    await drawn(page, '#llm-canvas');
+    assert.deepEqual(await axe(page), [], q);
+    await ctx.close();
+  }
+  await h.withPage(t, '?llm_model=custom#llm', async (page) => {
+    await drawn(page, '#llm-canvas');
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(wide <= 0, `${wide} px of horizontal overflow at 390 px`);
+    await page.locator(W).screenshot({ path: path.join(SHOTS, 'phone.png') });
+  }, { viewport: { width: 390, height: 800 } });
+  await h.withPage(t, '?embed=llm', async (page) => {
+    await drawn(page, '#llm-canvas');
+    await page.screenshot({ path: path.join(SHOTS, 'light.png'), fullPage: true });
+  }, { viewport: { width: 1100, height: 900 } });
+});
+
+// ---------------------------------------------------------------------------
+// `dit`: a diffusion transformer's denoising step
+
+const D = '#dit';
+const shareSum = async (page) => {
+  let sum = 0;
+  for (const k of ['attention', 'mlp', 'pointwise', 'overhead']) sum += await metric(page, `dit_share_${k}`);
+  return sum;
+};
+
+test('dit default: DiT-XL/2 at 256 px, batch 1, is overhead-bound and graphs would help', async (t) => {
+  await h.withPage(t, '?hw=h100-sxm', async (page) => {
+    await page.locator(D).scrollIntoViewIfNeeded();
+    assert.equal(await inputValue(page, 'dit_model'), 'dit-xl-2');
+    assert.equal(await metric(page, 'dit_regime'), 'overhead');
+    // 118.6 G multiply-adds (the paper's "Gflops") → ~237 GFLOP
+    const f = await metric(page, 'dit_flops');
+    assert.ok(f > 2 * 0.98 * 118.6e9 && f < 2.02 * 1.02 * 118.6e9, `flops ${f}`);
+    assert.ok(Math.abs((await shareSum(page)) - 1) < 1e-9);
+    const all = await text(page, D);
+    assert.match(all, /Doubling the batch to 2 costs \+\d+ % time per step: the GPU mostly waits for the CPU to launch kernels: you are overhead-bound/);
+    assert.match(all, /CUDA graphs would make the step [\d.]+× faster/);
+    assert.match(all, /FlashAttention is on: without it the step would take [\d.]+× as long/);
+    assert.equal(param(await search(page), 'dit_model'), null);
+  });
+});
+
+test('dit controls: video, batch, switches, URL round trip and bad values', async (t) => {
+  await h.withPage(t, '?hw=h100-sxm', async (page) => {
+    await page.locator(D).scrollIntoViewIfNeeded();
+    await page.selectOption('#dit_model', 'cogvideox-2b');
+    await pollUntil(() => metric(page, 'dit_regime'), (x) => x === 'compute');
+    const q = await search(page);
+    assert.equal(param(q, 'dit_model'), 'cogvideox-2b');
+    assert.equal(param(q, 'dit_res'), '49', 'a video model starts at 49 frames');
+    assert.match(await text(page, D), /17\.8k tokens per sample|17,?776/);
+    await page.locator('#dit_graphs').check();
+    await page.locator('#dit_fused').check();
+    await pollUntil(() => search(page), (x) => param(x, 'dit_graphs') === '1' && param(x, 'dit_fused') === '1');
+    await setSlider(page, 'dit_batch', Math.log10(4));
+    await pollUntil(() => search(page), (x) => param(x, 'dit_batch') === '4');
+  });
+  const q = '?dit_model=cogvideox-2b&dit_res=25&dit_batch=2&dit_flash=0&dit_graphs=1&dit_fused=1';
+  await h.withPage(t, q, async (page) => {
+    assert.equal(await page.locator('#url-notices li').count(), 0);
+    const out = new URLSearchParams(await search(page));
+    for (const [k, v] of new URLSearchParams(q)) assert.equal(out.get(k), v, k);
+    assert.ok(Math.abs((await shareSum(page)) - 1) < 1e-9);
+  });
+  await h.withPage(t, '?dit_model=sora&dit_res=0&dit_batch=1000&dit_fused=2', async (page) => {
+    for (const p of ['dit_model', 'dit_res', 'dit_batch', 'dit_fused']) {
+      assert.equal(await page.locator(`#url-notices li[data-param="${p}"]`).count(), 1, `a notice for ${p}`);
+    }
+    assert.equal(await inputValue(page, 'dit_model'), 'dit-xl-2');
+  });
+});
+
+test('dit embed: height, dark mode, 390 px, axe', async (t) => {
+  await h.withPage(t, '?embed=dit', async (page) => {
+    await settle(page, 200);
+    const want = Number(await page.locator('section.widget').getAttribute('data-embed-height'));
+    const got = await page.evaluate(() => document.documentElement.getBoundingClientRect().height);
+    console.log(`# dit embed: ${Math.ceil(got)} / ${want}`);
+    assert.ok(got <= want && want - got <= Math.max(200, 0.25 * want), `content ${got} vs snippet ${want}`);
+    await page.screenshot({ path: path.join(SHOTS, 'dit-light.png'), fullPage: true });
+  }, { viewport: { width: 720, height: 800 } });
+  await h.withPage(t, '?embed=dit&theme=dark', async (page) => {
+    await page.screenshot({ path: path.join(SHOTS, 'dit-dark.png'), fullPage: true });
+  }, { viewport: { width: 720, height: 900 } });
+  await h.withPage(t, '?dit_model=cogvideox-2b#dit', async (page) => {
+    await page.locator(D).scrollIntoViewIfNeeded();
+    await settle(page, 200);
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(wide <= 0, `${wide} px of horizontal overflow at 390 px`);
+    await page.locator(D).screenshot({ path: path.join(SHOTS, 'dit-phone.png') });
+  }, { viewport: { width: 390, height: 800 } });
+  for (const [q, scheme] of [['?embed=dit', 'light'], ['?embed=dit&theme=dark&dit_model=cogvideox-2b', 'dark']]) {
+    const { page, ctx } = await audited(q, scheme);
+    await settle(page, 200);
+    assert.deepEqual(await axe(page), [], q);
+    await ctx.close();
+  }
+});

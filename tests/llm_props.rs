@@ -1,0 +1,164 @@
+//! Property tests of the `llm` and `dit` models over their declared ranges.
+
+use brrr::model::dit::{self, DitModel, DitRun};
+use brrr::model::llm::step::{self, Part};
+use brrr::model::llm::{limits, KvDtype, LlmConfig, LlmModel, LlmRun, Phase, WeightDtype};
+use brrr::model::{hardware, Setting};
+use brrr::state::State;
+use proptest::prelude::*;
+
+fn arb_setting() -> impl Strategy<Value = Setting> {
+    let presets = hardware::PRESETS;
+    (0..presets.len(), any::<bool>()).prop_map(|(i, graphs_dtype)| {
+        let mut s = State::for_preset(&presets[i]);
+        if graphs_dtype {
+            s.select_dtype(brrr::model::Dtype::Fp32);
+        }
+        s.setting()
+    })
+}
+
+fn arb_config() -> impl Strategy<Value = LlmConfig> {
+    let published = (0usize..4).prop_map(|i| {
+        LlmModel::ALL[i].config().map(|c| c.0).unwrap_or(LlmConfig {
+            layers: 1,
+            hidden: 64,
+            heads: 1,
+            kv_heads: 1,
+            ffn: 64,
+            vocab: 256,
+            experts: 1,
+            top_k: 1,
+        })
+    });
+    let custom = (
+        limits::LAYERS.0..=limits::LAYERS.1,
+        limits::HIDDEN.0..=limits::HIDDEN.1,
+        limits::HEADS.0..=limits::HEADS.1,
+        limits::HEADS.0..=limits::HEADS.1,
+        limits::FFN.0..=limits::FFN.1,
+        limits::VOCAB.0..=limits::VOCAB.1,
+    )
+        .prop_map(|(layers, hidden, heads, kv, ffn, vocab)| LlmConfig {
+            layers,
+            hidden,
+            heads,
+            kv_heads: kv.min(heads),
+            ffn,
+            vocab,
+            experts: 1,
+            top_k: 1,
+        });
+    prop_oneof![published, custom]
+}
+
+fn arb_run() -> impl Strategy<Value = LlmRun> {
+    (
+        arb_config(),
+        any::<bool>(),
+        limits::BATCH.0..=limits::BATCH.1,
+        limits::CONTEXT.0..=limits::CONTEXT.1,
+        0u32..3,
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(
+            |(config, prefill, batch, context, w, kv, graphs, flash)| LlmRun {
+                config,
+                phase: if prefill {
+                    Phase::Prefill
+                } else {
+                    Phase::Decode
+                },
+                batch,
+                context,
+                wdtype: WeightDtype::from_index(w),
+                kvdtype: KvDtype::from_index(u32::from(kv)),
+                graphs,
+                flash,
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn llm_outputs_finite(r in arb_run(), s in arb_setting()) {
+        let st = step::run(&r, &s);
+        for v in [st.wall, st.tokens_per_s, st.flops, st.bytes, st.weight_bytes, st.kv_bytes,
+                  st.critical_batch, st.split.total()] {
+            prop_assert!(v.is_finite() && v >= 0.0, "{v}");
+        }
+        prop_assert!(st.wall > 0.0);
+        prop_assert!((st.split.total() - st.wall).abs() <= 1e-9 * st.wall);
+    }
+
+    #[test]
+    fn more_bandwidth_never_slower(r in arb_run(), s in arb_setting(), k in 1.0f64..100.0) {
+        let t = step::run(&r, &s).wall;
+        let fast = Setting { bw: s.bw * k, ..s };
+        prop_assert!(step::run(&r, &fast).wall <= t * (1.0 + 1e-12));
+    }
+
+    #[test]
+    fn decode_time_non_decreasing_in_context(r in arb_run(), s in arb_setting(), extra in 1u32..65536) {
+        let r = LlmRun { phase: Phase::Decode, ..r };
+        let longer = LlmRun { context: r.context.saturating_add(extra).min(limits::CONTEXT.1), ..r };
+        prop_assert!(step::run(&longer, &s).wall >= step::run(&r, &s).wall * (1.0 - 1e-12));
+    }
+
+    #[test]
+    fn fp8_weights_never_slower_than_bf16_at_batch_1(r in arb_run(), s in arb_setting()) {
+        let r = LlmRun { batch: 1, ..r };
+        let bf16 = step::run(&LlmRun { wdtype: WeightDtype::Bf16, ..r }, &s).wall;
+        let fp8 = step::run(&LlmRun { wdtype: WeightDtype::Fp8, ..r }, &s).wall;
+        prop_assert!(fp8 <= bf16 * (1.0 + 1e-12), "{fp8} vs {bf16}");
+    }
+
+    #[test]
+    fn prefill_flops_are_two_per_active_parameter_per_token_plus_attention(r in arb_run(), s in arb_setting()) {
+        let r = LlmRun { phase: Phase::Prefill, ..r };
+        let st = step::run(&r, &s);
+        let t = step::tokens(&r);
+        let c = &r.config;
+        // linear layers inside the transformer blocks: 2 FLOPs per active weight per token
+        let linear = st.flops_of(Part::Projections) + kernels_matmul_flops(&r, Part::Mlp);
+        let want = 2.0 * f64::from(c.layers) * c.active_layer_matmul_params() * t;
+        prop_assert!((linear / want - 1.0).abs() < 1e-9, "{linear} vs {want}");
+        // attention: 4·B·H·C²·d/2 causal (flash) or the full C² (naive), + softmax
+        let (b, h, ctx, d) = (f64::from(r.batch), f64::from(c.heads), f64::from(r.context), c.head_dim());
+        let per_layer = if r.flash { 2.0 * b * h * ctx * ctx * d + 2.5 * b * h * ctx * ctx }
+                        else { 4.0 * b * h * ctx * ctx * d + 5.0 * b * h * ctx * ctx };
+        let attn = st.flops_of(Part::Attention);
+        prop_assert!((attn / (f64::from(c.layers) * per_layer) - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn dit_outputs_finite_and_shares_sum_to_one(
+        video in any::<bool>(), res in 1u32..=1024, batch in 1u32..=256,
+        flash in any::<bool>(), graphs in any::<bool>(), fused in any::<bool>(), s in arb_setting())
+    {
+        let r = DitRun { model: if video { DitModel::CogVideoX2b } else { DitModel::XL2 },
+                         res, batch, flash, graphs, fused };
+        let st = dit::run(&r, &s);
+        let sh = st.shares;
+        for v in [st.wall, st.flops, sh.attention, sh.mlp, sh.pointwise, sh.overhead] {
+            prop_assert!(v.is_finite() && v >= 0.0, "{v}");
+        }
+        prop_assert!((sh.attention + sh.mlp + sh.pointwise + sh.overhead - 1.0).abs() < 1e-9);
+        let fast = Setting { bw: s.bw * 2.0, ..s };
+        prop_assert!(dit::run(&r, &fast).wall <= st.wall * (1.0 + 1e-12));
+    }
+}
+
+/// FLOPs of the matmul kernels of one part (the MLP's pointwise SiLU·mul and top-k
+/// excluded).
+fn kernels_matmul_flops(r: &LlmRun, part: Part) -> f64 {
+    step::kernels(r)
+        .iter()
+        .filter(|k| k.part == part && k.group.unit == brrr::model::Unit::Matmul)
+        .map(|k| k.group.flops)
+        .sum()
+}
