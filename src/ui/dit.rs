@@ -40,8 +40,10 @@ fn shares(st: &DitStep) -> [(&'static str, &'static str, f64); 4] {
 
 #[component]
 pub fn Dit(ctx: Ctx) -> impl IntoView {
-    let st = Memo::new(move |_| ctx.view.with(model_step));
-    let live = Memo::new(move |_| ctx.state.with(model_step));
+    // the step is computed once on the live path (its figures are readouts) and
+    // drawn held while the widget is off-screen
+    let live = ctx.live(model_step);
+    let st = ctx.held(live);
     let sentences = Memo::new(move |_| {
         ctx.view.with(|s| {
             let (r, set) = (s.dit_run(), s.setting());

@@ -39,9 +39,10 @@ fn parts(st: &LlmStep) -> [(&'static str, &'static str, f64); 5] {
 
 #[component]
 pub fn Llm(ctx: Ctx) -> impl IntoView {
-    let st = Memo::new(move |_| ctx.view.with(model_step));
-    // readouts are a live contract: from the shared state even off-screen
-    let live = Memo::new(move |_| ctx.state.with(model_step));
+    // the step is computed once on the live path (its figures are readouts) and
+    // drawn held while the widget is off-screen
+    let live = ctx.live(model_step);
+    let st = ctx.held(live);
     let sentences = Memo::new(move |_| {
         ctx.view.with(|s| {
             let (r, set) = (s.llm_run(), s.setting());
