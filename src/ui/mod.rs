@@ -10,7 +10,6 @@ mod chart;
 mod controls;
 mod diagnosis;
 mod download;
-mod essay;
 mod factory;
 mod frame;
 mod fusion;
@@ -56,9 +55,57 @@ pub struct Ctx {
     pub dark: RwSignal<bool>,
 }
 
+/// Starts the app. The full page's text is already in `index.html` (it paints
+/// before the wasm loads); the app mounts each interactive part into its
+/// `data-slot` placeholder there: everything up to the explorer at once (the
+/// first screen), then one part per task, so no single long task blocks the main
+/// thread, and sets `data-ready="1"` once all are built. An embed
+/// (`?embed=ID`) replaces the page's content with the one widget.
 pub fn start() {
     panic::install();
-    leptos::mount::mount_to_body(App);
+    // Effects made below need Leptos's executor (mount_to would start it later).
+    let _ = any_spawner::Executor::init_wasm_bindgen();
+    // The app's root owner: it lives as long as the page.
+    let owner = Owner::new();
+    owner.set();
+    let start = store::initial();
+    let state = RwSignal::new(start.state);
+    let report = Memo::new(move |_| state.with(State::report));
+    let dark = theme::init(start.theme);
+    store::sync_url(state, start.embed, start.theme.map(|_| dark));
+    let ctx = Ctx {
+        state,
+        view: Memo::new(move |_| state.get()),
+        report,
+        dark,
+    };
+    let notices = start.notices;
+    if let Some(id) = start.embed {
+        // the static essay is not part of an embed
+        if let Some(body) = document().body() {
+            body.set_inner_html("");
+        }
+        leptos::mount::mount_to_body(move || view! { <Embed ctx=ctx id=id notices=notices/> });
+        started();
+    } else {
+        let mut rest = slots();
+        let mut notices = Some(notices);
+        // the first screen, in this task: the slots up to the explorer
+        let first = rest
+            .iter()
+            .position(|(name, _)| name == "roofline-explorer")
+            .map_or(0, |i| i + 1);
+        for (name, el) in rest.drain(..first) {
+            mount_slot(ctx, &name, el, &mut notices);
+        }
+        rest.reverse();
+        mount_rest(owner.clone(), ctx, rest, notices);
+    }
+    std::mem::forget(owner);
+}
+
+/// After everything is mounted: the readiness flag, the hash scroll, offline.
+fn started() {
     if let Some(el) = document().document_element() {
         let _ = el.set_attribute("data-ready", "1");
     }
@@ -75,8 +122,74 @@ pub fn start() {
     }
 }
 
-/// The page is built after load, so the browser's own jump to `#widget-id` found
-/// nothing; do it now that the widgets exist.
+/// The `data-slot` placeholders of `index.html`, in document order.
+fn slots() -> Vec<(String, web_sys::HtmlElement)> {
+    use wasm_bindgen::JsCast;
+    let mut out = Vec::new();
+    if let Ok(list) = document().query_selector_all("[data-slot]") {
+        for i in 0..list.length() {
+            let Some(el) = list
+                .item(i)
+                .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+            else {
+                continue;
+            };
+            if let Some(name) = el.get_attribute("data-slot") {
+                out.push((name, el));
+            }
+        }
+    }
+    out
+}
+
+/// Mounts one slot's part: "theme", "notices", "help" or a widget id (a name the
+/// app does not know leaves its slot empty).
+fn mount_slot(
+    ctx: Ctx,
+    name: &str,
+    el: web_sys::HtmlElement,
+    notices: &mut Option<Vec<state_url::Notice>>,
+) {
+    use leptos::mount::mount_to;
+    match name {
+        "theme" => mount_to(el, move || view! { <theme::ThemeToggle ctx=ctx/> }).forget(),
+        "notices" => {
+            let n = notices.take().unwrap_or_default();
+            mount_to(el, move || view! { <notices::UrlNotices notices=n/> }).forget()
+        }
+        "help" => mount_to(el, move || view! { <help::Help ctx=ctx/> }).forget(),
+        id => {
+            if let Some(def) = widgets::widget(id) {
+                let id = def.id;
+                mount_to(el, move || widgets::framed(ctx, id)).forget();
+            }
+        }
+    }
+}
+
+/// Mounts the remaining slots (`rest`, the next one last) one per task, then
+/// calls [`started`].
+fn mount_rest(
+    owner: Owner,
+    ctx: Ctx,
+    mut rest: Vec<(String, web_sys::HtmlElement)>,
+    mut notices: Option<Vec<state_url::Notice>>,
+) {
+    let Some((name, el)) = rest.pop() else {
+        started();
+        return;
+    };
+    set_timeout(
+        move || {
+            owner.with(|| mount_slot(ctx, &name, el, &mut notices));
+            mount_rest(owner, ctx, rest, notices);
+        },
+        std::time::Duration::ZERO,
+    );
+}
+
+/// The widgets are built after load, so the browser's own jump to `#widget-id`
+/// found nothing; do it now that they exist.
 fn scroll_to_hash() {
     let hash = window().location().hash().unwrap_or_default();
     let id = hash.trim_start_matches('#');
@@ -85,70 +198,6 @@ fn scroll_to_hash() {
             el.scroll_into_view();
         }
     }
-}
-
-#[component]
-fn App() -> impl IntoView {
-    let start = store::initial();
-    let state = RwSignal::new(start.state);
-    let report = Memo::new(move |_| state.with(State::report));
-    let dark = theme::init(start.theme);
-    store::sync_url(state, start.embed, start.theme.map(|_| dark));
-    let ctx = Ctx {
-        state,
-        view: Memo::new(move |_| state.get()),
-        report,
-        dark,
-    };
-    let url_notices = start.notices;
-
-    if let Some(id) = start.embed {
-        return view! { <Embed ctx=ctx id=id notices=url_notices/> }.into_any();
-    }
-
-    view! {
-        <header class="top">
-            <h1>"brrr"</h1>
-            <p class="tagline">
-                "Why is my GPU slow? Every step spends its time computing, moving bytes, or waiting for the CPU. "
-                "Move the sliders and watch which one wins."
-            </p>
-            <theme::ThemeToggle ctx=ctx/>
-            <nav class="toc" aria-label="Sections">
-                <a href="#intro">"Intro"</a>
-                <a href="#compute">"Compute"</a>
-                <a href="#bandwidth">"Bandwidth"</a>
-                <a href="#overhead-chapter">"Overhead"</a>
-                <a href="#conclusion">"Remedies"</a>
-                <a href="#measure">"Measure"</a>
-                <a href="#tools">"Tools"</a>
-            </nav>
-        </header>
-        <main>
-            <notices::UrlNotices notices=url_notices/>
-            <section id="intro" class="chapter" aria-labelledby="intro-title">
-                <h2 id="intro-title" class="sr-only">"Introduction"</h2>
-                <p class="lede">
-                    "Three things can eat a step's time: the arithmetic itself, moving tensors between GPU "
-                    "memory and the cores, and everything else — mostly the CPU deciding what to launch. "
-                    "Which one dominates is the regime, and the regime decides which optimisations can "
-                    "possibly help. The explorer below is the whole model in one picture; the sections after "
-                    "it take it apart, and every slider moves every widget."
-                </p>
-                {widgets::framed(ctx, "roofline-explorer")}
-            </section>
-            <essay::Essay ctx=ctx/>
-            <help::Help ctx=ctx/>
-        </main>
-        <footer class="foot">
-            <p>
-                "After Horace He, “Making Deep Learning Go Brrrr From First Principles” (2022). "
-                "Roofline model: Williams, Waterman & Patterson, CACM 2009. "
-                "Everything runs in your browser; nothing is sent anywhere."
-            </p>
-        </footer>
-    }
-    .into_any()
 }
 
 /// Embed mode (`?embed=WIDGET_ID`): one widget, no page chrome, filling the iframe,
