@@ -151,6 +151,12 @@ fn mount_slot(
     notices: &mut Option<Vec<state_url::Notice>>,
 ) {
     use leptos::mount::mount_to;
+    // a user-timing measure per part ("brrr:mount:NAME"), read by the benchmark
+    let perf = window().performance();
+    let start = format!("brrr:mount:{name}:start");
+    if let Some(p) = &perf {
+        let _ = p.mark(&start);
+    }
     match name {
         "theme" => mount_to(el, move || view! { <theme::ThemeToggle ctx=ctx/> }).forget(),
         "notices" => {
@@ -164,6 +170,9 @@ fn mount_slot(
                 mount_to(el, move || widgets::framed(ctx, id)).forget();
             }
         }
+    }
+    if let Some(p) = &perf {
+        let _ = p.measure_with_str(&format!("brrr:mount:{name}"), &start);
     }
 }
 
