@@ -81,7 +81,10 @@ pub fn page_url(query: &str, hash: &str) -> String {
 /// Mirror the state into the address bar with `history.replaceState` (no history
 /// entries, no reload). Skips the write when the query is already current.
 /// A theme the URL fixed (`theme`: the page's theme signal) stays in it, following
-/// the toggle.
+/// the toggle. A change is written at once unless the last write was under
+/// [`URL_WRITE_GAP_MS`] ago (a dragged slider): then the latest query is written
+/// once at the end of that gap, so a drag costs one `replaceState` per gap, not
+/// one per input (it cost ~2 ms of every input's redraw).
 pub fn sync_url(
     state: RwSignal<State>,
     embed: Option<&'static str>,
@@ -97,18 +100,65 @@ pub fn sync_url(
             });
         }
         if prev.as_deref() != Some(q.as_str()) {
-            let win = window();
-            let loc = win.location();
-            let path = loc.pathname().unwrap_or_default();
-            let hash = loc.hash().unwrap_or_default();
-            if let Ok(history) = win.history() {
-                let _ = history.replace_state_with_url(
-                    &JsValue::NULL,
-                    "",
-                    Some(&format!("{path}?{q}{hash}")),
-                );
-            }
+            url_write(q.clone());
         }
         q
     });
+}
+
+/// The shortest gap between two address-bar writes while the state keeps changing.
+pub const URL_WRITE_GAP_MS: f64 = 100.0;
+
+thread_local! {
+    /// (time of the last write, the query waiting for the gap's end).
+    static URL_WRITES: std::cell::RefCell<(f64, Option<String>)> =
+        const { std::cell::RefCell::new((f64::NEG_INFINITY, None)) };
+}
+
+fn now_ms() -> f64 {
+    window().performance().map_or(0.0, |p| p.now())
+}
+
+/// Writes `q` now, or once the gap since the last write has passed.
+fn url_write(q: String) {
+    let now = now_ms();
+    // None: write now; Some(None): a timer is already set; Some(Some(ms)): set one
+    let wait = URL_WRITES.with_borrow_mut(|(last, pending)| {
+        let since = now - *last;
+        if since >= URL_WRITE_GAP_MS && pending.is_none() {
+            *last = now;
+            None
+        } else {
+            let timer_set = pending.is_some();
+            *pending = Some(q.clone());
+            Some((!timer_set).then_some((URL_WRITE_GAP_MS - since).max(0.0)))
+        }
+    });
+    match wait {
+        None => replace_query(&q),
+        Some(Some(ms)) => set_timeout(
+            || {
+                let q = URL_WRITES.with_borrow_mut(|(last, pending)| {
+                    *last = now_ms();
+                    pending.take()
+                });
+                if let Some(q) = q {
+                    replace_query(&q);
+                }
+            },
+            std::time::Duration::from_micros((ms * 1000.0) as u64),
+        ),
+        Some(None) => {}
+    }
+}
+
+fn replace_query(q: &str) {
+    let win = window();
+    let loc = win.location();
+    let path = loc.pathname().unwrap_or_default();
+    let hash = loc.hash().unwrap_or_default();
+    if let Ok(history) = win.history() {
+        let _ =
+            history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("{path}?{q}{hash}")));
+    }
 }
