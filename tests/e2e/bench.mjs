@@ -280,9 +280,10 @@ async function runLighthouse(failures) {
           tti: a('interactive'),
           a11yFailing: failing,
           lcpElement: (() => {
-            const d = lhr.audits['largest-contentful-paint-element'];
-            const item = d && d.details && d.details.items && d.details.items[0];
-            const node = item && (item.node || (item.items && item.items[0] && item.items[0].node));
+            // Lighthouse 13: the LCP element is the node item of the LCP breakdown insight
+            const d = lhr.audits['lcp-breakdown-insight'] || lhr.audits['largest-contentful-paint-element'];
+            const items = (d && d.details && d.details.items) || [];
+            const node = items.find((x) => x && x.type === 'node') || (items[0] && items[0].node);
             return node ? node.selector || node.snippet || '' : '';
           })(),
         });
