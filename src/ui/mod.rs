@@ -63,6 +63,43 @@ pub struct Ctx {
 /// (`?embed=ID`) replaces the page's content with the one widget.
 pub fn start() {
     panic::install();
+    // Let the browser paint the static page first: the module script that starts
+    // the app can run before the first frame, and the essay's text must not wait
+    // for the app (the page's largest paint is the intro paragraph). A frame
+    // callback runs just before that paint, a timeout after it; a page that gets
+    // no frames (a hidden tab) starts after 200 ms anyway. An embed shows nothing
+    // before its widget, so it starts at once.
+    let embed = document()
+        .document_element()
+        .is_some_and(|el| el.class_list().contains("embed"));
+    if embed {
+        run();
+        return;
+    }
+    let once = std::rc::Rc::new(std::cell::Cell::new(false));
+    let run_once = move || {
+        if !once.replace(true) {
+            run();
+        }
+    };
+    let after_frame = run_once.clone();
+    let after_paint = wasm_bindgen::closure::Closure::once_into_js(move || {
+        set_timeout(after_frame, std::time::Duration::ZERO);
+    });
+    use wasm_bindgen::JsCast;
+    let _ = window().request_animation_frame(after_paint.unchecked_ref());
+    set_timeout(run_once, std::time::Duration::from_millis(200));
+}
+
+/// [`start`] once the static page has painted.
+fn run() {
+    // Test hook for the panic banner (tests/e2e): `?debug_panic=1` panics once the
+    // page is built. Read now: the URL is rewritten from the state before that.
+    let debug_panic = window()
+        .location()
+        .search()
+        .unwrap_or_default()
+        .contains("debug_panic=1");
     // Effects made below need Leptos's executor (mount_to would start it later).
     let _ = any_spawner::Executor::init_wasm_bindgen();
     // The app's root owner: it lives as long as the page.
@@ -86,7 +123,7 @@ pub fn start() {
             body.set_inner_html("");
         }
         leptos::mount::mount_to_body(move || view! { <Embed ctx=ctx id=id notices=notices/> });
-        started();
+        started(debug_panic);
     } else {
         let mut rest = slots();
         let mut notices = Some(notices);
@@ -99,25 +136,19 @@ pub fn start() {
             mount_slot(ctx, &name, el, &mut notices);
         }
         rest.reverse();
-        mount_rest(owner.clone(), ctx, rest, notices);
+        mount_rest(owner.clone(), ctx, rest, notices, debug_panic);
     }
     std::mem::forget(owner);
 }
 
 /// After everything is mounted: the readiness flag, the hash scroll, offline.
-fn started() {
+fn started(debug_panic: bool) {
     if let Some(el) = document().document_element() {
         let _ = el.set_attribute("data-ready", "1");
     }
     scroll_to_hash();
     offline::register();
-    // Test hook for the panic banner (tests/e2e): `?debug_panic=1` panics after mount.
-    if window()
-        .location()
-        .search()
-        .unwrap_or_default()
-        .contains("debug_panic=1")
-    {
+    if debug_panic {
         panic!("debug_panic=1 was requested in the URL");
     }
 }
@@ -183,15 +214,16 @@ fn mount_rest(
     ctx: Ctx,
     mut rest: Vec<(String, web_sys::HtmlElement)>,
     mut notices: Option<Vec<state_url::Notice>>,
+    debug_panic: bool,
 ) {
     let Some((name, el)) = rest.pop() else {
-        started();
+        started(debug_panic);
         return;
     };
     set_timeout(
         move || {
             owner.with(|| mount_slot(ctx, &name, el, &mut notices));
-            mount_rest(owner, ctx, rest, notices);
+            mount_rest(owner, ctx, rest, notices, debug_panic);
         },
         std::time::Duration::ZERO,
     );
