@@ -81,10 +81,8 @@ pub fn page_url(query: &str, hash: &str) -> String {
 /// Mirror the state into the address bar with `history.replaceState` (no history
 /// entries, no reload). Skips the write when the query is already current.
 /// A theme the URL fixed (`theme`: the page's theme signal) stays in it, following
-/// the toggle. A change is written at once unless the last write was under
-/// [`URL_WRITE_GAP_MS`] ago (a dragged slider): then the latest query is written
-/// once at the end of that gap, so a drag costs one `replaceState` per gap, not
-/// one per input (it cost ~2 ms of every input's redraw).
+/// the toggle. The write happens in the task after the change (see `url_write`):
+/// `replaceState` cost ~2 ms of every slider input's redraw.
 pub fn sync_url(
     state: RwSignal<State>,
     embed: Option<&'static str>,
@@ -106,49 +104,25 @@ pub fn sync_url(
     });
 }
 
-/// The shortest gap between two address-bar writes while the state keeps changing.
-pub const URL_WRITE_GAP_MS: f64 = 100.0;
-
 thread_local! {
-    /// (time of the last write, the query waiting for the gap's end).
-    static URL_WRITES: std::cell::RefCell<(f64, Option<String>)> =
-        const { std::cell::RefCell::new((f64::NEG_INFINITY, None)) };
+    /// The query waiting to be written (a write is scheduled while this is Some).
+    static URL_PENDING: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
 }
 
-fn now_ms() -> f64 {
-    window().performance().map_or(0.0, |p| p.now())
-}
-
-/// Writes `q` now, or once the gap since the last write has passed.
+/// Writes `q` in the next task: the input that changed the state redraws without
+/// waiting for `replaceState`, and several changes within one task (a burst of
+/// input events) write once, the latest.
 fn url_write(q: String) {
-    let now = now_ms();
-    // None: write now; Some(None): a timer is already set; Some(Some(ms)): set one
-    let wait = URL_WRITES.with_borrow_mut(|(last, pending)| {
-        let since = now - *last;
-        if since >= URL_WRITE_GAP_MS && pending.is_none() {
-            *last = now;
-            None
-        } else {
-            let timer_set = pending.is_some();
-            *pending = Some(q.clone());
-            Some((!timer_set).then_some((URL_WRITE_GAP_MS - since).max(0.0)))
-        }
-    });
-    match wait {
-        None => replace_query(&q),
-        Some(Some(ms)) => set_timeout(
+    let schedule = URL_PENDING.with_borrow_mut(|pending| pending.replace(q).is_none());
+    if schedule {
+        set_timeout(
             || {
-                let q = URL_WRITES.with_borrow_mut(|(last, pending)| {
-                    *last = now_ms();
-                    pending.take()
-                });
-                if let Some(q) = q {
+                if let Some(q) = URL_PENDING.with_borrow_mut(Option::take) {
                     replace_query(&q);
                 }
             },
-            std::time::Duration::from_micros((ms * 1000.0) as u64),
-        ),
-        Some(None) => {}
+            std::time::Duration::ZERO,
+        );
     }
 }
 
