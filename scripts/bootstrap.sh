@@ -29,9 +29,10 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q "$WASM_BINDGEN_VERSION"; then
 fi
 
 # 4. npm packages: binaryen (wasm-opt), terser (JS glue minifier, a Trunk hook),
+#    lighthouse (the benchmark's page audit, tests/e2e/bench.mjs --lighthouse),
 #    playwright-core (e2e tests, bench) and axe-core (the accessibility audit).
 if [ ! -x "$ROOT/node_modules/.bin/wasm-opt" ] || [ ! -d "$ROOT/node_modules/playwright-core" ] || [ ! -d "$ROOT/node_modules/terser" ] \
-   || [ ! -d "$ROOT/node_modules/axe-core" ] \
+   || [ ! -d "$ROOT/node_modules/axe-core" ] || [ ! -d "$ROOT/node_modules/lighthouse" ] \
    || [ "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]; then
   say "installing npm packages"
   (cd "$ROOT" && npm ci --no-audit --no-fund)

@@ -1,9 +1,11 @@
 // Trunk post_build hook: add a Content-Security-Policy <meta> to the built
-// index.html. Trunk emits one inline module script (the wasm loader); it is
-// allowed by its sha256 hash, so the policy needs neither 'unsafe-inline' for
-// scripts nor 'unsafe-eval' ('wasm-unsafe-eval' lets WebAssembly compile).
-// Style *attributes* (set by the app for bar widths) are allowed; style
-// elements/sheets must come from the page's origin.
+// index.html. Its inline scripts (Trunk's wasm loader, index.html's first-paint
+// theme script) are allowed by their sha256 hashes, so the policy needs neither
+// 'unsafe-inline' for scripts nor 'unsafe-eval' ('wasm-unsafe-eval' lets
+// WebAssembly compile). The stylesheet is inlined by Trunk (one request less
+// before the first paint) and allowed by its hash; any other style element or
+// sheet must come from the page's origin. Style *attributes* (set by the app for
+// bar widths) are allowed.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,10 +21,14 @@ const hashes = [];
 for (const m of html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)) {
   hashes.push(`'sha256-${crypto.createHash('sha256').update(m[1], 'utf8').digest('base64')}'`);
 }
+const styleHashes = [];
+for (const m of html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)) {
+  styleHashes.push(`'sha256-${crypto.createHash('sha256').update(m[1], 'utf8').digest('base64')}'`);
+}
 const policy = [
   "default-src 'self'",
   `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')}`.trim(),
-  "style-src 'self'",
+  `style-src 'self' ${styleHashes.join(' ')}`.trim(),
   "style-src-attr 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "connect-src 'self'",
@@ -40,4 +46,4 @@ if (!html.includes(meta)) {
   process.exit(1);
 }
 fs.writeFileSync(file, html);
-console.log(`csp.mjs: CSP added with ${hashes.length} inline script hash(es)`);
+console.log(`csp.mjs: CSP added with ${hashes.length} inline script and ${styleHashes.length} style hash(es)`);

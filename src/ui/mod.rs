@@ -11,7 +11,6 @@ mod controls;
 mod diagnosis;
 mod dit;
 mod download;
-mod essay;
 mod factory;
 mod frame;
 mod fusion;
@@ -40,7 +39,7 @@ mod theme;
 mod widgets;
 
 use crate::model::Report;
-use crate::state::page::{Knobs, Start};
+use crate::state::page::Knobs;
 use crate::state::url as state_url;
 use crate::state::State;
 use leptos::prelude::*;
@@ -100,36 +99,54 @@ impl Ctx {
     }
 }
 
+/// Starts the app. The full page's text is already in `index.html` (it paints
+/// before the wasm loads); the app mounts each interactive part into its
+/// `data-slot` placeholder there: everything up to the explorer at once (the
+/// first screen), then one part per task, so no single long task blocks the main
+/// thread, and sets `data-ready="1"` once all are built. An embed
+/// (`?embed=ID`) replaces the page's content with the one widget.
 pub fn start() {
     panic::install();
+    // Let the browser paint the static page first: the module script that starts
+    // the app can run before the first frame, and the essay's text must not wait
+    // for the app (the page's largest paint is the intro paragraph). A frame
+    // callback runs just before that paint, a timeout after it; a page that gets
+    // no frames (a hidden tab) starts after 200 ms anyway. An embed shows nothing
+    // before its widget, so it starts at once.
+    let embed = document()
+        .document_element()
+        .is_some_and(|el| el.class_list().contains("embed"));
+    if embed {
+        run();
+        return;
+    }
+    let once = std::rc::Rc::new(std::cell::Cell::new(false));
+    let run_once = move || {
+        if !once.replace(true) {
+            run();
+        }
+    };
+    let after_frame = run_once.clone();
+    let after_paint = wasm_bindgen::closure::Closure::once_into_js(move || {
+        set_timeout(after_frame, std::time::Duration::ZERO);
+    });
+    use wasm_bindgen::JsCast;
+    let _ = window().request_animation_frame(after_paint.unchecked_ref());
+    set_timeout(run_once, std::time::Duration::from_millis(200));
+}
+
+/// [`start`] once the static page has painted.
+fn run() {
+    // Everything the page starts from, read now: the URL is rewritten from the
+    // state once the app runs. Its test hook `?debug_panic=1` panics once the page
+    // is built (the panic banner's test).
     let start = store::initial();
     let debug_panic = start.knobs.debug_panic;
-    leptos::mount::mount_to_body(move || view! { <App start=start/> });
-    if let Some(el) = document().document_element() {
-        let _ = el.set_attribute("data-ready", "1");
-    }
-    scroll_to_hash();
-    offline::register();
-    // Test hook for the panic banner (tests/e2e): `?debug_panic=1` panics after mount.
-    if debug_panic {
-        panic!("debug_panic=1 was requested in the URL");
-    }
-}
-
-/// The page is built after load, so the browser's own jump to `#widget-id` found
-/// nothing; do it now that the widgets exist.
-fn scroll_to_hash() {
-    let hash = window().location().hash().unwrap_or_default();
-    let id = hash.trim_start_matches('#');
-    if !id.is_empty() {
-        if let Some(el) = document().get_element_by_id(id) {
-            el.scroll_into_view();
-        }
-    }
-}
-
-#[component]
-fn App(start: Start) -> impl IntoView {
+    // Effects made below need Leptos's executor (mount_to would start it later).
+    let _ = any_spawner::Executor::init_wasm_bindgen();
+    // The app's root owner: it lives as long as the page.
+    let owner = Owner::new();
+    owner.set();
     let state = RwSignal::new(start.state);
     let report = Memo::new(move |_| state.with(State::report));
     let dark = theme::init(start.theme.map(|t| t.is_dark()));
@@ -142,56 +159,129 @@ fn App(start: Start) -> impl IntoView {
         dark,
         knobs: start.knobs,
     };
-    let url_notices = start.notices;
-
+    let notices = start.notices;
     if let Some(id) = start.embed {
-        return view! { <Embed ctx=ctx id=id notices=url_notices/> }.into_any();
+        // the static essay is not part of an embed
+        if let Some(body) = document().body() {
+            body.set_inner_html("");
+        }
+        leptos::mount::mount_to_body(move || view! { <Embed ctx=ctx id=id notices=notices/> });
+        started(debug_panic);
+    } else {
+        let mut rest = slots();
+        let mut notices = Some(notices);
+        // the first screen, in this task: the slots up to the explorer
+        let first = rest
+            .iter()
+            .position(|(name, _)| name == "roofline-explorer")
+            .map_or(0, |i| i + 1);
+        for (name, el) in rest.drain(..first) {
+            mount_slot(ctx, &name, el, &mut notices);
+        }
+        rest.reverse();
+        mount_rest(owner.clone(), ctx, rest, notices, debug_panic);
     }
+    std::mem::forget(owner);
+}
 
-    view! {
-        <header class="top">
-            <h1>"brrr"</h1>
-            <p class="tagline">
-                "Why is my GPU slow? Every step spends its time computing, moving bytes, or waiting for the CPU. "
-                "Move the sliders and watch which one wins."
-            </p>
-            <theme::ThemeToggle ctx=ctx/>
-            <nav class="toc" aria-label="Sections">
-                <a href="#intro">"Intro"</a>
-                <a href="#compute">"Compute"</a>
-                <a href="#bandwidth">"Bandwidth"</a>
-                <a href="#overhead-chapter">"Overhead"</a>
-                <a href="#conclusion">"Remedies"</a>
-                <a href="#measure">"Measure"</a>
-                <a href="#beyond">"Beyond"</a>
-                <a href="#tools">"Tools"</a>
-            </nav>
-        </header>
-        <main>
-            <notices::UrlNotices notices=url_notices/>
-            <section id="intro" class="chapter" aria-labelledby="intro-title">
-                <h2 id="intro-title" class="sr-only">"Introduction"</h2>
-                <p class="lede">
-                    "Three things can eat a step's time: the arithmetic itself, moving tensors between GPU "
-                    "memory and the cores, and everything else — mostly the CPU deciding what to launch. "
-                    "Which one dominates is the regime, and the regime decides which optimisations can "
-                    "possibly help. The explorer below is the whole model in one picture; the sections after "
-                    "it take it apart, and every slider moves every widget."
-                </p>
-                {widgets::framed(ctx, "roofline-explorer")}
-            </section>
-            <essay::Essay ctx=ctx/>
-            <help::Help ctx=ctx/>
-        </main>
-        <footer class="foot">
-            <p>
-                "After Horace He, “Making Deep Learning Go Brrrr From First Principles” (2022). "
-                "Roofline model: Williams, Waterman & Patterson, CACM 2009. "
-                "Everything runs in your browser; nothing is sent anywhere."
-            </p>
-        </footer>
+/// After everything is mounted: the readiness flag, the hash scroll, offline.
+fn started(debug_panic: bool) {
+    if let Some(el) = document().document_element() {
+        let _ = el.set_attribute("data-ready", "1");
     }
-    .into_any()
+    scroll_to_hash();
+    offline::register();
+    if debug_panic {
+        panic!("debug_panic=1 was requested in the URL");
+    }
+}
+
+/// The `data-slot` placeholders of `index.html`, in document order.
+fn slots() -> Vec<(String, web_sys::HtmlElement)> {
+    use wasm_bindgen::JsCast;
+    let mut out = Vec::new();
+    if let Ok(list) = document().query_selector_all("[data-slot]") {
+        for i in 0..list.length() {
+            let Some(el) = list
+                .item(i)
+                .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+            else {
+                continue;
+            };
+            if let Some(name) = el.get_attribute("data-slot") {
+                out.push((name, el));
+            }
+        }
+    }
+    out
+}
+
+/// Mounts one slot's part: "theme", "notices", "help" or a widget id (a name the
+/// app does not know leaves its slot empty).
+fn mount_slot(
+    ctx: Ctx,
+    name: &str,
+    el: web_sys::HtmlElement,
+    notices: &mut Option<Vec<state_url::Notice>>,
+) {
+    use leptos::mount::mount_to;
+    // a user-timing measure per part ("brrr:mount:NAME"), read by the benchmark
+    let perf = window().performance();
+    let start = format!("brrr:mount:{name}:start");
+    if let Some(p) = &perf {
+        let _ = p.mark(&start);
+    }
+    match name {
+        "theme" => mount_to(el, move || view! { <theme::ThemeToggle ctx=ctx/> }).forget(),
+        "notices" => {
+            let n = notices.take().unwrap_or_default();
+            mount_to(el, move || view! { <notices::UrlNotices notices=n/> }).forget()
+        }
+        "help" => mount_to(el, move || view! { <help::Help ctx=ctx/> }).forget(),
+        id => {
+            if let Some(def) = widgets::widget(id) {
+                let id = def.id;
+                mount_to(el, move || widgets::framed(ctx, id)).forget();
+            }
+        }
+    }
+    if let Some(p) = &perf {
+        let _ = p.measure_with_str(&format!("brrr:mount:{name}"), &start);
+    }
+}
+
+/// Mounts the remaining slots (`rest`, the next one last) one per task, then
+/// calls [`started`].
+fn mount_rest(
+    owner: Owner,
+    ctx: Ctx,
+    mut rest: Vec<(String, web_sys::HtmlElement)>,
+    mut notices: Option<Vec<state_url::Notice>>,
+    debug_panic: bool,
+) {
+    let Some((name, el)) = rest.pop() else {
+        started(debug_panic);
+        return;
+    };
+    set_timeout(
+        move || {
+            owner.with(|| mount_slot(ctx, &name, el, &mut notices));
+            mount_rest(owner, ctx, rest, notices, debug_panic);
+        },
+        std::time::Duration::ZERO,
+    );
+}
+
+/// The widgets are built after load, so the browser's own jump to `#widget-id`
+/// found nothing; do it now that they exist.
+fn scroll_to_hash() {
+    let hash = window().location().hash().unwrap_or_default();
+    let id = hash.trim_start_matches('#');
+    if !id.is_empty() {
+        if let Some(el) = document().get_element_by_id(id) {
+            el.scroll_into_view();
+        }
+    }
 }
 
 /// Embed mode (`?embed=WIDGET_ID`): one widget, no page chrome, filling the iframe,

@@ -3,7 +3,7 @@
 //   import { startServer } from './server.mjs';
 //   const { url, close } = await startServer({ root, prefix: '/courses/gpu/brrr/' });
 //
-// Standalone:  node tests/e2e/server.mjs [--root DIR] [--prefix /path/] [--port N]
+// Standalone:  node tests/e2e/server.mjs [--root DIR] [--prefix /path/] [--port N] [--gzip]
 //
 // - serves `root` (default: <repo>/dist) under `prefix` (default "/");
 // - a request for the prefix without its trailing slash redirects (301) to it;
@@ -17,6 +17,7 @@
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -62,7 +63,24 @@ function send(res, status, body, headers = {}) {
   res.end(body);
 }
 
-export async function startServer({ root = DEFAULT_ROOT, prefix = '/', port = 0, host = '127.0.0.1', log = false, files = {} } = {}) {
+// Text and wasm a real host compresses (the bench's Lighthouse run serves gzip).
+const GZIP_TYPES = /\.(html|js|mjs|css|wasm|svg|json|webmanifest)$/i;
+const gzipCache = new Map(); // file -> { mtimeMs, body }
+
+function gzipped(file, st) {
+  const hit = gzipCache.get(file);
+  if (hit && hit.mtimeMs === st.mtimeMs) return hit.body;
+  const body = zlib.gzipSync(fs.readFileSync(file), { level: 9 });
+  gzipCache.set(file, { mtimeMs: st.mtimeMs, body });
+  return body;
+}
+
+/**
+ * Serve `root` under `prefix`. `gzip: true` compresses text and wasm for clients
+ * that accept it (content-encoding: gzip, level 9, like a static host serving
+ * precompressed files); off by default, so the tests see the files as written.
+ */
+export async function startServer({ root = DEFAULT_ROOT, prefix = '/', port = 0, host = '127.0.0.1', log = false, files = {}, gzip = false } = {}) {
   const absRoot = path.resolve(root);
   const pre = normalizePrefix(prefix);
   const preNoSlash = pre.slice(0, -1); // "" for "/"
@@ -138,6 +156,19 @@ export async function startServer({ root = DEFAULT_ROOT, prefix = '/', port = 0,
       send(res, 404, 'not found\n');
       return;
     }
+    if (gzip && GZIP_TYPES.test(file) && /\bgzip\b/.test(String(req.headers['accept-encoding'] || ''))) {
+      const body = gzipped(file, st);
+      res.writeHead(200, {
+        'content-type': mimeFor(file),
+        'content-length': body.length,
+        'content-encoding': 'gzip',
+        vary: 'accept-encoding',
+        'cache-control': 'no-cache',
+        'x-content-type-options': 'nosniff',
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
+      return;
+    }
     res.writeHead(200, {
       'content-type': mimeFor(file),
       'content-length': st.size,
@@ -184,7 +215,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   if (!fs.existsSync(path.join(root, 'index.html'))) {
     console.error(`warning: ${path.join(root, 'index.html')} does not exist (build with trunk first)`);
   }
-  const { url, close } = await startServer({ root, prefix, port, log: true });
+  const { url, close } = await startServer({ root, prefix, port, log: true, gzip: args.includes('--gzip') });
   console.log(`serving ${path.resolve(root)} at ${url}`);
   const stop = async () => {
     await close();

@@ -91,3 +91,38 @@ test('the prefix without its slash redirects to it, keeping the query; outside t
     await s.close();
   }
 });
+
+test('gzip: true compresses text and wasm for clients that accept it, and only for them', async () => {
+  const http = await import('node:http');
+  const zlib = await import('node:zlib');
+  const raw = (url, headers) =>
+    new Promise((resolve, reject) => {
+      http.get(url, { headers }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      }).on('error', reject);
+    });
+  const s = await startServer({ root: dir, gzip: true });
+  const plain = await startServer({ root: dir });
+  try {
+    for (const name of ['index.html', 'app-123.js', 'app-123_bg.wasm', 'style.css']) {
+      const want = fs.readFileSync(path.join(dir, name));
+      const z = await raw(s.url + name, { 'accept-encoding': 'gzip, deflate, br' });
+      assert.equal(z.headers['content-encoding'], 'gzip', name);
+      assert.equal(Number(z.headers['content-length']), z.body.length, name);
+      assert.deepEqual(zlib.gunzipSync(z.body), want, name);
+      const id = await raw(s.url + name, {});
+      assert.equal(id.headers['content-encoding'], undefined, `${name} without accept-encoding`);
+      assert.deepEqual(id.body, want, name);
+      const off = await raw(plain.url + name, { 'accept-encoding': 'gzip' });
+      assert.equal(off.headers['content-encoding'], undefined, `${name} from a server without gzip`);
+    }
+    // images are served as they are
+    const png = await raw(s.url + 'p.png', { 'accept-encoding': 'gzip' });
+    assert.equal(png.headers['content-encoding'], undefined);
+  } finally {
+    await s.close();
+    await plain.close();
+  }
+});
