@@ -19,18 +19,7 @@ fn arb_setting() -> impl Strategy<Value = Setting> {
 }
 
 fn arb_config() -> impl Strategy<Value = LlmConfig> {
-    let published = (0usize..4).prop_map(|i| {
-        LlmModel::ALL[i].config().map(|c| c.0).unwrap_or(LlmConfig {
-            layers: 1,
-            hidden: 64,
-            heads: 1,
-            kv_heads: 1,
-            ffn: 64,
-            vocab: 256,
-            experts: 1,
-            top_k: 1,
-        })
-    });
+    let published = (0usize..4).prop_map(|i| LlmModel::ALL[i].config_or_toy());
     let custom = (
         limits::LAYERS.0..=limits::LAYERS.1,
         limits::HIDDEN.0..=limits::HIDDEN.1,

@@ -315,7 +315,12 @@ pub fn double_batch_ratio(shape: &Shape, m: &Machine, remedies: Remedies) -> f64
         batch: shape.batch.saturating_mul(2),
         ..*shape
     };
-    let twice = run(&doubled, m, remedies).wall();
+    doubling(base, run(&doubled, m, remedies).wall())
+}
+
+/// The "double the batch" ratio from a step's wall time at the batch (`base`)
+/// and at twice it (`twice`): 1 when there is no time to compare.
+pub fn doubling(base: f64, twice: f64) -> f64 {
     if base > 0.0 {
         twice / base
     } else {

@@ -248,20 +248,11 @@ pub fn run(r: &DitRun, setting: &Setting) -> DitStep {
 
 /// `wall(2·batch) / wall(batch)`.
 pub fn double_batch_ratio(r: &DitRun, setting: &Setting) -> f64 {
-    let base = run(r, setting).wall;
-    let twice = run(
-        &DitRun {
-            batch: r.batch.saturating_mul(2),
-            ..*r
-        },
-        setting,
-    )
-    .wall;
-    if base > 0.0 {
-        twice / base
-    } else {
-        1.0
-    }
+    let twice = DitRun {
+        batch: r.batch.saturating_mul(2),
+        ..*r
+    };
+    crate::model::overhead::doubling(run(r, setting).wall, run(&twice, setting).wall)
 }
 
 /// One of the three switches.

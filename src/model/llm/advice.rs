@@ -206,21 +206,7 @@ mod tests {
 
     fn run8b(batch: u32, context: u32) -> LlmRun {
         LlmRun {
-            config: LlmModel::Llama3_8b.config().map(|c| c.0).unwrap_or(
-                LlmModel::Mistral7b
-                    .config()
-                    .map(|c| c.0)
-                    .unwrap_or(crate::model::llm::LlmConfig {
-                        layers: 1,
-                        hidden: 64,
-                        heads: 1,
-                        kv_heads: 1,
-                        ffn: 64,
-                        vocab: 256,
-                        experts: 1,
-                        top_k: 1,
-                    }),
-            ),
+            config: LlmModel::Llama3_8b.config_or_toy(),
             phase: Phase::Decode,
             batch,
             context,

@@ -179,6 +179,32 @@ pub fn layer_kernels(r: &LlmRun) -> Vec<LlmKernel> {
     ];
     // attention
     let qo = 2.0 * a * t * h; // read Q, write O
+                              // unfused attention: QKᵀ writes the scores, softmax reads and writes them, P·V
+                              // reads them; K (by QKᵀ) and V (by P·V) are read once each
+    let naive = |out: &mut Vec<LlmKernel>, scores: f64, kv_read: f64| {
+        let qk_pv = |name| {
+            k(
+                name,
+                Unit::Matmul,
+                Part::Attention,
+                2.0 * scores * d,
+                0.0,
+                kv_read,
+                a * (t * h + scores),
+            )
+        };
+        out.push(qk_pv("QKᵀ"));
+        out.push(k(
+            "softmax",
+            Unit::Pointwise,
+            Part::Attention,
+            5.0 * scores,
+            0.0,
+            0.0,
+            2.0 * a * scores,
+        ));
+        out.push(qk_pv("P·V"));
+    };
     match (r.phase, r.flash) {
         (Phase::Decode, true) => out.push(k(
             "attention (flash decode)",
@@ -189,36 +215,7 @@ pub fn layer_kernels(r: &LlmRun) -> Vec<LlmKernel> {
             b * ctx * 2.0 * kvw * kvb,
             qo,
         )),
-        (Phase::Decode, false) => {
-            let scores = b * heads * ctx;
-            out.push(k(
-                "QKᵀ",
-                Unit::Matmul,
-                Part::Attention,
-                2.0 * scores * d,
-                0.0,
-                b * ctx * kvw * kvb,
-                a * (t * h + scores),
-            ));
-            out.push(k(
-                "softmax",
-                Unit::Pointwise,
-                Part::Attention,
-                5.0 * scores,
-                0.0,
-                0.0,
-                2.0 * a * scores,
-            ));
-            out.push(k(
-                "P·V",
-                Unit::Matmul,
-                Part::Attention,
-                2.0 * scores * d,
-                0.0,
-                b * ctx * kvw * kvb,
-                a * (t * h + scores),
-            ));
-        }
+        (Phase::Decode, false) => naive(&mut out, b * heads * ctx, b * ctx * kvw * kvb),
         (Phase::Prefill, true) => out.push(k(
             "attention (flash, causal)",
             Unit::Matmul,
@@ -228,36 +225,7 @@ pub fn layer_kernels(r: &LlmRun) -> Vec<LlmKernel> {
             t * 2.0 * kvw * kvb,
             qo,
         )),
-        (Phase::Prefill, false) => {
-            let scores = b * heads * ctx * ctx;
-            out.push(k(
-                "QKᵀ",
-                Unit::Matmul,
-                Part::Attention,
-                2.0 * scores * d,
-                0.0,
-                t * kvw * kvb,
-                a * (t * h + scores),
-            ));
-            out.push(k(
-                "softmax",
-                Unit::Pointwise,
-                Part::Attention,
-                5.0 * scores,
-                0.0,
-                0.0,
-                2.0 * a * scores,
-            ));
-            out.push(k(
-                "P·V",
-                Unit::Matmul,
-                Part::Attention,
-                2.0 * scores * d,
-                0.0,
-                t * kvw * kvb,
-                a * (t * h + scores),
-            ));
-        }
+        (Phase::Prefill, false) => naive(&mut out, b * heads * ctx * ctx, t * kvw * kvb),
     }
     out.push(k(
         "output projection",

@@ -88,6 +88,21 @@ impl LlmModel {
             LlmModel::Custom => "custom",
         }
     }
+    /// The published config, or for `custom` (which has none) a one-layer toy
+    /// shape: for code that needs some shape for any model (tests, sweeps).
+    pub fn config_or_toy(self) -> LlmConfig {
+        self.config().map(|c| c.0).unwrap_or(LlmConfig {
+            layers: 1,
+            hidden: 64,
+            heads: 1,
+            kv_heads: 1,
+            ffn: 64,
+            vocab: 256,
+            experts: 1,
+            top_k: 1,
+        })
+    }
+
     /// The published config (`None` for custom) and where it comes from.
     pub fn config(self) -> Option<(LlmConfig, &'static str)> {
         let dense = |layers, hidden, heads, kv_heads, ffn, vocab| LlmConfig {
@@ -327,16 +342,7 @@ mod tests {
     use super::*;
 
     fn cfg(m: LlmModel) -> LlmConfig {
-        m.config().map(|c| c.0).unwrap_or(LlmConfig {
-            layers: 1,
-            hidden: 64,
-            heads: 1,
-            kv_heads: 1,
-            ffn: 64,
-            vocab: 256,
-            experts: 1,
-            top_k: 1,
-        })
+        m.config_or_toy()
     }
 
     #[test]

@@ -254,25 +254,16 @@ pub fn sweep(r: &LlmRun, setting: &Setting) -> Vec<SweepPoint> {
 
 /// `wall(2·batch) / wall(batch)`, the overhead section's test applied to this step.
 pub fn double_batch_ratio(r: &LlmRun, setting: &Setting) -> f64 {
-    let base = run(r, setting).wall;
-    let twice = run(
-        &LlmRun {
-            batch: r.batch.saturating_mul(2),
-            ..*r
-        },
-        setting,
-    )
-    .wall;
-    if base > 0.0 {
-        twice / base
-    } else {
-        1.0
-    }
+    let twice = LlmRun {
+        batch: r.batch.saturating_mul(2),
+        ..*r
+    };
+    crate::model::overhead::doubling(run(r, setting).wall, run(&twice, setting).wall)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{KvDtype, LlmConfig, LlmModel};
+    use super::super::{KvDtype, LlmModel};
     use super::*;
     use crate::model::hardware;
     use crate::state::State;
@@ -287,19 +278,7 @@ mod tests {
 
     pub(crate) fn llama8b(phase: Phase, batch: u32, context: u32) -> LlmRun {
         LlmRun {
-            config: LlmModel::Llama3_8b
-                .config()
-                .map(|c| c.0)
-                .unwrap_or(LlmConfig {
-                    layers: 1,
-                    hidden: 64,
-                    heads: 1,
-                    kv_heads: 1,
-                    ffn: 64,
-                    vocab: 256,
-                    experts: 1,
-                    top_k: 1,
-                }),
+            config: LlmModel::Llama3_8b.config_or_toy(),
             phase,
             batch,
             context,
