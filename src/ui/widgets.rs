@@ -101,7 +101,7 @@ pub const WIDGETS: &[WidgetDef] = &[
         gate: true,
         render: |ctx| view! { <super::lab::Lab ctx=ctx/> }.into_any(),
     },
-    // issue 13: llm / dit
+    // chapter "Beyond the essay"
     WidgetDef {
         id: "llm",
         title: "LLM inference: decode and prefill",
