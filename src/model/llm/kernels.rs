@@ -238,10 +238,11 @@ pub fn layer_kernels(r: &LlmRun) -> Vec<LlmKernel> {
     ));
     out.push(residual());
     out.push(norm("RMSNorm (MLP)"));
-    if c.experts > 1 {
+    // SwiGLU MLP: a dense model runs it once per token; a mixture of experts runs
+    // `top_k` experts per token and reads the weights of every expert the batch
+    // touches, after a router
+    let (kk, touched, names) = if c.experts > 1 {
         let e = f64::from(c.experts);
-        let kk = f64::from(c.top_k.clamp(1, c.experts));
-        let touched = c.experts_touched(t);
         out.push(k(
             "router",
             Unit::Matmul,
@@ -260,62 +261,41 @@ pub fn layer_kernels(r: &LlmRun) -> Vec<LlmKernel> {
             0.0,
             2.0 * a * t * e,
         ));
-        out.push(k(
-            "experts gate+up",
-            Unit::Matmul,
-            Part::Mlp,
-            2.0 * t * kk * h * 2.0 * f,
-            w * touched * h * 2.0 * f,
-            0.0,
-            a * t * kk * (h + 2.0 * f),
-        ));
-        out.push(k(
-            "experts SiLU·mul",
-            Unit::Pointwise,
-            Part::Mlp,
-            SWIGLU_FLOPS * t * kk * f,
-            0.0,
-            0.0,
-            3.0 * a * t * kk * f,
-        ));
-        out.push(k(
-            "experts down",
-            Unit::Matmul,
-            Part::Mlp,
-            2.0 * t * kk * f * h,
-            w * touched * f * h,
-            0.0,
-            a * t * kk * (f + h),
-        ));
+        (
+            f64::from(c.top_k.clamp(1, c.experts)),
+            c.experts_touched(t),
+            ["experts gate+up", "experts SiLU·mul", "experts down"],
+        )
     } else {
-        out.push(k(
-            "MLP gate+up",
-            Unit::Matmul,
-            Part::Mlp,
-            2.0 * t * h * 2.0 * f,
-            w * h * 2.0 * f,
-            0.0,
-            a * t * (h + 2.0 * f),
-        ));
-        out.push(k(
-            "SiLU·mul",
-            Unit::Pointwise,
-            Part::Mlp,
-            SWIGLU_FLOPS * t * f,
-            0.0,
-            0.0,
-            3.0 * a * t * f,
-        ));
-        out.push(k(
-            "MLP down",
-            Unit::Matmul,
-            Part::Mlp,
-            2.0 * t * f * h,
-            w * f * h,
-            0.0,
-            a * t * (f + h),
-        ));
-    }
+        (1.0, 1.0, ["MLP gate+up", "SiLU·mul", "MLP down"])
+    };
+    out.push(k(
+        names[0],
+        Unit::Matmul,
+        Part::Mlp,
+        2.0 * t * kk * h * 2.0 * f,
+        w * touched * h * 2.0 * f,
+        0.0,
+        a * t * kk * (h + 2.0 * f),
+    ));
+    out.push(k(
+        names[1],
+        Unit::Pointwise,
+        Part::Mlp,
+        SWIGLU_FLOPS * t * kk * f,
+        0.0,
+        0.0,
+        3.0 * a * t * kk * f,
+    ));
+    out.push(k(
+        names[2],
+        Unit::Matmul,
+        Part::Mlp,
+        2.0 * t * kk * f * h,
+        w * touched * f * h,
+        0.0,
+        a * t * kk * (f + h),
+    ));
     out.push(residual());
     out
 }
