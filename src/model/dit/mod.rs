@@ -57,13 +57,6 @@ impl DitModel {
     pub fn id(self) -> &'static str {
         Self::IDS[self as usize]
     }
-    pub fn from_index(i: u32) -> DitModel {
-        if i == 1 {
-            DitModel::CogVideoX2b
-        } else {
-            DitModel::XL2
-        }
-    }
     pub fn label(self) -> &'static str {
         match self {
             DitModel::XL2 => "DiT-XL/2 (image)",

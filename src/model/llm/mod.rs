@@ -70,15 +70,6 @@ impl LlmModel {
     pub fn id(self) -> &'static str {
         Self::IDS[self as usize]
     }
-    pub fn from_id(s: &str) -> Option<LlmModel> {
-        Self::ALL.into_iter().find(|m| m.id() == s)
-    }
-    pub fn from_index(i: u32) -> LlmModel {
-        Self::ALL
-            .get(i as usize)
-            .copied()
-            .unwrap_or(LlmModel::Llama3_8b)
-    }
     pub fn label(self) -> &'static str {
         match self {
             LlmModel::Llama3_8b => "Llama-3-8B",
@@ -154,13 +145,6 @@ impl Phase {
     pub fn id(self) -> &'static str {
         Self::IDS[self as usize]
     }
-    pub fn from_index(i: u32) -> Phase {
-        if i == 1 {
-            Phase::Prefill
-        } else {
-            Phase::Decode
-        }
-    }
 }
 
 /// How weights are stored (URL `llm_wdtype`).
@@ -177,12 +161,6 @@ impl WeightDtype {
     pub const IDS: [&'static str; 3] = ["bf16", "fp8", "int4"];
     pub fn id(self) -> &'static str {
         Self::IDS[self as usize]
-    }
-    pub fn from_index(i: u32) -> WeightDtype {
-        Self::ALL
-            .get(i as usize)
-            .copied()
-            .unwrap_or(WeightDtype::Bf16)
     }
     pub fn bytes(self) -> f64 {
         match self {
@@ -204,13 +182,6 @@ impl KvDtype {
     pub const IDS: [&'static str; 2] = ["bf16", "fp8"];
     pub fn id(self) -> &'static str {
         Self::IDS[self as usize]
-    }
-    pub fn from_index(i: u32) -> KvDtype {
-        if i == 1 {
-            KvDtype::Fp8
-        } else {
-            KvDtype::Bf16
-        }
     }
     pub fn bytes(self) -> f64 {
         match self {
@@ -394,13 +365,10 @@ mod tests {
     }
 
     #[test]
-    fn ids_round_trip() {
+    fn only_custom_has_no_config() {
+        // (ids ↔ variants of every choice: `state::widgets`' choice test)
         for m in LlmModel::ALL {
-            assert_eq!(LlmModel::from_id(m.id()), Some(m));
             assert_eq!(m.config().is_none(), m == LlmModel::Custom);
-        }
-        for (i, w) in WeightDtype::ALL.iter().enumerate() {
-            assert_eq!(WeightDtype::from_index(i as u32), *w);
         }
     }
 }
