@@ -9,7 +9,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useHarness, metric, typeBox, setSlider, sliderRange, pollUntil, OUT_DIR } from './helpers.mjs';
+import { useHarness, metric, typeBox, setSlider, sliderRange, pollUntil, OUT_DIR, readText } from './helpers.mjs';
 
 const SHOTS = path.join(OUT_DIR, 'charts');
 before(() => {
@@ -389,8 +389,7 @@ for (const theme of ['light', 'dark']) {
   test(`hardware table: one memory unit (GB = 1e9 bytes), each ridge names its dtype (${theme})`, async (t) => {
     await h.withPage(t, `?theme=${theme}`, async (page) => {
       const table = page.locator('#hardware table');
-      await table.scrollIntoViewIfNeeded();
-      assert.match(await table.locator('caption').innerText(), /GB = 10⁹ bytes/);
+      assert.match(await readText(table.locator('caption')), /GB = 10⁹ bytes/);
       const rows = await page.evaluate(() =>
         [...document.querySelectorAll('#hardware tr[data-preset]')].map((r) => ({
           id: r.dataset.preset,

@@ -20,7 +20,7 @@ import {
   clearShots,
   ensureOutDir,
   OUT_DIR,
-  search,
+  search, readText
 } from './helpers.mjs';
 
 before(() => {
@@ -49,10 +49,11 @@ const frameOf = (page) =>
     return c ? Number(c.getAttribute('data-frame')) : NaN;
   }, CANVAS);
 const flopsParam = async (page) => Number(new URLSearchParams(await search(page)).get('flops'));
-const caption = (page) => page.locator('#factory-caption').innerText();
+const caption = (page) => readText(page.locator('#factory-caption'));
 
 async function showFactory(page) {
   await page.evaluate(() => document.getElementById('factory').scrollIntoView({ block: 'center' }));
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
 async function hideFactory(page) {
@@ -74,7 +75,7 @@ test('the factory renders and animates while visible, and pauses off screen', as
     const live = page.locator('#factory [aria-live="polite"].sr-only');
     assert.equal(await live.count(), 1, 'a visually hidden live summary');
     assert.match(await live.textContent(), /compute.*memory.*overhead/i);
-    assert.match(await page.locator('#factory .factory-motion').innerText(), /pauses/i);
+    assert.match(await page.locator('#factory .factory-motion').textContent(), /pauses/i);
 
     await showFactory(page);
     const f0 = await pollUntil(() => frameOf(page), (v) => v >= 1, { timeout: 5000 });
@@ -176,7 +177,7 @@ test('with reduced motion the picture is still and redraws only when the model c
     '',
     async (page) => {
       assert.equal(await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches), true);
-      assert.match(await page.locator('#factory .factory-motion').innerText(), /Reduced motion is on/);
+      assert.match(await page.locator('#factory .factory-motion').textContent(), /Reduced motion is on/);
       await showFactory(page);
       const f0 = await pollUntil(() => frameOf(page), (v) => v >= 1, { timeout: 5000 });
       assert.ok(f0 >= 1, `a still frame was drawn (data-frame=${f0})`);

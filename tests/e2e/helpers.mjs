@@ -342,7 +342,31 @@ export function registryIds(source) {
 }
 
 /** The page's current query string (`?…`). */
-export const search = (page) => page.evaluate(() => location.search);
+/**
+ * The page's query string once the app has written it: the app mirrors its state
+ * into the address bar when the state has been still for 250 ms
+ * (`<html data-url-pending>` while a write waits), so this waits for that first.
+ */
+export async function search(page) {
+  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-url-pending'), null, { timeout: 5000 });
+  return page.evaluate(() => location.search);
+}
+
+/**
+ * The text of `locator` as a reader sees it: scrolled into view, read after the next
+ * two frames. Widgets off screen are not rendered (CSS `content-visibility: auto`)
+ * and the `innerText` of content that is not rendered is empty.
+ */
+export async function readText(locator) {
+  await show(locator);
+  return locator.innerText();
+}
+
+/** Scroll `locator` into view and wait two frames: it is rendered and its widget knows it is on screen. */
+export async function show(locator) {
+  await locator.scrollIntoViewIfNeeded();
+  await locator.page().evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
 
 /** One parameter of a query string, or null. */
 export const param = (query, key) => new URLSearchParams(query).get(key);

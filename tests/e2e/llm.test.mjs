@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
 import {
-  useHarness, waitReady, metric, setSlider, pollUntil, search, param, inputValue, OUT_DIR, REPO_ROOT, settle,
+  useHarness, waitReady, metric, setSlider, pollUntil, search, param, inputValue, OUT_DIR, REPO_ROOT, settle, readText
 } from './helpers.mjs';
 
 const h = useHarness();
@@ -16,7 +16,7 @@ fs.mkdirSync(SHOTS, { recursive: true });
 const AXE = path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js');
 
 const W = '#llm';
-const text = (page, sel = W) => page.locator(sel).innerText();
+const text = (page, sel = W) => readText(page.locator(sel));
 
 async function drawn(page, sel) {
   await page.locator(sel).scrollIntoViewIfNeeded();
@@ -110,7 +110,7 @@ test('long context: the KV cache dominates and then stops fitting', async (t) =>
     await page.locator(W).scrollIntoViewIfNeeded();
     assert.equal(await metric(page, 'llm_fits'), 0);
     const fit = page.locator('#llm-fit');
-    assert.match(await fit.innerText(), /^Does not fit: weights .* exceed the 80 GB on NVIDIA H100 SXM; at this context at most \d+ sequences fit\./);
+    assert.match(await readText(fit), /^Does not fit: weights .* exceed the 80 GB on NVIDIA H100 SXM; at this context at most \d+ sequences fit\./);
     assert.equal(await page.locator(`${W} .llm-memory.notice`).count(), 1);
     await page.locator(W).screenshot({ path: path.join(SHOTS, 'no-fit.png') });
   });

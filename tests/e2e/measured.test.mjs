@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { useHarness, metric, pollUntil, ensureOutDir } from './helpers.mjs';
+import { useHarness, metric, pollUntil, ensureOutDir, readText } from './helpers.mjs';
 
 const h = useHarness();
 const MEASURED_CROSSOVER = 0.7272959947586060e-3 * (256 * 268435456 / 0.002140320062637329) / 268435456; // t_floor · peak rate / n
@@ -53,14 +53,14 @@ test('measured overlays only where the size and dtype match, and say where to fi
   await page.locator('#microbench').scrollIntoViewIfNeeded();
   const rs = await rows(page);
   assert.deepEqual([...new Set(rs.map((r) => r.series))], ['wgsl-fused']);
-  assert.match(await page.locator('#microbench .mb-measured').innerText(), /compiler shortened this chain/);
+  assert.match(await readText(page.locator('#microbench .mb-measured')), /compiler shortened this chain/);
   await h.closePage(page);
   const a100 = await h.open('?hw=a100-40gb');
   assert.equal(await a100.locator('#microbench .mb-measured').getAttribute('data-measured'), 'none');
   assert.equal(await a100.locator('#microbench [data-metric="model_vs_measured_max_error"]').count(), 0);
   await h.closePage(a100);
   const bf16 = await h.open('?hw=h100-sxm&mb_dtype=bf16');
-  assert.match(await bf16.locator('#microbench .mb-measured').innerText(), /Measured sweeps exist for this GPU: .*2\^28 elements in fp32/);
+  assert.match(await readText(bf16.locator('#microbench .mb-measured')), /Measured sweeps exist for this GPU: .*2\^28 elements in fp32/);
 });
 
 test('overlays render in light and dark; BERT and overhead show the measured H100 figures', async () => {
@@ -74,7 +74,7 @@ test('overlays render in light and dark; BERT and overhead show the measured H10
     await page.locator('#bert').scrollIntoViewIfNeeded();
     const bert = await page.locator('#bert [data-measured="h100-bert"]').getAttribute('data-measured');
     assert.equal(bert, 'h100-bert');
-    assert.match(await page.locator('#bert').innerText(), /measured on an NVIDIA H100 80GB HBM3.*busy only 53\.1 %/s);
+    assert.match(await readText(page.locator('#bert')), /measured on an NVIDIA H100 80GB HBM3.*busy only 53\.1 %/s);
     await page.locator('#overhead').scrollIntoViewIfNeeded();
     const costs = await page.$$eval('#overhead [data-measured="h100-overhead"] td[data-value]', (tds) => tds.map((t) => Number(t.dataset.value)));
     assert.deepEqual(costs.map((c) => c.toPrecision(3)), ['0.00000969', '0.00000103', '1.64e-7']);

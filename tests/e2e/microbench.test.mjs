@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
 import {
-  useHarness, metric, canvasHash, setSlider, pollUntil, search, param, inputValue, OUT_DIR,
+  useHarness, metric, canvasHash, setSlider, pollUntil, search, param, inputValue, OUT_DIR, readText
 } from './helpers.mjs';
 
 const h = useHarness();
@@ -17,7 +17,7 @@ const SHOTS = path.join(OUT_DIR, 'microbench');
 fs.mkdirSync(SHOTS, { recursive: true });
 
 const W = '#microbench';
-const text = (page, sel = W) => page.locator(sel).innerText();
+const text = (page, sel = W) => readText(page.locator(sel));
 const regions = (page) => page.locator(`${W} .mb-regions li[data-region]`).evaluateAll((els) => els.map((e) => e.dataset.region));
 const options = (page) => page.locator('#mb_dtype option').evaluateAll((els) => els.map((e) => e.value));
 const slider = (page) => page.evaluate(() => Number(document.getElementById('mb_elems-slider').value));
@@ -149,7 +149,7 @@ test('a dtype the preset lacks falls back to fp32 visibly and comes back on a pr
   await h.withPage(t, '?mb_dtype=fp8', async (page) => {
     const note = page.locator(`${W} .mb-fallback`);
     assert.ok(await note.isVisible(), 'no fallback notice');
-    assert.match(await note.innerText(), /A100 40GB SXM has no fp8 mode, so this widget shows fp32/);
+    assert.match(await readText(note), /A100 40GB SXM has no fp8 mode, so this widget shows fp32/);
     assert.equal(await inputValue(page, 'mb_dtype'), 'fp32');
     assert.ok(Math.abs((await metric(page, 'crossover_repeat')) - 50.16) < 0.05);
     // H100 SXM has fp8: 1 byte per element, r* = 2·1·33.5e12 / 3.35e12 = 20

@@ -11,7 +11,7 @@ import {
   useHarness, metric, canvasHash, setSlider, typeBox, inputValue, pollUntil, OUT_DIR,
   search,
   param,
-  WIDGET_IDS,
+  WIDGET_IDS, readText, show as showLocator
 } from './helpers.mjs';
 
 // the essay's widgets: every one but the explorer at the top
@@ -26,9 +26,7 @@ const h = useHarness();
 
 
 /** Scroll a widget into view so its charts draw (charts skip redraws off-screen). */
-async function show(page, id) {
-  await page.locator(`#${id}`).scrollIntoViewIfNeeded();
-}
+const show = (page, id) => showLocator(page.locator(`#${id}`));
 
 /** Hash of a canvas once it has drawn at least once. */
 async function drawnHash(page, sel) {
@@ -47,7 +45,7 @@ test('every widget renders in its anchored section, with a title', async () => {
     assert.ok(await el.isVisible(), `#${id} not visible`);
   }
   for (const id of WIDGETS.filter((w) => w !== 'diagnosis')) {
-    const title = await page.locator(`section#${id} .widget-title`).innerText();
+    const title = await readText(page.locator(`section#${id} .widget-title`));
     assert.ok(title.length > 3, `#${id} has no title`);
   }
 });
@@ -70,7 +68,7 @@ test('the essay numbers through the widgets (A100, fp32, 1 GiB tensor)', async (
   // rematerialisation: recomputing the intermediate beats saving it (7 vs 5 accesses)
   const remat = await metric(page, 'remat_speedup');
   assert.ok(Math.abs(remat - 1.4) < 0.02, `recompute vs save speedup ${remat}, expected 1.4`);
-  assert.match(await page.locator('#fusion .remat').innerText(), /holds 1\.07 GB more memory/);
+  assert.match(await readText(page.locator('#fusion .remat')), /holds 1\.07 GB more memory/);
   // tiny eager ops: overhead-bound, GPU mostly idle, doubling the batch barely costs
   const tiny = await h.open('?workload=chain&batch=1&hidden=1024&ops=8');
   assert.ok((await metric(tiny, 'gpu_util')) < 0.1);
@@ -79,7 +77,7 @@ test('the essay numbers through the widgets (A100, fp32, 1 GiB tensor)', async (
 
 test("the essay's back-of-the-envelope figures, computed by the model and shown in the widgets", async () => {
   const page = await h.open('?hw=a100-40gb');
-  const text = (sel) => page.locator(sel).innerText();
+  const text = (sel) => readText(page.locator(sel));
   // fp32: ~400 billion numbers vs ~20 trillion ops, so ~100 ops per element
   const per = await metric(page, 'fp32_ops_per_element');
   assert.ok(per > 90 && per < 110, `fp32 ops per element ${per}`);
