@@ -37,8 +37,8 @@ pub fn page_url(query: &str, hash: &str) -> String {
 /// Mirror the state into the address bar with `history.replaceState` (no history
 /// entries, no reload). Skips the write when the query is already current.
 /// A theme the URL fixed (`theme`: the page's theme signal) stays in it, following
-/// the toggle. The write happens in the task after the change (see `url_write`):
-/// `replaceState` cost ~2 ms of every slider input's redraw.
+/// the toggle. The write waits until the state has been still for
+/// [`URL_QUIET_MS`] (see `url_write`).
 pub fn sync_url(
     state: RwSignal<State>,
     embed: Option<&'static str>,
@@ -58,27 +58,46 @@ pub fn sync_url(
         }
         q
     });
+    // leaving or hiding the page writes what is pending (the address a tab
+    // restores, or a user copies after switching back, is the current one)
+    for event in ["pagehide", "visibilitychange", "blur"] {
+        let handle = window_event_listener_untyped(event, move |_| url_flush());
+        on_cleanup(move || handle.remove());
+    }
 }
+
+/// How long the state must be still before the address bar follows it. A drag
+/// sends an input per frame; `replaceState` costs ~1-2 ms each (and Chromium
+/// refuses more than 200 in 10 s), so a drag writes once, when it stops.
+pub const URL_QUIET_MS: u32 = 250;
 
 thread_local! {
-    /// The query waiting to be written (a write is scheduled while this is Some).
-    static URL_PENDING: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+    /// The query waiting to be written, and the timer that writes it.
+    static URL_PENDING: std::cell::RefCell<Option<(String, gloo_timers::callback::Timeout)>> =
+        const { std::cell::RefCell::new(None) };
 }
 
-/// Writes `q` in the next task: the input that changed the state redraws without
-/// waiting for `replaceState`, and several changes within one task (a burst of
-/// input events) write once, the latest.
+/// Writes `q` once the state has been still for [`URL_QUIET_MS`]: every change
+/// restarts the wait. While a write waits, `<html data-url-pending>` says so (the
+/// tests read the address after it is gone).
 fn url_write(q: String) {
-    let schedule = URL_PENDING.with_borrow_mut(|pending| pending.replace(q).is_none());
-    if schedule {
-        set_timeout(
-            || {
-                if let Some(q) = URL_PENDING.with_borrow_mut(Option::take) {
-                    replace_query(&q);
-                }
-            },
-            std::time::Duration::ZERO,
-        );
+    let timer = gloo_timers::callback::Timeout::new(URL_QUIET_MS, url_flush);
+    let was_idle = URL_PENDING.with_borrow_mut(|p| p.replace((q, timer)).is_none());
+    if was_idle {
+        if let Some(root) = document().document_element() {
+            let _ = root.set_attribute("data-url-pending", "");
+        }
+    }
+}
+
+/// Writes the pending query now, if any.
+fn url_flush() {
+    // the old timer is dropped (cancelled) with the pending entry
+    if let Some((q, _timer)) = URL_PENDING.with_borrow_mut(Option::take) {
+        replace_query(&q);
+        if let Some(root) = document().document_element() {
+            let _ = root.remove_attribute("data-url-pending");
+        }
     }
 }
 

@@ -134,6 +134,55 @@ test('each slider (flops, bw, batch, ops) redraws the roofline, changes a readou
   }
 });
 
+test('a dragged slider writes the address once, when it stops; hiding the page writes it at once', async (t) => {
+  await withPage(t, '', async (page) => {
+    const before = await search(page);
+    // count the app's address writes
+    await page.evaluate(() => {
+      window.__writes = 0;
+      const orig = history.replaceState.bind(history);
+      history.replaceState = (...a) => {
+        window.__writes++;
+        return orig(...a);
+      };
+    });
+    const drag = (n, from) =>
+      page.evaluate(
+        async ({ n, from }) => {
+          const el = document.getElementById('batch-slider');
+          const [lo, hi] = [Number(el.min), Number(el.max)];
+          for (let i = 0; i < n; i++) {
+            await new Promise((r) => requestAnimationFrame(r));
+            el.value = String(lo + (from + (0.3 * (i + 1)) / n) * (hi - lo));
+            el.dispatchEvent(new Event('input', { bubbles: true }));
+          }
+          return { writes: window.__writes, pending: document.documentElement.hasAttribute('data-url-pending'), search: location.search };
+        },
+        { n, from },
+      );
+    const during = await drag(30, 0.1);
+    assert.equal(during.writes, 0, 'the address was written during the drag');
+    assert.ok(during.pending, 'no write pending after the drag');
+    assert.equal(during.search, before, 'the address changed during the drag');
+    const after = await search(page); // waits for the pending write
+    assert.equal(await page.evaluate(() => window.__writes), 1, 'one write after the drag');
+    assert.equal(param(after, 'batch'), await inputValue(page, 'batch-box'), `address ${after} vs the box`);
+    // a change followed by hiding the page is written at once, not after the wait
+    const hidden = await page.evaluate(async () => {
+      const el = document.getElementById('batch-slider');
+      el.value = String(Number(el.min) + 0.9 * (Number(el.max) - Number(el.min)));
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((r) => setTimeout(r, 0));
+      const pending = document.documentElement.hasAttribute('data-url-pending');
+      window.dispatchEvent(new Event('pagehide'));
+      return { pending, now: document.documentElement.hasAttribute('data-url-pending'), writes: window.__writes, search: location.search };
+    });
+    assert.ok(hidden.pending && !hidden.now, `pending ${hidden.pending} -> ${hidden.now}`);
+    assert.equal(hidden.writes, 2);
+    assert.equal(param(hidden.search, 'batch'), await inputValue(page, 'batch-box'));
+  });
+});
+
 test('a shared link restores hardware, dtype, shape and the preset peak', async (t) => {
   await withPage(t, '?hw=h100-sxm&dtype=fp32&batch=64&ops=16&fused=1&workload=chain', async (page) => {
     assert.equal(await inputValue(page, 'hw'), 'h100-sxm');

@@ -21,7 +21,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHarness, metric, metrics, pollUntil, setSlider, frame, OUT_DIR, waitReady,
+import { createHarness, metric, metrics, pollUntil, setSlider, frame, OUT_DIR, waitReady, param, search, readText
 } from './helpers.mjs';
 
 const READOUTS = ['lab_copy_bw', 'lab_peak_flops', 'lab_crossover_repeat', 'lab_dispatch_s', 'lab_submit_s'];
@@ -234,15 +234,15 @@ test('a full small run completes, verifies, and round-trips through export, impo
   await page.click('#lab-use');
   assert.match(await page.locator('#lab-applied').innerText(), /explorer now describes this GPU/);
   assert.equal(await page.locator('#dtype').inputValue(), 'fp32');
-  const bw = await page.evaluate(() => new URLSearchParams(location.search).get('bw'));
+  const bw = param(await search(page), 'bw');
   const want = Math.min(1e15, Math.max(1e9, m.lab_copy_bw)); // clamped to the explorer's limits
   assert.ok(Math.abs(Number(bw) / want - 1) < 1e-6, `bw ${bw} vs ${want}`);
   // it is the measured GPU now, named after the adapter, not the preset it replaced
-  const q = await page.evaluate(() => Object.fromEntries(new URLSearchParams(location.search)));
+  const q = Object.fromEntries(new URLSearchParams(await search(page)));
   assert.equal(q.hw, 'measured');
   assert.ok((q.gpu || '').length > 0, `adapter name in the URL: ${JSON.stringify(q)}`);
-  assert.match(await page.locator('#hw option:checked').innerText(), /^Measured: /);
-  assert.match(await page.locator('.controls .source').innerText(), /Measured by brrr's lab/);
+  assert.match(await page.locator('#hw option:checked').textContent(), /^Measured: /);
+  assert.match(await readText(page.locator('.controls .source')), /Measured by brrr's lab/);
   // widgets that need tensor-core numbers say they do not know them
   await page.locator('#tensor-cores').scrollIntoViewIfNeeded();
   assert.match(await pollUntil(() => page.locator('#tensor-cores .takeaway').innerText(), (t) => /Measured/.test(t)),
@@ -252,8 +252,8 @@ test('a full small run completes, verifies, and round-trips through export, impo
   // Reset restores the defaults (and the datasheet preset)
   await page.locator('#reset').click();
   assert.equal(await pollUntil(() => page.locator('#hw').inputValue(), (v) => v !== 'measured'), 'a100-40gb');
-  assert.equal(await page.evaluate(() => new URLSearchParams(location.search).get('hw')), 'a100-40gb');
-  assert.equal(await page.evaluate(() => new URLSearchParams(location.search).get('gpu')), null);
+  assert.equal(param(await search(page), 'hw'), 'a100-40gb');
+  assert.equal(param(await search(page), 'gpu'), null);
 
   // results survive a reload
   await page.reload();
