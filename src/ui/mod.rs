@@ -100,42 +100,18 @@ impl Ctx {
 }
 
 /// Starts the app. The full page's text is already in `index.html` (it paints
-/// before the wasm loads); the app mounts each interactive part into its
-/// `data-slot` placeholder there: everything up to the explorer at once (the
-/// first screen), then one part per task, so no single long task blocks the main
-/// thread, and sets `data-ready="1"` once all are built. An embed
-/// (`?embed=ID`) replaces the page's content with the one widget.
+/// before the wasm loads: the loader in `Trunk.toml`, `pattern_script`, fetches
+/// this module only after the static page's first frame); the app mounts each
+/// interactive part into its `data-slot` placeholder there: everything up to the
+/// explorer at once (the first screen), then one part per task, so no single long
+/// task blocks the main thread, and sets `data-ready="1"` once all are built. An
+/// embed (`?embed=ID`) replaces the page's content with the one widget.
 pub fn start() {
     panic::install();
-    // Let the browser paint the static page first: the module script that starts
-    // the app can run before the first frame, and the essay's text must not wait
-    // for the app (the page's largest paint is the intro paragraph). A frame
-    // callback runs just before that paint, a timeout after it; a page that gets
-    // no frames (a hidden tab) starts after 200 ms anyway. An embed shows nothing
-    // before its widget, so it starts at once.
-    let embed = document()
-        .document_element()
-        .is_some_and(|el| el.class_list().contains("embed"));
-    if embed {
-        run();
-        return;
-    }
-    let once = std::rc::Rc::new(std::cell::Cell::new(false));
-    let run_once = move || {
-        if !once.replace(true) {
-            run();
-        }
-    };
-    let after_frame = run_once.clone();
-    let after_paint = wasm_bindgen::closure::Closure::once_into_js(move || {
-        set_timeout(after_frame, std::time::Duration::ZERO);
-    });
-    use wasm_bindgen::JsCast;
-    let _ = window().request_animation_frame(after_paint.unchecked_ref());
-    set_timeout(run_once, std::time::Duration::from_millis(200));
+    run();
 }
 
-/// [`start`] once the static page has painted.
+/// [`start`]'s work.
 fn run() {
     // Everything the page starts from, read now: the URL is rewritten from the
     // state once the app runs. Its test hook `?debug_panic=1` panics once the page
