@@ -80,3 +80,36 @@ impl Drop for OnScreenWatch {
         self.io.disconnect();
     }
 }
+
+/// A ResizeObserver on one element and its callback; dropping it disconnects the
+/// observer. The browser reports sizes after its own layout, so watching never
+/// forces a synchronous layout the way reading `clientWidth` does.
+pub struct SizeWatch {
+    ro: web_sys::ResizeObserver,
+    _cb: Closure<dyn FnMut(js_sys::Array)>,
+}
+
+impl SizeWatch {
+    /// Call `on_width(css_px)` with `el`'s content-box width once it is laid out,
+    /// then whenever it changes. `None` where the browser has no ResizeObserver.
+    pub fn new(
+        el: &web_sys::Element,
+        mut on_width: impl FnMut(f64) + 'static,
+    ) -> Option<SizeWatch> {
+        let cb = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+            // the last entry is the newest size of our single target
+            if let Ok(e) = entries.pop().dyn_into::<web_sys::ResizeObserverEntry>() {
+                on_width(e.content_rect().width());
+            }
+        });
+        let ro = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()).ok()?;
+        ro.observe(el);
+        Some(SizeWatch { ro, _cb: cb })
+    }
+}
+
+impl Drop for SizeWatch {
+    fn drop(&mut self) {
+        self.ro.disconnect();
+    }
+}

@@ -6,11 +6,9 @@
 use super::backend::AnyBackend;
 use super::palette::Palette;
 use crate::geom::{decade_label, Pt, Rect};
-use crate::js::OnScreenWatch;
+use crate::js::{OnScreenWatch, SizeWatch};
 use leptos::html::Canvas;
-use leptos::prelude::{
-    on_cleanup, window_event_listener, Effect, Get, GetUntracked, NodeRef, RwSignal, Set,
-};
+use leptos::prelude::{on_cleanup, Effect, Get, GetUntracked, NodeRef, RwSignal, Set};
 use plotters::chart::MeshStyle;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -85,30 +83,36 @@ pub fn fit_height(canvas: &HtmlCanvasElement, css_w: f64, css_h: f64) -> f64 {
     )
 }
 
-/// A canvas's CSS width, measured on mount and on window resize only; reading it
-/// is a reactive dependency, so charts redraw when the layout width changes.
+/// A canvas's CSS width as the browser last laid it out (a ResizeObserver: it
+/// reports after layout, so no read forces one; 0 until the first report);
+/// reading it is a reactive dependency, so charts redraw when the width changes.
 #[derive(Clone, Copy)]
 pub struct CssWidth(RwSignal<f64>);
 
 impl CssWidth {
     pub fn new(canvas: NodeRef<Canvas>) -> Self {
         let width = RwSignal::new(0.0);
-        let measure = move || {
-            if let Some(c) = canvas.get_untracked() {
-                let w = f64::from(c.client_width());
-                if w != width.get_untracked() {
+        Effect::new(move |prev: Option<bool>| {
+            if prev == Some(true) {
+                return true; // observer already attached
+            }
+            let Some(c) = canvas.get() else { return false };
+            let watch = SizeWatch::new(c.unchecked_ref(), move |w| {
+                if w.is_finite() && w != width.get_untracked() {
                     width.set(w);
                 }
+            });
+            match watch {
+                // lives as long as the component
+                Some(w) => {
+                    let w = send_wrapper::SendWrapper::new(w);
+                    on_cleanup(move || drop(w));
+                }
+                // no ResizeObserver: measure once
+                None => width.set(f64::from(c.client_width())),
             }
-        };
-        // first measurement once the canvas is in the DOM
-        Effect::new(move |_| {
-            if canvas.get().is_some() {
-                measure();
-            }
+            true
         });
-        let handle = window_event_listener(leptos::ev::resize, move |_| measure());
-        on_cleanup(move || handle.remove());
         CssWidth(width)
     }
 
@@ -177,9 +181,16 @@ pub fn text_size(text: &str, size: f64) -> (f64, f64) {
             .and_then(|c| c.get_context("2d").ok().flatten())
             .and_then(|c| c.dyn_into().ok());
     }
+    thread_local! {
+        /// The font size last set on MEASURE: parsing a font string is most of a
+        /// short label's measurement, and a chart measures many in one size.
+        static SIZE: std::cell::Cell<f64> = const { std::cell::Cell::new(f64::NAN) };
+    }
     let measured = MEASURE.with(|ctx| {
         let ctx = ctx.as_ref()?;
-        ctx.set_font(&format!("normal {size}px {FONT}"));
+        if SIZE.replace(size) != size {
+            ctx.set_font(&format!("normal {size}px {FONT}"));
+        }
         let f: js_sys::Function = js_sys::Reflect::get(ctx, &"measureText".into())
             .ok()?
             .dyn_into()

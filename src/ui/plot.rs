@@ -264,6 +264,9 @@ pub fn PlotCanvas(
             }
             return;
         }
+        if w <= 0.0 {
+            return; // not laid out yet: the first size report draws it
+        }
         let pal = Palette::of(ctx.dark.get());
         let Some(c) = canvas.get() else { return };
         let (r, mk) = data.with(|d| {
