@@ -47,8 +47,10 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
     // The essay's flamegraph of one tiny `a + b`: the CPU's parts and the add itself.
     // (its compute share is a readout: live)
     let one_add = ctx.live(|s| overhead::one_add(ONE_ADD_ELEMENTS, &s.machine()));
+    // ... and the bars and their sentence draw it held
+    let one_add_drawn = ctx.held(one_add);
     let flame = move || {
-        let op = one_add.get();
+        let op = one_add_drawn.get();
         let total = op.cpu.total() + op.kernel;
         let pct = |t: f64| if total > 0.0 { 100.0 * t / total } else { 0.0 };
         let parts = [
@@ -68,7 +70,7 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
             .collect_view()
     };
     let flame_text = move || {
-        let op = one_add.get();
+        let op = one_add_drawn.get();
         format!(
             "One a + b on {} numbers: the CPU spends {} deciding and launching it; the add itself takes {} on the GPU, ",
             units::words(ONE_ADD_ELEMENTS),
@@ -77,7 +79,10 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
         )
     };
     let share = Signal::derive(move || one_add.get().compute_share());
-    let flame_label = move || format!("{}{} of the op.", flame_text(), units::percent(share.get()));
+    let flame_label = move || {
+        let drawn = one_add_drawn.with(|op| op.compute_share());
+        format!("{}{} of the op.", flame_text(), units::percent(drawn))
+    };
     view! {
         <div class="controls-inline">
             <Toggle ctx=ctx flag=field::graphs/>
