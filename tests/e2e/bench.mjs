@@ -6,7 +6,9 @@
 //   node tests/e2e/bench.mjs --lighthouse --record   # ... and append a dated row to docs/perf.md
 //   options: --inputs N (per slider, default 200, minimum 200), --loads N (default 5),
 //            --lh-runs N (Lighthouse runs, median taken; default 3), --no-throttle
-//            (skip the 4x CPU-throttled sweeps)
+//            (skip the 4x CPU-throttled sweeps), --sliders a,b (only these sliders),
+//            --sweeps small,4x jump (only these sweeps), --no-loads (skip the load
+//            timings). Filtered runs are for iterating: --record refuses them.
 //
 // 1. Input -> redraw latency for EVERY slider on the full page (the explorer's
 //    shared sliders and each widget's own), in four sweeps: small steps and large
@@ -60,7 +62,10 @@ const ROOT = path.resolve(opt('--root', DEFAULT_ROOT));
 const LIGHTHOUSE = flag('--lighthouse');
 const LH_RUNS = Math.max(1, Number(opt('--lh-runs', '3')) | 0);
 const THROTTLE = !flag('--no-throttle');
-const SWEEPS = [
+const ONLY_SLIDERS = opt('--sliders', '') ? opt('--sliders', '').split(',') : null;
+const ONLY_SWEEPS = opt('--sweeps', '') ? opt('--sweeps', '').split(',') : null;
+const NO_LOADS = flag('--no-loads');
+const ALL_SWEEPS = [
   { name: 'small', mode: 'small', rate: 1 },
   { name: 'jump', mode: 'jump', rate: 1 },
   ...(THROTTLE
@@ -70,6 +75,7 @@ const SWEEPS = [
       ]
     : []),
 ];
+const SWEEPS = ALL_SWEEPS.filter((s) => !ONLY_SWEEPS || ONLY_SWEEPS.includes(s.name));
 
 function quantile(sorted, q) {
   if (sorted.length === 0) return NaN;
@@ -317,13 +323,15 @@ async function main() {
     const onPage = await page.evaluate(() =>
       [...document.querySelectorAll('input[type=range][id$="-slider"]')].map((e) => e.id.replace(/-slider$/, '')),
     );
-    const present = [...SLIDERS.filter((id) => onPage.includes(id)), ...onPage.filter((id) => !SLIDERS.includes(id))];
+    const present = [...SLIDERS.filter((id) => onPage.includes(id)), ...onPage.filter((id) => !SLIDERS.includes(id))].filter(
+      (id) => !ONLY_SLIDERS || ONLY_SLIDERS.includes(id),
+    );
     if (present.length === 0) failures.push('no slider on the page');
     for (const sweep of SWEEPS) sweeps.push(await sweepAll(page, present, sweep, failures));
     await h.closePage(page);
 
     // 3b. First chart of an embedded widget (?embed=microbench, a chart widget).
-    for (let i = 0; i < LOADS; i++) {
+    for (let i = 0; i < (NO_LOADS ? 0 : LOADS); i++) {
       const context = await h.browser.newContext({ viewport: { width: 800, height: 600 } });
       await context.addInitScript(firstChartProbe);
       const p = await context.newPage();
@@ -338,7 +346,7 @@ async function main() {
     }
 
     // 3. First chart.
-    for (let i = 0; i < LOADS; i++) {
+    for (let i = 0; i < (NO_LOADS ? 0 : LOADS); i++) {
       const context = await h.browser.newContext({ viewport: { width: 1440, height: 900 } });
       await context.addInitScript(firstChartProbe);
       const p = await context.newPage();
@@ -426,6 +434,11 @@ async function main() {
   if (failures.length) console.error(`\ncould not measure everything:\n  ${failures.join('\n  ')}`);
   const measured = sweeps.length > 0 && sweeps.every((s) => s.rows.length > 0) && firstChart.length > 0 && sizes.length > 0 && (!LIGHTHOUSE || lh.length > 0);
 
+  const filtered = ONLY_SLIDERS || ONLY_SWEEPS || NO_LOADS;
+  if (RECORD && filtered) {
+    console.error('\nnot recorded: --sliders, --sweeps and --no-loads are for iterating; a row in docs/perf.md measures everything');
+    return 1;
+  }
   if (RECORD && measured) {
     const file = path.join(REPO_ROOT, 'docs', 'perf.md');
     const header = [
