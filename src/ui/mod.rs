@@ -165,6 +165,23 @@ fn started(debug_panic: bool) {
     if let Some(el) = document().document_element() {
         let _ = el.set_attribute("data-ready", "1");
     }
+    // After the next frame's layout every widget has a real size, which CSS
+    // remembers for it while it is skipped off screen (static/style.css,
+    // `content-visibility`).
+    let laid_out = wasm_bindgen::closure::Closure::once_into_js(|| {
+        set_timeout(
+            || {
+                if let Some(el) = document().document_element() {
+                    let _ = el.set_attribute("data-laid-out", "");
+                }
+            },
+            std::time::Duration::ZERO,
+        );
+    });
+    {
+        use wasm_bindgen::JsCast;
+        let _ = window().request_animation_frame(laid_out.unchecked_ref());
+    }
     scroll_to_hash();
     offline::register();
     if debug_panic {
