@@ -125,11 +125,12 @@ impl CssWidth {
     }
 }
 
-/// Whether a canvas is on (or within 300 px of) the screen. Charts skip redraws
-/// while off-screen and catch up when scrolled into view, so a slider move only
-/// pays for the charts a user can see.
+/// Whether a canvas (or a widget's section) is on, or within 300 px of, the
+/// screen. Charts skip redraws while off-screen and catch up when scrolled into
+/// view, so a slider move only pays for the charts a user can see. `None` until
+/// the observer's first report.
 #[derive(Clone, Copy)]
-pub struct OnScreen(RwSignal<bool>);
+pub struct OnScreen(RwSignal<Option<bool>>);
 
 impl OnScreen {
     pub fn new<E>(node: NodeRef<E>) -> Self
@@ -137,15 +138,15 @@ impl OnScreen {
         E: leptos::html::ElementType,
         E::Output: JsCast + Clone + 'static,
     {
-        let visible = RwSignal::new(false);
+        let visible = RwSignal::new(None);
         Effect::new(move |prev: Option<bool>| {
             if prev == Some(true) {
                 return true; // observer already attached
             }
             let Some(el) = node.get() else { return false };
             let watch = OnScreenWatch::new(el.unchecked_ref(), "300px", move |on| {
-                if on != visible.get_untracked() {
-                    visible.set(on);
+                if Some(on) != visible.get_untracked() {
+                    visible.set(Some(on));
                 }
             });
             match watch {
@@ -155,15 +156,21 @@ impl OnScreen {
                     on_cleanup(move || drop(w));
                 }
                 // no IntersectionObserver: always draw
-                None => visible.set(true),
+                None => visible.set(Some(true)),
             }
             true
         });
         OnScreen(visible)
     }
 
+    /// On (or near) the screen, as last reported; false before the first report.
     pub fn get(&self) -> bool {
-        self.0.get()
+        self.0.get() == Some(true)
+    }
+
+    /// Reported off the screen (false before the first report).
+    pub fn away(&self) -> bool {
+        self.0.get() == Some(false)
     }
 }
 

@@ -14,16 +14,14 @@ use leptos::prelude::*;
 pub fn WidgetFrame(ctx: Ctx, def: &'static WidgetDef) -> impl IntoView {
     let (id, title, embed_height) = (def.id, def.title, def.embed_height);
     let section = NodeRef::<Section>::new();
-    let inner = if def.gate {
-        gate(ctx, OnScreen::new(section))
-    } else {
-        ctx
-    };
+    let on = OnScreen::new(section);
+    let inner = if def.gate { gate(ctx, on) } else { ctx };
     let heading = format!("{id}-title");
     let labelled_by = heading.clone();
     view! {
-        <section node_ref=section class="widget panel" id=id aria-labelledby=labelled_by data-widget=id
-            data-embed-height=embed_height>
+        // `away` (reported off the screen) lets CSS skip its rendering
+        <section node_ref=section class="widget panel" class:away=move || on.away() id=id
+            aria-labelledby=labelled_by data-widget=id data-embed-height=embed_height>
             <div class="widget-head">
                 <h3 id=heading class="widget-title">{title}</h3>
                 <ShareButtons ctx=ctx def=def/>
