@@ -108,11 +108,6 @@ impl Ctx {
 /// embed (`?embed=ID`) replaces the page's content with the one widget.
 pub fn start() {
     panic::install();
-    run();
-}
-
-/// [`start`]'s work.
-fn run() {
     // Everything the page starts from, read now: the URL is rewritten from the
     // state once the app runs. Its test hook `?debug_panic=1` panics once the page
     // is built (the panic banner's test).

@@ -53,7 +53,7 @@ const caption = (page) => readText(page.locator('#factory-caption'));
 
 async function showFactory(page) {
   await page.evaluate(() => document.getElementById('factory').scrollIntoView({ block: 'center' }));
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await settle(page, 0);
 }
 
 async function hideFactory(page) {

@@ -365,7 +365,7 @@ export async function readText(locator) {
 /** Scroll `locator` into view and wait two frames: it is rendered and its widget knows it is on screen. */
 export async function show(locator) {
   await locator.scrollIntoViewIfNeeded();
-  await locator.page().evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await settle(locator.page(), 0);
 }
 
 /** One parameter of a query string, or null. */
