@@ -2,16 +2,125 @@
 //! document (export). Render functions are written once against [`AnyBackend`], so
 //! each is compiled once instead of once per backend (a smaller .wasm), and the
 //! SVG export is by construction the same drawing code as the screen.
+//!
+//! Text on a canvas is drawn here rather than by plotters-canvas, which sets the
+//! context's font (a CSS font string the browser parses), alignment and baseline
+//! again for every label; [`Pen`] sets each only when it changes, and sizes text
+//! with `measureText` ([`super::chart::text_size`]) instead of plotters' estimate
+//! through a DOM element, which forces a page layout.
 
 use plotters::prelude::SVGBackend;
+use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
+    FontTransform,
 };
 use plotters_canvas::CanvasBackend;
+use web_sys::CanvasRenderingContext2d;
 
 pub enum AnyBackend<'a> {
-    Canvas(CanvasBackend),
+    Canvas(CanvasBackend, Pen),
     Svg(SVGBackend<'a>),
+}
+
+impl AnyBackend<'_> {
+    /// A canvas backend, or None where the browser gives no 2D context.
+    pub fn canvas(canvas: &web_sys::HtmlCanvasElement) -> Option<Self> {
+        use wasm_bindgen::JsCast;
+        let ctx = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()?
+            .dyn_into::<CanvasRenderingContext2d>()
+            .ok()?;
+        let backend = CanvasBackend::with_canvas_object(canvas.clone())?;
+        Some(AnyBackend::Canvas(backend, Pen::new(ctx)))
+    }
+}
+
+/// The canvas context's text state as last set by this backend (None: not set
+/// yet in this drawing, so unknown). Only text drawing touches font, alignment
+/// and baseline, so what was set stays set between labels.
+pub struct Pen {
+    ctx: CanvasRenderingContext2d,
+    font: Option<String>,
+    align: Option<&'static str>,
+    baseline: Option<&'static str>,
+}
+
+impl Pen {
+    fn new(ctx: CanvasRenderingContext2d) -> Self {
+        Pen {
+            ctx,
+            font: None,
+            align: None,
+            baseline: None,
+        }
+    }
+
+    fn text<T: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &T,
+        pos: BackendCoord,
+    ) -> Result<(), String> {
+        let color = style.color();
+        if color.alpha == 0.0 {
+            return Ok(());
+        }
+        let baseline = match style.anchor().v_pos {
+            VPos::Top => "top",
+            VPos::Center => "middle",
+            VPos::Bottom => "bottom",
+        };
+        if self.baseline.replace(baseline) != Some(baseline) {
+            self.ctx.set_text_baseline(baseline);
+        }
+        let align = match style.anchor().h_pos {
+            HPos::Left => "start",
+            HPos::Right => "end",
+            HPos::Center => "center",
+        };
+        if self.align.replace(align) != Some(align) {
+            self.ctx.set_text_align(align);
+        }
+        let font = format!(
+            "{} {}px {}",
+            style.style().as_str(),
+            style.size(),
+            style.family().as_str()
+        );
+        if self.font.as_deref() != Some(font.as_str()) {
+            self.ctx.set_font(&font);
+            self.font = Some(font);
+        }
+        // fills elsewhere (plotters-canvas's rectangles, circles) change the fill
+        // style, so it is set for every label
+        let (r, g, b) = color.rgb;
+        self.ctx
+            .set_fill_style_str(&format!("rgba({r},{g},{b},{})", color.alpha));
+        let turn = match style.transform() {
+            FontTransform::None => 0.0,
+            FontTransform::Rotate90 => 0.5,
+            FontTransform::Rotate180 => 1.0,
+            FontTransform::Rotate270 => 1.5,
+        } * std::f64::consts::PI;
+        let (x, y) = (f64::from(pos.0), f64::from(pos.1));
+        let js = |e: wasm_bindgen::JsValue| format!("{e:?}");
+        if turn == 0.0 {
+            return self.ctx.fill_text(text, x, y).map_err(js);
+        }
+        // the state set above was set before `save`, so `restore` keeps it
+        self.ctx.save();
+        let r = self
+            .ctx
+            .translate(x, y)
+            .and_then(|()| self.ctx.rotate(turn))
+            .and_then(|()| self.ctx.fill_text(text, 0.0, 0.0))
+            .map_err(js);
+        self.ctx.restore();
+        r
+    }
 }
 
 /// A backend error, as text.
@@ -38,7 +147,7 @@ fn conv<E: std::error::Error + Send + Sync>(e: DrawingErrorKind<E>) -> DrawingEr
 macro_rules! both {
     ($self:ident, $b:ident => $e:expr) => {
         match $self {
-            AnyBackend::Canvas($b) => $e.map_err(conv),
+            AnyBackend::Canvas($b, _) => $e.map_err(conv),
             AnyBackend::Svg($b) => $e.map_err(conv),
         }
     };
@@ -49,7 +158,7 @@ impl DrawingBackend for AnyBackend<'_> {
 
     fn get_size(&self) -> (u32, u32) {
         match self {
-            AnyBackend::Canvas(b) => b.get_size(),
+            AnyBackend::Canvas(b, _) => b.get_size(),
             AnyBackend::Svg(b) => b.get_size(),
         }
     }
@@ -112,14 +221,25 @@ impl DrawingBackend for AnyBackend<'_> {
         style: &T,
         pos: BackendCoord,
     ) -> Result<(), DrawingErrorKind<AnyError>> {
-        both!(self, b => b.draw_text(text, style, pos))
+        match self {
+            AnyBackend::Canvas(_, pen) => pen
+                .text(text, style, pos)
+                .map_err(|e| DrawingErrorKind::DrawingError(AnyError(e))),
+            AnyBackend::Svg(b) => b.draw_text(text, style, pos).map_err(conv),
+        }
     }
     fn estimate_text_size<T: BackendTextStyle>(
         &self,
         text: &str,
         style: &T,
     ) -> Result<(u32, u32), DrawingErrorKind<AnyError>> {
-        both!(self, b => b.estimate_text_size(text, style))
+        match self {
+            AnyBackend::Canvas(..) => {
+                let (w, h) = super::chart::text_size(text, style.size());
+                Ok((w as u32, h as u32))
+            }
+            AnyBackend::Svg(b) => b.estimate_text_size(text, style).map_err(conv),
+        }
     }
     fn blit_bitmap(
         &mut self,

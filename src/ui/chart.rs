@@ -12,7 +12,6 @@ use leptos::prelude::{on_cleanup, Effect, Get, GetUntracked, NodeRef, RwSignal, 
 use plotters::chart::MeshStyle;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlCanvasElement;
 
@@ -246,9 +245,9 @@ pub fn draw<F>(canvas: &HtmlCanvasElement, pal: &Palette, f: F) -> Result<(), St
 where
     F: FnOnce(Area<AnyBackend<'_>>) -> Result<(), String>,
 {
-    let backend = CanvasBackend::with_canvas_object(canvas.clone())
-        .ok_or_else(|| "this browser gave no 2D canvas context".to_string())?;
-    let root = AnyBackend::Canvas(backend).into_drawing_area();
+    let root = AnyBackend::canvas(canvas)
+        .ok_or_else(|| "this browser gave no 2D canvas context".to_string())?
+        .into_drawing_area();
     root.fill(&pal.bg).map_err(|e| e.to_string())?;
     f(root.clone())?;
     root.present().map_err(|e| e.to_string())?;

@@ -1,6 +1,7 @@
 //! The explorer's controls: hardware, dtype, workload, fusion, and the log-scale
 //! sliders with typed number boxes.
 
+use super::later::Later;
 use super::Ctx;
 use crate::model::achievable::{self, Roof};
 use crate::model::{hardware, units, Dtype, Workload};
@@ -8,13 +9,21 @@ use crate::state::fields::{self, Field};
 use crate::state::widgets::{Choice, ChoiceField, FlagField};
 use leptos::prelude::*;
 
+/// The two groups, hardware and workload, each built in a frame of its own
+/// after the explorer's chart ([`Later`]).
 #[component]
 pub fn Controls(ctx: Ctx) -> impl IntoView {
+    view! {
+        <Later><HardwareControls ctx=ctx/></Later>
+        <Later><WorkloadControls ctx=ctx/></Later>
+    }
+}
+
+#[component]
+fn HardwareControls(ctx: Ctx) -> impl IntoView {
     let state = ctx.state;
     let hw = Memo::new(move |_| state.with(|s| s.hw.id));
     let dtype = Memo::new(move |_| state.with(|s| s.dtype));
-    let workload = Memo::new(move |_| state.with(|s| s.workload));
-    let fused = Memo::new(move |_| state.with(|s| s.fused));
     let roof = Memo::new(move |_| state.with(|s| s.roof));
 
     let on_hw = move |ev| {
@@ -25,11 +34,6 @@ pub fn Controls(ctx: Ctx) -> impl IntoView {
     let on_dtype = move |ev| {
         if let Some(d) = Dtype::from_id(&event_target_value(&ev)) {
             state.update(|s| s.select_dtype(d));
-        }
-    };
-    let on_workload = move |ev| {
-        if let Some(w) = Workload::from_id(&event_target_value(&ev)) {
-            state.update(|s| s.workload = w);
         }
     };
     let source = Memo::new(move |_| state.with(|s| s.hw.source));
@@ -106,7 +110,20 @@ pub fn Controls(ctx: Ctx) -> impl IntoView {
         <LogSlider ctx=ctx field=fields::FLOPS/>
         <LogSlider ctx=ctx field=fields::BW/>
         <LogSlider ctx=ctx field=fields::OVERHEAD/>
+    }
+}
 
+#[component]
+fn WorkloadControls(ctx: Ctx) -> impl IntoView {
+    let state = ctx.state;
+    let workload = Memo::new(move |_| state.with(|s| s.workload));
+    let fused = Memo::new(move |_| state.with(|s| s.fused));
+    let on_workload = move |ev| {
+        if let Some(w) = Workload::from_id(&event_target_value(&ev)) {
+            state.update(|s| s.workload = w);
+        }
+    };
+    view! {
         <h4 class="panel-title">"Workload"</h4>
         <div class="row">
             <label for="workload">"Step"</label>

@@ -20,6 +20,7 @@ mod help;
 mod lab;
 mod lab_datasheet;
 mod lab_view;
+mod later;
 mod llm;
 mod microbench;
 mod notices;
@@ -103,8 +104,10 @@ impl Ctx {
 /// before the wasm loads: the loader in `Trunk.toml`, `pattern_script`, fetches
 /// this module only after the static page's first frame); the app mounts each
 /// interactive part into its `data-slot` placeholder there: everything up to the
-/// explorer at once (the first screen), then one part per task, so no single long
-/// task blocks the main thread, and sets `data-ready="1"` once all are built. An
+/// explorer's chart at once (the first screen), then one part per frame
+/// ([`later`]: the explorer's controls and breakdown, then each later slot), so
+/// no single long task or layout blocks the main thread, and sets
+/// `data-ready="1"` once all are built. An
 /// embed (`?embed=ID`) replaces the page's content with the one widget.
 pub fn start() {
     panic::install();
@@ -137,7 +140,8 @@ pub fn start() {
             body.set_inner_html("");
         }
         leptos::mount::mount_to_body(move || view! { <Embed ctx=ctx id=id notices=notices/> });
-        started(debug_panic);
+        // after any part the widget left for later (the explorer's)
+        later::when_done(move || started(debug_panic));
     } else {
         let mut rest = slots();
         let mut notices = Some(notices);
@@ -149,8 +153,17 @@ pub fn start() {
         for (name, el) in rest.drain(..first) {
             mount_slot(ctx, &name, el, &mut notices);
         }
-        rest.reverse();
-        mount_rest(owner.clone(), ctx, rest, notices, debug_panic);
+        // the rest, a part per frame (`later`), then `started`
+        for (name, el) in rest {
+            let owner = owner.clone();
+            let mut notices = if name == "notices" {
+                notices.take()
+            } else {
+                None
+            };
+            later::queue(move || owner.with(|| mount_slot(ctx, &name, el, &mut notices)));
+        }
+        later::when_done(move || started(debug_panic));
     }
     std::mem::forget(owner);
 }
@@ -238,28 +251,6 @@ fn mount_slot(
     }
 }
 
-/// Mounts the remaining slots (`rest`, the next one last) one per task, then
-/// calls [`started`].
-fn mount_rest(
-    owner: Owner,
-    ctx: Ctx,
-    mut rest: Vec<(String, web_sys::HtmlElement)>,
-    mut notices: Option<Vec<state_url::Notice>>,
-    debug_panic: bool,
-) {
-    let Some((name, el)) = rest.pop() else {
-        started(debug_panic);
-        return;
-    };
-    set_timeout(
-        move || {
-            owner.with(|| mount_slot(ctx, &name, el, &mut notices));
-            mount_rest(owner, ctx, rest, notices, debug_panic);
-        },
-        std::time::Duration::ZERO,
-    );
-}
-
 /// The widgets are built after load, so the browser's own jump to `#widget-id`
 /// found nothing; do it now that they exist.
 fn scroll_to_hash() {
@@ -344,7 +335,10 @@ fn post_height(id: &'static str) {
     }
 }
 
-/// The roofline explorer: controls, chart, diagnosis, key numbers. Three panels
+/// The roofline explorer: controls, chart, diagnosis, key numbers. The chart is
+/// built with the first screen; the controls (two groups), the diagnosis and the
+/// readouts each a frame after it ([`later::Later`]), one long task split in
+/// five. Three panels
 /// placed by CSS grid areas: controls beside the chart and the breakdown on wide
 /// screens; on narrow ones the chart comes first and stays pinned to the top of
 /// the viewport while the controls scroll under it, so a slider and the chart it
@@ -360,8 +354,8 @@ fn Explorer(ctx: Ctx) -> impl IntoView {
                 <roofline::Roofline ctx=ctx/>
             </section>
             <section class="panel figure explorer-details" aria-label="Time breakdown">
-                <div id="diagnosis"><diagnosis::Diagnosis ctx=ctx/></div>
-                <readouts::Readouts ctx=ctx/>
+                <later::Later><div id="diagnosis"><diagnosis::Diagnosis ctx=ctx/></div></later::Later>
+                <later::Later><readouts::Readouts ctx=ctx/></later::Later>
             </section>
         </div>
     }

@@ -53,7 +53,16 @@ pub fn sync_url(
                 "&theme=light"
             });
         }
-        if prev.as_deref() != Some(q.as_str()) {
+        // the first run writes only where the address differs (a page opened at
+        // its canonical address has nothing to write)
+        let same = match prev.as_deref() {
+            Some(p) => p == q,
+            None => window()
+                .location()
+                .search()
+                .is_ok_and(|s| s.trim_start_matches('?') == q),
+        };
+        if !same {
             url_write(q.clone());
         }
         q
