@@ -337,12 +337,11 @@ fn post_height(id: &'static str) {
 
 /// The roofline explorer: controls, chart, diagnosis, key numbers. The chart is
 /// built with the first screen; the controls (two groups), the diagnosis and the
-/// readouts each a frame after it ([`later::Later`]), one long task split in
-/// five. Three panels
-/// placed by CSS grid areas: controls beside the chart and the breakdown on wide
-/// screens; on narrow ones the chart comes first and stays pinned to the top of
-/// the viewport while the controls scroll under it, so a slider and the chart it
-/// moves are on screen together.
+/// readouts each a frame after it ([`later::Later`]): one long task split in five.
+/// Three panels placed by CSS grid areas: controls beside the chart and the
+/// breakdown on wide screens; on narrow ones the chart comes first and stays
+/// pinned to the top of the viewport while the controls scroll under it, so a
+/// slider and the chart it moves are on screen together.
 #[component]
 fn Explorer(ctx: Ctx) -> impl IntoView {
     view! {

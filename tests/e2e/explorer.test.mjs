@@ -23,6 +23,7 @@ import {
   clearShots,
   search,
   param,
+  waitReady,
 } from './helpers.mjs';
 
 before(() => {
@@ -63,6 +64,11 @@ const waitForSearch = (page, pred, timeout = 3000) => pollUntil(() => search(pag
 test('page loads, becomes ready, draws the roofline, stays on its origin', async (t) => {
   await withPage(t, '', async (page) => {
     assert.equal(await page.getAttribute('html', 'data-ready'), '1');
+    // the parts built a frame after the first screen (ui::later) are all in
+    assert.equal(await page.locator('.later').count(), 0, 'a later part is still a placeholder at data-ready');
+    for (const id of ['hw', 'workload', 'diagnosis', 'hidden-slider']) {
+      assert.equal(await page.locator(`#roofline-explorer #${id}`).count(), 1, `#${id} missing at data-ready`);
+    }
     const canvas = page.locator('canvas#roofline-canvas');
     assert.equal(await canvas.count(), 1, 'one canvas#roofline-canvas');
     assert.ok(await canvas.isVisible(), 'roofline canvas visible');
@@ -181,6 +187,44 @@ test('a dragged slider writes the address once, when it stops; hiding the page w
     assert.equal(hidden.writes, 2);
     assert.equal(param(hidden.search, 'batch'), await inputValue(page, 'batch-box'));
   });
+});
+
+test('loading writes the address only where it is not already the canonical one', async (t) => {
+  // count the app's address writes from the first script on, and open the
+  // address again (the first load may have rewritten it)
+  const counted = (query) => async (page) => {
+    await page.context().addInitScript(() => {
+      window.__writes = 0;
+      const orig = history.replaceState.bind(history);
+      history.replaceState = (...a) => {
+        window.__writes++;
+        return orig(...a);
+      };
+    });
+    await page.goto(h.url + query, { waitUntil: 'load' });
+    await waitReady(page);
+  };
+  const loaded = async (page) => {
+    const s = await search(page); // waits for a pending write
+    // past the quiet time after which a write would have happened
+    await page.waitForTimeout(400);
+    return { search: s, writes: await page.evaluate(() => window.__writes) };
+  };
+  // a short address (one key) is rewritten once, to the whole state
+  let canonical;
+  await withPage(t, '?batch=64', async (page) => {
+    const r = await loaded(page);
+    canonical = r.search;
+    assert.equal(param(canonical, 'batch'), '64', `address ${canonical}`);
+    assert.ok(canonical.length > '?batch=64'.length, `address ${canonical}`);
+    assert.equal(r.writes, 1, `writes for a non-canonical address: ${r.writes}`);
+  }, { prepare: counted('?batch=64') });
+  // opened at that canonical address, the page leaves it alone
+  await withPage(t, canonical, async (page) => {
+    const r = await loaded(page);
+    assert.equal(r.search, canonical);
+    assert.equal(r.writes, 0, `a page opened at its canonical address ${canonical} rewrote it`);
+  }, { prepare: counted(canonical) });
 });
 
 test('a shared link restores hardware, dtype, shape and the preset peak', async (t) => {
