@@ -9,7 +9,7 @@ use crate::state::fields::{self, Field};
 use crate::state::widgets::{Choice, ChoiceField, FlagField};
 use leptos::prelude::*;
 
-/// The two groups, hardware and workload, each built in a frame of its own
+/// The two groups, hardware and workload, each built in a task of its own
 /// after the explorer's chart ([`Later`]).
 #[component]
 pub fn Controls(ctx: Ctx) -> impl IntoView {

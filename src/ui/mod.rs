@@ -104,11 +104,11 @@ impl Ctx {
 /// before the wasm loads: the loader in `Trunk.toml`, `pattern_script`, fetches
 /// this module only after the static page's first frame); the app mounts each
 /// interactive part into its `data-slot` placeholder there: everything up to the
-/// explorer's chart at once (the first screen), then one part per frame
+/// explorer's chart at once (the first screen), then one part per task
 /// ([`later`]: the explorer's controls and breakdown, then each later slot), so
 /// no single long task or layout blocks the main thread, and sets
-/// `data-ready="1"` once all are built. An
-/// embed (`?embed=ID`) replaces the page's content with the one widget.
+/// `data-ready="1"` once all are built. An embed (`?embed=ID`) replaces the
+/// page's content with the one widget.
 pub fn start() {
     panic::install();
     // Everything the page starts from, read now: the URL is rewritten from the
@@ -153,7 +153,7 @@ pub fn start() {
         for (name, el) in rest.drain(..first) {
             mount_slot(ctx, &name, el, &mut notices);
         }
-        // the rest, a part per frame (`later`), then `started`
+        // the rest, a part per task (`later`), then `started`
         for (name, el) in rest {
             let owner = owner.clone();
             let mut notices = if name == "notices" {
@@ -337,7 +337,7 @@ fn post_height(id: &'static str) {
 
 /// The roofline explorer: controls, chart, diagnosis, key numbers. The chart is
 /// built with the first screen; the controls (two groups), the diagnosis and the
-/// readouts each a frame after it ([`later::Later`]): one long task split in five.
+/// readouts each in a task after it ([`later::Later`]): one long task split in five.
 /// Three panels placed by CSS grid areas: controls beside the chart and the
 /// breakdown on wide screens; on narrow ones the chart comes first and stays
 /// pinned to the top of the viewport while the controls scroll under it, so a
