@@ -80,15 +80,18 @@ fn pump() {
             step();
         }
     };
-    let after_frame = once.clone();
-    let on_frame = wasm_bindgen::closure::Closure::once_into_js(move || {
-        set_timeout(after_frame, Duration::ZERO);
-    });
-    {
-        use wasm_bindgen::JsCast;
-        let _ = window().request_animation_frame(on_frame.unchecked_ref());
-    }
+    after_frame(once.clone());
     set_timeout(once, Duration::from_millis(100));
+}
+
+/// Runs `f` in a task queued from the next animation frame, so after the browser
+/// has laid out and drawn that frame. (None comes in a hidden tab: callers that
+/// must run there add a timer of their own.)
+pub fn after_frame(f: impl FnOnce() + 'static) {
+    use wasm_bindgen::JsCast;
+    let on_frame =
+        wasm_bindgen::closure::Closure::once_into_js(move || set_timeout(f, Duration::ZERO));
+    let _ = window().request_animation_frame(on_frame.unchecked_ref());
 }
 
 fn step() {

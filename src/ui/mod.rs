@@ -156,11 +156,8 @@ pub fn start() {
         // the rest, a part per task (`later`), then `started`
         for (name, el) in rest {
             let owner = owner.clone();
-            let mut notices = if name == "notices" {
-                notices.take()
-            } else {
-                None
-            };
+            // only the notices' own slot takes them (`mount_slot`)
+            let mut notices = notices.take_if(|_| name == "notices");
             later::queue(move || owner.with(|| mount_slot(ctx, &name, el, &mut notices)));
         }
         later::when_done(move || started(debug_panic));
@@ -176,20 +173,11 @@ fn started(debug_panic: bool) {
     // After the next frame's layout every widget has a real size, which CSS
     // remembers for it while it is skipped off screen (static/style.css,
     // `content-visibility`).
-    let laid_out = wasm_bindgen::closure::Closure::once_into_js(|| {
-        set_timeout(
-            || {
-                if let Some(el) = document().document_element() {
-                    let _ = el.set_attribute("data-laid-out", "");
-                }
-            },
-            std::time::Duration::ZERO,
-        );
+    later::after_frame(|| {
+        if let Some(el) = document().document_element() {
+            let _ = el.set_attribute("data-laid-out", "");
+        }
     });
-    {
-        use wasm_bindgen::JsCast;
-        let _ = window().request_animation_frame(laid_out.unchecked_ref());
-    }
     scroll_to_hash();
     offline::register();
     if debug_panic {
