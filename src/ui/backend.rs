@@ -8,6 +8,9 @@
 //! again for every label; [`Pen`] sets each only when it changes, and sizes text
 //! with `measureText` ([`super::chart::text_size`]) instead of plotters' estimate
 //! through a DOM element, which forces a page layout.
+//!
+//! [`Layer`] keeps a picture of part of a canvas (a chart's background, axes, grid
+//! and labels) so that a redraw copies it back instead of drawing it again.
 
 use plotters::prelude::SVGBackend;
 use plotters_backend::text_anchor::{HPos, VPos};
@@ -15,8 +18,11 @@ use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
     FontTransform,
 };
+use plotters::element::{Drawable, PointCollection};
 use plotters_canvas::CanvasBackend;
-use web_sys::CanvasRenderingContext2d;
+use std::cell::Cell;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 pub enum AnyBackend<'a> {
     Canvas(CanvasBackend, Pen),
@@ -25,8 +31,7 @@ pub enum AnyBackend<'a> {
 
 impl AnyBackend<'_> {
     /// A canvas backend, or None where the browser gives no 2D context.
-    pub fn canvas(canvas: &web_sys::HtmlCanvasElement) -> Option<Self> {
-        use wasm_bindgen::JsCast;
+    pub fn canvas(canvas: &HtmlCanvasElement) -> Option<Self> {
         let ctx = canvas
             .get_context("2d")
             .ok()
@@ -120,6 +125,99 @@ impl Pen {
             .map_err(js);
         self.ctx.restore();
         r
+    }
+}
+
+/// A picture of a drawing area's pixels, kept on its canvas element (a JS
+/// property per area origin) with the key it was drawn for: a chart's background,
+/// axes, grid and labels, which depend on the key alone, are drawn once and copied
+/// back on every later redraw with the same key. The key must name everything the
+/// picture depends on (size, axes, labels, look); a different key draws afresh.
+/// SVG export never keeps one (`Restore` misses, `Save` does nothing). A browser
+/// error in either only costs the copy: the area is drawn as without one.
+pub enum Layer<'k> {
+    /// Copy the picture back if it was kept for `key`; `hit` says whether it was.
+    Restore { key: &'k str, hit: &'k Cell<bool> },
+    /// Keep a picture of the area as it is now, for `key`.
+    Save { key: &'k str },
+}
+
+impl<'a> PointCollection<'a, BackendCoord> for &'a Layer<'_> {
+    type Point = BackendCoord;
+    type IntoIter = std::iter::Once<BackendCoord>;
+    fn point_iter(self) -> Self::IntoIter {
+        // the area's own origin; the drawing area translates it to the canvas's
+        std::iter::once((0, 0))
+    }
+}
+
+impl Drawable<AnyBackend<'_>> for Layer<'_> {
+    fn draw<I: Iterator<Item = BackendCoord>>(
+        &self,
+        mut pos: I,
+        backend: &mut AnyBackend<'_>,
+        dim: (u32, u32),
+    ) -> Result<(), DrawingErrorKind<AnyError>> {
+        if let (AnyBackend::Canvas(_, pen), Some(at)) = (backend, pos.next()) {
+            // an error here means no picture: the caller draws instead
+            let _ = pen.layer(self, at, dim);
+        }
+        Ok(())
+    }
+}
+
+impl Pen {
+    fn layer(&self, layer: &Layer, (x, y): BackendCoord, (w, h): (u32, u32)) -> Result<(), JsValue> {
+        let Some(canvas) = self.ctx.canvas() else {
+            return Ok(());
+        };
+        let prop = JsValue::from_str(&format!("brrrLayer{x},{y}"));
+        let kept = js_sys::Reflect::get(&canvas, &prop)?;
+        let kept_canvas = || -> Result<HtmlCanvasElement, JsValue> {
+            js_sys::Reflect::get(&kept, &"canvas".into())?.dyn_into()
+        };
+        match layer {
+            Layer::Restore { key, hit } => {
+                if kept.is_undefined()
+                    || js_sys::Reflect::get(&kept, &"key".into())?.as_string().as_deref() != Some(key)
+                {
+                    return Ok(());
+                }
+                let pic = kept_canvas()?;
+                if (pic.width(), pic.height()) != (w, h) {
+                    return Ok(());
+                }
+                self.ctx
+                    .draw_image_with_html_canvas_element(&pic, f64::from(x), f64::from(y))?;
+                hit.set(true);
+            }
+            Layer::Save { key } => {
+                let pic = match kept_canvas() {
+                    Ok(c) if !kept.is_undefined() => c,
+                    _ => canvas
+                        .owner_document()
+                        .ok_or_else(|| JsValue::from_str("no document"))?
+                        .create_element("canvas")?
+                        .dyn_into()?,
+                };
+                // setting the size clears the picture, even to the same size
+                pic.set_width(w);
+                pic.set_height(h);
+                let pctx: CanvasRenderingContext2d = pic
+                    .get_context("2d")?
+                    .ok_or_else(|| JsValue::from_str("no 2d context"))?
+                    .dyn_into()?;
+                let (x, y, w, h) = (f64::from(x), f64::from(y), f64::from(w), f64::from(h));
+                pctx.draw_image_with_html_canvas_element_and_sw_and_sh_and_dx_and_dy_and_dw_and_dh(
+                    &canvas, x, y, w, h, 0.0, 0.0, w, h,
+                )?;
+                let slot = js_sys::Object::new();
+                js_sys::Reflect::set(&slot, &"key".into(), &JsValue::from_str(key))?;
+                js_sys::Reflect::set(&slot, &"canvas".into(), &pic)?;
+                js_sys::Reflect::set(&canvas, &prop, &slot)?;
+            }
+        }
+        Ok(())
     }
 }
 

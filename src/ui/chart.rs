@@ -3,7 +3,8 @@
 //! (render functions are generic over the backend), log-log axes with few labels (plotters measures each label through the DOM, so
 //! fewer labels = faster redraws), and the redraw counter tests and benchmarks read.
 
-use super::backend::AnyBackend;
+use super::backend::{AnyBackend, Layer};
+use std::cell::Cell;
 use super::palette::Palette;
 use crate::geom::{decade_label, Pt, Rect};
 use crate::js::{OnScreenWatch, SizeWatch};
@@ -299,27 +300,32 @@ trait Apply {
 impl<X: Ranged, Y: Ranged, DB: DrawingBackend> Apply for MeshStyle<'_, '_, X, Y, DB> {}
 
 /// Log-log axes with decade ticks only.
-pub fn log_log<'a, DB: DrawingBackend>(
-    root: &'a Area<DB>,
+pub fn log_log<'a, 'b>(
+    root: &'a Area<AnyBackend<'b>>,
     x: (f64, f64),
     y: (f64, f64),
     x_desc: &str,
     y_desc: &str,
     look: &Look,
-) -> Result<ChartContext<'a, DB, LogLog>, String> {
+) -> Result<ChartContext<'a, AnyBackend<'b>, LogLog>, String> {
     log_log_with(root, x, y, x_desc, y_desc, &|v| decade_label(*v), look)
 }
 
 /// [`log_log`] with a custom x tick label (ticks stay at decades of x).
-pub fn log_log_with<'a, DB: DrawingBackend>(
-    root: &'a Area<DB>,
+///
+/// The background, axes, grid and labels depend only on the area's size, the
+/// axes, their words and the look, so on a canvas they are drawn once and kept
+/// ([`Layer`]): later redraws with the same of each copy them back (one image
+/// copy instead of some twenty lines and labels per chart) and draw only the data.
+pub fn log_log_with<'a, 'b>(
+    root: &'a Area<AnyBackend<'b>>,
     x: (f64, f64),
     y: (f64, f64),
     x_desc: &str,
     y_desc: &str,
     x_label: &dyn Fn(&f64) -> String,
     look: &Look,
-) -> Result<ChartContext<'a, DB, LogLog>, String> {
+) -> Result<ChartContext<'a, AnyBackend<'b>, LogLog>, String> {
     let dpr = look.dpr;
     let mut chart = ChartBuilder::on(root)
         .margin(px(12.0, dpr))
@@ -327,6 +333,13 @@ pub fn log_log_with<'a, DB: DrawingBackend>(
         .y_label_area_size(px(52.0, dpr))
         .build_cartesian_2d((x.0..x.1).log_scale(), (y.0..y.1).log_scale())
         .map_err(|e| e.to_string())?;
+    let key = mesh_key(root.dim_in_pixel(), x, y, x_desc, y_desc, x_label, look);
+    let kept = Cell::new(false);
+    root.draw(&Layer::Restore { key: &key, hit: &kept })
+        .map_err(|e| e.to_string())?;
+    if kept.get() {
+        return Ok(chart);
+    }
     let decades = |a: f64, b: f64| ((b / a).log10().round() as usize) + 1;
     chart
         .configure_mesh()
@@ -339,5 +352,26 @@ pub fn log_log_with<'a, DB: DrawingBackend>(
         .apply(|m| theme_mesh(m, look))
         .draw()
         .map_err(|e| e.to_string())?;
+    root.draw(&Layer::Save { key: &key })
+        .map_err(|e| e.to_string())?;
     Ok(chart)
+}
+
+/// Everything a log-log chart's background and mesh depend on, as one string:
+/// the area's size, both ranges, the axis words, every x tick label (the only
+/// thing `x_label` adds), and the look (pixel ratio and palette).
+fn mesh_key(
+    size: (u32, u32),
+    x: (f64, f64),
+    y: (f64, f64),
+    x_desc: &str,
+    y_desc: &str,
+    x_label: &dyn Fn(&f64) -> String,
+    look: &Look,
+) -> String {
+    let (lo, hi) = (x.0.log10().ceil() as i32, x.1.log10().floor() as i32);
+    let ticks: Vec<String> = (lo..=hi.min(lo + 40))
+        .map(|k| x_label(&10f64.powi(k)))
+        .collect();
+    format!("{size:?}|{x:?}|{y:?}|{x_desc}|{y_desc}|{}|{look:?}", ticks.join(","))
 }

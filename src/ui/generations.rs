@@ -2,6 +2,7 @@
 //! the FLOP-per-byte ratio they imply, fitted doubling times, and the CPU
 //! observation (Patterson, CACM 2004) the essay starts from.
 
+use super::backend::{AnyBackend, AnyError};
 use super::chart::{self, Area, Look};
 use super::controls::Select;
 use super::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
@@ -127,9 +128,9 @@ impl Plot for Rows {
     }
 }
 
-fn render<DB: DrawingBackend>(
+fn render(
     rows: &Rows,
-    root: Area<DB>,
+    root: Area<AnyBackend<'_>>,
     look: &Look,
     marks: &mut Marks,
 ) -> Result<(), String> {
@@ -146,7 +147,7 @@ fn render<DB: DrawingBackend>(
         &label,
         look,
     )?;
-    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let err = |e: DrawingAreaErrorKind<AnyError>| e.to_string();
     marks.area(&chart::plot_rect(&ch), (x(2015.0), x(2026.0)), (1e11, 1e16));
     for line in Line::ALL {
         let r: Vec<&gen::GenRow> = rows.0.iter().filter(|r| r.line == line).collect();

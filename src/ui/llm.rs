@@ -4,6 +4,7 @@
 //! the critical batch, and what graphs, FlashAttention and fp8 weights would buy.
 //! Every sentence comes from `model::llm::advice`.
 
+use super::backend::{AnyBackend, AnyError};
 use super::chart::{self, Area, Look};
 use super::controls::{LogSlider, Select, Toggle};
 use super::frame::Readout;
@@ -305,14 +306,14 @@ fn decades(vals: impl Iterator<Item = f64>) -> (f64, f64) {
     (lo, hi)
 }
 
-fn render<DB: DrawingBackend>(
+fn render(
     s: &Sweep,
-    root: Area<DB>,
+    root: Area<AnyBackend<'_>>,
     look: &Look,
     marks: &mut Marks,
 ) -> Result<(), String> {
     let pal = look.pal;
-    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let err = |e: DrawingAreaErrorKind<AnyError>| e.to_string();
     let (w, h) = root.dim_in_pixel();
     let (a, b) = if f64::from(w) / look.dpr < 560.0 {
         root.split_vertically(h / 2)

@@ -5,6 +5,7 @@
 //! compute-bound regions shaded, the crossover and the launch's share read out.
 //! Every sentence comes from `model::microbench::Bench` for the current state.
 
+use super::backend::{AnyBackend, AnyError};
 use super::chart::{self, Area, Look};
 use super::frame::Readout;
 use super::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
@@ -278,9 +279,9 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
     }
 }
 
-fn render<DB: DrawingBackend>(
+fn render(
     d: &Data,
-    root: Area<DB>,
+    root: Area<AnyBackend<'_>>,
     look: &Look,
     marks: &mut Marks,
 ) -> Result<(), String> {
@@ -299,7 +300,7 @@ fn render<DB: DrawingBackend>(
         ("achieved FLOP/s", |p| p.achieved_flops),
         ("achieved bandwidth (B/s)", |p| p.achieved_bw),
     ];
-    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let err = |e: DrawingAreaErrorKind<AnyError>| e.to_string();
     for (area, (desc, get)) in panels.iter().zip(specs) {
         let runtime = desc.starts_with("runtime");
         let measured = d

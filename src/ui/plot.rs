@@ -404,7 +404,10 @@ fn MarkLayer(marks: RwSignal<Marks>) -> impl IntoView {
 
 /// Bring the layer's buttons in line with `m`.
 fn sync_marks(div: &web_sys::HtmlDivElement, m: &Marks) {
-    let _ = div.set_attribute("data-geometry", &m.geometry());
+    let geometry = m.geometry();
+    if div.get_attribute("data-geometry").as_deref() != Some(geometry.as_str()) {
+        let _ = div.set_attribute("data-geometry", &geometry);
+    }
     div.set_hidden(m.points.is_empty());
     let n = m.points.len();
     let mut have = div.child_element_count() as usize;
@@ -470,11 +473,17 @@ fn sync_marks(div: &web_sys::HtmlDivElement, m: &Marks) {
             ("data-y", &p.at.1.to_string()),
             ("data-bound", p.bound),
         ] {
-            let _ = b.set_attribute(k, v);
+            // unchanged values are not written: a write is a DOM mutation and,
+            // for class and style, a style recalculation of the button
+            if b.get_attribute(k).as_deref() != Some(v) {
+                let _ = b.set_attribute(k, v);
+            }
         }
         stop |= b.get_attribute("tabindex").as_deref() == Some("0");
         if let Some(t) = b.first_element_child() {
-            t.set_text_content(Some(&text));
+            if t.text_content().as_deref() != Some(text.as_str()) {
+                t.set_text_content(Some(&text));
+            }
         }
         el = b.next_element_sibling();
     }

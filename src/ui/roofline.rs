@@ -1,6 +1,7 @@
 //! The roofline chart: memory roof, matmul and pointwise ceilings, and kernels as
 //! points. Used by the explorer (the current step) and the op calculator.
 
+use super::backend::{AnyBackend, AnyError};
 use super::chart::{self, Area, Look};
 use super::palette::{self, rgb};
 use super::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
@@ -243,9 +244,9 @@ fn bound_id(b: Bound) -> &'static str {
     }
 }
 
-fn render<DB: DrawingBackend>(
+fn render(
     d: &RooflineData,
-    root: Area<DB>,
+    root: Area<AnyBackend<'_>>,
     look: &Look,
     marks: &mut Marks,
 ) -> Result<(), String> {
@@ -258,7 +259,7 @@ fn render<DB: DrawingBackend>(
         "attainable FLOP/s",
         look,
     )?;
-    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let err = |e: DrawingAreaErrorKind<AnyError>| e.to_string();
     let area = chart::plot_rect(&ch);
     marks.area(&area, X, Y);
 

@@ -9,7 +9,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useHarness, metric, typeBox, setSlider, sliderRange, pollUntil, OUT_DIR, readText } from './helpers.mjs';
+import { useHarness, metric, typeBox, setSlider, sliderRange, pollUntil, OUT_DIR, readText, search, sha1 } from './helpers.mjs';
 
 const SHOTS = path.join(OUT_DIR, 'charts');
 before(() => {
@@ -420,3 +420,47 @@ for (const theme of ['light', 'dark']) {
     });
   });
 }
+
+test('a redraw that copies the kept axes back is pixel-identical to a fresh drawing; a theme switch draws new ones', async (t) => {
+  // Charts draw their background, axes, grid and labels once and copy that
+  // picture back on later redraws (ui::backend::Layer). A state reached by
+  // sliders (drawn from the kept picture) must give exactly the pixels of the
+  // same state opened from its address (drawn afresh), and anything the
+  // picture depends on (here the theme) must draw it anew.
+  const pixels = (page) => page.evaluate(() => {
+    const c = document.querySelector('canvas#roofline-canvas');
+    // one pixel, copied to a fresh canvas (repeated readbacks of the chart's
+    // own context make Chromium warn)
+    const one = document.createElement('canvas');
+    one.width = 1;
+    one.height = 1;
+    const cx = one.getContext('2d');
+    cx.drawImage(c, 2, 2, 1, 1, 0, 0, 1, 1);
+    return { url: c.toDataURL('image/png'), frame: Number(c.getAttribute('data-frame')), corner: [...cx.getImageData(0, 0, 1, 1).data].slice(0, 3) };
+  });
+  const redrawn = (page, after) => pollUntil(() => pixels(page), (p) => p.frame > after.frame);
+  const same = (a, b) => sha1(a.url) === sha1(b.url);
+  let moved;
+  let query;
+  await h.withPage(t, '?theme=light', async (page) => {
+    const first = await pixels(page);
+    assert.deepEqual(first.corner, [255, 255, 255], 'light background');
+    const { min, max } = await sliderRange(page, 'bw');
+    for (const v of [0.3, 0.7, 0.55].map((f) => min + f * (max - min))) {
+      const before = await pixels(page);
+      await setSlider(page, 'bw', v);
+      moved = await redrawn(page, before);
+      assert.ok(!same(moved, before), `bw ${v}: the chart did not change`);
+    }
+    query = await search(page);
+    const lit = await pixels(page);
+    await page.locator('#theme-toggle').click();
+    const dark = await redrawn(page, lit);
+    assert.ok(Math.max(...dark.corner) < 80, `after the switch to dark the chart's background is ${dark.corner}, not dark`);
+  });
+  await h.withPage(t, query, async (page) => {
+    const fresh = await pixels(page);
+    assert.equal(fresh.frame, 1, 'opened from its address, the chart is drawn once');
+    assert.ok(same(fresh, moved), `${query}: drawn afresh, the chart differs from the same state drawn from the kept axes`);
+  });
+});

@@ -189,6 +189,51 @@ test('a dragged slider writes the address once, when it stops; hiding the page w
   });
 });
 
+test('a slider input writes only what changed: no attribute or text is set to the value it had', async (t) => {
+  // Every write is a DOM mutation, and a class or style write a style
+  // recalculation: on a phone these decide whether a dragged slider keeps up.
+  // A rebuilt list used to remove every attribute of every item and set it
+  // again (tachys's Vec<AnyAttribute> rebuild; vendor/tachys/PATCHED.md), and
+  // the chart's point buttons rewrote each attribute and tooltip per redraw.
+  await withPage(t, '', async (page) => {
+    for (const id of ['hidden', 'bw', 'flops']) {
+      const r = await page.evaluate(async (id) => {
+        const el = document.getElementById(`${id}-slider`);
+        el.scrollIntoView({ block: 'center' });
+        const settle = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
+        await settle();
+        const min = Number(el.min), max = Number(el.max);
+        const same = [];
+        let changed = 0;
+        for (let i = 0; i < 6; i++) {
+          const recs = [];
+          const mo = new MutationObserver((ms) => recs.push(...ms));
+          mo.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true, attributeOldValue: true, characterDataOldValue: true });
+          el.value = String(min + ((i + 2) / 10) * (max - min));
+          el.dispatchEvent(new Event('input', { bubbles: true }));
+          await settle();
+          recs.push(...mo.takeRecords());
+          mo.disconnect();
+          const where = (n) => {
+            const e = n.nodeType === 1 ? n : n.parentElement;
+            return e ? `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${e.getAttribute('class') || ''} in ${e.closest('[id]')?.id}` : '?';
+          };
+          for (const m of recs) {
+            changed++;
+            if (m.type === 'attributes' && m.oldValue === m.target.getAttribute(m.attributeName)) same.push(`${m.attributeName}="${m.oldValue}" on ${where(m.target)}`);
+            if (m.type === 'characterData' && m.oldValue === m.target.data) same.push(`text "${m.oldValue}" in ${where(m.target)}`);
+            if (m.type === 'childList' && m.addedNodes.length && m.addedNodes.length === m.removedNodes.length
+              && [...m.addedNodes].every((n, k) => n.isEqualNode(m.removedNodes[k]))) same.push(`children of ${where(m.target)} replaced by equal ones`);
+          }
+        }
+        return { same: [...new Set(same)], n: same.length, changed };
+      }, id);
+      assert.ok(r.changed > 0, `${id}: six inputs changed nothing on the page`);
+      assert.equal(r.n, 0, `${id}: ${r.n} of ${r.changed} writes kept the value they had: ${r.same.slice(0, 8).join('; ')}`);
+    }
+  });
+});
+
 test('loading writes the address only where it is not already the canonical one', async (t) => {
   // count the app's address writes from the first script on, and open the
   // address again (the first load may have rewritten it)
