@@ -130,8 +130,9 @@ impl Pen {
 
 /// A picture of a drawing area's pixels, kept on its canvas element (a JS
 /// property per area origin) with the key it was drawn for: a chart's background,
-/// axes, grid and labels, which depend on the key alone, are drawn once and copied
-/// back on every later redraw with the same key. The key must name everything the
+/// axes, grid and labels, which depend on the key alone, are drawn twice (the
+/// picture is taken once a key repeats) and copied back on every later redraw
+/// with the same key. The key must name everything the
 /// picture depends on (size, axes, labels, look); a different key draws afresh.
 /// SVG export never keeps one (`Restore` misses, `Save` does nothing). A browser
 /// error in either only costs the copy: the area is drawn as without one.
@@ -192,6 +193,16 @@ impl Pen {
                 hit.set(true);
             }
             Layer::Save { key } => {
+                // Taking the picture makes the browser draw everything queued
+                // on the canvas at once, which costs more than the axes: a
+                // chart whose axes follow its data (a new key every redraw)
+                // would pay it for nothing. So the picture is taken on the
+                // second drawing in a row with the same key.
+                let seen = JsValue::from_str(&format!("brrrLayerSeen{x},{y}"));
+                if js_sys::Reflect::get(&canvas, &seen)?.as_string().as_deref() != Some(key) {
+                    js_sys::Reflect::set(&canvas, &seen, &JsValue::from_str(key))?;
+                    return Ok(());
+                }
                 let pic = match kept_canvas() {
                     Ok(c) if !kept.is_undefined() => c,
                     _ => canvas

@@ -333,7 +333,18 @@ pub fn log_log_with<'a, 'b>(
         .y_label_area_size(px(52.0, dpr))
         .build_cartesian_2d((x.0..x.1).log_scale(), (y.0..y.1).log_scale())
         .map_err(|e| e.to_string())?;
-    let key = mesh_key(root.dim_in_pixel(), x, y, x_desc, y_desc, x_label, look);
+    // the key: everything the picture depends on (the area's size, both
+    // ranges, the axis words, every x tick label, which is all `x_label` adds,
+    // and the look: pixel ratio and palette)
+    let (lo, hi) = (x.0.log10().ceil() as i32, x.1.log10().floor() as i32);
+    let ticks: Vec<String> = (lo..=hi.min(lo + 40))
+        .map(|k| x_label(&10f64.powi(k)))
+        .collect();
+    let key = format!(
+        "{:?}|{x:?}|{y:?}|{x_desc}|{y_desc}|{}|{look:?}",
+        root.dim_in_pixel(),
+        ticks.join(",")
+    );
     let kept = Cell::new(false);
     root.draw(&Layer::Restore { key: &key, hit: &kept })
         .map_err(|e| e.to_string())?;
@@ -355,23 +366,4 @@ pub fn log_log_with<'a, 'b>(
     root.draw(&Layer::Save { key: &key })
         .map_err(|e| e.to_string())?;
     Ok(chart)
-}
-
-/// Everything a log-log chart's background and mesh depend on, as one string:
-/// the area's size, both ranges, the axis words, every x tick label (the only
-/// thing `x_label` adds), and the look (pixel ratio and palette).
-fn mesh_key(
-    size: (u32, u32),
-    x: (f64, f64),
-    y: (f64, f64),
-    x_desc: &str,
-    y_desc: &str,
-    x_label: &dyn Fn(&f64) -> String,
-    look: &Look,
-) -> String {
-    let (lo, hi) = (x.0.log10().ceil() as i32, x.1.log10().floor() as i32);
-    let ticks: Vec<String> = (lo..=hi.min(lo + 40))
-        .map(|k| x_label(&10f64.powi(k)))
-        .collect();
-    format!("{size:?}|{x:?}|{y:?}|{x_desc}|{y_desc}|{}|{look:?}", ticks.join(","))
 }

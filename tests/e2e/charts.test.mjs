@@ -9,7 +9,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useHarness, metric, typeBox, setSlider, sliderRange, pollUntil, OUT_DIR, readText, search, sha1 } from './helpers.mjs';
+import { useHarness, metric, typeBox, setSlider, sliderRange, pollUntil, OUT_DIR, readText, search, sha1, canvasPixel } from './helpers.mjs';
 
 const SHOTS = path.join(OUT_DIR, 'charts');
 before(() => {
@@ -427,16 +427,12 @@ test('a redraw that copies the kept axes back is pixel-identical to a fresh draw
   // sliders (drawn from the kept picture) must give exactly the pixels of the
   // same state opened from its address (drawn afresh), and anything the
   // picture depends on (here the theme) must draw it anew.
-  const pixels = (page) => page.evaluate(() => {
-    const c = document.querySelector('canvas#roofline-canvas');
-    // one pixel, copied to a fresh canvas (repeated readbacks of the chart's
-    // own context make Chromium warn)
-    const one = document.createElement('canvas');
-    one.width = 1;
-    one.height = 1;
-    const cx = one.getContext('2d');
-    cx.drawImage(c, 2, 2, 1, 1, 0, 0, 1, 1);
-    return { url: c.toDataURL('image/png'), frame: Number(c.getAttribute('data-frame')), corner: [...cx.getImageData(0, 0, 1, 1).data].slice(0, 3) };
+  const pixels = async (page) => ({
+    ...(await page.evaluate(() => {
+      const c = document.querySelector('canvas#roofline-canvas');
+      return { url: c.toDataURL('image/png'), frame: Number(c.getAttribute('data-frame')) };
+    })),
+    corner: await canvasPixel(page),
   });
   const redrawn = (page, after) => pollUntil(() => pixels(page), (p) => p.frame > after.frame);
   const same = (a, b) => sha1(a.url) === sha1(b.url);

@@ -281,6 +281,24 @@ export async function canvasHash(page, selector = 'canvas#roofline-canvas') {
   return sha1(data);
 }
 
+/**
+ * One canvas pixel's [r, g, b] at canvas pixel (x, y), copied to a fresh 1 × 1
+ * canvas first: repeated readbacks of the chart's own context make Chromium warn
+ * about willReadFrequently (a console warning fails the test).
+ */
+export async function canvasPixel(page, selector = 'canvas#roofline-canvas', x = 2, y = 2) {
+  return page.evaluate(([sel, x, y]) => {
+    const c = document.querySelector(sel);
+    if (!c) return null;
+    const t = document.createElement('canvas');
+    t.width = 1;
+    t.height = 1;
+    const cx = t.getContext('2d');
+    cx.drawImage(c, x, y, 1, 1, 0, 0, 1, 1);
+    return [...cx.getImageData(0, 0, 1, 1).data].slice(0, 3);
+  }, [selector, x, y]);
+}
+
 /** The roofline canvas' `data-frame` counter (NaN if absent). */
 export async function frame(page) {
   return page.evaluate(() => {

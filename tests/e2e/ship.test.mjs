@@ -7,7 +7,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useHarness, waitReady, inputValue, pollUntil, search, WIDGET_IDS, OUT_DIR } from './helpers.mjs';
+import { useHarness, waitReady, inputValue, pollUntil, search, WIDGET_IDS, OUT_DIR, canvasPixel } from './helpers.mjs';
 
 const SHOTS = path.join(OUT_DIR, 'embeds');
 
@@ -150,18 +150,7 @@ test('works offline after the first visit (service worker)', async () => {
 test('dark mode: follows the system, toggles, is remembered, and charts switch palette', async () => {
   const page = await h.open('');
   await page.emulateMedia({ colorScheme: 'light' });
-  const bg = () => page.evaluate(() => {
-    // copy one pixel to a fresh canvas: repeated readbacks of the chart's own
-    // context would make Chromium warn about willReadFrequently
-    const c = document.getElementById('roofline-canvas');
-    const t = document.createElement('canvas');
-    t.width = 1;
-    t.height = 1;
-    const x = t.getContext('2d');
-    x.drawImage(c, 2, 2, 1, 1, 0, 0, 1, 1);
-    const p = x.getImageData(0, 0, 1, 1).data;
-    return p[0] + p[1] + p[2];
-  });
+  const bg = async () => (await canvasPixel(page)).reduce((a, b) => a + b, 0);
   await pollUntil(() => page.locator('#roofline-canvas').getAttribute('data-frame'), (f) => Number(f) >= 1);
   assert.ok((await bg()) > 600, 'light chart background should be light');
   await page.locator('#theme-toggle').click();
