@@ -12,13 +12,13 @@
 //! [`Layer`] keeps a picture of part of a canvas (a chart's background, axes, grid
 //! and labels) so that a redraw copies it back instead of drawing it again.
 
+use plotters::element::{Drawable, PointCollection};
 use plotters::prelude::SVGBackend;
 use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
     FontTransform,
 };
-use plotters::element::{Drawable, PointCollection};
 use plotters_canvas::CanvasBackend;
 use std::cell::Cell;
 use wasm_bindgen::{JsCast, JsValue};
@@ -132,8 +132,8 @@ impl Pen {
 /// property per area origin) with the key it was drawn for: a chart's background,
 /// axes, grid and labels, which depend on the key alone, are drawn twice (the
 /// picture is taken once a key repeats) and copied back on every later redraw
-/// with the same key. The key must name everything the
-/// picture depends on (size, axes, labels, look); a different key draws afresh.
+/// with the same key. The key must name everything the picture depends on
+/// (size, axes, labels, look); a different key draws afresh.
 /// SVG export never keeps one (`Restore` misses, `Save` does nothing). A browser
 /// error in either only costs the copy: the area is drawn as without one.
 pub enum Layer<'k> {
@@ -168,7 +168,12 @@ impl Drawable<AnyBackend<'_>> for Layer<'_> {
 }
 
 impl Pen {
-    fn layer(&self, layer: &Layer, (x, y): BackendCoord, (w, h): (u32, u32)) -> Result<(), JsValue> {
+    fn layer(
+        &self,
+        layer: &Layer,
+        (x, y): BackendCoord,
+        (w, h): (u32, u32),
+    ) -> Result<(), JsValue> {
         let Some(canvas) = self.ctx.canvas() else {
             return Ok(());
         };
@@ -180,7 +185,10 @@ impl Pen {
         match layer {
             Layer::Restore { key, hit } => {
                 if kept.is_undefined()
-                    || js_sys::Reflect::get(&kept, &"key".into())?.as_string().as_deref() != Some(key)
+                    || js_sys::Reflect::get(&kept, &"key".into())?
+                        .as_string()
+                        .as_deref()
+                        != Some(key)
                 {
                     return Ok(());
                 }

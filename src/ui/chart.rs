@@ -1,10 +1,11 @@
 //! The one place that knows plotters: canvas sizing at devicePixelRatio, the
-//! theme's look (colours from `ui::palette`), drawing to a canvas or to an SVG string with the same code
-//! (render functions are generic over the backend), log-log axes with few labels (plotters measures each label through the DOM, so
-//! fewer labels = faster redraws), and the redraw counter tests and benchmarks read.
+//! theme's look (colours from `ui::palette`), drawing to a canvas or to an SVG
+//! string with the same code (render functions are written against
+//! `backend::AnyBackend`), log-log axes with few labels whose background, grid and
+//! labels a canvas keeps between redraws (`backend::Layer`), and the redraw counter
+//! tests and benchmarks read.
 
 use super::backend::{AnyBackend, Layer};
-use std::cell::Cell;
 use super::palette::Palette;
 use crate::geom::{decade_label, Pt, Rect};
 use crate::js::{OnScreenWatch, SizeWatch};
@@ -13,6 +14,7 @@ use leptos::prelude::{on_cleanup, Effect, Get, GetUntracked, NodeRef, RwSignal, 
 use plotters::chart::MeshStyle;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use std::cell::Cell;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlCanvasElement;
 
@@ -346,8 +348,11 @@ pub fn log_log_with<'a, 'b>(
         ticks.join(",")
     );
     let kept = Cell::new(false);
-    root.draw(&Layer::Restore { key: &key, hit: &kept })
-        .map_err(|e| e.to_string())?;
+    root.draw(&Layer::Restore {
+        key: &key,
+        hit: &kept,
+    })
+    .map_err(|e| e.to_string())?;
     if kept.get() {
         return Ok(chart);
     }
