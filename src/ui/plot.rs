@@ -402,12 +402,17 @@ fn MarkLayer(marks: RwSignal<Marks>) -> impl IntoView {
     }
 }
 
+/// Sets attribute `k` to `v` unless it has that value already: a write is a DOM
+/// mutation and, for class and style, a style recalculation of the element.
+fn set_changed(el: &web_sys::Element, k: &str, v: &str) {
+    if el.get_attribute(k).as_deref() != Some(v) {
+        let _ = el.set_attribute(k, v);
+    }
+}
+
 /// Bring the layer's buttons in line with `m`.
 fn sync_marks(div: &web_sys::HtmlDivElement, m: &Marks) {
-    let geometry = m.geometry();
-    if div.get_attribute("data-geometry").as_deref() != Some(geometry.as_str()) {
-        let _ = div.set_attribute("data-geometry", &geometry);
-    }
+    set_changed(div, "data-geometry", &m.geometry());
     div.set_hidden(m.points.is_empty());
     let n = m.points.len();
     let mut have = div.child_element_count() as usize;
@@ -473,11 +478,7 @@ fn sync_marks(div: &web_sys::HtmlDivElement, m: &Marks) {
             ("data-y", &p.at.1.to_string()),
             ("data-bound", p.bound),
         ] {
-            // unchanged values are not written: a write is a DOM mutation and,
-            // for class and style, a style recalculation of the button
-            if b.get_attribute(k).as_deref() != Some(v) {
-                let _ = b.set_attribute(k, v);
-            }
+            set_changed(&b, k, v);
         }
         stop |= b.get_attribute("tabindex").as_deref() == Some("0");
         if let Some(t) = b.first_element_child() {

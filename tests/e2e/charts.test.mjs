@@ -9,7 +9,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useHarness, metric, typeBox, setSlider, sliderRange, pollUntil, OUT_DIR, readText, search, sha1, canvasPixel } from './helpers.mjs';
+import { useHarness, metric, typeBox, setSlider, sliderRange, pollUntil, OUT_DIR, readText, search, canvasHash, canvasPixel, frame } from './helpers.mjs';
 
 const SHOTS = path.join(OUT_DIR, 'charts');
 before(() => {
@@ -427,15 +427,9 @@ test('a redraw that copies the kept axes back is pixel-identical to a fresh draw
   // sliders (drawn from the kept picture) must give exactly the pixels of the
   // same state opened from its address (drawn afresh), and anything the
   // picture depends on (here the theme) must draw it anew.
-  const pixels = async (page) => ({
-    ...(await page.evaluate(() => {
-      const c = document.querySelector('canvas#roofline-canvas');
-      return { url: c.toDataURL('image/png'), frame: Number(c.getAttribute('data-frame')) };
-    })),
-    corner: await canvasPixel(page),
-  });
+  const pixels = async (page) => ({ frame: await frame(page), hash: await canvasHash(page), corner: await canvasPixel(page) });
   const redrawn = (page, after) => pollUntil(() => pixels(page), (p) => p.frame > after.frame);
-  const same = (a, b) => sha1(a.url) === sha1(b.url);
+  const same = (a, b) => a.hash === b.hash;
   let moved;
   let query;
   await h.withPage(t, '?theme=light', async (page) => {
