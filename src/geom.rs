@@ -550,10 +550,13 @@ mod tests {
                                 dtype,
                                 g.group.name
                             );
+                            // on its roof, or below it by exactly the kernel floor's
+                            // share of its time (a kernel shorter than the floor)
+                            let (roof_t, _) = g.group.roof_time(&m);
                             let on = match g.bound {
                                 Bound::Memory => m.bw * p.0,
                                 Bound::Compute => a.1,
-                            };
+                            } * (roof_t / g.time);
                             assert!(close(p.1, on), "{} bw {bw}: {p:?} not on its roof", hw.id);
                             checked += 1;
                         }

@@ -29,7 +29,8 @@ proptest! {
 
     /// Whatever the state, a kernel inside the axes lies on the line the chart
     /// draws for its bound (the memory roof up to the highest ceiling, or its
-    /// unit's ceiling from its ridge).
+    /// unit's ceiling from its ridge), or below it by exactly the share of its
+    /// time the GPU's kernel floor adds (a kernel shorter than the floor).
     #[test]
     fn kernels_sit_on_drawn_roofs(
         hw in 0..brrr::model::hardware::PRESETS.len(),
@@ -60,7 +61,8 @@ proptest! {
             prop_assert!(line.is_some(), "{} at ({x}, {y}) without its roof", g.group.name);
             if let Some([a, b]) = line {
                 prop_assert!(a.0 * (1.0 - 1e-9) <= x && x <= b.0 * (1.0 + 1e-9), "({x}, {y}) beside {a:?}–{b:?}");
-                let on = if g.bound == Bound::Memory { m.bw * x } else { a.1 };
+                let (roof_t, _) = g.group.roof_time(&m);
+                let on = if g.bound == Bound::Memory { m.bw * x } else { a.1 } * (roof_t / g.time);
                 prop_assert!(close(y, on), "({x}, {y}) off its roof");
             }
         }

@@ -338,6 +338,9 @@ pub struct BertKernel {
 impl BertKernel {
     pub fn group(&self) -> KernelGroup {
         KernelGroup {
+            bw_eff: 1.0,
+            cpu_ops: 0,
+            latency: 0.0,
             name: self.name,
             unit: self.unit,
             count: self.count,

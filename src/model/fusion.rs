@@ -14,6 +14,7 @@
 //! tensors the `n` launches dominate and the speedup tends to `n` as well, but for a
 //! different reason (fewer launches).
 
+use super::limit;
 use super::ops;
 use super::timeline::{self, Regime};
 use super::workload::Machine;
@@ -68,8 +69,10 @@ pub fn accesses_per_element(ops: u32, fused: bool) -> u32 {
 pub fn compare(ops: u32, elements: f64, m: &Machine) -> FusionComparison {
     let ops = ops.max(1);
     let b = m.elem_bytes;
-    let eager = timeline::simulate(&ops::pointwise_chain(ops, elements, b, false), m);
-    let fused = timeline::simulate(&ops::pointwise_chain(ops, elements, b, true), m);
+    let eager_k = ops::pointwise_chain(ops, elements, b, false);
+    let fused_k = ops::pointwise_chain(ops, elements, b, true);
+    let eager = timeline::simulate(&eager_k, m);
+    let fused = timeline::simulate(&fused_k, m);
     let ea = accesses_per_element(ops, false);
     let fa = accesses_per_element(ops, true);
     FusionComparison {
@@ -82,8 +85,8 @@ pub fn compare(ops: u32, elements: f64, m: &Machine) -> FusionComparison {
         fused_bytes: f64::from(fa) * elements * b,
         eager_kernels: ops,
         fused_kernels: 1,
-        eager_regime: eager.shares().regime(),
-        fused_regime: fused.shares().regime(),
+        eager_regime: limit::of_groups(&eager_k, m, &eager).regime,
+        fused_regime: limit::of_groups(&fused_k, m, &fused).regime,
         eager_time: eager.wall,
         fused_time: fused.wall,
     }
@@ -124,6 +127,9 @@ pub fn remat(ops: u32, elements: f64, m: &Machine) -> Remat {
     let n = f64::from(ops.max(1));
     let b = m.elem_bytes;
     let kernel = |name, flops_per_elem: f64, accesses: f64| KernelGroup {
+        bw_eff: 1.0,
+        cpu_ops: 0,
+        latency: 0.0,
         name,
         unit: Unit::Pointwise,
         count: 1,

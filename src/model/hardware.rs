@@ -447,3 +447,36 @@ mod tests {
         assert_eq!(Dtype::from_id("fp16"), None);
     }
 }
+
+/// The least GPU time one kernel takes, however little work it does: the GPU's
+/// own fixed cost per kernel (scheduling the grid, spinning up blocks, draining),
+/// paid even when the CPU's launch is out of the way (a CUDA graph). Per preset,
+/// with its source.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KernelFloor {
+    pub seconds: f64,
+    pub measured: bool,
+    pub source: &'static str,
+}
+
+/// [`KernelFloor`] of a preset. Measured on the H100 SXM only; every other part
+/// takes the same figure as a stated estimate (the same order as the 1–2 µs
+/// vendors and profilers report for an empty kernel).
+pub fn kernel_floor(hw: &Preset) -> KernelFloor {
+    let seconds = super::measured::h100::CUDA_GRAPH_TINY_KERNEL_S;
+    if hw.id == "h100-sxm" {
+        KernelFloor {
+            seconds,
+            measured: true,
+            source: "measured on an H100 SXM (tests/data/h100.json): a tiny kernel inside a \
+                     replayed CUDA graph costs 1.03 µs",
+        }
+    } else {
+        KernelFloor {
+            seconds,
+            measured: false,
+            source: "estimate, not measured on this GPU: the H100 SXM's measured 1.03 µs per \
+                     kernel inside a CUDA graph",
+        }
+    }
+}

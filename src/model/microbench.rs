@@ -67,6 +67,9 @@ pub struct Crossover {
 /// The fused kernel of `repeat` (at least 1) multiplies on `n` elements.
 pub fn kernel(repeat: u32, n: f64, elem_bytes: f64) -> KernelGroup {
     KernelGroup {
+        bw_eff: 1.0,
+        cpu_ops: 0,
+        latency: 0.0,
         name: "x * 2, repeated",
         unit: Unit::Pointwise,
         count: 1,
@@ -91,7 +94,7 @@ pub fn point(repeat: u32, n: f64, m: &Machine) -> BenchPoint {
         achieved_bw: per_s(k.bytes),
         bound,
         shares,
-        regime: shares.regime(),
+        regime: super::limit::of_groups(std::slice::from_ref(&k), m, &tl).regime,
     }
 }
 
@@ -168,56 +171,103 @@ pub fn fp32_budget(m: &Machine) -> Budget {
 }
 
 /// Where along the (continuous) repeat axis each regime holds, for `N` elements on
-/// a machine: overhead-bound below `overhead_end`, then memory-bound up to the
-/// kernel's crossover, compute-bound beyond it.
+/// a machine, by the page's one rule ([`super::limit`]): the regime at a repeat is
+/// what the kernel of that repeat (with its launch) is limited by. Typically
+/// overhead-bound below `overhead_end`, then memory-bound up to the kernel's
+/// crossover, compute-bound beyond it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Regions {
-    /// Below this repeat the launch outlasts the kernel (`o·P/N`); 0 when the memory
-    /// time alone already reaches the launch time, so overhead never leads.
+    /// Where the first overhead-bound stretch from repeat 1 ends (it may lie beyond
+    /// the plotted range); 0 when repeat 1 is not overhead-bound.
     pub overhead_end: f64,
     /// The kernel's own crossover `r*` ([`crossover_repeat`]).
     pub crossover: f64,
+    n: f64,
+    machine: Machine,
+}
+
+/// The regime of the kernel of `r` repeats (continuous) on `n` elements, launched
+/// once on `m`.
+fn regime_of(r: f64, n: f64, m: &Machine) -> Regime {
+    let k = KernelGroup {
+        flops: n * r.max(1.0),
+        ..kernel(1, n, m.elem_bytes)
+    };
+    let ks = std::slice::from_ref(&k);
+    super::limit::of_groups(ks, m, &timeline::simulate(ks, m)).regime
+}
+
+/// The repeat in `(a, b)` where the regime stops being `ra` (bisection on a log
+/// scale; the regime at `a` is `ra` and at `b` is not).
+fn boundary(mut a: f64, mut b: f64, ra: Regime, n: f64, m: &Machine) -> f64 {
+    for _ in 0..48 {
+        let mid = (a * b).sqrt();
+        if regime_of(mid, n, m) == ra {
+            a = mid;
+        } else {
+            b = mid;
+        }
+    }
+    (a * b).sqrt()
 }
 
 impl Regions {
     /// The regime of a kernel of repeat `r` (equals [`BenchPoint::regime`] at the
-    /// plotted repeats, ties aside).
+    /// plotted repeats).
     pub fn at(&self, r: f64) -> Regime {
-        if r < self.overhead_end {
-            Regime::Overhead
-        } else if r > self.crossover {
-            Regime::Compute
-        } else {
-            Regime::Memory
-        }
+        regime_of(r, self.n, &self.machine)
     }
 
     /// The shaded spans over `lo..=hi`: `(regime, from, to)` in order, empty ones
     /// left out.
     pub fn spans(&self, lo: f64, hi: f64) -> Vec<(Regime, f64, f64)> {
-        let o = self.overhead_end.clamp(lo, hi);
-        let c = self.crossover.clamp(lo, hi).max(o);
-        [
-            (Regime::Overhead, lo, o),
-            (Regime::Memory, o, c),
-            (Regime::Compute, c, hi),
-        ]
-        .into_iter()
-        .filter(|(_, a, b)| b > a)
-        .collect()
+        const SAMPLES: usize = 192;
+        let (lo, hi) = (lo.max(f64::MIN_POSITIVE), hi.max(lo));
+        let at = |i: usize| lo * (hi / lo).powf(i as f64 / SAMPLES as f64);
+        let mut out: Vec<(Regime, f64, f64)> = Vec::new();
+        let mut start = lo;
+        let mut cur = self.at(lo);
+        let mut prev = lo;
+        for i in 1..=SAMPLES {
+            let r = at(i);
+            let g = self.at(r);
+            if g != cur {
+                let b = boundary(prev, r, cur, self.n, &self.machine);
+                out.push((cur, start, b));
+                start = b;
+                cur = g;
+            }
+            prev = r;
+        }
+        out.push((cur, start, hi));
+        out.retain(|(_, a, b)| b > a);
+        out
     }
 }
 
+/// The regions for `n` elements on `m`.
 pub fn regions(n: f64, m: &Machine) -> Regions {
-    let memory = 2.0 * n * m.elem_bytes / m.bw;
-    let end = m.overhead * m.pointwise_flops / n;
+    let overhead_end = if regime_of(RANGE.0, n, m) == Regime::Overhead {
+        // the first repeat, doubling, that is not overhead-bound, then bisect
+        let mut r = RANGE.0;
+        loop {
+            let next = r * 2.0;
+            if next > 2f64.powi(40) {
+                break next;
+            }
+            if regime_of(next, n, m) != Regime::Overhead {
+                break boundary(r, next, Regime::Overhead, n, m);
+            }
+            r = next;
+        }
+    } else {
+        0.0
+    };
     Regions {
-        overhead_end: if m.overhead > memory && end.is_finite() && end > 0.0 {
-            end
-        } else {
-            0.0
-        },
+        overhead_end,
         crossover: crossover_repeat(m, m.elem_bytes),
+        n,
+        machine: *m,
     }
 }
 
@@ -365,7 +415,7 @@ impl Bench {
             .into_iter()
             .map(|(r, a, b)| {
                 let why = match r {
-                    Regime::Overhead => "the launch outlasts the kernel",
+                    Regime::Overhead => "the launch and the kernel floor outlast the work",
                     Regime::Memory => "the kernel waits on memory",
                     Regime::Compute => "the kernel waits on arithmetic",
                 };
@@ -439,16 +489,17 @@ impl Bench {
                 self.points.last().map_or(0.0, |p| p.runtime),
             );
             format!(
-                ": launching the kernel ({o}) takes longer than running it at every plotted \
-                 repeat, so the whole sweep is overhead-bound and its runtime only goes from {} \
-                 to {}.",
+                ": the fixed costs, its launch ({o}) and the least time a kernel takes on the GPU \
+                 ({}), outweigh the work at every plotted repeat, so the whole sweep is \
+                 overhead-bound and its runtime only goes from {} to {}.",
+                units::si(self.machine.floor, "s"),
                 units::si(t1, "s"),
                 units::si(tn, "s"),
             )
         } else {
             format!(
-                ": launching the kernel ({o}) takes longer than running it up to repeat ≈ {}, so \
-                 the {} there {} overhead-bound.",
+                ": up to repeat ≈ {}, halving its launch ({o}) would shorten the step more than \
+                 doubling the roof that limits the kernel, so the {} there {} overhead-bound.",
                 units::sig3(self.regions.overhead_end),
                 units::count(count as u32, "point", "points"),
                 if count == 1 { "is" } else { "are" },
@@ -707,9 +758,17 @@ mod tests {
         let share = b.overhead_share_at_1();
         assert!((0.55..0.6).contains(&share), "{share}");
         assert_eq!(b.regime_at_1(), Regime::Overhead);
-        // launch 3.57 us = 1 Mi · r / 9.75 TFLOP/s at r ≈ 33.2, beyond r* = 25.1
+        // beyond r* = 25.1 the kernel is compute-bound, but doubling the FLOP/s only
+        // brings it down to its memory time t_m = 2.70 us, while halving the 3.57 us
+        // launch saves 1.79 us: overhead leads while (o + t_m) / (o/2 + t_c), what
+        // halving the launch buys over what doubling FLOP/s buys, exceeds the 1 %
+        // tie, up to t_c = (o + t_m)/1.01 − o/2, r ≈ 41.1
+        let m = b.machine;
+        let t_m = 2.0 * 1048576.0 * 2.0 / m.bw;
+        let t_c = (m.overhead + t_m) / crate::model::limit::TIE - m.overhead / 2.0;
+        let end = t_c * m.pointwise_flops / 1048576.0;
         assert!(
-            (b.regions.overhead_end - 33.2).abs() < 0.1,
+            (b.regions.overhead_end - end).abs() < 0.01,
             "{:?}",
             b.regions
         );
@@ -720,7 +779,7 @@ mod tests {
         );
         let oh = b.overhead_text();
         assert!(
-            oh.contains("up to repeat ≈ 33.2, so the 6 points there are overhead-bound"),
+            oh.contains("up to repeat ≈ 41.1, halving its launch (3.57 µs) would shorten the step more than doubling the roof that limits the kernel, so the 6 points there are overhead-bound"),
             "{oh}"
         );
         // o·W/2b = 3.57e-6 · 1.555e12 / 4

@@ -7,6 +7,7 @@ pub mod dit;
 pub mod fusion;
 pub mod generations;
 pub mod hardware;
+pub mod limit;
 pub mod llm;
 pub mod measured;
 pub mod microbench;
@@ -21,6 +22,7 @@ pub mod workload;
 
 pub use generations::Line;
 pub use hardware::{Dtype, Preset};
+pub use limit::Limit;
 pub use roofline::Bound;
 pub use setting::Setting;
 pub use timeline::{Regime, Shares, Timeline};
@@ -48,6 +50,8 @@ pub struct Report {
     /// Workload FLOPs / bytes.
     pub intensity: f64,
     pub shares: Shares,
+    /// What limits the step ([`limit`]): the regime and its three counterfactuals.
+    pub limit: Limit,
     pub regime: Regime,
     pub kernel_count: u32,
     pub groups: Vec<GroupResult>,
@@ -58,6 +62,7 @@ pub struct Report {
 pub fn analyse(shape: &Shape, m: &Machine) -> Report {
     let groups = workload::kernels(shape, m.elem_bytes);
     let timeline = timeline::simulate(&groups, m);
+    let limit = limit::of_groups(&groups, m, &timeline);
     let total_flops: f64 = groups.iter().map(|g| g.flops * f64::from(g.count)).sum();
     let total_bytes: f64 = groups.iter().map(|g| g.bytes * f64::from(g.count)).sum();
     let kernel_count = groups.iter().map(|g| g.count).sum();
@@ -82,7 +87,8 @@ pub fn analyse(shape: &Shape, m: &Machine) -> Report {
         achieved_flops: total_flops / wall,
         achieved_bw: total_bytes / wall,
         intensity: total_flops / total_bytes,
-        regime: shares.regime(),
+        regime: limit.regime,
+        limit,
         shares,
         kernel_count,
         groups: results,

@@ -67,6 +67,9 @@ pub enum Attention {
 pub fn matmul(m: u32, n: u32, k: u32, b: f64) -> Vec<KernelGroup> {
     let (m, n, k) = (f64::from(m), f64::from(n), f64::from(k));
     vec![KernelGroup {
+        bw_eff: 1.0,
+        cpu_ops: 0,
+        latency: 0.0,
         name: "matmul",
         unit: Unit::Matmul,
         count: 1,
@@ -80,6 +83,9 @@ pub fn pointwise_chain(ops: u32, elements: f64, b: f64, fused: bool) -> Vec<Kern
     let ops = ops.max(1);
     if fused {
         vec![KernelGroup {
+            bw_eff: 1.0,
+            cpu_ops: 0,
+            latency: 0.0,
             name: "fused chain",
             unit: Unit::Pointwise,
             count: 1,
@@ -88,6 +94,9 @@ pub fn pointwise_chain(ops: u32, elements: f64, b: f64, fused: bool) -> Vec<Kern
         }]
     } else {
         vec![KernelGroup {
+            bw_eff: 1.0,
+            cpu_ops: 0,
+            latency: 0.0,
             name: "pointwise op",
             unit: Unit::Pointwise,
             count: ops,
@@ -105,6 +114,9 @@ pub fn row_reduction(kind: Reduction, rows: u32, cols: u32, b: f64) -> Vec<Kerne
         Reduction::Softmax => 0.0,
     };
     vec![KernelGroup {
+        bw_eff: 1.0,
+        cpu_ops: 0,
+        latency: 0.0,
         name: match kind {
             Reduction::LayerNorm => "layernorm",
             Reduction::Softmax => "softmax",
@@ -135,6 +147,9 @@ pub fn attention(
     match kind {
         Attention::Naive => vec![
             KernelGroup {
+                bw_eff: 1.0,
+                cpu_ops: 0,
+                latency: 0.0,
                 name: "QKᵀ",
                 unit: Unit::Matmul,
                 count: 1,
@@ -142,6 +157,9 @@ pub fn attention(
                 bytes: b * (2.0 * qkv + scores),
             },
             KernelGroup {
+                bw_eff: 1.0,
+                cpu_ops: 0,
+                latency: 0.0,
                 name: "softmax",
                 unit: Unit::Pointwise,
                 count: 1,
@@ -149,6 +167,9 @@ pub fn attention(
                 bytes: b * 2.0 * scores,
             },
             KernelGroup {
+                bw_eff: 1.0,
+                cpu_ops: 0,
+                latency: 0.0,
                 name: "P·V",
                 unit: Unit::Matmul,
                 count: 1,
@@ -157,6 +178,9 @@ pub fn attention(
             },
         ],
         Attention::Flash => vec![KernelGroup {
+            bw_eff: 1.0,
+            cpu_ops: 0,
+            latency: 0.0,
             name: "flash attention",
             unit: Unit::Matmul,
             count: 1,
@@ -198,7 +222,7 @@ pub fn summarize(groups: &[KernelGroup], m: &Machine) -> OpSummary {
         time,
         achieved_flops: per_s(flops),
         achieved_bw: per_s(bytes),
-        regime: tl.shares().regime(),
+        regime: super::limit::of_groups(groups, m, &tl).regime,
         kernel_count: groups.iter().map(|g| g.count).sum(),
         timeline: tl,
     }

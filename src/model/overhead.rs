@@ -194,7 +194,7 @@ impl OverheadRun {
 /// GPU busy time / wall time; 0 for an empty timeline.
 pub fn gpu_util(t: &Timeline) -> f64 {
     if t.wall > 0.0 {
-        ((t.busy_compute + t.busy_memory) / t.wall).clamp(0.0, 1.0)
+        (t.busy() / t.wall).clamp(0.0, 1.0)
     } else {
         0.0
     }
@@ -265,6 +265,15 @@ fn cut(start: f64, c: &CpuCost) -> Vec<CpuSpan> {
     out
 }
 
+/// What limits the step as issued with `remedies` ([`super::limit`]): the three
+/// halvings, each run through [`run`] again.
+pub fn limit(shape: &Shape, m: &Machine, remedies: Remedies) -> super::limit::Limit {
+    let base = run(shape, m, remedies).timeline;
+    super::limit::Limit::of(m, base.shares(), base.wall, |h| {
+        run(shape, h, remedies).wall()
+    })
+}
+
 /// CUDA-graph replay: the CPU spends `cpu_cost` once, then the GPU runs every kernel
 /// of `groups` back to back. Every span records the one CPU launch `[0, cpu_cost]`.
 pub fn simulate_graph(groups: &[KernelGroup], m: &Machine, cpu_cost: f64) -> Timeline {
@@ -285,9 +294,9 @@ pub enum BatchVerdict {
 impl BatchVerdict {
     pub fn label(self) -> &'static str {
         match self {
-            BatchVerdict::OverheadBound => "overhead-bound",
-            BatchVerdict::Partly => "partly overhead-bound",
-            BatchVerdict::ScalesWithWork => "scales with the work",
+            BatchVerdict::OverheadBound => "time barely moves (the quick test's sign of overhead)",
+            BatchVerdict::Partly => "time grows, but less than the work",
+            BatchVerdict::ScalesWithWork => "time grows with the work",
         }
     }
 }
@@ -335,7 +344,9 @@ pub fn doubling(base: f64, twice: f64) -> f64 {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OneAdd {
     pub cpu: CpuCost,
-    /// Seconds the add kernel takes on the GPU.
+    /// Seconds of work the add does on the GPU: its roofline time (its arithmetic
+    /// and memory traffic). The kernel still occupies the GPU for at least the
+    /// machine's floor ([`Machine::floor`]), a fixed cost, not work.
     pub kernel: f64,
 }
 
@@ -353,6 +364,9 @@ impl OneAdd {
 
 pub fn one_add(elements: f64, m: &Machine) -> OneAdd {
     let add = KernelGroup {
+        bw_eff: 1.0,
+        cpu_ops: 0,
+        latency: 0.0,
         name: "a + b",
         unit: workload::Unit::Pointwise,
         count: 1,
@@ -361,7 +375,7 @@ pub fn one_add(elements: f64, m: &Machine) -> OneAdd {
     };
     OneAdd {
         cpu: CpuCost::from_total(m.overhead, DEFAULT_SPLIT),
-        kernel: add.time(m).0,
+        kernel: add.roof_time(m).0,
     }
 }
 
@@ -439,7 +453,10 @@ mod tests {
         let m = a100_fp32();
         let r = run(&tiny(), &m, Remedies::NONE);
         assert_eq!(r.kernel_count, 8);
-        assert!(r.gpu_util() < 0.10, "{}", r.gpu_util());
+        // the GPU is busy only for each kernel's floor out of every launch
+        let busy = 8.0 * m.floor / r.wall();
+        assert!((r.gpu_util() - busy).abs() < 1e-9, "{}", r.gpu_util());
+        assert!(r.gpu_util() < 0.30, "{}", r.gpu_util());
         let ratio = double_batch_ratio(&tiny(), &m, Remedies::NONE);
         assert!(ratio < 1.1, "{ratio}");
         assert_eq!(verdict(ratio), BatchVerdict::OverheadBound);
@@ -487,8 +504,10 @@ mod tests {
                 ..Remedies::NONE
             },
         );
-        assert!(g.wall() < eager / 6.0);
-        assert!(g.gpu_util() > 5.0 * run(&tiny(), &m, Remedies::NONE).gpu_util());
+        // the graph: one launch, then the 8 kernels back to back at the GPU's floor
+        assert!((g.wall() - (m.overhead + 8.0 * m.floor)).abs() < 1e-15);
+        assert!(g.wall() < eager / 2.4);
+        assert!(g.gpu_util() > 2.5 * run(&tiny(), &m, Remedies::NONE).gpu_util());
         let cpp = run(
             &tiny(),
             &m,
@@ -588,7 +607,8 @@ mod tests {
                 spans: vec![],
                 wall: 0.0,
                 busy_compute: 0.0,
-                busy_memory: 0.0
+                busy_memory: 0.0,
+                busy_floor: 0.0,
             }),
             0.0
         );

@@ -9,9 +9,10 @@
 //! **helps** iff its speedup is at least [`HELPS_FROM`] (5 %).
 //!
 //! Every list, sentence and highlight on the page about what helps comes from
-//! [`evaluate`]; the regime label (largest share) only names where the time goes.
+//! [`evaluate`]; the regime is what limits the step ([`super::limit`]).
 
 use super::hardware::Dtype;
+use super::limit::{self, Limit};
 use super::overhead::{self, Remedies};
 use super::setting::{limits, Setting};
 use super::timeline::{Regime, Shares};
@@ -162,16 +163,12 @@ pub fn best(outcomes: &[Outcome]) -> Option<&Outcome> {
         })
 }
 
-/// One sentence on what to do, from the outcomes and the step's shares: the
-/// biggest win and whether it treats the regime the step is in. It never names a
+/// One sentence on what to do, from the outcomes and what limits the step: the
+/// biggest win and whether it treats the limit ([`super::limit`]). It never names a
 /// remedy as a win unless it [`Outcome::helps`].
-pub fn headline(shares: Shares, outcomes: &[Outcome]) -> String {
-    let regime = shares.regime();
-    let share = |r: Regime| match r {
-        Regime::Compute => shares.compute,
-        Regime::Memory => shares.memory,
-        Regime::Overhead => shares.overhead,
-    };
+pub fn headline(limit: &Limit, outcomes: &[Outcome]) -> String {
+    let regime = limit.regime;
+    let test = Limit::halving(regime);
     match best(outcomes).filter(|b| b.helps()) {
         None => format!(
             "None of the {} remedies here makes this step at least {} % faster per sample.",
@@ -179,33 +176,38 @@ pub fn headline(shares: Shares, outcomes: &[Outcome]) -> String {
             units::sig3((HELPS_FROM - 1.0) * 100.0)
         ),
         Some(b) if b.id.essay_rows().contains(&regime) => format!(
-            "Biggest win: “{}” ({}× faster per sample), a remedy for the regime the step is in ({}, {} of the time).",
+            "Biggest win: “{}” ({}× faster per sample), a remedy for what limits the step: it is {} ({} alone buys {}×).",
             b.label,
             speedup_text(b),
             regime.label(),
-            units::percent(share(regime))
+            test.words(),
+            units::sig3(limit.speedup(test))
         ),
         Some(b) => {
             let rows = b.id.essay_rows();
-            let row = rows
-                .iter()
-                .copied()
-                .fold(rows[0], |a, r| if share(r) > share(a) { r } else { a });
+            let row = rows.iter().copied().fold(rows[0], |a, r| {
+                if limit::share(&limit.shares, r) > limit::share(&limit.shares, a) {
+                    r
+                } else {
+                    a
+                }
+            });
             format!(
-                "The largest share is {} ({}), yet the biggest win is “{}” ({}× faster per sample): a remedy for {} time, which still takes {} of the step.",
-                regime.id(),
-                units::percent(share(regime)),
+                "The step is {} ({} alone buys {}×), yet the biggest win is “{}” ({}× faster per sample): a remedy for {} time, which still takes {} of the step.",
+                regime.label(),
+                test.words(),
+                units::sig3(limit.speedup(test)),
                 b.label,
                 speedup_text(b),
                 row.id(),
-                units::percent(share(row))
+                units::percent(limit::share(&limit.shares, row))
             )
         }
     }
 }
 
 /// Why doubling the FLOP/s gave `speedup`, from the shares before: only the
-/// compute-bound part of a step gets faster (the factory of the essay's analogy;
+/// part of a step on the compute roof gets faster (the factory of the essay's analogy;
 /// the trucks are memory bandwidth, the desk is CPU overhead).
 pub fn why_more_flops(before: Shares, speedup: f64) -> String {
     let pct = units::percent;
@@ -230,7 +232,7 @@ pub fn why_more_flops(before: Shares, speedup: f64) -> String {
         )
     } else {
         format!(
-            "not 2×: only the compute-bound part ({}) got faster; {} did not.",
+            "not 2×: only the time on the compute roof ({}) got faster; {} did not.",
             pct(before.compute),
             rest
         )

@@ -62,6 +62,7 @@ impl Setting {
             bw: self.bw * f_bw,
             overhead: self.overhead,
             elem_bytes: self.dtype.bytes(),
+            floor: super::hardware::kernel_floor(self.hw).seconds,
         }
     }
 

@@ -1,17 +1,23 @@
 //! Overhead: the CPU issues kernels, the GPU runs them, asynchronously.
 //!
 //! The CPU spends `overhead` seconds to issue each kernel, one after another: kernel
-//! `i` is ready at `(i + 1) · overhead`. The GPU starts kernel `i` at
+//! `i` is ready at `(i + 1) · overhead` (each op dispatched with a kernel that
+//! launches none, [`KernelGroup::cpu_ops`], adds one more `overhead`). The GPU starts kernel `i` at
 //! `max(ready_i, end_{i-1})` and runs it for its roofline time. The step's wall time
 //! is when the last kernel ends. While kernels are long the CPU runs ahead and
 //! overhead hides; while they are short the GPU waits for the CPU.
 //!
-//! Time shares of the wall time `T` (they sum to 1):
-//! - compute  = Σ time of compute-bound kernels / T
-//! - memory   = Σ time of memory-bound kernels / T
-//! - overhead = GPU idle time / T = 1 − compute − memory
+//! A kernel runs for `max(roofline time, floor)`: the part above its roofline time
+//! is the GPU's fixed cost per kernel ([`Machine::floor`]).
 //!
-//! The regime is the largest share.
+//! Time shares of the wall time `T` (they sum to 1):
+//! - compute  = Σ roofline time of compute-bound kernels / T
+//! - memory   = Σ roofline time of memory-bound kernels / T
+//! - overhead = (GPU idle time + time kernels spend at their floor) / T
+//!   = 1 − compute − memory: the fixed costs per kernel, CPU side and GPU side.
+//!
+//! The largest share says where the time goes; what *limits* the step is decided
+//! by counterfactuals ([`super::limit`]), not by the largest share.
 
 use super::roofline::Bound;
 use super::workload::{KernelGroup, Machine};
@@ -63,7 +69,9 @@ pub struct Shares {
 }
 
 impl Shares {
-    pub fn regime(&self) -> Regime {
+    /// The regime with the largest share (ties: compute, then memory). Where the
+    /// time goes, not what limits the step: see [`super::limit`].
+    pub fn largest(&self) -> Regime {
         if self.compute >= self.memory && self.compute >= self.overhead {
             Regime::Compute
         } else if self.memory >= self.overhead {
@@ -78,12 +86,24 @@ impl Shares {
 pub struct Timeline {
     pub spans: Vec<Span>,
     pub wall: f64,
+    /// Roofline time of the compute-bound and memory-bound kernels.
     pub busy_compute: f64,
     pub busy_memory: f64,
+    /// GPU time kernels spent above their roofline time, at the kernel floor.
+    pub busy_floor: f64,
 }
 
 impl Timeline {
+    /// GPU time with no kernel running.
     pub fn idle(&self) -> f64 {
+        (self.wall - self.busy_compute - self.busy_memory - self.busy_floor).max(0.0)
+    }
+    /// GPU time with a kernel running (what `nvidia-smi` counts as busy).
+    pub fn busy(&self) -> f64 {
+        self.busy_compute + self.busy_memory + self.busy_floor
+    }
+    /// The overhead part of the wall time: idle + kernel floors.
+    pub fn overhead(&self) -> f64 {
         (self.wall - self.busy_compute - self.busy_memory).max(0.0)
     }
 
@@ -107,10 +127,16 @@ impl Timeline {
 
 /// Simulate the CPU issuing and the GPU running `groups` in order.
 pub fn simulate(groups: &[KernelGroup], m: &Machine) -> Timeline {
+    // the CPU cost of each kernel in launch order: its own dispatch and the
+    // kernel-less ops dispatched with it
+    let costs: Vec<f64> = groups
+        .iter()
+        .flat_map(|g| std::iter::repeat_n(m.overhead * g.dispatches(), g.count as usize))
+        .collect();
     let mut cpu = 0.0f64;
-    simulate_issued(groups, m, move |_| {
+    simulate_issued(groups, m, move |i| {
         let start = cpu;
-        cpu += m.overhead;
+        cpu += costs.get(i).copied().unwrap_or(m.overhead);
         (start, cpu)
     })
 }
@@ -127,17 +153,19 @@ pub fn simulate_issued(
     let total: usize = groups.iter().map(|g| g.count as usize).sum();
     let mut spans = Vec::with_capacity(total);
     let mut gpu = 0.0f64;
-    let (mut busy_compute, mut busy_memory) = (0.0, 0.0);
+    let (mut busy_compute, mut busy_memory, mut busy_floor) = (0.0, 0.0, 0.0);
     for (gi, g) in groups.iter().enumerate() {
-        let (t, bound) = g.time(m);
+        let (roof, bound) = g.roof_time(m);
+        let t = g.fixed_time(roof, m);
         for _ in 0..g.count {
             let (cpu_start, cpu_end) = issue(spans.len());
             let gpu_start = cpu_end.max(gpu);
             gpu = gpu_start + t;
             match bound {
-                Bound::Compute => busy_compute += t,
-                Bound::Memory => busy_memory += t,
+                Bound::Compute => busy_compute += roof,
+                Bound::Memory => busy_memory += roof,
             }
+            busy_floor += t - roof;
             spans.push(Span {
                 group: gi,
                 cpu_start,
@@ -153,6 +181,7 @@ pub fn simulate_issued(
         wall: gpu,
         busy_compute,
         busy_memory,
+        busy_floor,
     }
 }
 
@@ -168,11 +197,15 @@ mod tests {
             bw: 1e12,
             overhead,
             elem_bytes: 4.0,
+            floor: 0.0,
         }
     }
 
     fn group(count: u32, flops: f64, bytes: f64) -> KernelGroup {
         KernelGroup {
+            bw_eff: 1.0,
+            cpu_ops: 0,
+            latency: 0.0,
             name: "k",
             unit: Unit::Pointwise,
             count,
@@ -186,7 +219,7 @@ mod tests {
         // 3 kernels of 1 ms, overhead 1 us: wall = 1 us + 3 ms.
         let t = simulate(&[group(3, 1e9, 1.0)], &machine(1e-6));
         assert!((t.wall - (1e-6 + 3e-3)).abs() < 1e-12);
-        assert_eq!(t.shares().regime(), Regime::Compute);
+        assert_eq!(t.shares().largest(), Regime::Compute);
         assert_eq!(t.spans.len(), 3);
         // the CPU ran ahead: the third kernel was issued long before it started
         assert!(t.spans[2].cpu_end < t.spans[2].gpu_start);
@@ -199,7 +232,7 @@ mod tests {
         assert!((t.wall - (10e-6 + 1e-9)).abs() < 1e-15);
         let s = t.shares();
         assert!(s.overhead > 0.99);
-        assert_eq!(s.regime(), Regime::Overhead);
+        assert_eq!(s.largest(), Regime::Overhead);
         assert!((s.compute + s.memory + s.overhead - 1.0).abs() < 1e-12);
     }
 }

@@ -61,6 +61,10 @@ pub struct Machine {
     pub overhead: f64,
     /// Bytes per stored element.
     pub elem_bytes: f64,
+    /// The least GPU time any kernel takes, seconds, however little it does
+    /// (`hardware::kernel_floor`: 1.0 µs measured per kernel inside a CUDA graph on
+    /// an H100). A kernel's time is `max(roofline time, floor)`.
+    pub floor: f64,
 }
 
 impl Machine {
@@ -92,15 +96,62 @@ pub struct KernelGroup {
     pub flops: f64,
     /// Per kernel.
     pub bytes: f64,
+    /// The share of the machine's bandwidth this kernel reaches, in (0, 1]: 1 on
+    /// datasheet roofs; under achievable roofs a weight-streaming decode matmul gets
+    /// its measured fraction (`model::llm::stream`).
+    pub bw_eff: f64,
+    /// Ops the framework dispatches along with each kernel that launch no kernel
+    /// themselves (views, reshapes, metadata): each costs the CPU one
+    /// [`Machine::overhead`] and the GPU nothing.
+    pub cpu_ops: u32,
+    /// GPU seconds the kernel takes beyond its roofline time: a small matrix-vector
+    /// product's ramp and tail under achievable roofs (`model::llm::stream`), 0
+    /// elsewhere. Counted with the kernel floor as fixed cost per kernel.
+    pub latency: f64,
 }
 
 impl KernelGroup {
     pub fn intensity(&self) -> f64 {
         self.flops / self.bytes
     }
-    /// Time of one kernel of this group and what bounds it.
+    /// Time of one kernel of this group and what bounds its roofline time: at least
+    /// the machine's kernel floor ([`Machine::floor`]).
     pub fn time(&self, m: &Machine) -> (f64, Bound) {
-        kernel_time(self.flops, self.bytes, m.ceiling(self.unit), m.bw)
+        let (t, bound) = self.roof_time(m);
+        (self.fixed_time(t, m), bound)
+    }
+    /// A roofline time `t` with the kernel's fixed costs: its latency added, then
+    /// raised to the machine's floor.
+    pub fn fixed_time(&self, t: f64, m: &Machine) -> f64 {
+        let latency = if self.latency > 0.0 {
+            self.latency
+        } else {
+            0.0
+        };
+        floored(t + latency, m.floor)
+    }
+    /// The roofline time alone (no floor): max(FLOPs / ceiling, bytes / bandwidth).
+    pub fn roof_time(&self, m: &Machine) -> (f64, Bound) {
+        let eff = if self.bw_eff > 0.0 && self.bw_eff <= 1.0 {
+            self.bw_eff
+        } else {
+            1.0
+        };
+        kernel_time(self.flops, self.bytes, m.ceiling(self.unit), m.bw * eff)
+    }
+    /// Ops dispatched for each kernel of the group: the kernel's own and its
+    /// [`KernelGroup::cpu_ops`].
+    pub fn dispatches(&self) -> f64 {
+        1.0 + f64::from(self.cpu_ops)
+    }
+}
+
+/// `t` raised to the kernel floor (a NaN or negative floor is ignored).
+pub fn floored(t: f64, floor: f64) -> f64 {
+    if floor > t {
+        floor
+    } else {
+        t
     }
 }
 
@@ -113,6 +164,9 @@ pub fn kernels(s: &Shape, elem_bytes: f64) -> Vec<KernelGroup> {
     let mut out = Vec::with_capacity(2);
     if s.workload == Workload::Mlp {
         out.push(KernelGroup {
+            bw_eff: 1.0,
+            cpu_ops: 0,
+            latency: 0.0,
             name: "matmul",
             unit: Unit::Matmul,
             count: 1,
@@ -122,6 +176,9 @@ pub fn kernels(s: &Shape, elem_bytes: f64) -> Vec<KernelGroup> {
     }
     if s.fused {
         out.push(KernelGroup {
+            bw_eff: 1.0,
+            cpu_ops: 0,
+            latency: 0.0,
             name: "fused chain",
             unit: Unit::Pointwise,
             count: 1,
@@ -130,6 +187,9 @@ pub fn kernels(s: &Shape, elem_bytes: f64) -> Vec<KernelGroup> {
         });
     } else {
         out.push(KernelGroup {
+            bw_eff: 1.0,
+            cpu_ops: 0,
+            latency: 0.0,
             name: "pointwise op",
             unit: Unit::Pointwise,
             count: s.ops.max(1),

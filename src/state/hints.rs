@@ -40,15 +40,26 @@ fn shares(r: &Report) -> String {
     )
 }
 
-/// The longest kernel group of a step and what bounds it ("the matmul (memory-bound)").
+/// The longest kernel group of a step and the roof it sits on ("the matmul (on the
+/// memory roof)"): a kernel's roof, not the step's regime.
 fn longest(r: &Report) -> String {
     r.groups
         .iter()
         .max_by(|a, b| {
             (a.time * f64::from(a.group.count)).total_cmp(&(b.time * f64::from(b.group.count)))
         })
-        .map(|g| format!("the {} ({}-bound)", g.group.name, g.bound.id()))
+        .map(|g| format!("the {} (on the {} roof)", g.group.name, g.bound.id()))
         .unwrap_or_default()
+}
+
+/// What the step's limit rests on: "half the CPU overhead alone buys 1.50×".
+fn limit_words(r: &Report) -> String {
+    let h = crate::model::limit::Limit::halving(r.regime);
+    format!(
+        "{} alone buys {}×",
+        h.words(),
+        units::sig3(r.limit.speedup(h))
+    )
 }
 
 pub fn hints(s: &State) -> Vec<Hint> {
@@ -81,9 +92,10 @@ pub fn hints(s: &State) -> Vec<Hint> {
     out.push(Hint {
         id: "batch-1",
         text: format!(
-            "Set the batch to 1: the step becomes {}{} ({}); its longest kernel is {}.",
+            "Set the batch to 1: the step becomes {}{} ({}; time: {}); its longest kernel is {}.",
             r1.regime.label(),
             waits,
+            limit_words(&r1),
             shares(&r1),
             longest(&r1)
         ),
@@ -156,15 +168,31 @@ mod tests {
 
     #[test]
     fn the_batch_hint_says_what_batch_1_does() {
-        // the default MLP at batch 1 stays memory-bound (loading W dominates)
+        // the default MLP at batch 1: loading W is most of the GPU's time, but the
+        // launches set the pace (halving them pays more than 2× bandwidth)
         let s = State::default();
         let h = hints(&s).into_iter().find(|h| h.id == "batch-1").unwrap();
         assert_eq!(h.target.batch, 1);
         let r = h.target.report();
         assert!(h.text.contains(r.regime.label()), "{}", h.text);
-        assert_eq!(r.regime, Regime::Memory);
-        assert!(!h.text.contains("waits on the CPU"), "{}", h.text);
-        assert!(h.text.contains("the matmul (memory-bound)"), "{}", h.text);
+        assert_eq!(r.regime, Regime::Overhead);
+        assert!(r.limit.overhead_half > r.limit.bw2, "{:?}", r.limit);
+        assert!(
+            h.text.contains("half the CPU overhead alone buys"),
+            "{}",
+            h.text
+        );
+        assert!(
+            h.text.contains("the matmul (on the memory roof)"),
+            "{}",
+            h.text
+        );
+        assert_eq!(
+            crate::model::limit::named_regimes(&h.text),
+            vec![Regime::Overhead],
+            "{}",
+            h.text
+        );
         // the chain at batch 1: overhead-bound, and it says so
         let c = State {
             workload: Workload::Chain,

@@ -143,6 +143,7 @@ model_choice!(Phase {
 model_choice!(WeightDtype {
     Bf16 = "bf16",
     Fp8 = "fp8",
+    Int8 = "int8 (weight-only)",
     Int4 = "int4 (weight-only)",
 });
 model_choice!(KvDtype {

@@ -1,11 +1,14 @@
-//! Widget `diagnosis`: the regime for the current state — three shares as a stacked
-//! bar, the regime in words — and what would and would not help, each remedy tried
-//! on the model (`model::remedies`): a remedy is listed as helping iff it makes the
-//! step at least 5 % faster per sample, whatever the regime label says.
+//! Widget `diagnosis`: what limits the current step — the regime by the page's one
+//! rule (`model::limit`: the cost whose halving shortens the step most, with the
+//! three re-runs as readouts), the three time shares as a stacked bar, a sentence
+//! where the two disagree — and what would and would not help, each remedy tried on
+//! the model (`model::remedies`): a remedy is listed as helping iff it makes the
+//! step at least 5 % faster per sample.
 
 use super::advice;
 use super::frame::Readout;
 use super::Ctx;
+use crate::model::limit::{self, Halving};
 use crate::model::remedies;
 use crate::model::{units, Report};
 use leptos::prelude::*;
@@ -42,7 +45,17 @@ pub fn Diagnosis(ctx: Ctx) -> impl IntoView {
             })
         })
     });
-    let headline = move || outs.with(|o| remedies::headline(r.with(|r| r.shares), o));
+    let headline = move || outs.with(|o| remedies::headline(&r.with(|r| r.limit), o));
+    let limit = Memo::new(move |_| r.with(|r| r.limit));
+    let speedup = move |h: Halving, name: &'static str| {
+        view! {
+            <span class="halving">{h.words()}" "
+                <Readout name=name raw=Signal::derive(move || limit.with(|l| l.speedup(h)).to_string())
+                    text=Signal::derive(move || format!("{}×", units::sig3(limit.with(|l| l.speedup(h)))))/>
+            </span>
+        }
+    };
+    let contrast = move || limit.with(limit::contrast);
 
     view! {
         <div class="regime" data-regime=move || regime.get().id()>
@@ -67,6 +80,15 @@ pub fn Diagnosis(ctx: Ctx) -> impl IntoView {
                 <span class="key overhead">"overhead "
                     <Readout name="share_overhead" raw=Signal::derive(move || o.get().to_string()) text=Signal::derive(move || units::percent(o.get()))/>
                 </span>
+            </p>
+            <p class="limit">"Halve one cost at a time: "
+                {speedup(Halving::Flops, "speedup_flops2")}", "
+                {speedup(Halving::Bw, "speedup_bw2")}", "
+                {speedup(Halving::Overhead, "speedup_overhead_half")}
+                ". The largest speedup names the regime."
+            </p>
+            <p class="contrast" data-metric="regime_contrast" hidden=move || contrast().is_none()>
+                {move || contrast().unwrap_or_default()}
             </p>
             <p class="advice-headline" data-metric="advice">{headline}</p>
             <div class="advice">

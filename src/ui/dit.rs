@@ -1,5 +1,6 @@
 //! Widget `dit`: a diffusion transformer's denoising step on the explorer's
-//! hardware: attention vs MLP vs pointwise vs overhead and each one's regime, the
+//! hardware: attention vs MLP vs pointwise vs overhead and the roof each sits on,
+//! what limits the step (`model::limit`), the
 //! double-the-batch test, how the step moves with resolution, and what
 //! FlashAttention, fusion and CUDA graphs each buy (`model::dit::advice`).
 
@@ -44,6 +45,7 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
     // drawn held while the widget is off-screen
     let live = ctx.live(model_step);
     let st = ctx.held(live);
+    let ratio = ctx.live(|s| dit::double_batch_ratio(&s.dit_run(), &s.setting()));
     let sentences = Memo::new(move |_| {
         ctx.view.with(|s| {
             let (r, set) = (s.dit_run(), s.setting());
@@ -107,7 +109,14 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
         <dl class="metrics" aria-live="polite">
             <div class="metric"><dt>"Time per step"</dt><dd>{readout("dit_step_s", |s| s.wall.to_string(), |s| units::si(s.wall, "s"))}</dd></div>
             <div class="metric"><dt>"FLOPs per forward"</dt><dd>{readout("dit_flops", |s| s.flops.to_string(), |s| units::si(s.flops, "FLOP"))}</dd></div>
-            <div class="metric"><dt>"Regime"</dt><dd>{readout("dit_regime", |s| s.regime.id().to_string(), |s| s.regime.label().to_string())}</dd></div>
+            <div class="metric"><dt>"What limits the step"</dt><dd>{readout("dit_regime", |s| s.regime.id().to_string(), |s| s.regime.label().to_string())}</dd>
+                <dd class="note">"halve one cost: "
+                    {readout("dit_speedup_flops2", |s| s.limit.flops2.to_string(), |s| format!("2× FLOP/s {}×", units::sig3(s.limit.flops2)))}", "
+                    {readout("dit_speedup_bw2", |s| s.limit.bw2.to_string(), |s| format!("2× bandwidth {}×", units::sig3(s.limit.bw2)))}", "
+                    {readout("dit_speedup_overhead_half", |s| s.limit.overhead_half.to_string(), |s| format!("half the CPU overhead {}×", units::sig3(s.limit.overhead_half)))}
+                </dd></div>
+            <div class="metric"><dt>"Double the batch: time ×"</dt><dd><Readout name="dit_double_batch_ratio" raw=Signal::derive(move || ratio.get().to_string())
+                text=Signal::derive(move || units::sig3(ratio.get()))/></dd></div>
             <div class="metric"><dt>"Attention"</dt><dd>{readout("dit_share_attention", |s| s.shares.attention.to_string(), |s| units::percent(s.shares.attention))}</dd></div>
             <div class="metric"><dt>"MLP"</dt><dd>{readout("dit_share_mlp", |s| s.shares.mlp.to_string(), |s| units::percent(s.shares.mlp))}</dd></div>
             <div class="metric"><dt>"Pointwise"</dt><dd>{readout("dit_share_pointwise", |s| s.shares.pointwise.to_string(), |s| units::percent(s.shares.pointwise))}</dd></div>

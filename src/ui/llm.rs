@@ -44,6 +44,7 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
     // drawn held while the widget is off-screen
     let live = ctx.live(model_step);
     let st = ctx.held(live);
+    let ratio = ctx.live(|s| step::double_batch_ratio(&s.llm_run(), &s.setting()));
     let sentences = Memo::new(move |_| {
         ctx.view.with(|s| {
             let (r, set) = (s.llm_run(), s.setting());
@@ -189,8 +190,14 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
         <dl class="metrics" aria-live="polite">
             <div class="metric"><dt>"Time per step"</dt><dd>{readout("llm_step_s", |s| s.wall.to_string(), |s| units::si(s.wall, "s"))}</dd></div>
             <div class="metric"><dt>"Tokens per second"</dt><dd>{readout("llm_tokens_per_s", |s| s.tokens_per_s.to_string(), |s| units::sig3(s.tokens_per_s))}</dd></div>
-            <div class="metric"><dt>"Regime"</dt><dd>{readout("llm_regime", |s| s.regime.id().to_string(), |s| s.regime.label().to_string())}</dd>
-                <dd class="note">{move || st.with(|s| format!("one layer: {}", s.layer_regime.label()))}</dd></div>
+            <div class="metric"><dt>"What limits the step"</dt><dd>{readout("llm_regime", |s| s.regime.id().to_string(), |s| s.regime.label().to_string())}</dd>
+                <dd class="note llm-halvings">"halve one cost: "
+                    {readout("llm_speedup_flops2", |s| s.limit.flops2.to_string(), |s| format!("2× FLOP/s {}×", units::sig3(s.limit.flops2)))}", "
+                    {readout("llm_speedup_bw2", |s| s.limit.bw2.to_string(), |s| format!("2× bandwidth {}×", units::sig3(s.limit.bw2)))}", "
+                    {readout("llm_speedup_overhead_half", |s| s.limit.overhead_half.to_string(), |s| format!("half the CPU overhead {}×", units::sig3(s.limit.overhead_half)))}
+                </dd></div>
+            <div class="metric"><dt>"Double the batch: time ×"</dt><dd><Readout name="llm_double_batch_ratio" raw=Signal::derive(move || ratio.get().to_string())
+                text=Signal::derive(move || units::sig3(ratio.get()))/></dd></div>
             <div class="metric"><dt>"Weights"</dt><dd>{readout("llm_weight_bytes", |s| s.weight_bytes.to_string(), |s| units::si(s.weight_bytes, "B"))}</dd></div>
             <div class="metric"><dt>"KV cache"</dt><dd>{readout("llm_kv_bytes", |s| s.kv_bytes.to_string(), |s| units::si(s.kv_bytes, "B"))}</dd></div>
             <div class="metric"><dt>"Critical batch"</dt><dd>{readout("llm_critical_batch", |s| s.critical_batch.to_string(), |s| units::sig3(s.critical_batch))}</dd></div>
@@ -218,14 +225,15 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
         <p class="note">"Left: the time per step (black) and its parts, coloured as in the bar above; right: tokens per second. The violet line is the critical batch (decode only)."</p>
         <PlotCanvas ctx=ctx id="llm-roofline" data=shared(roof)
             label=Signal::derive(move || st.with(|s| format!(
-                "One layer's kernels on the roofline of this machine: the layer is {}, the whole step {}.",
-                s.layer_regime.label(), s.regime.label())))/>
+                "One layer's kernels on the roofline of this machine; the whole step is {}.",
+                s.regime.label())))/>
         <ul class="legend">
             <li><span class="swatch memory"></span>"memory roof"</li>
             <li><span class="swatch compute"></span>"matmul ceiling"</li>
             <li><span class="swatch vector"></span>"pointwise ceiling"</li>
             <li>"● a kernel of one layer   × the whole step, overhead included"</li>
         </ul>
+        <VsMeasured/>
         <div class="table-scroll" tabindex="0" role="region" aria-label="One layer's kernels, scrollable">
             <table class="kernels llm-layer">
                 <caption>"One transformer layer's kernels on the roofline"</caption>
@@ -239,6 +247,54 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                 </tbody>
             </table>
         </div>
+    }
+}
+
+/// The model against gpt-fast's published decode speeds (`model::llm::measured`):
+/// fixed rows, computed once.
+#[component]
+fn VsMeasured() -> impl IntoView {
+    use crate::model::llm::measured;
+    let rows = measured::compare();
+    let max = measured::max_error(&rows);
+    let eager_note = rows
+        .iter()
+        .find(|c| !c.row.compiled)
+        .map(measured::eager_note)
+        .unwrap_or_default();
+    let body = rows
+        .iter()
+        .map(|c| {
+            let r = c.row;
+            view! {
+                <tr data-row=format!("{}-{}-{}", r.model.to_lowercase(), r.wdtype.id(), if r.compiled { "compiled" } else { "eager" })>
+                    <th scope="row">{r.model}</th>
+                    <td>{r.wdtype.id()}</td>
+                    <td>{if r.compiled { "compiled, CUDA graph" } else { "eager" }}</td>
+                    <td>{units::sig3(r.tokens_per_s)}</td>
+                    <td>{units::sig3(c.model_tokens_per_s)}</td>
+                    <td data-error=c.error().to_string()>{format!("{:+.1} %", c.error() * 100.0)}</td>
+                    <td>{c.regime.label()}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="table-scroll llm-vs-measured" tabindex="0" role="region" aria-label="Model against measured decode speeds, scrollable">
+            <table class="kernels">
+                <caption>"The model against gpt-fast's published decode speeds (batch 1, one A100-80GB, achievable roofs)"</caption>
+                <thead><tr><th scope="col">"model"</th><th scope="col">"weights"</th><th scope="col">"step"</th>
+                    <th scope="col">"measured tok/s"</th><th scope="col">"model tok/s"</th><th scope="col">"error"</th><th scope="col">"model: what limits it"</th></tr></thead>
+                <tbody>{body}</tbody>
+            </table>
+        </div>
+        <p class="note">"Largest error over the README's rows: "
+            <Readout name="llm_vs_measured_max_error" raw=Signal::derive(move || max.to_string())
+                text=Signal::derive(move || format!("{:.1} %", max * 100.0))/>
+            ". Sources: gpt-fast's README (8×A100-80GB capped at 330 W; one GPU per row) and its blog's eager starting point. "
+            "The decode matmuls stream at fractions torchao measured on another model (Llama-3-8B), not fitted to these rows. "
+            {eager_note}
+        </p>
     }
 }
 

@@ -40,6 +40,18 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
     let data = ctx.held(run);
     let util = Memo::new(move |_| run.with(|r| r.0.gpu_util()));
     let ratio = ctx.live(|s| overhead::double_batch_ratio(&s.shape(), &s.machine(), remedies(s)));
+    let limit = ctx.live(|s| overhead::limit(&s.shape(), &s.machine(), remedies(s)));
+    let limit_text = move || {
+        limit.with(|l| {
+            let h = crate::model::limit::Limit::halving(l.regime);
+            format!(
+                "{} ({} alone buys {}×)",
+                l.regime.label(),
+                h.words(),
+                units::sig3(l.speedup(h))
+            )
+        })
+    };
     let python_flops = move || {
         ctx.view
             .with(|s| units::si(overhead::flops_per_python_op(s.flops), "FLOP"))
@@ -95,8 +107,8 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
             <li><span class="swatch" style=bg(palette::GREEN)></span>"Python"</li>
             <li><span class="swatch" style=bg(palette::YELLOW)></span>"framework dispatch"</li>
             <li><span class="swatch" style=bg(palette::RED)></span>"kernel launch"</li>
-            <li><span class="swatch compute"></span>"GPU kernel, compute-bound"</li>
-            <li><span class="swatch memory"></span>"GPU kernel, memory-bound"</li>
+            <li><span class="swatch compute"></span>"GPU kernel on the compute roof"</li>
+            <li><span class="swatch memory"></span>"GPU kernel on the memory roof"</li>
         </ul>
         <dl class="metrics" aria-live="polite">
             <div class="metric">
@@ -106,10 +118,16 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
                 <dd class="note">"what nvidia-smi reports: 100 % only says the GPU is never idle, not that it is fast"</dd>
             </div>
             <div class="metric">
+                <dt>"What limits this step"</dt>
+                <dd><Readout name="overhead_regime" raw=Signal::derive(move || limit.with(|l| l.regime.id().to_string()))
+                    text=Signal::derive(limit_text)/></dd>
+                <dd class="note">"the cost whose halving shortens the step most, as the diagnosis decides"</dd>
+            </div>
+            <div class="metric">
                 <dt>"Double the batch: time ×"</dt>
                 <dd><Readout name="double_batch_ratio" raw=Signal::derive(move || ratio.get().to_string())
                     text=Signal::derive(move || units::sig3(ratio.get()))/></dd>
-                <dd class="note">{move || format!("verdict: {}", overhead::verdict(ratio.get()).label())}</dd>
+                <dd class="note">{move || overhead::verdict(ratio.get()).label()}</dd>
             </div>
             <div class="metric">
                 <dt>"Time per step"</dt>

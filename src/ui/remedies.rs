@@ -69,7 +69,7 @@ fn item(ctx: Ctx, o: &Outcome) -> impl IntoView {
 pub fn Remedies(ctx: Ctx) -> impl IntoView {
     let regime = Memo::new(move |_| ctx.report.with(|r| r.regime));
     let outs = advice::outcomes(ctx);
-    let headline = move || outs.with(|o| remedies::headline(ctx.report.with(|r| r.shares), o));
+    let headline = move || outs.with(|o| remedies::headline(&ctx.report.with(|r| r.limit), o));
     view! {
         <table class="remedies">
             <thead><tr><th scope="col">"regime"</th><th scope="col">"remedies meant for it (predicted time per sample now → after; click to apply)"</th></tr></thead>
@@ -78,7 +78,7 @@ pub fn Remedies(ctx: Ctx) -> impl IntoView {
                     let r = *r;
                     view! {
                         <tr class:current=move || regime.get() == r data-regime=r.id()>
-                            <th scope="row">{*name}{move || (regime.get() == r).then_some(" ← largest share")}</th>
+                            <th scope="row">{*name}{move || (regime.get() == r).then_some(" ← what limits the step")}</th>
                             <td>
                                 <ul class="remedy-list">
                                     {move || outs.with(|outs| outs.iter()

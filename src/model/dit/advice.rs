@@ -2,7 +2,7 @@
 //! its counterfactuals (the same step with one switch flipped, or the batch doubled).
 
 use super::{buys, double_batch_ratio, run, Class, DitRun, DitStep, Switch};
-use crate::model::overhead::{verdict, BatchVerdict};
+use crate::model::limit::{self, Limit};
 use crate::model::roofline::Bound;
 use crate::model::setting::Setting;
 use crate::model::units;
@@ -10,50 +10,52 @@ use crate::model::units;
 /// Speedup from which a switch is said to help (as the remedies do).
 pub const HELPS_FROM: f64 = 1.05;
 
-/// The overhead section's test applied to this step.
+/// The overhead section's test applied to this step, read against what limits it
+/// ([`limit::doubling`]).
 pub fn double_batch(r: &DitRun, s: &Setting) -> String {
-    let ratio = double_batch_ratio(r, s);
-    let why = match verdict(ratio) {
-        BatchVerdict::OverheadBound => {
-            "the GPU mostly waits for the CPU to launch kernels: you are overhead-bound and a bigger batch is nearly free"
-        }
-        BatchVerdict::Partly => "part of the step is launch overhead that a bigger batch shares",
-        BatchVerdict::ScalesWithWork => {
-            "the time grows with the work: the kernels, not the launches, set the pace"
-        }
-    };
-    format!(
-        "Doubling the batch to {} costs {:+.0} % time per step: {why}.",
+    let st = run(r, s);
+    limit::doubling(
         r.batch.saturating_mul(2),
-        (ratio - 1.0) * 100.0
+        double_batch_ratio(r, s),
+        &st.limit,
+        "the modulation weights and launches do not grow with the batch",
     )
 }
 
-/// Each class's share and regime, in words.
+/// Each class's share and the roof its kernels sit on, then what limits the step
+/// (and the contrast sentence when the largest share says otherwise).
 pub fn split(st: &DitStep) -> String {
     let sh = st.shares;
-    let bound = |c: Class| {
+    let roof = |c: Class| {
         st.class_bound
             .iter()
             .find(|x| x.0 == c)
             .map(|x| match x.1 {
-                Bound::Compute => "compute-bound",
-                Bound::Memory => "memory-bound",
+                Bound::Compute => "on the compute roof",
+                Bound::Memory => "on the memory roof",
             })
             .unwrap_or("")
     };
-    format!(
-        "{} tokens per sample; attention {} ({}), MLP {} ({}), pointwise {} ({}), waiting for launches {}: the step is {}.",
+    let test = Limit::halving(st.regime);
+    let mut s = format!(
+        "{} tokens per sample; attention {} ({}), MLP {} ({}), pointwise {} ({}), fixed costs per kernel (launch waits, kernel floors) {}. The step is {}: {} alone buys {}×.",
         units::sig3(st.tokens),
         units::percent(sh.attention),
-        bound(Class::Attention),
+        roof(Class::Attention),
         units::percent(sh.mlp),
-        bound(Class::Mlp),
+        roof(Class::Mlp),
         units::percent(sh.pointwise),
-        bound(Class::Pointwise),
+        roof(Class::Pointwise),
         units::percent(sh.overhead),
-        st.regime.label()
-    )
+        st.regime.label(),
+        test.words(),
+        units::sig3(st.limit.speedup(test))
+    );
+    if let Some(c) = limit::contrast(&st.limit) {
+        s.push(' ');
+        s.push_str(&c);
+    }
+    s
 }
 
 /// What each of FlashAttention, fusion and CUDA graphs buys here.
@@ -141,7 +143,11 @@ mod tests {
             graphs: true,
             ..r
         };
-        assert!(double_batch(&big, &s).contains("the kernels, not the launches"));
+        assert!(
+            double_batch(&big, &s).contains("the time grows with the work"),
+            "{}",
+            double_batch(&big, &s)
+        );
         assert!(
             switches(&big, &s)[1].2.contains("less than 5 %")
                 || switches(&big, &s)[1].1 >= HELPS_FROM

@@ -9,8 +9,23 @@ const A: f64 = 2.0;
 const LN: f64 = super::super::ops::LAYERNORM_FLOPS_PER_ELEM;
 const GELU: f64 = super::super::ops::GELU_FLOPS_PER_ELEM;
 
+/// `n` ops an eager PyTorch block dispatches before this kernel that launch none
+/// (facebookresearch/DiT `models.py` with timm's `Attention`: `chunk` after the
+/// modulation linear, two `unsqueeze`s per modulate, `reshape`/`permute`/`unbind`
+/// before the attention, `transpose` after it, an `unsqueeze` per gate: 11 per
+/// block). A fused (compiled) step traces them away.
+fn views(r: &DitRun, mut k: KernelGroup, n: u32) -> KernelGroup {
+    if !r.fused && !r.graphs {
+        k.cpu_ops = n;
+    }
+    k
+}
+
 fn g(name: &'static str, unit: Unit, flops: f64, bytes: f64) -> KernelGroup {
     KernelGroup {
+        bw_eff: 1.0,
+        cpu_ops: 0,
+        latency: 0.0,
         name,
         unit,
         count: 1,
@@ -37,11 +52,15 @@ pub fn block(r: &DitRun) -> Vec<(KernelGroup, Class)> {
             Class::Pointwise,
         ),
         (
-            g(
-                "adaLN modulation linear",
-                Matmul,
-                2.0 * b * cd * 6.0 * h,
-                A * (cd * 6.0 * h + b * (cd + 6.0 * h)),
+            views(
+                r,
+                g(
+                    "adaLN modulation linear",
+                    Matmul,
+                    2.0 * b * cd * 6.0 * h,
+                    A * (cd * 6.0 * h + b * (cd + 6.0 * h)),
+                ),
+                1,
             ),
             Class::Pointwise,
         ),
@@ -58,7 +77,7 @@ pub fn block(r: &DitRun) -> Vec<(KernelGroup, Class)> {
                 Class::Pointwise,
             ));
             out.push((
-                g("modulate: × (1 + scale)", PW, act, 2.0 * A * act),
+                views(r, g("modulate: × (1 + scale)", PW, act, 2.0 * A * act), 2),
                 Class::Pointwise,
             ));
             out.push((
@@ -69,7 +88,10 @@ pub fn block(r: &DitRun) -> Vec<(KernelGroup, Class)> {
     };
     let gate_res = |out: &mut Vec<(KernelGroup, Class)>| {
         if !r.fused {
-            out.push((g("gate ×", PW, act, 2.0 * A * act), Class::Pointwise));
+            out.push((
+                views(r, g("gate ×", PW, act, 2.0 * A * act), 1),
+                Class::Pointwise,
+            ));
             out.push((g("residual +", PW, act, 3.0 * A * act), Class::Pointwise));
         }
     };
@@ -90,20 +112,31 @@ pub fn block(r: &DitRun) -> Vec<(KernelGroup, Class)> {
     let scores = b * heads * n * n;
     if r.flash {
         out.push((
-            g("flash attention", Matmul, 2.0 * mm + sm, A * 4.0 * act),
+            views(
+                r,
+                g("flash attention", Matmul, 2.0 * mm + sm, A * 4.0 * act),
+                3,
+            ),
             Attention,
         ));
     } else {
-        out.push((g("QKᵀ", Matmul, mm, A * (2.0 * act + scores)), Attention));
+        out.push((
+            views(r, g("QKᵀ", Matmul, mm, A * (2.0 * act + scores)), 3),
+            Attention,
+        ));
         out.push((g("softmax", PW, sm, A * 2.0 * scores), Attention));
         out.push((g("P·V", Matmul, mm, A * (scores + 2.0 * act)), Attention));
     }
     out.push((
-        g(
-            "output projection",
-            Matmul,
-            2.0 * t * h * h,
-            A * (h * h + 2.0 * act) + epi,
+        views(
+            r,
+            g(
+                "output projection",
+                Matmul,
+                2.0 * t * h * h,
+                A * (h * h + 2.0 * act) + epi,
+            ),
+            1,
         ),
         Attention,
     ));

@@ -34,6 +34,7 @@
 //! layer; overhead = GPU idle time waiting for launches.
 
 use super::hardware::Dtype;
+use super::limit::Limit;
 pub mod advice;
 pub mod kernels;
 pub use kernels::{block, flops, kernels, matmul_macs};
@@ -171,29 +172,42 @@ pub struct DitStep {
     pub wall: f64,
     pub kernel_count: u32,
     pub shares: DitShares,
+    /// What limits the step ([`crate::model::limit`]).
     pub regime: Regime,
+    pub limit: Limit,
     /// Each class's regime: the bound holding most of its kernel time.
     pub class_bound: [(Class, Bound); 3],
     pub timeline: Timeline,
 }
 
-/// The machine: bf16 on the explorer's hardware ([`machine_for`]).
+/// The machine: bf16 on the explorer's hardware ([`machine_for`]), with the CPU
+/// cost of one eager PyTorch op ([`super::llm::EAGER_OP_S`]) per dispatched op.
 pub fn machine(setting: &Setting) -> Machine {
-    machine_for(setting, Dtype::Bf16)
+    Machine {
+        overhead: super::llm::EAGER_OP_S,
+        ..machine_for(setting, Dtype::Bf16)
+    }
+}
+
+/// The step's timeline on `m`: every kernel launched by the CPU, or the whole step
+/// replayed as one CUDA graph.
+fn simulate(r: &DitRun, groups: &[KernelGroup], m: &Machine) -> Timeline {
+    if r.graphs {
+        overhead::simulate_graph(groups, m, m.overhead)
+    } else {
+        timeline::simulate(groups, m)
+    }
 }
 
 pub fn run(r: &DitRun, setting: &Setting) -> DitStep {
     let m = machine(setting);
     let ks = kernels(r);
     let groups: Vec<KernelGroup> = ks.iter().map(|(k, _)| k.clone()).collect();
-    let tl = if r.graphs {
-        overhead::simulate_graph(&groups, &m, m.overhead)
-    } else {
-        timeline::simulate(&groups, &m)
-    };
+    let tl = simulate(r, &groups, &m);
+    let limit = Limit::of(&m, tl.shares(), tl.wall, |h| simulate(r, &groups, h).wall);
     let mut by = [(0.0f64, 0.0f64); 3];
     for (k, class) in &ks {
-        let (t, bound) = k.time(&m);
+        let (t, bound) = k.roof_time(&m);
         let i = *class as usize;
         match bound {
             Bound::Compute => by[i].0 += t,
@@ -229,7 +243,8 @@ pub fn run(r: &DitRun, setting: &Setting) -> DitStep {
         wall,
         kernel_count: groups.len() as u32,
         shares,
-        regime: tl.shares().regime(),
+        regime: limit.regime,
+        limit,
         class_bound: [
             (Class::Attention, bound(0)),
             (Class::Mlp, bound(1)),

@@ -4,7 +4,8 @@
 
 use super::step::{self, LlmStep};
 use super::{LlmRun, Phase, WeightDtype};
-use crate::model::overhead::{verdict, BatchVerdict};
+use crate::model::limit::{self, Limit};
+
 use crate::model::setting::Setting;
 use crate::model::units;
 
@@ -17,64 +18,67 @@ fn part_words(largest: &str) -> &'static str {
         "kv" => "reading the KV cache",
         "activations" => "moving activations",
         "compute" => "arithmetic on the tensor cores",
-        _ => "waiting for kernel launches",
+        _ => "fixed cost per kernel (launch waits, kernel floors)",
     }
 }
 
-/// What doubling the batch does, in words: the overhead section's test.
-pub fn double_batch(r: &LlmRun, s: &Setting, st: &LlmStep) -> String {
-    let ratio = step::double_batch_ratio(r, s);
-    let pct = (ratio - 1.0) * 100.0;
-    let head = format!(
-        "Doubling the batch to {} costs {:+.0} % time per step",
-        r.batch.saturating_mul(2),
-        pct
-    );
-    let why = match (verdict(ratio), st.split.largest()) {
-        (BatchVerdict::OverheadBound, "weights") => {
-            "the weights are read once for the whole batch, so you are memory-bound on them and batching is nearly free"
-        }
-        (BatchVerdict::OverheadBound, "overhead") => {
-            "the GPU mostly waits for launches, so you are overhead-bound and batching is nearly free"
-        }
-        (BatchVerdict::OverheadBound, _) => "batching is nearly free here",
-        (BatchVerdict::Partly, _) => "batching still pays, but less than it did at small batch",
-        (BatchVerdict::ScalesWithWork, "kv") => {
-            "each sequence reads its own KV cache, so time grows with the batch and batching no longer pays"
-        }
-        (BatchVerdict::ScalesWithWork, _) => {
-            "the work grows with the batch and so does the time: you are compute-bound and batching no longer pays"
-        }
+/// The largest part of the split and its share of the wall time.
+fn largest_part(st: &LlmStep) -> (&'static str, f64) {
+    let sp = st.split;
+    let big = sp.largest();
+    let v = match big {
+        "weights" => sp.weights,
+        "kv" => sp.kv,
+        "activations" => sp.activations,
+        "compute" => sp.compute,
+        _ => sp.overhead,
     };
-    format!("{head}: {why}.")
+    (big, v / st.wall.max(f64::MIN_POSITIVE))
 }
 
-/// Where the time goes and the regime.
+/// What doubling the batch does, in words: the essay's quick test, read against
+/// what limits the step ([`crate::model::limit`]). The test is one-way: a step the
+/// launches pace barely slows down when the batch doubles, but a step that barely
+/// slows down need not be paced by launches (weights read once for the whole batch
+/// give the same signature), and the sentence says which case this is.
+pub fn double_batch(r: &LlmRun, s: &Setting, st: &LlmStep) -> String {
+    double_batch_with(r, st, step::double_batch_ratio(r, s))
+}
+
+/// [`double_batch`] with the ratio already computed.
+pub fn double_batch_with(r: &LlmRun, st: &LlmStep, ratio: f64) -> String {
+    let cause = match largest_part(st).0 {
+        "weights" => "the weights, most of its bytes, are read once for the whole batch",
+        "kv" => "the KV cache it reads is small next to the rest",
+        _ => "most of its work does not grow with the batch",
+    };
+    limit::doubling(r.batch.saturating_mul(2), ratio, &st.limit, cause)
+}
+
+/// Where the time goes, and what limits the step (with the contrast sentence when
+/// the largest share and the limit disagree).
 pub fn where_time_goes(st: &LlmStep) -> String {
-    let w = st.wall.max(f64::MIN_POSITIVE);
     let what = match st.run.phase {
         Phase::Decode => "One decode step",
         Phase::Prefill => "The prefill",
     };
-    format!(
-        "{what} takes {} ({} tokens/s); most of it is {} ({}), so the step is {}.",
+    let (part, share) = largest_part(st);
+    let test = Limit::halving(st.regime);
+    let mut s = format!(
+        "{what} takes {} ({} tokens/s); the largest part is {} ({}). The step is {}: {} alone buys {}×.",
         units::si(st.wall, "s"),
         units::sig3(st.tokens_per_s),
-        part_words(st.split.largest()),
-        units::percent(
-            [
-                st.split.weights,
-                st.split.kv,
-                st.split.activations,
-                st.split.compute,
-                st.split.overhead
-            ]
-            .into_iter()
-            .fold(0.0, f64::max)
-                / w
-        ),
-        st.regime.label()
-    )
+        part_words(part),
+        units::percent(share),
+        st.regime.label(),
+        test.words(),
+        units::sig3(st.limit.speedup(test))
+    );
+    if let Some(c) = limit::contrast(&st.limit) {
+        s.push(' ');
+        s.push_str(&c);
+    }
+    s
 }
 
 /// Below or above the critical batch.
@@ -84,10 +88,10 @@ pub fn critical(st: &LlmStep) -> String {
     let side = if b < cb {
         "below it, each weight read is shared by too few tokens to keep the tensor cores busy"
     } else {
-        "above it, the weight matmuls are compute-bound"
+        "above it, the weight matmuls sit on the compute roof"
     };
     format!(
-        "The weight matmuls turn compute-bound from a batch of about {} tokens (ridge {} FLOP/B × {} B per weight ÷ 2{}); at {} per step you are {side}.",
+        "The weight matmuls reach the compute roof from a batch of about {} tokens (ridge {} FLOP/B × {} B per weight ÷ 2{}); at {} per step you are {side}.",
         units::sig3(cb),
         units::sig3(st.machine.matmul_flops / st.machine.bw),
         st.run.wdtype.bytes(),
@@ -177,7 +181,15 @@ pub fn counterfactuals(r: &LlmRun, s: &Setting, st: &LlmStep) -> Vec<(&'static s
         ..*r
     });
     let mut out = vec![
-        ("graphs", g, say("CUDA graphs", g, r.graphs)),
+        (
+            "graphs",
+            g,
+            say(
+                "Compiled kernels in one CUDA graph (torch.compile, mode=\"reduce-overhead\")",
+                g,
+                r.graphs,
+            ),
+        ),
         ("flash", f, say("FlashAttention kernels", f, r.flash)),
     ];
     if r.wdtype != WeightDtype::Fp8 {
@@ -220,11 +232,29 @@ mod tests {
     #[test]
     fn sentences_follow_the_state() {
         let s = h100();
+        // eager at batch 1: the launches set the pace
         let r = run8b(1, 1024);
         let st = step::run(&r, &s);
         let d = double_batch(&r, &s, &st);
         assert!(
-            d.contains("nearly free") && d.contains("memory-bound"),
+            d.contains("nearly free") && d.contains("overhead-bound"),
+            "{d}"
+        );
+        let w = where_time_goes(&st);
+        assert!(
+            w.contains("The step is overhead-bound: half the CPU overhead alone buys"),
+            "{w}"
+        );
+        // compiled at batch 1: the weights; the quick test misleads, and says why
+        let r = LlmRun {
+            graphs: true,
+            ..run8b(1, 1024)
+        };
+        let st = step::run(&r, &s);
+        let d = double_batch(&r, &s, &st);
+        assert!(
+            d.contains("here it misleads: the weights, most of its bytes, are read once")
+                && d.contains("memory-bandwidth-bound"),
             "{d}"
         );
         assert!(where_time_goes(&st).contains("reading the weights"));
@@ -237,18 +267,23 @@ mod tests {
             .iter()
             .any(|c| c.2.contains("fp8 weights would make the step")));
         // long contexts at batch 64: the KV cache, and it does not fit
-        let r = run8b(64, 32768);
+        let r = LlmRun {
+            graphs: true,
+            ..run8b(64, 32768)
+        };
         let st = step::run(&r, &s);
-        assert!(double_batch(&r, &s, &st).contains("own KV cache"));
+        let d = double_batch(&r, &s, &st);
+        assert!(d.contains("the time grows with the work"), "{d}");
+        assert_eq!(st.split.largest(), "kv");
         assert!(capacity(&st, "H100").starts_with("Does not fit"));
         // big batch: compute-bound
-        let r = run8b(2048, 16);
+        let r = LlmRun {
+            graphs: true,
+            ..run8b(2048, 16)
+        };
         let st = step::run(&r, &s);
         assert!(critical(&st).contains("above it"));
-        assert!(
-            double_batch(&r, &s, &st).contains("compute-bound"),
-            "{}",
-            double_batch(&r, &s, &st)
-        );
+        let d = double_batch(&r, &s, &st);
+        assert!(d.contains("compute-bound"), "{d}");
     }
 }

@@ -90,7 +90,7 @@ pub struct LlmKernel {
     pub in_layer: bool,
 }
 
-fn k(
+pub(super) fn k(
     name: &'static str,
     unit: Unit,
     part: Part,
@@ -101,6 +101,9 @@ fn k(
 ) -> LlmKernel {
     LlmKernel {
         group: KernelGroup {
+            bw_eff: 1.0,
+            cpu_ops: 0,
+            latency: 0.0,
             name,
             unit,
             count: 1,
@@ -123,8 +126,19 @@ pub fn tokens(r: &LlmRun) -> f64 {
     }
 }
 
-/// The kernels of one layer, in launch order.
+/// The kernels of one layer, in launch order: eager ([`super::eager::layer`]) or
+/// compiled ([`compiled_layer`]) as `r.graphs` says.
 pub fn layer_kernels(r: &LlmRun) -> Vec<LlmKernel> {
+    if r.graphs {
+        compiled_layer(r)
+    } else {
+        super::eager::layer(r)
+    }
+}
+
+/// The kernels of one compiled layer (what `torch.compile` fuses them into), in
+/// launch order.
+pub fn compiled_layer(r: &LlmRun) -> Vec<LlmKernel> {
     let c = &r.config;
     let (h, t, a) = (f64::from(c.hidden), tokens(r), ACT_BYTES);
     let w = r.wdtype.bytes();
@@ -300,48 +314,86 @@ pub fn layer_kernels(r: &LlmRun) -> Vec<LlmKernel> {
     out
 }
 
-/// Every kernel of the step in launch order: embedding, `layers` × the layer, final
-/// norm, LM head.
+/// Every kernel of the step in launch order: eager, as [`super::eager`] counts them,
+/// or compiled: the embedding, `layers` × the compiled layer, the final norm, the LM
+/// head and the sampler (top-k, then softmax and the draw fused).
 pub fn kernels(r: &LlmRun) -> Vec<LlmKernel> {
     let c = &r.config;
-    let (h, t, a, w) = (f64::from(c.hidden), tokens(r), ACT_BYTES, r.wdtype.bytes());
-    let b = f64::from(r.batch.max(1));
-    let v = f64::from(c.vocab);
-    let outer = |mut k: LlmKernel| {
-        k.in_layer = false;
-        k
-    };
     let layer = layer_kernels(r);
-    let mut out = Vec::with_capacity(layer.len() * c.layers as usize + 3);
-    out.push(outer(k(
+    let (before, after) = if r.graphs {
+        (compiled_before(r), compiled_after(r))
+    } else {
+        (super::eager::before(r), super::eager::after(r))
+    };
+    let mut out = Vec::with_capacity(layer.len() * c.layers as usize + before.len() + after.len());
+    out.extend(before.into_iter().map(outer));
+    for _ in 0..c.layers {
+        out.extend(layer.iter().cloned());
+    }
+    out.extend(after.into_iter().map(outer));
+    out
+}
+
+fn outer(mut k: LlmKernel) -> LlmKernel {
+    k.in_layer = false;
+    k
+}
+
+fn compiled_before(r: &LlmRun) -> Vec<LlmKernel> {
+    let c = &r.config;
+    let (h, t, a, w) = (f64::from(c.hidden), tokens(r), ACT_BYTES, r.wdtype.bytes());
+    vec![k(
         "embedding lookup",
         Unit::Pointwise,
         Part::Pointwise,
         0.0,
-        w * t * h,
+        w.max(a) * t * h,
         0.0,
         a * t * h,
-    )));
-    for _ in 0..c.layers {
-        out.extend(layer.iter().cloned());
-    }
-    out.push(outer(k(
-        "final RMSNorm",
-        Unit::Pointwise,
-        Part::Pointwise,
-        RMSNORM_FLOPS * b * h,
-        w * h,
-        0.0,
-        2.0 * a * b * h,
-    )));
-    out.push(outer(k(
-        "LM head",
-        Unit::Matmul,
-        Part::LmHead,
-        2.0 * b * h * v,
-        w * h * v,
-        0.0,
-        a * b * (h + v),
-    )));
-    out
+    )]
+}
+
+fn compiled_after(r: &LlmRun) -> Vec<LlmKernel> {
+    let c = &r.config;
+    let (h, a, w) = (f64::from(c.hidden), ACT_BYTES, r.wdtype.bytes());
+    let b = f64::from(r.batch.max(1));
+    let v = f64::from(c.vocab);
+    vec![
+        k(
+            "final RMSNorm",
+            Unit::Pointwise,
+            Part::Pointwise,
+            RMSNORM_FLOPS * b * h,
+            w * h,
+            0.0,
+            2.0 * a * b * h,
+        ),
+        k(
+            "LM head",
+            Unit::Matmul,
+            Part::LmHead,
+            2.0 * b * h * v,
+            w * h * v,
+            0.0,
+            a * b * (h + v),
+        ),
+        k(
+            "sample: top-k",
+            Unit::Pointwise,
+            Part::LmHead,
+            b * v,
+            0.0,
+            0.0,
+            4.0 * b * v,
+        ),
+        k(
+            "sample: softmax, draw",
+            Unit::Pointwise,
+            Part::LmHead,
+            5.0 * b * v,
+            0.0,
+            0.0,
+            8.0 * b * v,
+        ),
+    ]
 }

@@ -20,8 +20,11 @@
 //! and KV head); Llama-3-8B in bf16: 128 KiB per token.
 
 pub mod advice;
+pub mod eager;
 pub mod kernels;
+pub mod measured;
 pub mod step;
+pub mod stream;
 
 use super::hardware::Dtype;
 use super::setting::{preset_flops, Setting};
@@ -152,21 +155,30 @@ impl Phase {
 pub enum WeightDtype {
     Bf16,
     Fp8,
+    /// 8-bit integers dequantised to bf16 in the kernel (weight-only, W8A16): runs
+    /// on GPUs without fp8, such as the A100.
+    Int8,
     /// 4-bit integers with the matmul in bf16 (weight-only quantisation, W4A16).
     Int4,
 }
 
 impl WeightDtype {
-    pub const ALL: [WeightDtype; 3] = [WeightDtype::Bf16, WeightDtype::Fp8, WeightDtype::Int4];
-    pub const IDS: [&'static str; 3] = ["bf16", "fp8", "int4"];
+    pub const ALL: [WeightDtype; 4] = [
+        WeightDtype::Bf16,
+        WeightDtype::Fp8,
+        WeightDtype::Int8,
+        WeightDtype::Int4,
+    ];
+    pub const IDS: [&'static str; 4] = ["bf16", "fp8", "int8", "int4"];
     pub fn id(self) -> &'static str {
         Self::IDS[self as usize]
     }
     pub fn bytes(self) -> f64 {
         match self {
             WeightDtype::Bf16 => 2.0,
-            WeightDtype::Fp8 => 1.0,
-            WeightDtype::Int4 => 0.5,
+            WeightDtype::Fp8 | WeightDtype::Int8 => 1.0,
+            // 4 bits, and a bf16 scale and zero point per group of 64 weights
+            WeightDtype::Int4 => 0.5 + 4.0 / INT4_GROUP,
         }
     }
 }
@@ -193,6 +205,16 @@ impl KvDtype {
 
 /// Bytes per activation element: bf16 throughout.
 pub const ACT_BYTES: f64 = 2.0;
+
+/// Weights per int4 group (one bf16 scale and one bf16 zero point each), as
+/// torchao's `int4wo-64`, whose measured bandwidth [`stream`] uses.
+pub const INT4_GROUP: f64 = 64.0;
+
+/// CPU seconds per op an eager PyTorch decoder dispatches (each kernel launch, view
+/// or reshape): one tiny eager op measured on an H100 host, PyTorch 2.11
+/// (tests/data/h100.json, 9.7 µs). The explorer's overhead slider stays the essay's
+/// 2022 figure for a bare loop (3.57 µs); a model's forward pass is measured slower.
+pub const EAGER_OP_S: f64 = crate::model::measured::h100::EAGER_TINY_OP_S;
 
 /// Everything the `llm` widget's controls choose.
 #[derive(Clone, Copy, Debug, PartialEq)]

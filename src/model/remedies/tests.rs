@@ -133,11 +133,16 @@ fn dtype_remedies_follow_the_preset() {
 }
 
 #[test]
-fn the_default_state_is_compute_bound_yet_fusing_helps_most() {
+fn the_default_state_is_compute_heavy_yet_fusing_helps_most() {
     // The issue that started this module: the default step's largest share is
-    // compute, but fusing its eight pointwise ops is the biggest win.
+    // compute, but fusing its eight pointwise ops is the biggest win. By the
+    // counterfactuals the step is memory-bound: 2× bandwidth pays more than 2×
+    // FLOP/s.
     let s = State::default();
-    assert_eq!(s.report().regime, Regime::Compute);
+    let r = s.report();
+    assert_eq!(r.shares.largest(), Regime::Compute);
+    assert_eq!(r.regime, Regime::Memory);
+    assert!(r.limit.bw2 > 1.2 && r.limit.flops2 < 1.1, "{:?}", r.limit);
     let outs = evaluate(&s.setting());
     let fuse = outs.iter().find(|o| o.id == RemedyId::Fuse).unwrap();
     assert!(fuse.helps());
@@ -155,7 +160,8 @@ fn overhead_remedies_help_only_where_overhead_is_the_cost() {
     let outs = evaluate(&s);
     let get = |id| outs.iter().find(|o| o.id == id).unwrap();
     assert_eq!(analyse(&s.shape, &s.machine()).regime, Regime::Overhead);
-    assert!(get(RemedyId::Overhead).speedup() > 5.0);
+    // 10× less CPU per launch, until the GPU's floor per kernel sets the pace
+    assert!(get(RemedyId::Overhead).speedup() > 3.0);
     assert!(get(RemedyId::Graphs).helps());
     assert!(!get(RemedyId::Flops).helps());
     assert!(!get(RemedyId::Bw).helps());
@@ -193,7 +199,7 @@ fn the_headline_follows_the_numbers() {
     for s in settings().iter().step_by(5) {
         let r = analyse(&s.shape, &s.machine());
         let outs = evaluate(s);
-        let h = headline(r.shares, &outs);
+        let h = headline(&r.limit, &outs);
         match best(&outs).filter(|b| b.helps()) {
             Some(b) => {
                 assert!(h.contains(&speedup_text(b)), "{h}");
@@ -202,15 +208,22 @@ fn the_headline_follows_the_numbers() {
             None => assert!(h.starts_with("None of the"), "{h}"),
         }
     }
-    // the default state: compute is the largest share, fusing wins
+    // the default state: compute is the largest share, but 2× bandwidth pays more
+    // than 2× FLOP/s, so memory limits it, and fusing (a memory remedy) wins
     let s = State::default();
-    let h = headline(s.report().shares, &evaluate(&s.setting()));
-    assert!(h.starts_with("The largest share is compute"), "{h}");
+    let r = s.report();
+    assert_eq!(r.shares.largest(), Regime::Compute);
+    assert!(r.limit.bw2 > r.limit.flops2, "{:?}", r.limit);
+    assert_eq!(r.regime, Regime::Memory);
+    let h = headline(&r.limit, &evaluate(&s.setting()));
     assert!(
-        h.contains("“Fuse the 8 pointwise ops into one kernel” (1.56×"),
+        h.starts_with("Biggest win: “Fuse the 8 pointwise ops into one kernel” (1.56×"),
         "{h}"
     );
-    assert!(h.contains("memory time"), "{h}");
+    assert!(
+        h.contains("it is memory-bandwidth-bound (2× bandwidth alone buys"),
+        "{h}"
+    );
 }
 
 #[test]
@@ -223,7 +236,10 @@ fn doubling_the_factory_is_explained_by_the_shares() {
     assert!(why_more_flops(sh(0.97, 0.03, 0.0), 1.94)
         .starts_with("close to 2×: the factory was busy 97.0 %"));
     let w = why_more_flops(sh(0.2, 0.5, 0.3), 1.11);
-    assert!(w.contains("only the compute-bound part (20.0 %)"), "{w}");
+    assert!(
+        w.contains("only the time on the compute roof (20.0 %)"),
+        "{w}"
+    );
     assert!(
         w.contains("memory, 50.0 %") && w.contains("CPU overhead, 30.0 %"),
         "{w}"

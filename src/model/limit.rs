@@ -1,0 +1,348 @@
+//! What limits a step: the essay's test, made exact. Change one thing and see what
+//! moves. The step is run again three times, each with one cost class halved:
+//!
+//! - **compute**: 2× FLOP/s (every ceiling, matmul and pointwise);
+//! - **memory**: 2× memory bandwidth;
+//! - **overhead**: half the CPU's cost per dispatched op (per launch, or per graph
+//!   replay).
+//!
+//! Each re-run gives a speedup, wall time before ÷ after (the readouts
+//! `speedup_flops2`, `speedup_bw2`, `speedup_overhead_half` and the `llm_…` /
+//! `dit_…` ones). **The regime is the class whose halving shortens the step most**;
+//! speedups within [`TIE`] of the best count as a tie, which goes to the class with
+//! the larger time share. This is the one rule for every regime word on the page.
+//!
+//! The time shares ([`Shares`]) still say where the time goes. They can disagree
+//! with the limit: a step whose GPU spends most of its busy time on memory traffic
+//! can still be paced by the CPU's launches, because the GPU's busy time does not
+//! shorten the step while the GPU waits. [`contrast`] says so in one sentence.
+
+use super::timeline::{self, Regime, Shares, Timeline};
+use super::units;
+use super::workload::{KernelGroup, Machine};
+
+/// Speedups within this factor of the best are a tie (1 %).
+pub const TIE: f64 = 1.01;
+
+/// The three counterfactuals, in [`Regime`] order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Halving {
+    /// 2× FLOP/s.
+    Flops,
+    /// 2× memory bandwidth.
+    Bw,
+    /// Half the CPU cost per dispatched op.
+    Overhead,
+}
+
+impl Halving {
+    pub const ALL: [Halving; 3] = [Halving::Flops, Halving::Bw, Halving::Overhead];
+
+    /// The regime this halving tests.
+    pub fn regime(self) -> Regime {
+        match self {
+            Halving::Flops => Regime::Compute,
+            Halving::Bw => Regime::Memory,
+            Halving::Overhead => Regime::Overhead,
+        }
+    }
+
+    /// What is changed, in words ("2× bandwidth").
+    pub fn words(self) -> &'static str {
+        match self {
+            Halving::Flops => "2× FLOP/s",
+            Halving::Bw => "2× bandwidth",
+            Halving::Overhead => "half the CPU overhead",
+        }
+    }
+
+    /// `m` with this cost class halved.
+    pub fn apply(self, m: &Machine) -> Machine {
+        match self {
+            Halving::Flops => Machine {
+                matmul_flops: m.matmul_flops * 2.0,
+                pointwise_flops: m.pointwise_flops * 2.0,
+                ..*m
+            },
+            Halving::Bw => Machine {
+                bw: m.bw * 2.0,
+                ..*m
+            },
+            Halving::Overhead => Machine {
+                overhead: m.overhead * 0.5,
+                ..*m
+            },
+        }
+    }
+}
+
+/// The three counterfactual speedups and the regime they decide.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limit {
+    /// Wall time before ÷ after, for 2× FLOP/s, 2× bandwidth, half the overhead.
+    pub flops2: f64,
+    pub bw2: f64,
+    pub overhead_half: f64,
+    /// What limits the step: the largest speedup (ties to the larger share).
+    pub regime: Regime,
+    /// Where the time goes.
+    pub shares: Shares,
+}
+
+/// `before / after`, 1 where that is not a finite positive number.
+pub fn ratio(before: f64, after: f64) -> f64 {
+    let r = before / after;
+    if r.is_finite() && r > 0.0 {
+        r
+    } else {
+        1.0
+    }
+}
+
+impl Limit {
+    /// Decide from the wall time `wall`, its `shares` and `after(h)`, the wall time
+    /// with `h` applied.
+    pub fn decide(wall: f64, shares: Shares, mut after: impl FnMut(Halving) -> f64) -> Limit {
+        let [flops2, bw2, overhead_half] = Halving::ALL.map(|h| ratio(wall, after(h)));
+        let mut l = Limit {
+            flops2,
+            bw2,
+            overhead_half,
+            regime: Regime::Compute,
+            shares,
+        };
+        let best = Halving::ALL
+            .into_iter()
+            .map(|h| l.speedup(h))
+            .fold(f64::MIN, f64::max);
+        l.regime = Halving::ALL
+            .into_iter()
+            .filter(|h| l.speedup(*h) * TIE >= best)
+            .map(Halving::regime)
+            .fold(None, |b: Option<Regime>, r| match b {
+                Some(b) if share(&shares, b) >= share(&shares, r) => Some(b),
+                _ => Some(r),
+            })
+            .unwrap_or(Regime::Compute);
+        l
+    }
+
+    /// Run `wall_of` on `m` and on each halving of it.
+    pub fn of(m: &Machine, shares: Shares, wall: f64, wall_of: impl Fn(&Machine) -> f64) -> Limit {
+        Limit::decide(wall, shares, |h| wall_of(&h.apply(m)))
+    }
+
+    pub fn speedup(&self, h: Halving) -> f64 {
+        match h {
+            Halving::Flops => self.flops2,
+            Halving::Bw => self.bw2,
+            Halving::Overhead => self.overhead_half,
+        }
+    }
+
+    /// The halving that tests `r`.
+    pub fn halving(r: Regime) -> Halving {
+        match r {
+            Regime::Compute => Halving::Flops,
+            Regime::Memory => Halving::Bw,
+            Regime::Overhead => Halving::Overhead,
+        }
+    }
+
+    /// Whether the largest time share names the same class as the limit.
+    pub fn agrees(&self) -> bool {
+        self.shares.largest() == self.regime
+    }
+}
+
+/// The limit of a kernel list simulated on `m` ([`timeline::simulate`]), given
+/// its timeline there.
+pub fn of_groups(groups: &[KernelGroup], m: &Machine, tl: &Timeline) -> Limit {
+    Limit::of(m, tl.shares(), tl.wall, |h| {
+        timeline::simulate(groups, h).wall
+    })
+}
+
+/// The share of `r` in `s`.
+pub fn share(s: &Shares, r: Regime) -> f64 {
+    match r {
+        Regime::Compute => s.compute,
+        Regime::Memory => s.memory,
+        Regime::Overhead => s.overhead,
+    }
+}
+
+/// What a share of the time is, in words that name no regime.
+fn time_words(r: Regime) -> &'static str {
+    match r {
+        Regime::Compute => "arithmetic",
+        Regime::Memory => "memory traffic",
+        Regime::Overhead => {
+            "fixed cost per kernel (the GPU waiting for launches or at its kernel floor)"
+        }
+    }
+}
+
+/// What sets the pace, in words.
+pub fn pace_words(r: Regime) -> &'static str {
+    match r {
+        Regime::Compute => "the arithmetic sets the pace",
+        Regime::Memory => "memory traffic sets the pace",
+        Regime::Overhead => "the fixed costs per kernel set the pace",
+    }
+}
+
+/// Two speedups written so that the larger never reads as smaller or equal (three
+/// significant digits, more where three would print them alike).
+pub fn two_speedups(a: f64, b: f64) -> (String, String) {
+    for digits in [2usize, 3, 4, 5, 6] {
+        let (x, y) = (format!("{a:.digits$}"), format!("{b:.digits$}"));
+        if x != y || digits == 6 {
+            return (x, y);
+        }
+    }
+    (format!("{a}"), format!("{b}"))
+}
+
+/// The sentence the page shows when the largest share and the limit disagree:
+/// "64.0 % of the time is memory traffic, but the fixed costs per kernel set the
+/// pace: 2× bandwidth buys 1.02×, half the CPU overhead 1.50×." `None` when they
+/// agree.
+pub fn contrast(l: &Limit) -> Option<String> {
+    if l.agrees() {
+        return None;
+    }
+    let big = l.shares.largest();
+    let (a, b) = two_speedups(
+        l.speedup(Limit::halving(big)),
+        l.speedup(Limit::halving(l.regime)),
+    );
+    Some(format!(
+        "{} of the time is {}, but {}: {} buys {a}×, {} {b}×.",
+        units::percent(share(&l.shares, big)),
+        time_words(big),
+        pace_words(l.regime),
+        Limit::halving(big).words(),
+        Limit::halving(l.regime).words(),
+    ))
+}
+
+/// The essay's quick test, doubling the batch, in words and read against the
+/// limit. The test is one-way: a step the launches pace barely slows down when
+/// the batch doubles, but a step that barely slows down need not be paced by
+/// launches (weights read once for the whole batch give the same signature);
+/// `cause` says what makes the batch nearly free in that case, and the sentence
+/// says the quick test misleads there.
+pub fn doubling(new_batch: u32, ratio: f64, l: &Limit, cause: &str) -> String {
+    use super::overhead::{verdict, BatchVerdict};
+    let head = format!(
+        "Doubling the batch to {new_batch} costs {:+.0} % time per step",
+        (ratio - 1.0) * 100.0
+    );
+    let test = Limit::halving(l.regime);
+    let (mine, oh) = two_speedups(l.speedup(test), l.overhead_half);
+    let buys = format!("{} buys {mine}×", test.words());
+    let why = match (l.regime, verdict(ratio)) {
+        (Regime::Overhead, BatchVerdict::OverheadBound) => format!(
+            "the CPU's launches set the pace, so the step is {} and a bigger batch is nearly free",
+            Regime::Overhead.label()
+        ),
+        (Regime::Overhead, _) => format!(
+            "the added work shows, yet the launches still set the pace: {buys}, more than any other halving"
+        ),
+        (r, BatchVerdict::OverheadBound) => format!(
+            "the essay's quick test would blame overhead, but here it misleads: {cause}, so the step is {} ({buys}, half the CPU overhead only {oh}×)",
+            r.label()
+        ),
+        (r, BatchVerdict::Partly) => format!(
+            "batching still pays, but less than at small batch; the step is {} ({buys})",
+            r.label()
+        ),
+        (r, BatchVerdict::ScalesWithWork) => format!(
+            "the time grows with the work, so batching no longer pays; the step is {} ({buys})",
+            r.label()
+        ),
+    };
+    format!("{head}: {why}.")
+}
+
+/// The regime words the page uses ("compute-bound", "memory-bound",
+/// "memory-bandwidth-bound", "overhead-bound"), for tests that check no sentence
+/// names a regime other than the limit.
+pub const REGIME_WORDS: [(&str, Regime); 4] = [
+    ("compute-bound", Regime::Compute),
+    ("memory-bandwidth-bound", Regime::Memory),
+    ("memory-bound", Regime::Memory),
+    ("overhead-bound", Regime::Overhead),
+];
+
+/// The regimes a text names with [`REGIME_WORDS`].
+pub fn named_regimes(text: &str) -> Vec<Regime> {
+    REGIME_WORDS
+        .iter()
+        .filter(|(w, _)| text.contains(w))
+        .map(|(_, r)| *r)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shares(c: f64, m: f64) -> Shares {
+        Shares {
+            compute: c,
+            memory: m,
+            overhead: 1.0 - c - m,
+        }
+    }
+
+    #[test]
+    fn the_largest_speedup_decides() {
+        // memory holds most of the time, but halving the overhead pays more
+        let l = Limit::decide(1.0, shares(0.1, 0.64), |h| match h {
+            Halving::Flops => 1.0,
+            Halving::Bw => 1.0 / 1.02,
+            Halving::Overhead => 1.0 / 1.5,
+        });
+        assert_eq!(l.regime, Regime::Overhead);
+        assert_eq!(l.shares.largest(), Regime::Memory);
+        let s = contrast(&l).unwrap_or_default();
+        assert_eq!(
+            s,
+            "64.0 % of the time is memory traffic, but the fixed costs per kernel set the pace: 2× bandwidth buys 1.02×, half the CPU overhead 1.50×."
+        );
+        assert!(named_regimes(&s).is_empty());
+    }
+
+    #[test]
+    fn a_tie_goes_to_the_larger_share() {
+        let l = Limit::decide(1.0, shares(0.2, 0.5), |h| match h {
+            Halving::Flops => 1.0 / 1.300,
+            Halving::Bw => 1.0 / 1.295,
+            Halving::Overhead => 1.0,
+        });
+        assert_eq!(l.regime, Regime::Memory);
+        assert!(contrast(&l).is_none());
+        // outside the tie, the speedup wins
+        let l = Limit::decide(1.0, shares(0.2, 0.5), |h| match h {
+            Halving::Flops => 1.0 / 1.4,
+            Halving::Bw => 1.0 / 1.3,
+            Halving::Overhead => 1.0,
+        });
+        assert_eq!(l.regime, Regime::Compute);
+    }
+
+    #[test]
+    fn speedups_never_print_alike_when_they_differ() {
+        assert_eq!(two_speedups(1.004, 1.001), ("1.004".into(), "1.001".into()));
+        assert_eq!(two_speedups(1.5, 1.02), ("1.50".into(), "1.02".into()));
+    }
+
+    #[test]
+    fn bad_reruns_read_as_no_change() {
+        assert_eq!(ratio(1.0, 0.0), 1.0);
+        assert_eq!(ratio(1.0, f64::NAN), 1.0);
+        assert_eq!(ratio(2.0, 1.0), 2.0);
+    }
+}
