@@ -44,8 +44,10 @@ pub fn Help(ctx: Ctx) -> impl IntoView {
                 "do FLOPs (the factory). "<b>"Memory"</b>": bytes travel between DRAM and the cores "
                 "(the trucks between warehouse and factory). "<b>"Overhead"</b>": the GPU waits while "
                 "the CPU (Python, the framework, the driver) decides what to launch next (the "
-                "instruction desk). Whichever dominates is the regime, and only remedies for that "
-                "regime make the step faster."
+                "instruction desk). The regime is the one whose halving shortens the step most: "
+                "the page runs the model again with 2× FLOP/s, 2× bandwidth and half the CPU "
+                "overhead, and names the largest speedup. Every kernel also costs at least a "
+                "minimum GPU time (about 1 µs), counted with the overhead."
             </p>
             <h3>"The chart"</h3>
             <p>

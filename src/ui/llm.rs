@@ -66,13 +66,13 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
     });
     let fit_text = Memo::new(move |_| {
         ctx.view
-            .with(|s| advice::capacity(&model_step(s), &s.hw_name()))
+            .with(|s| advice::capacity(&step::run_plain(&s.llm_run(), &s.setting()), &s.hw_name()))
     });
     let sweep = Memo::new(move |_| {
         ctx.view.with(|s| {
             let r = s.llm_run();
             let set = s.setting();
-            let st = step::run(&r, &set);
+            let st = step::run_plain(&r, &set);
             Sweep {
                 points: step::sweep(&r, &set),
                 batch: r.batch,
@@ -234,19 +234,29 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
             <li>"● a kernel of one layer   × the whole step, overhead included"</li>
         </ul>
         <VsMeasured/>
-        <div class="table-scroll" tabindex="0" role="region" aria-label="One layer's kernels, scrollable">
-            <table class="kernels llm-layer">
-                <caption>"One transformer layer's kernels on the roofline"</caption>
-                <thead><tr><th scope="col">"kernel"</th><th scope="col">"time"</th><th scope="col">"intensity"</th><th scope="col">"bound by"</th></tr></thead>
-                <tbody>
-                    {move || st.with(|s| s.layer.iter().map(|row| {
-                        let b = match row.bound { Bound::Compute => "compute", Bound::Memory => "memory" };
-                        view! { <tr><th scope="row">{row.name}</th><td>{units::si(row.time, "s")}</td>
-                            <td>{format!("{} FLOP/B", units::sig3(row.intensity))}</td><td class=b>{b}</td></tr> }
-                    }).collect_view())}
-                </tbody>
-            </table>
-        </div>
+        <details class="llm-layer-list" open=move || st.with(|s| s.layer.len() <= OPEN_ROWS)>
+            <summary>{move || st.with(|s| {
+                let ops: f64 = s.layer.iter().map(|r| r.dispatches).sum();
+                format!("One transformer layer: {} kernels, {} ops dispatched", s.layer.len(), units::sig3(ops))
+            })}</summary>
+            <div class="table-scroll" tabindex="0" role="region" aria-label="One layer's kernels, scrollable">
+                <table class="kernels llm-layer">
+                    <caption>"One transformer layer's kernels on the roofline"</caption>
+                    <thead><tr><th scope="col">"kernel"</th><th scope="col">"time"</th><th scope="col">"intensity"</th><th scope="col">"bound by"</th></tr></thead>
+                    <tbody>
+                        {move || st.with(|s| s.layer.iter().map(|row| {
+                            let (class, b) = match row.bound {
+                                _ if row.floored => ("overhead", "fixed cost"),
+                                Bound::Compute => ("compute", "compute"),
+                                Bound::Memory => ("memory", "memory"),
+                            };
+                            view! { <tr><th scope="row">{row.name}</th><td>{units::si(row.time, "s")}</td>
+                                <td>{format!("{} FLOP/B", units::sig3(row.intensity))}</td><td class=class>{b}</td></tr> }
+                        }).collect_view())}
+                    </tbody>
+                </table>
+            </div>
+        </details>
     }
 }
 
@@ -297,6 +307,10 @@ fn VsMeasured() -> impl IntoView {
         </p>
     }
 }
+
+/// The layer's kernel table is open by default up to this many rows (a compiled
+/// layer); an eager layer's long list starts folded.
+const OPEN_ROWS: usize = 16;
 
 /// The batch sweep chart's data.
 #[derive(Clone, PartialEq)]

@@ -32,7 +32,8 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "diagnosis",
         title: "Which regime am I in?",
-        embed_height: 510,
+        // 616 px at 720 px wide by default (the halvings and the contrast sentence)
+        embed_height: 640,
         gate: false,
         render: |ctx| view! { <super::diagnosis::Diagnosis ctx=ctx/> }.into_any(),
     },
@@ -75,15 +76,16 @@ pub const WIDGETS: &[WidgetDef] = &[
         id: "microbench",
         title: "The repeat microbenchmark",
         // its own controls, the regions' legend, three panels and the sentences:
-        // 1033 px at 720 px wide in its tallest state (tests/e2e/microbench.test.mjs)
-        embed_height: 1100,
+        // 1106 px at 720 px wide in its tallest state (tests/e2e/microbench.test.mjs)
+        embed_height: 1140,
         gate: true,
         render: |ctx| view! { <super::microbench::Microbench ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "overhead",
         title: "Overhead: the CPU lane and the GPU lane",
-        embed_height: 1060,
+        // 1160 px at 720 px wide by default
+        embed_height: 1190,
         gate: true,
         render: |ctx| view! { <super::overhead::Overhead ctx=ctx/> }.into_any(),
     },
@@ -105,16 +107,18 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "llm",
         title: "LLM inference: decode and prefill",
-        // 2355 px at 720 px wide by default; the custom shape adds three rows of
-        // sliders (tests/e2e/llm.test.mjs measures both)
-        embed_height: 2620,
+        // 2594 px at 720 px wide by default (eager: the layer's kernel list folded);
+        // the custom shape adds three rows of sliders (2906), a compiled step opens
+        // its kernel list (3114); tests/e2e/llm.test.mjs measures them
+        embed_height: 3200,
         gate: true,
         render: |ctx| view! { <super::llm::Llm ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "dit",
         title: "Diffusion transformers: one denoising step",
-        embed_height: 1100,
+        // 1096 px at 720 px wide by default
+        embed_height: 1130,
         gate: true,
         render: |ctx| view! { <super::dit::Dit ctx=ctx/> }.into_any(),
     },

@@ -9,7 +9,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useHarness, waitReady, metric, pollUntil } from './helpers.mjs';
+import { useHarness, waitReady, metric, pollUntil, limitRegime } from './helpers.mjs';
 
 const h = useHarness();
 const BAR = 1.05;
@@ -38,6 +38,9 @@ function checkItems(list, where) {
   }
 }
 
+/** The page's regime words and the regime each names (model::limit::REGIME_WORDS). */
+const REGIME_WORDS = [['compute-bound', 'compute'], ['memory-bandwidth-bound', 'memory'], ['memory-bound', 'memory'], ['overhead-bound', 'overhead']];
+
 test('default state: fusing is listed as helping, and it is the best remedy', async () => {
   const page = await h.open('');
   const list = await items(page, '#diagnosis');
@@ -45,10 +48,18 @@ test('default state: fusing is listed as helping, and it is the best remedy', as
   const fuse = list.find((i) => i.id === 'fuse');
   assert.equal(fuse.helps, '1', 'fusion helps in the default state');
   assert.ok(Math.abs(fuse.speedup - 1.56) < 0.01, `fuse ${fuse.speedup}`);
-  assert.equal(await metric(page, 'regime'), 'compute', 'the label stays the largest share');
+  // compute is the largest share, but 2× bandwidth pays more than 2× FLOP/s: the
+  // step is memory-bound, and the page says both in one sentence
+  assert.equal(await metric(page, 'regime'), 'memory', 'the regime is what limits the step');
+  const bw2 = await metric(page, 'speedup_bw2');
+  const flops2 = await metric(page, 'speedup_flops2');
+  assert.ok(bw2 > flops2 && bw2 > (await metric(page, 'speedup_overhead_half')), `${bw2} ${flops2}`);
+  assert.ok((await metric(page, 'share_compute')) > (await metric(page, 'share_memory')));
+  const contrast = await page.locator('#diagnosis [data-metric="regime_contrast"]').innerText();
+  assert.match(contrast, /^52\.3 % of the time is arithmetic, but memory traffic sets the pace: 2× FLOP\/s buys 1\.07×, 2× bandwidth 1\.26×\.$/, contrast);
   assert.equal(await page.locator('[data-metric="best_remedy"]').getAttribute('data-value'), 'fuse');
   const headline = await page.locator('[data-metric="advice"]').innerText();
-  assert.match(headline, /largest share is compute .* biggest win is “Fuse the 8 pointwise ops into one kernel” \(1\.56×/, headline);
+  assert.match(headline, /^Biggest win: “Fuse the 8 pointwise ops into one kernel” \(1\.56× faster per sample\), a remedy for what limits the step: it is memory-bandwidth-bound \(2× bandwidth alone buys 1\.26×\)\.$/, headline);
   // the helps list is sorted, biggest first
   const helps = list.filter((i) => i.helps === '1').map((i) => i.speedup);
   assert.deepEqual(helps, [...helps].sort((a, b) => b - a));
@@ -82,6 +93,16 @@ test('sweep: every preset × dtype × workload × batch × fused — the advice 
     assert.equal(Number(await page.locator('[data-metric="best_remedy"]').getAttribute('data-speedup')), top.speedup, `${q}: best_remedy is the largest speedup`);
     assert.ok(diag.find((i) => i.id === best).speedup === top.speedup, `${q}: best ${best}`);
     const headline = await page.locator('[data-metric="advice"]').innerText();
+    // the regime is the limit (the largest of the three halvings), and no sentence
+    // of the card names another regime
+    const m = {};
+    for (const k of ['speedup_flops2', 'speedup_bw2', 'speedup_overhead_half', 'share_compute', 'share_memory', 'share_overhead']) m[k] = await metric(page, k);
+    const regime = await metric(page, 'regime');
+    assert.ok(limitRegime(m).includes(regime), `${q}: regime ${regime} vs ${JSON.stringify(m)}`);
+    const card = `${headline} ${await page.locator('#diagnosis [data-metric="regime_contrast"]').textContent()}`;
+    for (const [word, r] of REGIME_WORDS) {
+      if (card.includes(word)) assert.equal(r, regime, `${q}: “${card}” names ${word}`);
+    }
     if (top.speedup >= BAR) {
       helped++;
       assert.match(headline, /biggest win/i, `${q}: ${headline}`);

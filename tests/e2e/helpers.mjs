@@ -33,6 +33,25 @@ export const LAUNCH_ARGS = [
 export const READY_TIMEOUT_MS = Number(process.env.E2E_READY_TIMEOUT_MS || 30_000);
 
 /** The eight readouts of the explorer, by `data-metric` name. */
+/**
+ * The page's one rule for regimes (model::limit): the cost whose halving shortens
+ * the step most, a tie within 1 % going to the larger time share. `m` holds the
+ * three speedups and the three shares under `prefix` (`''`, `'llm_'`, `'dit_'`).
+ */
+export function limitRegime(m, prefix = '') {
+  const s = {
+    compute: m[`${prefix}speedup_flops2`],
+    memory: m[`${prefix}speedup_bw2`],
+    overhead: m[`${prefix}speedup_overhead_half`],
+  };
+  const best = Math.max(s.compute, s.memory, s.overhead);
+  const tied = Object.keys(s).filter((k) => s[k] * 1.01 >= best);
+  if (tied.length === 1 || m[`${prefix}share_compute`] === undefined) return tied;
+  const share = (k) => m[`${prefix}share_${k}`];
+  const top = Math.max(...tied.map(share));
+  return tied.filter((k) => share(k) === top);
+}
+
 export const METRICS = [
   'wall_time_s',
   'achieved_flops',
@@ -42,6 +61,9 @@ export const METRICS = [
   'share_compute',
   'share_memory',
   'share_overhead',
+  'speedup_flops2',
+  'speedup_bw2',
+  'speedup_overhead_half',
 ];
 
 export function ensureOutDir() {

@@ -69,10 +69,14 @@ test('the essay numbers through the widgets (A100, fp32, 1 GiB tensor)', async (
   const remat = await metric(page, 'remat_speedup');
   assert.ok(Math.abs(remat - 1.4) < 0.02, `recompute vs save speedup ${remat}, expected 1.4`);
   assert.match(await readText(page.locator('#fusion .remat')), /holds 1\.07 GB more memory/);
-  // tiny eager ops: overhead-bound, GPU mostly idle, doubling the batch barely costs
+  // tiny eager ops: overhead-bound, the GPU busy only for each kernel's 1.03 µs
+  // floor out of every 3.57 µs launch, doubling the batch barely costs
   const tiny = await h.open('?workload=chain&batch=1&hidden=1024&ops=8');
-  assert.ok((await metric(tiny, 'gpu_util')) < 0.1);
+  const util = await metric(tiny, 'gpu_util');
+  assert.ok(util > 0.25 && util < 0.3, `gpu_util ${util}`);
   assert.ok((await metric(tiny, 'double_batch_ratio')) < 1.1);
+  assert.equal(await metric(tiny, 'overhead_regime'), 'overhead');
+  assert.equal(await metric(tiny, 'regime'), 'overhead');
 });
 
 test("the essay's back-of-the-envelope figures, computed by the model and shown in the widgets", async () => {

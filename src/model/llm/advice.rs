@@ -151,7 +151,7 @@ pub fn capacity(st: &LlmStep, hw_name: &str) -> String {
 /// run with each one changed.
 pub fn counterfactuals(r: &LlmRun, s: &Setting, st: &LlmStep) -> Vec<(&'static str, f64, String)> {
     let speed = |alt: LlmRun| {
-        let t = step::run(&alt, s).wall;
+        let t = step::run_plain(&alt, s).wall;
         if t > 0.0 {
             st.wall / t
         } else {

@@ -72,6 +72,11 @@ pub struct LayerRow {
     pub intensity: f64,
     pub flops: f64,
     pub bytes: f64,
+    /// Ops the CPU dispatches for this kernel (its launch and the views before it).
+    pub dispatches: f64,
+    /// Most of its time is fixed cost (the GPU's floor, a GEMV's latency), not
+    /// the work on its roof.
+    pub floored: bool,
 }
 
 /// Everything the widget shows for one setting.
@@ -210,6 +215,8 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool) -> LlmStep {
                 intensity: k.group.flops / k.group.bytes.max(f64::MIN_POSITIVE),
                 flops: k.group.flops,
                 bytes: k.group.bytes,
+                dispatches: g.dispatches(),
+                floored: time > 2.0 * g.roof_time(&m).0,
             }
         })
         .collect();
