@@ -19,10 +19,14 @@
 //!
 //! The union is HTA's `merge_kernel_intervals`: sorted by start, an interval
 //! opens a new group only if it starts strictly after every earlier end. Equal
-//! starts (order undefined in pandas' sort) are taken longest first.
+//! starts keep the order of HTA's frame (file order; with the ProfilerStep rule,
+//! GPU kernels before the other events, as its `pd.concat` leaves them). That
+//! order only matters for the negative durations the rounding makes, and pandas'
+//! sort is stable for small frames but not promised to be for large ones, so on
+//! big ns-resolution traces HTA itself may differ run to run by such slivers.
 
 use super::classify::{hta_kernel_type, HtaKernelType};
-use super::parse::Trace;
+use super::parse::{GpuEvent, Trace};
 
 /// One GPU activity as the breakdown counts it: times after HTA's rounding.
 #[derive(Clone, Debug, PartialEq)]
@@ -94,27 +98,31 @@ pub fn activities(t: &Trace) -> Vec<Activity> {
     } else {
         None
     };
-    t.gpu
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| match cutoff {
-            None => true,
-            Some(c) if e.hta_gpu => t
-                .cpu
-                .get(&e.correlation)
-                .is_some_and(|cpu| round_start(t, cpu.min_ts) < c),
-            Some(c) => round_start(t, e.ts) < c,
-        })
-        .map(|(index, e)| {
-            let (ts, end) = hta_times(t, e.ts, e.dur);
-            Activity { ts, end, index }
-        })
-        .collect()
+    let keep = |e: &GpuEvent| match cutoff {
+        None => true,
+        Some(c) if e.hta_gpu => t
+            .cpu
+            .get(&e.correlation)
+            .is_some_and(|cpu| round_start(t, cpu.min_ts) < c),
+        Some(c) => round_start(t, e.ts) < c,
+    };
+    let act = |(index, e): (usize, &GpuEvent)| {
+        let (ts, end) = hta_times(t, e.ts, e.dur);
+        Activity { ts, end, index }
+    };
+    let events = t.gpu.iter().enumerate().filter(|(_, e)| keep(e));
+    if cutoff.is_some() {
+        // HTA's order: the GPU kernels, then the other events
+        let (gpu, other): (Vec<_>, Vec<_>) = events.partition(|(_, e)| e.hta_gpu);
+        gpu.into_iter().chain(other).map(act).collect()
+    } else {
+        events.map(act).collect()
+    }
 }
 
 /// HTA's `merge_kernel_intervals` on (start, end) pairs: the groups, sorted.
 pub fn merge(mut iv: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
-    iv.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.total_cmp(&a.1)));
+    iv.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut out: Vec<(f64, f64)> = Vec::new();
     let mut max_end = f64::NEG_INFINITY;
     for (ts, end) in iv {
