@@ -229,7 +229,7 @@ pub fn diagnose(t: &Trace) -> Result<Diagnosis, TraceError> {
         let Some(e) = t.gpu.get(a.index).filter(|e| is_gpu_cat(t.name(e.cat))) else {
             continue;
         };
-        let Some(fb) = t.ops.get(&e.external_id).and_then(shapes::flops_bytes) else {
+        let Some(fb) = t.op_costs.get(&e.external_id).copied() else {
             continue;
         };
         placed += 1;

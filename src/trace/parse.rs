@@ -150,8 +150,9 @@ pub struct Trace {
     pub events: u64,
     /// Bytes read from the input.
     pub bytes: u64,
-    /// Shapes of matmul-like aten ops by `External id`.
-    pub ops: HashMap<i64, OpShape>,
+    /// FLOPs and bytes of matmul-like aten ops with shapes, by `External id`
+    /// (computed while parsing: the shapes themselves are not kept).
+    pub op_costs: HashMap<i64, (f64, f64)>,
 }
 
 impl Trace {
@@ -321,7 +322,7 @@ struct Builder {
     events: u64,
     rank: Option<i64>,
     devices: Vec<DeviceInfo>,
-    ops: HashMap<i64, OpShape>,
+    op_costs: HashMap<i64, (f64, f64)>,
 }
 
 impl Builder {
@@ -418,14 +419,14 @@ impl Builder {
                     .get(name as usize)
                     .cloned()
                     .unwrap_or_default();
-                self.ops.insert(
-                    ext,
-                    OpShape {
-                        name,
-                        dims,
-                        types: a.types.unwrap_or_default(),
-                    },
-                );
+                let op = OpShape {
+                    name,
+                    dims,
+                    types: a.types.unwrap_or_default(),
+                };
+                if let Some(cost) = super::shapes::flops_bytes(&op) {
+                    self.op_costs.insert(ext, cost);
+                }
             }
         }
     }
@@ -442,7 +443,7 @@ impl Builder {
             float_ts: self.float_ts,
             events: self.events,
             bytes: 0,
-            ops: self.ops,
+            op_costs: self.op_costs,
         }
     }
 }
@@ -1029,8 +1030,9 @@ mod tests {
             {"cat":"cpu_op","name":"aten::add","ts":1,"dur":1,"args":{"External id":8,"Input Dims":[[64],[64]],"Input type":["float","float"]}}
         ]}"#)
         .unwrap();
-        assert_eq!(t.ops.len(), 1);
-        assert_eq!(t.ops[&7].dims, vec![vec![64, 128], vec![128, 32]]);
-        assert_eq!(t.ops[&7].types, vec!["float", "float"]);
+        assert_eq!(t.op_costs.len(), 1);
+        let f = 2.0 * 64.0 * 128.0 * 32.0;
+        let b = 4.0 * (64.0 * 128.0 + 128.0 * 32.0 + 64.0 * 32.0);
+        assert_eq!(t.op_costs[&7], (f, b));
     }
 }
