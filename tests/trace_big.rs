@@ -62,7 +62,7 @@ mod big {
                         self.i += 1;
                         let t = 1_700_000_000_000.0 + i as f64 * 20.0;
                         let mut sep = if i == 0 { "" } else { "," };
-                        if i % 1000 == 0 {
+                        if i.is_multiple_of(1000) {
                             let _ = write!(
                                 self.buf,
                                 r#"{sep}{{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#{}", "pid": 1, "tid": 1, "ts": {:.3}, "dur": 20000, "args": {{"External id": {}}}}}"#,
