@@ -220,6 +220,21 @@ mod fixtures {
             assert_eq!(err.trim_end().lines().count(), 1, "{name}: {err}");
             assert!(err.contains(says), "{name}: {err}");
         }
+        // a bad file among good ones: the good one is still reported, exit 2
+        let good = trace_file("triton");
+        let out = dir.join("out.json");
+        let o = cli()
+            .arg(dir.join("text.json"))
+            .arg(&good)
+            .arg("--json")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        assert_eq!(String::from_utf8_lossy(&o.stderr).lines().count(), 1);
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        assert_eq!(v["ranks"].as_array().unwrap().len(), 1);
         let o = cli().arg(dir.join("missing.json")).output().unwrap();
         assert_eq!(o.status.code(), Some(2));
         let o = cli().output().unwrap();

@@ -33,7 +33,9 @@ The idle / compute / non-compute shares are HTA 0.5.0's temporal breakdown
 (span = first GPU activity's start to the last one's end). The regime is the
 cost class whose halving shortens the run most.
 
-Exit status: 0 on success, 2 on bad input or usage (a one-line message).";
+Exit status: 0 on success; 2 on bad usage or when any FILE is not a usable
+trace (one line on standard error per such file; the other files are still
+analysed and written to --json); 1 when OUT cannot be written.";
 
     /// One rank in `--json`'s `ranks` array. Shares are fractions (0–1), times
     /// seconds, unrounded.
@@ -280,12 +282,15 @@ Exit status: 0 on success, 2 on bad input or usage (a one-line message).";
         }
         let to_stdout = json.as_deref() == Some("-");
         let mut rows = Vec::new();
+        let mut bad = false;
         for f in &files {
             let d = match open(f).and_then(|r| analyse(r, &mut |_| true)) {
                 Ok(d) => d,
                 Err(e) => {
+                    // one line per bad file; the others are still analysed
                     eprintln!("brrr-trace: {f}: {e}");
-                    return 2;
+                    bad = true;
+                    continue;
                 }
             };
             let t = table(f, &d);
@@ -314,6 +319,10 @@ Exit status: 0 on success, 2 on bad input or usage (a one-line message).";
                 return 1;
             }
         }
-        0
+        if bad {
+            2
+        } else {
+            0
+        }
     }
 }

@@ -145,7 +145,8 @@ pub fn kernel_class(name: &str, cat: &str) -> KernelClass {
     {
         return KernelClass::Copy;
     }
-    let n = name.to_ascii_lowercase();
+    // FBGEMM's embedding/permute kernels say "gemm" only in the library's name
+    let n = name.to_ascii_lowercase().replace("fbgemm", "");
     if has_any(&n, &["nccl", "rccl"]) {
         return KernelClass::Communication;
     }
@@ -343,6 +344,16 @@ mod tests {
                 "void at::native::vectorized_elementwise_kernel<4, at::native::GeluCUDAKernelImpl>",
                 "kernel",
                 Pointwise,
+            ),
+            (
+                "void fbgemm_gpu::permute_2D_lengths_kernel<int>(int, int, int const*)",
+                "kernel",
+                Pointwise,
+            ),
+            (
+                "void fbgemm_gpu::f8f8bf16_rowwise_gemm_kernel<>",
+                "kernel",
+                Matmul,
             ),
         ] {
             assert_eq!(kernel_class(name, cat), class, "{name}");

@@ -222,21 +222,32 @@ pub fn diagnose(t: &Trace) -> Result<Diagnosis, TraceError> {
     let (regime, halvings) = counterfactual::regime(&spans);
     let remedies = counterfactual::remedies(&spans);
 
-    // matmul FLOPs from shapes
+    // matmul FLOPs from shapes: each kernel placed on its aten op
+    let by_ext: HashMap<i64, usize> = t
+        .ops
+        .iter()
+        .enumerate()
+        .map(|(i, o)| (o.external_id, i))
+        .collect();
     let (mut placed, mut flops, mut bytes, mut mm_time) = (0usize, 0.0, 0.0, 0.0);
     let mut seen_ops = HashSet::new();
     for a in &acts {
         let Some(e) = t.gpu.get(a.index).filter(|e| is_gpu_cat(t.name(e.cat))) else {
             continue;
         };
-        let Some(fb) = t.op_costs.get(&e.external_id).copied() else {
+        let Some(i) = by_ext
+            .get(&e.external_id)
+            .copied()
+            .or_else(|| enclosing_op(t, e.correlation))
+        else {
             continue;
         };
+        let Some(op) = t.ops.get(i) else { continue };
         placed += 1;
         mm_time += a.end - a.ts;
-        if seen_ops.insert(e.external_id) {
-            flops += fb.0;
-            bytes += fb.1;
+        if seen_ops.insert(i) {
+            flops += op.flops;
+            bytes += op.bytes;
         }
     }
 
@@ -265,6 +276,24 @@ pub fn diagnose(t: &Trace) -> Result<Diagnosis, TraceError> {
         matmul_bytes: bytes,
         matmul_time: mm_time,
     })
+}
+
+/// The innermost shaped op (index into [`Trace::ops`]) whose CPU interval holds
+/// the launch call of correlation `corr` on the same thread: older Kineto gives
+/// kernels their correlation as `External id`, so the op is found by time.
+pub fn enclosing_op(t: &Trace, corr: i64) -> Option<usize> {
+    let c = t.cpu.get(&corr)?;
+    let (lts, _) = c.launch?;
+    let tid = c.launch_tid;
+    // ops sorted by (tid, ts): the last op of this thread starting at or before lts
+    let after = t
+        .ops
+        .partition_point(|o| o.tid < tid || (o.tid == tid && o.ts <= lts));
+    (0..after)
+        .rev()
+        .take(64)
+        .take_while(|i| t.ops.get(*i).is_some_and(|o| o.tid == tid))
+        .find(|i| t.ops.get(*i).is_some_and(|o| o.ts <= lts && lts <= o.end))
 }
 
 /// Idle time (µs) in gaps of the union where the GPU waited for the CPU: the
@@ -373,6 +402,26 @@ mod tests {
             analyse(body.as_bytes(), &mut |_| true),
             Err(TraceError::NoGpuEvents)
         );
+    }
+
+    #[test]
+    fn placed_by_time_on_the_launching_thread() {
+        // older Kineto: a kernel's External id is its correlation; the op is the
+        // innermost shaped op around the launch call on the same thread
+        let op = |name: &str, ts: f64, dur: f64, ext: i64, tid: i64, m: i64| {
+            format!(
+                r#"{{"cat":"cpu_op","name":"{name}","tid":{tid},"ts":{ts},"dur":{dur},"args":{{"External id":{ext},"Input Dims":[[{m},8],[8,4]],"Input type":["float","float"]}}}}"#
+            )
+        };
+        let d = diag(&[
+            op("aten::matmul", 0.0, 100.0, 5, 1, 16),
+            op("aten::mm", 10.0, 80.0, 6, 1, 32),
+            op("aten::mm", 0.0, 100.0, 7, 2, 64),
+            r#"{"cat":"cuda_runtime","name":"cudaLaunchKernel","tid":1,"ts":20,"dur":5,"args":{"correlation":42}}"#.into(),
+            r#"{"cat":"kernel","name":"sgemm","ts":30,"dur":4,"args":{"stream":7,"correlation":42,"External id":42}}"#.into(),
+        ]);
+        assert_eq!(d.placed_kernels, 1);
+        assert_eq!(d.matmul_flops, 2.0 * 32.0 * 8.0 * 4.0);
     }
 
     #[test]

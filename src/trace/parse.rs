@@ -110,6 +110,20 @@ pub struct CpuCorrelation {
     /// The launch call (`cuda_runtime` / `cuda_driver` category): start and
     /// duration as written, µs.
     pub launch: Option<(f64, f64)>,
+    /// The launch call's thread (`tid`; -1 if not an integer).
+    pub launch_tid: i64,
+}
+
+/// A matmul-like aten op with shapes: where it ran on the CPU and its cost.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShapedOp {
+    pub external_id: i64,
+    pub tid: i64,
+    /// Start and end as written, µs.
+    pub ts: f64,
+    pub end: f64,
+    pub flops: f64,
+    pub bytes: f64,
 }
 
 /// An aten op with shapes (`record_shapes=True`), for FLOPs from shapes.
@@ -150,9 +164,9 @@ pub struct Trace {
     pub events: u64,
     /// Bytes read from the input.
     pub bytes: u64,
-    /// FLOPs and bytes of matmul-like aten ops with shapes, by `External id`
-    /// (computed while parsing: the shapes themselves are not kept).
-    pub op_costs: HashMap<i64, (f64, f64)>,
+    /// Matmul-like aten ops with shapes and their FLOPs/bytes (computed while
+    /// parsing: the shapes themselves are not kept), sorted by (tid, ts).
+    pub ops: Vec<ShapedOp>,
 }
 
 impl Trace {
@@ -322,7 +336,7 @@ struct Builder {
     events: u64,
     rank: Option<i64>,
     devices: Vec<DeviceInfo>,
-    op_costs: HashMap<i64, (f64, f64)>,
+    ops: Vec<ShapedOp>,
 }
 
 impl Builder {
@@ -406,10 +420,12 @@ impl Builder {
         let entry = self.cpu.entry(correlation).or_insert(CpuCorrelation {
             min_ts: ts,
             launch: None,
+            launch_tid: -1,
         });
         entry.min_ts = entry.min_ts.min(ts);
         if cf.launch_cat && correlation >= 0 && entry.launch.is_none() {
             entry.launch = Some((ts, dur));
+            entry.launch_tid = e.tid.unwrap_or(-1);
         }
         if nf.shaped {
             if let (Some(dims), Some(ext)) = (a.dims, a.external_id.as_ref().map(Scalar::as_id)) {
@@ -424,8 +440,16 @@ impl Builder {
                     dims,
                     types: a.types.unwrap_or_default(),
                 };
-                if let Some(cost) = super::shapes::flops_bytes(&op) {
-                    self.op_costs.insert(ext, cost);
+                if let Some((flops, bytes)) = super::shapes::flops_bytes(&op) {
+                    let tid = e.tid.unwrap_or(-1);
+                    self.ops.push(ShapedOp {
+                        external_id: ext,
+                        tid,
+                        ts,
+                        end: ts + dur,
+                        flops,
+                        bytes,
+                    });
                 }
             }
         }
@@ -443,7 +467,11 @@ impl Builder {
             float_ts: self.float_ts,
             events: self.events,
             bytes: 0,
-            op_costs: self.op_costs,
+            ops: {
+                let mut ops = self.ops;
+                ops.sort_by(|a, b| a.tid.cmp(&b.tid).then(a.ts.total_cmp(&b.ts)));
+                ops
+            },
         }
     }
 }
@@ -594,6 +622,7 @@ struct RawEvent {
     ts: Option<Scalar>,
     dur: Option<Scalar>,
     pid: Option<i64>,
+    tid: Option<i64>,
     args: Option<Args>,
 }
 
@@ -614,6 +643,7 @@ enum Key {
     Ts,
     Dur,
     Pid,
+    Tid,
     Args,
     Stream,
     Correlation,
@@ -641,6 +671,7 @@ impl Visitor<'_> for KeyVisitor {
             "ts" => Key::Ts,
             "dur" => Key::Dur,
             "pid" => Key::Pid,
+            "tid" => Key::Tid,
             "args" => Key::Args,
             "stream" => Key::Stream,
             "correlation" => Key::Correlation,
@@ -794,6 +825,7 @@ impl<'de> Visitor<'de> for EventSeed<'_> {
                         .filter(|f| f.fract() == 0.0)
                         .map(|f| f as i64)
                 }
+                Key::Tid => e.tid = Some(map.next_value::<Scalar>()?.as_id()).filter(|t| *t != -1),
                 Key::Args => e.args = map.next_value_seed(ArgsSeed)?,
                 _ => {
                     map.next_value::<IgnoredAny>()?;
@@ -1030,9 +1062,12 @@ mod tests {
             {"cat":"cpu_op","name":"aten::add","ts":1,"dur":1,"args":{"External id":8,"Input Dims":[[64],[64]],"Input type":["float","float"]}}
         ]}"#)
         .unwrap();
-        assert_eq!(t.op_costs.len(), 1);
+        assert_eq!(t.ops.len(), 1);
         let f = 2.0 * 64.0 * 128.0 * 32.0;
         let b = 4.0 * (64.0 * 128.0 + 128.0 * 32.0 + 64.0 * 32.0);
-        assert_eq!(t.op_costs[&7], (f, b));
+        assert_eq!(
+            (t.ops[0].external_id, t.ops[0].flops, t.ops[0].bytes),
+            (7, f, b)
+        );
     }
 }
