@@ -16,7 +16,7 @@ mod cli {
     use serde::Serialize;
     use std::collections::BTreeMap;
     use std::fs::File;
-    use std::io::{BufRead, BufReader, Read, Write};
+    use std::io::{BufRead, BufReader, IsTerminal, Read, Write};
 
     const HELP: &str = "\
 brrr-trace: where a PyTorch-profiler trace's GPU time went, and which regime
@@ -284,7 +284,21 @@ analysed and written to --json); 1 when OUT cannot be written.";
         let mut rows = Vec::new();
         let mut bad = false;
         for f in &files {
-            let d = match open(f).and_then(|r| analyse(r, &mut |_| true)) {
+            // progress on a terminal: MB read (decompressed), every 16 MiB
+            let tty = std::io::stderr().is_terminal();
+            let mut next = 16u64 << 20;
+            let mut progress = |bytes: u64| {
+                if tty && bytes >= next {
+                    next = bytes + (16 << 20);
+                    eprint!("\rbrrr-trace: {f}: {} MB read", bytes >> 20);
+                }
+                true
+            };
+            let result = open(f).and_then(|r| analyse(r, &mut progress));
+            if tty && next > 16 << 20 {
+                eprint!("\r\x1b[K");
+            }
+            let d = match result {
                 Ok(d) => d,
                 Err(e) => {
                     // one line per bad file; the others are still analysed

@@ -396,6 +396,33 @@ mod tests {
     }
 
     #[test]
+    fn per_device_and_the_device_name() {
+        let on = |dev: i64, ts: f64, dur: f64, corr: i64| {
+            format!(
+                r#"{{"cat":"kernel","name":"k","ts":{ts},"dur":{dur},"args":{{"stream":7,"correlation":{corr},"device":{dev}}}}}"#
+            )
+        };
+        let body = format!(
+            r#"{{"deviceProperties":[{{"id":0,"name":"NVIDIA L4"}},{{"id":1,"name":"NVIDIA H100 PCIe"}}],"traceEvents":[{},{},{}]}}"#,
+            on(0, 0.0, 10.0, 1),
+            on(1, 0.0, 5.0, 2),
+            on(1, 15.0, 5.0, 3)
+        );
+        let d = analyse(body.as_bytes(), &mut |_| true).unwrap();
+        // the rank: one timeline over both devices
+        assert_eq!((d.hta.span, d.hta.idle), (20.0, 5.0));
+        let per: Vec<(i64, f64, f64)> = d
+            .per_device
+            .iter()
+            .map(|(i, b)| (*i, b.span, b.idle))
+            .collect();
+        assert_eq!(per, vec![(0, 10.0, 0.0), (1, 20.0, 10.0)]);
+        // the busiest device names the rank's GPU
+        assert_eq!(d.device.as_deref(), Some("NVIDIA H100 PCIe"));
+        assert_eq!(d.preset, Some("h100-pcie"));
+    }
+
+    #[test]
     fn cpu_only_is_an_error() {
         let body = r#"{"traceEvents": [{"ph":"X","cat":"cpu_op","name":"aten::add","ts":1,"dur":2,"args":{}}]}"#;
         assert_eq!(
