@@ -81,7 +81,7 @@ mod props {
             let total: f64 = one.iter().map(|(_, d, _, _)| f64::from(*d) + 1.0).sum();
             prop_assert!((d.hta.span - total).abs() < 1e-6);
             // and the "no idle" remedy is worth nothing there
-            let graphs = d.remedies.iter().find(|r| r.id == "cuda_graphs").unwrap();
+            let graphs = d.remedies.iter().find(|r| r.id == "no_idle").unwrap();
             prop_assert!((graphs.speedup - 1.0).abs() < 1e-9);
         }
 
@@ -99,7 +99,7 @@ mod props {
                 prop_assert!((span0 - (hi - lo)).abs() < 1e-6);
             }
             // scaling everything by f scales the span by f
-            let all = Scale { idle: f, compute: f, memory: f, communication: f };
+            let all = Scale { idle: f, launch_wait: f, compute: f, memory: f, communication: f };
             prop_assert!((warped_span(&iv, all) - f * span0).abs() < 1e-6);
             // faster never makes it longer, slower never shorter
             let c = classes[class];

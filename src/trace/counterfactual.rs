@@ -13,13 +13,20 @@
 //! would also move (a shorter kernel that lets the CPU fall further behind, a
 //! dependency on another stream), which is why the verdict compares halvings —
 //! a small change — rather than predicting a large one.
+//!
+//! Idle time comes in two kinds: gaps where the GPU waited for a launch (marked
+//! by spans of class [`CostClass::Overhead`], scaled by [`Scale::launch_wait`])
+//! and all other idle instants (scaled by [`Scale::idle`]).
 
 use super::classify::CostClass;
 
 /// Factors by which each cost class's time (and idle time) is multiplied.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Scale {
+    /// Idle instants outside launch-wait gaps.
     pub idle: f64,
+    /// Instants in launch-wait gaps (spans of class Overhead).
+    pub launch_wait: f64,
     pub compute: f64,
     pub memory: f64,
     pub communication: f64,
@@ -28,6 +35,7 @@ pub struct Scale {
 impl Scale {
     pub const ONE: Scale = Scale {
         idle: 1.0,
+        launch_wait: 1.0,
         compute: 1.0,
         memory: 1.0,
         communication: 1.0,
@@ -37,7 +45,10 @@ impl Scale {
     pub fn only(class: CostClass, f: f64) -> Scale {
         let mut s = Scale::ONE;
         match class {
-            CostClass::Overhead => s.idle = f,
+            CostClass::Overhead => {
+                s.idle = f;
+                s.launch_wait = f;
+            }
             CostClass::Compute => s.compute = f,
             CostClass::Memory => s.memory = f,
             CostClass::Communication => s.communication = f,
@@ -91,6 +102,8 @@ pub fn warped_span(iv: &[Span], s: Scale) -> f64 {
                     .filter(|i| active.get(*i).is_some_and(|n| *n > 0))
                     .map(|i| factors.get(i).copied().unwrap_or(1.0))
                     .fold(0.0, f64::max)
+            } else if active.first().is_some_and(|n| *n > 0) {
+                s.launch_wait
             } else {
                 s.idle
             };
@@ -144,47 +157,31 @@ pub struct RemedyPlan {
 }
 
 /// The remedies priced on every trace.
-pub const REMEDIES: [RemedyPlan; 4] = [
+pub const REMEDIES: [RemedyPlan; 5] = [
+    RemedyPlan {
+        id: "no_idle",
+        label: "no idle GPU time at all (CUDA graphs, no host syncs, input pipeline and collectives never waited on): the span becomes the busy time",
+        scale: Scale { idle: 0.0, launch_wait: 0.0, ..Scale::ONE },
+    },
     RemedyPlan {
         id: "cuda_graphs",
-        label: "no idle GPU time (CUDA graphs, fewer host syncs): the span becomes the busy time",
-        scale: Scale {
-            idle: 0.0,
-            compute: 1.0,
-            memory: 1.0,
-            communication: 1.0,
-        },
+        label: "CUDA graphs (torch.compile mode=\"reduce-overhead\"): the gaps where the GPU waited for a launch disappear (an upper bound where the CPU was doing other work than launching between kernels)",
+        scale: Scale { launch_wait: 0.0, ..Scale::ONE },
     },
     RemedyPlan {
         id: "fuse_memory_bound",
-        label:
-            "fuse memory-bound kernels (torch.compile): pointwise/norm/reduction/copy time halved",
-        scale: Scale {
-            idle: 1.0,
-            compute: 1.0,
-            memory: 0.5,
-            communication: 1.0,
-        },
+        label: "fuse memory-bound kernels (torch.compile): pointwise/norm/reduction/copy time halved",
+        scale: Scale { memory: 0.5, ..Scale::ONE },
     },
     RemedyPlan {
         id: "faster_matmuls",
         label: "faster matmuls (bf16/fp8 tensor cores): matmul/conv/attention time halved",
-        scale: Scale {
-            idle: 1.0,
-            compute: 0.5,
-            memory: 1.0,
-            communication: 1.0,
-        },
+        scale: Scale { compute: 0.5, ..Scale::ONE },
     },
     RemedyPlan {
         id: "overlap_communication",
         label: "communication fully overlapped with compute: collectives cost nothing alone",
-        scale: Scale {
-            idle: 1.0,
-            compute: 1.0,
-            memory: 1.0,
-            communication: 0.0,
-        },
+        scale: Scale { communication: 0.0, ..Scale::ONE },
     },
 ];
 
@@ -264,7 +261,45 @@ mod tests {
         let iv = [(0.0, 1.0, Compute), (100.0, 101.0, Memory)];
         assert_eq!(regime(&iv).0, Overhead);
         assert_eq!(warped_span(&iv, Scale::only(Overhead, 0.0)), 2.0);
-        assert_eq!(remedies(&iv)[0].id, "cuda_graphs");
+        assert_eq!(remedies(&iv)[0].id, "no_idle");
+    }
+
+    #[test]
+    fn launch_gaps_scale_apart_from_other_idle() {
+        // a launch-wait gap 1..50 (marked Overhead), an unmarked gap 51..100
+        let iv = [
+            (0.0, 1.0, Compute),
+            (1.0, 50.0, Overhead),
+            (50.0, 51.0, Memory),
+            (100.0, 101.0, Compute),
+        ];
+        assert_eq!(warped_span(&iv, Scale::ONE), 101.0);
+        assert_eq!(
+            warped_span(
+                &iv,
+                Scale {
+                    launch_wait: 0.0,
+                    ..Scale::ONE
+                }
+            ),
+            52.0
+        );
+        assert_eq!(
+            warped_span(
+                &iv,
+                Scale {
+                    idle: 0.0,
+                    ..Scale::ONE
+                }
+            ),
+            52.0
+        );
+        assert_eq!(warped_span(&iv, Scale::only(Overhead, 0.0)), 3.0);
+        assert_eq!(warped_span(&iv, Scale::only(Overhead, 0.5)), 52.0);
+        let r = remedies(&iv);
+        assert_eq!(r[0].id, "no_idle");
+        let graphs = r.iter().find(|r| r.id == "cuda_graphs").unwrap();
+        assert_eq!(graphs.speedup, 101.0 / 52.0);
     }
 
     #[test]

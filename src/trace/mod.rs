@@ -219,6 +219,18 @@ pub fn diagnose(t: &Trace) -> Result<Diagnosis, TraceError> {
             .collect();
         share(breakdown::covered(&breakdown::merge(iv)), hta.span)
     };
+    let (compute_class_share, memory_class_share, comm_share) = (
+        union_share(CostClass::Compute),
+        union_share(CostClass::Memory),
+        union_share(CostClass::Communication),
+    );
+    // the launch-wait gaps, marked for the warp (CUDA graphs remove just these)
+    let launch_gaps = launch_gaps(t, &acts);
+    spans.extend(
+        launch_gaps
+            .iter()
+            .map(|(a, b)| (*a, *b, CostClass::Overhead)),
+    );
     let (regime, halvings) = counterfactual::regime(&spans);
     let remedies = counterfactual::remedies(&spans);
 
@@ -259,14 +271,14 @@ pub fn diagnose(t: &Trace) -> Result<Diagnosis, TraceError> {
         per_device,
         activities: acts.len(),
         kernels,
-        launch_wait: launch_wait(t, &acts),
+        launch_wait: launch_gaps.iter().fold(0.0, |acc, (a, b)| acc + (b - a)),
         short_kernels: short,
         short_kernel_time_share: share(short_time, kernel_time),
         launches_per_s: share(kernels as f64, hta.span * 1e-6),
         classes,
-        compute_class_share: union_share(CostClass::Compute),
-        memory_class_share: union_share(CostClass::Memory),
-        comm_share: union_share(CostClass::Communication),
+        compute_class_share,
+        memory_class_share,
+        comm_share,
         top_kernels,
         regime,
         halvings,
@@ -296,15 +308,15 @@ pub fn enclosing_op(t: &Trace, corr: i64) -> Option<usize> {
         .find(|i| t.ops.get(*i).is_some_and(|o| o.ts <= lts && lts <= o.end))
 }
 
-/// Idle time (µs) in gaps of the union where the GPU waited for the CPU: the
+/// The gaps of the union (start, end; µs) where the GPU waited for the CPU: the
 /// activity that ends the gap was launched by a call that returned after the gap
 /// began (nothing was queued) and it started within [`LAUNCH_SLACK_US`] of that
 /// return.
-pub fn launch_wait(t: &Trace, acts: &[Activity]) -> f64 {
+pub fn launch_gaps(t: &Trace, acts: &[Activity]) -> Vec<(f64, f64)> {
     let mut order: Vec<&Activity> = acts.iter().collect();
     order.sort_by(|a, b| a.ts.total_cmp(&b.ts).then(b.end.total_cmp(&a.end)));
     let mut max_end = f64::NEG_INFINITY;
-    let mut wait = 0.0;
+    let mut gaps = Vec::new();
     for a in order {
         if a.ts > max_end && max_end.is_finite() {
             let gap_start = max_end;
@@ -316,13 +328,13 @@ pub fn launch_wait(t: &Trace, acts: &[Activity]) -> f64 {
             if let Some((lts, ldur)) = launch {
                 let (_, lend) = breakdown::hta_times(t, lts, ldur);
                 if lend > gap_start && a.ts <= lend + LAUNCH_SLACK_US {
-                    wait += a.ts - gap_start;
+                    gaps.push((gap_start, a.ts));
                 }
             }
         }
         max_end = max_end.max(a.end);
     }
-    wait
+    gaps
 }
 
 #[cfg(test)]
@@ -365,8 +377,11 @@ mod tests {
         assert_eq!(d.short_kernel_share(), 2.0 / 3.0);
         assert!((d.launches_per_s - 3.0 / 50e-6).abs() < 1e-6);
         assert_eq!(d.regime, CostClass::Overhead);
-        assert_eq!(d.best_remedy().map(|r| r.id), Some("cuda_graphs"));
+        assert_eq!(d.best_remedy().map(|r| r.id), Some("no_idle"));
         assert!((d.best_remedy().unwrap().speedup - 50.0 / 19.0).abs() < 1e-12);
+        // CUDA graphs remove only the launch-wait gap 5..26
+        let graphs = d.remedies.iter().find(|r| r.id == "cuda_graphs").unwrap();
+        assert!((graphs.speedup - 50.0 / 29.0).abs() < 1e-12);
     }
 
     #[test]
