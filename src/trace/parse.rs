@@ -1030,6 +1030,25 @@ mod tests {
     }
 
     #[test]
+    fn deep_nesting_never_overflows_the_stack() {
+        for (open, close) in [("[", "]"), ("{\"a\":", "}")] {
+            let deep = format!("{}1{}", open.repeat(100_000), close.repeat(100_000));
+            for doc in [
+                deep.clone(),
+                format!(r#"{{"traceEvents": [{deep}]}}"#),
+                format!(r#"{{"traceEvents": [{{"cat":"kernel","args":{deep}}}]}}"#),
+                format!(r#"{{"deviceProperties": {deep}, "traceEvents": []}}"#),
+            ] {
+                // an ignored value is skipped without recursion (Ok); elsewhere
+                // serde_json's recursion limit gives an error; never an overflow
+                if let Err(e) = p(&doc) {
+                    assert!(!e.to_string().contains('\n'));
+                }
+            }
+        }
+    }
+
+    #[test]
     fn progress_and_cancel() {
         let body = format!(
             r#"{{"traceEvents": [{}]}}"#,
