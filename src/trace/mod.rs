@@ -2,9 +2,9 @@
 //! a PyTorch-profiler (Kineto) trace → where the GPU's time went and which
 //! regime the run is in.
 //!
-//! - [`parse`]: streaming parse of the Chrome-trace JSON (any size, progress,
+//! - [`mod@parse`]: streaming parse of the Chrome-trace JSON (any size, progress,
 //!   cancellation, defensive about every field);
-//! - [`breakdown`]: HTA 0.5.0's temporal breakdown (idle / compute / non-compute),
+//! - [`mod@breakdown`]: HTA 0.5.0's temporal breakdown (idle / compute / non-compute),
 //!   reproduced exactly, per rank and per device;
 //! - [`classify`]: kernel classes by name, HTA's kernel types, device → preset;
 //! - [`counterfactual`]: the time warp that prices halving a cost class, the

@@ -13,7 +13,7 @@
 //! ways a file can be unusable are [`TraceError`]s, never panics.
 //!
 //! What is kept mirrors HTA 0.5.0's parser (`hta/common/trace_parser.py`, JSON
-//! backend), so [`super::breakdown`] can reproduce its numbers:
+//! backend), so [`mod@super::breakdown`] can reproduce its numbers:
 //! - events without `dur` or `cat` (flows, instants, metadata) and `cat == "Trace"`
 //!   are dropped (`_compress_df`);
 //! - `stream` is `args.stream` converted as Python's `int()` would (an integer, a
