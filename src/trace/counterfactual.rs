@@ -79,42 +79,73 @@ fn class_index(c: CostClass) -> usize {
     }
 }
 
+/// The recorded timeline reduced to what the warp needs: how long each set of
+/// active classes (a 4-bit mask: Overhead marker, compute, memory,
+/// communication; 0 = idle) lasted. One sweep; every scenario is then 16 terms.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Profile {
+    pub time_by_mask: [f64; 16],
+}
+
+impl Profile {
+    pub fn new(iv: &[Span]) -> Profile {
+        let mut points: Vec<(f64, i32, usize)> = Vec::with_capacity(iv.len() * 2);
+        for &(ts, end, c) in iv {
+            if end > ts {
+                points.push((ts, 1, class_index(c)));
+                points.push((end, -1, class_index(c)));
+            }
+        }
+        points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut time_by_mask = [0.0; 16];
+        let mut active = [0i64; 4];
+        let mut prev = points.first().map_or(0.0, |p| p.0);
+        for (t, delta, c) in points {
+            let seg = t - prev;
+            if seg > 0.0 {
+                let mask = (0..4)
+                    .filter(|i| active.get(*i).is_some_and(|n| *n > 0))
+                    .fold(0usize, |m, i| m | 1 << i);
+                if let Some(x) = time_by_mask.get_mut(mask) {
+                    *x += seg;
+                }
+            }
+            if let Some(n) = active.get_mut(c) {
+                *n += i64::from(delta);
+            }
+            prev = t;
+        }
+        Profile { time_by_mask }
+    }
+
+    /// The span (first start to last end) after the warp.
+    pub fn span(&self, s: Scale) -> f64 {
+        let factors = [s.compute, s.memory, s.communication];
+        self.time_by_mask
+            .iter()
+            .enumerate()
+            .map(|(mask, len)| {
+                let rate = if mask >> 1 != 0 {
+                    // the slowest-scaled kernel class running then
+                    (0..3)
+                        .filter(|i| mask >> (i + 1) & 1 == 1)
+                        .map(|i| factors.get(i).copied().unwrap_or(1.0))
+                        .fold(0.0, f64::max)
+                } else if mask & 1 == 1 {
+                    s.launch_wait
+                } else {
+                    s.idle
+                };
+                len * rate
+            })
+            .sum::<f64>()
+            + 0.0
+    }
+}
+
 /// The span (first start to last end) after the warp.
 pub fn warped_span(iv: &[Span], s: Scale) -> f64 {
-    let mut points: Vec<(f64, i32, usize)> = Vec::with_capacity(iv.len() * 2);
-    for &(ts, end, c) in iv {
-        if end > ts {
-            points.push((ts, 1, class_index(c)));
-            points.push((end, -1, class_index(c)));
-        }
-    }
-    points.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let factors = [s.idle, s.compute, s.memory, s.communication];
-    let mut active = [0i64; 4];
-    let mut total = 0.0;
-    let mut prev = points.first().map_or(0.0, |p| p.0);
-    for (t, delta, c) in points {
-        let seg = t - prev;
-        if seg > 0.0 {
-            let busy = active.iter().skip(1).any(|n| *n > 0);
-            let rate = if busy {
-                (1..4)
-                    .filter(|i| active.get(*i).is_some_and(|n| *n > 0))
-                    .map(|i| factors.get(i).copied().unwrap_or(1.0))
-                    .fold(0.0, f64::max)
-            } else if active.first().is_some_and(|n| *n > 0) {
-                s.launch_wait
-            } else {
-                s.idle
-            };
-            total += seg * rate;
-        }
-        if let Some(n) = active.get_mut(c) {
-            *n += i64::from(delta);
-        }
-        prev = t;
-    }
-    total
+    Profile::new(iv).span(s)
 }
 
 /// What halving one class would save, as a share of the recorded span.
@@ -127,12 +158,13 @@ pub struct Halving {
 /// The regime: the class whose halving shortens the run most (ties go to the
 /// earlier class in [`CostClass::ALL`]), with every class's saving.
 pub fn regime(iv: &[Span]) -> (CostClass, Vec<Halving>) {
-    let span0 = warped_span(iv, Scale::ONE);
+    let profile = Profile::new(iv);
+    let span0 = profile.span(Scale::ONE);
     let halvings: Vec<Halving> = CostClass::ALL
         .iter()
         .map(|&class| {
             let saving = if span0 > 0.0 {
-                (span0 - warped_span(iv, Scale::only(class, 0.5))) / span0
+                (span0 - profile.span(Scale::only(class, 0.5))) / span0
             } else {
                 0.0
             };
@@ -195,11 +227,12 @@ pub struct Remedy {
 
 /// Every remedy with its speedup, best first.
 pub fn remedies(iv: &[Span]) -> Vec<Remedy> {
-    let span0 = warped_span(iv, Scale::ONE);
+    let profile = Profile::new(iv);
+    let span0 = profile.span(Scale::ONE);
     let mut out: Vec<Remedy> = REMEDIES
         .iter()
         .map(|r| {
-            let s = warped_span(iv, r.scale);
+            let s = profile.span(r.scale);
             let speedup = if s > 0.0 { span0 / s } else { 1.0 };
             Remedy {
                 id: r.id,

@@ -22,7 +22,7 @@ use breakdown::{activities, breakdown, share, Activity, Breakdown};
 use classify::{kernel_class, preset_for_device, CostClass, KernelClass};
 use counterfactual::{Halving, Remedy};
 pub use parse::{parse, Trace, TraceError};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
 /// A gap counts as the GPU waiting for a launch when the kernel after it starts
 /// within this many µs of its launch call's return and the call returned after
@@ -235,29 +235,31 @@ pub fn diagnose(t: &Trace) -> Result<Diagnosis, TraceError> {
     let remedies = counterfactual::remedies(&spans);
 
     // matmul FLOPs from shapes: each kernel placed on its aten op
-    let by_ext: HashMap<i64, usize> = t
+    let mut by_ext: Vec<(i64, usize)> = t
         .ops
         .iter()
         .enumerate()
         .map(|(i, o)| (o.external_id, i))
         .collect();
+    by_ext.sort_unstable();
+    let find_ext = |ext: i64| {
+        let k = by_ext.partition_point(|(x, _)| *x < ext);
+        by_ext.get(k).filter(|(x, _)| *x == ext).map(|(_, i)| *i)
+    };
     let (mut placed, mut flops, mut bytes, mut mm_time) = (0usize, 0.0, 0.0, 0.0);
-    let mut seen_ops = HashSet::new();
+    let mut seen_ops = vec![false; t.ops.len()];
     for a in &acts {
         let Some(e) = t.gpu.get(a.index).filter(|e| is_gpu_cat(t.name(e.cat))) else {
             continue;
         };
-        let Some(i) = by_ext
-            .get(&e.external_id)
-            .copied()
-            .or_else(|| enclosing_op(t, e.correlation))
-        else {
+        let Some(i) = find_ext(e.external_id).or_else(|| enclosing_op(t, e.correlation)) else {
             continue;
         };
         let Some(op) = t.ops.get(i) else { continue };
         placed += 1;
         mm_time += a.end - a.ts;
-        if seen_ops.insert(i) {
+        if let Some(seen @ false) = seen_ops.get_mut(i) {
+            *seen = true;
             flops += op.flops;
             bytes += op.bytes;
         }
