@@ -122,8 +122,9 @@ fn is_copy_cat(cat: &str) -> bool {
 /// A GPU activity proper: a kernel, memcpy or memset (Kineto's categories, and
 /// the capitalised ones of PyTorch 1.8). HTA's breakdown counts every event with
 /// a stream, which can include CPU ops that record one (`triton_…` launches,
-/// for one); brrr's own figures (classes, short kernels, the regime) count only
-/// these.
+/// for one) and `cuda_sync` events (`Stream Sync`, `Context Sync`, and `Stream
+/// Wait Event`, which HTA even counts as computation: no `Sync` in its name);
+/// brrr's own figures (classes, short kernels, the regime) count only these.
 pub fn is_gpu_cat(cat: &str) -> bool {
     cat.eq_ignore_ascii_case("kernel") || is_copy_cat(cat)
 }
