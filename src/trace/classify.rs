@@ -164,7 +164,8 @@ pub fn kernel_class(name: &str, cat: &str) -> KernelClass {
             "hgemm",
             "sgemm",
             "conv",
-            "cudnn::",
+            "scudnn",
+            "hcudnn",
             "implicit_convolve",
             "winograd",
             "cijk_",
@@ -355,6 +356,11 @@ mod tests {
                 "kernel",
                 Matmul,
             ),
+            ("cudnn_infer_volta_scudnn_128x64_relu_small_nn_v1", "kernel", Matmul),
+            ("void cudnn::detail::dgrad_engine<float, 512, 6, 5, 3, 3, 3, false>(int)", "kernel", Matmul),
+            ("void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true>", "kernel", Pointwise),
+            ("void cask_cudnn::computeOffsetsKernel<false, false>(cask_cudnn::ComputeOffsetsParams)", "kernel", Pointwise),
+            ("void cublasLt::splitKreduce_kernel<32, 16, int, float>", "kernel", Matmul),
         ] {
             assert_eq!(kernel_class(name, cat), class, "{name}");
         }
