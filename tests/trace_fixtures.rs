@@ -117,7 +117,10 @@ mod fixtures {
         // conv training in fp32 on a V100: cuDNN's convolutions (scudnn, xmma,
         // dgrad/wgrad) take 63 % of kernel time, batch norm + pointwise the rest
         assert_eq!(d.regime.id(), "compute");
-        assert!(d.classes.iter().any(|c| c.class.id() == "matmul" && c.share > 0.5));
+        assert!(d
+            .classes
+            .iter()
+            .any(|c| c.class.id() == "matmul" && c.share > 0.5));
         let d = run(&trace_file("mi250_rocm")).unwrap();
         assert_eq!(d.preset, None);
         assert!(d.kernels > 0);

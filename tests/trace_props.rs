@@ -73,6 +73,39 @@ mod props {
         }
 
         #[test]
+        fn sub_microsecond_kernels(ks in prop::collection::vec((0u32..50, 0u32..3000, 0usize..NAMES.len()), 1..60)) {
+            // ns-resolution times: HTA's rounding gives sub-µs kernels negative
+            // durations; HTA's shares still sum to 1, brrr's own stay in [0, 1]
+            let mut t = 1_000.0;
+            let events: Vec<String> = ks.iter().enumerate().map(|(i, (gap, dur, name))| {
+                t += f64::from(*gap) / 7.0;
+                let d = f64::from(*dur) / 1000.0;
+                let e = format!(
+                    r#"{{"cat":"kernel","name":"{}","ts":{:.3},"dur":{:.3},"args":{{"stream":7,"correlation":{i}}}}}"#,
+                    NAMES[*name], t, d
+                );
+                t += d;
+                e
+            }).collect();
+            let doc = format!(r#"{{"traceEvents":[{}]}}"#, events.join(","));
+            let Ok(d) = analyse(doc.as_bytes(), &mut |_| true) else { return Ok(()) };
+            let b = d.hta;
+            if b.span > 0.0 {
+                let sum = b.idle_share() + b.compute_share() + b.noncompute_share();
+                prop_assert!((sum - 1.0).abs() < 1e-9, "{sum}");
+            }
+            for c in &d.classes {
+                prop_assert!((0.0..=1.0 + 1e-12).contains(&c.share), "{c:?}");
+            }
+            for s in [d.comm_share, d.memory_class_share, d.compute_class_share, d.short_kernel_share(), d.short_kernel_time_share] {
+                prop_assert!(s >= 0.0 && s.is_finite(), "{s}");
+            }
+            for r in &d.remedies {
+                prop_assert!(r.speedup.is_finite() && r.speedup >= 1.0 - 1e-12, "{r:?}");
+            }
+        }
+
+        #[test]
         fn no_gaps_no_idle(ks in kernels()) {
             // one stream, kernels back to back: nothing idle, the span is Σ durations
             let one: Vec<_> = ks.iter().map(|(g, d, _, n)| (*g, *d, 0u8, *n)).collect();

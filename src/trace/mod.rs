@@ -173,7 +173,8 @@ pub fn diagnose(t: &Trace) -> Result<Diagnosis, TraceError> {
         let class = *class_of
             .entry((e.name, e.cat))
             .or_insert_with(|| kernel_class(t.name(e.name), t.name(e.cat)));
-        let dur = a.end - a.ts;
+        // HTA's rounding can leave a sub-µs kernel with end < start: 0 here
+        let dur = (a.end - a.ts).max(0.0);
         let c = classes.entry(class).or_insert((0, 0.0));
         c.0 += 1;
         c.1 += dur;
@@ -215,7 +216,7 @@ pub fn diagnose(t: &Trace) -> Result<Diagnosis, TraceError> {
     let union_share = |cost: CostClass| {
         let iv = spans
             .iter()
-            .filter(|s| s.2 == cost)
+            .filter(|s| s.2 == cost && s.1 > s.0)
             .map(|s| (s.0, s.1))
             .collect();
         share(breakdown::covered(&breakdown::merge(iv)), hta.span)
@@ -258,7 +259,7 @@ pub fn diagnose(t: &Trace) -> Result<Diagnosis, TraceError> {
         };
         let Some(op) = t.ops.get(i) else { continue };
         placed += 1;
-        mm_time += a.end - a.ts;
+        mm_time += (a.end - a.ts).max(0.0);
         if let Some(seen @ false) = seen_ops.get_mut(i) {
             *seen = true;
             flops += op.flops;
