@@ -7,6 +7,8 @@
 //!   shows at each instant), tested natively.
 //! - [`geom`]: chart geometry (lines cut to the axes, label placement), tested
 //!   natively.
+//! - [`trace`]: the PyTorch-profiler trace analyser (streaming parse, HTA's
+//!   temporal breakdown, regime by counterfactuals), tested natively.
 //! - [`gpu`]: the WebGPU lab: pure kernels, reference, results (native-tested);
 //!   `gpu::web` talks to the GPU (wasm32 only).
 //! - `js`: the JS glue `ui` and `gpu::web` share (wasm32 only).
@@ -18,6 +20,7 @@ pub mod geom;
 pub mod gpu;
 pub mod model;
 pub mod state;
+pub mod trace;
 
 #[cfg(target_arch = "wasm32")]
 pub mod js;

@@ -1,0 +1,342 @@
+//! `brrr-trace`: a PyTorch-profiler (Kineto) trace → where the GPU's time went
+//! (HTA 0.5.0's temporal breakdown, reproduced), launch-bound gaps, kernel
+//! classes, and the regime by counterfactuals (`brrr::trace`).
+
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    std::process::exit(cli::main());
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod cli {
+    use brrr::trace::{analyse, Diagnosis, TraceError};
+    use serde::Serialize;
+    use std::collections::BTreeMap;
+    use std::fs::File;
+    use std::io::{BufRead, BufReader, IsTerminal, Read, Write};
+
+    const HELP: &str = "\
+brrr-trace: where a PyTorch-profiler trace's GPU time went, and which regime
+(overhead, compute, memory bandwidth, communication) the run is in.
+
+Usage: brrr-trace FILE... [--json OUT]
+
+  FILE        a torch.profiler / Kineto trace (.json or .json.gz), one rank each
+  --json OUT  also write the diagnosis as JSON to OUT (- for standard output;
+              the tables then go to standard error)
+  -h, --help  this text
+
+The idle / compute / non-compute shares are HTA 0.5.0's temporal breakdown
+(span = first GPU activity's start to the last one's end). The regime is the
+cost class whose halving shortens the run most.
+
+Exit status: 0 on success; 2 on bad usage or when any FILE is not a usable
+trace (one line on standard error per such file; the other files are still
+analysed and written to --json); 1 when OUT cannot be written.";
+
+    /// One rank in `--json`'s `ranks` array. Shares are fractions (0–1), times
+    /// seconds, unrounded.
+    #[derive(Serialize)]
+    struct Row {
+        file: String,
+        rank: Option<i64>,
+        device: Option<String>,
+        preset: Option<&'static str>,
+        kernels: usize,
+        span_s: f64,
+        idle_share: f64,
+        compute_share: f64,
+        noncompute_share: f64,
+        comm_share: f64,
+        memory_share: f64,
+        launch_wait_share: f64,
+        short_kernel_share: f64,
+        placed_kernels: usize,
+        regime: &'static str,
+        best_remedy: Option<&'static str>,
+        best_speedup: Option<f64>,
+        // beyond the issue's list
+        activities: usize,
+        matmul_share: f64,
+        short_kernel_time_share: f64,
+        launches_per_s: f64,
+        halving_saves: BTreeMap<&'static str, f64>,
+        remedies: BTreeMap<&'static str, f64>,
+        class_time_share: BTreeMap<&'static str, f64>,
+        matmul_flops: f64,
+        matmul_kernel_s: f64,
+        devices: Vec<DeviceRow>,
+    }
+
+    #[derive(Serialize)]
+    struct DeviceRow {
+        device: i64,
+        span_s: f64,
+        idle_share: f64,
+        compute_share: f64,
+        noncompute_share: f64,
+    }
+
+    #[derive(Serialize)]
+    struct Out {
+        ranks: Vec<Row>,
+    }
+
+    fn row(file: &str, d: &Diagnosis) -> Row {
+        let best = d.best_remedy();
+        Row {
+            file: file.to_string(),
+            rank: d.rank,
+            device: d.device.clone(),
+            preset: d.preset,
+            kernels: d.kernels,
+            span_s: d.span_s(),
+            idle_share: d.hta.idle_share(),
+            compute_share: d.hta.compute_share(),
+            noncompute_share: d.hta.noncompute_share(),
+            comm_share: d.comm_share,
+            memory_share: d.memory_class_share,
+            launch_wait_share: d.launch_wait_share(),
+            short_kernel_share: d.short_kernel_share(),
+            placed_kernels: d.placed_kernels,
+            regime: d.regime.id(),
+            best_remedy: best.map(|r| r.id),
+            best_speedup: best.map(|r| r.speedup),
+            activities: d.activities,
+            matmul_share: d.compute_class_share,
+            short_kernel_time_share: d.short_kernel_time_share,
+            launches_per_s: d.launches_per_s,
+            halving_saves: d
+                .halvings
+                .iter()
+                .map(|h| (h.class.id(), h.saving))
+                .collect(),
+            remedies: d.remedies.iter().map(|r| (r.id, r.speedup)).collect(),
+            class_time_share: d.classes.iter().map(|c| (c.class.id(), c.share)).collect(),
+            matmul_flops: d.matmul_flops,
+            matmul_kernel_s: d.matmul_time * 1e-6,
+            devices: d
+                .per_device
+                .iter()
+                .map(|(dev, b)| DeviceRow {
+                    device: *dev,
+                    span_s: b.span * 1e-6,
+                    idle_share: b.idle_share(),
+                    compute_share: b.compute_share(),
+                    noncompute_share: b.noncompute_share(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Opens `path`, decompressing gzip (by its magic bytes, whatever the name).
+    fn open(path: &str) -> Result<Box<dyn Read>, TraceError> {
+        let file = File::open(path).map_err(|e| TraceError::Io(e.to_string()))?;
+        let mut r = BufReader::with_capacity(1 << 16, file);
+        let gz = r
+            .fill_buf()
+            .map_err(|e| TraceError::Io(e.to_string()))?
+            .starts_with(&[0x1f, 0x8b]);
+        Ok(if gz {
+            Box::new(flate2::read::MultiGzDecoder::new(r))
+        } else {
+            Box::new(r)
+        })
+    }
+
+    fn pct(x: f64) -> String {
+        format!("{:6.2} %", 100.0 * x)
+    }
+
+    fn short(name: &str, n: usize) -> String {
+        if name.chars().count() <= n {
+            name.to_string()
+        } else {
+            let s: String = name.chars().take(n.saturating_sub(1)).collect();
+            format!("{s}…")
+        }
+    }
+
+    fn table(file: &str, d: &Diagnosis) -> String {
+        let mut s = String::new();
+        let rank = d.rank.map_or("?".to_string(), |r| r.to_string());
+        let device = d.device.as_deref().unwrap_or("unknown GPU");
+        let preset = d.preset.map_or(String::new(), |p| format!(" (preset {p})"));
+        s += &format!("rank {rank}: {device}{preset}\n  file          {file}\n");
+        s += &format!(
+            "  span          {:.6} s  ({} GPU activities, {} kernels, {:.0} kernels/s)\n",
+            d.span_s(),
+            d.activities,
+            d.kernels,
+            d.launches_per_s
+        );
+        s += &format!(
+            "  idle          {}  (waiting for launches {}, other {})\n",
+            pct(d.hta.idle_share()),
+            pct(d.launch_wait_share()).trim(),
+            pct(d.hta.idle_share() - d.launch_wait_share()).trim()
+        );
+        s += &format!("  compute       {}\n", pct(d.hta.compute_share()));
+        s += &format!(
+            "  non-compute   {}  (HTA's split; by class: communication {}, memory-bound {}, matmul {} of span)\n",
+            pct(d.hta.noncompute_share()),
+            pct(d.comm_share).trim(),
+            pct(d.memory_class_share).trim(),
+            pct(d.compute_class_share).trim()
+        );
+        s += &format!(
+            "  short kernels {} of {} under {} µs ({} of kernel time)\n",
+            d.short_kernels,
+            d.kernels,
+            brrr::trace::SHORT_KERNEL_US,
+            pct(d.short_kernel_time_share).trim()
+        );
+        let classes: Vec<String> = d
+            .classes
+            .iter()
+            .map(|c| format!("{} {}", c.class.id(), pct(c.share).trim()))
+            .collect();
+        s += &format!("  time by class {}\n", classes.join(", "));
+        s += "  top kernels\n";
+        let total: f64 = d.classes.iter().map(|c| c.time).sum();
+        for k in d.top_kernels.iter().take(5) {
+            s += &format!(
+                "    {} {:>7}×  {:<13} {}\n",
+                pct(brrr::trace::breakdown::share(k.time, total)),
+                k.count,
+                k.class.id(),
+                short(&k.name, 70)
+            );
+        }
+        let halvings: Vec<String> = d
+            .halvings
+            .iter()
+            .map(|h| format!("{} {}", h.class.id(), pct(h.saving).trim()))
+            .collect();
+        s += &format!(
+            "  regime        {} (halving saves: {})\n",
+            d.regime.id(),
+            halvings.join(", ")
+        );
+        if let Some(r) = d.best_remedy() {
+            s += &format!("  best remedy   {} ×{:.2}: {}\n", r.id, r.speedup, r.label);
+        }
+        if d.placed_kernels > 0 {
+            s += &format!(
+                "  matmuls       {} kernels placed on aten ops: {:.3} TFLOP in {:.6} s ({:.1} TFLOP/s)\n",
+                d.placed_kernels,
+                d.matmul_flops * 1e-12,
+                d.matmul_time * 1e-6,
+                brrr::trace::breakdown::share(d.matmul_flops, d.matmul_time * 1e-6) * 1e-12
+            );
+        }
+        if d.per_device.len() > 1 {
+            for (dev, b) in &d.per_device {
+                s += &format!(
+                    "  device {dev:<6} span {:.6} s, idle {}, compute {}, non-compute {}\n",
+                    b.span * 1e-6,
+                    pct(b.idle_share()).trim(),
+                    pct(b.compute_share()).trim(),
+                    pct(b.noncompute_share()).trim()
+                );
+            }
+        }
+        s
+    }
+
+    pub fn main() -> i32 {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let mut files = Vec::new();
+        let mut json: Option<String> = None;
+        let mut i = 0;
+        while let Some(a) = args.get(i) {
+            match a.as_str() {
+                "-h" | "--help" => {
+                    println!("{HELP}");
+                    return 0;
+                }
+                "--json" => match args.get(i + 1) {
+                    Some(out) => {
+                        json = Some(out.clone());
+                        i += 1;
+                    }
+                    None => {
+                        eprintln!("brrr-trace: --json needs a file name (see --help)");
+                        return 2;
+                    }
+                },
+                s if s.starts_with("--") => {
+                    eprintln!("brrr-trace: unknown option {s:?} (see --help)");
+                    return 2;
+                }
+                _ => files.push(a.clone()),
+            }
+            i += 1;
+        }
+        if files.is_empty() {
+            eprintln!("brrr-trace: no trace file given (usage: brrr-trace FILE... [--json OUT])");
+            return 2;
+        }
+        let to_stdout = json.as_deref() == Some("-");
+        let mut rows = Vec::new();
+        let mut bad = false;
+        for f in &files {
+            // progress on a terminal: MB read (decompressed), every 16 MiB
+            let tty = std::io::stderr().is_terminal();
+            let mut next = 16u64 << 20;
+            let mut progress = |bytes: u64| {
+                if tty && bytes >= next {
+                    next = bytes + (16 << 20);
+                    eprint!("\rbrrr-trace: {f}: {} MB read", bytes >> 20);
+                }
+                true
+            };
+            let result = open(f).and_then(|r| analyse(r, &mut progress));
+            if tty && next > 16 << 20 {
+                eprint!("\r\x1b[K");
+            }
+            let d = match result {
+                Ok(d) => d,
+                Err(e) => {
+                    // one line per bad file; the others are still analysed
+                    eprintln!("brrr-trace: {f}: {e}");
+                    bad = true;
+                    continue;
+                }
+            };
+            let t = table(f, &d);
+            if to_stdout {
+                eprint!("{t}");
+            } else {
+                print!("{t}");
+            }
+            rows.push(row(f, &d));
+        }
+        if let Some(out) = json {
+            let text = match serde_json::to_string_pretty(&Out { ranks: rows }) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("brrr-trace: JSON: {e}");
+                    return 1;
+                }
+            };
+            let written = if to_stdout {
+                writeln!(std::io::stdout(), "{text}")
+            } else {
+                std::fs::write(&out, text + "\n")
+            };
+            if let Err(e) = written {
+                eprintln!("brrr-trace: {out}: {e}");
+                return 1;
+            }
+        }
+        if bad {
+            2
+        } else {
+            0
+        }
+    }
+}
