@@ -11,27 +11,12 @@ use brrr::model::overhead::{self, Remedies};
 use brrr::model::{hardware, remedies, Dtype, Regime, Setting, Workload};
 use brrr::state::{hints, State};
 
-/// A small deterministic generator (xorshift64*), so a failure names its case.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[(self.next() % xs.len() as u64) as usize]
-    }
-    fn preset(&mut self) -> &'static brrr::model::Preset {
-        let i = (self.next() % hardware::PRESETS.len() as u64) as usize;
-        &hardware::PRESETS[i]
-    }
-    /// Log-uniform in [lo, hi].
-    fn log(&mut self, lo: f64, hi: f64) -> f64 {
-        let u = (self.next() >> 11) as f64 / (1u64 << 53) as f64;
-        lo * (hi / lo).powf(u)
-    }
+mod common;
+use common::Rng;
+
+/// A preset drawn from `rng`.
+fn preset(rng: &mut Rng) -> &'static brrr::model::Preset {
+    &hardware::PRESETS[rng.below(hardware::PRESETS.len())]
 }
 
 /// The rule, written again from its definition: `l.regime` has the largest
@@ -77,7 +62,7 @@ fn explorer_headline_hints_and_overhead_follow_the_rule() {
     let mut checked = 0;
     let mut branches = Branches::default();
     for _ in 0..3000 {
-        let hw = rng.preset();
+        let hw = preset(&mut rng);
         let mut s = State::for_preset(hw);
         s.select_dtype(rng.pick(&Dtype::ALL));
         s.batch = rng.log(1.0, 65536.0) as u32;
@@ -179,7 +164,7 @@ impl Branches {
 }
 
 fn llm_setting(rng: &mut Rng) -> Setting {
-    let mut s = State::for_preset(rng.preset());
+    let mut s = State::for_preset(preset(rng));
     s.roof = rng.pick(&brrr::model::achievable::Roof::ALL);
     s.setting()
 }

@@ -227,6 +227,23 @@ pub fn contrast(l: &Limit) -> Option<String> {
     ))
 }
 
+/// "The step is memory-bandwidth-bound: 2× bandwidth alone buys 1.96×.", then the
+/// [`contrast`] sentence when the largest share says otherwise.
+pub fn verdict(l: &Limit) -> String {
+    let test = Limit::halving(l.regime);
+    let mut s = format!(
+        "The step is {}: {} alone buys {}×.",
+        l.regime.label(),
+        test.words(),
+        units::sig3(l.speedup(test))
+    );
+    if let Some(c) = contrast(l) {
+        s.push(' ');
+        s.push_str(&c);
+    }
+    s
+}
+
 /// The essay's quick test, doubling the batch, in words and read against the
 /// limit. The test is one-way: a step the launches pace barely slows down when
 /// the batch doubles, but a step that barely slows down need not be paced by

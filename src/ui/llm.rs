@@ -233,7 +233,7 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
             <li><span class="swatch vector"></span>"pointwise ceiling"</li>
             <li>"● a kernel of one layer   × the whole step, overhead included"</li>
         </ul>
-        <VsMeasured/>
+        <super::llm_measured::VsMeasured ctx=ctx/>
         <details class="llm-layer-list" open=move || st.with(|s| s.layer.len() <= OPEN_ROWS)>
             <summary>{move || st.with(|s| {
                 let ops: f64 = s.layer.iter().map(|r| r.dispatches).sum();
@@ -257,54 +257,6 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                 </table>
             </div>
         </details>
-    }
-}
-
-/// The model against gpt-fast's published decode speeds (`model::llm::measured`):
-/// fixed rows, computed once.
-#[component]
-fn VsMeasured() -> impl IntoView {
-    use crate::model::llm::measured;
-    let rows = measured::compare();
-    let max = measured::max_error(&rows);
-    let eager_note = rows
-        .iter()
-        .find(|c| !c.row.compiled)
-        .map(measured::eager_note)
-        .unwrap_or_default();
-    let body = rows
-        .iter()
-        .map(|c| {
-            let r = c.row;
-            view! {
-                <tr data-row=format!("{}-{}-{}", r.model.to_lowercase(), r.wdtype.id(), if r.compiled { "compiled" } else { "eager" })>
-                    <th scope="row">{r.model}</th>
-                    <td>{r.wdtype.id()}</td>
-                    <td>{if r.compiled { "compiled, CUDA graph" } else { "eager" }}</td>
-                    <td>{units::sig3(r.tokens_per_s)}</td>
-                    <td>{units::sig3(c.model_tokens_per_s)}</td>
-                    <td data-error=c.error().to_string()>{format!("{:+.1} %", c.error() * 100.0)}</td>
-                    <td>{c.regime.label()}</td>
-                </tr>
-            }
-        })
-        .collect_view();
-    view! {
-        <div class="table-scroll llm-vs-measured" tabindex="0" role="region" aria-label="Model against measured decode speeds, scrollable">
-            <table class="kernels">
-                <caption>"The model against gpt-fast's published decode speeds (batch 1, one A100-80GB, achievable roofs)"</caption>
-                <thead><tr><th scope="col">"model"</th><th scope="col">"weights"</th><th scope="col">"step"</th>
-                    <th scope="col">"measured tok/s"</th><th scope="col">"model tok/s"</th><th scope="col">"error"</th><th scope="col">"model: what limits it"</th></tr></thead>
-                <tbody>{body}</tbody>
-            </table>
-        </div>
-        <p class="note">"Largest error over the README's rows: "
-            <Readout name="llm_vs_measured_max_error" raw=Signal::derive(move || max.to_string())
-                text=Signal::derive(move || format!("{:.1} %", max * 100.0))/>
-            ". Sources: gpt-fast's README (8×A100-80GB capped at 330 W; one GPU per row) and its blog's eager starting point. "
-            "The decode matmuls stream at fractions torchao measured on another model (Llama-3-8B), not fitted to these rows. "
-            {eager_note}
-        </p>
     }
 }
 

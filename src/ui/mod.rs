@@ -22,6 +22,7 @@ mod lab_datasheet;
 mod lab_view;
 mod later;
 mod llm;
+mod llm_measured;
 mod microbench;
 mod notices;
 mod offline;

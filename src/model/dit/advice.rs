@@ -2,7 +2,7 @@
 //! its counterfactuals (the same step with one switch flipped, or the batch doubled).
 
 use super::{buys, double_batch_ratio, run, Class, DitRun, DitStep, Switch};
-use crate::model::limit::{self, Limit};
+use crate::model::limit;
 use crate::model::roofline::Bound;
 use crate::model::setting::Setting;
 use crate::model::units;
@@ -36,9 +36,8 @@ pub fn split(st: &DitStep) -> String {
             })
             .unwrap_or("")
     };
-    let test = Limit::halving(st.regime);
-    let mut s = format!(
-        "{} tokens per sample; attention {} ({}), MLP {} ({}), pointwise {} ({}), fixed costs per kernel (launch waits, kernel floors) {}. The step is {}: {} alone buys {}×.",
+    format!(
+        "{} tokens per sample; attention {} ({}), MLP {} ({}), pointwise {} ({}), fixed costs per kernel (launch waits, kernel floors) {}. {}",
         units::sig3(st.tokens),
         units::percent(sh.attention),
         roof(Class::Attention),
@@ -47,15 +46,8 @@ pub fn split(st: &DitStep) -> String {
         units::percent(sh.pointwise),
         roof(Class::Pointwise),
         units::percent(sh.overhead),
-        st.regime.label(),
-        test.words(),
-        units::sig3(st.limit.speedup(test))
-    );
-    if let Some(c) = limit::contrast(&st.limit) {
-        s.push(' ');
-        s.push_str(&c);
-    }
-    s
+        limit::verdict(&st.limit)
+    )
 }
 
 /// What each of FlashAttention, fusion and CUDA graphs buys here.

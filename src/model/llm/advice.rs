@@ -4,7 +4,7 @@
 
 use super::step::{self, LlmStep};
 use super::{LlmRun, Phase, WeightDtype};
-use crate::model::limit::{self, Limit};
+use crate::model::limit;
 
 use crate::model::setting::Setting;
 use crate::model::units;
@@ -63,22 +63,14 @@ pub fn where_time_goes(st: &LlmStep) -> String {
         Phase::Prefill => "The prefill",
     };
     let (part, share) = largest_part(st);
-    let test = Limit::halving(st.regime);
-    let mut s = format!(
-        "{what} takes {} ({} tokens/s); the largest part is {} ({}). The step is {}: {} alone buys {}×.",
+    format!(
+        "{what} takes {} ({} tokens/s); the largest part is {} ({}). {}",
         units::si(st.wall, "s"),
         units::sig3(st.tokens_per_s),
         part_words(part),
         units::percent(share),
-        st.regime.label(),
-        test.words(),
-        units::sig3(st.limit.speedup(test))
-    );
-    if let Some(c) = limit::contrast(&st.limit) {
-        s.push(' ');
-        s.push_str(&c);
-    }
-    s
+        limit::verdict(&st.limit)
+    )
 }
 
 /// Below or above the critical batch.

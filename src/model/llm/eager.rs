@@ -34,7 +34,7 @@
 //! [`super::kernels`]) runs the fused kernels in one CUDA graph instead.
 
 use super::super::workload::Unit;
-use super::kernels::{k, tokens, LlmKernel, Part};
+use super::kernels::{k, tokens, Dims, LlmKernel, Part};
 use super::{LlmRun, Phase, WeightDtype, ACT_BYTES};
 
 /// fp32 bytes, the dtype eager RMSNorm and rotary work in.
@@ -60,6 +60,11 @@ fn pass(name: &'static str, part: Part, elems: f64, read: f64, write: f64) -> Ll
     )
 }
 
+/// A pointwise kernel of `flops` FLOPs moving `bytes` activation bytes.
+fn pw(name: &'static str, part: Part, flops: f64, bytes: f64) -> LlmKernel {
+    k(name, Unit::Pointwise, part, flops, 0.0, 0.0, bytes)
+}
+
 /// Eager RMSNorm over `t × h` bf16 activations: 8 kernels.
 fn rmsnorm(t: f64, h: f64, w: f64) -> Vec<LlmKernel> {
     let (a, th) = (ACT_BYTES, t * h);
@@ -76,26 +81,10 @@ fn rmsnorm(t: f64, h: f64, w: f64) -> Vec<LlmKernel> {
     vec![
         pass("RMSNorm: to fp32", p, th, a, F32),
         pass("RMSNorm: x·x", p, th, F32, F32),
-        k(
-            "RMSNorm: mean",
-            Unit::Pointwise,
-            p,
-            th,
-            0.0,
-            0.0,
-            F32 * (th + t),
-        ),
+        pw("RMSNorm: mean", p, th, F32 * (th + t)),
         pass("RMSNorm: + eps", p, t, F32, F32),
         pass("RMSNorm: rsqrt", p, t, F32, F32),
-        k(
-            "RMSNorm: x·r",
-            Unit::Pointwise,
-            p,
-            th,
-            0.0,
-            0.0,
-            F32 * (2.0 * th + t),
-        ),
+        pw("RMSNorm: x·r", p, th, F32 * (2.0 * th + t)),
         pass("RMSNorm: to bf16", p, th, F32, a),
         weight,
     ]
@@ -178,14 +167,19 @@ fn rope(which: &'static str, t: f64, width: f64) -> Vec<LlmKernel> {
 /// The kernels of one eager layer, in launch order.
 pub fn layer(r: &LlmRun) -> Vec<LlmKernel> {
     let c = &r.config;
-    let (h, t, a) = (f64::from(c.hidden), tokens(r), ACT_BYTES);
-    let w = r.wdtype.bytes();
-    let kvb = r.kvdtype.bytes();
-    let (kvw, d) = (c.kv_width(), c.head_dim());
-    let f = f64::from(c.ffn);
-    let b = f64::from(r.batch.max(1));
-    let ctx = f64::from(r.context.max(1));
-    let heads = f64::from(c.heads);
+    let Dims {
+        h,
+        t,
+        a,
+        w,
+        kvb,
+        kvw,
+        d,
+        f,
+        b,
+        ctx,
+        heads,
+    } = Dims::of(r);
     let mut out = rmsnorm(t, h, w);
     // QKV, then split + 3 views
     let mut qkv = linear("QKV projection", Part::Projections, r, t, h, h + 2.0 * kvw);

@@ -126,6 +126,44 @@ pub fn tokens(r: &LlmRun) -> f64 {
     }
 }
 
+/// A layer's sizes as the byte and FLOP counts use them.
+pub(super) struct Dims {
+    /// Hidden width, tokens through the layer, activation bytes per element.
+    pub h: f64,
+    pub t: f64,
+    pub a: f64,
+    /// Bytes per weight and per KV-cache element.
+    pub w: f64,
+    pub kvb: f64,
+    /// Width of K (or V) over the KV heads; head dim.
+    pub kvw: f64,
+    pub d: f64,
+    /// FFN width, batch, context, query heads.
+    pub f: f64,
+    pub b: f64,
+    pub ctx: f64,
+    pub heads: f64,
+}
+
+impl Dims {
+    pub(super) fn of(r: &LlmRun) -> Dims {
+        let c = &r.config;
+        Dims {
+            h: f64::from(c.hidden),
+            t: tokens(r),
+            a: ACT_BYTES,
+            w: r.wdtype.bytes(),
+            kvb: r.kvdtype.bytes(),
+            kvw: c.kv_width(),
+            d: c.head_dim(),
+            f: f64::from(c.ffn),
+            b: f64::from(r.batch.max(1)),
+            ctx: f64::from(r.context.max(1)),
+            heads: f64::from(c.heads),
+        }
+    }
+}
+
 /// The kernels of one layer, in launch order: eager ([`super::eager::layer`]) or
 /// compiled ([`compiled_layer`]) as `r.graphs` says.
 pub fn layer_kernels(r: &LlmRun) -> Vec<LlmKernel> {
@@ -140,14 +178,19 @@ pub fn layer_kernels(r: &LlmRun) -> Vec<LlmKernel> {
 /// launch order.
 pub fn compiled_layer(r: &LlmRun) -> Vec<LlmKernel> {
     let c = &r.config;
-    let (h, t, a) = (f64::from(c.hidden), tokens(r), ACT_BYTES);
-    let w = r.wdtype.bytes();
-    let kvb = r.kvdtype.bytes();
-    let (kvw, d) = (c.kv_width(), c.head_dim());
-    let f = f64::from(c.ffn);
-    let b = f64::from(r.batch.max(1));
-    let ctx = f64::from(r.context.max(1));
-    let heads = f64::from(c.heads);
+    let Dims {
+        h,
+        t,
+        a,
+        w,
+        kvb,
+        kvw,
+        d,
+        f,
+        b,
+        ctx,
+        heads,
+    } = Dims::of(r);
     let norm = |name| {
         k(
             name,
