@@ -35,6 +35,22 @@ pub fn si(value: f64, unit: &str) -> String {
 /// A byte count (or rate) in whole GB (1 GB = 1e9 bytes) with thousands
 /// separators, as datasheets print it: `1.555e12` -> `"1,555"`, `4e10` -> `"40"`;
 /// below 100 GB one decimal where it is not zero (`1.5e9` -> `"1.5"`).
+/// Two byte counts in GB (1e9) with as many decimals as it takes (up to three)
+/// for unequal values never to print alike: "141.1" and "141.0", not "141" twice.
+pub fn gb_apart(a: f64, b: f64) -> (String, String) {
+    let (x, y) = (gb(a), gb(b));
+    if x != y || a == b {
+        return (x, y);
+    }
+    for d in 1..=3usize {
+        let (x, y) = (format!("{:.d$}", a / 1e9), format!("{:.d$}", b / 1e9));
+        if x != y {
+            return (x, y);
+        }
+    }
+    (x, y)
+}
+
 pub fn gb(bytes: f64) -> String {
     let v = bytes / 1e9;
     if !v.is_finite() {

@@ -85,7 +85,13 @@ impl Plot for Rows {
     plot_with!(marks render);
     fn csv(&self) -> String {
         csv(
-            &["row", "measured_tokens_per_s", "model_tokens_per_s", "error", "model_regime"],
+            &[
+                "row",
+                "measured_tokens_per_s",
+                "model_tokens_per_s",
+                "error",
+                "model_regime",
+            ],
             self.0.iter().map(|c| {
                 vec![
                     row_id(c),
@@ -111,9 +117,21 @@ fn render(
     let mut ch = chart::log_log(&root, r, r, "measured tokens/s", "model tokens/s", look)?;
     marks.area(&chart::plot_rect(&ch), r, r);
     // y = k·x for k = 1 and the ±20 % band, cut to the axes (y within r too)
-    for (k, width, color) in [(1.0, 1.5, pal.ink), (1.2, 1.0, pal.muted), (0.8, 1.0, pal.muted)] {
-        let from = if k >= 1.0 { (r.0, r.0 * k) } else { (r.0 / k, r.0) };
-        let to = if k >= 1.0 { (r.1 / k, r.1) } else { (r.1, r.1 * k) };
+    for (k, width, color) in [
+        (1.0, 1.5, pal.ink),
+        (1.2, 1.0, pal.muted),
+        (0.8, 1.0, pal.muted),
+    ] {
+        let from = if k >= 1.0 {
+            (r.0, r.0 * k)
+        } else {
+            (r.0 / k, r.0)
+        };
+        let to = if k >= 1.0 {
+            (r.1 / k, r.1)
+        } else {
+            (r.1, r.1 * k)
+        };
         ch.draw_series(LineSeries::new(
             [from, to],
             color.stroke_width(look.px(width)),
@@ -122,7 +140,11 @@ fn render(
     }
     for c in &rows.0 {
         let at = (c.row.tokens_per_s, c.model_tokens_per_s);
-        let color = if c.row.compiled { pal.memory } else { pal.muted };
+        let color = if c.row.compiled {
+            pal.memory
+        } else {
+            pal.muted
+        };
         marks.point(
             ch.backend_coord(&at),
             "measured",

@@ -123,10 +123,9 @@ pub fn capacity(st: &LlmStep, hw_name: &str) -> String {
             units::sig3(max_batch.max(0.0))
         )
     } else if room <= 0.0 {
+        let (w, cap) = units::gb_apart(st.weight_bytes, st.capacity);
         format!(
-            "Does not fit: the weights alone ({}) exceed the {} GB on {hw_name}; quantised weights or more GPUs are needed.",
-            units::si(st.weight_bytes, "B"),
-            units::gb(st.capacity)
+            "Does not fit: the weights alone ({w} GB) exceed the {cap} GB on {hw_name}; quantised weights or more GPUs are needed.",
         )
     } else {
         format!(
@@ -268,6 +267,20 @@ mod tests {
         assert!(d.contains("the time grows with the work"), "{d}");
         assert_eq!(st.split.largest(), "kv");
         assert!(capacity(&st, "H100").starts_with("Does not fit"));
+        // Llama-3-70B on an H200: 141.1 GB of weights against 141 GB, said apart
+        let mut h200 = State::default();
+        if let Some(p) = crate::model::hardware::preset("h200") {
+            h200.select_preset(p);
+        }
+        let r70 = LlmRun {
+            config: LlmModel::Llama3_70b.config_or_toy(),
+            ..run8b(1, 16)
+        };
+        let c = capacity(&step::run_plain(&r70, &h200.setting()), "H200");
+        assert!(
+            c.contains("the weights alone (141.1 GB) exceed the 141.0 GB"),
+            "{c}"
+        );
         // big batch: compute-bound
         let r = LlmRun {
             graphs: true,
