@@ -68,6 +68,11 @@ pub fn VsMeasured(ctx: Ctx) -> impl IntoView {
             label=Signal::derive(move || format!(
                 "Model against measured tokens per second for gpt-fast's rows, log scales, with the ±20 % band; the largest error over the README's rows is {:.1} %.",
                 max * 100.0))/>
+        <ul class="legend">
+            <li><span class="swatch memory"></span>"compiled (one CUDA graph)"</li>
+            <li><span class="swatch region overhead"></span>"eager"</li>
+            <li>"— model = measured, thin lines ±20 %"</li>
+        </ul>
         <p class="note">"Largest error over the README's rows: "
             <Readout name="llm_vs_measured_max_error" raw=Signal::derive(move || max.to_string())
                 text=Signal::derive(move || format!("{:.1} %", max * 100.0))/>

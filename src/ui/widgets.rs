@@ -107,10 +107,10 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "llm",
         title: "LLM inference: decode and prefill",
-        // 2594 px at 720 px wide by default (eager: the layer's kernel list folded);
-        // the custom shape adds three rows of sliders (2906), a compiled step opens
-        // its kernel list (3114); tests/e2e/llm.test.mjs measures them
-        embed_height: 3200,
+        // 2970 px at 720 px wide by default (eager: the layer's kernel list folded);
+        // the custom shape adds three rows of sliders (3282), a compiled step opens
+        // its kernel list (3490); tests/e2e/llm.test.mjs measures them
+        embed_height: 3560,
         gate: true,
         render: |ctx| view! { <super::llm::Llm ctx=ctx/> }.into_any(),
     },
