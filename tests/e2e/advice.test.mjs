@@ -81,7 +81,6 @@ test('sweep: every preset × dtype × workload × batch × fused — the advice 
   }
   assert.ok(states.length >= 40, `${states.length} states`);
   let helped = 0;
-  let nothing = 0;
   const seen = new Set();
   for (const q of states) {
     await page.goto(new URL(`?embed=diagnosis&${q}`, page.url()).href);
@@ -107,7 +106,6 @@ test('sweep: every preset × dtype × workload × batch × fused — the advice 
       helped++;
       assert.match(headline, /biggest win/i, `${q}: ${headline}`);
     } else {
-      nothing++;
       assert.match(headline, /^None of the/, `${q}: ${headline}`);
     }
     for (const i of diag) if (i.helps === '1') seen.add(i.id);
@@ -124,11 +122,9 @@ test('sweep: every preset × dtype × workload × batch × fused — the advice 
       assert.equal(t.helps, d.helps, `${q} ${t.id}: helps`);
     }
   }
-  // the sweep is not vacuous: most remedies help somewhere, and every state got one
-  // of the two headlines
+  // the sweep is not vacuous: most remedies help somewhere
   assert.ok(helped > states.length / 2, `${helped} of ${states.length} states have a helping remedy`);
   for (const id of ['fuse', 'batch', 'overhead', 'graphs', 'tensor', 'dtype', 'flops', 'bw']) assert.ok(seen.has(id), `${id} helps somewhere in the sweep`);
-  assert.equal(helped + nothing, states.length, `${helped} + ${nothing} headlines for ${states.length} states`);
 });
 
 test('applicability follows the preset: no fp8 on an A100, no tensor cores on the M2 Max', async () => {
