@@ -235,4 +235,32 @@ mod tests {
         assert_eq!(s.largest(), Regime::Overhead);
         assert!((s.compute + s.memory + s.overhead - 1.0).abs() < 1e-12);
     }
+
+    #[test]
+    fn the_floor_is_fixed_cost_and_views_cost_cpu_time() {
+        // 10 kernels of 1 ns on a GPU whose least kernel takes 1 µs, launched from a
+        // CUDA-graph-like schedule (all handed over at 0): 10 µs, all of it floor
+        let m = Machine {
+            floor: 1e-6,
+            ..machine(0.0)
+        };
+        let t = simulate_issued(&[group(10, 1.0, 1000.0)], &m, |_| (0.0, 0.0));
+        assert!((t.wall - 10e-6).abs() < 1e-15);
+        assert!((t.busy_floor - (10e-6 - 10e-9)).abs() < 1e-15);
+        assert!(t.idle() < 1e-18, "{}", t.idle());
+        assert!((t.busy() - t.wall).abs() < 1e-15);
+        let s = t.shares();
+        assert!(s.overhead > 0.99 && (s.compute + s.memory + s.overhead - 1.0).abs() < 1e-12);
+        // two views before each kernel: three ops' CPU time per kernel
+        let views = KernelGroup {
+            cpu_ops: 2,
+            ..group(4, 1.0, 1000.0)
+        };
+        let t = simulate(&[views], &machine(1e-6));
+        assert!(
+            (t.spans[3].cpu_end - 12e-6).abs() < 1e-15,
+            "{}",
+            t.spans[3].cpu_end
+        );
+    }
 }
