@@ -37,6 +37,7 @@ mod storage;
 mod store;
 mod tensor_cores;
 mod theme;
+mod trace;
 mod widgets;
 
 use crate::model::Report;

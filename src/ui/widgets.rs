@@ -103,6 +103,14 @@ pub const WIDGETS: &[WidgetDef] = &[
         gate: true,
         render: |ctx| view! { <super::lab::Lab ctx=ctx/> }.into_any(),
     },
+    // chapter "Diagnose your own run"
+    WidgetDef {
+        id: "trace",
+        title: "Diagnose your own run",
+        embed_height: 1500,
+        gate: true,
+        render: |ctx| view! { <super::trace::Trace ctx=ctx/> }.into_any(),
+    },
     // chapter "Beyond the essay"
     WidgetDef {
         id: "llm",

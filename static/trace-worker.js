@@ -1,0 +1,5 @@
+// The trace widget's worker (src/ui/trace.rs starts it when the widget first
+// needs it): wasm-bindgen's no-modules glue for src/bin/brrr-trace-worker.rs,
+// then its .wasm, whose main() sets the message handler and posts "ready".
+importScripts('./brrr-trace-worker.js');
+wasm_bindgen({ module_or_path: './brrr-trace-worker_bg.wasm' });
