@@ -38,6 +38,7 @@ mod store;
 mod tensor_cores;
 mod theme;
 mod trace;
+mod trace_row;
 mod widgets;
 
 use crate::model::Report;

@@ -8,8 +8,8 @@
 //! serde_json). The readouts are the CLI's `--json` fields, unrounded.
 
 use super::frame::Readout;
+use super::trace_row::{decode, Rank};
 use super::Ctx;
-use crate::gpu::json::{self, Json};
 use crate::model::hardware::{self, Dtype};
 use crate::model::{roofline, units};
 use leptos::prelude::*;
@@ -21,128 +21,6 @@ const WORKER: &str = "trace-worker.js";
 const EXAMPLE: &str = "example/rank0.json.gz";
 /// A remedy "helps" from this predicted speedup on (the page's one bar).
 const BAR: f64 = 1.05;
-
-/// One rank as the worker reported it (`trace::report::Row`).
-#[derive(Clone, Debug, PartialEq, Default)]
-struct Rank {
-    file: String,
-    rank: Option<f64>,
-    device: Option<String>,
-    preset: Option<String>,
-    f: Vec<(String, f64)>,
-    regime: String,
-    best_remedy: Option<String>,
-    remedies: Vec<(String, String, f64)>,
-    classes: Vec<(String, f64, f64, f64)>,
-    top: Vec<(String, String, f64, f64, f64)>,
-    devices: Vec<[f64; 5]>,
-    halvings: Vec<(String, f64)>,
-}
-
-impl Rank {
-    fn num(&self, key: &str) -> f64 {
-        self.f
-            .iter()
-            .find(|(k, _)| k == key)
-            .map_or(f64::NAN, |(_, v)| *v)
-    }
-}
-
-fn s(v: Option<&Json>) -> Option<String> {
-    v.and_then(Json::as_str).map(str::to_string)
-}
-fn n(v: Option<&Json>) -> f64 {
-    v.and_then(Json::as_f64).unwrap_or(f64::NAN)
-}
-fn arr(v: Option<&Json>) -> &[Json] {
-    v.and_then(Json::as_arr).unwrap_or_default()
-}
-
-const NUMS: [&str; 18] = [
-    "kernels",
-    "span_s",
-    "idle_share",
-    "compute_share",
-    "noncompute_share",
-    "comm_share",
-    "memory_share",
-    "launch_wait_share",
-    "short_kernel_share",
-    "placed_kernels",
-    "best_speedup",
-    "activities",
-    "matmul_share",
-    "launches_per_s",
-    "matmul_flops",
-    "matmul_kernel_s",
-    "matmul_bytes",
-    "short_kernel_time_share",
-];
-
-fn decode(text: &str) -> Option<Rank> {
-    let j = json::parse(text).ok()?;
-    Some(Rank {
-        file: s(j.get("file")).unwrap_or_default(),
-        rank: j.get("rank").and_then(Json::as_f64),
-        device: s(j.get("device")),
-        preset: s(j.get("preset")),
-        f: NUMS.iter().map(|k| (k.to_string(), n(j.get(k)))).collect(),
-        regime: s(j.get("regime")).unwrap_or_default(),
-        best_remedy: s(j.get("best_remedy")),
-        remedies: arr(j.get("remedy_list"))
-            .iter()
-            .map(|r| {
-                (
-                    s(r.get("id")).unwrap_or_default(),
-                    s(r.get("label")).unwrap_or_default(),
-                    n(r.get("speedup")),
-                )
-            })
-            .collect(),
-        classes: arr(j.get("classes"))
-            .iter()
-            .map(|c| {
-                (
-                    s(c.get("class")).unwrap_or_default(),
-                    n(c.get("count")),
-                    n(c.get("time_s")),
-                    n(c.get("share")),
-                )
-            })
-            .collect(),
-        top: arr(j.get("top_kernels"))
-            .iter()
-            .map(|k| {
-                (
-                    s(k.get("name")).unwrap_or_default(),
-                    s(k.get("class")).unwrap_or_default(),
-                    n(k.get("count")),
-                    n(k.get("time_s")),
-                    n(k.get("share")),
-                )
-            })
-            .collect(),
-        devices: arr(j.get("devices"))
-            .iter()
-            .map(|d| {
-                [
-                    n(d.get("device")),
-                    n(d.get("span_s")),
-                    n(d.get("idle_share")),
-                    n(d.get("compute_share")),
-                    n(d.get("noncompute_share")),
-                ]
-            })
-            .collect(),
-        halvings: match j.get("halving_saves") {
-            Some(Json::Obj(v)) => v
-                .iter()
-                .map(|(k, x)| (k.clone(), x.as_f64().unwrap_or(f64::NAN)))
-                .collect(),
-            _ => Vec::new(),
-        },
-    })
-}
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Phase {
@@ -421,16 +299,12 @@ pub fn Trace(ctx: Ctx) -> impl IntoView {
                             <option value=i.to_string() selected=move || g.sel.get() == i>{format!("{} — {}", name(r, i), r.file)}</option>
                         }).collect_view()}
                     </select></label>
-                <div class="table-scroll" tabindex="0" role="region" aria-label="Ranks, scrollable">
-                <table class="kernels trace-ranks"><caption>"One row per file (rank)"</caption>
-                    <thead><tr><th scope="col">"rank"</th><th scope="col">"file"</th><th scope="col">"GPU"</th><th scope="col">"span"</th>
-                        <th scope="col">"idle"</th><th scope="col">"compute"</th><th scope="col">"non-compute"</th><th scope="col">"regime"</th></tr></thead>
-                    <tbody>{ranks.iter().enumerate().map(|(i, r)| view! {
-                        <tr class:slowest=i == slowest><th scope="row">{name(r, i)}</th><td>{r.file.clone()}</td>
-                            <td>{r.device.clone().unwrap_or_else(|| "unknown".into())}</td><td>{units::si(r.num("span_s"), "s")}</td>
-                            <td>{pc(r.num("idle_share"))}</td><td>{pc(r.num("compute_share"))}</td><td>{pc(r.num("noncompute_share"))}</td>
-                            <td>{r.regime.clone()}</td></tr>
-                    }).collect_view()}</tbody></table></div>
+                {table("trace-ranks", "One row per file (rank)", &["rank", "file", "GPU", "span", "idle", "compute", "non-compute", "regime"],
+                    ranks.iter().enumerate().map(|(i, r)| vec![
+                        if i == slowest { format!("{} (slowest)", name(r, i)) } else { name(r, i) }, r.file.clone(),
+                        r.device.clone().unwrap_or_else(|| "unknown".into()), units::si(r.num("span_s"), "s"),
+                        pc(r.num("idle_share")), pc(r.num("compute_share")), pc(r.num("noncompute_share")), r.regime.clone(),
+                    ]).collect())}
             }
         })
     };
@@ -511,11 +385,8 @@ fn detail(c: &Rank) -> impl IntoView {
                 p.name, units::si(peak, "FLOP/s"), units::si(p.mem_bw, "B/s"), units::si(att, "FLOP/s"), pc(achieved / att))
         }).unwrap_or_else(|| "No preset for this GPU: no roofline to place them on.".into());
         view! {
-            <div class="table-scroll" tabindex="0" role="region" aria-label="Placed matmuls, scrollable">
-            <table class="kernels trace-matmuls"><caption>"Matmul kernels placed by their aten op's shapes"</caption>
-                <thead><tr><th scope="col">"kernels"</th><th scope="col">"FLOPs"</th><th scope="col">"time"</th><th scope="col">"achieved"</th><th scope="col">"FLOP per byte"</th></tr></thead>
-                <tbody><tr><td>{units::sig3(placed)}</td><td>{units::si(flops, "FLOP")}</td><td>{units::si(secs, "s")}</td>
-                    <td>{units::si(achieved, "FLOP/s")}</td><td>{units::sig3(intensity)}</td></tr></tbody></table></div>
+            {table("trace-matmuls", "Matmul kernels placed by their aten op's shapes", &["kernels", "FLOPs", "time", "achieved", "FLOP per byte"],
+                vec![vec![units::sig3(placed), units::si(flops, "FLOP"), units::si(secs, "s"), units::si(achieved, "FLOP/s"), units::sig3(intensity)]])}
             <p class="note">{row}</p>
         }
     });
@@ -532,16 +403,35 @@ fn detail(c: &Rank) -> impl IntoView {
         <p>{format!("Halving each cost would save: {}.", c.halvings.iter().map(|(k, v)| format!("{k} {}", pc(*v))).collect::<Vec<_>>().join(", "))}</p>
         <h4>"What would help (each remedy priced on this timeline)"</h4>
         <ul class="remedy-list">{saves}</ul>
-        <div class="table-scroll" tabindex="0" role="region" aria-label="Kernel classes, scrollable">
-        <table class="kernels trace-classes"><caption>"Kernel time by class"</caption>
-            <thead><tr><th scope="col">"class"</th><th scope="col">"kernels"</th><th scope="col">"time"</th><th scope="col">"share"</th></tr></thead>
-            <tbody>{c.classes.iter().map(|(k, n, t, sh)| view! { <tr data-class=k.clone()><th scope="row">{k.clone()}</th><td>{units::sig3(*n)}</td><td>{units::si(*t, "s")}</td><td>{pc(*sh)}</td></tr> }).collect_view()}</tbody></table></div>
-        <div class="table-scroll" tabindex="0" role="region" aria-label="Top kernels, scrollable">
-        <table class="kernels trace-top"><caption>"Top kernels by time"</caption>
-            <thead><tr><th scope="col">"kernel"</th><th scope="col">"class"</th><th scope="col">"calls"</th><th scope="col">"time"</th><th scope="col">"share"</th></tr></thead>
-            <tbody>{c.top.iter().map(|(name, k, n, t, sh)| view! { <tr><td class="kernel-name" title=name.clone()>{short(name)}</td><td>{k.clone()}</td><td>{units::sig3(*n)}</td><td>{units::si(*t, "s")}</td><td>{pc(*sh)}</td></tr> }).collect_view()}</tbody></table></div>
+        {table("trace-classes", "Kernel time by class", &["class", "kernels", "time", "share"],
+            c.classes.iter().map(|(k, n, t, sh)| vec![k.clone(), units::sig3(*n), units::si(*t, "s"), pc(*sh)]).collect())}
+        {table("trace-top", "Top kernels by time", &["kernel", "class", "calls", "time", "share"],
+            c.top.iter().map(|(name, k, n, t, sh)| vec![short(name), k.clone(), units::sig3(*n), units::si(*t, "s"), pc(*sh)]).collect())}
         {roof}
     }
+}
+
+/// A captioned table in a keyboard-scrollable region; a row's first cell heads it.
+fn table(
+    class: &'static str,
+    caption: &'static str,
+    heads: &'static [&'static str],
+    rows: Vec<Vec<String>>,
+) -> AnyView {
+    let rows = rows.into_iter().map(|r| {
+        let mut cells = r.into_iter();
+        let head = cells.next().unwrap_or_default();
+        view! { <tr><th scope="row">{head}</th>{cells.map(|c| view! { <td>{c}</td> }).collect_view()}</tr> }
+    });
+    view! {
+        <div class="table-scroll" tabindex="0" role="region" aria-label=format!("{caption}, scrollable")>
+            <table class=format!("kernels {class}")><caption>{caption}</caption>
+                <thead><tr>{heads.iter().map(|h| view! { <th scope="col">{*h}</th> }).collect_view()}</tr></thead>
+                <tbody>{rows.collect_view()}</tbody>
+            </table>
+        </div>
+    }
+    .into_any()
 }
 
 fn short(name: &str) -> String {

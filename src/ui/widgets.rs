@@ -107,7 +107,8 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "trace",
         title: "Diagnose your own run",
-        embed_height: 1500,
+        // 2134 px at 720 px wide showing its example (embed.test.mjs waits for it)
+        embed_height: 2240,
         gate: true,
         render: |ctx| view! { <super::trace::Trace ctx=ctx/> }.into_any(),
     },
