@@ -312,7 +312,7 @@ pub fn Trace(ctx: Ctx) -> impl IntoView {
     view! {
         <div class="trace" data-trace-state=move || g.phase.get().id() data-trace-file=first_file
             on:dragover=|e: leptos::ev::DragEvent| e.prevent_default() on:drop=on_drop>
-            <div class="controls-inline trace-pick">
+            <div class="trace-pick">
                 <label class="file">"Choose trace files (.json, .json.gz) "
                     <input type="file" data-trace-input multiple accept=".json,.gz,application/json,application/gzip" on:change=on_change/></label>
                 <button type="button" data-trace-cancel disabled=move || g.phase.get() != Phase::Loading on:click=move |_| g.cancel()>"Cancel"</button>
