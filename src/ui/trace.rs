@@ -161,8 +161,8 @@ impl Sig {
         {
             w.terminate();
         }
-        self.errors.set(bad.clone());
         if got.is_empty() {
+            self.errors.set(Vec::new());
             self.ranks.set(Vec::new());
             self.message.set(if bad.is_empty() {
                 "No file was read.".into()
@@ -172,11 +172,25 @@ impl Sig {
             self.phase.set(Phase::Error);
             return;
         }
+        self.errors.set(bad);
         self.sel.set(0);
+        let unknown: Vec<String> = got
+            .iter()
+            .filter(|r| r.preset.is_none())
+            .map(|r| r.device.clone().unwrap_or_else(|| "(no name)".into()))
+            .collect();
+        let unknown = if unknown.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " No hardware preset for the GPU {}: the breakdown and the regime hold, but its kernels are not placed on a roofline.",
+                unknown.join(", ")
+            )
+        };
         self.message.set(if example {
             "The example: one rank of a real training run on an A100 (HTA's test trace). Choose your own trace to replace it.".into()
         } else {
-            format!("{} of {} file(s) read.", got.len(), got.len() + bad.len())
+            format!("{} of {} file(s) read.{unknown}", got.len(), got.len() + self.errors.with_untracked(Vec::len))
         });
         self.ranks.set(got);
         self.phase

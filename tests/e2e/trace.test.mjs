@@ -121,6 +121,23 @@ test('choosing a .json and a .json.gz: done, a table per rank, the slowest named
   });
 });
 
+test('dropping a file onto the widget reads it like choosing one', async (t) => {
+  await h.withPage(t, '', async (page) => {
+    await show(page.locator(W));
+    await state(page, 'example');
+    const dt = await page.evaluateHandle((text) => {
+      const d = new DataTransfer();
+      d.items.add(new File([text], 'dropped.json', { type: 'application/json' }));
+      return d;
+    }, fs.readFileSync(FILES.overlap, 'utf8'));
+    await page.dispatchEvent(`${W} [data-trace-state]`, 'dragover', { dataTransfer: dt });
+    await page.dispatchEvent(`${W} [data-trace-state]`, 'drop', { dataTransfer: dt });
+    assert.equal(await state(page, ['done', 'error']), 'done');
+    assert.equal(await page.locator(`${W} [data-trace-state]`).getAttribute('data-trace-file'), 'dropped.json');
+    await sameAsCli(page, row(FILES.overlap));
+  });
+});
+
 test('bad files: a clear message, state error, and the rest of the page keeps its state', async (t) => {
   const dir = fs.mkdtempSync(path.join(OUT_DIR, 'trace-bad-'));
   const gz = fs.readFileSync(FILES.alexnet);
@@ -153,6 +170,7 @@ test('bad files: a clear message, state error, and the rest of the page keeps it
     assert.equal(await state(page, ['error', 'done']), 'done');
     assert.equal(await page.locator('[data-metric="trace_device"]').getAttribute('data-value'), 'Mystery GPU 9000');
     assert.equal(await page.locator('[data-metric="trace_preset"]').getAttribute('data-value'), '');
+    assert.match(await page.locator(`${W} [data-trace-message]`).innerText(), /No hardware preset for the GPU Mystery GPU 9000/);
     // the rest of the page did not move
     assert.equal(await metric(page, 'wall_time_s'), wall);
     assert.equal(page.url(), url);
