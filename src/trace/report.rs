@@ -168,3 +168,43 @@ pub fn row(file: &str, d: &Diagnosis) -> Row {
             .collect(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::analyse;
+
+    #[test]
+    fn the_row_lists_what_the_maps_hold() {
+        let body = r#"{"traceEvents": [
+            {"ph":"X","cat":"kernel","name":"ampere_sgemm_128x64_nn","ts":0,"dur":100,"args":{"stream":7,"correlation":1,"device":0}},
+            {"ph":"X","cat":"kernel","name":"vectorized_elementwise_kernel","ts":150,"dur":20,"args":{"stream":7,"correlation":2,"device":0}}
+        ]}"#;
+        let d = analyse(body.as_bytes(), &mut |_| true).unwrap();
+        let r = row("t.json", &d);
+        // remedies: the list is the map, best first, and the best is the row's
+        assert_eq!(r.remedy_list.len(), r.remedies.len());
+        for x in &r.remedy_list {
+            assert_eq!(r.remedies.get(x.id), Some(&x.speedup));
+            assert!(!x.label.is_empty());
+        }
+        assert_eq!(r.remedy_list.first().map(|x| x.id), r.best_remedy);
+        assert!(r
+            .remedy_list
+            .windows(2)
+            .all(|w| w[0].speedup >= w[1].speedup));
+        // classes and top kernels: the same shares, times in seconds
+        for c in &r.classes {
+            assert_eq!(r.class_time_share.get(c.class), Some(&c.share));
+        }
+        assert_eq!(
+            r.top_kernels.first().map(|k| k.name.as_str()),
+            Some("ampere_sgemm_128x64_nn")
+        );
+        assert!((r.top_kernels[0].time_s - 100e-6).abs() < 1e-15);
+        assert!((r.top_kernels.iter().map(|k| k.share).sum::<f64>() - 1.0).abs() < 1e-12);
+        // and it serialises (the worker posts exactly this)
+        let json = serde_json::to_string(&r).unwrap();
+        assert!(json.contains("\"remedy_list\":[{\"id\":"));
+    }
+}
