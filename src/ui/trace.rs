@@ -123,6 +123,10 @@ impl Sig {
                             units::si(t, "B")
                         ));
                     }
+                    Some("fatal") => self.fail(format!(
+                        "the trace worker could not start: {}",
+                        get(&d, "message").as_string().unwrap_or_default()
+                    )),
                     Some("phase") => self.message.set("Decompressing…".into()),
                     Some("result") => match get(&d, "json").as_string().as_deref().and_then(decode)
                     {
