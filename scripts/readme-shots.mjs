@@ -19,6 +19,8 @@ try {
       await page.goto(h.url + query);
       await waitReady(page);
       await page.waitForTimeout(400); // charts draw on the next frames
+      // the trace widget's example is parsed by its worker once it is on screen
+      if (query.includes('embed=trace')) await page.waitForSelector('[data-trace-state=example]', { timeout: 60_000 });
       if (element) await page.locator(element).screenshot({ path: file });
       else await page.screenshot({ path: file });
       console.log(path.relative(REPO_ROOT, file));
@@ -27,6 +29,7 @@ try {
     }
   };
   await shoot('', path.join(IMG, 'explorer.png'), { width: 1280, height: 800 });
+  await shoot('?embed=trace', path.join(IMG, 'trace.png'), { width: 720, height: 1000 });
   for (const id of WIDGET_IDS) {
     await shoot(`?embed=${id}`, path.join(IMG, 'embeds', `${id}.png`), { width: 520, height: 800, element: 'main' });
   }

@@ -3,6 +3,8 @@
 // with the cached copy as the fallback; the hashed assets (js, wasm, css) never
 // change under a name, so they are served cache-first. Same-origin GETs only.
 const CACHE = 'brrr-v1';
+// Trunk's content-hashed names (`name-<hex>.js`, `name-<hex>_bg.wasm`, …)
+const HASHED = /-[0-9a-f]{8,16}(_bg)?\.[a-z]+$/;
 const ASSET = /['"]([^'"\s]+\.(?:js|wasm|css|svg|webmanifest))['"]/g;
 
 async function precache() {
@@ -48,6 +50,22 @@ self.addEventListener('fetch', (event) => {
           return res;
         })
         .catch(async () => (await caches.match(scope)) || Response.error()),
+    );
+    return;
+  }
+  // unhashed names (the trace widget's worker and example, the icons) can change
+  // under the same name: network first, the cached copy offline
+  if (!HASHED.test(url.pathname)) {
+    event.respondWith(
+      fetch(req)
+        .then((res) => {
+          if (res.ok) {
+            const copy = res.clone();
+            caches.open(CACHE).then((c) => c.put(req, copy));
+          }
+          return res;
+        })
+        .catch(async () => (await caches.match(req)) || Response.error()),
     );
     return;
   }

@@ -12,9 +12,8 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
+    use brrr::trace::report::{row, Out};
     use brrr::trace::{analyse, Diagnosis, TraceError};
-    use serde::Serialize;
-    use std::collections::BTreeMap;
     use std::fs::File;
     use std::io::{BufRead, BufReader, IsTerminal, Read, Write};
 
@@ -36,101 +35,6 @@ cost class whose halving shortens the run most.
 Exit status: 0 on success; 2 on bad usage or when any FILE is not a usable
 trace (one line on standard error per such file; the other files are still
 analysed and written to --json); 1 when OUT cannot be written.";
-
-    /// One rank in `--json`'s `ranks` array. Shares are fractions (0–1), times
-    /// seconds, unrounded.
-    #[derive(Serialize)]
-    struct Row {
-        file: String,
-        rank: Option<i64>,
-        device: Option<String>,
-        preset: Option<&'static str>,
-        kernels: usize,
-        span_s: f64,
-        idle_share: f64,
-        compute_share: f64,
-        noncompute_share: f64,
-        comm_share: f64,
-        memory_share: f64,
-        launch_wait_share: f64,
-        short_kernel_share: f64,
-        placed_kernels: usize,
-        regime: &'static str,
-        best_remedy: Option<&'static str>,
-        best_speedup: Option<f64>,
-        // beyond the issue's list
-        activities: usize,
-        matmul_share: f64,
-        short_kernel_time_share: f64,
-        launches_per_s: f64,
-        halving_saves: BTreeMap<&'static str, f64>,
-        remedies: BTreeMap<&'static str, f64>,
-        class_time_share: BTreeMap<&'static str, f64>,
-        matmul_flops: f64,
-        matmul_kernel_s: f64,
-        devices: Vec<DeviceRow>,
-    }
-
-    #[derive(Serialize)]
-    struct DeviceRow {
-        device: i64,
-        span_s: f64,
-        idle_share: f64,
-        compute_share: f64,
-        noncompute_share: f64,
-    }
-
-    #[derive(Serialize)]
-    struct Out {
-        ranks: Vec<Row>,
-    }
-
-    fn row(file: &str, d: &Diagnosis) -> Row {
-        let best = d.best_remedy();
-        Row {
-            file: file.to_string(),
-            rank: d.rank,
-            device: d.device.clone(),
-            preset: d.preset,
-            kernels: d.kernels,
-            span_s: d.span_s(),
-            idle_share: d.hta.idle_share(),
-            compute_share: d.hta.compute_share(),
-            noncompute_share: d.hta.noncompute_share(),
-            comm_share: d.comm_share,
-            memory_share: d.memory_class_share,
-            launch_wait_share: d.launch_wait_share(),
-            short_kernel_share: d.short_kernel_share(),
-            placed_kernels: d.placed_kernels,
-            regime: d.regime.id(),
-            best_remedy: best.map(|r| r.id),
-            best_speedup: best.map(|r| r.speedup),
-            activities: d.activities,
-            matmul_share: d.compute_class_share,
-            short_kernel_time_share: d.short_kernel_time_share,
-            launches_per_s: d.launches_per_s,
-            halving_saves: d
-                .halvings
-                .iter()
-                .map(|h| (h.class.id(), h.saving))
-                .collect(),
-            remedies: d.remedies.iter().map(|r| (r.id, r.speedup)).collect(),
-            class_time_share: d.classes.iter().map(|c| (c.class.id(), c.share)).collect(),
-            matmul_flops: d.matmul_flops,
-            matmul_kernel_s: d.matmul_time * 1e-6,
-            devices: d
-                .per_device
-                .iter()
-                .map(|(dev, b)| DeviceRow {
-                    device: *dev,
-                    span_s: b.span * 1e-6,
-                    idle_share: b.idle_share(),
-                    compute_share: b.compute_share(),
-                    noncompute_share: b.noncompute_share(),
-                })
-                .collect(),
-        }
-    }
 
     /// Opens `path`, decompressing gzip (by its magic bytes, whatever the name).
     fn open(path: &str) -> Result<Box<dyn Read>, TraceError> {

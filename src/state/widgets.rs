@@ -76,6 +76,13 @@ choice_enum! {
 }
 
 choice_enum! {
+    /// What the trace widget opens on.
+    pub enum TraceSource {
+        Example = "example" "the bundled example (an A100 run)",
+    }
+}
+
+choice_enum! {
     /// Which line of GPUs the generations chart shows.
     pub enum GenLine {
         Both = "both" "both lines",
@@ -405,6 +412,9 @@ params! {
     dit_flash: Flag = true, "dit_flash", "FlashAttention";
     dit_graphs: Flag = false, "dit_graphs", "CUDA graphs (one launch per step)";
     dit_fused: Flag = false, "dit_fused", "fuse adaLN scale/shift/gate and GELU into neighbours";
+    // the `trace` widget: what it opens on (only the bundled example has a URL;
+    // a file of the reader's own never leaves the page, nor goes into the URL)
+    trace: Choice<TraceSource> = TraceSource::Example, "trace", "Trace";
 }
 
 pub fn param(key: &str) -> Option<&'static WParam> {

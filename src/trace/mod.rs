@@ -16,6 +16,7 @@ pub mod breakdown;
 pub mod classify;
 pub mod counterfactual;
 pub mod parse;
+pub mod report;
 pub mod shapes;
 
 use breakdown::{activities, breakdown, share, Activity, Breakdown};

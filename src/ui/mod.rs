@@ -38,6 +38,8 @@ mod storage;
 mod store;
 mod tensor_cores;
 mod theme;
+mod trace;
+mod trace_row;
 mod widgets;
 
 use crate::model::Report;

@@ -103,6 +103,15 @@ pub const WIDGETS: &[WidgetDef] = &[
         gate: true,
         render: |ctx| view! { <super::lab::Lab ctx=ctx/> }.into_any(),
     },
+    // chapter "Diagnose your own run"
+    WidgetDef {
+        id: "trace",
+        title: "Diagnose your own run",
+        // 2134 px at 720 px wide showing its example (embed.test.mjs waits for it)
+        embed_height: 2240,
+        gate: true,
+        render: |ctx| view! { <super::trace::Trace ctx=ctx/> }.into_any(),
+    },
     // chapter "Beyond the essay"
     WidgetDef {
         id: "llm",

@@ -54,6 +54,10 @@ async function settleWidget(page, id) {
   if (id === 'lab') {
     await page.waitForSelector('.lab[data-lab-gpu=ready], .lab[data-lab-gpu=missing]', { timeout: 15_000 });
   }
+  if (id === 'trace') {
+    // its example is parsed by a worker once the widget is on screen
+    await page.waitForSelector('[data-trace-state=example], [data-trace-state=error]', { timeout: 60_000 });
+  }
   await pollUntil(
     () => page.evaluate(() => [...document.querySelectorAll('canvas[data-frame]')].every((c) => Number(c.dataset.frame) >= 1)),
     (ok) => ok,

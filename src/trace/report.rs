@@ -1,0 +1,210 @@
+//! The diagnosis as JSON: the one row per rank that `brrr-trace --json` writes
+//! and the page's trace worker posts (`src/bin/brrr-trace-worker.rs`), so the
+//! browser's readouts and the CLI's file are the same numbers. Shares are
+//! fractions (0–1), times seconds, unrounded. Fields are added, never renamed.
+
+use super::breakdown::share;
+use super::Diagnosis;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One rank in `--json`'s `ranks` array.
+#[derive(Serialize)]
+pub struct Row {
+    pub file: String,
+    pub rank: Option<i64>,
+    pub device: Option<String>,
+    pub preset: Option<&'static str>,
+    pub kernels: usize,
+    pub span_s: f64,
+    pub idle_share: f64,
+    pub compute_share: f64,
+    pub noncompute_share: f64,
+    pub comm_share: f64,
+    pub memory_share: f64,
+    pub launch_wait_share: f64,
+    pub short_kernel_share: f64,
+    pub placed_kernels: usize,
+    pub regime: &'static str,
+    pub best_remedy: Option<&'static str>,
+    pub best_speedup: Option<f64>,
+    // beyond the issue's list
+    pub activities: usize,
+    pub matmul_share: f64,
+    pub short_kernel_time_share: f64,
+    pub launches_per_s: f64,
+    pub halving_saves: BTreeMap<&'static str, f64>,
+    pub remedies: BTreeMap<&'static str, f64>,
+    pub class_time_share: BTreeMap<&'static str, f64>,
+    pub matmul_flops: f64,
+    pub matmul_kernel_s: f64,
+    pub devices: Vec<DeviceRow>,
+    // what the page's trace widget draws beyond the figures above
+    pub matmul_bytes: f64,
+    /// Remedies best first, with their labels.
+    pub remedy_list: Vec<RemedyRow>,
+    /// Kernel classes in `KernelClass::ALL` order (only those present).
+    pub classes: Vec<ClassRow>,
+    /// The ten kernel names with the most time, most first.
+    pub top_kernels: Vec<KernelRow>,
+}
+
+#[derive(Serialize)]
+pub struct DeviceRow {
+    pub device: i64,
+    pub span_s: f64,
+    pub idle_share: f64,
+    pub compute_share: f64,
+    pub noncompute_share: f64,
+}
+
+#[derive(Serialize)]
+pub struct RemedyRow {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub speedup: f64,
+}
+
+#[derive(Serialize)]
+pub struct ClassRow {
+    pub class: &'static str,
+    pub count: usize,
+    pub time_s: f64,
+    pub share: f64,
+}
+
+#[derive(Serialize)]
+pub struct KernelRow {
+    pub name: String,
+    pub class: &'static str,
+    pub count: usize,
+    pub time_s: f64,
+    /// Of all GPU activities' summed time.
+    pub share: f64,
+}
+
+/// `--json`'s top level.
+#[derive(Serialize)]
+pub struct Out {
+    pub ranks: Vec<Row>,
+}
+
+/// The row of `file`'s diagnosis.
+pub fn row(file: &str, d: &Diagnosis) -> Row {
+    let best = d.best_remedy();
+    let total: f64 = d.classes.iter().map(|c| c.time).sum();
+    Row {
+        file: file.to_string(),
+        rank: d.rank,
+        device: d.device.clone(),
+        preset: d.preset,
+        kernels: d.kernels,
+        span_s: d.span_s(),
+        idle_share: d.hta.idle_share(),
+        compute_share: d.hta.compute_share(),
+        noncompute_share: d.hta.noncompute_share(),
+        comm_share: d.comm_share,
+        memory_share: d.memory_class_share,
+        launch_wait_share: d.launch_wait_share(),
+        short_kernel_share: d.short_kernel_share(),
+        placed_kernels: d.placed_kernels,
+        regime: d.regime.id(),
+        best_remedy: best.map(|r| r.id),
+        best_speedup: best.map(|r| r.speedup),
+        activities: d.activities,
+        matmul_share: d.compute_class_share,
+        short_kernel_time_share: d.short_kernel_time_share,
+        launches_per_s: d.launches_per_s,
+        halving_saves: d
+            .halvings
+            .iter()
+            .map(|h| (h.class.id(), h.saving))
+            .collect(),
+        remedies: d.remedies.iter().map(|r| (r.id, r.speedup)).collect(),
+        class_time_share: d.classes.iter().map(|c| (c.class.id(), c.share)).collect(),
+        matmul_flops: d.matmul_flops,
+        matmul_kernel_s: d.matmul_time * 1e-6,
+        devices: d
+            .per_device
+            .iter()
+            .map(|(dev, b)| DeviceRow {
+                device: *dev,
+                span_s: b.span * 1e-6,
+                idle_share: b.idle_share(),
+                compute_share: b.compute_share(),
+                noncompute_share: b.noncompute_share(),
+            })
+            .collect(),
+        matmul_bytes: d.matmul_bytes,
+        remedy_list: d
+            .remedies
+            .iter()
+            .map(|r| RemedyRow {
+                id: r.id,
+                label: r.label,
+                speedup: r.speedup,
+            })
+            .collect(),
+        classes: d
+            .classes
+            .iter()
+            .map(|c| ClassRow {
+                class: c.class.id(),
+                count: c.count,
+                time_s: c.time * 1e-6,
+                share: c.share,
+            })
+            .collect(),
+        top_kernels: d
+            .top_kernels
+            .iter()
+            .map(|k| KernelRow {
+                name: k.name.clone(),
+                class: k.class.id(),
+                count: k.count,
+                time_s: k.time * 1e-6,
+                share: share(k.time, total),
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::analyse;
+
+    #[test]
+    fn the_row_lists_what_the_maps_hold() {
+        let body = r#"{"traceEvents": [
+            {"ph":"X","cat":"kernel","name":"ampere_sgemm_128x64_nn","ts":0,"dur":100,"args":{"stream":7,"correlation":1,"device":0}},
+            {"ph":"X","cat":"kernel","name":"vectorized_elementwise_kernel","ts":150,"dur":20,"args":{"stream":7,"correlation":2,"device":0}}
+        ]}"#;
+        let d = analyse(body.as_bytes(), &mut |_| true).unwrap();
+        let r = row("t.json", &d);
+        // remedies: the list is the map, best first, and the best is the row's
+        assert_eq!(r.remedy_list.len(), r.remedies.len());
+        for x in &r.remedy_list {
+            assert_eq!(r.remedies.get(x.id), Some(&x.speedup));
+            assert!(!x.label.is_empty());
+        }
+        assert_eq!(r.remedy_list.first().map(|x| x.id), r.best_remedy);
+        assert!(r
+            .remedy_list
+            .windows(2)
+            .all(|w| w[0].speedup >= w[1].speedup));
+        // classes and top kernels: the same shares, times in seconds
+        for c in &r.classes {
+            assert_eq!(r.class_time_share.get(c.class), Some(&c.share));
+        }
+        assert_eq!(
+            r.top_kernels.first().map(|k| k.name.as_str()),
+            Some("ampere_sgemm_128x64_nn")
+        );
+        assert!((r.top_kernels[0].time_s - 100e-6).abs() < 1e-15);
+        assert!((r.top_kernels.iter().map(|k| k.share).sum::<f64>() - 1.0).abs() < 1e-12);
+        // and it serialises (the worker posts exactly this)
+        let json = serde_json::to_string(&r).unwrap();
+        assert!(json.contains("\"remedy_list\":[{\"id\":"));
+    }
+}

@@ -1,0 +1,247 @@
+// Issue 23: the `trace` widget ("Diagnose your own run"). It opens on the bundled
+// example (a real A100 trace) once it comes on screen, parsed by its own worker
+// (.wasm fetched only then); its readouts equal brrr-trace's --json for the same
+// file (tests/e2e/data/trace-cli.json, written by the native CLI, see its
+// "how" field); chosen files (.json, .json.gz, several at once) give `done`; bad
+// files give `error` and leave the rest of the page alone; Cancel stops the worker;
+// dark mode, a phone width and the axe audit. Every wait is on data-trace-state.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import fs from 'node:fs';
+import { useHarness, metric, OUT_DIR, REPO_ROOT, show, screenshot } from './helpers.mjs';
+
+const h = useHarness();
+const W = '#trace';
+const TRACES = path.join(REPO_ROOT, 'tests', 'data', 'traces');
+const CLI = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'tests', 'e2e', 'data', 'trace-cli.json'), 'utf8'));
+const AXE = path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js');
+const SHOTS = path.join(OUT_DIR, 'trace');
+fs.mkdirSync(SHOTS, { recursive: true });
+
+const FILES = {
+  a100: path.join(TRACES, 'a100_80gb', 'rank0.json.gz'),
+  alexnet: path.join(TRACES, 'alexnet', 'benchmark_result_2869224_1695835535_trace.json.gz'),
+  overlap: path.join(TRACES, 'synthetic_overlap', 'trace.json'),
+  cpu: path.join(TRACES, 'cpu_only', 'rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz'),
+};
+
+/** The CLI's row for a fixture file (by its base name). */
+const row = (file) => {
+  const r = CLI.ranks.find((x) => path.basename(x.file) === path.basename(file));
+  assert.ok(r, `no CLI row for ${file}`);
+  return r;
+};
+
+/** Wait until the widget's state is one of `states` (it signals each change). */
+async function state(page, states, timeout = 60_000) {
+  const list = Array.isArray(states) ? states : [states];
+  await page.waitForFunction(
+    ([sel, l]) => l.includes(document.querySelector(sel)?.querySelector('[data-trace-state]')?.getAttribute('data-trace-state')),
+    [W, list],
+    { timeout },
+  );
+  return page.locator(`${W} [data-trace-state]`).getAttribute('data-trace-state');
+}
+
+const NUMERIC = ['kernels', 'span_s', 'idle_share', 'compute_share', 'noncompute_share', 'comm_share', 'memory_share',
+  'launch_wait_share', 'short_kernel_share', 'placed_kernels', 'best_speedup'];
+
+/** Every readout of the shown rank equals the CLI's row, exactly. */
+async function sameAsCli(page, r) {
+  for (const k of NUMERIC) assert.equal(await metric(page, `trace_${k}`), r[k], `trace_${k}`);
+  const str = async (k) => page.locator(`[data-metric="trace_${k}"]`).getAttribute('data-value');
+  assert.equal(await str('regime'), r.regime);
+  assert.equal(await str('best_remedy'), r.best_remedy ?? '');
+  assert.equal(await str('device'), r.device ?? '');
+  assert.equal(await str('preset'), r.preset ?? '');
+  assert.equal(await str('rank'), r.rank === null ? '' : String(r.rank));
+  // the remedy items: the CLI's speedups, helping iff ≥ 1.05×
+  const items = await page.$$eval(`${W} li[data-remedy]`, (lis) => lis.map((li) => [li.dataset.remedy, Number(li.dataset.speedup), li.dataset.helps]));
+  assert.equal(items.length, Object.keys(r.remedies).length);
+  for (const [id, sp, helps] of items) {
+    assert.equal(sp, r.remedies[id], id);
+    assert.equal(helps, sp >= 1.05 ? '1' : '0', id);
+  }
+}
+
+async function choose(page, files) {
+  await page.locator(`${W} input[type=file][data-trace-input]`).setInputFiles(files);
+}
+
+test('the example opens when the widget is first on screen, fetched only then, and equals brrr-trace', async (t) => {
+  await h.withPage(t, '', async (page) => {
+    const before = h.requests.filter((r) => /brrr-trace-worker|example\/rank0/.test(r.url) && r.label.startsWith(t.name));
+    assert.deepEqual(before, [], 'nothing of the trace widget is fetched before it is on screen');
+    await show(page.locator(W));
+    assert.equal(await state(page, ['example', 'error']), 'example', await page.locator(`${W} [data-trace-message]`).innerText());
+    const fetched = h.requests.filter((r) => r.label.startsWith(t.name)).map((r) => r.url);
+    assert.ok(fetched.some((u) => u.endsWith('brrr-trace-worker_bg.wasm')), 'the worker wasm');
+    assert.ok(fetched.some((u) => u.endsWith('example/rank0.json.gz')), 'the example');
+    assert.equal(await metric(page, 'trace_ranks'), 1);
+    await sameAsCli(page, row(FILES.a100));
+    assert.equal(await page.locator(`${W} [data-trace-state]`).getAttribute('data-trace-file'), null, 'no file name for the example');
+    await page.screenshot({ path: path.join(SHOTS, 'example.png'), fullPage: false });
+  }, { shot: 'trace/example-full' });
+});
+
+test('choosing a .json and a .json.gz: done, a table per rank, the slowest named, a rank select', async (t) => {
+  await h.withPage(t, '', async (page) => {
+    await show(page.locator(W));
+    await state(page, 'example');
+    await choose(page, [FILES.overlap]);
+    assert.equal(await state(page, ['done', 'error']), 'done');
+    assert.equal(await page.locator(`${W} [data-trace-state]`).getAttribute('data-trace-file'), 'trace.json');
+    await sameAsCli(page, row(FILES.overlap));
+
+    await choose(page, [FILES.alexnet]);
+    await state(page, 'loading', 10_000).catch(() => {});
+    assert.equal(await state(page, ['done', 'error']), 'done');
+    assert.equal(await page.locator(`${W} [data-trace-state]`).getAttribute('data-trace-file'), path.basename(FILES.alexnet));
+    await sameAsCli(page, row(FILES.alexnet));
+
+    // several files: one row each, the slowest named, the select picks the rank shown
+    await choose(page, [FILES.overlap, FILES.alexnet]);
+    await page.waitForFunction((sel) => document.querySelectorAll(`${sel} table.trace-ranks tbody tr`).length === 2, W, { timeout: 60_000 });
+    assert.equal(await state(page, 'done'), 'done');
+    assert.equal(await metric(page, 'trace_ranks'), 2);
+    const spans = [row(FILES.overlap).span_s, row(FILES.alexnet).span_s];
+    const slowest = spans[1] > spans[0] ? 1 : 0;
+    assert.equal(await page.locator(`${W} [data-trace-slowest]`).getAttribute('data-trace-slowest'), String(slowest));
+    await sameAsCli(page, row(FILES.overlap));
+    await page.locator(`${W} select[name="trace_rank"]`).selectOption('1');
+    await page.waitForFunction((v) => document.querySelector('[data-metric="trace_span_s"]')?.getAttribute('data-value') === String(v), row(FILES.alexnet).span_s);
+    await sameAsCli(page, row(FILES.alexnet));
+
+    // Reset: back to the example
+    await page.locator(`${W} [data-trace-reset]`).click();
+    assert.equal(await state(page, 'example'), 'example');
+    await sameAsCli(page, row(FILES.a100));
+  });
+});
+
+test('dropping a file onto the widget reads it like choosing one', async (t) => {
+  await h.withPage(t, '', async (page) => {
+    await show(page.locator(W));
+    await state(page, 'example');
+    const dt = await page.evaluateHandle((text) => {
+      const d = new DataTransfer();
+      d.items.add(new File([text], 'dropped.json', { type: 'application/json' }));
+      return d;
+    }, fs.readFileSync(FILES.overlap, 'utf8'));
+    await page.dispatchEvent(`${W} [data-trace-state]`, 'dragover', { dataTransfer: dt });
+    await page.dispatchEvent(`${W} [data-trace-state]`, 'drop', { dataTransfer: dt });
+    assert.equal(await state(page, ['done', 'error']), 'done');
+    assert.equal(await page.locator(`${W} [data-trace-state]`).getAttribute('data-trace-file'), 'dropped.json');
+    await sameAsCli(page, row(FILES.overlap));
+  });
+});
+
+test('bad files: a clear message, state error, and the rest of the page keeps its state', async (t) => {
+  const dir = fs.mkdtempSync(path.join(OUT_DIR, 'trace-bad-'));
+  const gz = fs.readFileSync(FILES.alexnet);
+  const bad = {
+    'notjson.json': ['hello world', /not JSON/],
+    'empty.json': ['', /empty/],
+    'cut.json.gz': [gz.subarray(0, Math.floor(gz.length / 2)), /gzip|truncated/],
+    'unknown-gpu.json': [JSON.stringify({ deviceProperties: [{ id: 0, name: 'Mystery GPU 9000' }], traceEvents: [{ ph: 'X', cat: 'kernel', name: 'k', ts: 0, dur: 5, args: { stream: 7, correlation: 1, device: 0 } }] }), null],
+  };
+  for (const [name, [body]] of Object.entries(bad)) fs.writeFileSync(path.join(dir, name), body);
+  await h.withPage(t, '?batch=8', async (page) => {
+    await show(page.locator(W));
+    await state(page, 'example');
+    const url = page.url();
+    const wall = await metric(page, 'wall_time_s');
+    for (const [name, [, re]] of Object.entries(bad)) {
+      if (!re) continue;
+      await choose(page, [path.join(dir, name)]);
+      assert.equal(await state(page, ['error', 'done']), 'error', name);
+      const msg = await page.locator(`${W} [data-trace-message]`).innerText();
+      assert.match(msg, re, `${name}: ${msg}`);
+      assert.match(msg, new RegExp(name.replace(/\./g, '\\.')), `${name}: the message names the file`);
+      assert.equal(await page.locator(`${W} [data-metric="trace_regime"]`).getAttribute('data-value'), '');
+    }
+    await choose(page, [FILES.cpu]);
+    assert.equal(await state(page, ['error', 'done']), 'error');
+    assert.match(await page.locator(`${W} [data-trace-message]`).innerText(), /no GPU events/);
+    // an unknown GPU is analysed; it just has no preset
+    await choose(page, [path.join(dir, 'unknown-gpu.json')]);
+    assert.equal(await state(page, ['error', 'done']), 'done');
+    assert.equal(await page.locator('[data-metric="trace_device"]').getAttribute('data-value'), 'Mystery GPU 9000');
+    assert.equal(await page.locator('[data-metric="trace_preset"]').getAttribute('data-value'), '');
+    assert.match(await page.locator(`${W} [data-trace-message]`).innerText(), /No hardware preset for the GPU Mystery GPU 9000/);
+    // the rest of the page did not move
+    assert.equal(await metric(page, 'wall_time_s'), wall);
+    assert.equal(page.url(), url);
+    assert.equal(await page.locator('#panic-banner, .panic').count(), 0);
+  });
+});
+
+test('Cancel stops the worker mid-parse and the example stays', async (t) => {
+  await h.withPage(t, '', async (page) => {
+    await show(page.locator(W));
+    await state(page, 'example');
+    await page.evaluate(() => { window.__brrrTraceSlow = true; });
+    await choose(page, [FILES.a100]);
+    await page.waitForFunction((sel) => /Reading file 1/.test(document.querySelector(`${sel} [data-trace-message]`)?.textContent || ''), W, { timeout: 30_000 });
+    assert.equal(await state(page, 'loading'), 'loading');
+    await page.locator(`${W} [data-trace-cancel]`).click();
+    assert.equal(await state(page, ['example', 'done', 'error']), 'example');
+    assert.match(await page.locator(`${W} [data-trace-message]`).innerText(), /Cancelled/);
+    await sameAsCli(page, row(FILES.a100));
+  });
+});
+
+test('dark mode at a phone width: no sideways scroll; the axe audit passes', async () => {
+  for (const [scheme, width] of [['dark', 390], ['light', 720]]) {
+    const ctx = await h.browser.newContext({ colorScheme: scheme, bypassCSP: true, viewport: { width, height: 900 } });
+    try {
+      const page = await ctx.newPage();
+      await page.goto(h.url + `?theme=${scheme}`);
+      await page.waitForSelector('html[data-ready]', { timeout: 60_000 });
+      await show(page.locator(W));
+      await state(page, 'example');
+      const over = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(over <= 0, `${scheme} ${width}px: the page scrolls sideways by ${over}px`);
+      await page.locator(W).screenshot({ path: path.join(SHOTS, `${scheme}-${width}.png`) });
+      await page.addScriptTag({ path: AXE });
+      const v = await page.evaluate(async (sel) => {
+        const r = await window.axe.run(document.querySelector(sel), { resultTypes: ['violations'] });
+        return r.violations.map((x) => `${x.id}: ${x.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+      }, W);
+      assert.deepEqual(v, [], `${scheme} ${width}px`);
+    } finally {
+      await ctx.close();
+    }
+  }
+});
+
+// for the README and docs/perf.md: from file chosen to diagnosis shown
+test('benchmark (BRRR_TRACE_BENCH=MB): a generated trace of that size', { skip: !process.env.BRRR_TRACE_BENCH }, async (t) => {
+  const mb = Number(process.env.BRRR_TRACE_BENCH);
+  const file = path.join(OUT_DIR, `trace-bench-${mb}mb.json`);
+  if (!fs.existsSync(file)) {
+    const ev = [];
+    let size = 0, i = 0, ts = 0;
+    while (size < mb * 1e6) {
+      const k = `{"ph":"X","cat":"kernel","name":"ampere_sgemm_128x64_nn_${i % 50}","pid":0,"tid":7,"ts":${ts},"dur":${5 + (i % 20)},"args":{"device":0,"stream":7,"correlation":${i},"External id":${i}}}`;
+      const l = `{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":${ts - 4},"dur":3,"args":{"correlation":${i}}}`;
+      ev.push(k, l);
+      size += k.length + l.length + 2;
+      ts += 30 + (i % 7);
+      i++;
+    }
+    fs.writeFileSync(file, `{"deviceProperties":[{"id":0,"name":"NVIDIA A100-SXM4-80GB","totalGlobalMem":85093040128}],"traceEvents":[${ev.join(',')}]}`);
+  }
+  await h.withPage(t, '', async (page) => {
+    await show(page.locator(W));
+    await state(page, 'example');
+    const t0 = Date.now();
+    await choose(page, [file]);
+    await state(page, ['done', 'error'], 120_000);
+    const ms = Date.now() - t0;
+    console.log(`trace bench: ${(fs.statSync(file).size / 1e6).toFixed(1)} MB in ${ms} ms (file chosen → diagnosis shown)`);
+    assert.equal(await state(page, ['done', 'error']), 'done');
+  });
+});
