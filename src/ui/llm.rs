@@ -45,38 +45,38 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
     let live = ctx.live(model_step);
     let st = ctx.held(live);
     let ratio = ctx.live(|s| step::double_batch_ratio(&s.llm_run(), &s.setting()));
+    let ratio_drawn = ctx.held(ratio);
+    // the sentences, the fit and the sweep's critical batch draw the held step and
+    // ratio: the model is not run again for them
     let sentences = Memo::new(move |_| {
-        ctx.view.with(|s| {
-            let (r, set) = (s.llm_run(), s.setting());
-            let st = step::run(&r, &set);
-            let mut v = vec![
-                advice::where_time_goes(&st),
-                advice::double_batch(&r, &set, &st),
-            ];
-            if r.phase == Phase::Decode {
-                v.push(advice::critical(&st));
-            }
-            v.extend(
-                advice::counterfactuals(&r, &set, &st)
-                    .into_iter()
-                    .map(|c| c.2),
-            );
-            v
+        st.with(|st| {
+            ctx.view.with(|s| {
+                let (r, set) = (s.llm_run(), s.setting());
+                let mut v = vec![
+                    advice::where_time_goes(st),
+                    advice::double_batch_with(&r, st, ratio_drawn.get()),
+                ];
+                if r.phase == Phase::Decode {
+                    v.push(advice::critical(st));
+                }
+                v.extend(
+                    advice::counterfactuals(&r, &set, st)
+                        .into_iter()
+                        .map(|c| c.2),
+                );
+                v
+            })
         })
     });
-    let fit_text = Memo::new(move |_| {
-        ctx.view
-            .with(|s| advice::capacity(&step::run_plain(&s.llm_run(), &s.setting()), &s.hw_name()))
-    });
+    let fit_text =
+        Memo::new(move |_| st.with(|st| ctx.view.with(|s| advice::capacity(st, &s.hw_name()))));
     let sweep = Memo::new(move |_| {
         ctx.view.with(|s| {
             let r = s.llm_run();
-            let set = s.setting();
-            let st = step::run_plain(&r, &set);
             Sweep {
-                points: step::sweep(&r, &set),
+                points: step::sweep(&r, &s.setting()),
                 batch: r.batch,
-                critical: st.critical_batch,
+                critical: st.with(|st| st.critical_batch),
                 prefill: r.phase == Phase::Prefill,
             }
         })
