@@ -39,6 +39,7 @@ mod store;
 mod tensor_cores;
 mod theme;
 mod trace;
+mod trace_host;
 mod trace_row;
 mod widgets;
 
@@ -112,6 +113,16 @@ impl Ctx {
 /// no single long task or layout blocks the main thread, and sets
 /// `data-ready="1"` once all are built. An embed (`?embed=ID`) replaces the
 /// page's content with the one widget.
+/// The trace widget's own app (`src/bin/brrr-trace-ui.rs`): mounts it into `el`.
+pub fn mount_trace(el: web_sys::HtmlElement, dark: bool) {
+    trace::mount(el, dark);
+}
+
+/// The page's theme changed (the trace widget's app follows it).
+pub fn trace_dark(on: bool) {
+    trace::set_dark(on);
+}
+
 pub fn start() {
     panic::install();
     // Everything the page starts from, read now: the URL is rewritten from the

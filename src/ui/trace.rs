@@ -1,15 +1,17 @@
 //! "Diagnose your own run" (issue 23): a torch.profiler trace → where each GPU's
-//! time went and which cost, halved, shortens the run most. The parsing and the
-//! analysis (`crate::trace`) run in a Web Worker with its own .wasm
-//! (`src/bin/brrr-trace-worker.rs`, protocol in its module docs), created when the
-//! widget first comes on screen; this file only starts it, follows its messages
-//! and draws the rows it posts (`trace::report::Row` as JSON, read back with the
-//! page's own small JSON reader, so this .wasm links neither the parser nor
-//! serde_json). The readouts are the CLI's `--json` fields, unrounded.
+//! time went and which cost, halved, shortens the run most.
+//!
+//! Two .wasm files besides the page's, both fetched only when the widget first
+//! comes on screen: this UI is its own Leptos app (`src/bin/brrr-trace-ui.rs`,
+//! mounted by the page's stand-in `trace_host`), so the page's first load does
+//! not carry it; the parsing and the analysis (`crate::trace`) run in a Web
+//! Worker (`src/bin/brrr-trace-worker.rs`, protocol in its module docs). This
+//! file starts the worker, follows its messages and draws the rows it posts
+//! (`trace::report::Row` as JSON, read back with the small JSON reader
+//! `gpu::json`). The readouts are the CLI's `--json` fields, unrounded.
 
 use super::frame::Readout;
 use super::trace_row::{decode, Rank};
-use super::Ctx;
 use crate::model::hardware::{self, Dtype};
 use crate::model::{roofline, units};
 use leptos::prelude::*;
@@ -258,8 +260,32 @@ fn raw(v: f64) -> String {
     }
 }
 
+thread_local! {
+    /// The page's theme, as the page last said (`set_dark`).
+    static DARK: std::cell::Cell<Option<RwSignal<bool>>> = const { std::cell::Cell::new(None) };
+}
+
+/// Mounts the widget into `el` (the page's stand-in calls this once the module
+/// is loaded), on the page's theme.
+pub fn mount(el: web_sys::HtmlElement, dark: bool) {
+    let _ = any_spawner::Executor::init_wasm_bindgen();
+    let owner = Owner::new();
+    owner.set();
+    let dark = RwSignal::new(dark);
+    DARK.with(|d| d.set(Some(dark)));
+    leptos::mount::mount_to(el, move || view! { <Trace dark=dark/> }).forget();
+    std::mem::forget(owner);
+}
+
+/// The page's theme changed.
+pub fn set_dark(on: bool) {
+    if let Some(d) = DARK.with(std::cell::Cell::get) {
+        d.set(on);
+    }
+}
+
 #[component]
-pub fn Trace(ctx: Ctx) -> impl IntoView {
+fn Trace(dark: RwSignal<bool>) -> impl IntoView {
     let g = Sig {
         phase: RwSignal::new(Phase::Idle),
         before: RwSignal::new(Phase::Idle),
@@ -269,12 +295,9 @@ pub fn Trace(ctx: Ctx) -> impl IntoView {
         errors: RwSignal::new(Vec::new()),
         job: StoredValue::new_local(None),
     };
-    // the example (and the worker) only when the widget is first on screen
-    Effect::new(move |_| {
-        if ctx.on_screen.get() && g.phase.get_untracked() == Phase::Idle {
-            g.example();
-        }
-    });
+    // this app is loaded when the widget is first on screen: the example now
+    g.example();
+    let _ = dark;
     let cur = Memo::new(move |_| g.ranks.with(|r| r.get(g.sel.get()).or(r.first()).cloned()));
     let first_file = move || match g.phase.get() {
         Phase::Done => g.ranks.with(|r| r.first().map(|r| r.file.clone())),

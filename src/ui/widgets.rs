@@ -110,7 +110,7 @@ pub const WIDGETS: &[WidgetDef] = &[
         // 2134 px at 720 px wide showing its example (embed.test.mjs waits for it)
         embed_height: 2240,
         gate: true,
-        render: |ctx| view! { <super::trace::Trace ctx=ctx/> }.into_any(),
+        render: |ctx| view! { <super::trace_host::TraceHost ctx=ctx/> }.into_any(),
     },
     // chapter "Beyond the essay"
     WidgetDef {

@@ -72,11 +72,12 @@ async function choose(page, files) {
 
 test('the example opens when the widget is first on screen, fetched only then, and equals brrr-trace', async (t) => {
   await h.withPage(t, '', async (page) => {
-    const before = h.requests.filter((r) => /brrr-trace-worker|example\/rank0/.test(r.url) && r.label.startsWith(t.name));
+    const before = h.requests.filter((r) => /brrr-trace-(worker|ui)|example\/rank0/.test(r.url) && r.label.startsWith(t.name));
     assert.deepEqual(before, [], 'nothing of the trace widget is fetched before it is on screen');
     await show(page.locator(W));
     assert.equal(await state(page, ['example', 'error']), 'example', await page.locator(`${W} [data-trace-message]`).innerText());
     const fetched = h.requests.filter((r) => r.label.startsWith(t.name)).map((r) => r.url);
+    assert.ok(fetched.some((u) => u.endsWith('brrr-trace-ui_bg.wasm')), "the widget's own wasm");
     assert.ok(fetched.some((u) => u.endsWith('brrr-trace-worker_bg.wasm')), 'the worker wasm');
     assert.ok(fetched.some((u) => u.endsWith('example/rank0.json.gz')), 'the example');
     assert.equal(await metric(page, 'trace_ranks'), 1);
@@ -245,3 +246,4 @@ test('benchmark (BRRR_TRACE_BENCH=MB): a generated trace of that size', { skip: 
     assert.equal(await state(page, ['done', 'error']), 'done');
   });
 });
+
