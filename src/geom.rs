@@ -429,6 +429,33 @@ pub fn year_label(x: f64) -> String {
     format!("{:.0}", 2015.0 + 5.0 * x.log10())
 }
 
+/// A time window `win` zoomed by `factor` (< 1 zooms in) about `centre`, kept
+/// inside `[lo, hi]` and at least 1 µs wide (the trace timeline's zoom): the
+/// instant under `centre` stays where it was on screen unless an edge stops it.
+pub fn zoom(win: (f64, f64), factor: f64, centre: f64, lo: f64, hi: f64) -> (f64, f64) {
+    let full = (hi - lo).max(1e-9);
+    let factor = if factor.is_finite() && factor > 0.0 { factor } else { 1.0 };
+    let w = ((win.1 - win.0) * factor).clamp(full.min(1e-6), full);
+    let f = if win.1 > win.0 && centre.is_finite() {
+        ((centre - win.0) / (win.1 - win.0)).clamp(0.0, 1.0)
+    } else {
+        0.5
+    };
+    let centre = if centre.is_finite() { centre } else { (win.0 + win.1) / 2.0 };
+    clamp_window(centre - f * w, w, lo, hi)
+}
+
+/// A time window moved by `by` seconds, kept inside `[lo, hi]` (its width kept).
+pub fn pan(win: (f64, f64), by: f64, lo: f64, hi: f64) -> (f64, f64) {
+    let by = if by.is_finite() { by } else { 0.0 };
+    clamp_window(win.0 + by, (win.1 - win.0).clamp(0.0, (hi - lo).max(0.0)), lo, hi)
+}
+
+fn clamp_window(start: f64, w: f64, lo: f64, hi: f64) -> (f64, f64) {
+    let start = start.clamp(lo, (hi - w).max(lo));
+    (start, (start + w).min(hi))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -839,5 +866,26 @@ mod tests {
         }
         // later years lie further right
         assert!(year_x(2017.0) < year_x(2018.0));
+    }
+
+    #[test]
+    fn timeline_zoom_and_pan_stay_inside() {
+        let (lo, hi) = (0.0, 1.0);
+        // zoom in about the middle halves the window around it
+        assert_eq!(zoom((0.0, 1.0), 0.5, 0.5, lo, hi), (0.25, 0.75));
+        // about the left edge: the edge stays
+        assert_eq!(zoom((0.0, 1.0), 0.5, 0.0, lo, hi), (0.0, 0.5));
+        // zooming out never passes the trace
+        assert_eq!(zoom((0.25, 0.75), 4.0, 0.5, lo, hi), (0.0, 1.0));
+        // nor below a microsecond
+        let w = zoom((0.0, 1.0), 1e-12, 0.3, lo, hi);
+        assert!(((w.1 - w.0) - 1e-6).abs() < 1e-12, "{w:?}");
+        // pan keeps the width and stops at the ends
+        assert_eq!(pan((0.25, 0.75), 0.1, lo, hi), (0.35, 0.85));
+        assert_eq!(pan((0.25, 0.75), 10.0, lo, hi), (0.5, 1.0));
+        assert_eq!(pan((0.25, 0.75), -10.0, lo, hi), (0.0, 0.5));
+        // bad numbers change nothing
+        assert_eq!(pan((0.25, 0.75), f64::NAN, lo, hi), (0.25, 0.75));
+        assert_eq!(zoom((0.25, 0.75), f64::NAN, 0.5, lo, hi), (0.25, 0.75));
     }
 }

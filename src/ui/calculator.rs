@@ -51,7 +51,7 @@ pub fn Calculator(ctx: Ctx) -> impl IntoView {
                 .map(|g| {
                     let (t, bound) = g.time(&m);
                     Point {
-                        name: g.name,
+                        name: g.name.into(),
                         intensity: g.intensity(),
                         flops: g.flops / t,
                         time: t,

@@ -135,7 +135,7 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                 .layer
                 .iter()
                 .map(|row| Point {
-                    name: row.name,
+                    name: row.name.into(),
                     intensity: row.intensity,
                     flops: row.flops / row.time.max(f64::MIN_POSITIVE),
                     time: row.time,

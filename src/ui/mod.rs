@@ -39,6 +39,7 @@ mod store;
 mod tensor_cores;
 mod theme;
 mod trace;
+mod trace_charts;
 mod trace_host;
 mod trace_row;
 mod widgets;

@@ -247,6 +247,17 @@ pub fn PlotCanvas(
     /// The chart (see [`shared`]).
     data: Signal<SharedPlot>,
 ) -> impl IntoView {
+    view! { <Chart dark=ctx.dark id=id label=label data=data/> }
+}
+
+/// [`PlotCanvas`] given only the theme (the trace widget's own app has no [`Ctx`]).
+#[component]
+pub fn Chart(
+    dark: RwSignal<bool>,
+    id: &'static str,
+    label: Signal<String>,
+    data: Signal<SharedPlot>,
+) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let width = CssWidth::new(canvas);
     let on_screen = OnScreen::new(canvas);
@@ -267,7 +278,7 @@ pub fn PlotCanvas(
         if w <= 0.0 {
             return; // not laid out yet: the first size report draws it
         }
-        let pal = Palette::of(ctx.dark.get());
+        let pal = Palette::of(dark.get());
         let Some(c) = canvas.get() else { return };
         let (r, mk) = data.with(|d| {
             let h = d.height(w);
@@ -305,7 +316,7 @@ pub fn PlotCanvas(
     let svg = move |_| {
         let w = width.get_untracked();
         let w = if w > 0.0 { w } else { 640.0 };
-        let pal = Palette::of(ctx.dark.get_untracked());
+        let pal = Palette::of(dark.get_untracked());
         let r = data.with_untracked(|d| {
             let h = d.height(w);
             chart::to_svg(w.round() as u32, h.round() as u32, &pal, |root| {

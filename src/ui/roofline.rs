@@ -15,7 +15,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 /// A kernel on the roofline.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Point {
-    pub name: &'static str,
+    /// The kernel's name (the model's group names are static; a trace's are not).
+    pub name: std::borrow::Cow<'static, str>,
     pub intensity: f64,
     pub flops: f64,
     /// Seconds per kernel.
@@ -81,7 +82,7 @@ impl RooflineData {
                 .groups
                 .iter()
                 .map(|g| Point {
-                    name: g.group.name,
+                    name: g.group.name.into(),
                     intensity: g.group.intensity(),
                     flops: g.achieved_flops,
                     time: g.time,
@@ -139,7 +140,7 @@ impl Plot for RooflineData {
             };
             rows.push(vec![
                 "kernel".into(),
-                k.name.into(),
+                k.name.to_string(),
                 String::new(),
                 k.intensity.to_string(),
                 format!("{} ({bound}-bound)", k.flops),

@@ -74,12 +74,20 @@ struct Sig {
     message: RwSignal<String>,
     errors: RwSignal<Vec<String>>,
     job: StoredValue<Option<Job>, LocalStorage>,
+    /// What was last read (the items, whether the example, the first name), so
+    /// a preset chosen for the roofline can read it again.
+    last: StoredValue<Option<(js_sys::Array, bool, String)>, LocalStorage>,
+    /// The preset chosen for the roofline and remedies (none: the trace's own).
+    preset: RwSignal<Option<String>>,
 }
 
 impl Sig {
     /// Runs the worker on `items` (Files, or the example's URL).
     fn start(self, items: js_sys::Array, example: bool, first: String) {
         self.job.set_value(None);
+        self.last
+            .set_value(Some((items.clone(), example, first.clone())));
+        let preset = self.preset.get_untracked();
         if self.phase.get_untracked() != Phase::Loading {
             self.before.set(self.phase.get_untracked());
         }
@@ -109,6 +117,9 @@ impl Sig {
                             &"slow".into(),
                             &crate::js::flag("__brrrTraceSlow").into(),
                         );
+                        if let Some(p) = &preset {
+                            let _ = js_sys::Reflect::set(&msg, &"preset".into(), &p.into());
+                        }
                         if let Err(e) = w.post_message(&msg) {
                             self.fail(crate::js::js_err(e));
                         }
@@ -224,7 +235,16 @@ impl Sig {
             .set("Cancelled: the worker was stopped; what was shown before stays.".into());
     }
 
+    /// Reads what was last read again with `preset` for the roofline.
+    fn repick(self, preset: Option<String>) {
+        self.preset.set(preset);
+        if let Some((items, example, first)) = self.last.get_value() {
+            self.start(items, example, first);
+        }
+    }
+
     fn example(self) {
+        self.preset.set(None);
         let items = js_sys::Array::of1(&EXAMPLE.into());
         self.start(items, true, "the example".into());
     }
@@ -240,6 +260,7 @@ impl Sig {
             }
         }
         let first = list.get(0).map(|f| f.name()).unwrap_or_default();
+        self.preset.set(None);
         self.start(items, false, first);
     }
 }
@@ -294,10 +315,11 @@ fn Trace(dark: RwSignal<bool>) -> impl IntoView {
         message: RwSignal::new("The example trace loads when this widget comes into view.".into()),
         errors: RwSignal::new(Vec::new()),
         job: StoredValue::new_local(None),
+        last: StoredValue::new_local(None),
+        preset: RwSignal::new(None),
     };
     // this app is loaded when the widget is first on screen: the example now
     g.example();
-    let _ = dark;
     let cur = Memo::new(move |_| g.ranks.with(|r| r.get(g.sel.get()).or(r.first()).cloned()));
     let first_file = move || match g.phase.get() {
         Phase::Done => g.ranks.with(|r| r.first().map(|r| r.file.clone())),
@@ -384,6 +406,24 @@ fn Trace(dark: RwSignal<bool>) -> impl IntoView {
                     " "{ro("trace_best_speedup", |c| raw(c.num("best_speedup")), |c| format!("{}×", units::sig3(c.num("best_speedup"))))}</dd></div>
             </dl>
             {detail}
+            {move || (!g.ranks.with(Vec::is_empty)).then(|| view! {
+                <label class="select">"GPU for the roofline and remedies "
+                    <select name="trace_gpu" data-trace-preset on:change=move |e| {
+                        let v = event_target_value(&e);
+                        g.repick(hardware::preset(&v).map(|p| p.id.to_string()));
+                    }>
+                        <option value="" selected=move || g.preset.with(Option::is_none)>{move || cur.with(|c| {
+                            match c.as_ref().and_then(|c| c.preset.clone()) {
+                                Some(p) => format!("the trace's own ({p})"),
+                                None => "the trace's own (no preset matches it)".to_string(),
+                            }
+                        })}</option>
+                        {hardware::PRESETS.iter().map(|p| view! {
+                            <option value=p.id selected=move || g.preset.get().as_deref() == Some(p.id)>{p.name}</option>
+                        }).collect_view()}
+                    </select></label>
+            })}
+            <super::trace_charts::TraceCharts cur=cur dark=dark/>
         </div>
     }
 }

@@ -19,6 +19,74 @@ pub struct Rank {
     pub top: Vec<(String, String, f64, f64, f64)>,
     pub devices: Vec<[f64; 5]>,
     pub halvings: Vec<(String, f64)>,
+    /// The preset the kernels are placed on (the chosen one, else the matched).
+    pub roof_preset: Option<String>,
+    /// Kernels placed by their op's shapes, most time first.
+    pub placed: Vec<Placed>,
+    pub timeline: Option<Timeline>,
+}
+
+/// One (op, kernel) pair placed on the roofline (`report::PlacedRow`).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Placed {
+    pub op: String,
+    pub kernel: String,
+    pub class: String,
+    pub dtype: Option<String>,
+    pub count: f64,
+    pub time_s: f64,
+    pub flops: f64,
+    pub bytes: f64,
+}
+
+/// The busiest second (`report::TimelineRow`): times in seconds from the span's
+/// start; each span `[start, duration, class index, name index]`.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Timeline {
+    pub start: f64,
+    pub end: f64,
+    pub classes: Vec<String>,
+    pub names: Vec<String>,
+    pub lanes: Vec<Lane>,
+    pub merged: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Lane {
+    pub label: String,
+    pub cpu: bool,
+    pub spans: Vec<[f64; 4]>,
+}
+
+fn timeline(j: &Json) -> Timeline {
+    Timeline {
+        start: n(j.get("start_s")),
+        end: n(j.get("end_s")),
+        classes: arr(j.get("classes"))
+            .iter()
+            .map(|c| c.as_str().unwrap_or_default().to_string())
+            .collect(),
+        names: arr(j.get("names"))
+            .iter()
+            .map(|c| c.as_str().unwrap_or_default().to_string())
+            .collect(),
+        lanes: arr(j.get("lanes"))
+            .iter()
+            .map(|l| Lane {
+                label: s(l.get("label")).unwrap_or_default(),
+                cpu: l.get("kind").and_then(Json::as_str) == Some("cpu"),
+                spans: arr(l.get("spans"))
+                    .iter()
+                    .filter_map(|x| {
+                        let v = x.as_arr()?;
+                        let f = |i: usize| v.get(i).and_then(Json::as_f64);
+                        Some([f(0)?, f(1)?, f(2)?, f(3)?])
+                    })
+                    .collect(),
+            })
+            .collect(),
+        merged: j.get("merged").and_then(Json::as_bool).unwrap_or(false),
+    }
 }
 
 impl Rank {
@@ -123,5 +191,20 @@ pub fn decode(text: &str) -> Option<Rank> {
                 .collect(),
             _ => Vec::new(),
         },
+        roof_preset: s(j.get("roof_preset")),
+        placed: arr(j.get("roofline"))
+            .iter()
+            .map(|p| Placed {
+                op: s(p.get("op")).unwrap_or_default(),
+                kernel: s(p.get("kernel")).unwrap_or_default(),
+                class: s(p.get("class")).unwrap_or_default(),
+                dtype: s(p.get("dtype")),
+                count: n(p.get("count")),
+                time_s: n(p.get("time_s")),
+                flops: n(p.get("flops")),
+                bytes: n(p.get("bytes")),
+            })
+            .collect(),
+        timeline: j.get("timeline").filter(|t| t.get("lanes").is_some()).map(timeline),
     })
 }
