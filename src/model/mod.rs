@@ -13,6 +13,7 @@ pub mod measured;
 pub mod microbench;
 pub mod ops;
 pub mod overhead;
+pub mod parallel;
 pub mod remedies;
 pub mod roofline;
 pub mod setting;

@@ -1,0 +1,280 @@
+//! Moving bytes between GPUs: the fourth cost (issue 24). Collectives on a ring
+//! of `n` GPUs, each with a link of bandwidth `bw` bytes/s per direction and a
+//! latency per ring step, and the interconnects the presets ship with.
+//!
+//! **The ring.** An all-reduce of an `S`-byte array is a reduce-scatter then an
+//! all-gather: `2(n−1)` steps, each moving `S/n` bytes out of every GPU, so
+//! `2(n−1)/n · S` bytes per GPU; all-gather and reduce-scatter are one half of
+//! it (`n−1` steps, `(n−1)/n · S`); an all-to-all sends `(n−1)/n · S` in `n−1`
+//! pairwise steps. Time = `base + steps · hop + bytes / bw`.
+//!
+//! **The latency terms are NCCL's own.** NCCL picks an algorithm and protocol
+//! per call from a cost model whose constants are published in its source
+//! (`src/graph/tuning.cc`, NVIDIA/nccl @ 5067397): a ring call costs a base
+//! latency plus a hardware latency per step. brrr uses the ring's LL protocol
+//! figures, the protocol NCCL picks for the few-kilobyte all-reduces of a decode
+//! step: a base of 6.6 µs and 0.6 µs per step over NVLink, 1.0 µs over PCIe and
+//! 2.7 µs over the network. The issue's `steps · α` is this with the base folded
+//! into α; keeping it apart is what lets one set of constants fit 2 and 8 GPUs.
+//!
+//! **Bus bandwidth** is nccl-tests' definition (`doc/PERFORMANCE.md`): algorithm
+//! bandwidth `S / t` times `2(n−1)/n` for an all-reduce and `(n−1)/n` for
+//! all-gather, reduce-scatter and all-to-all, so that a run that keeps every
+//! link busy reports the link's bandwidth whatever `n` is.
+//!
+//! What it idealises: a perfect ring (NVSwitch and full meshes can do better
+//! for small messages: NVLS, trees), the full per-direction bandwidth reached at
+//! every size (LL reaches a fraction of it; decode's messages are latency-bound
+//! anyway), and no contention with the kernels running beside the transfer.
+
+/// NCCL's base latency of a ring call with the LL protocol (tuning.cc), seconds.
+pub const NCCL_RING_BASE_S: f64 = 6.6e-6;
+
+/// One GPU-to-GPU interconnect.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Link {
+    /// URL id (`llm_link`, `dit_link`).
+    pub id: &'static str,
+    pub name: &'static str,
+    /// Bytes/s per GPU per direction.
+    pub bw: f64,
+    /// Latency per ring step, seconds.
+    pub hop: f64,
+    /// Where the numbers come from.
+    pub source: &'static str,
+}
+
+/// NCCL's per-step ring latencies (LL protocol), seconds.
+const NVLINK_HOP: f64 = 0.6e-6;
+const PCI_HOP: f64 = 1.0e-6;
+const NET_HOP: f64 = 2.7e-6;
+/// Where every link's per-step latency (`Link::hop`) comes from.
+pub const HOP_SOURCE: &str = "per-step latency: NCCL's ring LL constant for this kind of link (src/graph/tuning.cc)";
+
+pub static LINKS: &[Link] = &[
+    Link {
+        id: "nvlink2",
+        name: "NVLink 2 (V100 SXM2)",
+        bw: 150e9,
+        hop: NVLINK_HOP,
+        source: "NVIDIA Tesla V100 datasheet: NVLink 300 GB/s (6 links × 25 GB/s each way, counted both ways)",
+    },
+    Link {
+        id: "nvlink3",
+        name: "NVLink 3 (A100 SXM)",
+        bw: 300e9,
+        hop: NVLINK_HOP,
+        source: "NVIDIA A100 datasheet: NVLink 600 GB/s (12 links × 25 GB/s each way, counted both ways)",
+    },
+    Link {
+        id: "nvlink4",
+        name: "NVLink 4 (H100 / H200 SXM)",
+        bw: 450e9,
+        hop: NVLINK_HOP,
+        source: "NVIDIA H100 datasheet: NVLink 900 GB/s (18 links × 25 GB/s each way, counted both ways)",
+    },
+    Link {
+        id: "nvlink5",
+        name: "NVLink 5 (B200)",
+        bw: 900e9,
+        hop: NVLINK_HOP,
+        source: "NVIDIA DGX B200 / HGX B200: NVLink 1.8 TB/s per GPU, counted both ways",
+    },
+    Link {
+        id: "xgmi",
+        name: "Infinity Fabric (MI300X)",
+        bw: 448e9,
+        hop: NVLINK_HOP,
+        source: "AMD Instinct MI300X datasheet: 896 GB/s aggregate peak Infinity Fabric bandwidth (7 links), counted both ways; the per-step latency is NCCL's NVLink figure (RCCL publishes none)",
+    },
+    Link {
+        id: "pcie4",
+        name: "PCIe 4.0 x16",
+        bw: 32e9,
+        hop: PCI_HOP,
+        source: "PCI-SIG: PCIe 4.0 x16, 16 GT/s × 16 lanes ≈ 32 GB/s each way",
+    },
+    Link {
+        id: "pcie5",
+        name: "PCIe 5.0 x16",
+        bw: 64e9,
+        hop: PCI_HOP,
+        source: "PCI-SIG: PCIe 5.0 x16, 32 GT/s × 16 lanes ≈ 64 GB/s each way",
+    },
+    Link {
+        id: "ib-ndr",
+        name: "InfiniBand NDR (between nodes)",
+        bw: 50e9,
+        hop: NET_HOP,
+        source: "NVIDIA ConnectX-7 / Quantum-2: NDR 400 Gb/s = 50 GB/s each way, one adapter per GPU",
+    },
+];
+
+pub fn link(id: &str) -> Option<&'static Link> {
+    LINKS.iter().find(|l| l.id == id)
+}
+
+/// The link a preset's GPUs are joined by in their usual server (SXM boards:
+/// NVLink; PCIe cards: their PCIe generation; `None` for a laptop).
+pub fn default_link(preset_id: &str) -> Option<&'static Link> {
+    let id = match preset_id {
+        "v100" => "nvlink2",
+        "a100-40gb" | "a100-80gb" => "nvlink3",
+        "h100-sxm" | "h200" => "nvlink4",
+        "b200" => "nvlink5",
+        "mi300x" => "xgmi",
+        "h100-pcie" => "pcie5",
+        "rtx-3090" | "rtx-4090" | "l4" | "t4" => "pcie4",
+        _ => return None,
+    };
+    link(id)
+}
+
+/// A collective operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Collective {
+    AllReduce,
+    AllGather,
+    ReduceScatter,
+    AllToAll,
+}
+
+impl Collective {
+    /// Ring steps on `n` GPUs.
+    pub fn steps(self, n: u32) -> f64 {
+        let k = f64::from(n.max(1) - 1);
+        match self {
+            Collective::AllReduce => 2.0 * k,
+            _ => k,
+        }
+    }
+
+    /// nccl-tests' bus-bandwidth factor: bytes each GPU sends ÷ `S`.
+    pub fn bus_factor(self, n: u32) -> f64 {
+        let n = f64::from(n.max(1));
+        match self {
+            Collective::AllReduce => 2.0 * (n - 1.0) / n,
+            _ => (n - 1.0) / n,
+        }
+    }
+}
+
+/// What one collective costs, seconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Cost {
+    /// Base and per-step latency.
+    pub latency: f64,
+    /// Bytes over the link.
+    pub transfer: f64,
+}
+
+impl Cost {
+    pub fn total(&self) -> f64 {
+        self.latency + self.transfer
+    }
+}
+
+/// One collective over `bytes` (the whole array, `S`) on `n` GPUs joined by
+/// `link`: nothing on one GPU.
+pub fn collective(c: Collective, n: u32, bytes: f64, link: &Link) -> Cost {
+    if n <= 1 {
+        return Cost::default();
+    }
+    let bytes = bytes.max(0.0);
+    Cost {
+        latency: NCCL_RING_BASE_S + c.steps(n) * link.hop,
+        transfer: c.bus_factor(n) * bytes / link.bw,
+    }
+}
+
+/// nccl-tests' algorithm bandwidth: `S / t`.
+pub fn alg_bandwidth(bytes: f64, seconds: f64) -> f64 {
+    bytes / seconds
+}
+
+/// nccl-tests' bus bandwidth of a collective that took `seconds`.
+pub fn bus_bandwidth(c: Collective, n: u32, bytes: f64, seconds: f64) -> f64 {
+    alg_bandwidth(bytes, seconds) * c.bus_factor(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nv4() -> &'static Link {
+        link("nvlink4").unwrap()
+    }
+
+    #[test]
+    fn ring_formulas_by_hand() {
+        // all-reduce of 1 GB on 4 GPUs over 450 GB/s: 2·3/4 GB each way
+        let c = collective(Collective::AllReduce, 4, 1e9, nv4());
+        assert!((c.transfer - 1.5e9 / 450e9).abs() < 1e-15);
+        assert!((c.latency - (6.6e-6 + 6.0 * 0.6e-6)).abs() < 1e-15);
+        // all-gather and reduce-scatter: half the bytes and half the steps
+        for k in [Collective::AllGather, Collective::ReduceScatter] {
+            let h = collective(k, 4, 1e9, nv4());
+            assert!((h.transfer - 0.75e9 / 450e9).abs() < 1e-15);
+            assert!((h.latency - (6.6e-6 + 3.0 * 0.6e-6)).abs() < 1e-15);
+        }
+        // all-to-all on 8: 7/8 of the array in 7 steps
+        let a = collective(Collective::AllToAll, 8, 8e6, nv4());
+        assert!((a.transfer - 7e6 / 450e9).abs() < 1e-15);
+        // one GPU: nothing moves
+        assert_eq!(collective(Collective::AllReduce, 1, 1e9, nv4()).total(), 0.0);
+    }
+
+    #[test]
+    fn small_all_reduce_is_nccls_latency_model() {
+        // NCCL's own estimate of a tiny ring LL all-reduce on 8 GPUs over NVLink:
+        // baseLat 6.6 + 2·7 steps × 0.6 µs = 15.0 µs
+        let c = collective(Collective::AllReduce, 8, 8.0, nv4());
+        assert!((c.latency - 15.0e-6).abs() < 1e-12, "{}", c.latency);
+        assert!(c.transfer < 1e-9);
+        // and over PCIe, 1.0 µs a step
+        let p = collective(Collective::AllReduce, 8, 8.0, link("pcie4").unwrap());
+        assert!((p.latency - (6.6e-6 + 14.0e-6)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn bus_bandwidth_of_a_large_ring_is_the_link() {
+        // nccl-tests: a collective that keeps every link busy reports the link's
+        // bandwidth as its bus bandwidth, whatever the GPU count
+        for c in [
+            Collective::AllReduce,
+            Collective::AllGather,
+            Collective::ReduceScatter,
+            Collective::AllToAll,
+        ] {
+            for n in [2, 4, 8] {
+                let s = 8e9;
+                let t = collective(c, n, s, nv4()).transfer;
+                let bus = bus_bandwidth(c, n, s, t);
+                assert!((bus / 450e9 - 1.0).abs() < 1e-12, "{c:?} n={n}: {bus}");
+            }
+        }
+        // algorithm bandwidth of an 8-GPU all-reduce is 8/14 of the link's
+        let t = collective(Collective::AllReduce, 8, 8e9, nv4()).transfer;
+        assert!((alg_bandwidth(8e9, t) / 450e9 - 8.0 / 14.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn every_link_and_preset_default() {
+        for l in LINKS {
+            assert!(l.bw > 0.0 && l.hop > 0.0 && !l.source.is_empty(), "{}", l.id);
+            assert_eq!(link(l.id), Some(l));
+        }
+        let ids: Vec<&str> = LINKS.iter().map(|l| l.id).collect();
+        assert_eq!(
+            ids,
+            ["nvlink2", "nvlink3", "nvlink4", "nvlink5", "xgmi", "pcie4", "pcie5", "ib-ndr"]
+        );
+        // every preset with a server form names its link; the laptop none
+        for p in crate::model::hardware::PRESETS {
+            let l = default_link(p.id);
+            assert_eq!(l.is_none(), p.id == "m2-max", "{}", p.id);
+        }
+        assert_eq!(default_link("h100-sxm").map(|l| l.id), Some("nvlink4"));
+        assert_eq!(default_link("h100-pcie").map(|l| l.id), Some("pcie5"));
+    }
+}
