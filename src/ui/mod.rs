@@ -353,6 +353,11 @@ fn Explorer(ctx: Ctx) -> impl IntoView {
                 <controls::Controls ctx=ctx/>
             </section>
             <section class="panel figure explorer-chart" aria-label="Roofline">
+                // on phones the headline scrolls away under the pinned chart: its
+                // answer rides along in one line (the headline itself stays the
+                // one screen readers hear)
+                <p class="pinned-headline" aria-hidden="true">{move || ctx.report.with(|r| format!(
+                    "{} · {} per step", r.regime.label(), crate::model::units::si(r.wall_time_s, "s")))}</p>
                 <roofline::Roofline ctx=ctx/>
             </section>
             <section class="panel figure explorer-details" aria-label="Time breakdown">

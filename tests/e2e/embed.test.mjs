@@ -182,8 +182,18 @@ test('phone (390 × 844): the roofline stays on screen, unobstructed, while each
       const s = document.getElementById(sid).getBoundingClientRect();
       const c = document.getElementById('roofline-canvas').getBoundingClientRect();
       const hit = document.elementFromPoint(s.left + s.width / 2, s.top + s.height / 2);
-      return { s: { top: s.top, bottom: s.bottom }, c: { top: c.top, bottom: c.bottom, height: c.height }, vh: innerHeight, scrollY, hit: hit && hit.id };
+      const pin = document.querySelector('#roofline-explorer .explorer-chart').getBoundingClientRect();
+      const line = document.querySelector('#roofline-explorer .pinned-headline');
+      const lr = line.getBoundingClientRect();
+      return { s: { top: s.top, bottom: s.bottom }, c: { top: c.top, bottom: c.bottom, height: c.height }, vh: innerHeight, scrollY, hit: hit && hit.id,
+        pin: { top: pin.top, height: pin.height }, line: { text: line.innerText, top: lr.top, bottom: lr.bottom, h: lr.height },
+        regime: document.querySelector('[data-metric="regime"]').innerText };
     }, id);
+    // README's promise: the whole pinned block within 40 % of the screen, and the
+    // headline's answer in it (the headline itself has scrolled away)
+    assert.ok(g.pin.height <= 0.4 * g.vh + 0.5, `${id}: the pinned chart is ${g.pin.height.toFixed(0)} px of ${g.vh}`);
+    assert.ok(g.line.h > 0 && g.line.top >= 0 && g.line.bottom <= g.pin.top + g.pin.height, `${id}: the pinned headline is not shown (${JSON.stringify(g.line)})`);
+    assert.ok(g.line.text.startsWith(g.regime), `${id}: pinned "${g.line.text}" vs headline "${g.regime}"`);
     assert.ok(g.scrollY > 200, `${id}: the page did not scroll (${g.scrollY})`);
     assert.ok(g.c.top >= 0 && g.c.bottom <= g.vh && g.c.height > 150, `${id}: roofline canvas at ${g.c.top.toFixed(0)}…${g.c.bottom.toFixed(0)} of ${g.vh}`);
     assert.ok(g.s.top >= g.c.bottom && g.s.bottom <= g.vh, `${id}: slider at ${g.s.top.toFixed(0)}…${g.s.bottom.toFixed(0)}, chart ends at ${g.c.bottom.toFixed(0)}`);
