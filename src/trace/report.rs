@@ -4,6 +4,8 @@
 //! fractions (0–1), times seconds, unrounded. Fields are added, never renamed.
 
 use super::breakdown::share;
+pub use super::place::PlacedRow;
+pub use super::timeline::{LaneRow, TimelineRow};
 use super::Diagnosis;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -47,6 +49,14 @@ pub struct Row {
     pub classes: Vec<ClassRow>,
     /// The ten kernel names with the most time, most first.
     pub top_kernels: Vec<KernelRow>,
+    /// The preset the kernels are placed against and `matmuls_at_roof` priced on:
+    /// the one asked for (`--gpu`, the worker's `preset`), else `preset`.
+    pub roof_preset: Option<&'static str>,
+    /// Kernels placed by shape, one point per (aten op, kernel name), most time
+    /// first, at most 300 (`trace::place`).
+    pub roofline: Vec<PlacedRow>,
+    /// The busiest second's lanes (`trace::timeline`); null without GPU activity.
+    pub timeline: Option<TimelineRow>,
 }
 
 #[derive(Serialize)]
@@ -166,6 +176,9 @@ pub fn row(file: &str, d: &Diagnosis) -> Row {
                 share: share(k.time, total),
             })
             .collect(),
+        roof_preset: d.roof_preset,
+        roofline: d.roofline.clone(),
+        timeline: d.timeline.clone(),
     }
 }
 
