@@ -198,6 +198,56 @@ mod fixtures {
         assert!(["overhead", "compute", "memory", "communication"]
             .contains(&r["regime"].as_str().unwrap()));
         assert!(ranks[1]["comm_share"].as_f64().unwrap() > 0.0);
+        // beyond the readouts: the roof preset, the roofline's points, the timeline
+        assert_eq!(r["roof_preset"], "a100-80gb");
+        let points = r["roofline"].as_array().unwrap();
+        assert!(!points.is_empty() && points.len() <= 300);
+        let placed: u64 = points.iter().map(|p| p["count"].as_u64().unwrap()).sum();
+        assert_eq!(placed, r["placed_kernels"].as_u64().unwrap());
+        let t = &r["timeline"];
+        let (a, b) = (t["start_s"].as_f64().unwrap(), t["end_s"].as_f64().unwrap());
+        assert!((b - a - 1.0).abs() < 1e-9 && a >= 0.0 && b <= 1.016554 + 1e-9);
+        assert!(t["lanes"].as_array().unwrap().len() >= 2);
+        assert!(r["remedies"].get("matmuls_at_roof").is_some());
+    }
+
+    #[test]
+    fn cli_gpu_picks_the_roof() {
+        // the MI250 is no preset: --gpu mi300x places its kernels on the MI300X
+        let out = std::env::temp_dir().join(format!("brrr-trace-gpu-{}.json", std::process::id()));
+        let f = trace_file("mi250_rocm");
+        let o = cli()
+            .arg(&f)
+            .arg("--gpu")
+            .arg("mi300x")
+            .arg("--json")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(String::from_utf8_lossy(&o.stdout).contains("roofline of   mi300x (--gpu)"));
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        std::fs::remove_file(&out).ok();
+        let r = &v["ranks"][0];
+        assert_eq!(r["preset"], serde_json::Value::Null);
+        assert_eq!(r["roof_preset"], "mi300x");
+        assert!(r["remedies"].get("matmuls_at_roof").is_some());
+        // without it: no roof, no roof remedy
+        let o = cli().arg(&f).arg("--json").arg("-").output().unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["ranks"][0]["roof_preset"], serde_json::Value::Null);
+        assert!(v["ranks"][0]["remedies"].get("matmuls_at_roof").is_none());
+        // an unknown id: exit 2, one line naming the known ones
+        let o = cli().arg(&f).arg("--gpu").arg("z80").output().unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains("\"z80\"") && err.contains("h100-sxm"), "{err}");
+        let o = cli().arg(&f).arg("--gpu").output().unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        let help = cli().arg("--help").output().unwrap();
+        assert!(String::from_utf8_lossy(&help.stdout).contains("a100-80gb, "));
     }
 
     #[test]

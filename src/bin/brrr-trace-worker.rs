@@ -6,8 +6,11 @@
 //! Protocol (structured-clone messages, see `src/ui/trace.rs`):
 //! - worker → page `{type: "ready"}` once its handler is set (a message posted
 //!   before then would be lost, so the page waits for it);
-//! - page → worker `{items: [File | Blob | url string, …], slow: bool}`: a url is
-//!   fetched from the page's origin (the bundled example);
+//! - page → worker `{items: [File | Blob | url string, …], slow: bool, preset?:
+//!   string}`: a url is fetched from the page's origin (the bundled example);
+//!   `preset`, a hardware preset id, places the kernels on that preset's roofline
+//!   instead of the one matched from the GPU's name (the row's `roof_preset`; an
+//!   unknown id is an error for every item);
 //! - worker → page, per item: `{type: "progress", index, bytes, total}` about
 //!   every MiB, `{type: "phase", index, phase: "decompressing"}`, then
 //!   `{type: "result", index, name, json}` (one `trace::report::Row` as JSON) or
@@ -32,7 +35,7 @@ fn main() {
 
 #[cfg(target_arch = "wasm32")]
 mod worker {
-    use brrr::trace::{analyse, report::row};
+    use brrr::trace::{analyse_with, report::row, Options};
     use js_sys::{Array, Object, Reflect, Uint8Array};
     use std::io::{self, Read};
     use wasm_bindgen::{closure::Closure, JsCast, JsValue};
@@ -86,10 +89,21 @@ mod worker {
             .ok()
             .and_then(|v| v.as_bool())
             == Some(true);
+        let options = match Reflect::get(&data, &"preset".into())
+            .ok()
+            .and_then(|v| v.as_string())
+        {
+            Some(id) => Options::with_preset(&id),
+            None => Ok(Options::default()),
+        };
         for (i, item) in items.iter().enumerate() {
             let index = JsValue::from(i as u32);
             let name = name_of(&item);
-            match one(i, &item, &name, slow).await {
+            let result = match &options {
+                Ok(o) => one(i, &item, &name, slow, o).await,
+                Err(e) => Err(e.clone()),
+            };
+            match result {
                 Ok(json) => post(&[
                     ("type", "result".into()),
                     ("index", index),
@@ -133,7 +147,13 @@ mod worker {
             .map_err(|_| "not a file".to_string())
     }
 
-    async fn one(index: usize, item: &JsValue, name: &str, slow: bool) -> Result<String, String> {
+    async fn one(
+        index: usize,
+        item: &JsValue,
+        name: &str,
+        slow: bool,
+        options: &Options,
+    ) -> Result<String, String> {
         let mut blob = blob_of(item).await?;
         let reader = FileReaderSync::new().map_err(text)?;
         let head = blob.slice_with_f64_and_f64(0.0, 2.0).map_err(text)?;
@@ -177,7 +197,7 @@ mod worker {
             buf: Vec::new(),
             at: 0,
         };
-        let d = analyse(src, &mut progress).map_err(|e| e.to_string())?;
+        let d = analyse_with(src, &mut progress, options).map_err(|e| e.to_string())?;
         serde_json::to_string(&row(name, &d)).map_err(|e| e.to_string())
     }
 

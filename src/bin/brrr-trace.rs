@@ -13,7 +13,7 @@ fn main() {
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
     use brrr::trace::report::{row, Out};
-    use brrr::trace::{analyse, Diagnosis, TraceError};
+    use brrr::trace::{analyse_with, Diagnosis, Options, TraceError};
     use std::fs::File;
     use std::io::{BufRead, BufReader, IsTerminal, Read, Write};
 
@@ -21,12 +21,16 @@ mod cli {
 brrr-trace: where a PyTorch-profiler trace's GPU time went, and which regime
 (overhead, compute, memory bandwidth, communication) the run is in.
 
-Usage: brrr-trace FILE... [--json OUT]
+Usage: brrr-trace FILE... [--json OUT] [--gpu PRESET]
 
-  FILE        a torch.profiler / Kineto trace (.json or .json.gz), one rank each
-  --json OUT  also write the diagnosis as JSON to OUT (- for standard output;
-              the tables then go to standard error)
-  -h, --help  this text
+  FILE          a torch.profiler / Kineto trace (.json or .json.gz), one rank each
+  --json OUT    also write the diagnosis as JSON to OUT (- for standard output;
+                the tables then go to standard error)
+  --gpu PRESET  place the kernels on this hardware preset's roofline and price
+                matmuls_at_roof on it, instead of the preset matched from the
+                trace's GPU name (needed for a GPU brrr does not know); one of
+                PRESETS
+  -h, --help    this text
 
 The idle / compute / non-compute shares are HTA 0.5.0's temporal breakdown
 (span = first GPU activity's start to the last one's end). The regime is the
@@ -70,6 +74,11 @@ analysed and written to --json); 1 when OUT cannot be written.";
         let device = d.device.as_deref().unwrap_or("unknown GPU");
         let preset = d.preset.map_or(String::new(), |p| format!(" (preset {p})"));
         s += &format!("rank {rank}: {device}{preset}\n  file          {file}\n");
+        if d.roof_preset != d.preset {
+            if let Some(p) = d.roof_preset {
+                s += &format!("  roofline of   {p} (--gpu)\n");
+            }
+        }
         s += &format!(
             "  span          {:.6} s  ({} GPU activities, {} kernels, {:.0} kernels/s)\n",
             d.span_s(),
@@ -130,11 +139,46 @@ analysed and written to --json); 1 when OUT cannot be written.";
         }
         if d.placed_kernels > 0 {
             s += &format!(
-                "  matmuls       {} kernels placed on aten ops: {:.3} TFLOP in {:.6} s ({:.1} TFLOP/s)\n",
+                "  by shape      {} of {} kernels placed on their aten ops ({} op/kernel pairs)\n",
                 d.placed_kernels,
+                d.kernels,
+                d.roofline.len()
+            );
+        }
+        if d.matmul_time > 0.0 {
+            s += &format!(
+                "  matmuls       {:.3} TFLOP in {:.6} s ({:.1} TFLOP/s)\n",
                 d.matmul_flops * 1e-12,
                 d.matmul_time * 1e-6,
                 brrr::trace::breakdown::share(d.matmul_flops, d.matmul_time * 1e-6) * 1e-12
+            );
+        }
+        for p in d.roofline.iter().take(3) {
+            let rate = brrr::trace::breakdown::share(p.flops, p.time_s);
+            s += &format!(
+                "    {:>9.6} s {:>7}×  {:>8.1} TFLOP/s  {:>8.1} FLOP/B  {} {}  {}\n",
+                p.time_s,
+                p.count,
+                rate * 1e-12,
+                brrr::trace::breakdown::share(p.flops, p.bytes),
+                p.op,
+                p.dtype.unwrap_or("?"),
+                short(&p.kernel, 50)
+            );
+        }
+        if let Some(tl) = &d.timeline {
+            let spans: usize = tl.lanes.iter().map(|l| l.spans.len()).sum();
+            s += &format!(
+                "  busiest       {:.6} s to {:.6} s: {} lanes, {} spans{}\n",
+                tl.start_s,
+                tl.end_s,
+                tl.lanes.len(),
+                spans,
+                if tl.merged {
+                    " (neighbours merged)"
+                } else {
+                    ""
+                }
             );
         }
         if d.per_device.len() > 1 {
@@ -155,11 +199,16 @@ analysed and written to --json); 1 when OUT cannot be written.";
         let args: Vec<String> = std::env::args().skip(1).collect();
         let mut files = Vec::new();
         let mut json: Option<String> = None;
+        let mut options = Options::default();
         let mut i = 0;
         while let Some(a) = args.get(i) {
             match a.as_str() {
                 "-h" | "--help" => {
-                    println!("{HELP}");
+                    let ids: Vec<&str> = brrr::model::hardware::PRESETS
+                        .iter()
+                        .map(|p| p.id)
+                        .collect();
+                    println!("{}", HELP.replace("PRESETS", &ids.join(", ")));
                     return 0;
                 }
                 "--json" => match args.get(i + 1) {
@@ -172,6 +221,20 @@ analysed and written to --json); 1 when OUT cannot be written.";
                         return 2;
                     }
                 },
+                "--gpu" => match args.get(i + 1).map(|id| Options::with_preset(id)) {
+                    Some(Ok(o)) => {
+                        options = o;
+                        i += 1;
+                    }
+                    Some(Err(e)) => {
+                        eprintln!("brrr-trace: --gpu: {e}");
+                        return 2;
+                    }
+                    None => {
+                        eprintln!("brrr-trace: --gpu needs a preset id (see --help)");
+                        return 2;
+                    }
+                },
                 s if s.starts_with("--") => {
                     eprintln!("brrr-trace: unknown option {s:?} (see --help)");
                     return 2;
@@ -181,7 +244,9 @@ analysed and written to --json); 1 when OUT cannot be written.";
             i += 1;
         }
         if files.is_empty() {
-            eprintln!("brrr-trace: no trace file given (usage: brrr-trace FILE... [--json OUT])");
+            eprintln!(
+                "brrr-trace: no trace file given (usage: brrr-trace FILE... [--json OUT] [--gpu PRESET])"
+            );
             return 2;
         }
         let to_stdout = json.as_deref() == Some("-");
@@ -198,7 +263,7 @@ analysed and written to --json); 1 when OUT cannot be written.";
                 }
                 true
             };
-            let result = open(f).and_then(|r| analyse(r, &mut progress));
+            let result = open(f).and_then(|r| analyse_with(r, &mut progress, &options));
             if tty && next > 16 << 20 {
                 eprint!("\r\x1b[K");
             }

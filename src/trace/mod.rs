@@ -9,19 +9,26 @@
 //! - [`classify`]: kernel classes by name, HTA's kernel types, device → preset;
 //! - [`counterfactual`]: the time warp that prices halving a cost class, the
 //!   regime verdict and the remedies;
-//! - [`shapes`]: FLOPs/bytes of matmul-like aten ops from recorded shapes;
+//! - [`shapes`]: FLOPs/bytes of aten ops (matmul, conv, attention, pointwise,
+//!   norms, reductions) from recorded shapes;
+//! - [`place`]: kernels placed on their ops' FLOPs and bytes, the roofline points;
+//! - [`timeline`]: the busiest second as lanes of spans;
 //! - [`diagnose`] puts them together into a [`Diagnosis`].
 
 pub mod breakdown;
 pub mod classify;
 pub mod counterfactual;
 pub mod parse;
+pub mod place;
 pub mod report;
 pub mod shapes;
+pub mod timeline;
 
 use breakdown::{activities, breakdown, share, Activity, Breakdown};
 use classify::{kernel_class, preset_for_device, CostClass, KernelClass};
-use counterfactual::{Halving, Remedy};
+use counterfactual::{Halving, Priced, Remedy};
+use place::PlacedRow;
+use timeline::TimelineRow;
 pub use parse::{parse, Trace, TraceError};
 use std::collections::{BTreeMap, HashMap};
 
@@ -58,7 +65,11 @@ pub struct TopKernel {
 pub struct Diagnosis {
     pub rank: Option<i64>,
     pub device: Option<String>,
+    /// The hardware preset matched from the device's name.
     pub preset: Option<&'static str>,
+    /// The preset the kernels are placed against and `matmuls_at_roof` is priced
+    /// on: [`Options::preset`] if given, else [`Diagnosis::preset`].
+    pub roof_preset: Option<&'static str>,
     /// HTA's breakdown of the rank (all devices together), µs.
     pub hta: Breakdown,
     /// The same per GPU device id.
@@ -84,12 +95,18 @@ pub struct Diagnosis {
     pub regime: CostClass,
     pub halvings: Vec<Halving>,
     pub remedies: Vec<Remedy>,
-    /// Kernels linked (by External id) to an aten matmul with shapes.
+    /// Kernels placed by shape: linked to an aten op of any kind [`shapes`]
+    /// prices ([`place`]).
     pub placed_kernels: usize,
-    /// FLOPs and bytes of those ops, and Σ their kernels' time (µs).
+    /// FLOPs and bytes of the matmul-family ops with a placed kernel, and Σ
+    /// those kernels' time (µs).
     pub matmul_flops: f64,
     pub matmul_bytes: f64,
     pub matmul_time: f64,
+    /// The roofline's points: (op, kernel) pairs, most time first.
+    pub roofline: Vec<PlacedRow>,
+    /// The busiest second.
+    pub timeline: Option<TimelineRow>,
 }
 
 impl Diagnosis {
@@ -107,12 +124,45 @@ impl Diagnosis {
     }
 }
 
+/// Choices the trace cannot make for itself.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Options {
+    /// A hardware preset id (`crate::model::hardware::PRESETS`) to place the
+    /// kernels against instead of the one matched from the device name (for a GPU
+    /// brrr has no preset for, or to ask "what if on that GPU").
+    pub preset: Option<&'static str>,
+}
+
+impl Options {
+    /// Options with the preset `id`; an error naming the known ids if it is not
+    /// one of [`crate::model::hardware::PRESETS`].
+    pub fn with_preset(id: &str) -> Result<Options, String> {
+        let presets = crate::model::hardware::PRESETS;
+        match presets.iter().find(|p| p.id == id) {
+            Some(p) => Ok(Options { preset: Some(p.id) }),
+            None => Err(format!(
+                "unknown GPU preset {id:?} (known: {})",
+                presets.iter().map(|p| p.id).collect::<Vec<_>>().join(", ")
+            )),
+        }
+    }
+}
+
 /// Parses and diagnoses in one go.
 pub fn analyse<R: std::io::Read>(
     reader: R,
     progress: &mut dyn FnMut(u64) -> bool,
 ) -> Result<Diagnosis, TraceError> {
     diagnose(&parse(reader, progress)?)
+}
+
+/// [`analyse`] with [`Options`].
+pub fn analyse_with<R: std::io::Read>(
+    reader: R,
+    progress: &mut dyn FnMut(u64) -> bool,
+    options: &Options,
+) -> Result<Diagnosis, TraceError> {
+    diagnose_with(&parse(reader, progress)?, options)
 }
 
 fn is_copy_cat(cat: &str) -> bool {
@@ -133,6 +183,11 @@ pub fn is_gpu_cat(cat: &str) -> bool {
 /// The diagnosis of one parsed trace; [`TraceError::NoGpuEvents`] when HTA's
 /// rules leave no GPU activity.
 pub fn diagnose(t: &Trace) -> Result<Diagnosis, TraceError> {
+    diagnose_with(t, &Options::default())
+}
+
+/// [`diagnose`] with [`Options`].
+pub fn diagnose_with(t: &Trace, options: &Options) -> Result<Diagnosis, TraceError> {
     let acts = activities(t);
     let refs: Vec<&Activity> = acts.iter().collect();
     let hta = breakdown(t, &refs).ok_or(TraceError::NoGpuEvents)?;
@@ -159,6 +214,7 @@ pub fn diagnose(t: &Trace) -> Result<Diagnosis, TraceError> {
         .or(t.devices.first());
     let device = info.map(|i| i.name.clone());
     let preset = info.and_then(|i| preset_for_device(&i.name, i.memory));
+    let roof_preset = options.preset.or(preset);
 
     // classes, short kernels, top kernels, the warp's spans
     let mut class_of: HashMap<(u32, u32), KernelClass> = HashMap::new();
@@ -235,43 +291,23 @@ pub fn diagnose(t: &Trace) -> Result<Diagnosis, TraceError> {
             .map(|(a, b)| (*a, *b, CostClass::Overhead)),
     );
     let (regime, halvings) = counterfactual::regime(&spans);
-    let remedies = counterfactual::remedies(&spans);
 
-    // matmul FLOPs from shapes: each kernel placed on its aten op
-    let mut by_ext: Vec<(i64, usize)> = t
-        .ops
-        .iter()
-        .enumerate()
-        .map(|(i, o)| (o.external_id, i))
-        .collect();
-    by_ext.sort_unstable();
-    let find_ext = |ext: i64| {
-        let k = by_ext.partition_point(|(x, _)| *x < ext);
-        by_ext.get(k).filter(|(x, _)| *x == ext).map(|(_, i)| *i)
+    // kernels placed by shape; the remedies priced from the trace
+    let placement = place::place(t, &acts);
+    let priced = Priced {
+        fuse_memory: fuse_factor(t, &acts),
+        matmuls_at_roof: roof_preset
+            .and_then(crate::model::hardware::preset)
+            .map(|hw| roof_factor(t, &acts, &placement, hw)),
     };
-    let (mut placed, mut flops, mut bytes, mut mm_time) = (0usize, 0.0, 0.0, 0.0);
-    let mut seen_ops = vec![false; t.ops.len()];
-    for a in &acts {
-        let Some(e) = t.gpu.get(a.index).filter(|e| is_gpu_cat(t.name(e.cat))) else {
-            continue;
-        };
-        let Some(i) = find_ext(e.external_id).or_else(|| enclosing_op(t, e.correlation)) else {
-            continue;
-        };
-        let Some(op) = t.ops.get(i) else { continue };
-        placed += 1;
-        mm_time += (a.end - a.ts).max(0.0);
-        if let Some(seen @ false) = seen_ops.get_mut(i) {
-            *seen = true;
-            flops += op.flops;
-            bytes += op.bytes;
-        }
-    }
+    let remedies = counterfactual::remedies(&spans, &priced);
+    let timeline = timeline::timeline(t, &acts, hta.start, hta.span);
 
     Ok(Diagnosis {
         rank: t.rank,
         device,
         preset,
+        roof_preset,
         hta,
         per_device,
         activities: acts.len(),
@@ -288,11 +324,95 @@ pub fn diagnose(t: &Trace) -> Result<Diagnosis, TraceError> {
         regime,
         halvings,
         remedies,
-        placed_kernels: placed,
-        matmul_flops: flops,
-        matmul_bytes: bytes,
-        matmul_time: mm_time,
+        placed_kernels: placement.kernels.len(),
+        matmul_flops: placement.matmul_flops,
+        matmul_bytes: placement.matmul_bytes,
+        matmul_time: placement.matmul_time,
+        roofline: placement.roofline,
+        timeline,
     })
+}
+
+/// An activity on a stream for fusion: start, end, and its class and duration if
+/// it is a kernel, memcpy or memset.
+type StreamItem = (f64, f64, Option<(KernelClass, f64)>);
+
+/// [`counterfactual::fuse_factor`] of the activities, stream by stream.
+fn fuse_factor(t: &Trace, acts: &[Activity]) -> f64 {
+    let mut streams: BTreeMap<(i64, i64), Vec<StreamItem>> = BTreeMap::new();
+    for a in acts {
+        let Some(e) = t.gpu.get(a.index) else { continue };
+        let item = is_gpu_cat(t.name(e.cat))
+            .then(|| (kernel_class(t.name(e.name), t.name(e.cat)), (a.end - a.ts).max(0.0)));
+        streams
+            .entry((e.device, e.stream))
+            .or_default()
+            .push((a.ts, a.end, item));
+    }
+    let lists: Vec<Vec<Option<(KernelClass, f64)>>> = streams
+        .into_values()
+        .map(|mut v| {
+            v.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+            v.into_iter().map(|x| x.2).collect()
+        })
+        .collect();
+    counterfactual::fuse_factor(&lists)
+}
+
+/// The hardware dtype whose matmul peak a placed kernel's dtype id runs at: fp32
+/// storage at the fp32 peak, unless the kernel's name says TF32 (a trace does not
+/// record whether TF32 was allowed), fp16 and bf16 at the 16-bit tensor-core
+/// peak, fp8 at fp8's; other dtypes have none.
+pub fn roof_dtype(id: &str, tf32: bool) -> Option<crate::model::hardware::Dtype> {
+    use crate::model::hardware::Dtype;
+    match id {
+        "fp32" if tf32 => Some(Dtype::Tf32),
+        "fp32" => Some(Dtype::Fp32),
+        "bf16" | "fp16" => Some(Dtype::Bf16),
+        "fp8" => Some(Dtype::Fp8),
+        _ => None,
+    }
+}
+
+/// A placed kernel's time at the achievable roof of `hw`, µs: max(FLOPs ÷ the
+/// achievable matmul peak for its dtype, bytes ÷ the achievable bandwidth)
+/// (`crate::model::achievable::fractions` of the datasheet); `None` where the
+/// preset has no peak for its dtype.
+pub fn time_at_roof(
+    k: &place::PlacedKernel,
+    hw: &crate::model::hardware::Preset,
+) -> Option<f64> {
+    let f = crate::model::achievable::fractions(hw);
+    let dtype = roof_dtype(k.dtype?, k.tf32)?;
+    let peak = hw.matmul_peak(dtype)? * f.matmul(dtype);
+    let bw = hw.mem_bw * f.bw;
+    (peak > 0.0 && bw > 0.0).then(|| (k.flops / peak).max(k.bytes / bw) * 1e6)
+}
+
+/// [`counterfactual::roof_factor`] over the compute-class kernels among `acts`.
+fn roof_factor(
+    t: &Trace,
+    acts: &[Activity],
+    placement: &place::Placement,
+    hw: &crate::model::hardware::Preset,
+) -> f64 {
+    let mut at: HashMap<usize, f64> = HashMap::new();
+    for k in &placement.kernels {
+        if let Some(x) = time_at_roof(k, hw) {
+            at.insert(k.act, x);
+        }
+    }
+    let kernels: Vec<(f64, Option<f64>)> = acts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| {
+            let e = t.gpu.get(a.index).filter(|e| is_gpu_cat(t.name(e.cat)))?;
+            let class = kernel_class(t.name(e.name), t.name(e.cat));
+            (class.cost() == CostClass::Compute)
+                .then(|| ((a.end - a.ts).max(0.0), at.get(&i).copied()))
+        })
+        .collect();
+    counterfactual::roof_factor(&kernels)
 }
 
 /// The innermost shaped op (index into [`Trace::ops`]) whose CPU interval holds
@@ -480,5 +600,230 @@ mod tests {
         assert_eq!(d.placed_kernels, 1);
         assert_eq!(d.matmul_flops, 2.0 * 64.0 * 128.0 * 32.0);
         assert_eq!(d.matmul_time, 4.0);
+    }
+
+    /// A kernel on `stream` of device 0 with its External id.
+    fn ks(name: &str, ts: f64, dur: f64, corr: i64, ext: i64, stream: i64) -> String {
+        format!(
+            r#"{{"ph":"X","cat":"kernel","name":"{name}","ts":{ts},"dur":{dur},"args":{{"stream":{stream},"correlation":{corr},"device":0,"External id":{ext}}}}}"#
+        )
+    }
+
+    fn cpu_op(name: &str, ts: f64, ext: i64, dims: &str, types: &str) -> String {
+        format!(
+            r#"{{"ph":"X","cat":"cpu_op","name":"{name}","tid":1,"ts":{ts},"dur":1,"args":{{"External id":{ext},"Input Dims":{dims},"Input type":{types}}}}}"#
+        )
+    }
+
+    #[test]
+    fn kernels_share_their_ops_cost_by_duration() {
+        // a bf16 mm (two kernels, 30 and 10 µs) and a bf16 add (one kernel, 5 µs)
+        let mm_flops = 2.0 * 64.0 * 128.0 * 32.0;
+        let mm_bytes = 2.0 * (64.0 * 128.0 + 128.0 * 32.0 + 64.0 * 32.0);
+        let d = diag(&[
+            cpu_op("aten::mm", 0.0, 7, "[[64,128],[128,32]]", r#"["c10::BFloat16","c10::BFloat16"]"#),
+            cpu_op("aten::add", 1.0, 8, "[[1000],[1000],[]]", r#"["c10::BFloat16","c10::BFloat16","Scalar"]"#),
+            ks("sm80_gemm_bf16", 0.0, 30.0, 1, 7, 7),
+            ks("splitKreduce_kernel", 30.0, 10.0, 2, 7, 7),
+            ks("vectorized_elementwise_kernel", 40.0, 5.0, 3, 8, 7),
+            ks("unplaced_kernel", 45.0, 5.0, 4, 99, 7),
+        ]);
+        assert_eq!(d.placed_kernels, 3);
+        // the matmul figures keep their meaning: the mm only
+        assert_eq!((d.matmul_flops, d.matmul_bytes, d.matmul_time), (mm_flops, mm_bytes, 40.0));
+        let r = &d.roofline;
+        assert_eq!(r.len(), 3);
+        // by time, most first; the mm's cost split 3 : 1
+        assert_eq!((r[0].op.as_str(), r[0].kernel.as_str()), ("aten::mm", "sm80_gemm_bf16"));
+        assert_eq!((r[0].flops, r[0].bytes), (mm_flops * 0.75, mm_bytes * 0.75));
+        assert_eq!((r[1].flops, r[1].bytes), (mm_flops * 0.25, mm_bytes * 0.25));
+        assert_eq!(r[0].class, "matmul");
+        assert_eq!(r[0].dtype, Some("bf16"));
+        assert!((r[0].time_s - 30e-6).abs() < 1e-18);
+        assert_eq!((r[2].op.as_str(), r[2].class, r[2].count), ("aten::add", "pointwise", 1));
+        assert_eq!((r[2].flops, r[2].bytes), (1000.0, 6000.0));
+        // the intensity of every kernel of an op is the op's
+        assert!((r[0].flops / r[0].bytes - r[1].flops / r[1].bytes).abs() < 1e-12);
+    }
+
+    #[test]
+    fn points_aggregate_over_calls() {
+        let mut ev = Vec::new();
+        for i in 0..4 {
+            let ext = 10 + i;
+            ev.push(cpu_op("aten::relu", f64::from(i) * 10.0, ext.into(), "[[256]]", r#"["float"]"#));
+            ev.push(ks("relu_kernel", f64::from(i) * 10.0, 2.0, ext.into(), ext.into(), 7));
+        }
+        let d = diag(&ev);
+        assert_eq!(d.roofline.len(), 1);
+        let p = &d.roofline[0];
+        assert_eq!((p.count, p.flops, p.bytes, p.dtype), (4, 4.0 * 256.0, 4.0 * 256.0 * 8.0, Some("fp32")));
+        assert!((p.time_s - 8e-6).abs() < 1e-18);
+    }
+
+    #[test]
+    fn matmuls_at_the_roof_of_the_preset() {
+        // one A100-80GB bf16 mm 4096³ in 1000 µs: at the achievable roof
+        // 2·4096³ / (312e12 · 0.8) s; an unplaced gemm of 1000 µs keeps its time
+        let n = 4096.0f64;
+        let body = format!(
+            r#"{{"deviceProperties":[{{"id":0,"name":"NVIDIA A100-SXM4-80GB"}}],"traceEvents":[{},{},{}]}}"#,
+            cpu_op("aten::mm", 0.0, 7, "[[4096,4096],[4096,4096]]", r#"["c10::BFloat16","c10::BFloat16"]"#),
+            ks("ampere_bf16_gemm", 0.0, 1000.0, 1, 7, 7),
+            ks("ampere_sgemm", 1000.0, 1000.0, 2, 99, 7),
+        );
+        let d = analyse(body.as_bytes(), &mut |_| true).unwrap();
+        assert_eq!((d.preset, d.roof_preset), (Some("a100-80gb"), Some("a100-80gb")));
+        let at = 2.0 * n.powi(3) / (312e12 * 0.8) * 1e6;
+        let bytes_t = 3.0 * n * n * 2.0 / (2039e9 * 0.9) * 1e6;
+        assert!(at > bytes_t);
+        let roof = d.remedies.iter().find(|r| r.id == "matmuls_at_roof").unwrap();
+        assert!((roof.speedup - 2000.0 / (at + 1000.0)).abs() < 1e-9, "{}", roof.speedup);
+        // another preset asked for: placed on it, the matched one kept
+        let o = Options::with_preset("h100-sxm").unwrap();
+        let d = analyse_with(body.as_bytes(), &mut |_| true, &o).unwrap();
+        assert_eq!((d.preset, d.roof_preset), (Some("a100-80gb"), Some("h100-sxm")));
+        let h100 = crate::model::hardware::preset("h100-sxm").unwrap();
+        let frac = crate::model::achievable::h100_sxm().tensor;
+        let at = 2.0 * n.powi(3) / (989.4e12 * frac) * 1e6;
+        let roof = d.remedies.iter().find(|r| r.id == "matmuls_at_roof").unwrap();
+        assert!((roof.speedup - 2000.0 / (at + 1000.0)).abs() < 1e-9);
+        assert!(h100.bf16.is_some());
+        // an unknown GPU without --gpu: no preset, no roof remedy
+        let unknown = body.replace("NVIDIA A100-SXM4-80GB", "Mystery GPU");
+        let d = analyse(unknown.as_bytes(), &mut |_| true).unwrap();
+        assert_eq!((d.preset, d.roof_preset), (None, None));
+        assert!(d.remedies.iter().all(|r| r.id != "matmuls_at_roof"));
+        assert_eq!(d.remedies.len(), 4);
+        assert!(Options::with_preset("nope").unwrap_err().contains("a100-80gb"));
+        assert!(Options::with_preset("measured").is_err());
+        // fp32 storage: the fp32 peak, or TF32's where the kernel's name says so
+        use crate::model::hardware::Dtype;
+        assert_eq!(roof_dtype("fp32", false), Some(Dtype::Fp32));
+        assert_eq!(roof_dtype("fp32", true), Some(Dtype::Tf32));
+        assert_eq!(roof_dtype("fp16", false), Some(Dtype::Bf16));
+        assert_eq!(roof_dtype("int64", false), None);
+        assert!(place::tf32_kernel("void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x64_16x4_tn_align4>"));
+        assert!(!place::tf32_kernel("ampere_sgemm_128x64_nn"));
+    }
+
+    #[test]
+    fn fusion_priced_on_the_streams() {
+        // stream 7: pointwise 10, norm 20, pointwise 10 back to back, then a gemm
+        // 40; fused, the run costs its longest (20): memory 40 → 20, span 80 → 60
+        let d = diag(&[
+            ks("vectorized_elementwise_kernel", 0.0, 10.0, 1, -1, 7),
+            ks("layer_norm_kernel", 10.0, 20.0, 2, -1, 7),
+            ks("vectorized_elementwise_kernel", 30.0, 10.0, 3, -1, 7),
+            ks("sgemm", 40.0, 40.0, 4, -1, 7),
+        ]);
+        let fuse = d.remedies.iter().find(|r| r.id == "fuse_memory_bound").unwrap();
+        assert_eq!(fuse.speedup, 80.0 / 60.0);
+    }
+
+    #[test]
+    fn the_busiest_second() {
+        // sparse kernels for 3 s, and a dense burst in 1.5 s .. 2.2 s on stream 8
+        let mut ev = Vec::new();
+        let mut corr = 0;
+        for i in 0..30 {
+            corr += 1;
+            ev.push(ks("sgemm", f64::from(i) * 100_000.0, 1000.0, corr, -1, 7));
+        }
+        for i in 0..700 {
+            corr += 1;
+            let ts = 1_500_000.0 + f64::from(i) * 1000.0;
+            ev.push(ks("vectorized_elementwise_kernel", ts, 900.0, corr, -1, 8));
+            ev.push(format!(
+                r#"{{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","tid":42,"ts":{},"dur":5,"args":{{"correlation":{corr}}}}}"#,
+                ts - 10.0
+            ));
+        }
+        // more runtime calls on another thread, but none launched GPU work
+        for i in 0..1000 {
+            ev.push(format!(
+                r#"{{"ph":"X","cat":"cuda_runtime","name":"cudaEventRecord","tid":3,"ts":{},"dur":1,"args":{{"correlation":{}}}}}"#,
+                1_600_000 + i * 10,
+                100_000 + i
+            ));
+        }
+        let d = diag(&ev);
+        let tl = d.timeline.as_ref().unwrap();
+        // the burst (0.63 s of busy time) and the sgemms in the window: the best
+        // window ends where the burst does (2.1999 s), since starting it later
+        // loses burst time and earlier gains only the 1.2 .. 1.5 s sgemms
+        assert!((tl.end_s - tl.start_s - 1.0).abs() < 1e-9);
+        assert!(tl.start_s <= 1.5 && tl.end_s >= 2.1999 - 1e-9, "{} {}", tl.start_s, tl.end_s);
+        let labels: Vec<&str> = tl.lanes.iter().map(|l| l.label.as_str()).collect();
+        assert_eq!(labels, ["GPU 0 · stream 7", "GPU 0 · stream 8", "CPU thread 42 (launches)"]);
+        assert_eq!(tl.lanes.iter().map(|l| l.kind).collect::<Vec<_>>(), ["gpu", "gpu", "cpu"]);
+        assert_eq!(tl.classes.len(), KernelClass::ALL.len() + 1);
+        assert_eq!(tl.classes.last(), Some(&"launch"));
+        assert!(!tl.merged);
+        let burst = &tl.lanes[1];
+        assert_eq!(burst.spans.len(), 700);
+        let first = burst.spans[0];
+        assert!((first[0] - 1.5).abs() < 1e-12 && (first[1] - 900e-6).abs() < 1e-12);
+        assert_eq!(tl.classes[first[2] as usize], "pointwise");
+        assert_eq!(tl.names[first[3] as usize], "vectorized_elementwise_kernel");
+        let cpu = &tl.lanes[2];
+        assert_eq!(cpu.spans.len(), 700);
+        assert_eq!(tl.classes[cpu.spans[0][2] as usize], "launch");
+        assert_eq!(tl.names[cpu.spans[0][3] as usize], "cudaLaunchKernel");
+        // sgemms in the window only: every span overlaps it
+        for l in &tl.lanes {
+            for s in &l.spans {
+                assert!(s[0] + s[1] >= tl.start_s && s[0] <= tl.end_s);
+            }
+        }
+    }
+
+    #[test]
+    fn a_short_trace_is_its_own_window() {
+        let d = diag(&[k("a", 100.0, 5.0, 1), k("b", 200.0, 5.0, 2)]);
+        let tl = d.timeline.unwrap();
+        assert_eq!(tl.start_s, 0.0);
+        assert!((tl.end_s - 105e-6).abs() < 1e-18);
+        assert_eq!(tl.lanes.len(), 1);
+        let s = &tl.lanes[0].spans;
+        assert_eq!(s.len(), 2);
+        for (got, want) in s.iter().flatten().zip([0.0, 5e-6, 6.0, 0.0, 100e-6, 5e-6, 6.0, 1.0]) {
+            assert!((got - want).abs() < 1e-18, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn the_cap_merges_neighbours() {
+        // 30 000 pointwise kernels (10 and 9 µs, two names) 1–2 µs apart in 0.33 s:
+        // over the cap, and every gap is under 0.33 s / 20 000 = 16.5 µs
+        let mut ev = Vec::new();
+        for i in 0..30_000 {
+            let name = if i % 2 == 0 { "elementwise_a" } else { "elementwise_b" };
+            let dur = if i % 2 == 0 { 10.0 } else { 9.0 };
+            ev.push(k(name, f64::from(i) * 11.0, dur, i.into()));
+        }
+        let d = diag(&ev);
+        let tl = d.timeline.unwrap();
+        assert!(tl.merged);
+        let spans: usize = tl.lanes.iter().map(|l| l.spans.len()).sum();
+        assert!(spans <= timeline::MAX_SPANS, "{spans}");
+        // one class, every gap under the threshold: one span over it all,
+        // named after its longest member
+        assert_eq!(spans, 1);
+        let s = tl.lanes[0].spans[0];
+        assert!((s[1] - (29_999.0 * 11.0 + 9.0) * 1e-6).abs() < 1e-12);
+        assert_eq!(tl.names[s[3] as usize], "elementwise_a");
+    }
+
+    #[test]
+    fn busiest_window_by_hand() {
+        use timeline::busiest_window;
+        // busy 0..1, 5..7, 8..9 with a window of 4 in [0, 10]: 4..8 holds 2,
+        // 5..9 holds 3 (the most), 6..10 holds 2
+        let iv = [(0.0, 1.0), (5.0, 7.0), (8.0, 9.0)];
+        assert_eq!(busiest_window(&iv, 0.0, 10.0, 4.0), 5.0);
+        // the earliest of equals: 0..4 and 1..5 both hold 1 → 0
+        assert_eq!(busiest_window(&[(0.0, 1.0), (9.0, 10.0)], 0.0, 10.0, 4.0), 0.0);
+        assert_eq!(busiest_window(&iv, 0.0, 3.0, 4.0), 0.0);
     }
 }

@@ -112,11 +112,19 @@ pub struct CpuCorrelation {
     pub launch: Option<(f64, f64)>,
     /// The launch call's thread (`tid`; -1 if not an integer).
     pub launch_tid: i64,
+    /// The launch call's interned name (meaningful with `launch`).
+    pub launch_name: u32,
 }
 
-/// A matmul-like aten op with shapes: where it ran on the CPU and its cost.
+/// An aten op whose cost its shapes give ([`super::shapes::cost`]): where it
+/// ran on the CPU and its cost.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShapedOp {
+    /// Interned op name ([`Trace::names`]).
+    pub name: u32,
+    pub kind: super::shapes::OpKind,
+    /// The first tensor input's dtype id ([`super::shapes::dtype_id`]).
+    pub dtype: Option<&'static str>,
     pub external_id: i64,
     pub tid: i64,
     /// Start and end as written, µs.
@@ -132,6 +140,9 @@ pub struct OpShape {
     pub name: String,
     pub dims: Vec<Vec<i64>>,
     pub types: Vec<String>,
+    /// `Concrete Inputs`: each non-tensor argument's value as PyTorch writes it
+    /// (`"[1, 1]"`, `"2"`, `"False"`), "" for a tensor; empty when not recorded.
+    pub concrete: Vec<String>,
 }
 
 /// A GPU from `deviceProperties`.
@@ -164,8 +175,9 @@ pub struct Trace {
     pub events: u64,
     /// Bytes read from the input.
     pub bytes: u64,
-    /// Matmul-like aten ops with shapes and their FLOPs/bytes (computed while
-    /// parsing: the shapes themselves are not kept), sorted by (tid, ts).
+    /// Aten ops with shapes whose FLOPs/bytes [`super::shapes::cost`] knows
+    /// (computed while parsing: the shapes themselves are not kept), sorted by
+    /// (tid, ts).
     pub ops: Vec<ShapedOp>,
 }
 
@@ -178,16 +190,6 @@ impl Trace {
             .unwrap_or("")
     }
 }
-
-/// Ops whose shapes are kept (their FLOPs can be computed from `Input Dims`).
-pub const SHAPED_OPS: [&str; 6] = [
-    "aten::mm",
-    "aten::addmm",
-    "aten::bmm",
-    "aten::baddbmm",
-    "aten::matmul",
-    "aten::linear",
-];
 
 /// Progress is reported at most once per this many bytes (and once at the end).
 pub const PROGRESS_EVERY: u64 = 1 << 20;
@@ -351,7 +353,7 @@ impl Builder {
                     || s.contains("runtime")
                     || s.contains("driver"),
                 trace_cat: s == "Trace",
-                shaped: SHAPED_OPS.contains(&s),
+                shaped: super::shapes::op_kind(s).is_some(),
             });
         }
         id
@@ -421,13 +423,16 @@ impl Builder {
             min_ts: ts,
             launch: None,
             launch_tid: -1,
+            launch_name: name,
         });
         entry.min_ts = entry.min_ts.min(ts);
         if cf.launch_cat && correlation >= 0 && entry.launch.is_none() {
             entry.launch = Some((ts, dur));
             entry.launch_tid = e.tid.unwrap_or(-1);
+            entry.launch_name = name;
         }
         if nf.shaped {
+            let name_id = name;
             if let (Some(dims), Some(ext)) = (a.dims, a.external_id.as_ref().map(Scalar::as_id)) {
                 let name = self
                     .strings
@@ -439,10 +444,15 @@ impl Builder {
                     name,
                     dims,
                     types: a.types.unwrap_or_default(),
+                    concrete: a.concrete.unwrap_or_default(),
                 };
-                if let Some((flops, bytes)) = super::shapes::flops_bytes(&op) {
+                if let Some(c) = super::shapes::cost(&op) {
+                    let (flops, bytes) = (c.flops, c.bytes);
                     let tid = e.tid.unwrap_or(-1);
                     self.ops.push(ShapedOp {
+                        name: name_id,
+                        kind: c.kind,
+                        dtype: c.dtype,
                         external_id: ext,
                         tid,
                         ts,
@@ -634,6 +644,7 @@ struct Args {
     device: Option<Scalar>,
     dims: Option<Vec<Vec<i64>>>,
     types: Option<Vec<String>>,
+    concrete: Option<Vec<String>>,
 }
 
 /// Keys are matched against the few that matter without allocating.
@@ -651,6 +662,7 @@ enum Key {
     Device,
     InputDims,
     InputType,
+    ConcreteInputs,
     TraceEvents,
     DeviceProperties,
     DistributedInfo,
@@ -679,6 +691,7 @@ impl Visitor<'_> for KeyVisitor {
             "device" => Key::Device,
             "Input Dims" => Key::InputDims,
             "Input type" => Key::InputType,
+            "Concrete Inputs" => Key::ConcreteInputs,
             "traceEvents" => Key::TraceEvents,
             "deviceProperties" => Key::DeviceProperties,
             "distributedInfo" => Key::DistributedInfo,
@@ -883,6 +896,9 @@ impl<'de> Visitor<'de> for ArgsSeed {
                 Key::Device => a.device = Some(map.next_value()?),
                 Key::InputDims => a.dims = input_dims(&map.next_value::<serde_json::Value>()?),
                 Key::InputType => a.types = input_types(&map.next_value::<serde_json::Value>()?),
+                Key::ConcreteInputs => {
+                    a.concrete = input_types(&map.next_value::<serde_json::Value>()?)
+                }
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -941,6 +957,7 @@ fn input_types(v: &serde_json::Value) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::trace::shapes::OpKind;
 
     fn p(s: &str) -> Result<Trace, TraceError> {
         parse(s.as_bytes(), &mut |_| true)
@@ -1075,18 +1092,30 @@ mod tests {
     }
 
     #[test]
-    fn shapes_of_matmuls() {
+    fn shapes_of_ops() {
         let t = p(r#"{"traceEvents": [
             {"cat":"cpu_op","name":"aten::mm","ts":1,"dur":1,"args":{"External id":7,"Input Dims":[[64,128],[128,32]],"Input type":["float","float"]}},
-            {"cat":"cpu_op","name":"aten::add","ts":1,"dur":1,"args":{"External id":8,"Input Dims":[[64],[64]],"Input type":["float","float"]}}
+            {"cat":"cpu_op","name":"aten::add","ts":2,"dur":1,"args":{"External id":8,"Input Dims":[[64],[64],[]],"Input type":["c10::BFloat16","c10::BFloat16","Scalar"],"Concrete Inputs":["","","1"]}},
+            {"cat":"cpu_op","name":"aten::conv2d","ts":3,"dur":1,"args":{"External id":9,"Input Dims":[[1,1,4,4],[1,1,3,3],[],[],[],[],[]],"Input type":["float","float","","ScalarList","ScalarList","ScalarList","Scalar"],"Concrete Inputs":["","","","[1, 1]","[0, 0]","[1, 1]","1"]}},
+            {"cat":"cpu_op","name":"aten::embedding","ts":4,"dur":1,"args":{"External id":10,"Input Dims":[[64],[64]],"Input type":["float","long int"]}}
         ]}"#)
         .unwrap();
-        assert_eq!(t.ops.len(), 1);
+        assert_eq!(t.ops.len(), 3);
         let f = 2.0 * 64.0 * 128.0 * 32.0;
         let b = 4.0 * (64.0 * 128.0 + 128.0 * 32.0 + 64.0 * 32.0);
+        let mm = &t.ops[0];
+        assert_eq!((mm.external_id, mm.flops, mm.bytes), (7, f, b));
         assert_eq!(
-            (t.ops[0].external_id, t.ops[0].flops, t.ops[0].bytes),
-            (7, f, b)
+            (t.name(mm.name), mm.kind, mm.dtype),
+            ("aten::mm", OpKind::Matmul, Some("fp32"))
         );
+        let add = &t.ops[1];
+        assert_eq!(
+            (add.kind, add.dtype, add.flops, add.bytes),
+            (OpKind::Pointwise, Some("bf16"), 64.0, 3.0 * 128.0)
+        );
+        // Concrete Inputs reach the conv: 4×4 with a 3×3 kernel, no padding → 2×2
+        let conv = &t.ops[2];
+        assert_eq!((conv.kind, conv.flops), (OpKind::Conv, 2.0 * 4.0 * 9.0));
     }
 }

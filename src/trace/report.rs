@@ -4,6 +4,8 @@
 //! fractions (0–1), times seconds, unrounded. Fields are added, never renamed.
 
 use super::breakdown::share;
+pub use super::place::PlacedRow;
+pub use super::timeline::{LaneRow, TimelineRow};
 use super::Diagnosis;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -47,6 +49,14 @@ pub struct Row {
     pub classes: Vec<ClassRow>,
     /// The ten kernel names with the most time, most first.
     pub top_kernels: Vec<KernelRow>,
+    /// The preset the kernels are placed against and `matmuls_at_roof` priced on:
+    /// the one asked for (`--gpu`, the worker's `preset`), else `preset`.
+    pub roof_preset: Option<&'static str>,
+    /// Kernels placed by shape, one point per (aten op, kernel name), most time
+    /// first, at most 300 (`trace::place`).
+    pub roofline: Vec<PlacedRow>,
+    /// The busiest second's lanes (`trace::timeline`); null without GPU activity.
+    pub timeline: Option<TimelineRow>,
 }
 
 #[derive(Serialize)]
@@ -166,6 +176,9 @@ pub fn row(file: &str, d: &Diagnosis) -> Row {
                 share: share(k.time, total),
             })
             .collect(),
+        roof_preset: d.roof_preset,
+        roofline: d.roofline.clone(),
+        timeline: d.timeline.clone(),
     }
 }
 
@@ -206,5 +219,86 @@ mod tests {
         // and it serialises (the worker posts exactly this)
         let json = serde_json::to_string(&r).unwrap();
         assert!(json.contains("\"remedy_list\":[{\"id\":"));
+    }
+
+    #[test]
+    fn the_row_serialises_the_roofline_the_timeline_and_the_roof_preset() {
+        let body = r#"{"deviceProperties":[{"id":0,"name":"Mystery GPU"}],"traceEvents": [
+            {"ph":"X","cat":"cpu_op","name":"aten::mm","tid":1,"ts":0,"dur":5,"args":{"External id":7,"Input Dims":[[64,128],[128,32]],"Input type":["c10::BFloat16","c10::BFloat16"]}},
+            {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","tid":1,"ts":3,"dur":2,"args":{"correlation":1,"External id":7}},
+            {"ph":"X","cat":"kernel","name":"sm80_gemm","ts":4,"dur":10,"args":{"stream":7,"correlation":1,"device":0,"External id":7}}
+        ]}"#;
+        let o = crate::trace::Options::with_preset("a100-40gb").unwrap();
+        let d = crate::trace::analyse_with(body.as_bytes(), &mut |_| true, &o).unwrap();
+        let v: serde_json::Value = serde_json::to_value(row("t.json", &d)).unwrap();
+        assert_eq!(v["preset"], serde_json::Value::Null);
+        assert_eq!(v["roof_preset"], "a100-40gb");
+        assert_eq!(v["placed_kernels"], 1);
+        assert!(v["remedies"].get("matmuls_at_roof").is_some());
+        assert!(v["remedies"].get("faster_matmuls").is_none());
+        // one point: {op, kernel, class, dtype, count, time_s, flops, bytes}
+        let p = &v["roofline"][0];
+        let keys: Vec<&str> = p.as_object().unwrap().keys().map(String::as_str).collect();
+        let mut want = [
+            "op", "kernel", "class", "dtype", "count", "time_s", "flops", "bytes",
+        ];
+        want.sort_unstable();
+        let mut got = keys.clone();
+        got.sort_unstable();
+        assert_eq!(got, want);
+        assert_eq!(
+            (p["op"].as_str(), p["kernel"].as_str()),
+            (Some("aten::mm"), Some("sm80_gemm"))
+        );
+        assert_eq!(
+            (
+                p["class"].as_str(),
+                p["dtype"].as_str(),
+                p["count"].as_u64()
+            ),
+            (Some("matmul"), Some("bf16"), Some(1))
+        );
+        assert_eq!(p["flops"].as_f64(), Some(2.0 * 64.0 * 128.0 * 32.0));
+        assert_eq!(
+            p["bytes"].as_f64(),
+            Some(2.0 * (64.0 * 128.0 + 128.0 * 32.0 + 64.0 * 32.0))
+        );
+        assert!((p["time_s"].as_f64().unwrap() - 10e-6).abs() < 1e-18);
+        // the timeline: {start_s, end_s, classes, names, lanes: [{label, kind, spans}], merged}
+        let t = &v["timeline"];
+        assert_eq!(
+            (t["start_s"].as_f64(), t["merged"].as_bool()),
+            (Some(0.0), Some(false))
+        );
+        assert!((t["end_s"].as_f64().unwrap() - 10e-6).abs() < 1e-18);
+        assert_eq!(t["classes"][0], "matmul");
+        assert_eq!(t["classes"][7], "launch");
+        let lanes = t["lanes"].as_array().unwrap();
+        assert_eq!(lanes.len(), 2);
+        assert_eq!(
+            (lanes[0]["label"].as_str(), lanes[0]["kind"].as_str()),
+            (Some("GPU 0 · stream 7"), Some("gpu"))
+        );
+        assert_eq!(
+            (lanes[1]["label"].as_str(), lanes[1]["kind"].as_str()),
+            (Some("CPU thread 1 (launches)"), Some("cpu"))
+        );
+        // a span is [start_s, dur_s, class index, name index]; the launch starts
+        // 1 µs before the span (the first kernel) and overlaps the window
+        let k = lanes[0]["spans"][0].as_array().unwrap();
+        assert_eq!(k.len(), 4);
+        assert_eq!(t["names"][k[3].as_f64().unwrap() as usize], "sm80_gemm");
+        let l = lanes[1]["spans"][0].as_array().unwrap();
+        assert!((l[0].as_f64().unwrap() + 1e-6).abs() < 1e-18);
+        assert_eq!(t["classes"][l[2].as_f64().unwrap() as usize], "launch");
+        assert_eq!(
+            t["names"][l[3].as_f64().unwrap() as usize],
+            "cudaLaunchKernel"
+        );
+        // a trace with no preset and no --gpu: both null, no roof remedy
+        let d = analyse(body.as_bytes(), &mut |_| true).unwrap();
+        let v = serde_json::to_value(row("t.json", &d)).unwrap();
+        assert_eq!(v["roof_preset"], serde_json::Value::Null);
+        assert!(v["remedies"].get("matmuls_at_roof").is_none());
     }
 }
