@@ -360,13 +360,15 @@ fn fuse_factor(t: &Trace, acts: &[Activity]) -> f64 {
 }
 
 /// The hardware dtype whose matmul peak a placed kernel's dtype id runs at: fp32
-/// storage at the fp32 peak, unless the kernel's name says TF32 (a trace does not
+/// storage at the fp32 peak, unless the kernel's name says TF32 (or the id is
+/// `tf32`, as a roofline point's is) (a trace does not
 /// record whether TF32 was allowed), fp16 and bf16 at the 16-bit tensor-core
 /// peak, fp8 at fp8's; other dtypes have none.
 pub fn roof_dtype(id: &str, tf32: bool) -> Option<crate::model::hardware::Dtype> {
     use crate::model::hardware::Dtype;
     match id {
         "fp32" if tf32 => Some(Dtype::Tf32),
+        "tf32" => Some(Dtype::Tf32),
         "fp32" => Some(Dtype::Fp32),
         "bf16" | "fp16" => Some(Dtype::Bf16),
         "fp8" => Some(Dtype::Fp8),
@@ -701,6 +703,7 @@ mod tests {
         use crate::model::hardware::Dtype;
         assert_eq!(roof_dtype("fp32", false), Some(Dtype::Fp32));
         assert_eq!(roof_dtype("fp32", true), Some(Dtype::Tf32));
+        assert_eq!(roof_dtype("tf32", false), Some(Dtype::Tf32));
         assert_eq!(roof_dtype("fp16", false), Some(Dtype::Bf16));
         assert_eq!(roof_dtype("int64", false), None);
         assert!(place::tf32_kernel("void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x64_16x4_tn_align4>"));

@@ -30,7 +30,8 @@ pub struct PlacedRow {
     pub kernel: String,
     /// The kernel's class ([`KernelClass::id`]).
     pub class: &'static str,
-    /// The op's first tensor input's dtype ([`super::shapes::dtype_id`]); `None`
+    /// The op's first tensor input's dtype ([`super::shapes::dtype_id`]), `tf32`
+    /// for an fp32 op whose kernel's name says TF32 ([`tf32_kernel`]); `None`
     /// when unknown or when calls of the pair disagree.
     pub dtype: Option<&'static str>,
     pub count: usize,
@@ -150,6 +151,11 @@ pub fn place(t: &Trace, acts: &[Activity]) -> Placement {
         let Some(kernel) = t.gpu.get(a.index).map(|e| e.name) else {
             continue;
         };
+        // the point's dtype says TF32 where its kernel ran fp32 on tensor cores
+        let dtype = match op.dtype {
+            Some("fp32") if tf32_kernel(t.name(kernel)) => Some("tf32"),
+            d => d,
+        };
         let order = points.len();
         let pt = points.entry((op.name, kernel)).or_insert_with(|| {
             (
@@ -158,7 +164,7 @@ pub fn place(t: &Trace, acts: &[Activity]) -> Placement {
                     op: t.name(op.name).to_string(),
                     kernel: t.name(kernel).to_string(),
                     class: class.id(),
-                    dtype: op.dtype,
+                    dtype,
                     count: 0,
                     time_s: 0.0,
                     flops: 0.0,
@@ -167,7 +173,7 @@ pub fn place(t: &Trace, acts: &[Activity]) -> Placement {
             )
         });
         let r = &mut pt.1;
-        if r.dtype != op.dtype {
+        if r.dtype != dtype {
             r.dtype = None;
         }
         r.count += 1;

@@ -12,8 +12,8 @@
 
 use super::frame::Readout;
 use super::trace_row::{decode, Rank};
-use crate::model::hardware::{self, Dtype};
-use crate::model::{roofline, units};
+use crate::model::hardware;
+use crate::model::units;
 use leptos::prelude::*;
 use wasm_bindgen::{closure::Closure, JsCast, JsValue};
 
@@ -449,28 +449,6 @@ fn detail(c: &Rank) -> impl IntoView {
         view! { <li data-remedy=id.clone() data-speedup=sp.to_string() data-helps=if helps { "1" } else { "0" }>
             {label.clone()}" — "<span class="effect">{if helps { format!("{}× faster", units::sig3(*sp)) } else { format!("{}× (under the 5 % bar)", units::sig3(*sp)) }}</span></li> }
     }).collect_view();
-    let (flops, secs, bytes) = (
-        c.num("matmul_flops"),
-        c.num("matmul_kernel_s"),
-        c.num("matmul_bytes"),
-    );
-    let placed = c.num("placed_kernels");
-    let roof = (placed > 0.0 && secs > 0.0).then(|| {
-        let achieved = flops / secs;
-        let intensity = flops / bytes;
-        let hw = c.preset.as_deref().and_then(hardware::preset);
-        let row = hw.map(|p| {
-            let peak = p.matmul_peak(Dtype::Bf16).unwrap_or(p.fp32_matmul);
-            let att = roofline::attainable(intensity, peak, p.mem_bw);
-            format!("On the {} roofline (bf16 tensor-core peak {}, {}): {} attainable at this intensity; the kernels reached {} of it.",
-                p.name, units::si(peak, "FLOP/s"), units::si(p.mem_bw, "B/s"), units::si(att, "FLOP/s"), pc(achieved / att))
-        }).unwrap_or_else(|| "No preset for this GPU: no roofline to place them on.".into());
-        view! {
-            {table("trace-matmuls", "Matmul kernels placed by their aten op's shapes", &["kernels", "FLOPs", "time", "achieved", "FLOP per byte"],
-                vec![vec![units::sig3(placed), units::si(flops, "FLOP"), units::si(secs, "s"), units::si(achieved, "FLOP/s"), units::sig3(intensity)]])}
-            <p class="note">{row}</p>
-        }
-    });
     view! {
         <div class="share-bar" role="img" aria-label=label.clone() title=label>
             {bar.iter().map(|(cls, l, v)| view! { <div class=format!("share {cls}") style=format!("width:{:.3}%", 100.0 * v.max(0.0)) title=format!("{l}: {}", pc(*v))></div> }).collect_view()}
@@ -488,7 +466,6 @@ fn detail(c: &Rank) -> impl IntoView {
             c.classes.iter().map(|(k, n, t, sh)| vec![k.clone(), units::sig3(*n), units::si(*t, "s"), pc(*sh)]).collect())}
         {table("trace-top", "Top kernels by time", &["kernel", "class", "calls", "time", "share"],
             c.top.iter().map(|(name, k, n, t, sh)| vec![short(name), k.clone(), units::sig3(*n), units::si(*t, "s"), pc(*sh)]).collect())}
-        {roof}
     }
 }
 

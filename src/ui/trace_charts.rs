@@ -31,7 +31,7 @@ pub fn roof_dtype(hw: &Preset, placed: &[Placed]) -> Dtype {
         if let Some(i) = p
             .dtype
             .as_deref()
-            .and_then(Dtype::from_id)
+            .and_then(|d| crate::trace::roof_dtype(d, false))
             .and_then(|d| Dtype::ALL.iter().position(|x| *x == d))
         {
             if let Some(t) = time.get_mut(i) {
@@ -117,6 +117,50 @@ pub fn roof_points(m: &Machine, placed: &[Placed]) -> Vec<Point> {
             }
         })
         .collect()
+}
+
+/// What the chart's points say in words: the matmul-class kernels together
+/// against the roof at their combined intensity, and how many points sit above
+/// their roof (the op moved fewer bytes than its shapes imply, or did less).
+pub fn roof_summary(m: &Machine, hw: &Preset, dt: Dtype, roof: Roof, pts: &[Point]) -> Vec<String> {
+    let mut out = Vec::new();
+    let (mut flops, mut secs, mut bytes, mut calls) = (0.0, 0.0, 0.0, 0u64);
+    for p in pts.iter().filter(|p| p.unit == Unit::Matmul) {
+        let t = p.time * f64::from(p.count);
+        let f = p.flops * t;
+        flops += f;
+        secs += t;
+        bytes += f / p.intensity;
+        calls += u64::from(p.count);
+    }
+    if flops > 0.0 && secs > 0.0 && bytes > 0.0 {
+        let (achieved, intensity) = (flops / secs, flops / bytes);
+        let attainable = m.matmul_flops.min(m.bw * intensity);
+        out.push(format!(
+            "The matmul, conv and attention kernels placed here ({} calls) did {} in {}: {} at {} FLOP per byte, {} of the {} allows there ({}, {} roofs: {}).",
+            calls,
+            units::si(flops, "FLOP"),
+            units::si(secs, "s"),
+            units::si(achieved, "FLOP/s"),
+            units::sig3(intensity),
+            units::percent(achieved / attainable),
+            hw.name,
+            dt.label(),
+            roof.id(),
+            units::si(attainable, "FLOP/s")
+        ));
+    }
+    let above = pts
+        .iter()
+        .filter(|p| p.flops > 1.0001 * m.ceiling(p.unit).min(m.bw * p.intensity))
+        .count();
+    if above > 0 {
+        out.push(format!(
+            "{above} of the {} points sit above their roof: their op moved fewer bytes than its shapes count (a cache hit, a broadcast, an in-place op) or did less than they imply; the roofline bounds what the counted work could take, not these kernels.",
+            pts.len()
+        ));
+    }
+    out
 }
 
 /// The roofline chart of a trace's kernels.
@@ -334,6 +378,14 @@ pub fn TraceCharts(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoVi
         })
     });
     let has_roof = Memo::new(move |_| roof_data.with(|d| d.is_some()));
+    let summary = move || {
+        let hw = hw.get()?;
+        roof_data.with(|d| {
+            let (dt, r) = d.as_ref()?;
+            Some(roof_summary(&r.m, hw, *dt, roof.get(), &r.kernels).into_iter()
+                .map(|l| view! { <p class="note" data-trace-roof-note>{l}</p> }).collect_view())
+        })
+    };
     let roof_label = Signal::derive(move || {
         roof_data.with(|d| match (d, hw.get()) {
             (Some((dt, r)), Some(hw)) => format!(
@@ -412,7 +464,7 @@ pub fn TraceCharts(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoVi
             )
         })
     });
-    let drag = StoredValue::new(None::<(f64, f64)>);
+    let drag = StoredValue::new(None::<f64>);
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
         match ev.key().as_str() {
             "+" | "=" => zoom_by(0.5),
@@ -432,18 +484,18 @@ pub fn TraceCharts(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoVi
         zoom_by(if ev.delta_y() < 0.0 { 0.8 } else { 1.25 });
     };
     let on_down = move |ev: leptos::ev::PointerEvent| {
-        drag.set_value(Some((f64::from(ev.client_x()), win.get_untracked().0)));
+        drag.set_value(Some(ev.client_x()));
     };
     let on_move = move |ev: leptos::ev::PointerEvent| {
-        let Some((x0, _)) = drag.get_value() else { return };
+        let Some(x0) = drag.get_value() else { return };
         let w = ev
             .current_target()
             .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
             .map_or(600.0, |e| f64::from(e.client_width()).max(1.0) - LABEL_PX);
-        let dx = f64::from(ev.client_x()) - x0;
+        let dx = ev.client_x() - x0;
         if dx.abs() >= 1.0 {
             pan_by(-dx / w.max(50.0));
-            drag.set_value(Some((f64::from(ev.client_x()), 0.0)));
+            drag.set_value(Some(ev.client_x()));
         }
     };
     let on_up = move |_| drag.set_value(None);
@@ -465,6 +517,12 @@ pub fn TraceCharts(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoVi
                     {Roof::ALL.iter().map(|r| view! { <option value=r.id() selected=move || roof.get() == *r>{r.label()}</option> }).collect_view()}
                 </select></label>
             <Chart dark=dark id="trace-roofline" label=roof_label data=roof_plot/>
+            <ul class="legend">
+                <li><span class="swatch memory"></span>"a kernel below its ridge (memory sets its roof)"</li>
+                <li><span class="swatch compute"></span>"a matmul, conv or attention kernel above it"</li>
+                <li><span class="swatch vector"></span>"another kernel above its ridge"</li>
+            </ul>
+            {summary}
         })}
         <p class="note" data-trace-unplaced>{unplaced}</p>
         {move || has_tl.get().then(|| view! {

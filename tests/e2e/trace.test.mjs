@@ -247,3 +247,77 @@ test('benchmark (BRRR_TRACE_BENCH=MB): a generated trace of that size', { skip: 
   });
 });
 
+
+/** Waits until canvas `id` has been drawn more than `after` times; returns the count. */
+async function drawn(page, id, after = 0) {
+  await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+  await page.waitForFunction(([i, n]) => Number(document.getElementById(i)?.dataset.frame || 0) > n, [id, after], { timeout: 60_000 });
+  return Number(await page.locator(`#${id}`).getAttribute('data-frame'));
+}
+
+const windowOf = async (page) => (await page.locator(`${W} [data-trace-window]`).getAttribute('data-trace-window')).split(' ').map(Number);
+
+test('the kernels on their roofline, the busiest second zoomed and panned, another GPU picked', async (t) => {
+  const dir = fs.mkdtempSync(path.join(OUT_DIR, 'trace-gpu-'));
+  const unknown = path.join(dir, 'unknown-gpu.json');
+  fs.writeFileSync(unknown, JSON.stringify({ deviceProperties: [{ id: 0, name: 'Mystery GPU 9000' }], traceEvents: [{ ph: 'X', cat: 'kernel', name: 'k', ts: 0, dur: 5, args: { stream: 7, correlation: 1, device: 0 } }] }));
+  await h.withPage(t, '', async (page) => {
+    await show(page.locator(W));
+    await state(page, 'example');
+    // the roofline: one point per (op, kernel) pair, and what they say in words
+    await drawn(page, 'trace-roofline');
+    const points = await page.locator(`${W} .marks [data-mark="kernel"]`).count();
+    assert.ok(points >= 10, `points on the roofline: ${points}`);
+    assert.match(await page.locator('#trace-roofline').getAttribute('aria-label'), /NVIDIA A100 80GB SXM roofline \(tf32/);
+    const note = () => page.locator(`${W} [data-trace-roof-note]`).first().innerText();
+    const datasheet = await note();
+    assert.match(datasheet, /placed here \(\d+ calls\).* of the NVIDIA A100 80GB SXM allows there .*datasheet roofs/);
+    await page.locator(`${W} select[data-trace-roof]`).selectOption('achievable');
+    await page.waitForFunction((sel) => /achievable roofs/.test(document.querySelector(`${sel} [data-trace-roof-note]`)?.textContent || ''), W);
+    assert.notEqual(await note(), datasheet);
+
+    // the timeline: at most a second, zoomed, panned and reset
+    const frames = await drawn(page, 'trace-timeline');
+    assert.ok((await page.locator(`${W} .marks [data-mark="span"]`).count()) > 0, 'the longest spans have tooltips');
+    const full = await windowOf(page);
+    assert.ok(full[1] > full[0] && full[1] - full[0] <= 1 + 1e-9, `window ${full}`);
+    await page.locator(`${W} [data-trace-zoom="in"]`).click();
+    await page.waitForFunction(([sel, w]) => {
+      const [a, b] = document.querySelector(`${sel} [data-trace-window]`).getAttribute('data-trace-window').split(' ').map(Number);
+      return Math.abs((b - a) - w / 2) < 1e-9;
+    }, [W, full[1] - full[0]]);
+    const zoomed = await windowOf(page);
+    assert.ok(Math.abs((zoomed[0] + zoomed[1]) / 2 - (full[0] + full[1]) / 2) < 1e-9, 'zoomed about the middle');
+    await drawn(page, 'trace-timeline', frames);
+    await page.locator(`${W} [data-trace-zoom="right"]`).click();
+    await page.waitForFunction(([sel, a0]) => Number(document.querySelector(`${sel} [data-trace-window]`).getAttribute('data-trace-window').split(' ')[0]) > a0, [W, zoomed[0]]);
+    const later = await windowOf(page);
+    assert.ok(Math.abs((later[1] - later[0]) - (zoomed[1] - zoomed[0])) < 1e-9 && later[1] <= full[1] + 1e-12, `panned ${later}`);
+    // from the keyboard: + zooms in, Home shows it all
+    await page.locator(`${W} .trace-timeline`).focus();
+    await page.keyboard.press('+');
+    await page.waitForFunction(([sel, w]) => {
+      const [a, b] = document.querySelector(`${sel} [data-trace-window]`).getAttribute('data-trace-window').split(' ').map(Number);
+      return Math.abs((b - a) - w / 2) < 1e-9;
+    }, [W, later[1] - later[0]]);
+    await page.keyboard.press('Home');
+    await page.waitForFunction(([sel, f]) => document.querySelector(`${sel} [data-trace-window]`).getAttribute('data-trace-window') === f, [W, full.join(' ')]);
+
+    // another GPU for the roofline: the files are read again; the matched preset stays
+    await page.locator(`${W} select[data-trace-preset]`).selectOption('h100-sxm');
+    await page.waitForFunction((sel) => /NVIDIA H100 SXM roofline/.test(document.getElementById('trace-roofline')?.getAttribute('aria-label') || ''), W, { timeout: 60_000 });
+    assert.equal(await state(page, ['example', 'error']), 'example');
+    assert.equal(await page.locator('[data-metric="trace_preset"]').getAttribute('data-value'), 'a100-80gb');
+
+    // an unknown GPU: no roofline until one is picked
+    await choose(page, [unknown]);
+    assert.equal(await state(page, ['error', 'done']), 'done');
+    assert.equal(await page.locator('#trace-roofline').count(), 0);
+    assert.match(await page.locator(`${W} [data-trace-unplaced]`).innerText(), /matches no preset/);
+    await page.locator(`${W} select[data-trace-preset]`).selectOption('h100-sxm');
+    await page.waitForFunction(() => /NVIDIA H100 SXM roofline/.test(document.getElementById('trace-roofline')?.getAttribute('aria-label') || ''), null, { timeout: 60_000 });
+    assert.equal(await state(page, ['error', 'done']), 'done');
+    assert.equal(await page.locator('[data-metric="trace_preset"]').getAttribute('data-value'), '');
+    assert.match(await page.locator(`${W} [data-trace-unplaced]`).innerText(), /None of the 1 kernels could be placed/);
+  });
+});
