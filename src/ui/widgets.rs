@@ -107,8 +107,9 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "trace",
         title: "Diagnose your own run",
-        // 2134 px at 720 px wide showing its example (embed.test.mjs waits for it)
-        embed_height: 2240,
+        // 3266 px at 720 px wide showing its example with its roofline and
+        // timeline (embed.test.mjs waits for it)
+        embed_height: 3380,
         gate: true,
         render: |ctx| view! { <super::trace_host::TraceHost ctx=ctx/> }.into_any(),
     },
