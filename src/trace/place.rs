@@ -102,8 +102,10 @@ pub fn place(t: &Trace, acts: &[Activity]) -> Placement {
         else {
             continue;
         };
-        let Some(i) = find_ext(e.external_id).or_else(|| super::enclosing_op(t, e.correlation))
-        else {
+        let by_id = (e.external_id >= 0)
+            .then(|| find_ext(e.external_id))
+            .flatten();
+        let Some(i) = by_id.or_else(|| super::enclosing_op(t, e.correlation)) else {
             continue;
         };
         let dur = (a.end - a.ts).max(0.0);
