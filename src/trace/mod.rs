@@ -295,10 +295,10 @@ pub fn diagnose_with(t: &Trace, options: &Options) -> Result<Diagnosis, TraceErr
     // kernels placed by shape; the remedies priced from the trace
     let placement = place::place(t, &acts);
     let priced = Priced {
-        fuse_memory: fuse_factor(t, &acts),
+        fuse_memory: fuse_factor(t, &acts, &class_of),
         matmuls_at_roof: roof_preset
             .and_then(crate::model::hardware::preset)
-            .map(|hw| roof_factor(t, &acts, &placement, hw)),
+            .map(|hw| roof_factor(t, &acts, &class_of, &placement, hw)),
     };
     let remedies = counterfactual::remedies(&spans, &priced);
     let timeline = timeline::timeline(t, &acts, hta.start, hta.span);
@@ -333,17 +333,28 @@ pub fn diagnose_with(t: &Trace, options: &Options) -> Result<Diagnosis, TraceErr
     })
 }
 
+/// Kernel classes by (name, category), as [`diagnose_with`] found them.
+type ClassOf = HashMap<(u32, u32), KernelClass>;
+
+/// The class of a GPU event, from `class_of` where it is known.
+fn class(t: &Trace, class_of: &ClassOf, e: &parse::GpuEvent) -> KernelClass {
+    class_of
+        .get(&(e.name, e.cat))
+        .copied()
+        .unwrap_or_else(|| kernel_class(t.name(e.name), t.name(e.cat)))
+}
+
 /// An activity on a stream for fusion: start, end, and its class and duration if
 /// it is a kernel, memcpy or memset.
 type StreamItem = (f64, f64, Option<(KernelClass, f64)>);
 
 /// [`counterfactual::fuse_factor`] of the activities, stream by stream.
-fn fuse_factor(t: &Trace, acts: &[Activity]) -> f64 {
+fn fuse_factor(t: &Trace, acts: &[Activity], class_of: &ClassOf) -> f64 {
     let mut streams: BTreeMap<(i64, i64), Vec<StreamItem>> = BTreeMap::new();
     for a in acts {
         let Some(e) = t.gpu.get(a.index) else { continue };
         let item = is_gpu_cat(t.name(e.cat))
-            .then(|| (kernel_class(t.name(e.name), t.name(e.cat)), (a.end - a.ts).max(0.0)));
+            .then(|| (class(t, class_of, e), (a.end - a.ts).max(0.0)));
         streams
             .entry((e.device, e.stream))
             .or_default()
@@ -393,6 +404,7 @@ pub fn time_at_roof(
 fn roof_factor(
     t: &Trace,
     acts: &[Activity],
+    class_of: &ClassOf,
     placement: &place::Placement,
     hw: &crate::model::hardware::Preset,
 ) -> f64 {
@@ -407,7 +419,7 @@ fn roof_factor(
         .enumerate()
         .filter_map(|(i, a)| {
             let e = t.gpu.get(a.index).filter(|e| is_gpu_cat(t.name(e.cat)))?;
-            let class = kernel_class(t.name(e.name), t.name(e.cat));
+            let class = class(t, class_of, e);
             (class.cost() == CostClass::Compute)
                 .then(|| ((a.end - a.ts).max(0.0), at.get(&i).copied()))
         })

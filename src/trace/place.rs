@@ -94,6 +94,7 @@ pub fn place(t: &Trace, acts: &[Activity]) -> Placement {
     // (activity, op, duration, class) of every kernel with an op
     let mut linked: Vec<(usize, usize, f64, KernelClass)> = Vec::new();
     let mut op_time: HashMap<usize, (f64, usize)> = HashMap::new();
+    let mut class_of: HashMap<(u32, u32), KernelClass> = HashMap::new();
     for (ai, a) in acts.iter().enumerate() {
         let Some(e) = t
             .gpu
@@ -109,7 +110,9 @@ pub fn place(t: &Trace, acts: &[Activity]) -> Placement {
             continue;
         };
         let dur = (a.end - a.ts).max(0.0);
-        let class = kernel_class(t.name(e.name), t.name(e.cat));
+        let class = *class_of
+            .entry((e.name, e.cat))
+            .or_insert_with(|| kernel_class(t.name(e.name), t.name(e.cat)));
         linked.push((ai, i, dur, class));
         let s = op_time.entry(i).or_insert((0.0, 0));
         s.0 += dur;
