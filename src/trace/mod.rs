@@ -716,6 +716,12 @@ mod tests {
         assert_eq!(roof_dtype("fp16", false), Some(Dtype::Bf16));
         assert_eq!(roof_dtype("int64", false), None);
         assert!(place::tf32_kernel("void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x64_16x4_tn_align4>"));
+        // and the point says tf32
+        let d = diag(&[
+            cpu_op("aten::mm", 0.0, 7, "[[64,128],[128,32]]", r#"["float","float"]"#),
+            ks("cutlass_80_tensorop_s1688gemm_64x64", 0.0, 10.0, 1, 7, 7),
+        ]);
+        assert_eq!(d.roofline[0].dtype, Some("tf32"));
         assert!(!place::tf32_kernel("ampere_sgemm_128x64_nn"));
     }
 

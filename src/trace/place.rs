@@ -30,7 +30,8 @@ pub struct PlacedRow {
     pub kernel: String,
     /// The kernel's class ([`KernelClass::id`]).
     pub class: &'static str,
-    /// The op's first tensor input's dtype ([`super::shapes::dtype_id`]); `None`
+    /// The op's first tensor input's dtype ([`super::shapes::dtype_id`]), `tf32`
+    /// for fp32 where the kernel's name says TF32 ([`tf32_kernel`]); `None`
     /// when unknown or when calls of the pair disagree.
     pub dtype: Option<&'static str>,
     pub count: usize,
@@ -132,6 +133,11 @@ pub fn place(t: &Trace, acts: &[Activity]) -> Placement {
             1.0 / n.max(1) as f64
         };
         let (flops, bytes) = (op.flops * share, op.bytes * share);
+        let tf32 = op.dtype == Some("fp32")
+            && t.gpu
+                .get(a.index)
+                .is_some_and(|e| tf32_kernel(t.name(e.name)));
+        let dtype = if tf32 { Some("tf32") } else { op.dtype };
         p.kernels.push(PlacedKernel {
             act: ai,
             class,
@@ -139,10 +145,7 @@ pub fn place(t: &Trace, acts: &[Activity]) -> Placement {
             flops,
             bytes,
             dtype: op.dtype,
-            tf32: op.dtype == Some("fp32")
-                && t.gpu
-                    .get(a.index)
-                    .is_some_and(|e| tf32_kernel(t.name(e.name))),
+            tf32,
         });
         if op.kind == OpKind::Matmul {
             p.matmul_time += dur;
@@ -163,7 +166,7 @@ pub fn place(t: &Trace, acts: &[Activity]) -> Placement {
                     op: t.name(op.name).to_string(),
                     kernel: t.name(kernel).to_string(),
                     class: class.id(),
-                    dtype: op.dtype,
+                    dtype,
                     count: 0,
                     time_s: 0.0,
                     flops: 0.0,
@@ -172,7 +175,7 @@ pub fn place(t: &Trace, acts: &[Activity]) -> Placement {
             )
         });
         let r = &mut pt.1;
-        if r.dtype != op.dtype {
+        if r.dtype != dtype {
             r.dtype = None;
         }
         r.count += 1;
