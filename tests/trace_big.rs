@@ -10,7 +10,7 @@
 
 #[cfg(test)]
 mod big {
-    use brrr::trace::analyse;
+    use brrr::trace::{diagnose, parse};
     use std::io::{Read, Write};
     use std::time::Instant;
 
@@ -127,16 +127,19 @@ mod big {
         let before = peak_rss_kib();
         let t0 = Instant::now();
         let mut bytes = 0;
-        let d = analyse(Generator::new(mb << 20), &mut |b| {
+        let t = parse(Generator::new(mb << 20), &mut |b| {
             bytes = b;
             true
         })
         .unwrap();
+        let parsed = t0.elapsed().as_secs_f64();
+        let d = diagnose(&t).unwrap();
         let secs = t0.elapsed().as_secs_f64();
         let after = peak_rss_kib();
         println!(
-            "{mb} MB generated trace: {bytes} bytes, {} GPU activities, parsed and diagnosed in {secs:.2} s ({:.0} MB/s); peak RSS {:?} KiB → {:?} KiB",
+            "{mb} MB generated trace: {bytes} bytes, {} GPU activities, parsed in {parsed:.2} s and diagnosed in {:.2} s more ({:.0} MB/s); peak RSS {:?} KiB → {:?} KiB",
             d.activities,
+            secs - parsed,
             bytes as f64 / secs / 1e6,
             before,
             after
@@ -146,6 +149,8 @@ mod big {
         assert!(d.activities > 0);
         assert_eq!(d.preset, Some("h100-sxm"));
         assert!(d.placed_kernels > 0);
+        assert!(!d.roofline.is_empty());
+        assert!(d.timeline.is_some());
         (secs, after.unwrap_or(0).saturating_sub(before.unwrap_or(0)))
     }
 

@@ -6,7 +6,8 @@
 mod props {
     use brrr::trace::classify::CostClass;
     use brrr::trace::counterfactual::{warped_span, Scale};
-    use brrr::trace::{analyse, parse, TraceError};
+    use brrr::trace::parse::OpShape;
+    use brrr::trace::{analyse, parse, shapes, TraceError};
     use proptest::prelude::*;
 
     const NAMES: [&str; 8] = [
@@ -18,6 +19,26 @@ mod props {
         "void at::native::reduce_kernel<512, 1>",
         "Event Sync",
         "my_Sync_kernel",
+    ];
+
+    /// Every op name `shapes` prices, and one it does not.
+    const SHAPED: [&str; 16] = [
+        "aten::mm",
+        "aten::addmm",
+        "aten::linear",
+        "aten::bmm",
+        "aten::conv2d",
+        "aten::convolution",
+        "aten::cudnn_convolution",
+        "aten::conv1d",
+        "aten::scaled_dot_product_attention",
+        "aten::_scaled_dot_product_flash_attention",
+        "aten::add_",
+        "aten::copy_",
+        "aten::native_layer_norm",
+        "aten::_softmax",
+        "aten::max",
+        "aten::embedding",
     ];
 
     /// (gap before, duration, stream, name) per kernel.
@@ -160,6 +181,48 @@ mod props {
         }
 
         #[test]
+        fn shapes_never_panic_and_cost_is_finite(
+            name in prop::sample::select(SHAPED.to_vec()),
+            dims in prop::collection::vec(prop::collection::vec(prop_oneof![-2i64..70, Just(i64::MAX), Just(i64::MIN)], 0..5), 0..7),
+            types in prop::collection::vec(prop::sample::select(vec!["float", "c10::BFloat16", "c10::Half", "Scalar", "ScalarList", "", "long int"]), 0..7),
+            concrete in prop::collection::vec(prop_oneof![
+                Just(String::new()),
+                (-3i64..5).prop_map(|x| x.to_string()),
+                prop::collection::vec(prop_oneof![-3i64..5, Just(i64::MAX), Just(i64::MIN)], 0..4)
+                    .prop_map(|v| format!("[{}]", v.iter().map(i64::to_string).collect::<Vec<_>>().join(", "))),
+                prop::sample::select(vec!["True", "False", "same", "valid", "[1,", "x"]).prop_map(str::to_string),
+            ], 0..10),
+        ) {
+            let op = OpShape { name: name.to_string(), dims, types: types.iter().map(|t| t.to_string()).collect(), concrete };
+            if let Some(c) = shapes::cost(&op) {
+                prop_assert!(c.flops.is_finite() && c.flops >= 0.0, "{op:?} {c:?}");
+                prop_assert!(c.bytes.is_finite() && c.bytes >= 0.0, "{op:?} {c:?}");
+                prop_assert_eq!(shapes::op_kind(&op.name), Some(c.kind));
+            }
+        }
+
+        #[test]
+        fn the_timeline_holds_its_window(ks in kernels(), float in any::<bool>()) {
+            let d = analyse(trace(&ks, true, float).as_bytes(), &mut |_| true).unwrap();
+            let Some(t) = d.timeline else { return Ok(()) };
+            // shorter than a second: the window is the whole span
+            prop_assert_eq!(t.start_s, 0.0);
+            prop_assert!((t.end_s - d.hta.span * 1e-6).abs() < 1e-12);
+            let mut n = 0;
+            for l in &t.lanes {
+                prop_assert!(l.kind == "gpu" || l.kind == "cpu");
+                prop_assert!(l.spans.windows(2).all(|w| w[0][0] <= w[1][0]));
+                for s in &l.spans {
+                    prop_assert!(s[1] >= 0.0 && s[0] + s[1] >= t.start_s - 1e-12 && s[0] <= t.end_s + 1e-12);
+                    prop_assert!((s[2] as usize) < t.classes.len() && (s[3] as usize) < t.names.len());
+                    n += 1;
+                }
+            }
+            prop_assert!(n <= brrr::trace::timeline::MAX_SPANS);
+            prop_assert!(!t.merged);
+        }
+
+        #[test]
         fn arbitrary_json_never_panics(v in json_value()) {
             let doc = format!(r#"{{"traceEvents": [{v}, {{"cat": "kernel", "name": "k", "ts": 1, "dur": 2, "args": {v}}}], "deviceProperties": {v}, "distributedInfo": {v}}}"#);
             match analyse(doc.as_bytes(), &mut |_| true) {
@@ -195,6 +258,7 @@ mod props {
                 Just("External id"),
                 Just("Input Dims"),
                 Just("Input type"),
+                Just("Concrete Inputs"),
                 Just("rank"),
                 Just("id"),
                 Just("traceEvents"),

@@ -295,10 +295,10 @@ pub fn diagnose_with(t: &Trace, options: &Options) -> Result<Diagnosis, TraceErr
     // kernels placed by shape; the remedies priced from the trace
     let placement = place::place(t, &acts);
     let priced = Priced {
-        fuse_memory: fuse_factor(t, &acts),
+        fuse_memory: fuse_factor(t, &acts, &class_of),
         matmuls_at_roof: roof_preset
             .and_then(crate::model::hardware::preset)
-            .map(|hw| roof_factor(t, &acts, &placement, hw)),
+            .map(|hw| roof_factor(t, &acts, &class_of, &placement, hw)),
     };
     let remedies = counterfactual::remedies(&spans, &priced);
     let timeline = timeline::timeline(t, &acts, hta.start, hta.span);
@@ -333,17 +333,28 @@ pub fn diagnose_with(t: &Trace, options: &Options) -> Result<Diagnosis, TraceErr
     })
 }
 
+/// Kernel classes by (name, category), as [`diagnose_with`] found them.
+type ClassOf = HashMap<(u32, u32), KernelClass>;
+
+/// The class of a GPU event, from `class_of` where it is known.
+fn class(t: &Trace, class_of: &ClassOf, e: &parse::GpuEvent) -> KernelClass {
+    class_of
+        .get(&(e.name, e.cat))
+        .copied()
+        .unwrap_or_else(|| kernel_class(t.name(e.name), t.name(e.cat)))
+}
+
 /// An activity on a stream for fusion: start, end, and its class and duration if
 /// it is a kernel, memcpy or memset.
 type StreamItem = (f64, f64, Option<(KernelClass, f64)>);
 
 /// [`counterfactual::fuse_factor`] of the activities, stream by stream.
-fn fuse_factor(t: &Trace, acts: &[Activity]) -> f64 {
+fn fuse_factor(t: &Trace, acts: &[Activity], class_of: &ClassOf) -> f64 {
     let mut streams: BTreeMap<(i64, i64), Vec<StreamItem>> = BTreeMap::new();
     for a in acts {
         let Some(e) = t.gpu.get(a.index) else { continue };
         let item = is_gpu_cat(t.name(e.cat))
-            .then(|| (kernel_class(t.name(e.name), t.name(e.cat)), (a.end - a.ts).max(0.0)));
+            .then(|| (class(t, class_of, e), (a.end - a.ts).max(0.0)));
         streams
             .entry((e.device, e.stream))
             .or_default()
@@ -395,6 +406,7 @@ pub fn time_at_roof(
 fn roof_factor(
     t: &Trace,
     acts: &[Activity],
+    class_of: &ClassOf,
     placement: &place::Placement,
     hw: &crate::model::hardware::Preset,
 ) -> f64 {
@@ -409,7 +421,7 @@ fn roof_factor(
         .enumerate()
         .filter_map(|(i, a)| {
             let e = t.gpu.get(a.index).filter(|e| is_gpu_cat(t.name(e.cat)))?;
-            let class = kernel_class(t.name(e.name), t.name(e.cat));
+            let class = class(t, class_of, e);
             (class.cost() == CostClass::Compute)
                 .then(|| ((a.end - a.ts).max(0.0), at.get(&i).copied()))
         })
@@ -707,6 +719,12 @@ mod tests {
         assert_eq!(roof_dtype("fp16", false), Some(Dtype::Bf16));
         assert_eq!(roof_dtype("int64", false), None);
         assert!(place::tf32_kernel("void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x64_16x4_tn_align4>"));
+        // and the point says tf32
+        let d = diag(&[
+            cpu_op("aten::mm", 0.0, 7, "[[64,128],[128,32]]", r#"["float","float"]"#),
+            ks("cutlass_80_tensorop_s1688gemm_64x64", 0.0, 10.0, 1, 7, 7),
+        ]);
+        assert_eq!(d.roofline[0].dtype, Some("tf32"));
         assert!(!place::tf32_kernel("ampere_sgemm_128x64_nn"));
     }
 
@@ -752,11 +770,12 @@ mod tests {
         }
         let d = diag(&ev);
         let tl = d.timeline.as_ref().unwrap();
-        // the burst (0.63 s of busy time) and the sgemms in the window: the best
-        // window ends where the burst does (2.1999 s), since starting it later
-        // loses burst time and earlier gains only the 1.2 .. 1.5 s sgemms
-        assert!((tl.end_s - tl.start_s - 1.0).abs() < 1e-9);
-        assert!(tl.start_s <= 1.5 && tl.end_s >= 2.1999 - 1e-9, "{} {}", tl.start_s, tl.end_s);
+        // every window from [1.1999, 2.1999] to [1.5, 2.5] holds the whole burst
+        // (0.63 s busy, ending at 2.1999 s) and nine whole sgemms (a later one
+        // trades the 1.2 s sgemm for the 2.2 s one): a tie the earliest wins; a
+        // window starting before 1.1999 s loses burst time
+        assert!((tl.start_s - 1.1999).abs() < 1e-9, "{}", tl.start_s);
+        assert!((tl.end_s - 2.1999).abs() < 1e-9, "{}", tl.end_s);
         let labels: Vec<&str> = tl.lanes.iter().map(|l| l.label.as_str()).collect();
         assert_eq!(labels, ["GPU 0 · stream 7", "GPU 0 · stream 8", "CPU thread 42 (launches)"]);
         assert_eq!(tl.lanes.iter().map(|l| l.kind).collect::<Vec<_>>(), ["gpu", "gpu", "cpu"]);

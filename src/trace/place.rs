@@ -31,7 +31,7 @@ pub struct PlacedRow {
     /// The kernel's class ([`KernelClass::id`]).
     pub class: &'static str,
     /// The op's first tensor input's dtype ([`super::shapes::dtype_id`]), `tf32`
-    /// for an fp32 op whose kernel's name says TF32 ([`tf32_kernel`]); `None`
+    /// for fp32 where the kernel's name says TF32 ([`tf32_kernel`]); `None`
     /// when unknown or when calls of the pair disagree.
     pub dtype: Option<&'static str>,
     pub count: usize,
@@ -95,6 +95,7 @@ pub fn place(t: &Trace, acts: &[Activity]) -> Placement {
     // (activity, op, duration, class) of every kernel with an op
     let mut linked: Vec<(usize, usize, f64, KernelClass)> = Vec::new();
     let mut op_time: HashMap<usize, (f64, usize)> = HashMap::new();
+    let mut class_of: HashMap<(u32, u32), KernelClass> = HashMap::new();
     for (ai, a) in acts.iter().enumerate() {
         let Some(e) = t
             .gpu
@@ -103,12 +104,16 @@ pub fn place(t: &Trace, acts: &[Activity]) -> Placement {
         else {
             continue;
         };
-        let Some(i) = find_ext(e.external_id).or_else(|| super::enclosing_op(t, e.correlation))
-        else {
+        let by_id = (e.external_id >= 0)
+            .then(|| find_ext(e.external_id))
+            .flatten();
+        let Some(i) = by_id.or_else(|| super::enclosing_op(t, e.correlation)) else {
             continue;
         };
         let dur = (a.end - a.ts).max(0.0);
-        let class = kernel_class(t.name(e.name), t.name(e.cat));
+        let class = *class_of
+            .entry((e.name, e.cat))
+            .or_insert_with(|| kernel_class(t.name(e.name), t.name(e.cat)));
         linked.push((ai, i, dur, class));
         let s = op_time.entry(i).or_insert((0.0, 0));
         s.0 += dur;
@@ -128,6 +133,11 @@ pub fn place(t: &Trace, acts: &[Activity]) -> Placement {
             1.0 / n.max(1) as f64
         };
         let (flops, bytes) = (op.flops * share, op.bytes * share);
+        let tf32 = op.dtype == Some("fp32")
+            && t.gpu
+                .get(a.index)
+                .is_some_and(|e| tf32_kernel(t.name(e.name)));
+        let dtype = if tf32 { Some("tf32") } else { op.dtype };
         p.kernels.push(PlacedKernel {
             act: ai,
             class,
@@ -135,10 +145,7 @@ pub fn place(t: &Trace, acts: &[Activity]) -> Placement {
             flops,
             bytes,
             dtype: op.dtype,
-            tf32: op.dtype == Some("fp32")
-                && t.gpu
-                    .get(a.index)
-                    .is_some_and(|e| tf32_kernel(t.name(e.name))),
+            tf32,
         });
         if op.kind == OpKind::Matmul {
             p.matmul_time += dur;
@@ -150,11 +157,6 @@ pub fn place(t: &Trace, acts: &[Activity]) -> Placement {
         }
         let Some(kernel) = t.gpu.get(a.index).map(|e| e.name) else {
             continue;
-        };
-        // the point's dtype says TF32 where its kernel ran fp32 on tensor cores
-        let dtype = match op.dtype {
-            Some("fp32") if tf32_kernel(t.name(kernel)) => Some("tf32"),
-            d => d,
         };
         let order = points.len();
         let pt = points.entry((op.name, kernel)).or_insert_with(|| {

@@ -464,23 +464,24 @@ fn conv(op: &OpShape) -> Option<(f64, f64)> {
             .unwrap_or_else(|| vec![0; sp]);
         (0..sp)
             .map(|i| {
-                let g = |v: &Vec<i64>| v.get(i).copied().unwrap_or(0);
+                // in f64: a trace's numbers cannot overflow anything
+                let g = |v: &Vec<i64>| v.get(i).copied().unwrap_or(0) as f64;
                 let (inp, k) = (
-                    xs.get(i).copied().unwrap_or(0),
-                    ks.get(i).copied().unwrap_or(1),
+                    xs.get(i).copied().unwrap_or(0) as f64,
+                    ks.get(i).copied().unwrap_or(1) as f64,
                 );
                 let o = if same {
                     inp
                 } else if transposed {
-                    (inp - 1) * g(&stride) - 2 * g(&padding)
-                        + g(&dilation) * (k - 1)
+                    (inp - 1.0) * g(&stride) - 2.0 * g(&padding)
+                        + g(&dilation) * (k - 1.0)
                         + g(&out_pad)
-                        + 1
+                        + 1.0
                 } else {
-                    let s = g(&stride).max(1);
-                    (inp + 2 * g(&padding) - g(&dilation) * (k - 1) - 1).div_euclid(s) + 1
+                    let s = g(&stride).max(1.0);
+                    ((inp + 2.0 * g(&padding) - g(&dilation) * (k - 1.0) - 1.0) / s).floor() + 1.0
                 };
-                o.max(0) as f64
+                o.max(0.0)
             })
             .collect()
     } else {
