@@ -12,7 +12,7 @@ fs.mkdirSync(path.join(IMG, 'embeds'), { recursive: true });
 
 const h = await createHarness();
 try {
-  const shoot = async (query, file, { width, height, element }) => {
+  const shoot = async (query, file, { width, height, element, tall }) => {
     const ctx = await h.browser.newContext({ colorScheme: 'light', reducedMotion: 'reduce', viewport: { width, height } });
     try {
       const page = await ctx.newPage();
@@ -21,6 +21,14 @@ try {
       await page.waitForTimeout(400); // charts draw on the next frames
       // the trace widget's example is parsed by its worker once it is on screen
       if (query.includes('embed=trace')) await page.waitForSelector('[data-trace-state=example]', { timeout: 60_000 });
+      // charts draw only near the screen: show the whole page at once, then wait
+      // until every canvas has drawn
+      if (element || tall) {
+        const full = await page.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+        await page.setViewportSize({ width, height: Math.min(full, 8000) });
+        await page.waitForFunction(() => [...document.querySelectorAll('canvas[data-frame]')].every((c) => Number(c.dataset.frame) >= 1), null, { timeout: 60_000 });
+        await page.waitForTimeout(200);
+      }
       if (element) await page.locator(element).screenshot({ path: file });
       else await page.screenshot({ path: file });
       console.log(path.relative(REPO_ROOT, file));
@@ -29,7 +37,7 @@ try {
     }
   };
   await shoot('', path.join(IMG, 'explorer.png'), { width: 1280, height: 800 });
-  await shoot('?embed=trace', path.join(IMG, 'trace.png'), { width: 720, height: 1000 });
+  await shoot('?embed=trace', path.join(IMG, 'trace.png'), { width: 720, height: 1000, tall: true });
   for (const id of WIDGET_IDS) {
     await shoot(`?embed=${id}`, path.join(IMG, 'embeds', `${id}.png`), { width: 520, height: 800, element: 'main' });
   }

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
-import { useHarness, metric, OUT_DIR, REPO_ROOT, show, screenshot } from './helpers.mjs';
+import { useHarness, metric, OUT_DIR, REPO_ROOT, show, screenshot, settle } from './helpers.mjs';
 
 const h = useHarness();
 const W = '#trace';
@@ -238,11 +238,27 @@ test('benchmark (BRRR_TRACE_BENCH=MB): a generated trace of that size', { skip: 
   await h.withPage(t, '', async (page) => {
     await show(page.locator(W));
     await state(page, 'example');
+    // the main thread's long tasks while it works (a benchmark figure, not a test)
+    await page.evaluate(() => {
+      window.__long = [];
+      new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(e.duration); }).observe({ type: 'longtask' });
+    });
     const t0 = Date.now();
     await choose(page, [file]);
     await state(page, ['done', 'error'], 120_000);
     const ms = Date.now() - t0;
-    console.log(`trace bench: ${(fs.statSync(file).size / 1e6).toFixed(1)} MB in ${ms} ms (file chosen → diagnosis shown)`);
+    await settle(page, 300);
+    const long = await page.evaluate(() => window.__long);
+    console.log(`trace bench: ${(fs.statSync(file).size / 1e6).toFixed(1)} MB in ${ms} ms (file chosen → diagnosis shown); main-thread long tasks: ${long.length}, longest ${Math.round(Math.max(0, ...long))} ms`);
+    // then the timeline of its busiest second drawn, and zoomed in once
+    await page.evaluate(() => { window.__long = []; });
+    const f = await drawn(page, 'trace-timeline');
+    await page.locator(`${W} [data-trace-zoom="in"]`).click();
+    await drawn(page, 'trace-timeline', f);
+    await settle(page, 300);
+    const tl = await page.evaluate(() => window.__long);
+    const spans = await page.evaluate(() => document.querySelectorAll('#trace .marks [data-mark="span"]').length);
+    console.log(`trace bench: timeline drawn and zoomed: long tasks ${tl.length}, longest ${Math.round(Math.max(0, ...tl))} ms (${spans} span tooltips)`);
     assert.equal(await state(page, ['done', 'error']), 'done');
   });
 });
