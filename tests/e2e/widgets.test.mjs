@@ -183,7 +183,7 @@ test('remedies: the current regime is highlighted and a remedy applies to the sh
   assert.equal(await metric(page, 'regime'), 'memory');
   assert.equal(await page.locator('#remedies tr.current').getAttribute('data-regime'), 'memory');
   const t0 = await metric(page, 'wall_time_s');
-  await page.locator('#remedies tr[data-regime="memory"] button[data-remedy="fuse"]').click();
+  await page.locator('#remedies tr[data-regime="memory"] button[data-apply="fuse"]').click();
   await pollUntil(() => search(page), (q) => param(q, 'fused') === '1');
   assert.equal(param(await search(page), 'fused'), '1');
   assert.ok((await metric(page, 'wall_time_s')) < t0, 'fusing an 8-op chain should cut the step time');
@@ -191,7 +191,7 @@ test('remedies: the current regime is highlighted and a remedy applies to the sh
 });
 
 test('remedies: "tensor-core dtype" moves to the fastest dtype the GPU has that beats the current one', async () => {
-  const tensor = (page) => page.locator('#remedies tr[data-regime="compute"] button[data-remedy="tensor"]');
+  const tensor = (page) => page.locator('#remedies tr[data-regime="compute"] button[data-apply="tensor"]');
   const effect = (page) => page.locator('#remedies tr[data-regime="compute"] li[data-remedy="tensor"] .effect');
   const cases = [
     // [preset, from, expected]: the A100 has no fp8, the H100 has
