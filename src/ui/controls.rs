@@ -197,6 +197,25 @@ pub fn LogSlider(ctx: Ctx, field: Field) -> impl IntoView {
         text.set(field.format_box(v));
         error.set(None);
     };
+    // arrow keys step by a factor (×2 for counts, 1-2-5 for continuous values),
+    // Page Up/Down by a larger one; the browser's own step would move ~1 % of the
+    // log range
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let (up, big) = match ev.key().as_str() {
+            "ArrowUp" | "ArrowRight" => (true, false),
+            "ArrowDown" | "ArrowLeft" => (false, false),
+            "PageUp" => (true, true),
+            "PageDown" => (false, true),
+            _ => return,
+        };
+        ev.prevent_default();
+        let v = field.key_step(value.get_untracked(), up, big);
+        if v != value.get_untracked() {
+            state.update(|s| (field.set)(s, v));
+        }
+        text.set(field.format_box(v));
+        error.set(None);
+    };
     let on_box = move |ev| {
         let raw = event_target_value(&ev);
         match field.parse_box(&raw) {
@@ -231,7 +250,9 @@ pub fn LogSlider(ctx: Ctx, field: Field) -> impl IntoView {
                     max=field.to_slider(field.max)
                     step="any"
                     prop:value=move || field.to_slider(value.get()).to_string()
+                    aria-valuetext=move || field.value_text(value.get())
                     on:input=on_slider
+                    on:keydown=on_key
                 />
                 <input
                     type="text"
