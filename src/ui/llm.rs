@@ -57,7 +57,7 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                     advice::double_batch_with(&r, st, ratio_drawn.get()),
                 ];
                 if r.phase == Phase::Decode {
-                    v.push(advice::critical(st));
+                    v.push(advice::critical(st, &set, &s.hw_name()));
                 }
                 v.extend(
                     advice::counterfactuals(&r, &set, st)
@@ -77,6 +77,7 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                 points: step::sweep(&r, &s.setting()),
                 batch: r.batch,
                 critical: st.with(|st| st.critical_batch),
+                max_batch: st.with(|st| st.fit.max_batch),
                 prefill: r.phase == Phase::Prefill,
             }
         })
@@ -187,7 +188,10 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                     st.with(|st| units::si(st.machine.matmul_flops, "FLOP/s")))
             })}
         </p>
-        <dl class="metrics" aria-live="polite">
+        {move || (!fits.get()).then(|| view! {
+            <p class="notice llm-hypothetical" role="status">"Hypothetical: this state does not fit in the GPU's memory (see below), so its figures say what it would do if it did."</p>
+        })}
+        <dl class="metrics" class:hypothetical=move || !fits.get() aria-live="polite">
             <div class="metric"><dt>"Time per step"</dt><dd>{readout("llm_step_s", |s| s.wall.to_string(), |s| units::si(s.wall, "s"))}</dd></div>
             <div class="metric"><dt>"Tokens per second"</dt><dd>{readout("llm_tokens_per_s", |s| s.tokens_per_s.to_string(), |s| units::sig3(s.tokens_per_s))}</dd></div>
             <div class="metric"><dt>"What limits the step"</dt><dd>{readout("llm_regime", |s| s.regime.id().to_string(), |s| s.regime.label().to_string())}</dd>
@@ -202,6 +206,8 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
             <div class="metric"><dt>"KV cache"</dt><dd>{readout("llm_kv_bytes", |s| s.kv_bytes.to_string(), |s| units::si(s.kv_bytes, "B"))}</dd></div>
             <div class="metric"><dt>"Critical batch"</dt><dd>{readout("llm_critical_batch", |s| s.critical_batch.to_string(), |s| units::sig3(s.critical_batch))}</dd></div>
             <div class="metric"><dt>"Fits in memory"</dt><dd>{readout("llm_fits", |s| if s.fits { "1" } else { "0" }.to_string(), |s| if s.fits { "yes" } else { "no" }.to_string())}</dd></div>
+            <div class="metric"><dt>"Largest batch that fits"</dt><dd>{readout("llm_max_batch", |s| s.fit.max_batch.map(|b| b.to_string()).unwrap_or_default(), |s| s.fit.max_batch.map(|b| b.to_string()).unwrap_or_else(|| "unknown".into()))}</dd></div>
+            <div class="metric"><dt>"Critical batch within reach"</dt><dd>{readout("llm_critical_reachable", |s| s.fit.critical_reachable.map(|r| if r { "1" } else { "0" }.to_string()).unwrap_or_default(), |s| match s.fit.critical_reachable { Some(true) => "yes", Some(false) => "no", None => "unknown" }.to_string())}</dd></div>
         </dl>
         <div class="llm-memory" class:notice=move || !fits.get()>
             <div class="share-bar" role="img" aria-label=move || fit_text.get()>{mem}</div>
@@ -220,9 +226,10 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
         </ul>
         <PlotCanvas ctx=ctx id="llm-canvas" data=shared(sweep)
             label=Signal::derive(move || format!(
-                "Batch sweep: time per step and tokens per second against the batch, log scales; the critical batch is about {}.",
-                units::sig3(sweep.with(|s| s.critical))))/>
-        <p class="note">"Left: the time per step (black) and its parts, coloured as in the bar above; right: tokens per second. The violet line is the critical batch (decode only)."</p>
+                "Batch sweep: time per step and tokens per second against the batch, log scales; the critical batch is about {}{}.",
+                units::sig3(sweep.with(|s| s.critical)),
+                sweep.with(|s| s.oom_from().map(|x| format!("; batches above {x} do not fit in memory (greyed)")).unwrap_or_default())))/>
+        <p class="note">"Left: the time per step (black) and its parts, coloured as in the bar above; right: tokens per second. The violet line is the critical batch (decode only); grey, beyond the black line, the batches that do not fit in memory."</p>
         <PlotCanvas ctx=ctx id="llm-roofline" data=shared(roof)
             label=Signal::derive(move || st.with(|s| format!(
                 "One layer's kernels on the roofline of this machine; the whole step is {}.",
@@ -270,7 +277,19 @@ struct Sweep {
     points: Vec<SweepPoint>,
     batch: u32,
     critical: f64,
+    /// The largest batch that fits (`None`: memory unknown); the sweep beyond it
+    /// is greyed, with the out-of-memory line at it.
+    max_batch: Option<u32>,
     prefill: bool,
+}
+
+impl Sweep {
+    /// The batch from which the sweep runs out of memory, if it does within it.
+    fn oom_from(&self) -> Option<f64> {
+        self.max_batch
+            .filter(|&m| self.points.iter().any(|p| p.batch > m))
+            .map(|m| f64::from(m).max(1.0))
+    }
 }
 
 impl Plot for Sweep {
@@ -372,6 +391,21 @@ fn render(
         ch.draw_series(LineSeries::new(pts, color.stroke_width(look.px(width))))
             .map_err(err)?;
     }
+    // beyond the largest batch that fits: a grey veil over what cannot run, and
+    // the out-of-memory line at its edge
+    let oom = s.oom_from();
+    let veil = |lo: f64, hi: f64| {
+        oom.map(|x| {
+            (
+                Rectangle::new([(x, lo), (xr.1, hi)], pal.muted.mix(0.28).filled()),
+                LineSeries::new(vec![(x, lo), (x, hi)], pal.ink.stroke_width(look.px(1.5))),
+            )
+        })
+    };
+    if let Some((band, line)) = veil(yt.0, yt.1) {
+        ch.draw_series(std::iter::once(band)).map_err(err)?;
+        ch.draw_series(line).map_err(err)?;
+    }
     let vline = |lo: f64, hi: f64| vec![(s.critical, lo), (s.critical, hi)];
     let show_critical = !s.prefill && s.critical >= xr.0 && s.critical <= xr.1;
     if show_critical {
@@ -408,7 +442,8 @@ fn render(
             ],
         );
         let size = look.px(if current { 5.0 } else { 3.0 });
-        ch.draw_series(std::iter::once(Circle::new(at, size, pal.ink.filled())))
+        let dot = if p.fits { pal.ink } else { pal.muted };
+        ch.draw_series(std::iter::once(Circle::new(at, size, dot.filled())))
             .map_err(err)?;
     }
     // tokens/s
@@ -424,11 +459,25 @@ fn render(
         pal.compute.stroke_width(look.px(2.5)),
     ))
     .map_err(err)?;
-    ch2.draw_series(
-        pts.iter()
-            .map(|&p| Circle::new(p, look.px(3.0), pal.compute.filled())),
-    )
+    ch2.draw_series(s.points.iter().zip(&pts).map(|(p, &at)| {
+        let dot = if p.fits { pal.compute } else { pal.muted };
+        Circle::new(at, look.px(3.0), dot.filled())
+    }))
     .map_err(err)?;
+    if let Some((band, line)) = veil(yr.0, yr.1) {
+        ch2.draw_series(std::iter::once(band)).map_err(err)?;
+        ch2.draw_series(line).map_err(err)?;
+        if let Some(x) = oom {
+            // the label inside the veil, at the bottom, where the rising
+            // tokens/s curve is not
+            ch2.draw_series(std::iter::once(Text::new(
+                " out of memory",
+                (x, yr.0 * (yr.1 / yr.0).powf(0.1)),
+                look.font(11.0, &pal.ink),
+            )))
+            .map_err(err)?;
+        }
+    }
     if show_critical {
         ch2.draw_series(LineSeries::new(
             vline(yr.0, yr.1),
@@ -437,7 +486,15 @@ fn render(
         .map_err(err)?;
         let at = (s.critical, yr.0 * (yr.1 / yr.0).powf(0.9));
         ch2.draw_series(std::iter::once(Text::new(
-            format!(" critical batch ≈ {}", units::sig3(s.critical)),
+            format!(
+                " critical batch ≈ {}{}",
+                units::sig3(s.critical),
+                if s.max_batch.is_some_and(|m| f64::from(m) < s.critical) {
+                    " (does not fit)"
+                } else {
+                    ""
+                }
+            ),
             at,
             look.font(11.0, &pal.vector),
         )))

@@ -116,10 +116,11 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "llm",
         title: "LLM inference: decode and prefill",
-        // 2970 px at 720 px wide by default (eager: the layer's kernel list folded);
-        // the custom shape adds three rows of sliders (3282), a compiled step opens
-        // its kernel list (3490); tests/e2e/llm.test.mjs measures them
-        embed_height: 3560,
+        // 3220 px at 720 px wide by default (eager: the layer's kernel list folded;
+        // the fit readouts); the custom shape adds three rows of sliders and the
+        // hypothetical note (3596), a compiled step opens its kernel list;
+        // tests/e2e/llm.test.mjs measures them
+        embed_height: 3780,
         gate: true,
         render: |ctx| view! { <super::llm::Llm ctx=ctx/> }.into_any(),
     },

@@ -106,6 +106,9 @@ pub struct LlmStep {
     /// The preset's memory (0 = unknown) and whether weights + KV cache fit in it.
     pub capacity: f64,
     pub fits: bool,
+    /// The largest batch that fits, whether the critical batch is reachable, and
+    /// what would make a state that does not fit fit ([`super::fit`]).
+    pub fit: super::fit::Fit,
     /// Batch from which the weight matmuls turn compute-bound.
     pub critical_batch: f64,
 }
@@ -242,12 +245,10 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool) -> LlmStep {
     } else {
         Regime::Memory
     };
-    let c = &r.config;
-    let weight_bytes = c.total_params() * r.wdtype.bytes();
     let b = f64::from(r.batch.max(1));
-    let ctx_after = f64::from(r.context.max(1)) + if r.phase == Phase::Decode { 1.0 } else { 0.0 };
-    let kv_bytes = b * ctx_after * c.kv_bytes_per_token(r.kvdtype);
     let capacity = setting.hw.mem_bytes;
+    let critical = critical_batch(r, &m);
+    let fit = super::fit::fit(r, capacity, critical, setting.hw.supports(Dtype::Fp8));
     let toks = match r.phase {
         Phase::Decode => b,
         Phase::Prefill => tokens(r),
@@ -260,17 +261,18 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool) -> LlmStep {
         tokens_per_s: if wall > 0.0 { toks / wall } else { 0.0 },
         regime: limit.regime,
         limit,
-        critical_batch: critical_batch(r, &m),
+        critical_batch: critical,
         machine: m,
         timeline: tl,
         split,
         wall,
         layer,
         layer_regime,
-        weight_bytes,
-        kv_bytes,
+        weight_bytes: fit.weights,
+        kv_bytes: fit.kv,
         capacity,
-        fits: capacity <= 0.0 || weight_bytes + kv_bytes <= capacity,
+        fits: fit.fits,
+        fit,
     }
 }
 
