@@ -116,11 +116,12 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "llm",
         title: "LLM inference: decode and prefill",
-        // 3220 px at 720 px wide by default (eager: the layer's kernel list folded;
-        // the fit readouts); the custom shape adds three rows of sliders and the
-        // hypothetical note (3596), a compiled step opens its kernel list;
+        // 3325 px at 720 px wide by default (eager: the layer's kernel list folded;
+        // the GPU picker, the fit readouts and the closed "compare GPUs");
+        // the custom shape adds three rows of sliders and the hypothetical note
+        // (3701), a compiled step opens its kernel list (3790);
         // tests/e2e/llm.test.mjs measures them
-        embed_height: 3780,
+        embed_height: 3960,
         gate: true,
         render: |ctx| view! { <super::llm::Llm ctx=ctx/> }.into_any(),
     },

@@ -202,6 +202,62 @@ test('feasibility: the largest batch that fits, a critical batch out of reach, h
   });
 });
 
+test('the GPU picker in the llm and dit widgets is the one shared preset, also in the embed; compare GPUs', async (t) => {
+  await h.withPage(t, '', async (page) => {
+    await page.locator(W).scrollIntoViewIfNeeded();
+    const ids = await page.$$eval('#hw option', (os) => os.map((o) => o.value));
+    assert.deepEqual(await page.$$eval('#llm-hw option', (os) => os.map((o) => o.value)), ids, 'the same preset ids');
+    assert.deepEqual(await page.$$eval('#dit-hw option', (os) => os.map((o) => o.value)), ids);
+    assert.equal(await inputValue(page, 'llm-hw'), 'a100-40gb');
+    // moving it in the llm widget moves the explorer's and the dit widget's
+    await page.selectOption('#llm-hw', 'h100-sxm');
+    assert.equal(await pollUntil(() => inputValue(page, 'hw'), (v) => v === 'h100-sxm'), 'h100-sxm');
+    assert.equal(await inputValue(page, 'dit-hw'), 'h100-sxm');
+    assert.ok(Math.abs((await metric(page, 'llm_critical_batch')) - 295) < 1);
+    await pollUntil(() => search(page), (q) => param(q, 'hw') === 'h100-sxm');
+    // and the explorer's moves them
+    await page.selectOption('#hw', 'h200');
+    assert.equal(await pollUntil(() => inputValue(page, 'llm-hw'), (v) => v === 'h200'), 'h200');
+    await page.locator('#dit').scrollIntoViewIfNeeded();
+    await page.selectOption('#dit-hw', 'mi300x');
+    assert.equal(await pollUntil(() => inputValue(page, 'llm-hw'), (v) => v === 'mi300x'), 'mi300x');
+  });
+  for (const id of ['llm', 'dit']) {
+    await h.withPage(t, `?embed=${id}`, async (page) => {
+      assert.ok(await page.locator(`#${id}-hw`).isVisible(), `the picker is in the ${id} embed`);
+      await page.selectOption(`#${id}-hw`, 'h100-sxm');
+      await pollUntil(() => search(page), (q) => param(q, 'hw') === 'h100-sxm');
+      assert.equal(param(await search(page), 'hw'), 'h100-sxm');
+    });
+  }
+  // compare: every preset, the current one's row equal to the readouts, sortable
+  await h.withPage(t, '?embed=llm&hw=h100-sxm&llm_model=llama3-70b&llm_graphs=1', async (page) => {
+    await page.locator('.llm-compare summary').click();
+    const rows = page.locator('.llm-compare-table tbody tr');
+    await pollUntil(() => rows.count(), (n) => n >= 13);
+    const read = () => page.$$eval('.llm-compare-table tbody tr', (trs) => trs.map((tr) => ({
+      hw: tr.dataset.hw, step: Number(tr.dataset.step), tokens: Number(tr.dataset.tokens), fits: tr.dataset.fits, regime: tr.dataset.regime, current: tr.classList.contains('current'),
+    })));
+    const all = await read();
+    assert.equal(all.length, (await page.$$eval('#llm-hw option', (os) => os.length)));
+    const h100 = all.find((r) => r.hw === 'h100-sxm');
+    assert.ok(h100.current, 'the current GPU is marked');
+    assert.equal(h100.step, await metric(page, 'llm_step_s'), 'its row is the widget\'s step');
+    assert.equal(h100.regime, await page.locator('[data-metric="llm_regime"]').getAttribute('data-value'));
+    assert.equal(h100.fits, '0');
+    assert.equal(all.find((r) => r.hw === 'mi300x').fits, '1', '192 GB hold 141 GB of weights');
+    await page.locator('.llm-compare-table button[data-sort="step"]').click();
+    const bystep = (await pollUntil(read, (v) => v.every((r, i) => i === 0 || v[i - 1].step <= r.step))).map((r) => r.step);
+    assert.deepEqual(bystep, [...bystep].sort((a, b) => a - b));
+    await page.locator('.llm-compare-table button[data-sort="tokens/s"]').click();
+    const bytok = (await pollUntil(read, (v) => v.every((r, i) => i === 0 || v[i - 1].tokens >= r.tokens))).map((r) => r.tokens);
+    assert.deepEqual(bytok, [...bytok].sort((a, b) => b - a));
+    // the table follows the widget's settings
+    await page.selectOption('#llm_wdtype', 'fp8');
+    assert.equal((await pollUntil(read, (v) => v.find((r) => r.hw === 'h100-sxm')?.fits === '1')).find((r) => r.hw === 'h100-sxm').fits, '1');
+  }, { viewport: { width: 720, height: 900 } });
+});
+
 test('a link reopens the state; bad llm_* values give a notice and the default', async (t) => {
   const q = '?llm_model=mixtral-8x7b&llm_phase=prefill&llm_batch=4&llm_context=2048&llm_wdtype=fp8&llm_kvdtype=fp8&llm_graphs=1&llm_flash=0';
   await h.withPage(t, q, async (page) => {

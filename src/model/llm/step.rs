@@ -321,6 +321,29 @@ pub fn sweep(r: &LlmRun, setting: &Setting) -> Vec<SweepPoint> {
         .collect()
 }
 
+/// The same run on another preset at its datasheet numbers, as choosing it in the
+/// hardware select would (the dtype kept where it has it, the roofs and overhead
+/// kept): one row of the widget's "compare GPUs" table.
+pub fn on_preset(
+    r: &LlmRun,
+    base: &Setting,
+    hw: &'static super::super::hardware::Preset,
+) -> LlmStep {
+    let dtype = if hw.supports(base.dtype) {
+        base.dtype
+    } else {
+        hw.default_dtype()
+    };
+    let s = Setting {
+        hw,
+        dtype,
+        flops: super::super::setting::preset_flops(hw, dtype),
+        bw: hw.mem_bw,
+        ..*base
+    };
+    run(r, &s)
+}
+
 /// `wall(2·batch) / wall(batch)`, the overhead section's test applied to this step.
 pub fn double_batch_ratio(r: &LlmRun, setting: &Setting) -> f64 {
     let twice = LlmRun {
@@ -435,6 +458,26 @@ mod tests {
         let flash = run(&llama8b(Phase::Prefill, 1, 8192), &s);
         assert!(naive.wall > flash.wall);
         assert!(naive.bytes > 2.0 * flash.bytes);
+    }
+
+    #[test]
+    fn on_preset_is_choosing_the_preset() {
+        let r = llama8b(Phase::Decode, 8, 4096);
+        let base = setting("a100-40gb");
+        for p in hardware::PRESETS {
+            let mut st = State::default();
+            st.select_preset(p);
+            let direct = run(&r, &st.setting());
+            assert_eq!(on_preset(&r, &base, p), direct, "{}", p.id);
+        }
+        // Llama-3-70B in bf16 fits on an MI300X (192 GB) and not on an H100
+        let r70 = LlmRun {
+            config: LlmModel::Llama3_70b.config_or_toy(),
+            ..r
+        };
+        let on = |id: &str| hardware::preset(id).map(|p| on_preset(&r70, &base, p));
+        assert_eq!(on("mi300x").map(|s| s.fits), Some(true));
+        assert_eq!(on("h100-sxm").map(|s| s.fits), Some(false));
     }
 
     #[test]
