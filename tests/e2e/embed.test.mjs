@@ -228,3 +228,56 @@ test('phone (390 × 844): the roofline stays on screen, unobstructed, while each
   assert.ok(w.details.top - w.chart.bottom < 40, `gap between chart and breakdown ${w.details.top - w.chart.bottom}`);
   await page.screenshot({ path: path.join(SHOTS, 'explorer-1280.png') });
 });
+
+test('phone (390 × 844): the pinned chart takes at most 40 % of the screen, its headline says what limits the step; wide tables show a scroll cue', async () => {
+  const page = await h.open('', { viewport: { width: 390, height: 844 } });
+  const pinned = async () => page.evaluate(() => {
+    const c = document.querySelector('.explorer-chart').getBoundingClientRect();
+    const hd = document.querySelector('.explorer-headline');
+    const r = hd.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + Math.min(20, r.width / 2), r.top + r.height / 2);
+    return { top: c.top, height: c.height, vh: innerHeight, h: { top: r.top, bottom: r.bottom, height: r.height }, text: hd.innerText, covered: !hd.contains(hit), scrollY };
+  });
+  for (const id of ['batch-slider', 'ops-slider', 'overhead-slider']) {
+    await page.evaluate((sid) => document.getElementById(sid).scrollIntoView({ block: 'start' }), id);
+    await settle(page, 50);
+    const p = await pinned();
+    assert.ok(p.scrollY > 200, `${id}: the page did not scroll`);
+    assert.ok(p.height <= 0.4 * p.vh + 0.5, `${id}: the pinned chart is ${p.height.toFixed(0)} of ${p.vh} px`);
+    assert.ok(p.h.height > 8 && p.h.top >= 0 && p.h.bottom <= p.top + p.height, `${id}: headline at ${p.h.top}…${p.h.bottom}`);
+    assert.ok(!p.covered, `${id}: the headline is covered`);
+    // the headline is the diagnosis's answer
+    const label = await page.locator('#diagnosis [data-metric="regime"]').innerText();
+    assert.ok(p.text.startsWith(`The step is ${label}: `) && p.text.endsWith(' per step'), `${id}: "${p.text}" vs ${label}`);
+  }
+  // move the batch with the keyboard: the headline follows the new answer
+  await page.locator('#batch-slider').focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('PageDown');
+  await pollUntil(() => page.evaluate(() => location.search), (q) => q.includes('batch=1&') || q.endsWith('batch=1'));
+  const label = await page.locator('#diagnosis [data-metric="regime"]').innerText();
+  assert.equal(await pollUntil(async () => (await pinned()).text, (t) => t.startsWith(`The step is ${label}: `)).then((t) => t.startsWith(`The step is ${label}: `)), true);
+  await page.screenshot({ path: path.join(SHOTS, 'phone-390-pinned.png') });
+  // wide tables: shadows at the edges that scroll, the key column kept in view, the caption whole
+  const tables = await page.$$eval('.table-scroll', (els) => els.map((el) => {
+    el.scrollIntoView();
+    const cs = getComputedStyle(el);
+    const th = el.querySelector('tbody th[scope=row]');
+    const cap = el.querySelector('caption');
+    return {
+      where: el.closest('section[id]')?.id,
+      over: el.scrollWidth > el.clientWidth + 1,
+      bg: cs.backgroundImage,
+      sticky: th ? getComputedStyle(th).position : null,
+      // where the caption's text ends (its line boxes), against the visible table
+      cap: cap ? (() => { const r = document.createRange(); r.selectNodeContents(cap); return r.getBoundingClientRect().right - el.getBoundingClientRect().right; })() : null,
+    };
+  }));
+  const wide = tables.filter((t) => t.over);
+  assert.ok(wide.some((t) => t.where === 'hardware') && wide.some((t) => t.where === 'generations'), `wide tables: ${wide.map((t) => t.where)}`);
+  for (const t of wide) {
+    assert.match(t.bg, /radial-gradient/, `${t.where}: no scroll cue`);
+    if (t.sticky !== null) assert.equal(t.sticky, 'sticky', `${t.where}: the key column scrolls away`);
+    if (t.cap !== null) assert.ok(t.cap <= 1, `${t.where}: the caption runs ${t.cap.toFixed(0)} px past the visible table`);
+  }
+  await h.closePage(page);
+});
