@@ -320,3 +320,30 @@ test('widget readouts stay live while their widget is off-screen', async () => {
   const b = await pollUntil(() => metric(page, 'bert_runtime_share_matmul'), (x) => x !== before.bert_runtime_share_matmul);
   assert.notEqual(b, before.bert_runtime_share_matmul, 'BERT shares did not follow the bandwidth slider');
 });
+
+test('a gentler first step: "start here" above the explorer\'s controls, terms linked to their definitions, "How to read this" from the top', async () => {
+  const page = await h.open('');
+  // the line comes before every control, and its link leads to the batch slider
+  const order = await page.evaluate(() => {
+    const start = document.getElementById('start-here');
+    const first = document.querySelector('#roofline-explorer input, #roofline-explorer select');
+    return start && first ? Boolean(start.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING) : null;
+  });
+  assert.equal(order, true, 'start-here precedes the controls');
+  await page.locator('#start-here a[href="#batch-slider"]').click();
+  assert.ok(await page.locator('#batch-slider').isVisible());
+  // every in-page link of the static text leads somewhere, each term to a definition
+  const links = await page.$$eval('a[href^="#"]', (as) => as.map((a) => a.getAttribute('href')).filter((x) => x.length > 1));
+  for (const href of new Set(links)) assert.ok(await page.locator(href).count() === 1, `${href} has no target`);
+  for (const term of ['intensity', 'ridge', 'cuda-graph']) {
+    assert.ok(links.includes(`#term-${term}`), `a link to ${term}`);
+    const dd = await page.locator(`#term-${term} + dd`).innerText();
+    assert.ok(dd.length > 40, `${term}: ${dd}`);
+  }
+  assert.equal(await page.locator('header nav a[href="#how-to-read"]').count(), 1, 'the contents reach the help');
+  await page.locator('header nav a[href="#how-to-read"]').click();
+  await pollUntil(() => page.evaluate(() => document.getElementById('how-to-read').getBoundingClientRect().top), (t) => Math.abs(t) < 100);
+  const top = await page.evaluate(() => document.getElementById('how-to-read').getBoundingClientRect().top);
+  assert.ok(Math.abs(top) < 100, `the help is at ${top}`);
+  await h.closePage(page);
+});
