@@ -347,3 +347,21 @@ test('a gentler first step: "start here" above the explorer\'s controls, terms l
   assert.ok(Math.abs(top) < 100, `the help is at ${top}`);
   await h.closePage(page);
 });
+
+test('every widget that depends on the GPU has a GPU select bound to the one shared preset', async () => {
+  const page = await h.open('');
+  const ids = await page.$$eval('#hw option', (os) => os.map((o) => o.value));
+  const pickers = { 'tensor-cores': 'tc-hw', bert: 'bert-hw', fusion: 'fusion-hw', microbench: 'mb-hw', overhead: 'overhead-hw', llm: 'llm-hw', dit: 'dit-hw', calculator: 'calc-hw' };
+  let next = 0;
+  const choices = ['h100-sxm', 'h200', 'mi300x', 'a100-80gb'];
+  for (const [widget, sel] of Object.entries(pickers)) {
+    const el = page.locator(`#${widget} select#${sel}`);
+    await el.scrollIntoViewIfNeeded();
+    assert.deepEqual(await page.$$eval(`#${sel} option`, (os) => os.map((o) => o.value)), ids, `${sel}: the preset ids`);
+    const want = choices[next++ % choices.length];
+    await el.selectOption(want);
+    assert.equal(await pollUntil(() => inputValue(page, 'hw'), (v) => v === want), want, `${sel} moves the explorer's preset`);
+    for (const other of Object.values(pickers)) assert.equal(await inputValue(page, other), want, `${sel} → ${other}`);
+  }
+  await h.closePage(page);
+});
