@@ -212,7 +212,7 @@ fn llm_regime_and_sentences_follow_the_rule() {
         let mut texts = vec![
             advice::where_time_goes(&st),
             doubling,
-            advice::critical(&st),
+            advice::critical(&st, &s, s.hw.name),
             advice::capacity(&st, s.hw.name),
         ];
         texts.extend(

@@ -139,6 +139,86 @@ impl Field {
         }
     }
 
+    /// The value as a screen reader should hear it (`aria-valuetext`): the box's
+    /// text in its unit ("312 TFLOP/s", "3.571 µs"); a count takes the unit its
+    /// label names in brackets ("Context (tokens)" → "4096 tokens", "1 token").
+    pub fn value_text(&self, v: f64) -> String {
+        let n = self.format_box(v);
+        let unit = if self.box_unit.is_empty() {
+            let l = self.label;
+            match (l.rfind('('), l.strip_suffix(')')) {
+                (Some(i), Some(head)) => {
+                    let u = head.get(i + 1..).unwrap_or("");
+                    if n == "1" {
+                        u.strip_suffix('s').unwrap_or(u)
+                    } else {
+                        u
+                    }
+                }
+                _ => "",
+            }
+        } else {
+            self.box_unit
+        };
+        if unit.is_empty() {
+            n
+        } else {
+            format!("{n} {unit}")
+        }
+    }
+
+    /// The value one key press away from `v` (`up` or down; `big` for Page
+    /// Up/Down): a count steps to the next power of two (×2; ×8 for a big step),
+    /// a continuous value to the next of 1, 2, 5 × 10ⁿ (a big step: a decade).
+    /// Clamped to the range.
+    pub fn key_step(&self, v: f64, up: bool, big: bool) -> f64 {
+        let (ladder, per_big): (&[f64], i32) = if self.integer {
+            (&[1.0], 3)
+        } else {
+            (&[1.0, 2.0, 5.0], 3)
+        };
+        let base = if self.integer { 2f64 } else { 10f64 };
+        let rungs = if big { per_big } else { 1 };
+        // the rungs 1,2,5 × base^k (or base^k) around v, found by walking from v's
+        // magnitude
+        let rung = |i: i64| {
+            let n = ladder.len() as i64;
+            let (k, j) = (i.div_euclid(n), i.rem_euclid(n) as usize);
+            ladder.get(j).copied().unwrap_or(1.0) * base.powi(k as i32)
+        };
+        let v = if v.is_finite() && v > 0.0 {
+            v
+        } else {
+            self.min
+        };
+        let n = ladder.len() as i64;
+        let mut i = (v.log(base).floor() as i64).saturating_mul(n);
+        // the first rung above v (up) or below v (down), with a relative tolerance
+        // so a value on a rung counts as on it
+        let tol = 1e-9;
+        if up {
+            while rung(i) <= v * (1.0 + tol) {
+                i += 1;
+            }
+            i += i64::from(rungs - 1);
+        } else {
+            while rung(i + 1) < v * (1.0 - tol) {
+                i += 1;
+            }
+            while rung(i) >= v * (1.0 - tol) {
+                i -= 1;
+            }
+            i -= i64::from(rungs - 1);
+        }
+        let next = rung(i);
+        let next = if self.integer {
+            next.round()
+        } else {
+            round_sig(next, 3)
+        };
+        next.clamp(self.min, self.max)
+    }
+
     /// Validate typed text (in the box unit). Errors are sentences for the user.
     pub fn parse_box(&self, text: &str) -> Result<f64, String> {
         let v = units::parse_number(text).map_err(|e| e.to_string())? * self.scale;
@@ -213,6 +293,65 @@ mod tests {
         assert!(FLOPS.parse_box("-5").is_err());
         assert!(FLOPS.parse_box("1e400").is_err());
         assert!(FLOPS.parse_box("2e6").unwrap_err().contains("TFLOP/s"));
+    }
+
+    #[test]
+    fn spoken_values_and_key_steps() {
+        assert_eq!(FLOPS.value_text(312e12), "312 TFLOP/s");
+        assert_eq!(OVERHEAD.value_text(1.0 / 280_000.0), "3.571 µs");
+        assert_eq!(BATCH.value_text(256.0), "256");
+        let ctx = crate::state::widgets::field::llm_context;
+        assert_eq!(ctx.value_text(4096.0), "4096 tokens");
+        assert_eq!(ctx.value_text(1.0), "1 token");
+        let seqs = crate::state::widgets::field::llm_batch;
+        assert_eq!(seqs.value_text(1.0), "1 sequence");
+        // counts: powers of two, ×8 for a big step, clamped
+        assert_eq!(BATCH.key_step(256.0, true, false), 512.0);
+        assert_eq!(BATCH.key_step(256.0, false, false), 128.0);
+        assert_eq!(BATCH.key_step(100.0, true, false), 128.0);
+        assert_eq!(BATCH.key_step(100.0, false, false), 64.0);
+        assert_eq!(BATCH.key_step(1.0, false, false), 1.0);
+        assert_eq!(BATCH.key_step(65536.0, true, false), 65536.0);
+        assert_eq!(BATCH.key_step(256.0, true, true), 2048.0);
+        assert_eq!(BATCH.key_step(256.0, false, true), 32.0);
+        assert_eq!(ctx.key_step(4096.0, true, false), 8192.0);
+        // continuous values: 1-2-5, a decade for a big step
+        assert_eq!(FLOPS.key_step(312e12, true, false), 500e12);
+        assert_eq!(FLOPS.key_step(312e12, false, false), 200e12);
+        assert_eq!(FLOPS.key_step(500e12, true, false), 1e15);
+        assert_eq!(FLOPS.key_step(500e12, false, false), 200e12);
+        assert_eq!(FLOPS.key_step(200e12, true, true), 2e15);
+        assert_eq!(BW.key_step(1.555e12, true, false), 2e12);
+        assert_eq!(OVERHEAD.key_step(1.0 / 280_000.0, false, false), 2e-6);
+        // every field: a step moves strictly within the range, and up then down
+        // from a rung comes back
+        for f in [FLOPS, BW, OVERHEAD, BATCH, HIDDEN, OPS, ctx, seqs] {
+            for x in [f.min, f.max, (f.min * f.max).sqrt()] {
+                for big in [false, true] {
+                    let u = f.key_step(x, true, big);
+                    let d = f.key_step(x, false, big);
+                    assert!(
+                        u >= x && u <= f.max && (u > x || x == f.max),
+                        "{} {x} {u}",
+                        f.id
+                    );
+                    assert!(
+                        d <= x && d >= f.min && (d < x || x == f.min),
+                        "{} {x} {d}",
+                        f.id
+                    );
+                }
+            }
+            let r = f.key_step(f.min, true, false);
+            if r < f.max {
+                assert_eq!(
+                    f.key_step(f.key_step(r, true, false), false, false),
+                    r,
+                    "{}",
+                    f.id
+                );
+            }
+        }
     }
 
     #[test]

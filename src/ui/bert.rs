@@ -3,7 +3,7 @@
 //! share of FLOPs against its predicted share of GPU time on the explorer's
 //! hardware, eager or fused, beside the shares Ivanov et al. measured.
 
-use super::controls::{LogSlider, Toggle};
+use super::controls::{GpuPicker, LogSlider, Toggle};
 use super::frame::Readout;
 use super::palette::{self, bg};
 use super::Ctx;
@@ -69,6 +69,7 @@ pub fn Bert(ctx: Ctx) -> impl IntoView {
     };
     view! {
         <div class="controls-inline">
+            <GpuPicker ctx=ctx id="bert-hw"/>
             <LogSlider ctx=ctx field=field::bert_batch/>
             <LogSlider ctx=ctx field=field::bert_seq/>
             <Toggle ctx=ctx flag=field::bert_fused/>

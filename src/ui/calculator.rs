@@ -2,7 +2,7 @@
 //! attention — through the model on the explorer's hardware: FLOPs, bytes,
 //! intensity, regime, time and achieved FLOP/s, and its kernels on a roofline.
 
-use super::controls::{LogSlider, Select, Toggle};
+use super::controls::{GpuPicker, LogSlider, Select, Toggle};
 use super::plot::{shared, PlotCanvas};
 use super::roofline::{Legend, Point, RooflineData, Step};
 use super::Ctx;
@@ -83,7 +83,10 @@ pub fn Calculator(ctx: Ctx) -> impl IntoView {
         view! { <div class="metric"><dt>{label}</dt><dd>{move || result.with(|(s, _)| f(s))}</dd></div> }
     };
     view! {
-        <Select ctx=ctx field=field::calc/>
+        <div class="controls-inline">
+            <GpuPicker ctx=ctx id="calc-hw"/>
+            <Select ctx=ctx field=field::calc/>
+        </div>
         <div class="calc-params">
             {move || match op.get() {
                 CalcOp::Pointwise => view! {

@@ -26,11 +26,6 @@ fn HardwareControls(ctx: Ctx) -> impl IntoView {
     let dtype = Memo::new(move |_| state.with(|s| s.dtype));
     let roof = Memo::new(move |_| state.with(|s| s.roof));
 
-    let on_hw = move |ev| {
-        if let Some(p) = hardware::preset(&event_target_value(&ev)) {
-            state.update(|s| s.select_preset(p));
-        }
-    };
     let on_dtype = move |ev| {
         if let Some(d) = Dtype::from_id(&event_target_value(&ev)) {
             state.update(|s| s.select_dtype(d));
@@ -42,23 +37,7 @@ fn HardwareControls(ctx: Ctx) -> impl IntoView {
         <h4 class="panel-title">"Hardware"</h4>
         <div class="row">
             <label for="hw">"Preset"</label>
-            <select id="hw" on:change=on_hw prop:value=move || hw.get()>
-                {hardware::PRESETS
-                    .iter()
-                    .map(|p| {
-                        view! {
-                            <option value=p.id selected=move || hw.get() == p.id>
-                                {p.name}
-                            </option>
-                        }
-                    })
-                    .collect_view()}
-                // the lab's measured GPU, offered only while it is selected (it is only
-                // its numbers: "Use my GPU" or a shared link brings it)
-                {move || (hw.get() == hardware::MEASURED_ID).then(|| view! {
-                    <option value=hardware::MEASURED_ID selected=true>{state.with(|s| s.hw_name())}</option>
-                })}
-            </select>
+            <HwSelect ctx=ctx id="hw"/>
             <button id="reset" class="small" title="Restore every control to its default"
                 on:click=move |_| state.set(crate::state::State::default())>"Reset"</button>
         </div>
@@ -110,6 +89,50 @@ fn HardwareControls(ctx: Ctx) -> impl IntoView {
         <LogSlider ctx=ctx field=fields::FLOPS/>
         <LogSlider ctx=ctx field=fields::BW/>
         <LogSlider ctx=ctx field=fields::OVERHEAD/>
+    }
+}
+
+/// The hardware preset select: option values are the preset ids (the explorer's
+/// `#hw`, and a compact copy in each widget that depends on the GPU), all bound to
+/// the one shared state, so moving one moves them all.
+#[component]
+pub fn HwSelect(ctx: Ctx, id: &'static str) -> impl IntoView {
+    let state = ctx.state;
+    let hw = Memo::new(move |_| state.with(|s| s.hw.id));
+    let on_hw = move |ev| {
+        if let Some(p) = hardware::preset(&event_target_value(&ev)) {
+            state.update(|s| s.select_preset(p));
+        }
+    };
+    view! {
+        <select id=id on:change=on_hw prop:value=move || hw.get()>
+            {hardware::PRESETS
+                .iter()
+                .map(|p| {
+                    view! {
+                        <option value=p.id selected=move || hw.get() == p.id>
+                            {p.name}
+                        </option>
+                    }
+                })
+                .collect_view()}
+            // the lab's measured GPU, offered only while it is selected (it is only
+            // its numbers: "Use my GPU" or a shared link brings it)
+            {move || (hw.get() == hardware::MEASURED_ID).then(|| view! {
+                <option value=hardware::MEASURED_ID selected=true>{state.with(|s| s.hw_name())}</option>
+            })}
+        </select>
+    }
+}
+
+/// [`HwSelect`] with its label, for a widget's own controls.
+#[component]
+pub fn GpuPicker(ctx: Ctx, id: &'static str) -> impl IntoView {
+    view! {
+        <div class="row">
+            <label for=id>"GPU"</label>
+            <HwSelect ctx=ctx id=id/>
+        </div>
     }
 }
 
@@ -197,6 +220,25 @@ pub fn LogSlider(ctx: Ctx, field: Field) -> impl IntoView {
         text.set(field.format_box(v));
         error.set(None);
     };
+    // arrow keys step by a factor (×2 for counts, 1-2-5 for continuous values),
+    // Page Up/Down by a larger one; the browser's own step would move ~1 % of the
+    // log range
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let (up, big) = match ev.key().as_str() {
+            "ArrowUp" | "ArrowRight" => (true, false),
+            "ArrowDown" | "ArrowLeft" => (false, false),
+            "PageUp" => (true, true),
+            "PageDown" => (false, true),
+            _ => return,
+        };
+        ev.prevent_default();
+        let v = field.key_step(value.get_untracked(), up, big);
+        if v != value.get_untracked() {
+            state.update(|s| (field.set)(s, v));
+        }
+        text.set(field.format_box(v));
+        error.set(None);
+    };
     let on_box = move |ev| {
         let raw = event_target_value(&ev);
         match field.parse_box(&raw) {
@@ -231,7 +273,9 @@ pub fn LogSlider(ctx: Ctx, field: Field) -> impl IntoView {
                     max=field.to_slider(field.max)
                     step="any"
                     prop:value=move || field.to_slider(value.get()).to_string()
+                    aria-valuetext=move || field.value_text(value.get())
                     on:input=on_slider
+                    on:keydown=on_key
                 />
                 <input
                     type="text"

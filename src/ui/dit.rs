@@ -4,7 +4,7 @@
 //! double-the-batch test, how the step moves with resolution, and what
 //! FlashAttention, fusion and CUDA graphs each buy (`model::dit::advice`).
 
-use super::controls::{LogSlider, Select, Toggle};
+use super::controls::{GpuPicker, LogSlider, Select, Toggle};
 use super::frame::Readout;
 use super::Ctx;
 use crate::model::dit::{self, advice, DitModel, DitStep};
@@ -89,6 +89,7 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
     };
     view! {
         <div class="controls-inline">
+            <GpuPicker ctx=ctx id="dit-hw"/>
             <Select ctx=ctx field=MODEL/>
             <LogSlider ctx=ctx field=field::dit_res/>
             <LogSlider ctx=ctx field=field::dit_batch/>

@@ -2,7 +2,7 @@
 //! accesses per element eager (2n) vs fused (2), bytes, predicted time each way and
 //! the speedup, on the tensor and hardware of the explorer.
 
-use super::controls::LogSlider;
+use super::controls::{GpuPicker, LogSlider};
 use super::frame::Readout;
 use super::Ctx;
 use crate::model::{fusion, units};
@@ -32,7 +32,10 @@ pub fn Fusion(ctx: Ctx) -> impl IntoView {
             .collect_view()
     };
     view! {
-        <LogSlider ctx=ctx field=field::fusion_n/>
+        <div class="controls-inline">
+            <GpuPicker ctx=ctx id="fusion-hw"/>
+            <LogSlider ctx=ctx field=field::fusion_n/>
+        </div>
         <p class="code"><code>{code}</code>" on "{move || ctx.view.with(|s| format!("{} × {} {} elements", s.batch, s.hidden, s.dtype.id()))}</p>
         <div class="compare">
             <div class="side eager">

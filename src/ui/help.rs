@@ -49,17 +49,6 @@ pub fn Help(ctx: Ctx) -> impl IntoView {
                 "overhead, and names the largest speedup. Every kernel also costs at least a "
                 "minimum GPU time (about 1 µs), counted with the overhead."
             </p>
-            <h3>"Words used on this page"</h3>
-            <dl class="terms">
-                <dt id="def-intensity">"Arithmetic intensity"</dt>
-                <dd>"The FLOPs a kernel does for each byte it moves between GPU memory and the cores. Fusing ops, or batching so one weight read serves many rows, raises it."</dd>
-                <dt id="def-ridge">"Ridge"</dt>
-                <dd>"The intensity at which moving the bytes takes exactly as long as doing the FLOPs: peak FLOP/s ÷ bandwidth. A kernel below its ridge is memory-bound, one above it compute-bound."</dd>
-                <dt id="def-roofline">"Roofline"</dt>
-                <dd>"The chart of the FLOP/s a kernel can attain against its intensity: the lower of the compute ceiling and bandwidth × intensity."</dd>
-                <dt id="def-cuda-graph">"CUDA graph"</dt>
-                <dd>"A recorded sequence of kernel launches that the driver replays with one call from the CPU, so Python, the framework and the launch path are paid once when it is recorded instead of once per kernel on every step."</dd>
-            </dl>
             <h3>"The chart"</h3>
             <p>
                 "The x axis is arithmetic intensity: FLOPs done per byte moved. The y axis is the "

@@ -6,7 +6,7 @@
 
 use super::backend::{AnyBackend, AnyError};
 use super::chart::{self, Area, Look};
-use super::controls::{LogSlider, Select, Toggle};
+use super::controls::{GpuPicker, LogSlider, Select, Toggle};
 use super::frame::Readout;
 use super::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use super::roofline::{Point, RooflineData, Step as RoofStep};
@@ -57,7 +57,7 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                     advice::double_batch_with(&r, st, ratio_drawn.get()),
                 ];
                 if r.phase == Phase::Decode {
-                    v.push(advice::critical(st));
+                    v.push(advice::critical(st, &set, &s.hw_name()));
                 }
                 v.extend(
                     advice::counterfactuals(&r, &set, st)
@@ -77,6 +77,7 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                 points: step::sweep(&r, &s.setting()),
                 batch: r.batch,
                 critical: st.with(|st| st.critical_batch),
+                max_batch: st.with(|st| st.fit.max_batch),
                 prefill: r.phase == Phase::Prefill,
             }
         })
@@ -155,6 +156,7 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
     });
     view! {
         <div class="controls-inline">
+            <GpuPicker ctx=ctx id="llm-hw"/>
             <Select ctx=ctx field=field::llm_model/>
             <Select ctx=ctx field=field::llm_phase/>
             <Select ctx=ctx field=field::llm_wdtype/>
@@ -187,7 +189,10 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                     st.with(|st| units::si(st.machine.matmul_flops, "FLOP/s")))
             })}
         </p>
-        <dl class="metrics" aria-live="polite">
+        {move || (!fits.get()).then(|| view! {
+            <p class="notice llm-hypothetical" role="status">"Hypothetical: this state does not fit in the GPU's memory (see below), so its figures say what it would do if it did."</p>
+        })}
+        <dl class="metrics" class:hypothetical=move || !fits.get() aria-live="polite">
             <div class="metric"><dt>"Time per step"</dt><dd>{readout("llm_step_s", |s| s.wall.to_string(), |s| units::si(s.wall, "s"))}</dd></div>
             <div class="metric"><dt>"Tokens per second"</dt><dd>{readout("llm_tokens_per_s", |s| s.tokens_per_s.to_string(), |s| units::sig3(s.tokens_per_s))}</dd></div>
             <div class="metric"><dt>"What limits the step"</dt><dd>{readout("llm_regime", |s| s.regime.id().to_string(), |s| s.regime.label().to_string())}</dd>
@@ -202,11 +207,14 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
             <div class="metric"><dt>"KV cache"</dt><dd>{readout("llm_kv_bytes", |s| s.kv_bytes.to_string(), |s| units::si(s.kv_bytes, "B"))}</dd></div>
             <div class="metric"><dt>"Critical batch"</dt><dd>{readout("llm_critical_batch", |s| s.critical_batch.to_string(), |s| units::sig3(s.critical_batch))}</dd></div>
             <div class="metric"><dt>"Fits in memory"</dt><dd>{readout("llm_fits", |s| if s.fits { "1" } else { "0" }.to_string(), |s| if s.fits { "yes" } else { "no" }.to_string())}</dd></div>
+            <div class="metric"><dt>"Largest batch that fits"</dt><dd>{readout("llm_max_batch", |s| s.fit.max_batch.map(|b| b.to_string()).unwrap_or_default(), |s| s.fit.max_batch.map(|b| b.to_string()).unwrap_or_else(|| "unknown".into()))}</dd></div>
+            <div class="metric"><dt>"Critical batch within reach"</dt><dd>{readout("llm_critical_reachable", |s| s.fit.critical_reachable.map(|r| if r { "1" } else { "0" }.to_string()).unwrap_or_default(), |s| match s.fit.critical_reachable { Some(true) => "yes", Some(false) => "no", None => "unknown" }.to_string())}</dd></div>
         </dl>
         <div class="llm-memory" class:notice=move || !fits.get()>
             <div class="share-bar" role="img" aria-label=move || fit_text.get()>{mem}</div>
             <p class="note" id="llm-fit">{move || fit_text.get()}</p>
         </div>
+        <Compare ctx=ctx/>
         <div class="share-bar" role="img" aria-label=bar_label>{bar}</div>
         <ul class="legend">
             <li><span class="swatch memory"></span>"weight loading"</li>
@@ -220,9 +228,10 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
         </ul>
         <PlotCanvas ctx=ctx id="llm-canvas" data=shared(sweep)
             label=Signal::derive(move || format!(
-                "Batch sweep: time per step and tokens per second against the batch, log scales; the critical batch is about {}.",
-                units::sig3(sweep.with(|s| s.critical))))/>
-        <p class="note">"Left: the time per step (black) and its parts, coloured as in the bar above; right: tokens per second. The violet line is the critical batch (decode only)."</p>
+                "Batch sweep: time per step and tokens per second against the batch, log scales; the critical batch is about {}{}.",
+                units::sig3(sweep.with(|s| s.critical)),
+                sweep.with(|s| s.oom_from().map(|x| format!("; batches above {x} do not fit in memory (greyed)")).unwrap_or_default())))/>
+        <p class="note">"Left: the time per step (black) and its parts, coloured as in the bar above; right: tokens per second. The violet line is the critical batch (decode only); grey, beyond the black line, the batches that do not fit in memory."</p>
         <PlotCanvas ctx=ctx id="llm-roofline" data=shared(roof)
             label=Signal::derive(move || st.with(|s| format!(
                 "One layer's kernels on the roofline of this machine; the whole step is {}.",
@@ -260,6 +269,83 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
     }
 }
 
+/// How the "compare GPUs" table is sorted.
+#[derive(Clone, Copy, PartialEq)]
+enum SortBy {
+    Preset,
+    Step,
+    Tokens,
+}
+
+/// "Compare GPUs": the current model and settings on every preset (the model run
+/// once per preset, only while the table is open), sortable by step time or
+/// tokens/s; each row's figures are raw in `data-*`.
+#[component]
+fn Compare(ctx: Ctx) -> impl IntoView {
+    let open = RwSignal::new(false);
+    let sort = RwSignal::new(SortBy::Preset);
+    let rows = Memo::new(move |_| {
+        if !open.get() {
+            return Vec::new();
+        }
+        ctx.view.with(|s| {
+            let (r, base) = (s.llm_run(), s.setting());
+            crate::model::hardware::PRESETS
+                .iter()
+                .map(|p| (p, step::on_preset(&r, &base, p)))
+                .collect::<Vec<_>>()
+        })
+    });
+    let current = Memo::new(move |_| ctx.state.with(|s| s.hw.id));
+    let head = move |by: SortBy, label: &'static str, dir: &'static str| {
+        view! {
+            <th scope="col" aria-sort=move || if sort.get() == by { dir } else { "none" }>
+                <button class="small" data-sort=label on:click=move |_| sort.set(by)>{label}</button>
+            </th>
+        }
+    };
+    view! {
+        <details class="llm-compare" on:toggle=move |ev| {
+            open.set(event_target::<web_sys::Element>(&ev).has_attribute("open"));
+        }>
+            <summary>"Compare GPUs: this model and these settings on every preset"</summary>
+            <div class="table-scroll" tabindex="0" role="region" aria-label="The step on every GPU, scrollable">
+                <table class="kernels llm-compare-table">
+                    <thead><tr>
+                        {head(SortBy::Preset, "GPU", "other")}
+                        {head(SortBy::Step, "step", "ascending")}
+                        {head(SortBy::Tokens, "tokens/s", "descending")}
+                        <th scope="col">"fits"</th><th scope="col">"largest batch"</th><th scope="col">"what limits it"</th>
+                    </tr></thead>
+                    <tbody>
+                        {move || {
+                            let mut v = rows.get();
+                            match sort.get() {
+                                SortBy::Preset => {}
+                                SortBy::Step => v.sort_by(|a, b| a.1.wall.total_cmp(&b.1.wall)),
+                                SortBy::Tokens => v.sort_by(|a, b| b.1.tokens_per_s.total_cmp(&a.1.tokens_per_s)),
+                            }
+                            v.into_iter().map(|(p, st)| view! {
+                                <tr data-hw=p.id data-step=st.wall.to_string() data-tokens=st.tokens_per_s.to_string()
+                                    data-fits=if st.fits { "1" } else { "0" } data-regime=st.regime.id()
+                                    class:current=move || current.get() == p.id class:hypothetical=!st.fits>
+                                    <th scope="row">{p.name}</th>
+                                    <td>{units::si(st.wall, "s")}</td>
+                                    <td>{units::sig3(st.tokens_per_s)}</td>
+                                    <td>{if st.fits { "yes".to_string() } else { format!("no (by {})", units::si(st.fit.over(), "B")) }}</td>
+                                    <td>{st.fit.max_batch.map(|b| b.to_string()).unwrap_or_else(|| "–".into())}</td>
+                                    <td>{st.regime.label()}</td>
+                                </tr>
+                            }).collect_view()
+                        }}
+                    </tbody>
+                </table>
+            </div>
+            <p class="note">"Each GPU at its datasheet numbers with this widget's model, phase, batch, context, dtypes and switches; a row that does not fit is hypothetical (grey). Sorted by step time, fastest first, or by tokens/s, most first."</p>
+        </details>
+    }
+}
+
 /// The layer's kernel table is open by default up to this many rows (a compiled
 /// layer); an eager layer's long list starts folded.
 const OPEN_ROWS: usize = 16;
@@ -270,7 +356,19 @@ struct Sweep {
     points: Vec<SweepPoint>,
     batch: u32,
     critical: f64,
+    /// The largest batch that fits (`None`: memory unknown); the sweep beyond it
+    /// is greyed, with the out-of-memory line at it.
+    max_batch: Option<u32>,
     prefill: bool,
+}
+
+impl Sweep {
+    /// The batch from which the sweep runs out of memory, if it does within it.
+    fn oom_from(&self) -> Option<f64> {
+        self.max_batch
+            .filter(|&m| self.points.iter().any(|p| p.batch > m))
+            .map(|m| f64::from(m).max(1.0))
+    }
 }
 
 impl Plot for Sweep {
@@ -372,6 +470,21 @@ fn render(
         ch.draw_series(LineSeries::new(pts, color.stroke_width(look.px(width))))
             .map_err(err)?;
     }
+    // beyond the largest batch that fits: a grey veil over what cannot run, and
+    // the out-of-memory line at its edge
+    let oom = s.oom_from();
+    let veil = |lo: f64, hi: f64| {
+        oom.map(|x| {
+            (
+                Rectangle::new([(x, lo), (xr.1, hi)], pal.muted.mix(0.28).filled()),
+                LineSeries::new(vec![(x, lo), (x, hi)], pal.ink.stroke_width(look.px(1.5))),
+            )
+        })
+    };
+    if let Some((band, line)) = veil(yt.0, yt.1) {
+        ch.draw_series(std::iter::once(band)).map_err(err)?;
+        ch.draw_series(line).map_err(err)?;
+    }
     let vline = |lo: f64, hi: f64| vec![(s.critical, lo), (s.critical, hi)];
     let show_critical = !s.prefill && s.critical >= xr.0 && s.critical <= xr.1;
     if show_critical {
@@ -408,7 +521,8 @@ fn render(
             ],
         );
         let size = look.px(if current { 5.0 } else { 3.0 });
-        ch.draw_series(std::iter::once(Circle::new(at, size, pal.ink.filled())))
+        let dot = if p.fits { pal.ink } else { pal.muted };
+        ch.draw_series(std::iter::once(Circle::new(at, size, dot.filled())))
             .map_err(err)?;
     }
     // tokens/s
@@ -424,11 +538,25 @@ fn render(
         pal.compute.stroke_width(look.px(2.5)),
     ))
     .map_err(err)?;
-    ch2.draw_series(
-        pts.iter()
-            .map(|&p| Circle::new(p, look.px(3.0), pal.compute.filled())),
-    )
+    ch2.draw_series(s.points.iter().zip(&pts).map(|(p, &at)| {
+        let dot = if p.fits { pal.compute } else { pal.muted };
+        Circle::new(at, look.px(3.0), dot.filled())
+    }))
     .map_err(err)?;
+    if let Some((band, line)) = veil(yr.0, yr.1) {
+        ch2.draw_series(std::iter::once(band)).map_err(err)?;
+        ch2.draw_series(line).map_err(err)?;
+        if let Some(x) = oom {
+            // the label inside the veil, at the bottom, where the rising
+            // tokens/s curve is not
+            ch2.draw_series(std::iter::once(Text::new(
+                " out of memory",
+                (x, yr.0 * (yr.1 / yr.0).powf(0.1)),
+                look.font(11.0, &pal.ink),
+            )))
+            .map_err(err)?;
+        }
+    }
     if show_critical {
         ch2.draw_series(LineSeries::new(
             vline(yr.0, yr.1),
@@ -437,7 +565,15 @@ fn render(
         .map_err(err)?;
         let at = (s.critical, yr.0 * (yr.1 / yr.0).powf(0.9));
         ch2.draw_series(std::iter::once(Text::new(
-            format!(" critical batch ≈ {}", units::sig3(s.critical)),
+            format!(
+                " critical batch ≈ {}{}",
+                units::sig3(s.critical),
+                if s.max_batch.is_some_and(|m| f64::from(m) < s.critical) {
+                    " (does not fit)"
+                } else {
+                    ""
+                }
+            ),
             at,
             look.font(11.0, &pal.vector),
         )))

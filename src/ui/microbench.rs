@@ -164,6 +164,7 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
 
     view! {
         <div class="mb-controls">
+            <super::controls::GpuPicker ctx=ctx id="mb-hw"/>
             <div class="row">
                 <label for="mb_dtype">"Dtype"</label>
                 <select id="mb_dtype" on:change=on_dtype prop:value=move || dtype.get().used.id()>

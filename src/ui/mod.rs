@@ -353,11 +353,13 @@ fn Explorer(ctx: Ctx) -> impl IntoView {
                 <controls::Controls ctx=ctx/>
             </section>
             <section class="panel figure explorer-chart" aria-label="Roofline">
-                // on phones the headline scrolls away under the pinned chart: its
-                // answer rides along in one line (the headline itself stays the
-                // one screen readers hear)
-                <p class="pinned-headline" aria-hidden="true">{move || ctx.report.with(|r| format!(
-                    "{} · {} per step", r.regime.label(), crate::model::units::si(r.wall_time_s, "s")))}</p>
+                // on phones, the pinned chart's one-line answer (hidden on wide
+                // screens, where the diagnosis sits beside the chart)
+                <p class="explorer-headline">{move || ctx.report.with(|r| format!(
+                    "The step is {}: {} per step",
+                    r.regime.label(),
+                    crate::model::units::si(r.wall_time_s, "s")
+                ))}</p>
                 <roofline::Roofline ctx=ctx/>
             </section>
             <section class="panel figure explorer-details" aria-label="Time breakdown">

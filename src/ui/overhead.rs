@@ -3,7 +3,7 @@
 //! GPU-Util, the double-the-batch diagnostic, and remedy toggles.
 
 use super::chart::{Area, Look};
-use super::controls::Toggle;
+use super::controls::{GpuPicker, Toggle};
 use super::frame::Readout;
 use super::palette::{self, bg, rgb};
 use super::plot::{csv, plot_with, shared, Plot, PlotCanvas};
@@ -97,6 +97,7 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
     };
     view! {
         <div class="controls-inline">
+            <GpuPicker ctx=ctx id="overhead-hw"/>
             <Toggle ctx=ctx flag=field::graphs/>
             <Toggle ctx=ctx flag=field::compiled/>
             <Toggle ctx=ctx flag=field::cpp/>

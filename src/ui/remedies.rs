@@ -3,7 +3,8 @@
 //! (`model::remedies`). The row of the step's regime is highlighted, but an item is
 //! marked as helping only by its own predicted speedup (≥ 5 % per sample), so a
 //! remedy from another row that wins is shown winning. Remedies the explorer can
-//! express are buttons that apply them.
+//! express are buttons that apply them (`data-apply=ID`: only the item, the `<li>`,
+//! carries `data-remedy` and its contract).
 
 use super::advice;
 use super::Ctx;
@@ -56,7 +57,7 @@ fn item(ctx: Ctx, o: &Outcome) -> impl IntoView {
             data-helps=if o.helps() { "1" } else { "0" }
             data-applicable=if o.applicable() { "1" } else { "0" }>
             {if button {
-                view! { <button class="remedy" data-remedy=id.id() on:click=move |_| apply(ctx, id)>{label}</button> }.into_any()
+                view! { <button class="remedy" data-apply=id.id() on:click=move |_| apply(ctx, id)>{label}</button> }.into_any()
             } else {
                 view! { <span class="remedy-text">{label}</span> }.into_any()
             }}

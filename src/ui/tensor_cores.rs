@@ -64,6 +64,7 @@ pub fn TensorCores(ctx: Ctx) -> impl IntoView {
     });
     let max = move || rows.with(|r| r.iter().map(|x| x.1).fold(1.0, f64::max));
     view! {
+        <super::controls::GpuPicker ctx=ctx id="tc-hw"/>
         <p>
             "Matrix multiplies run on dedicated tensor (matrix) cores; everything else runs on the general "
             "units, and a plain multiply is not a fused multiply-add, so it gets half their advertised rate."

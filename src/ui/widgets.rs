@@ -47,7 +47,8 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "tensor-cores",
         title: "Tensor cores vs everything else",
-        embed_height: 440,
+        // 452 px at 720 px wide by default, its GPU select included
+        embed_height: 475,
         gate: true,
         render: |ctx| view! { <super::tensor_cores::TensorCores ctx=ctx/> }.into_any(),
     },
@@ -75,9 +76,10 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "microbench",
         title: "The repeat microbenchmark",
-        // its own controls, the regions' legend, three panels and the sentences:
-        // 1106 px at 720 px wide in its tallest state (tests/e2e/microbench.test.mjs)
-        embed_height: 1140,
+        // its own controls (the GPU select among them), the regions' legend, three
+        // panels and the sentences: 1149 px at 720 px wide in its tallest state,
+        // 1008 by default (tests/e2e/microbench.test.mjs)
+        embed_height: 1195,
         gate: true,
         render: |ctx| view! { <super::microbench::Microbench ctx=ctx/> }.into_any(),
     },
@@ -117,10 +119,12 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "llm",
         title: "LLM inference: decode and prefill",
-        // 2970 px at 720 px wide by default (eager: the layer's kernel list folded);
-        // the custom shape adds three rows of sliders (3282), a compiled step opens
-        // its kernel list (3490); tests/e2e/llm.test.mjs measures them
-        embed_height: 3560,
+        // 3325 px at 720 px wide by default (eager: the layer's kernel list folded;
+        // the GPU picker, the fit readouts and the closed "compare GPUs");
+        // the custom shape adds three rows of sliders and the hypothetical note
+        // (3701), a compiled step opens its kernel list (3790);
+        // tests/e2e/llm.test.mjs measures them
+        embed_height: 3960,
         gate: true,
         render: |ctx| view! { <super::llm::Llm ctx=ctx/> }.into_any(),
     },

@@ -86,3 +86,56 @@ test('the lab after a finished run has no axe violations', async () => {
   assertNone(await violations(page), 'lab, done');
   await page.context().close();
 });
+
+test('sliders: a screen reader hears the value in its unit, and keys step it by a sensible factor', async () => {
+  const page = await h.open('?hw=a100-40gb&dtype=bf16');
+  await scrollThrough(page);
+  // every slider on the page announces its value as shown, never the raw log position
+  const sliders = await page.$$eval('input[type=range]', (rs) => rs.map((r) => ({
+    id: r.id,
+    text: r.getAttribute('aria-valuetext'),
+    raw: r.value,
+    box: document.getElementById(r.id.replace(/-slider$/, '-box'))?.value ?? null,
+  })));
+  assert.ok(sliders.length >= 17, `${sliders.length} sliders`);
+  for (const s of sliders) {
+    assert.ok(s.text && s.text.trim().length > 0, `${s.id}: aria-valuetext=${s.text}`);
+    assert.notEqual(s.text, s.raw, `${s.id}: announces its slider position ${s.raw}`);
+    if (s.box !== null) assert.ok(s.text.startsWith(s.box), `${s.id}: "${s.text}" is not the box's "${s.box}"`);
+  }
+  const spoken = (id) => page.locator(`#${id}-slider`).getAttribute('aria-valuetext');
+  const box = (id) => page.locator(`#${id}-box`).inputValue();
+  const until = (id, want) => pollUntil(() => spoken(id), (t) => t === want);
+  assert.equal(await spoken('flops'), '312 TFLOP/s');
+  assert.equal(await spoken('llm_context'), '4096 tokens');
+  assert.equal(await spoken('llm_batch'), '1 sequence');
+  // a count doubles and halves; Page Up/Down take three doublings
+  await page.locator('#batch-slider').focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await until('batch', '512'), '512');
+  await page.keyboard.press('PageUp');
+  assert.equal(await until('batch', '4096'), '4096');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await until('batch', '1024'), '1024');
+  assert.equal(await box('batch'), '1024', 'the number box follows');
+  await pollUntil(() => page.evaluate(() => location.search), (q) => q.includes('batch=1024'));
+  assert.match(await page.evaluate(() => location.search), /batch=1024/);
+  // a continuous value walks 1-2-5; Page Down is a decade
+  await page.locator('#flops-slider').focus();
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await until('flops', '500 TFLOP/s'), '500 TFLOP/s');
+  await page.keyboard.press('PageDown');
+  assert.equal(await until('flops', '50 TFLOP/s'), '50 TFLOP/s');
+  // a widget's slider: the llm context doubles, in tokens
+  await page.locator('#llm_context-slider').scrollIntoViewIfNeeded();
+  await page.locator('#llm_context-slider').focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await until('llm_context', '8192 tokens'), '8192 tokens');
+  await page.locator('#llm_batch-slider').focus();
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await until('llm_batch', '2 sequences'), '2 sequences');
+  await pollUntil(() => page.evaluate(() => location.search), (q) => q.includes('llm_batch=2'));
+  assert.match(await page.evaluate(() => location.search), /llm_context=8192&.*llm_batch=2|llm_batch=2&.*llm_context=8192/);
+  await h.closePage(page);
+});

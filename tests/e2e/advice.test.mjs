@@ -185,3 +185,39 @@ test('hints: each claim, set up with its own button, holds', async () => {
     await h.closePage(page);
   }
 });
+
+test('contract: every [data-remedy] element on the page carries data-speedup and data-helps; apply buttons use data-apply', async () => {
+  const page = await h.open('?batch=65536&workload=chain');
+  // every widget on screen once, so those that build on sight (the trace widget's
+  // remedies come from its worker) have built; the trace widget signals when done
+  for (const id of await page.$$eval('section[id]', (ss) => ss.map((s) => s.id))) {
+    await page.locator(`section#${id}`).scrollIntoViewIfNeeded();
+  }
+  await page.locator('#trace').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => {
+    const s = document.querySelector('#trace [data-trace-state]')?.getAttribute('data-trace-state');
+    return s === 'example' || s === 'done' || s === 'error';
+  }, null, { timeout: 60_000 });
+  const all = await page.$$eval('[data-remedy]', (els) => els.map((e) => ({
+    where: e.closest('#diagnosis, section[id]')?.id ?? '?',
+    tag: e.tagName,
+    id: e.dataset.remedy,
+    speedup: e.dataset.speedup,
+    helps: e.dataset.helps,
+  })));
+  const where = new Set(all.map((e) => e.where));
+  for (const w of ['diagnosis', 'remedies', 'trace']) assert.ok(where.has(w), `remedy items in #${w}: ${[...where]}`);
+  for (const e of all) {
+    const label = `#${e.where} <${e.tag} data-remedy=${e.id}>`;
+    assert.ok(e.speedup !== undefined && Number.isFinite(Number(e.speedup)) && Number(e.speedup) > 0, `${label}: data-speedup=${e.speedup}`);
+    assert.ok(e.helps === '1' || e.helps === '0', `${label}: data-helps=${e.helps}`);
+    assert.equal(e.helps === '1', Number(e.speedup) >= BAR, `${label}: helps ${e.helps} at ${e.speedup}×`);
+  }
+  // the apply buttons: their own attribute, each inside the item it applies
+  const buttons = await page.$$eval('button[data-apply]', (bs) => bs.map((b) => [b.dataset.apply, b.closest('[data-remedy]')?.dataset.remedy ?? null, b.hasAttribute('data-remedy')]));
+  assert.ok(buttons.length >= 2, `${buttons.length} apply buttons`);
+  for (const [apply, item, own] of buttons) {
+    assert.equal(item, apply, `the ${apply} button sits in its own remedy item`);
+    assert.equal(own, false, `the ${apply} button does not reuse data-remedy`);
+  }
+});

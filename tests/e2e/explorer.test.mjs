@@ -443,26 +443,3 @@ test('screenshots at 1440x900 and 390x844', async (t) => {
   }, { viewport: { width: 390, height: 844 }, shot: 'explorer-390x844' });
 });
 
-test('start here: the batch slider alone moves the regime; the line links to the slider and to every term it names', async (t) => {
-  await withPage(t, '', async (page) => {
-    // every link of the line lands on something on the page
-    const hrefs = await page.$$eval('#start-here a', (as) => as.map((a) => a.getAttribute('href')));
-    assert.ok(hrefs.includes('#batch-slider'), `links: ${hrefs}`);
-    for (const id of ['#def-intensity', '#def-ridge', '#def-roofline', '#def-cuda-graph', '#how-to-read']) assert.ok(hrefs.includes(id), id);
-    for (const href of hrefs) assert.equal(await page.locator(href).count(), 1, `${href} is on the page`);
-    // and the top of the page reaches How to read this
-    assert.equal(await page.locator('nav.toc a[href="#how-to-read"]').count(), 1);
-    // the promise: from one end of the batch slider to the other, the regime changes
-    const r = await sliderRange(page, 'batch');
-    const seen = new Set();
-    for (let i = 0; i <= 8; i++) {
-      const v = r.min + ((r.max - r.min) * i) / 8;
-      const before = await inputValue(page, 'batch-box');
-      await setSlider(page, 'batch', v);
-      if (i > 0) await pollUntil(() => inputValue(page, 'batch-box'), (b) => b !== before, { timeout: 30_000 });
-      await settle(page);
-      seen.add(await metric(page, 'regime'));
-    }
-    assert.ok(seen.size >= 2, `regimes along the batch slider: ${[...seen]}`);
-  });
-});

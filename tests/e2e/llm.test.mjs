@@ -66,8 +66,11 @@ test('default: Llama-3-8B decoding one sequence eagerly on the A100 is paced by 
     assert.match(all, /Doubling the batch to 2 costs \+\d+ % time per step: the CPU's launches set the pace, so the step is overhead-bound and a bigger batch is nearly free\./);
     assert.match(all, /The step is overhead-bound: half the CPU overhead alone buys [\d.]+×\./);
     assert.match(all, /Compiled kernels in one CUDA graph \(torch\.compile, mode="reduce-overhead"\) would make the step [\d.]+× faster/);
-    assert.match(all, /below it/);
-    assert.match(all, /it fits/);
+    // 44 sequences of 4 k fit in 40 GB beside the weights: the critical batch (~201) is out of reach
+    assert.equal(await metric(page, 'llm_max_batch'), 44);
+    assert.equal(await metric(page, 'llm_critical_reachable'), 0);
+    assert.match(all, /only 44 sequences fit in the 40 GB of the NVIDIA A100 40GB SXM: the weight matmuls never get there/);
+    assert.match(all, /it fits \(up to 44 sequences at this context\)/);
     // the model against gpt-fast's published speeds
     assert.equal(await page.locator(`${W} .llm-vs-measured tbody tr`).count(), 9);
     const err = await metric(page, 'llm_vs_measured_max_error');
@@ -133,10 +136,126 @@ test('long context: the KV cache dominates and then stops fitting', async (t) =>
     await page.locator(W).scrollIntoViewIfNeeded();
     assert.equal(await metric(page, 'llm_fits'), 0);
     const fit = page.locator('#llm-fit');
-    assert.match(await readText(fit), /^Does not fit: weights .* exceed the 80 GB on NVIDIA H100 SXM; at this context at most \d+ sequences fit\./);
+    assert.match(await readText(fit), /^Does not fit, by [\d.]+ [TG]B: weights .* = [\d,.]+ GB exceed the 80 GB on NVIDIA H100 SXM\. The figures above are hypothetical; it would fit with any one of: a context of at most \d+ tokens; a batch of at most \d+ sequences\.$/);
     assert.equal(await page.locator(`${W} .llm-memory.notice`).count(), 1);
     await page.locator(W).screenshot({ path: path.join(SHOTS, 'no-fit.png') });
   });
+});
+
+test('feasibility: the largest batch that fits, a critical batch out of reach, hypothetical figures and what makes them fit', async (t) => {
+  // Llama-3-8B at 4 k on an H100: 119 sequences fit, the critical batch (295) is out of reach
+  await h.withPage(t, '?hw=h100-sxm', async (page) => {
+    await page.locator(W).scrollIntoViewIfNeeded();
+    const max = await metric(page, 'llm_max_batch');
+    assert.equal(max, 119);
+    assert.equal(await metric(page, 'llm_critical_reachable'), 0);
+    assert.ok(Math.abs((await metric(page, 'llm_critical_batch')) - 295) < 1);
+    const all = await text(page);
+    assert.match(all, /only 119 sequences fit in the 80 GB of the NVIDIA H100 SXM: the weight matmuls never get there, and no batch that fits puts any kernel of a layer on the compute roof/);
+    assert.equal(await page.locator(`${W} .llm-hypothetical`).count(), 0, 'a state that fits is not hypothetical');
+    // the sweep: greyed beyond 119, said in its label and in each point's tooltip
+    await drawn(page, '#llm-canvas');
+    assert.match(await page.locator('#llm-canvas').getAttribute('aria-label'), /batches above 119 do not fit in memory \(greyed\)/);
+    const marks = await page.$$eval(`${W} button.mark`, (bs) => bs.filter((b) => b.closest('#llm') && /batch \d+/.test(b.getAttribute('aria-label') || ''))
+      .map((b) => [Number(b.dataset.x), b.getAttribute('aria-label')]));
+    assert.ok(marks.length >= 13, `${marks.length} sweep points`);
+    for (const [x, label] of marks) {
+      if (x > 119) assert.match(label, /does not fit in memory/, `batch ${x}`);
+      else assert.match(label, /fits in memory/, `batch ${x}`);
+      if (x <= 119) assert.doesNotMatch(label, /does not fit/, `batch ${x}`);
+    }
+  });
+  // one more sequence than fits does not fit; the page says so and names the cures
+  for (const [b, fits] of [[119, 1], [120, 0], [512, 0]]) {
+    await h.withPage(t, `?hw=h100-sxm&llm_batch=${b}`, async (page) => {
+      await page.locator(W).scrollIntoViewIfNeeded();
+      assert.equal(await metric(page, 'llm_fits'), fits, `batch ${b}`);
+      assert.equal(await page.locator(`${W} .llm-hypothetical`).count(), fits ? 0 : 1, `batch ${b}: hypothetical note`);
+      assert.equal(await page.locator(`${W} dl.metrics.hypothetical`).count(), fits ? 0 : 1);
+      // readouts keep their numbers while hypothetical
+      assert.ok((await metric(page, 'llm_step_s')) > 0);
+      const all = await text(page);
+      // issue 22: never "on the compute roof" beside a step that cannot run
+      assert.doesNotMatch(all, /sit on the compute roof/, `batch ${b}`);
+      if (!fits) {
+        assert.match(await readText(page.locator('#llm-fit')), /a batch of at most 119 sequences/);
+        assert.match(all, /^Hypothetically \(it does not fit in memory\): One decode step takes/m);
+      }
+    });
+  }
+  // Llama-3-70B in bf16 on an H100 misses by its weights; fp8 weights make it fit
+  await h.withPage(t, '?hw=h100-sxm&llm_model=llama3-70b', async (page) => {
+    await page.locator(W).scrollIntoViewIfNeeded();
+    assert.equal(await metric(page, 'llm_fits'), 0);
+    assert.equal(await metric(page, 'llm_max_batch'), 0);
+    assert.match(await readText(page.locator('#llm-fit')), /^Does not fit, by 62\.4 GB: the weights alone \(141 GB\) exceed the 80 GB on NVIDIA H100 SXM\. The figures above are hypothetical; it would fit with fp8 weights\.$/);
+    await page.selectOption('#llm_wdtype', 'fp8');
+    assert.equal(await pollUntil(() => metric(page, 'llm_fits'), (v) => v === 1), 1, 'fp8 weights fit');
+    assert.equal(await page.locator(`${W} .llm-hypothetical`).count(), 0);
+  });
+  // on an H200 the weights miss by 0.1 GB: the figures say it
+  await h.withPage(t, '?hw=h200&llm_model=llama3-70b', async (page) => {
+    await page.locator(W).scrollIntoViewIfNeeded();
+    const fit = await readText(page.locator('#llm-fit'));
+    assert.match(fit, /the weights alone \(141\.1 GB\) exceed the 141\.0 GB/);
+    assert.doesNotMatch(fit, /\(141 GB\) exceed the 141 GB/);
+  });
+});
+
+test('the GPU picker in the llm and dit widgets is the one shared preset, also in the embed; compare GPUs', async (t) => {
+  await h.withPage(t, '', async (page) => {
+    await page.locator(W).scrollIntoViewIfNeeded();
+    const ids = await page.$$eval('#hw option', (os) => os.map((o) => o.value));
+    assert.deepEqual(await page.$$eval('#llm-hw option', (os) => os.map((o) => o.value)), ids, 'the same preset ids');
+    assert.deepEqual(await page.$$eval('#dit-hw option', (os) => os.map((o) => o.value)), ids);
+    assert.equal(await inputValue(page, 'llm-hw'), 'a100-40gb');
+    // moving it in the llm widget moves the explorer's and the dit widget's
+    await page.selectOption('#llm-hw', 'h100-sxm');
+    assert.equal(await pollUntil(() => inputValue(page, 'hw'), (v) => v === 'h100-sxm'), 'h100-sxm');
+    assert.equal(await inputValue(page, 'dit-hw'), 'h100-sxm');
+    assert.ok(Math.abs((await metric(page, 'llm_critical_batch')) - 295) < 1);
+    await pollUntil(() => search(page), (q) => param(q, 'hw') === 'h100-sxm');
+    // and the explorer's moves them
+    await page.selectOption('#hw', 'h200');
+    assert.equal(await pollUntil(() => inputValue(page, 'llm-hw'), (v) => v === 'h200'), 'h200');
+    await page.locator('#dit').scrollIntoViewIfNeeded();
+    await page.selectOption('#dit-hw', 'mi300x');
+    assert.equal(await pollUntil(() => inputValue(page, 'llm-hw'), (v) => v === 'mi300x'), 'mi300x');
+  });
+  for (const id of ['llm', 'dit']) {
+    await h.withPage(t, `?embed=${id}`, async (page) => {
+      assert.ok(await page.locator(`#${id}-hw`).isVisible(), `the picker is in the ${id} embed`);
+      await page.selectOption(`#${id}-hw`, 'h100-sxm');
+      await pollUntil(() => search(page), (q) => param(q, 'hw') === 'h100-sxm');
+      assert.equal(param(await search(page), 'hw'), 'h100-sxm');
+    });
+  }
+  // compare: every preset, the current one's row equal to the readouts, sortable
+  await h.withPage(t, '?embed=llm&hw=h100-sxm&llm_model=llama3-70b&llm_graphs=1', async (page) => {
+    await page.locator('.llm-compare summary').click();
+    const rows = page.locator('.llm-compare-table tbody tr');
+    await pollUntil(() => rows.count(), (n) => n >= 13);
+    const read = () => page.$$eval('.llm-compare-table tbody tr', (trs) => trs.map((tr) => ({
+      hw: tr.dataset.hw, step: Number(tr.dataset.step), tokens: Number(tr.dataset.tokens), fits: tr.dataset.fits, regime: tr.dataset.regime, current: tr.classList.contains('current'),
+    })));
+    const all = await read();
+    assert.equal(all.length, (await page.$$eval('#llm-hw option', (os) => os.length)));
+    const h100 = all.find((r) => r.hw === 'h100-sxm');
+    assert.ok(h100.current, 'the current GPU is marked');
+    assert.equal(h100.step, await metric(page, 'llm_step_s'), 'its row is the widget\'s step');
+    assert.equal(h100.regime, await page.locator('[data-metric="llm_regime"]').getAttribute('data-value'));
+    assert.equal(h100.fits, '0');
+    assert.equal(all.find((r) => r.hw === 'mi300x').fits, '1', '192 GB hold 141 GB of weights');
+    await page.locator('.llm-compare-table button[data-sort="step"]').click();
+    const bystep = (await pollUntil(read, (v) => v.every((r, i) => i === 0 || v[i - 1].step <= r.step))).map((r) => r.step);
+    assert.deepEqual(bystep, [...bystep].sort((a, b) => a - b));
+    await page.locator('.llm-compare-table button[data-sort="tokens/s"]').click();
+    const bytok = (await pollUntil(read, (v) => v.every((r, i) => i === 0 || v[i - 1].tokens >= r.tokens))).map((r) => r.tokens);
+    assert.deepEqual(bytok, [...bytok].sort((a, b) => b - a));
+    // the table follows the widget's settings
+    await page.selectOption('#llm_wdtype', 'fp8');
+    assert.equal((await pollUntil(read, (v) => v.find((r) => r.hw === 'h100-sxm')?.fits === '1')).find((r) => r.hw === 'h100-sxm').fits, '1');
+  }, { viewport: { width: 720, height: 900 } });
 });
 
 test('a link reopens the state; bad llm_* values give a notice and the default', async (t) => {

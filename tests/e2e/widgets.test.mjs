@@ -183,7 +183,7 @@ test('remedies: the current regime is highlighted and a remedy applies to the sh
   assert.equal(await metric(page, 'regime'), 'memory');
   assert.equal(await page.locator('#remedies tr.current').getAttribute('data-regime'), 'memory');
   const t0 = await metric(page, 'wall_time_s');
-  await page.locator('#remedies tr[data-regime="memory"] button[data-remedy="fuse"]').click();
+  await page.locator('#remedies tr[data-regime="memory"] button[data-apply="fuse"]').click();
   await pollUntil(() => search(page), (q) => param(q, 'fused') === '1');
   assert.equal(param(await search(page), 'fused'), '1');
   assert.ok((await metric(page, 'wall_time_s')) < t0, 'fusing an 8-op chain should cut the step time');
@@ -191,7 +191,7 @@ test('remedies: the current regime is highlighted and a remedy applies to the sh
 });
 
 test('remedies: "tensor-core dtype" moves to the fastest dtype the GPU has that beats the current one', async () => {
-  const tensor = (page) => page.locator('#remedies tr[data-regime="compute"] button[data-remedy="tensor"]');
+  const tensor = (page) => page.locator('#remedies tr[data-regime="compute"] button[data-apply="tensor"]');
   const effect = (page) => page.locator('#remedies tr[data-regime="compute"] li[data-remedy="tensor"] .effect');
   const cases = [
     // [preset, from, expected]: the A100 has no fp8, the H100 has
@@ -319,4 +319,49 @@ test('widget readouts stay live while their widget is off-screen', async () => {
   }
   const b = await pollUntil(() => metric(page, 'bert_runtime_share_matmul'), (x) => x !== before.bert_runtime_share_matmul);
   assert.notEqual(b, before.bert_runtime_share_matmul, 'BERT shares did not follow the bandwidth slider');
+});
+
+test('a gentler first step: "start here" above the explorer\'s controls, terms linked to their definitions, "How to read this" from the top', async () => {
+  const page = await h.open('');
+  // the line comes before every control, and its link leads to the batch slider
+  const order = await page.evaluate(() => {
+    const start = document.getElementById('start-here');
+    const first = document.querySelector('#roofline-explorer input, #roofline-explorer select');
+    return start && first ? Boolean(start.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING) : null;
+  });
+  assert.equal(order, true, 'start-here precedes the controls');
+  await page.locator('#start-here a[href="#batch-slider"]').click();
+  assert.ok(await page.locator('#batch-slider').isVisible());
+  // every in-page link of the static text leads somewhere, each term to a definition
+  const links = await page.$$eval('a[href^="#"]', (as) => as.map((a) => a.getAttribute('href')).filter((x) => x.length > 1));
+  for (const href of new Set(links)) assert.ok(await page.locator(href).count() === 1, `${href} has no target`);
+  for (const term of ['intensity', 'ridge', 'cuda-graph']) {
+    assert.ok(links.includes(`#term-${term}`), `a link to ${term}`);
+    const dd = await page.locator(`#term-${term} + dd`).innerText();
+    assert.ok(dd.length > 40, `${term}: ${dd}`);
+  }
+  assert.equal(await page.locator('header nav a[href="#how-to-read"]').count(), 1, 'the contents reach the help');
+  await page.locator('header nav a[href="#how-to-read"]').click();
+  await pollUntil(() => page.evaluate(() => document.getElementById('how-to-read').getBoundingClientRect().top), (t) => Math.abs(t) < 100);
+  const top = await page.evaluate(() => document.getElementById('how-to-read').getBoundingClientRect().top);
+  assert.ok(Math.abs(top) < 100, `the help is at ${top}`);
+  await h.closePage(page);
+});
+
+test('every widget that depends on the GPU has a GPU select bound to the one shared preset', async () => {
+  const page = await h.open('');
+  const ids = await page.$$eval('#hw option', (os) => os.map((o) => o.value));
+  const pickers = { 'tensor-cores': 'tc-hw', bert: 'bert-hw', fusion: 'fusion-hw', microbench: 'mb-hw', overhead: 'overhead-hw', llm: 'llm-hw', dit: 'dit-hw', calculator: 'calc-hw' };
+  let next = 0;
+  const choices = ['h100-sxm', 'h200', 'mi300x', 'a100-80gb'];
+  for (const [widget, sel] of Object.entries(pickers)) {
+    const el = page.locator(`#${widget} select#${sel}`);
+    await el.scrollIntoViewIfNeeded();
+    assert.deepEqual(await page.$$eval(`#${sel} option`, (os) => os.map((o) => o.value)), ids, `${sel}: the preset ids`);
+    const want = choices[next++ % choices.length];
+    await el.selectOption(want);
+    assert.equal(await pollUntil(() => inputValue(page, 'hw'), (v) => v === want), want, `${sel} moves the explorer's preset`);
+    for (const other of Object.values(pickers)) assert.equal(await inputValue(page, other), want, `${sel} → ${other}`);
+  }
+  await h.closePage(page);
 });

@@ -5,6 +5,8 @@
 use super::step::{self, LlmStep};
 use super::{LlmRun, Phase, WeightDtype};
 use crate::model::limit;
+use crate::model::roofline::Bound;
+use crate::model::timeline::Regime;
 
 use crate::model::setting::Setting;
 use crate::model::units;
@@ -64,7 +66,12 @@ pub fn where_time_goes(st: &LlmStep) -> String {
     };
     let (part, share) = largest_part(st);
     format!(
-        "{what} takes {} ({} tokens/s); the largest part is {} ({}). {}",
+        "{}{what} takes {} ({} tokens/s); the largest part is {} ({}). {}",
+        if st.fits {
+            ""
+        } else {
+            "Hypothetically (it does not fit in memory): "
+        },
         units::si(st.wall, "s"),
         units::sig3(st.tokens_per_s),
         part_words(part),
@@ -73,69 +80,121 @@ pub fn where_time_goes(st: &LlmStep) -> String {
     )
 }
 
-/// Below or above the critical batch.
-pub fn critical(st: &LlmStep) -> String {
+/// Below or above the critical batch, against the largest batch that fits: a
+/// critical batch the memory cannot reach is said to be out of reach, and a
+/// state that does not fit is said to be hypothetical. `hw_name` names the GPU;
+/// `s` runs the model once more at the largest batch that fits when the critical
+/// batch is out of reach (is any kernel compute-bound even there?).
+pub fn critical(st: &LlmStep, s: &Setting, hw_name: &str) -> String {
     let b = f64::from(st.run.batch);
     let cb = st.critical_batch;
-    let side = if b < cb {
-        "below it, each weight read is shared by too few tokens to keep the tensor cores busy"
+    let tokens = if step::tokens(&st.run) == 1.0 {
+        "1 token".to_string()
     } else {
-        "above it, the weight matmuls sit on the compute roof"
+        format!("{} tokens", units::sig3(step::tokens(&st.run)))
     };
-    format!(
-        "The weight matmuls reach the compute roof from a batch of about {} tokens (ridge {} FLOP/B × {} B per weight ÷ 2{}); at {} per step you are {side}.",
+    let head = format!(
+        "The weight matmuls reach the compute roof from a batch of about {} tokens (ridge {} FLOP/B × {} B per weight ÷ 2{})",
         units::sig3(cb),
         units::sig3(st.machine.matmul_flops / st.machine.bw),
         st.run.wdtype.bytes(),
         if st.run.config.experts > 1 { ", × experts ÷ experts per token" } else { "" },
-        if step::tokens(&st.run) == 1.0 {
-            "1 token".to_string()
-        } else {
-            format!("{} tokens", units::sig3(step::tokens(&st.run)))
-        },
-    )
+    );
+    let fit = &st.fit;
+    match (fit.max_batch, fit.critical_reachable) {
+        (Some(max), Some(false)) => {
+            let room = if max == 0 {
+                format!("at this context not even the weights fit in the {} GB of the {hw_name}", units::gb(fit.capacity))
+            } else {
+                format!(
+                    "at this context only {max} sequence{} fit{} in the {} GB of the {hw_name}",
+                    if max == 1 { "" } else { "s" },
+                    if max == 1 { "s" } else { "" },
+                    units::gb(fit.capacity)
+                )
+            };
+            // is any kernel on the compute roof at the largest batch that fits?
+            let never = max > 0 && max <= super::limits::BATCH.1 && {
+                let at_max = step::run_plain(&LlmRun { batch: max, ..st.run }, s);
+                !at_max.layer.iter().any(|k| k.bound == Bound::Compute && !k.floored)
+            };
+            format!(
+                "{head}, but {room}: {}.",
+                if never {
+                    "the weight matmuls never get there, and no batch that fits puts any kernel of a layer on the compute roof (at the largest, every one sits under the memory roof)"
+                } else {
+                    "the weight matmuls never get there"
+                }
+            )
+        }
+        (Some(max), _) if !fit.fits => format!(
+            "{head}; {} sequences do not fit at this context ({max} do), so a step at {tokens} is hypothetical.",
+            st.run.batch
+        ),
+        _ if b < cb => format!(
+            "{head}; at {tokens} per step you are below it, each weight read is shared by too few tokens to keep the tensor cores busy."
+        ),
+        _ => {
+            let whole = if st.regime == Regime::Compute {
+                String::new()
+            } else {
+                let (part, share) = largest_part(st);
+                format!(
+                    ", though the step as a whole is {}: its largest part is {} ({})",
+                    st.regime.label(),
+                    part_words(part),
+                    units::percent(share)
+                )
+            };
+            format!("{head}; at {tokens} per step you are above it, and the weight matmuls sit on the compute roof{whole}.")
+        }
+    }
 }
 
-/// Memory capacity: fits or not, and the largest batch that would.
+/// Memory capacity: fits or not, by how much it misses, and each single change
+/// that makes it fit. Figures that are compared are printed with the digits that
+/// tell them apart.
 pub fn capacity(st: &LlmStep, hw_name: &str) -> String {
-    if st.capacity <= 0.0 {
+    let f = &st.fit;
+    if f.capacity <= 0.0 {
         return format!(
             "Weights {} + KV cache {}; the memory size of {hw_name} is not known.",
-            units::si(st.weight_bytes, "B"),
-            units::si(st.kv_bytes, "B")
+            units::si(f.weights, "B"),
+            units::si(f.kv, "B")
         );
     }
-    let total = st.weight_bytes + st.kv_bytes;
-    let per_seq = st.kv_bytes / f64::from(st.run.batch.max(1));
-    let room = st.capacity - st.weight_bytes;
-    let max_batch = if per_seq > 0.0 {
-        (room / per_seq).floor()
-    } else {
-        0.0
-    };
-    if st.fits {
-        format!(
+    let total = f.weights + f.kv;
+    if f.fits {
+        return format!(
             "Weights {} + KV cache {} = {} of the {} GB on {hw_name}: it fits (up to {} sequences at this context).",
-            units::si(st.weight_bytes, "B"),
-            units::si(st.kv_bytes, "B"),
-            units::percent(total / st.capacity),
-            units::gb(st.capacity),
-            units::sig3(max_batch.max(0.0))
-        )
-    } else if room <= 0.0 {
-        let (w, cap) = units::gb_apart(st.weight_bytes, st.capacity);
-        format!(
-            "Does not fit: the weights alone ({w} GB) exceed the {cap} GB on {hw_name}; quantised weights or more GPUs are needed.",
-        )
-    } else {
-        format!(
-            "Does not fit: weights {} + KV cache {} exceed the {} GB on {hw_name}; at this context at most {} sequences fit.",
-            units::si(st.weight_bytes, "B"),
-            units::si(st.kv_bytes, "B"),
-            units::gb(st.capacity),
-            units::sig3(max_batch.max(0.0))
-        )
+            units::si(f.weights, "B"),
+            units::si(f.kv, "B"),
+            units::percent(total / f.capacity),
+            units::gb(f.capacity),
+            f.max_batch.unwrap_or(0)
+        );
     }
+    let miss = if f.weights > f.capacity {
+        let (w, cap) = units::gb_apart(f.weights, f.capacity);
+        format!("the weights alone ({w} GB) exceed the {cap} GB on {hw_name}")
+    } else {
+        let (t, cap) = units::gb_apart(total, f.capacity);
+        format!(
+            "weights {} + KV cache {} = {t} GB exceed the {cap} GB on {hw_name}",
+            units::si(f.weights, "B"),
+            units::si(f.kv, "B"),
+        )
+    };
+    let fixes: Vec<String> = f.fixes.iter().map(|x| x.words()).collect();
+    let cure = match fixes.len() {
+        0 => "no single change of weight dtype, KV-cache dtype, context or batch makes it fit; it needs more GPUs".to_string(),
+        1 => format!("it would fit with {}", fixes.join("")),
+        _ => format!("it would fit with any one of: {}", fixes.join("; ")),
+    };
+    format!(
+        "Does not fit, by {}: {miss}. The figures above are hypothetical; {cure}.",
+        units::si(f.over(), "B")
+    )
 }
 
 /// What CUDA graphs, FlashAttention and fp8 weights would buy from here: the model
@@ -249,7 +308,7 @@ mod tests {
             "{d}"
         );
         assert!(where_time_goes(&st).contains("reading the weights"));
-        assert!(critical(&st).contains("below it"));
+        assert!(critical(&st, &s, "H100").contains("below it"));
         assert!(capacity(&st, "H100").contains("it fits"));
         let cf = counterfactuals(&r, &s, &st);
         let fp8 = cf.iter().find(|c| c.0 == "fp8").map(|c| c.1).unwrap_or(0.0);
@@ -287,8 +346,108 @@ mod tests {
             ..run8b(2048, 16)
         };
         let st = step::run(&r, &s);
-        assert!(critical(&st).contains("above it"));
+        assert!(critical(&st, &s, "H100").contains("above it"));
         let d = double_batch(&r, &s, &st);
         assert!(d.contains("compute-bound"), "{d}");
+    }
+
+    fn on(hw: &str) -> Setting {
+        let mut s = State::default();
+        if let Some(p) = crate::model::hardware::preset(hw) {
+            s.select_preset(p);
+        }
+        s.setting()
+    }
+
+    #[test]
+    fn feasibility_in_words() {
+        let h100 = on("h100-sxm");
+        // Llama-3-8B at batch 512 and 4 k on an H100 (issue 22): the KV cache does
+        // not fit, the critical batch is out of reach, and the page says so instead
+        // of placing the weight matmuls on the compute roof
+        let r = run8b(512, 4096);
+        let st = step::run(&r, &h100);
+        assert!(!st.fits);
+        let c = critical(&st, &h100, "H100");
+        assert!(!c.contains("sit on the compute roof"), "{c}");
+        let max = st.fit.max_batch.unwrap_or(0);
+        assert!(
+            c.contains(&format!(
+                "only {max} sequences fit in the 80 GB of the H100"
+            )),
+            "{c}"
+        );
+        assert!(
+            c.contains("never get there") && c.contains("no batch that fits puts any kernel"),
+            "{c}"
+        );
+        let cap = capacity(&st, "H100");
+        assert!(
+            cap.starts_with("Does not fit, by ") && cap.contains("hypothetical"),
+            "{cap}"
+        );
+        assert!(
+            cap.contains(&format!("a batch of at most {max} sequences")),
+            "{cap}"
+        );
+        assert!(cap.contains("a context of at most "), "{cap}");
+        assert!(where_time_goes(&st).starts_with("Hypothetically (it does not fit in memory): "));
+        // Llama-3-70B in bf16 on an H100: fp8 weights make it fit, and nothing else
+        let r70 = LlmRun {
+            config: LlmModel::Llama3_70b.config_or_toy(),
+            ..run8b(1, 4096)
+        };
+        let st = step::run(&r70, &h100);
+        let cap = capacity(&st, "H100");
+        assert!(
+            cap.contains("the weights alone (141 GB) exceed the 80 GB on H100"),
+            "{cap}"
+        );
+        assert!(cap.ends_with("it would fit with fp8 weights."), "{cap}");
+        assert!(critical(&st, &h100, "H100").contains("not even the weights fit"));
+        // on an A100, which has no fp8 tensor cores, the 1-byte weights named are int8
+        let a100 = on("a100-80gb");
+        let cap = capacity(&step::run_plain(&r70, &a100), "A100");
+        assert!(cap.ends_with("it would fit with int8 weights."), "{cap}");
+        // at batch 1 and 4 k on an H100, Llama-3-8B fits, below the critical batch
+        let st = step::run(&run8b(1, 4096), &h100);
+        assert!(st.fits && st.fit.critical_reachable == Some(false));
+        assert!(capacity(&st, "H100").contains(&format!(
+            "up to {} sequences",
+            st.fit.max_batch.unwrap_or(0)
+        )));
+        // a short context reaches the critical batch; above it with a step that is
+        // not compute-bound, the sentence says both
+        let mut both = 0;
+        for ctx in [64, 256, 1024, 2048] {
+            for batch in [512, 1024, 2048] {
+                let r = LlmRun {
+                    graphs: true,
+                    ..run8b(batch, ctx)
+                };
+                let st = step::run(&r, &h100);
+                let c = critical(&st, &h100, "H100");
+                if st.fits && f64::from(batch) >= st.critical_batch {
+                    assert!(
+                        c.contains("above it, and the weight matmuls sit on the compute roof"),
+                        "{c}"
+                    );
+                    if st.regime != crate::model::timeline::Regime::Compute {
+                        both += 1;
+                        assert!(
+                            c.contains(&format!(
+                                "though the step as a whole is {}",
+                                st.regime.label()
+                            )),
+                            "{c}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(
+            both > 0,
+            "no state above the critical batch whose step is not compute-bound"
+        );
     }
 }

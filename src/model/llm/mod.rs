@@ -21,6 +21,7 @@
 
 pub mod advice;
 pub mod eager;
+pub mod fit;
 pub mod kernels;
 pub mod measured;
 pub mod step;

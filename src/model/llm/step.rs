@@ -106,6 +106,9 @@ pub struct LlmStep {
     /// The preset's memory (0 = unknown) and whether weights + KV cache fit in it.
     pub capacity: f64,
     pub fits: bool,
+    /// The largest batch that fits, whether the critical batch is reachable, and
+    /// what would make a state that does not fit fit ([`super::fit`]).
+    pub fit: super::fit::Fit,
     /// Batch from which the weight matmuls turn compute-bound.
     pub critical_batch: f64,
 }
@@ -242,12 +245,10 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool) -> LlmStep {
     } else {
         Regime::Memory
     };
-    let c = &r.config;
-    let weight_bytes = c.total_params() * r.wdtype.bytes();
     let b = f64::from(r.batch.max(1));
-    let ctx_after = f64::from(r.context.max(1)) + if r.phase == Phase::Decode { 1.0 } else { 0.0 };
-    let kv_bytes = b * ctx_after * c.kv_bytes_per_token(r.kvdtype);
     let capacity = setting.hw.mem_bytes;
+    let critical = critical_batch(r, &m);
+    let fit = super::fit::fit(r, capacity, critical, setting.hw.supports(Dtype::Fp8));
     let toks = match r.phase {
         Phase::Decode => b,
         Phase::Prefill => tokens(r),
@@ -260,17 +261,18 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool) -> LlmStep {
         tokens_per_s: if wall > 0.0 { toks / wall } else { 0.0 },
         regime: limit.regime,
         limit,
-        critical_batch: critical_batch(r, &m),
+        critical_batch: critical,
         machine: m,
         timeline: tl,
         split,
         wall,
         layer,
         layer_regime,
-        weight_bytes,
-        kv_bytes,
+        weight_bytes: fit.weights,
+        kv_bytes: fit.kv,
         capacity,
-        fits: capacity <= 0.0 || weight_bytes + kv_bytes <= capacity,
+        fits: fit.fits,
+        fit,
     }
 }
 
@@ -317,6 +319,29 @@ pub fn sweep(r: &LlmRun, setting: &Setting) -> Vec<SweepPoint> {
             }
         })
         .collect()
+}
+
+/// The same run on another preset at its datasheet numbers, as choosing it in the
+/// hardware select would (the dtype kept where it has it, the roofs and overhead
+/// kept): one row of the widget's "compare GPUs" table.
+pub fn on_preset(
+    r: &LlmRun,
+    base: &Setting,
+    hw: &'static super::super::hardware::Preset,
+) -> LlmStep {
+    let dtype = if hw.supports(base.dtype) {
+        base.dtype
+    } else {
+        hw.default_dtype()
+    };
+    let s = Setting {
+        hw,
+        dtype,
+        flops: super::super::setting::preset_flops(hw, dtype),
+        bw: hw.mem_bw,
+        ..*base
+    };
+    run(r, &s)
 }
 
 /// `wall(2·batch) / wall(batch)`, the overhead section's test applied to this step.
@@ -433,6 +458,26 @@ mod tests {
         let flash = run(&llama8b(Phase::Prefill, 1, 8192), &s);
         assert!(naive.wall > flash.wall);
         assert!(naive.bytes > 2.0 * flash.bytes);
+    }
+
+    #[test]
+    fn on_preset_is_choosing_the_preset() {
+        let r = llama8b(Phase::Decode, 8, 4096);
+        let base = setting("a100-40gb");
+        for p in hardware::PRESETS {
+            let mut st = State::default();
+            st.select_preset(p);
+            let direct = run(&r, &st.setting());
+            assert_eq!(on_preset(&r, &base, p), direct, "{}", p.id);
+        }
+        // Llama-3-70B in bf16 fits on an MI300X (192 GB) and not on an H100
+        let r70 = LlmRun {
+            config: LlmModel::Llama3_70b.config_or_toy(),
+            ..r
+        };
+        let on = |id: &str| hardware::preset(id).map(|p| on_preset(&r70, &base, p));
+        assert_eq!(on("mi300x").map(|s| s.fits), Some(true));
+        assert_eq!(on("h100-sxm").map(|s| s.fits), Some(false));
     }
 
     #[test]

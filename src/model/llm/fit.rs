@@ -1,0 +1,277 @@
+//! Does a state fit in the GPU's memory, and if not, what would make it fit.
+//!
+//! Memory is the weights (every expert) plus the batch's KV cache after the step;
+//! activations and the framework's workspace are not counted, so "fits" is the
+//! most optimistic answer. Every figure here comes from [`weight_bytes`] and
+//! [`kv_bytes`], the same two functions the step reports, and every bound is found
+//! by a search over the same test ([`fits`]), so a batch or context said to fit
+//! does fit, and one more does not.
+
+use super::{limits, KvDtype, LlmRun, Phase, WeightDtype};
+
+/// Bytes of every weight (all experts, the embedding and the LM head).
+pub fn weight_bytes(r: &LlmRun) -> f64 {
+    r.config.total_params() * r.wdtype.bytes()
+}
+
+/// Bytes of the batch's KV cache after the step: `context` tokens per sequence,
+/// plus the one a decode step adds.
+pub fn kv_bytes(r: &LlmRun) -> f64 {
+    let b = f64::from(r.batch.max(1));
+    let ctx_after = f64::from(r.context.max(1)) + if r.phase == Phase::Decode { 1.0 } else { 0.0 };
+    b * ctx_after * r.config.kv_bytes_per_token(r.kvdtype)
+}
+
+/// Weights + KV cache within `capacity` bytes (a capacity of 0 is unknown, and
+/// counts as fitting).
+pub fn fits(r: &LlmRun, capacity: f64) -> bool {
+    capacity <= 0.0 || weight_bytes(r) + kv_bytes(r) <= capacity
+}
+
+/// The largest `x` in `lo..=hi` for which `ok(x)` holds, `ok` monotone (true up to
+/// some point, false after); `None` when even `lo` fails.
+fn largest(lo: u32, hi: u32, ok: impl Fn(u32) -> bool) -> Option<u32> {
+    if !ok(lo) {
+        return None;
+    }
+    let (mut good, mut bad) = (lo, hi);
+    if ok(hi) {
+        return Some(hi);
+    }
+    while bad - good > 1 {
+        let mid = good + (bad - good) / 2;
+        if ok(mid) {
+            good = mid;
+        } else {
+            bad = mid;
+        }
+    }
+    Some(good)
+}
+
+/// One change that makes a state that does not fit fit, everything else kept.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Fix {
+    /// Weights stored in this smaller dtype.
+    Weights(WeightDtype),
+    /// The KV cache in this smaller dtype.
+    Kv(KvDtype),
+    /// A context of at most this many tokens.
+    Context(u32),
+    /// A batch of at most this many sequences.
+    Batch(u32),
+}
+
+impl Fix {
+    /// The change in words: "fp8 weights", "a context of at most 1024 tokens".
+    pub fn words(self) -> String {
+        match self {
+            Fix::Weights(d) => format!("{} weights", d.id()),
+            Fix::Kv(d) => format!("an {} KV cache", d.id()),
+            Fix::Context(c) => format!(
+                "a context of at most {c} token{}",
+                if c == 1 { "" } else { "s" }
+            ),
+            Fix::Batch(b) => format!(
+                "a batch of at most {b} sequence{}",
+                if b == 1 { "" } else { "s" }
+            ),
+        }
+    }
+}
+
+/// The state against the GPU's memory.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fit {
+    /// The GPU's memory in bytes; 0 when it is not known (then everything fits
+    /// and nothing below is known).
+    pub capacity: f64,
+    pub weights: f64,
+    pub kv: f64,
+    pub fits: bool,
+    /// The largest batch whose weights + KV cache fit at this context (0: the
+    /// weights alone do not); `None` when the memory is not known.
+    pub max_batch: Option<u32>,
+    /// Whether a batch that fits reaches `critical` tokens per step; `None` when
+    /// the memory is not known.
+    pub critical_reachable: Option<bool>,
+    /// Each single change that makes a state that does not fit fit (empty when it
+    /// fits, or when no single change does).
+    pub fixes: Vec<Fix>,
+}
+
+impl Fit {
+    /// Bytes over the memory (0 when it fits).
+    pub fn over(&self) -> f64 {
+        if self.capacity > 0.0 {
+            (self.weights + self.kv - self.capacity).max(0.0)
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The state `r` against `capacity` bytes. `critical` is the batch (tokens per
+/// step) from which the weight matmuls turn compute-bound; `fp8_native` whether
+/// the GPU has fp8 tensor cores (then fp8 is the 1-byte weight dtype named, else
+/// int8).
+pub fn fit(r: &LlmRun, capacity: f64, critical: f64, fp8_native: bool) -> Fit {
+    let (weights, kv) = (weight_bytes(r), kv_bytes(r));
+    let fits_now = fits(r, capacity);
+    if capacity <= 0.0 {
+        return Fit {
+            capacity,
+            weights,
+            kv,
+            fits: fits_now,
+            max_batch: None,
+            critical_reachable: None,
+            fixes: Vec::new(),
+        };
+    }
+    let max_batch =
+        largest(1, u32::MAX, |batch| fits(&LlmRun { batch, ..*r }, capacity)).unwrap_or(0);
+    let per_step = |batch: u32| {
+        let b = f64::from(batch);
+        match r.phase {
+            Phase::Decode => b,
+            Phase::Prefill => b * f64::from(r.context.max(1)),
+        }
+    };
+    let critical_reachable = max_batch > 0 && per_step(max_batch) >= critical;
+    let mut fixes = Vec::new();
+    if !fits_now {
+        // the least aggressive smaller weight dtype that fits
+        let one_byte = if fp8_native {
+            WeightDtype::Fp8
+        } else {
+            WeightDtype::Int8
+        };
+        if let Some(d) = [one_byte, WeightDtype::Int4]
+            .into_iter()
+            .filter(|d| d.bytes() < r.wdtype.bytes())
+            .find(|&wdtype| fits(&LlmRun { wdtype, ..*r }, capacity))
+        {
+            fixes.push(Fix::Weights(d));
+        }
+        if r.kvdtype != KvDtype::Fp8
+            && fits(
+                &LlmRun {
+                    kvdtype: KvDtype::Fp8,
+                    ..*r
+                },
+                capacity,
+            )
+        {
+            fixes.push(Fix::Kv(KvDtype::Fp8));
+        }
+        let context = largest(limits::CONTEXT.0, r.context, |context| {
+            fits(&LlmRun { context, ..*r }, capacity)
+        });
+        if let Some(c) = context.filter(|&c| c < r.context) {
+            fixes.push(Fix::Context(c));
+        }
+        if max_batch >= 1 && max_batch < r.batch {
+            fixes.push(Fix::Batch(max_batch));
+        }
+    }
+    Fit {
+        capacity,
+        weights,
+        kv,
+        fits: fits_now,
+        max_batch: Some(max_batch),
+        critical_reachable: Some(critical_reachable),
+        fixes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::llm::LlmModel;
+
+    fn run(model: LlmModel, batch: u32, context: u32) -> LlmRun {
+        LlmRun {
+            config: model.config_or_toy(),
+            phase: Phase::Decode,
+            batch,
+            context,
+            wdtype: WeightDtype::Bf16,
+            kvdtype: KvDtype::Bf16,
+            graphs: true,
+            flash: true,
+        }
+    }
+
+    const H100: f64 = 80e9;
+
+    #[test]
+    fn max_batch_is_the_last_that_fits() {
+        // Llama-3-8B at 4 k on an H100: ~119 sequences, below the bf16 critical 295
+        let r = run(LlmModel::Llama3_8b, 1, 4096);
+        let f = fit(&r, H100, 295.0, true);
+        assert!(f.fits && f.fixes.is_empty());
+        let m = f.max_batch.unwrap_or(0);
+        assert!((100..140).contains(&m), "{m}");
+        assert!(fits(&LlmRun { batch: m, ..r }, H100));
+        assert!(!fits(&LlmRun { batch: m + 1, ..r }, H100));
+        assert_eq!(f.critical_reachable, Some(false));
+        // a short context reaches it
+        let short = fit(&run(LlmModel::Llama3_8b, 1, 256), H100, 295.0, true);
+        assert_eq!(short.critical_reachable, Some(true));
+        // unknown memory: nothing is claimed
+        let u = fit(&r, 0.0, 295.0, true);
+        assert!(u.fits && u.max_batch.is_none() && u.critical_reachable.is_none());
+    }
+
+    #[test]
+    fn each_fix_fits_and_is_the_largest() {
+        // Llama-3-70B in bf16 on an H100: only smaller weights help (the weights
+        // alone exceed the memory), fp8 where the GPU has it, else int8
+        let r = run(LlmModel::Llama3_70b, 1, 4096);
+        let f = fit(&r, H100, 295.0, true);
+        assert!(!f.fits && f.over() > 60e9, "{}", f.over());
+        assert_eq!(f.max_batch, Some(0));
+        assert_eq!(f.critical_reachable, Some(false));
+        assert_eq!(f.fixes, vec![Fix::Weights(WeightDtype::Fp8)]);
+        assert_eq!(
+            fit(&r, H100, 295.0, false).fixes,
+            vec![Fix::Weights(WeightDtype::Int8)]
+        );
+        // Llama-3-8B at batch 512: the KV cache; a smaller batch, a shorter context
+        // or an fp8 KV cache each make it fit, and each bound is the last that does
+        let r = run(LlmModel::Llama3_8b, 512, 4096);
+        let f = fit(&r, H100, 295.0, true);
+        assert!(!f.fits);
+        for fix in &f.fixes {
+            let (ok, one_more) = match *fix {
+                Fix::Weights(wdtype) => (LlmRun { wdtype, ..r }, None),
+                Fix::Kv(kvdtype) => (LlmRun { kvdtype, ..r }, None),
+                Fix::Context(c) => (
+                    LlmRun { context: c, ..r },
+                    Some(LlmRun {
+                        context: c + 1,
+                        ..r
+                    }),
+                ),
+                Fix::Batch(b) => (LlmRun { batch: b, ..r }, Some(LlmRun { batch: b + 1, ..r })),
+            };
+            assert!(fits(&ok, H100), "{fix:?}");
+            if let Some(m) = one_more {
+                assert!(!fits(&m, H100), "{fix:?} is not the largest");
+            }
+        }
+        assert!(f.fixes.iter().any(|x| matches!(x, Fix::Batch(_))));
+        assert!(f.fixes.iter().any(|x| matches!(x, Fix::Context(_))));
+        // fp8 weights free 16 GB, not enough for 512 × 4 k of bf16 KV cache
+        assert!(
+            !f.fixes.iter().any(|x| matches!(x, Fix::Weights(_))),
+            "{:?}",
+            f.fixes
+        );
+        assert_eq!(Fix::Context(1).words(), "a context of at most 1 token");
+        assert_eq!(Fix::Batch(119).words(), "a batch of at most 119 sequences");
+        assert_eq!(Fix::Kv(KvDtype::Fp8).words(), "an fp8 KV cache");
+    }
+}
