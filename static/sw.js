@@ -6,6 +6,7 @@ const CACHE = 'brrr-v1';
 // Trunk's content-hashed names (`name-<hex>.js`, `name-<hex>_bg.wasm`, …)
 const HASHED = /-[0-9a-f]{8,16}(_bg)?\.[a-z]+$/;
 const ASSET = /['"]([^'"\s]+\.(?:js|wasm|css|svg|webmanifest))['"]/g;
+const SNIPPET = /['"](\.\/snippets\/[^'"\s]+\.js)['"]/g;
 
 async function precache() {
   const cache = await caches.open(CACHE);
@@ -18,6 +19,16 @@ async function precache() {
   for (const m of html.matchAll(ASSET)) urls.add(new URL(m[1], scope).href);
   urls.add(new URL('manifest.webmanifest', scope).href);
   await cache.addAll([...urls]);
+  // the JS glue imports wasm-bindgen's snippets (./snippets/<crate>/inline0.js):
+  // without them the glue does not load offline
+  const more = new Set();
+  for (const u of urls) {
+    if (!u.endsWith('.js')) continue;
+    const r = await cache.match(u);
+    if (!r) continue;
+    for (const m of (await r.text()).matchAll(SNIPPET)) more.add(new URL(m[1], u).href);
+  }
+  if (more.size) await cache.addAll([...more]);
 }
 
 self.addEventListener('install', (event) => {
