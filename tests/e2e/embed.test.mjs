@@ -61,7 +61,7 @@ async function settleWidget(page, id) {
   await pollUntil(
     () => page.evaluate(() => [...document.querySelectorAll('canvas[data-frame]')].every((c) => Number(c.dataset.frame) >= 1)),
     (ok) => ok,
-    { timeout: 5000 },
+    { timeout: 30_000 },
   );
   await settle(page, 200);
 }
@@ -131,7 +131,7 @@ test('an embed posts its height, and README\'s host snippet sizes the iframe to 
     }));
     return { posted, frame: box.height, width: box.width, count: ms.length, ...inner };
   };
-  let f = await pollUntil(fits, (x) => Math.round(x.frame) === x.posted, { timeout: 5000 });
+  let f = await pollUntil(fits, (x) => Math.round(x.frame) === x.posted, { timeout: 30_000 });
   assert.equal(Math.round(f.frame), f.posted, `iframe ${f.frame} px, posted ${f.posted}`);
   assert.equal(f.posted, f.content, 'the posted height is the content height');
   assert.ok(f.scroll <= f.client, `the iframe scrolls: ${f.scroll} > ${f.client}`);
@@ -139,7 +139,7 @@ test('an embed posts its height, and README\'s host snippet sizes the iframe to 
 
   // a narrower host page: the widget wraps, grows, says so, and the iframe follows
   await page.setViewportSize({ width: 390, height: 844 });
-  const narrow = await pollUntil(fits, (x) => x.count > f.count && Math.round(x.frame) === x.posted && x.posted === x.content, { timeout: 5000 });
+  const narrow = await pollUntil(fits, (x) => x.count > f.count && Math.round(x.frame) === x.posted && x.posted === x.content, { timeout: 30_000 });
   assert.ok(narrow.count > f.count, 'no new message after the width changed');
   assert.ok(narrow.posted > f.posted, `narrower should be taller: ${narrow.posted} vs ${f.posted}`);
   assert.equal(Math.round(narrow.frame), narrow.posted);
@@ -152,7 +152,7 @@ test('an embed posts its height, and README\'s host snippet sizes the iframe to 
   await fr.evaluate(() => {
     document.querySelector('.embed-foot').style.paddingBottom = '120px';
   });
-  const grown = await pollUntil(fits, (x) => x.count > f.count && Math.round(x.frame) === x.posted && x.posted === x.content, { timeout: 5000 });
+  const grown = await pollUntil(fits, (x) => x.count > f.count && Math.round(x.frame) === x.posted && x.posted === x.content, { timeout: 30_000 });
   assert.ok(grown.count > f.count && grown.posted === f.posted + 120, `no message after the content changed (${f.posted} → ${grown.posted})`);
   assert.equal(Math.round(grown.frame), grown.content);
 

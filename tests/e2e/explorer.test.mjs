@@ -76,7 +76,7 @@ test('page loads, becomes ready, draws the roofline, stays on its origin', async
     const canvas = page.locator('canvas#roofline-canvas');
     assert.equal(await canvas.count(), 1, 'one canvas#roofline-canvas');
     assert.ok(await canvas.isVisible(), 'roofline canvas visible');
-    const f = await pollUntil(() => frame(page), (v) => v >= 1, { timeout: 5000 });
+    const f = await pollUntil(() => frame(page), (v) => v >= 1, { timeout: 30_000 });
     assert.ok(f >= 1, `canvas data-frame=${f}, expected >= 1 after ready`);
     await settle(page, 300);
     const mine = h.requests.filter((r) => r.label.startsWith(t.name));

@@ -78,9 +78,9 @@ test('the factory renders and animates while visible, and pauses off screen', as
     assert.match(await page.locator('#factory .factory-motion').textContent(), /pauses/i);
 
     await showFactory(page);
-    const f0 = await pollUntil(() => frameOf(page), (v) => v >= 1, { timeout: 5000 });
+    const f0 = await pollUntil(() => frameOf(page), (v) => v >= 1, { timeout: 30_000 });
     assert.ok(f0 >= 1, `data-frame=${f0} after scrolling into view`);
-    const f1 = await pollUntil(() => frameOf(page), (v) => v >= f0 + 10, { timeout: 5000 });
+    const f1 = await pollUntil(() => frameOf(page), (v) => v >= f0 + 10, { timeout: 30_000 });
     assert.ok(f1 >= f0 + 10, `data-frame went ${f0} -> ${f1}: the animation runs while visible`);
     // the canvas is sized at devicePixelRatio from its CSS width
     const size = await page.evaluate((sel) => {
@@ -99,7 +99,7 @@ test('the factory renders and animates while visible, and pauses off screen', as
 
     // back on screen: it resumes
     await showFactory(page);
-    const r1 = await pollUntil(() => frameOf(page), (v) => v >= p1 + 5, { timeout: 5000 });
+    const r1 = await pollUntil(() => frameOf(page), (v) => v >= p1 + 5, { timeout: 30_000 });
     assert.ok(r1 >= p1 + 5, `resumed: ${p1} -> ${r1}`);
   });
 });
@@ -139,7 +139,7 @@ test('"Double the factory" doubles flops= in the URL and explains the step time'
     const c0 = await caption(page);
     assert.match(c0, /Doubling the factory to .* would take the step from .* to /, c0);
     await page.locator('#factory-double').click();
-    const after = await pollUntil(() => flopsParam(page), (v) => v !== before, { timeout: 3000 });
+    const after = await pollUntil(() => flopsParam(page), (v) => v !== before, { timeout: 30_000 });
     assert.ok(Math.abs(after / before - 2) < 1e-9, `flops ${before} -> ${after}, expected doubled`);
     // the caption follows within a frame or two (the widget's view is gated on
     // being on screen, and the click is what scrolled it there)
@@ -152,7 +152,7 @@ test('"Double the factory" doubles flops= in the URL and explains the step time'
     if (box !== null) assert.ok(box.length > 0);
     // halve it back
     await page.locator('#factory-halve').click();
-    const back = await pollUntil(() => flopsParam(page), (v) => v !== after, { timeout: 3000 });
+    const back = await pollUntil(() => flopsParam(page), (v) => v !== after, { timeout: 30_000 });
     assert.ok(Math.abs(back / before - 1) < 1e-9, `halved back to ${back}, was ${before}`);
     assert.match(await caption(page), /Doubling the factory to/);
   });
@@ -160,7 +160,7 @@ test('"Double the factory" doubles flops= in the URL and explains the step time'
   await withPage(t, '?workload=mlp&batch=8192&hidden=8192&ops=1&fused=1', async (page) => {
     const before = await flopsParam(page);
     await page.locator('#factory-double').click();
-    await pollUntil(() => flopsParam(page), (v) => v !== before, { timeout: 3000 });
+    await pollUntil(() => flopsParam(page), (v) => v !== before, { timeout: 30_000 });
     const c = await pollUntil(() => caption(page), (c) => /You doubled/.test(c));
     assert.match(c, /close to 2×/, c);
   });
@@ -179,7 +179,7 @@ test('with reduced motion the picture is still and redraws only when the model c
       assert.equal(await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches), true);
       assert.match(await page.locator('#factory .factory-motion').textContent(), /Reduced motion is on/);
       await showFactory(page);
-      const f0 = await pollUntil(() => frameOf(page), (v) => v >= 1, { timeout: 5000 });
+      const f0 = await pollUntil(() => frameOf(page), (v) => v >= 1, { timeout: 30_000 });
       assert.ok(f0 >= 1, `a still frame was drawn (data-frame=${f0})`);
       await settle(page, 100);
       const f1 = await frameOf(page);
@@ -190,7 +190,7 @@ test('with reduced motion the picture is still and redraws only when the model c
       assert.ok(r, 'batch slider');
       const target = r.value === r.max ? r.min : r.max;
       await setSlider(page, 'batch', target);
-      const f3 = await pollUntil(() => frameOf(page), (v) => v > f2, { timeout: 3000 });
+      const f3 = await pollUntil(() => frameOf(page), (v) => v > f2, { timeout: 30_000 });
       assert.ok(f3 > f2, `data-frame ${f2} -> ${f3} after moving the batch slider`);
       await sleep(500);
       assert.equal(await frameOf(page), f3, 'and stays still afterwards');
@@ -218,7 +218,7 @@ test('screenshots at 1440 and 390 CSS pixels', async (t) => {
         q,
         async (page) => {
           await showFactory(page);
-          await pollUntil(() => frameOf(page), (v) => v >= 20, { timeout: 5000 });
+          await pollUntil(() => frameOf(page), (v) => v >= 20, { timeout: 30_000 });
           // nothing in the widget sticks out of the viewport
           const wide = await page.evaluate(() => {
             const vw = document.documentElement.clientWidth;

@@ -388,7 +388,7 @@ export function registryIds(source) {
  * (`<html data-url-pending>` while a write waits), so this waits for that first.
  */
 export async function search(page) {
-  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-url-pending'), null, { timeout: 5000 });
+  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-url-pending'), null, { timeout: 30_000 });
   return page.evaluate(() => location.search);
 }
 
@@ -422,8 +422,10 @@ export async function settle(page, ms = 80) {
   );
 }
 
-/** Poll `fn` (async) until `pred(value)` holds, or return the last value after `timeout` ms. */
-export async function pollUntil(fn, pred, { timeout = 3000, interval = 25 } = {}) {
+/** Poll `fn` (async) until `pred(value)` holds, or return the last value after `timeout` ms
+ * (30 s by default: long enough for a loaded CI machine; callers wait on what the
+ * page shows, and the timeout only bounds a failure). */
+export async function pollUntil(fn, pred, { timeout = 30_000, interval = 25 } = {}) {
   const end = Date.now() + timeout;
   let v = await fn();
   while (!pred(v) && Date.now() < end) {

@@ -177,7 +177,7 @@ test('a full small run completes, verifies, and round-trips through export, impo
   for (const [w, hgt] of [[1440, 900], [390, 844]]) {
     await page.setViewportSize({ width: w, height: hgt });
     await page.locator('#lab').scrollIntoViewIfNeeded();
-    await pollUntil(() => page.evaluate(() => document.documentElement.scrollWidth), (sw) => sw <= w, { timeout: 2000 });
+    await pollUntil(() => page.evaluate(() => document.documentElement.scrollWidth), (sw) => sw <= w, { timeout: 30_000 });
     const sw = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(sw <= w, `horizontal scroll at ${w} px: ${sw}`);
     await page.waitForTimeout(300); // the chart redraws at the new width

@@ -18,7 +18,7 @@ after(async () => {
 test('a panic shows a banner with a reload link that keeps the state', async () => {
   const page = await h.open('?batch=64&ops=16&debug_panic=1', { label: 'panic' });
   const banner = page.locator('#panic-banner');
-  await banner.waitFor({ state: 'visible', timeout: 5000 });
+  await banner.waitFor({ state: 'visible', timeout: 30_000 });
   const text = await banner.innerText();
   assert.match(text, /internal error/);
   assert.match(text, /debug_panic=1 was requested/);
