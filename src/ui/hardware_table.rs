@@ -34,16 +34,13 @@ pub fn HardwareTable(ctx: Ctx) -> impl IntoView {
                 format!("Selected: {name}.")
             }}
         </p>
-        // the long explanation outside the table: a caption is as wide as its
-        // table and would be cut where the table scrolls (phones)
-        <p class="note" id="hw-table-note">
-            "Dense peaks (no sparsity) in FLOP/s. Bandwidth and memory in GB = 10⁹ bytes, as the "
-            "datasheets give them. Ridge point: where the memory roof meets the matmul ceiling "
-            "(peak ÷ bandwidth) for the dtype named with it, the one the preset opens with."
-        </p>
         <div class="table-scroll" tabindex="0" role="region" aria-label="Hardware presets, scrollable">
-            <table class="hw-table" aria-describedby="hw-table-note">
-                <caption>"GPU presets"</caption>
+            <table class="hw-table">
+                <caption>
+                    "Dense peaks (no sparsity) in FLOP/s. Bandwidth and memory in GB = 10⁹ bytes, as the "
+                    "datasheets give them. Ridge point: where the memory roof meets the matmul ceiling "
+                    "(peak ÷ bandwidth) for the dtype named with it, the one the preset opens with."
+                </caption>
                 <thead>
                     <tr>
                         <th scope="col">"GPU"</th><th scope="col">"year"</th>
