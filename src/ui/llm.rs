@@ -11,6 +11,7 @@ use super::frame::Readout;
 use super::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use super::roofline::{Point, RooflineData, Step as RoofStep};
 use super::Ctx;
+use crate::geom;
 use crate::model::llm::step::{self, LlmStep, SweepPoint};
 use crate::model::llm::{advice, LlmModel, Phase};
 use crate::model::{units, Bound};
@@ -18,6 +19,7 @@ use crate::state::widgets::field;
 use crate::state::State;
 use leptos::prelude::*;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// The KV cache's series: the palette's pink.
 const KV_COLOR: RGBColor = super::palette::rgb(super::palette::PINK);
@@ -546,16 +548,6 @@ fn render(
     if let Some((band, line)) = veil(yr.0, yr.1) {
         ch2.draw_series(std::iter::once(band)).map_err(err)?;
         ch2.draw_series(line).map_err(err)?;
-        if let Some(x) = oom {
-            // the label inside the veil, at the bottom, where the rising
-            // tokens/s curve is not
-            ch2.draw_series(std::iter::once(Text::new(
-                " out of memory",
-                (x, yr.0 * (yr.1 / yr.0).powf(0.1)),
-                look.font(11.0, &pal.ink),
-            )))
-            .map_err(err)?;
-        }
     }
     if show_critical {
         ch2.draw_series(LineSeries::new(
@@ -563,21 +555,60 @@ fn render(
             pal.vector.stroke_width(look.px(1.5)),
         ))
         .map_err(err)?;
-        let at = (s.critical, yr.0 * (yr.1 / yr.0).powf(0.9));
-        ch2.draw_series(std::iter::once(Text::new(
-            format!(
-                " critical batch ≈ {}{}",
-                units::sig3(s.critical),
-                if s.max_batch.is_some_and(|m| f64::from(m) < s.critical) {
-                    " (does not fit)"
-                } else {
-                    ""
-                }
-            ),
+    }
+    // the markers' labels, placed clear of the curve, its dots, the lines and
+    // each other (`geom::marker_labels`)
+    let size = 11.0 * look.dpr;
+    let mut labels: Vec<(&'static str, String, RGBColor, f64)> = Vec::new();
+    if show_critical {
+        labels.push((
+            "critical batch",
+            format!("critical batch ≈ {}", units::sig3(s.critical)),
+            pal.vector,
+            s.critical,
+        ));
+    }
+    if let Some(x) = oom {
+        labels.push(("out of memory", "out of memory".into(), pal.ink, x));
+    }
+    let px = |p: (f64, f64)| chart::to_px(&ch2, p);
+    let curve: Vec<[(f64, f64); 2]> = pts.windows(2).map(|w| [px(w[0]), px(w[1])]).collect();
+    let r = f64::from(look.px(3.0));
+    let dots: Vec<geom::Rect> = pts
+        .iter()
+        .map(|&p| {
+            let (x, y) = px(p);
+            geom::Rect::at(x - r, y - r, 2.0 * r, 2.0 * r)
+        })
+        .collect();
+    let markers: Vec<(f64, (f64, f64), bool)> = labels
+        .iter()
+        .map(|l| (px((l.3, yr.0)).0, chart::text_size(&l.1, size), true))
+        .collect();
+    let boxes = geom::marker_labels(
+        &markers,
+        &curve,
+        &dots,
+        chart::plot_rect(&ch2),
+        3.0 * look.dpr,
+    );
+    let (ox, oy) = {
+        let (x, y) = b.get_pixel_range();
+        (f64::from(x.start), f64::from(y.start))
+    };
+    for ((name, text, color, _), bx) in labels.iter().zip(&boxes) {
+        let Some(bx) = bx else { continue };
+        let at = ((bx.x0 - ox).round() as i32, (bx.y0 - oy).round() as i32);
+        let end = ((bx.x1 - ox).round() as i32, (bx.y1 - oy).round() as i32);
+        b.draw(&Rectangle::new([at, end], pal.bg.mix(0.75).filled()))
+            .map_err(err)?;
+        b.draw(&Text::new(
+            text.as_str(),
             at,
-            look.font(11.0, &pal.vector),
-        )))
+            look.font(11.0, color).pos(Pos::new(HPos::Left, VPos::Top)),
+        ))
         .map_err(err)?;
+        marks.label(name, bx);
     }
     Ok(())
 }
