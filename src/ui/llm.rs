@@ -216,7 +216,7 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
             <div class="share-bar" role="img" aria-label=move || fit_text.get()>{mem}</div>
             <p class="note" id="llm-fit">{move || fit_text.get()}</p>
         </div>
-        <Compare ctx=ctx/>
+        <super::compare::CompareGpus ctx=ctx prefix="llm" rate="tokens/s" row=compare_row/>
         <div class="share-bar" role="img" aria-label=bar_label>{bar}</div>
         <ul class="legend">
             <li><span class="swatch memory"></span>"weight loading"</li>
@@ -271,80 +271,14 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
     }
 }
 
-/// How the "compare GPUs" table is sorted.
-#[derive(Clone, Copy, PartialEq)]
-enum SortBy {
-    Preset,
-    Step,
-    Tokens,
-}
-
-/// "Compare GPUs": the current model and settings on every preset (the model run
-/// once per preset, only while the table is open), sortable by step time or
-/// tokens/s; each row's figures are raw in `data-*`.
-#[component]
-fn Compare(ctx: Ctx) -> impl IntoView {
-    let open = RwSignal::new(false);
-    let sort = RwSignal::new(SortBy::Preset);
-    let rows = Memo::new(move |_| {
-        if !open.get() {
-            return Vec::new();
-        }
-        ctx.view.with(|s| {
-            let (r, base) = (s.llm_run(), s.setting());
-            crate::model::hardware::PRESETS
-                .iter()
-                .map(|p| (p, step::on_preset(&r, &base, p)))
-                .collect::<Vec<_>>()
-        })
-    });
-    let current = Memo::new(move |_| ctx.state.with(|s| s.hw.id));
-    let head = move |by: SortBy, label: &'static str, dir: &'static str| {
-        view! {
-            <th scope="col" aria-sort=move || if sort.get() == by { dir } else { "none" }>
-                <button class="small" data-sort=label on:click=move |_| sort.set(by)>{label}</button>
-            </th>
-        }
-    };
-    view! {
-        <details class="llm-compare" on:toggle=move |ev| {
-            open.set(event_target::<web_sys::Element>(&ev).has_attribute("open"));
-        }>
-            <summary>"Compare GPUs: this model and these settings on every preset"</summary>
-            <div class="table-scroll" tabindex="0" role="region" aria-label="The step on every GPU, scrollable">
-                <table class="kernels llm-compare-table">
-                    <thead><tr>
-                        {head(SortBy::Preset, "GPU", "other")}
-                        {head(SortBy::Step, "step", "ascending")}
-                        {head(SortBy::Tokens, "tokens/s", "descending")}
-                        <th scope="col">"fits"</th><th scope="col">"largest batch"</th><th scope="col">"what limits it"</th>
-                    </tr></thead>
-                    <tbody>
-                        {move || {
-                            let mut v = rows.get();
-                            match sort.get() {
-                                SortBy::Preset => {}
-                                SortBy::Step => v.sort_by(|a, b| a.1.wall.total_cmp(&b.1.wall)),
-                                SortBy::Tokens => v.sort_by(|a, b| b.1.tokens_per_s.total_cmp(&a.1.tokens_per_s)),
-                            }
-                            v.into_iter().map(|(p, st)| view! {
-                                <tr data-hw=p.id data-step=st.wall.to_string() data-tokens=st.tokens_per_s.to_string()
-                                    data-fits=if st.fits { "1" } else { "0" } data-regime=st.regime.id()
-                                    class:current=move || current.get() == p.id class:hypothetical=!st.fits>
-                                    <th scope="row">{p.name}</th>
-                                    <td>{units::si(st.wall, "s")}</td>
-                                    <td>{units::sig3(st.tokens_per_s)}</td>
-                                    <td>{if st.fits { "yes".to_string() } else { format!("no (by {})", units::si(st.fit.over(), "B")) }}</td>
-                                    <td>{st.fit.max_batch.map(|b| b.to_string()).unwrap_or_else(|| "–".into())}</td>
-                                    <td>{st.regime.label()}</td>
-                                </tr>
-                            }).collect_view()
-                        }}
-                    </tbody>
-                </table>
-            </div>
-            <p class="note">"Each GPU at its datasheet numbers with this widget's model, phase, batch, context, dtypes and switches; a row that does not fit is hypothetical (grey). Sorted by step time, fastest first, or by tokens/s, most first."</p>
-        </details>
+/// One row of "Compare GPUs": this state's step on a preset's setting.
+fn compare_row(s: &State, on: &crate::model::setting::Setting) -> super::compare::Row {
+    let st = step::run(&s.llm_run(), on);
+    super::compare::Row {
+        step: st.wall,
+        rate: st.tokens_per_s,
+        fit: Some((st.fits, st.fit.over(), st.fit.max_batch)),
+        regime: st.regime,
     }
 }
 
