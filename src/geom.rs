@@ -382,6 +382,45 @@ pub fn roofline_labels(
         .collect()
 }
 
+/// Labels beside vertical markers (the llm sweep's critical batch and its
+/// out-of-memory line): each to the right of its line, at the bottom or the top
+/// of the plotting area (`bottom` first when asked), else to its left; clear of
+/// the data (`segments`, `dots`, pixels), of every marker line and of each
+/// other; inside `bounds` ([`place`] does the rest). `markers`: the line's x in
+/// pixels, the label's size, bottom first. `gap`: pixels between a label and
+/// its line.
+pub fn marker_labels(
+    markers: &[(f64, (f64, f64), bool)],
+    segments: &[[Pt; 2]],
+    dots: &[Rect],
+    bounds: Rect,
+    gap: f64,
+) -> Vec<Option<Rect>> {
+    let mut obstacles: Vec<Obstacle> = segments
+        .iter()
+        .map(|s| Obstacle::Segment(s[0], s[1]))
+        .collect();
+    obstacles.extend(dots.iter().map(|d| Obstacle::Box(*d)));
+    obstacles.extend(
+        markers
+            .iter()
+            .map(|m| Obstacle::Segment((m.0, bounds.y0), (m.0, bounds.y1))),
+    );
+    let specs: Vec<Spec> = markers
+        .iter()
+        .map(|&(x, (w, h), bottom)| {
+            let (top, low) = (bounds.y0 + gap, bounds.y1 - h - gap);
+            let (right, left) = (x + gap, x - w - gap);
+            let ys = if bottom { [low, top] } else { [top, low] };
+            Spec {
+                size: (w, h),
+                candidates: vec![(right, ys[0]), (right, ys[1]), (left, ys[0]), (left, ys[1])],
+            }
+        })
+        .collect();
+    place(&specs, bounds, &obstacles, gap)
+}
+
 /// A generous estimate of a label's width in a system sans-serif at `px` pixels
 /// (used where the real text cannot be measured, and by the tests).
 pub fn text_width(text: &str, px: f64) -> f64 {

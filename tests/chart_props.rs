@@ -135,4 +135,61 @@ proptest! {
         }
         disjoint(&boxes)?;
     }
+
+    /// The llm sweep's marker labels (the critical batch, the out-of-memory line)
+    /// over a tokens/s curve at any chart size: inside the plot, apart, and clear
+    /// of the curve, its dots and the marker lines whenever one of the places
+    /// beside the line is.
+    #[test]
+    fn marker_labels_clear_the_curve(
+        steps in proptest::collection::vec(0.0f64..=std::f64::consts::LOG10_2, 12),
+        start in -1.0f64..4.0,
+        critical in 0.0f64..4.0,
+        oom in proptest::option::of(0.0f64..3.62),
+        w in 300.0f64..1300.0,
+        h in 160.0f64..360.0,
+        dpr in prop_oneof![Just(1.0), Just(2.0)],
+    ) {
+        // tokens/s at batches 1, 2 … 4096: never falling, at most doubling per
+        // doubling of the batch (the step never gets faster with more work)
+        let mut ys = vec![start];
+        for d in &steps {
+            ys.push(ys[ys.len() - 1] + d);
+        }
+        let y = (10f64.powf(start.floor()), 10f64.powf(ys[12].ceil().max(start.floor() + 1.0)));
+        let ax = LogAxes { x: (1.0, 1e4), y, px: Rect { x0: 60.0 * dpr, y0: 8.0 * dpr, x1: (w - 10.0) * dpr, y1: (h - 40.0) * dpr } };
+        let pts: Vec<(f64, f64)> = ys.iter().enumerate().map(|(i, v)| ax.to_px((2f64.powi(i as i32), 10f64.powf(*v)))).collect();
+        let curve: Vec<[(f64, f64); 2]> = pts.windows(2).map(|p| [p[0], p[1]]).collect();
+        let r = 3.0 * dpr;
+        let dots: Vec<Rect> = pts.iter().map(|&(x, y)| Rect::at(x - r, y - r, 2.0 * r, 2.0 * r)).collect();
+        let size = |t: &str| (geom::text_width(t, 11.0 * dpr), (11.0 * dpr * 1.2f64).ceil());
+        let mut markers = vec![(ax.to_px((10f64.powf(critical), y.0)).0, size("critical batch ≈ 295"), true)];
+        if let Some(o) = oom {
+            markers.push((ax.to_px((10f64.powf(o), y.0)).0, size("out of memory"), true));
+        }
+        let gap = 3.0 * dpr;
+        let out = geom::marker_labels(&markers, &curve, &dots, ax.px, gap);
+        prop_assert_eq!(out.len(), markers.len());
+        let boxes: Vec<Rect> = out.iter().flatten().copied().collect();
+        for b in &boxes {
+            prop_assert!(b.within(&ax.px), "{b:?} outside {:?}", ax.px);
+        }
+        disjoint(&boxes)?;
+        let lines: Vec<[(f64, f64); 2]> = markers.iter().map(|m| [(m.0, ax.px.y0), (m.0, ax.px.y1)]).collect();
+        let clear = |b: &Rect| {
+            curve.iter().chain(&lines).all(|s| !b.hits_segment(s[0], s[1])) && dots.iter().all(|d| !b.overlaps(d))
+        };
+        // the first label: clear whenever a place beside its line is
+        let (x, (lw, lh), _) = markers[0];
+        let places = [
+            Rect::at(x + gap, ax.px.y1 - lh - gap, lw, lh),
+            Rect::at(x + gap, ax.px.y0 + gap, lw, lh),
+            Rect::at(x - lw - gap, ax.px.y1 - lh - gap, lw, lh),
+            Rect::at(x - lw - gap, ax.px.y0 + gap, lw, lh),
+        ];
+        if places.iter().any(|p| p.within(&ax.px) && clear(p)) {
+            let got = out[0];
+            prop_assert!(got.is_some_and(|b| clear(&b)), "{got:?} on the data though one of {places:?} is clear");
+        }
+    }
 }

@@ -68,6 +68,24 @@ impl Setting {
 
     /// Switch dtype (ignored if the preset lacks it); the peak jumps to the preset's
     /// value for that dtype.
+    /// This setting on another preset at its datasheet numbers, as choosing it
+    /// in the hardware select would: the dtype kept where the preset has it, the
+    /// roofs, overhead and shape kept (the widgets' "compare GPUs" rows).
+    pub fn on_preset(&self, hw: &'static Preset) -> Setting {
+        let dtype = if hw.supports(self.dtype) {
+            self.dtype
+        } else {
+            hw.default_dtype()
+        };
+        Setting {
+            hw,
+            dtype,
+            flops: preset_flops(hw, dtype),
+            bw: hw.mem_bw,
+            ..*self
+        }
+    }
+
     pub fn select_dtype(&mut self, dtype: Dtype) {
         if self.hw.supports(dtype) {
             self.dtype = dtype;

@@ -29,6 +29,19 @@ fn model_step(s: &State) -> DitStep {
     dit::run(&s.dit_run(), &s.setting())
 }
 
+/// One row of "Compare GPUs": this state's denoising step on a preset's setting
+/// (samples per second = batch ÷ step; DiT's memory is not modelled).
+fn compare_row(s: &State, on: &crate::model::setting::Setting) -> super::compare::Row {
+    let r = s.dit_run();
+    let st = dit::run(&r, on);
+    super::compare::Row {
+        step: st.wall,
+        rate: f64::from(r.batch.max(1)) / st.wall.max(f64::MIN_POSITIVE),
+        fit: None,
+        regime: st.regime,
+    }
+}
+
 fn shares(st: &DitStep) -> [(&'static str, &'static str, f64); 4] {
     let s = st.shares;
     [
@@ -123,6 +136,7 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
             <div class="metric"><dt>"Pointwise"</dt><dd>{readout("dit_share_pointwise", |s| s.shares.pointwise.to_string(), |s| units::percent(s.shares.pointwise))}</dd></div>
             <div class="metric"><dt>"Overhead"</dt><dd>{readout("dit_share_overhead", |s| s.shares.overhead.to_string(), |s| units::percent(s.shares.overhead))}</dd></div>
         </dl>
+        <super::compare::CompareGpus ctx=ctx prefix="dit" rate="samples/s" row=compare_row/>
         <div class="share-bar" role="img" aria-label=bar_label>{bar}</div>
         <ul class="legend">
             <li><span class="swatch compute"></span>"attention (QKV, scores, projection)"</li>

@@ -11,6 +11,7 @@ use super::frame::Readout;
 use super::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use super::roofline::{Point, RooflineData, Step as RoofStep};
 use super::Ctx;
+use crate::geom;
 use crate::model::llm::step::{self, LlmStep, SweepPoint};
 use crate::model::llm::{advice, LlmModel, Phase};
 use crate::model::{units, Bound};
@@ -18,6 +19,7 @@ use crate::state::widgets::field;
 use crate::state::State;
 use leptos::prelude::*;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// The KV cache's series: the palette's pink.
 const KV_COLOR: RGBColor = super::palette::rgb(super::palette::PINK);
@@ -214,7 +216,7 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
             <div class="share-bar" role="img" aria-label=move || fit_text.get()>{mem}</div>
             <p class="note" id="llm-fit">{move || fit_text.get()}</p>
         </div>
-        <Compare ctx=ctx/>
+        <super::compare::CompareGpus ctx=ctx prefix="llm" rate="tokens/s" row=compare_row/>
         <div class="share-bar" role="img" aria-label=bar_label>{bar}</div>
         <ul class="legend">
             <li><span class="swatch memory"></span>"weight loading"</li>
@@ -269,80 +271,14 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
     }
 }
 
-/// How the "compare GPUs" table is sorted.
-#[derive(Clone, Copy, PartialEq)]
-enum SortBy {
-    Preset,
-    Step,
-    Tokens,
-}
-
-/// "Compare GPUs": the current model and settings on every preset (the model run
-/// once per preset, only while the table is open), sortable by step time or
-/// tokens/s; each row's figures are raw in `data-*`.
-#[component]
-fn Compare(ctx: Ctx) -> impl IntoView {
-    let open = RwSignal::new(false);
-    let sort = RwSignal::new(SortBy::Preset);
-    let rows = Memo::new(move |_| {
-        if !open.get() {
-            return Vec::new();
-        }
-        ctx.view.with(|s| {
-            let (r, base) = (s.llm_run(), s.setting());
-            crate::model::hardware::PRESETS
-                .iter()
-                .map(|p| (p, step::on_preset(&r, &base, p)))
-                .collect::<Vec<_>>()
-        })
-    });
-    let current = Memo::new(move |_| ctx.state.with(|s| s.hw.id));
-    let head = move |by: SortBy, label: &'static str, dir: &'static str| {
-        view! {
-            <th scope="col" aria-sort=move || if sort.get() == by { dir } else { "none" }>
-                <button class="small" data-sort=label on:click=move |_| sort.set(by)>{label}</button>
-            </th>
-        }
-    };
-    view! {
-        <details class="llm-compare" on:toggle=move |ev| {
-            open.set(event_target::<web_sys::Element>(&ev).has_attribute("open"));
-        }>
-            <summary>"Compare GPUs: this model and these settings on every preset"</summary>
-            <div class="table-scroll" tabindex="0" role="region" aria-label="The step on every GPU, scrollable">
-                <table class="kernels llm-compare-table">
-                    <thead><tr>
-                        {head(SortBy::Preset, "GPU", "other")}
-                        {head(SortBy::Step, "step", "ascending")}
-                        {head(SortBy::Tokens, "tokens/s", "descending")}
-                        <th scope="col">"fits"</th><th scope="col">"largest batch"</th><th scope="col">"what limits it"</th>
-                    </tr></thead>
-                    <tbody>
-                        {move || {
-                            let mut v = rows.get();
-                            match sort.get() {
-                                SortBy::Preset => {}
-                                SortBy::Step => v.sort_by(|a, b| a.1.wall.total_cmp(&b.1.wall)),
-                                SortBy::Tokens => v.sort_by(|a, b| b.1.tokens_per_s.total_cmp(&a.1.tokens_per_s)),
-                            }
-                            v.into_iter().map(|(p, st)| view! {
-                                <tr data-hw=p.id data-step=st.wall.to_string() data-tokens=st.tokens_per_s.to_string()
-                                    data-fits=if st.fits { "1" } else { "0" } data-regime=st.regime.id()
-                                    class:current=move || current.get() == p.id class:hypothetical=!st.fits>
-                                    <th scope="row">{p.name}</th>
-                                    <td>{units::si(st.wall, "s")}</td>
-                                    <td>{units::sig3(st.tokens_per_s)}</td>
-                                    <td>{if st.fits { "yes".to_string() } else { format!("no (by {})", units::si(st.fit.over(), "B")) }}</td>
-                                    <td>{st.fit.max_batch.map(|b| b.to_string()).unwrap_or_else(|| "–".into())}</td>
-                                    <td>{st.regime.label()}</td>
-                                </tr>
-                            }).collect_view()
-                        }}
-                    </tbody>
-                </table>
-            </div>
-            <p class="note">"Each GPU at its datasheet numbers with this widget's model, phase, batch, context, dtypes and switches; a row that does not fit is hypothetical (grey). Sorted by step time, fastest first, or by tokens/s, most first."</p>
-        </details>
+/// One row of "Compare GPUs": this state's step on a preset's setting.
+fn compare_row(s: &State, on: &crate::model::setting::Setting) -> super::compare::Row {
+    let st = step::run(&s.llm_run(), on);
+    super::compare::Row {
+        step: st.wall,
+        rate: st.tokens_per_s,
+        fit: Some((st.fits, st.fit.over(), st.fit.max_batch)),
+        regime: st.regime,
     }
 }
 
@@ -546,16 +482,6 @@ fn render(
     if let Some((band, line)) = veil(yr.0, yr.1) {
         ch2.draw_series(std::iter::once(band)).map_err(err)?;
         ch2.draw_series(line).map_err(err)?;
-        if let Some(x) = oom {
-            // the label inside the veil, at the bottom, where the rising
-            // tokens/s curve is not
-            ch2.draw_series(std::iter::once(Text::new(
-                " out of memory",
-                (x, yr.0 * (yr.1 / yr.0).powf(0.1)),
-                look.font(11.0, &pal.ink),
-            )))
-            .map_err(err)?;
-        }
     }
     if show_critical {
         ch2.draw_series(LineSeries::new(
@@ -563,21 +489,60 @@ fn render(
             pal.vector.stroke_width(look.px(1.5)),
         ))
         .map_err(err)?;
-        let at = (s.critical, yr.0 * (yr.1 / yr.0).powf(0.9));
-        ch2.draw_series(std::iter::once(Text::new(
-            format!(
-                " critical batch ≈ {}{}",
-                units::sig3(s.critical),
-                if s.max_batch.is_some_and(|m| f64::from(m) < s.critical) {
-                    " (does not fit)"
-                } else {
-                    ""
-                }
-            ),
+    }
+    // the markers' labels, placed clear of the curve, its dots, the lines and
+    // each other (`geom::marker_labels`)
+    let size = 11.0 * look.dpr;
+    let mut labels: Vec<(&'static str, String, RGBColor, f64)> = Vec::new();
+    if show_critical {
+        labels.push((
+            "critical batch",
+            format!("critical batch ≈ {}", units::sig3(s.critical)),
+            pal.vector,
+            s.critical,
+        ));
+    }
+    if let Some(x) = oom {
+        labels.push(("out of memory", "out of memory".into(), pal.ink, x));
+    }
+    let px = |p: (f64, f64)| chart::to_px(&ch2, p);
+    let curve: Vec<[(f64, f64); 2]> = pts.windows(2).map(|w| [px(w[0]), px(w[1])]).collect();
+    let r = f64::from(look.px(3.0));
+    let dots: Vec<geom::Rect> = pts
+        .iter()
+        .map(|&p| {
+            let (x, y) = px(p);
+            geom::Rect::at(x - r, y - r, 2.0 * r, 2.0 * r)
+        })
+        .collect();
+    let markers: Vec<(f64, (f64, f64), bool)> = labels
+        .iter()
+        .map(|l| (px((l.3, yr.0)).0, chart::text_size(&l.1, size), true))
+        .collect();
+    let boxes = geom::marker_labels(
+        &markers,
+        &curve,
+        &dots,
+        chart::plot_rect(&ch2),
+        3.0 * look.dpr,
+    );
+    let (ox, oy) = {
+        let (x, y) = b.get_pixel_range();
+        (f64::from(x.start), f64::from(y.start))
+    };
+    for ((name, text, color, _), bx) in labels.iter().zip(&boxes) {
+        let Some(bx) = bx else { continue };
+        let at = ((bx.x0 - ox).round() as i32, (bx.y0 - oy).round() as i32);
+        let end = ((bx.x1 - ox).round() as i32, (bx.y1 - oy).round() as i32);
+        b.draw(&Rectangle::new([at, end], pal.bg.mix(0.75).filled()))
+            .map_err(err)?;
+        b.draw(&Text::new(
+            text.as_str(),
             at,
-            look.font(11.0, &pal.vector),
-        )))
+            look.font(11.0, color).pos(Pos::new(HPos::Left, VPos::Top)),
+        ))
         .map_err(err)?;
+        marks.label(name, bx);
     }
     Ok(())
 }

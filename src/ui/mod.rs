@@ -7,6 +7,7 @@ mod backend;
 mod bert;
 mod calculator;
 mod chart;
+mod compare;
 mod controls;
 mod diagnosis;
 mod dit;

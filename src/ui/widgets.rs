@@ -131,8 +131,9 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "dit",
         title: "Diffusion transformers: one denoising step",
-        // 1096 px at 720 px wide by default
-        embed_height: 1130,
+        // 1129 px at 720 px wide by default (its GPU select and the folded
+        // "compare GPUs" included)
+        embed_height: 1185,
         gate: true,
         render: |ctx| view! { <super::dit::Dit ctx=ctx/> }.into_any(),
     },

@@ -236,7 +236,7 @@ test('the GPU picker in the llm and dit widgets is the one shared preset, also i
     const rows = page.locator('.llm-compare-table tbody tr');
     await pollUntil(() => rows.count(), (n) => n >= 13);
     const read = () => page.$$eval('.llm-compare-table tbody tr', (trs) => trs.map((tr) => ({
-      hw: tr.dataset.hw, step: Number(tr.dataset.step), tokens: Number(tr.dataset.tokens), fits: tr.dataset.fits, regime: tr.dataset.regime, current: tr.classList.contains('current'),
+      hw: tr.dataset.hw, step: Number(tr.dataset.step), tokens: Number(tr.dataset.rate), fits: tr.dataset.fits, regime: tr.dataset.regime, current: tr.classList.contains('current'),
     })));
     const all = await read();
     assert.equal(all.length, (await page.$$eval('#llm-hw option', (os) => os.length)));
@@ -255,6 +255,27 @@ test('the GPU picker in the llm and dit widgets is the one shared preset, also i
     // the table follows the widget's settings
     await page.selectOption('#llm_wdtype', 'fp8');
     assert.equal((await pollUntil(read, (v) => v.find((r) => r.hw === 'h100-sxm')?.fits === '1')).find((r) => r.hw === 'h100-sxm').fits, '1');
+  }, { viewport: { width: 720, height: 900 } });
+});
+
+test('dit: compare GPUs, the current settings on every preset, sortable', async (t) => {
+  await h.withPage(t, '?embed=dit&hw=h100-sxm&dit_batch=4', async (page) => {
+    await page.locator('.dit-compare summary').click();
+    const read = () => page.$$eval('.dit-compare-table tbody tr', (trs) => trs.map((tr) => ({
+      hw: tr.dataset.hw, step: Number(tr.dataset.step), rate: Number(tr.dataset.rate), regime: tr.dataset.regime, current: tr.classList.contains('current'),
+    })));
+    const n = await page.$$eval('#dit-hw option', (os) => os.length);
+    const all = await pollUntil(read, (v) => v.length === n);
+    assert.equal(all.length, n);
+    const h100 = all.find((r) => r.hw === 'h100-sxm');
+    assert.ok(h100.current);
+    assert.equal(h100.step, await metric(page, 'dit_step_s'), 'its row is the widget\'s step');
+    assert.equal(h100.regime, await page.locator('[data-metric="dit_regime"]').getAttribute('data-value'));
+    assert.ok(Math.abs(h100.rate * h100.step - 4) < 1e-9, 'samples/s = batch ÷ step');
+    assert.equal(await page.locator('.dit-compare-table th', { hasText: 'fits' }).count(), 0, 'no memory columns without a memory model');
+    await page.locator('.dit-compare-table button[data-sort="samples/s"]').click();
+    const rates = (await pollUntil(read, (v) => v.every((r, i) => i === 0 || v[i - 1].rate >= r.rate))).map((r) => r.rate);
+    assert.deepEqual(rates, [...rates].sort((a, b) => b - a));
   }, { viewport: { width: 720, height: 900 } });
 });
 

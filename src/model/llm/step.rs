@@ -329,19 +329,7 @@ pub fn on_preset(
     base: &Setting,
     hw: &'static super::super::hardware::Preset,
 ) -> LlmStep {
-    let dtype = if hw.supports(base.dtype) {
-        base.dtype
-    } else {
-        hw.default_dtype()
-    };
-    let s = Setting {
-        hw,
-        dtype,
-        flops: super::super::setting::preset_flops(hw, dtype),
-        bw: hw.mem_bw,
-        ..*base
-    };
-    run(r, &s)
+    run(r, &base.on_preset(hw))
 }
 
 /// `wall(2·batch) / wall(batch)`, the overhead section's test applied to this step.
