@@ -473,21 +473,34 @@ pub fn year_label(x: f64) -> String {
 /// instant under `centre` stays where it was on screen unless an edge stops it.
 pub fn zoom(win: (f64, f64), factor: f64, centre: f64, lo: f64, hi: f64) -> (f64, f64) {
     let full = (hi - lo).max(1e-9);
-    let factor = if factor.is_finite() && factor > 0.0 { factor } else { 1.0 };
+    let factor = if factor.is_finite() && factor > 0.0 {
+        factor
+    } else {
+        1.0
+    };
     let w = ((win.1 - win.0) * factor).clamp(full.min(1e-6), full);
     let f = if win.1 > win.0 && centre.is_finite() {
         ((centre - win.0) / (win.1 - win.0)).clamp(0.0, 1.0)
     } else {
         0.5
     };
-    let centre = if centre.is_finite() { centre } else { (win.0 + win.1) / 2.0 };
+    let centre = if centre.is_finite() {
+        centre
+    } else {
+        (win.0 + win.1) / 2.0
+    };
     clamp_window(centre - f * w, w, lo, hi)
 }
 
 /// A time window moved by `by` seconds, kept inside `[lo, hi]` (its width kept).
 pub fn pan(win: (f64, f64), by: f64, lo: f64, hi: f64) -> (f64, f64) {
     let by = if by.is_finite() { by } else { 0.0 };
-    clamp_window(win.0 + by, (win.1 - win.0).clamp(0.0, (hi - lo).max(0.0)), lo, hi)
+    clamp_window(
+        win.0 + by,
+        (win.1 - win.0).clamp(0.0, (hi - lo).max(0.0)),
+        lo,
+        hi,
+    )
 }
 
 fn clamp_window(start: f64, w: f64, lo: f64, hi: f64) -> (f64, f64) {

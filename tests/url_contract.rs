@@ -30,8 +30,14 @@ fn first_column_keys(readme: &str, heading: &str) -> BTreeSet<String> {
 fn readme_tables_and_the_codec_name_the_same_keys() {
     let readme = include_str!("../README.md");
     let explorer = first_column_keys(readme, "## URL contract");
-    let code: BTreeSet<String> = brrr::state::url::KEYS.iter().map(|k| k.to_string()).collect();
-    assert!(explorer.len() >= 10, "the URL table was not found: {explorer:?}");
+    let code: BTreeSet<String> = brrr::state::url::KEYS
+        .iter()
+        .map(|k| k.to_string())
+        .collect();
+    assert!(
+        explorer.len() >= 10,
+        "the URL table was not found: {explorer:?}"
+    );
     assert_eq!(explorer, code, "README's URL table vs state::url::KEYS");
 
     let widgets = first_column_keys(readme, "Widget parameters (");
@@ -39,9 +45,18 @@ fn readme_tables_and_the_codec_name_the_same_keys() {
         .iter()
         .map(|p| p.key.to_string())
         .collect();
-    assert!(widgets.len() >= 20, "the widget table was not found: {widgets:?}");
+    assert!(
+        widgets.len() >= 20,
+        "the widget table was not found: {widgets:?}"
+    );
     let missing: Vec<&String> = code.difference(&widgets).collect();
     let extra: Vec<&String> = widgets.difference(&code).collect();
-    assert!(missing.is_empty(), "declared but not in README's widget table: {missing:?}");
-    assert!(extra.is_empty(), "in README's widget table but not declared: {extra:?}");
+    assert!(
+        missing.is_empty(),
+        "declared but not in README's widget table: {missing:?}"
+    );
+    assert!(
+        extra.is_empty(),
+        "in README's widget table but not declared: {extra:?}"
+    );
 }

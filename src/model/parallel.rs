@@ -49,7 +49,8 @@ const NVLINK_HOP: f64 = 0.6e-6;
 const PCI_HOP: f64 = 1.0e-6;
 const NET_HOP: f64 = 2.7e-6;
 /// Where every link's per-step latency (`Link::hop`) comes from.
-pub const HOP_SOURCE: &str = "per-step latency: NCCL's ring LL constant for this kind of link (src/graph/tuning.cc)";
+pub const HOP_SOURCE: &str =
+    "per-step latency: NCCL's ring LL constant for this kind of link (src/graph/tuning.cc)";
 
 pub static LINKS: &[Link] = &[
     Link {
@@ -221,7 +222,10 @@ mod tests {
         let a = collective(Collective::AllToAll, 8, 8e6, nv4());
         assert!((a.transfer - 7e6 / 450e9).abs() < 1e-15);
         // one GPU: nothing moves
-        assert_eq!(collective(Collective::AllReduce, 1, 1e9, nv4()).total(), 0.0);
+        assert_eq!(
+            collective(Collective::AllReduce, 1, 1e9, nv4()).total(),
+            0.0
+        );
     }
 
     #[test]
@@ -261,7 +265,11 @@ mod tests {
     #[test]
     fn every_link_and_preset_default() {
         for l in LINKS {
-            assert!(l.bw > 0.0 && l.hop > 0.0 && !l.source.is_empty(), "{}", l.id);
+            assert!(
+                l.bw > 0.0 && l.hop > 0.0 && !l.source.is_empty(),
+                "{}",
+                l.id
+            );
             assert_eq!(link(l.id), Some(l));
         }
         let ids: Vec<&str> = LINKS.iter().map(|l| l.id).collect();

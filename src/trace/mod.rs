@@ -27,10 +27,10 @@ pub mod timeline;
 use breakdown::{activities, breakdown, share, Activity, Breakdown};
 use classify::{kernel_class, preset_for_device, CostClass, KernelClass};
 use counterfactual::{Halving, Priced, Remedy};
-use place::PlacedRow;
-use timeline::TimelineRow;
 pub use parse::{parse, Trace, TraceError};
+use place::PlacedRow;
 use std::collections::{BTreeMap, HashMap};
+use timeline::TimelineRow;
 
 /// A gap counts as the GPU waiting for a launch when the kernel after it starts
 /// within this many µs of its launch call's return and the call returned after
@@ -352,9 +352,11 @@ type StreamItem = (f64, f64, Option<(KernelClass, f64)>);
 fn fuse_factor(t: &Trace, acts: &[Activity], class_of: &ClassOf) -> f64 {
     let mut streams: BTreeMap<(i64, i64), Vec<StreamItem>> = BTreeMap::new();
     for a in acts {
-        let Some(e) = t.gpu.get(a.index) else { continue };
-        let item = is_gpu_cat(t.name(e.cat))
-            .then(|| (class(t, class_of, e), (a.end - a.ts).max(0.0)));
+        let Some(e) = t.gpu.get(a.index) else {
+            continue;
+        };
+        let item =
+            is_gpu_cat(t.name(e.cat)).then(|| (class(t, class_of, e), (a.end - a.ts).max(0.0)));
         streams
             .entry((e.device, e.stream))
             .or_default()
@@ -391,10 +393,7 @@ pub fn roof_dtype(id: &str, tf32: bool) -> Option<crate::model::hardware::Dtype>
 /// achievable matmul peak for its dtype, bytes ÷ the achievable bandwidth)
 /// (`crate::model::achievable::fractions` of the datasheet); `None` where the
 /// preset has no peak for its dtype.
-pub fn time_at_roof(
-    k: &place::PlacedKernel,
-    hw: &crate::model::hardware::Preset,
-) -> Option<f64> {
+pub fn time_at_roof(k: &place::PlacedKernel, hw: &crate::model::hardware::Preset) -> Option<f64> {
     let f = crate::model::achievable::fractions(hw);
     let dtype = roof_dtype(k.dtype?, k.tf32)?;
     let peak = hw.matmul_peak(dtype)? * f.matmul(dtype);
@@ -635,8 +634,20 @@ mod tests {
         let mm_flops = 2.0 * 64.0 * 128.0 * 32.0;
         let mm_bytes = 2.0 * (64.0 * 128.0 + 128.0 * 32.0 + 64.0 * 32.0);
         let d = diag(&[
-            cpu_op("aten::mm", 0.0, 7, "[[64,128],[128,32]]", r#"["c10::BFloat16","c10::BFloat16"]"#),
-            cpu_op("aten::add", 1.0, 8, "[[1000],[1000],[]]", r#"["c10::BFloat16","c10::BFloat16","Scalar"]"#),
+            cpu_op(
+                "aten::mm",
+                0.0,
+                7,
+                "[[64,128],[128,32]]",
+                r#"["c10::BFloat16","c10::BFloat16"]"#,
+            ),
+            cpu_op(
+                "aten::add",
+                1.0,
+                8,
+                "[[1000],[1000],[]]",
+                r#"["c10::BFloat16","c10::BFloat16","Scalar"]"#,
+            ),
             ks("sm80_gemm_bf16", 0.0, 30.0, 1, 7, 7),
             ks("splitKreduce_kernel", 30.0, 10.0, 2, 7, 7),
             ks("vectorized_elementwise_kernel", 40.0, 5.0, 3, 8, 7),
@@ -644,17 +655,26 @@ mod tests {
         ]);
         assert_eq!(d.placed_kernels, 3);
         // the matmul figures keep their meaning: the mm only
-        assert_eq!((d.matmul_flops, d.matmul_bytes, d.matmul_time), (mm_flops, mm_bytes, 40.0));
+        assert_eq!(
+            (d.matmul_flops, d.matmul_bytes, d.matmul_time),
+            (mm_flops, mm_bytes, 40.0)
+        );
         let r = &d.roofline;
         assert_eq!(r.len(), 3);
         // by time, most first; the mm's cost split 3 : 1
-        assert_eq!((r[0].op.as_str(), r[0].kernel.as_str()), ("aten::mm", "sm80_gemm_bf16"));
+        assert_eq!(
+            (r[0].op.as_str(), r[0].kernel.as_str()),
+            ("aten::mm", "sm80_gemm_bf16")
+        );
         assert_eq!((r[0].flops, r[0].bytes), (mm_flops * 0.75, mm_bytes * 0.75));
         assert_eq!((r[1].flops, r[1].bytes), (mm_flops * 0.25, mm_bytes * 0.25));
         assert_eq!(r[0].class, "matmul");
         assert_eq!(r[0].dtype, Some("bf16"));
         assert!((r[0].time_s - 30e-6).abs() < 1e-18);
-        assert_eq!((r[2].op.as_str(), r[2].class, r[2].count), ("aten::add", "pointwise", 1));
+        assert_eq!(
+            (r[2].op.as_str(), r[2].class, r[2].count),
+            ("aten::add", "pointwise", 1)
+        );
         assert_eq!((r[2].flops, r[2].bytes), (1000.0, 6000.0));
         // the intensity of every kernel of an op is the op's
         assert!((r[0].flops / r[0].bytes - r[1].flops / r[1].bytes).abs() < 1e-12);
@@ -665,13 +685,29 @@ mod tests {
         let mut ev = Vec::new();
         for i in 0..4 {
             let ext = 10 + i;
-            ev.push(cpu_op("aten::relu", f64::from(i) * 10.0, ext.into(), "[[256]]", r#"["float"]"#));
-            ev.push(ks("relu_kernel", f64::from(i) * 10.0, 2.0, ext.into(), ext.into(), 7));
+            ev.push(cpu_op(
+                "aten::relu",
+                f64::from(i) * 10.0,
+                ext.into(),
+                "[[256]]",
+                r#"["float"]"#,
+            ));
+            ev.push(ks(
+                "relu_kernel",
+                f64::from(i) * 10.0,
+                2.0,
+                ext.into(),
+                ext.into(),
+                7,
+            ));
         }
         let d = diag(&ev);
         assert_eq!(d.roofline.len(), 1);
         let p = &d.roofline[0];
-        assert_eq!((p.count, p.flops, p.bytes, p.dtype), (4, 4.0 * 256.0, 4.0 * 256.0 * 8.0, Some("fp32")));
+        assert_eq!(
+            (p.count, p.flops, p.bytes, p.dtype),
+            (4, 4.0 * 256.0, 4.0 * 256.0 * 8.0, Some("fp32"))
+        );
         assert!((p.time_s - 8e-6).abs() < 1e-18);
     }
 
@@ -682,25 +718,49 @@ mod tests {
         let n = 4096.0f64;
         let body = format!(
             r#"{{"deviceProperties":[{{"id":0,"name":"NVIDIA A100-SXM4-80GB"}}],"traceEvents":[{},{},{}]}}"#,
-            cpu_op("aten::mm", 0.0, 7, "[[4096,4096],[4096,4096]]", r#"["c10::BFloat16","c10::BFloat16"]"#),
+            cpu_op(
+                "aten::mm",
+                0.0,
+                7,
+                "[[4096,4096],[4096,4096]]",
+                r#"["c10::BFloat16","c10::BFloat16"]"#
+            ),
             ks("ampere_bf16_gemm", 0.0, 1000.0, 1, 7, 7),
             ks("ampere_sgemm", 1000.0, 1000.0, 2, 99, 7),
         );
         let d = analyse(body.as_bytes(), &mut |_| true).unwrap();
-        assert_eq!((d.preset, d.roof_preset), (Some("a100-80gb"), Some("a100-80gb")));
+        assert_eq!(
+            (d.preset, d.roof_preset),
+            (Some("a100-80gb"), Some("a100-80gb"))
+        );
         let at = 2.0 * n.powi(3) / (312e12 * 0.8) * 1e6;
         let bytes_t = 3.0 * n * n * 2.0 / (2039e9 * 0.9) * 1e6;
         assert!(at > bytes_t);
-        let roof = d.remedies.iter().find(|r| r.id == "matmuls_at_roof").unwrap();
-        assert!((roof.speedup - 2000.0 / (at + 1000.0)).abs() < 1e-9, "{}", roof.speedup);
+        let roof = d
+            .remedies
+            .iter()
+            .find(|r| r.id == "matmuls_at_roof")
+            .unwrap();
+        assert!(
+            (roof.speedup - 2000.0 / (at + 1000.0)).abs() < 1e-9,
+            "{}",
+            roof.speedup
+        );
         // another preset asked for: placed on it, the matched one kept
         let o = Options::with_preset("h100-sxm").unwrap();
         let d = analyse_with(body.as_bytes(), &mut |_| true, &o).unwrap();
-        assert_eq!((d.preset, d.roof_preset), (Some("a100-80gb"), Some("h100-sxm")));
+        assert_eq!(
+            (d.preset, d.roof_preset),
+            (Some("a100-80gb"), Some("h100-sxm"))
+        );
         let h100 = crate::model::hardware::preset("h100-sxm").unwrap();
         let frac = crate::model::achievable::h100_sxm().tensor;
         let at = 2.0 * n.powi(3) / (989.4e12 * frac) * 1e6;
-        let roof = d.remedies.iter().find(|r| r.id == "matmuls_at_roof").unwrap();
+        let roof = d
+            .remedies
+            .iter()
+            .find(|r| r.id == "matmuls_at_roof")
+            .unwrap();
         assert!((roof.speedup - 2000.0 / (at + 1000.0)).abs() < 1e-9);
         assert!(h100.bf16.is_some());
         // an unknown GPU without --gpu: no preset, no roof remedy
@@ -709,7 +769,9 @@ mod tests {
         assert_eq!((d.preset, d.roof_preset), (None, None));
         assert!(d.remedies.iter().all(|r| r.id != "matmuls_at_roof"));
         assert_eq!(d.remedies.len(), 4);
-        assert!(Options::with_preset("nope").unwrap_err().contains("a100-80gb"));
+        assert!(Options::with_preset("nope")
+            .unwrap_err()
+            .contains("a100-80gb"));
         assert!(Options::with_preset("measured").is_err());
         // fp32 storage: the fp32 peak, or TF32's where the kernel's name says so
         use crate::model::hardware::Dtype;
@@ -718,10 +780,18 @@ mod tests {
         assert_eq!(roof_dtype("tf32", false), Some(Dtype::Tf32));
         assert_eq!(roof_dtype("fp16", false), Some(Dtype::Bf16));
         assert_eq!(roof_dtype("int64", false), None);
-        assert!(place::tf32_kernel("void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x64_16x4_tn_align4>"));
+        assert!(place::tf32_kernel(
+            "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x64_16x4_tn_align4>"
+        ));
         // and the point says tf32
         let d = diag(&[
-            cpu_op("aten::mm", 0.0, 7, "[[64,128],[128,32]]", r#"["float","float"]"#),
+            cpu_op(
+                "aten::mm",
+                0.0,
+                7,
+                "[[64,128],[128,32]]",
+                r#"["float","float"]"#,
+            ),
             ks("cutlass_80_tensorop_s1688gemm_64x64", 0.0, 10.0, 1, 7, 7),
         ]);
         assert_eq!(d.roofline[0].dtype, Some("tf32"));
@@ -738,7 +808,11 @@ mod tests {
             ks("vectorized_elementwise_kernel", 30.0, 10.0, 3, -1, 7),
             ks("sgemm", 40.0, 40.0, 4, -1, 7),
         ]);
-        let fuse = d.remedies.iter().find(|r| r.id == "fuse_memory_bound").unwrap();
+        let fuse = d
+            .remedies
+            .iter()
+            .find(|r| r.id == "fuse_memory_bound")
+            .unwrap();
         assert_eq!(fuse.speedup, 80.0 / 60.0);
     }
 
@@ -777,8 +851,18 @@ mod tests {
         assert!((tl.start_s - 1.1999).abs() < 1e-9, "{}", tl.start_s);
         assert!((tl.end_s - 2.1999).abs() < 1e-9, "{}", tl.end_s);
         let labels: Vec<&str> = tl.lanes.iter().map(|l| l.label.as_str()).collect();
-        assert_eq!(labels, ["GPU 0 · stream 7", "GPU 0 · stream 8", "CPU thread 42 (launches)"]);
-        assert_eq!(tl.lanes.iter().map(|l| l.kind).collect::<Vec<_>>(), ["gpu", "gpu", "cpu"]);
+        assert_eq!(
+            labels,
+            [
+                "GPU 0 · stream 7",
+                "GPU 0 · stream 8",
+                "CPU thread 42 (launches)"
+            ]
+        );
+        assert_eq!(
+            tl.lanes.iter().map(|l| l.kind).collect::<Vec<_>>(),
+            ["gpu", "gpu", "cpu"]
+        );
         assert_eq!(tl.classes.len(), KernelClass::ALL.len() + 1);
         assert_eq!(tl.classes.last(), Some(&"launch"));
         assert!(!tl.merged);
@@ -809,7 +893,11 @@ mod tests {
         assert_eq!(tl.lanes.len(), 1);
         let s = &tl.lanes[0].spans;
         assert_eq!(s.len(), 2);
-        for (got, want) in s.iter().flatten().zip([0.0, 5e-6, 6.0, 0.0, 100e-6, 5e-6, 6.0, 1.0]) {
+        for (got, want) in s
+            .iter()
+            .flatten()
+            .zip([0.0, 5e-6, 6.0, 0.0, 100e-6, 5e-6, 6.0, 1.0])
+        {
             assert!((got - want).abs() < 1e-18, "{s:?}");
         }
     }
@@ -820,7 +908,11 @@ mod tests {
         // over the cap, and every gap is under 0.33 s / 20 000 = 16.5 µs
         let mut ev = Vec::new();
         for i in 0..30_000 {
-            let name = if i % 2 == 0 { "elementwise_a" } else { "elementwise_b" };
+            let name = if i % 2 == 0 {
+                "elementwise_a"
+            } else {
+                "elementwise_b"
+            };
             let dur = if i % 2 == 0 { 10.0 } else { 9.0 };
             ev.push(k(name, f64::from(i) * 11.0, dur, i.into()));
         }
@@ -845,7 +937,10 @@ mod tests {
         let iv = [(0.0, 1.0), (5.0, 7.0), (8.0, 9.0)];
         assert_eq!(busiest_window(&iv, 0.0, 10.0, 4.0), 5.0);
         // the earliest of equals: 0..4 and 1..5 both hold 1 → 0
-        assert_eq!(busiest_window(&[(0.0, 1.0), (9.0, 10.0)], 0.0, 10.0, 4.0), 0.0);
+        assert_eq!(
+            busiest_window(&[(0.0, 1.0), (9.0, 10.0)], 0.0, 10.0, 4.0),
+            0.0
+        );
         assert_eq!(busiest_window(&iv, 0.0, 3.0, 4.0), 0.0);
     }
 }

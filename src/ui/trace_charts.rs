@@ -8,8 +8,8 @@ use super::backend::{AnyBackend, AnyError};
 use super::chart::{Area, Look};
 use super::palette::{self, rgb};
 use super::plot::{csv, plot_with, Marks, Plot};
-use super::roofline::{Point, RooflineData};
 use super::plot::{Chart, SharedPlot};
+use super::roofline::{Point, RooflineData};
 use super::trace_row::{Placed, Rank, Timeline};
 use crate::geom::{self, Rect};
 use crate::model::achievable::Roof;
@@ -232,10 +232,7 @@ impl Plot for TimelineView {
                     .map(move |s| {
                         vec![
                             l.label.clone(),
-                            t.classes
-                                .get(s[2] as usize)
-                                .cloned()
-                                .unwrap_or_default(),
+                            t.classes.get(s[2] as usize).cloned().unwrap_or_default(),
                             t.names.get(s[3] as usize).cloned().unwrap_or_default(),
                             s[0].to_string(),
                             s[1].to_string(),
@@ -298,8 +295,12 @@ fn render_timeline(
         // lane label, left of the plot
         root.draw(&Text::new(
             short(&lane.label, 24),
-            ((area.x0 - ox - look.px(LABEL_PX) as f64 + look.px(4.0) as f64) as i32, ((y0 + y1) / 2.0 - oy) as i32),
-            look.font(11.0, &look.pal.ink).pos(Pos::new(HPos::Left, VPos::Center)),
+            (
+                (area.x0 - ox - look.px(LABEL_PX) as f64 + look.px(4.0) as f64) as i32,
+                ((y0 + y1) / 2.0 - oy) as i32,
+            ),
+            look.font(11.0, &look.pal.ink)
+                .pos(Pos::new(HPos::Left, VPos::Center)),
         ))
         .map_err(err)?;
         // spans in view, at least a pixel wide; spans ending in the same pixel
@@ -347,7 +348,11 @@ fn render_timeline(
             (x.round() as i32, y.round() as i32),
             "span",
             (s[0], s[1]),
-            CLASSES.iter().copied().find(|c| *c == class).unwrap_or("other"),
+            CLASSES
+                .iter()
+                .copied()
+                .find(|c| *c == class)
+                .unwrap_or("other"),
             vec![
                 short(t.names.get(s[3] as usize).map_or("", String::as_str), 60),
                 format!("{class}, {}", units::si(s[1], "s")),
@@ -382,8 +387,12 @@ pub fn TraceCharts(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoVi
         let hw = hw.get()?;
         roof_data.with(|d| {
             let (dt, r) = d.as_ref()?;
-            Some(roof_summary(&r.m, hw, *dt, roof.get(), &r.kernels).into_iter()
-                .map(|l| view! { <p class="note" data-trace-roof-note>{l}</p> }).collect_view())
+            Some(
+                roof_summary(&r.m, hw, *dt, roof.get(), &r.kernels)
+                    .into_iter()
+                    .map(|l| view! { <p class="note" data-trace-roof-note>{l}</p> })
+                    .collect_view(),
+            )
         })
     };
     let roof_label = Signal::derive(move || {
@@ -428,7 +437,8 @@ pub fn TraceCharts(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoVi
     };
 
     // the timeline: the window shown, reset to the busiest second on every new rank
-    let tl = Memo::new(move |_| cur.with(|c| c.as_ref().and_then(|c| c.timeline.clone()).map(Arc::new)));
+    let tl =
+        Memo::new(move |_| cur.with(|c| c.as_ref().and_then(|c| c.timeline.clone()).map(Arc::new)));
     let win = RwSignal::new((0.0, 0.0));
     Effect::new(move |_| {
         if let Some(t) = tl.get() {

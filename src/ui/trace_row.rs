@@ -205,6 +205,9 @@ pub fn decode(text: &str) -> Option<Rank> {
                 bytes: n(p.get("bytes")),
             })
             .collect(),
-        timeline: j.get("timeline").filter(|t| t.get("lanes").is_some()).map(timeline),
+        timeline: j
+            .get("timeline")
+            .filter(|t| t.get("lanes").is_some())
+            .map(timeline),
     })
 }
