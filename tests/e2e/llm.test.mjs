@@ -256,6 +256,14 @@ test('the GPU picker in the llm and dit widgets is the one shared preset, also i
     await page.selectOption('#llm_wdtype', 'fp8');
     assert.equal((await pollUntil(read, (v) => v.find((r) => r.hw === 'h100-sxm')?.fits === '1')).find((r) => r.hw === 'h100-sxm').fits, '1');
   }, { viewport: { width: 720, height: 900 } });
+  // open, in light and dark, the table passes the axe audit
+  for (const scheme of ['light', 'dark']) {
+    const { page, ctx } = await audited('?embed=llm&hw=h100-sxm&llm_batch=512', scheme);
+    await page.locator('.llm-compare summary').click();
+    await pollUntil(() => page.locator('.llm-compare-table tbody tr').count(), (n) => n >= 13);
+    assert.deepEqual(await axe(page), [], `compare GPUs, ${scheme}`);
+    await ctx.close();
+  }
 });
 
 test('dit: compare GPUs, the current settings on every preset, sortable', async (t) => {
