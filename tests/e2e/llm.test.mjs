@@ -189,6 +189,7 @@ test('feasibility: the largest batch that fits, a critical batch out of reach, h
     assert.equal(await metric(page, 'llm_fits'), 0);
     assert.equal(await metric(page, 'llm_max_batch'), 0);
     assert.match(await readText(page.locator('#llm-fit')), /^Does not fit, by 62\.4 GB: the weights alone \(141 GB\) exceed the 80 GB on NVIDIA H100 SXM\. The figures above are hypothetical; it would fit with fp8 weights\.$/);
+    assert.match(await text(page), /fp8 weights would (make the step [\d.]+× faster|change the step by less than 5 %)\. They would also make it fit in memory\./);
     await page.selectOption('#llm_wdtype', 'fp8');
     assert.equal(await pollUntil(() => metric(page, 'llm_fits'), (v) => v === 1), 1, 'fp8 weights fit');
     assert.equal(await page.locator(`${W} .llm-hypothetical`).count(), 0);
@@ -256,6 +257,14 @@ test('the GPU picker in the llm and dit widgets is the one shared preset, also i
     await page.selectOption('#llm_wdtype', 'fp8');
     assert.equal((await pollUntil(read, (v) => v.find((r) => r.hw === 'h100-sxm')?.fits === '1')).find((r) => r.hw === 'h100-sxm').fits, '1');
   }, { viewport: { width: 720, height: 900 } });
+  // open, in light and dark, the table passes the axe audit
+  for (const scheme of ['light', 'dark']) {
+    const { page, ctx } = await audited('?embed=llm&hw=h100-sxm&llm_batch=512', scheme);
+    await page.locator('.llm-compare summary').click();
+    await pollUntil(() => page.locator('.llm-compare-table tbody tr').count(), (n) => n >= 13);
+    assert.deepEqual(await axe(page), [], `compare GPUs, ${scheme}`);
+    await ctx.close();
+  }
 });
 
 test('dit: compare GPUs, the current settings on every preset, sortable', async (t) => {

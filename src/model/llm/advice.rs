@@ -247,7 +247,21 @@ pub fn counterfactuals(r: &LlmRun, s: &Setting, st: &LlmStep) -> Vec<(&'static s
             wdtype: WeightDtype::Fp8,
             ..*r
         });
-        out.push(("fp8", q, say("fp8 weights", q, false)));
+        // and what they do to the fit (the figures of a state that does not fit
+        // are hypothetical; int4 weights are smaller than fp8)
+        let fp8 = LlmRun {
+            wdtype: WeightDtype::Fp8,
+            ..*r
+        };
+        let fits = super::fit::fits(&fp8, st.capacity);
+        let mut text = say("fp8 weights", q, false);
+        match (st.fits, fits) {
+            (false, true) => text.push_str(" They would also make it fit in memory."),
+            (false, false) => text.push_str(" It would still not fit in memory."),
+            (true, false) => text.push_str(" But it would no longer fit in memory."),
+            (true, true) => {}
+        }
+        out.push(("fp8", q, text));
     }
     out
 }
@@ -405,6 +419,46 @@ mod tests {
         );
         assert!(cap.ends_with("it would fit with fp8 weights."), "{cap}");
         assert!(critical(&st, &h100, "H100").contains("not even the weights fit"));
+        // the fp8 counterfactual says it makes the model fit
+        let cf = counterfactuals(&r70, &h100, &st);
+        let fp8 = cf
+            .iter()
+            .find(|c| c.0 == "fp8")
+            .map(|c| c.2.clone())
+            .unwrap_or_default();
+        assert!(
+            fp8.ends_with("They would also make it fit in memory."),
+            "{fp8}"
+        );
+        // at batch 512 and 4 k, fp8 weights leave the KV cache too big
+        let st512 = step::run(&run8b(512, 4096), &h100);
+        let cf = counterfactuals(&run8b(512, 4096), &h100, &st512);
+        let fp8 = cf
+            .iter()
+            .find(|c| c.0 == "fp8")
+            .map(|c| c.2.clone())
+            .unwrap_or_default();
+        assert!(fp8.ends_with("It would still not fit in memory."), "{fp8}");
+        // int4 weights that fit where fp8 ones would not (Mixtral on a 32 GB V100):
+        // said so
+        let mx = LlmRun {
+            config: LlmModel::Mixtral8x7b.config_or_toy(),
+            wdtype: WeightDtype::Int4,
+            ..run8b(1, 4096)
+        };
+        let v100 = on("v100");
+        let st4 = step::run(&mx, &v100);
+        assert!(st4.fits, "{}", capacity(&st4, "V100"));
+        let cf = counterfactuals(&mx, &v100, &st4);
+        let fp8 = cf
+            .iter()
+            .find(|c| c.0 == "fp8")
+            .map(|c| c.2.clone())
+            .unwrap_or_default();
+        assert!(
+            fp8.ends_with("But it would no longer fit in memory."),
+            "{fp8}"
+        );
         // on an A100, which has no fp8 tensor cores, the 1-byte weights named are int8
         let a100 = on("a100-80gb");
         let cap = capacity(&step::run_plain(&r70, &a100), "A100");
