@@ -43,6 +43,27 @@ pub struct Setting {
 }
 
 impl Setting {
+    /// `hw` in `dtype` at its datasheet peaks on `roof`, no CPU overhead and a
+    /// one-element step: for callers that need only its machine (a trace's
+    /// roofline) or set the rest themselves.
+    pub fn on(hw: &'static Preset, dtype: Dtype, roof: Roof) -> Setting {
+        Setting {
+            hw,
+            dtype,
+            flops: preset_flops(hw, dtype),
+            bw: hw.mem_bw,
+            overhead: 0.0,
+            roof,
+            shape: Shape {
+                workload: super::workload::Workload::Mlp,
+                batch: 1,
+                hidden: 1,
+                ops: 1,
+                fused: false,
+            },
+        }
+    }
+
     /// The effective machine: the matmul ceiling is the slider; the pointwise
     /// ceiling is the preset's (half its fp32 FMA rate) scaled by the same factor the
     /// slider moved the matmul peak by. With achievable roofs, each is scaled by the
@@ -66,8 +87,6 @@ impl Setting {
         }
     }
 
-    /// Switch dtype (ignored if the preset lacks it); the peak jumps to the preset's
-    /// value for that dtype.
     /// This setting on another preset at its datasheet numbers, as choosing it
     /// in the hardware select would: the dtype kept where the preset has it, the
     /// roofs, overhead and shape kept (the widgets' "compare GPUs" rows).
@@ -86,6 +105,8 @@ impl Setting {
         }
     }
 
+    /// Switch dtype (ignored if the preset lacks it); the peak jumps to the preset's
+    /// value for that dtype.
     pub fn select_dtype(&mut self, dtype: Dtype) {
         if self.hw.supports(dtype) {
             self.dtype = dtype;

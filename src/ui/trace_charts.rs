@@ -14,8 +14,8 @@ use super::trace_row::{Placed, Rank, Timeline};
 use crate::geom::{self, Rect};
 use crate::model::achievable::Roof;
 use crate::model::hardware::{self, Dtype, Preset};
-use crate::model::setting::{preset_flops, Setting};
-use crate::model::{units, Bound, Machine, Shape, Unit, Workload};
+use crate::model::setting::Setting;
+use crate::model::{units, Bound, Machine, Unit};
 use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -60,22 +60,7 @@ fn is_matmul_class(class: &str) -> bool {
 /// The roofs of `hw` in `dtype` (datasheet or achievable), as the explorer
 /// builds them.
 pub fn machine(hw: &'static Preset, dtype: Dtype, roof: Roof) -> Machine {
-    Setting {
-        hw,
-        dtype,
-        flops: preset_flops(hw, dtype),
-        bw: hw.mem_bw,
-        overhead: 0.0,
-        roof,
-        shape: Shape {
-            workload: Workload::Mlp,
-            batch: 1,
-            hidden: 1,
-            ops: 1,
-            fused: false,
-        },
-    }
-    .machine()
+    Setting::on(hw, dtype, roof).machine()
 }
 
 /// The placed kernels as roofline points on `m`: at their achieved FLOP/s and

@@ -23,9 +23,8 @@
 use super::{step, LlmConfig, LlmRun, Phase, WeightDtype};
 use crate::model::achievable::{self, Roof};
 use crate::model::hardware::{self, Dtype};
-use crate::model::setting::{preset_flops, Setting};
+use crate::model::setting::Setting;
 use crate::model::timeline::Regime;
-use crate::model::workload::{Shape, Workload};
 
 /// gpt-fast README: empirical peak bandwidth of its power-limited A100s, bytes/s.
 pub const EMPIRICAL_PEAK_BW: f64 = 1.7e12;
@@ -107,21 +106,9 @@ fn a100() -> &'static hardware::Preset {
 
 /// The setting the rows ran on: the A100-80GB preset with achievable roofs.
 pub fn setting() -> Setting {
-    let hw = a100();
     Setting {
-        hw,
-        dtype: Dtype::Bf16,
-        flops: preset_flops(hw, Dtype::Bf16),
-        bw: hw.mem_bw,
         overhead: crate::model::overhead::PYTORCH_OPS_PER_S.recip(),
-        roof: Roof::Achievable,
-        shape: Shape {
-            workload: Workload::Mlp,
-            batch: 1,
-            hidden: 1,
-            ops: 1,
-            fused: false,
-        },
+        ..Setting::on(a100(), Dtype::Bf16, Roof::Achievable)
     }
 }
 
