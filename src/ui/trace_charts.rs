@@ -471,14 +471,28 @@ pub fn TraceCharts(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoVi
         }
         ev.prevent_default();
     };
+    // the wheel zooms only once the timeline has focus (a click or Tab): a page
+    // scrolled past it with the wheel keeps scrolling
     let on_wheel = move |ev: leptos::ev::WheelEvent| {
-        if ev.ctrl_key() || ev.delta_y().abs() < ev.delta_x().abs() {
+        let focused = ev
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .zip(document().active_element())
+            .is_some_and(|(me, active)| me.contains(Some(&active)));
+        if !focused || ev.ctrl_key() || ev.delta_y().abs() < ev.delta_x().abs() {
             return;
         }
         ev.prevent_default();
         zoom_by(if ev.delta_y() < 0.0 { 0.8 } else { 1.25 });
     };
     let on_down = move |ev: leptos::ev::PointerEvent| {
+        // a press focuses the timeline (so the wheel and keys reach it)
+        if let Some(el) = ev
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = el.focus();
+        }
         drag.set_value(Some(ev.client_x()));
     };
     let on_move = move |ev: leptos::ev::PointerEvent| {
@@ -523,7 +537,7 @@ pub fn TraceCharts(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoVi
         {move || has_tl.get().then(|| view! {
             <h4>"The busiest second"</h4>
             <p class="note">{move || tl.with(|t| t.as_ref().map(|t| format!(
-                "The second of the trace with the most GPU activity{}: drag or use the buttons to pan, the wheel or +/− to zoom.{}",
+                "The second of the trace with the most GPU activity{}: drag or use the buttons to pan; once it has focus (click it), the wheel or +/− zoom.{}",
                 if t.end - t.start < 0.999 { " (the whole trace: it is shorter than a second)" } else { "" },
                 if t.merged { " Very short neighbouring kernels of one class are drawn as one block." } else { "" }
             )))}</p>

@@ -309,6 +309,11 @@ test('the kernels on their roofline, the busiest second zoomed and panned, anoth
     await page.waitForFunction(([sel, a0]) => Number(document.querySelector(`${sel} [data-trace-window]`).getAttribute('data-trace-window').split(' ')[0]) > a0, [W, zoomed[0]]);
     const later = await windowOf(page);
     assert.ok(Math.abs((later[1] - later[0]) - (zoomed[1] - zoomed[0])) < 1e-9 && later[1] <= full[1] + 1e-12, `panned ${later}`);
+    // the wheel over the timeline scrolls the page until the timeline has focus
+    await page.locator('#trace-timeline').hover();
+    await page.mouse.wheel(0, -200);
+    await settle(page);
+    assert.deepEqual(await windowOf(page), later, 'an unfocused timeline does not take the wheel');
     // from the keyboard: + zooms in, Home shows it all
     await page.locator(`${W} .trace-timeline`).focus();
     await page.keyboard.press('+');
@@ -318,6 +323,13 @@ test('the kernels on their roofline, the busiest second zoomed and panned, anoth
     }, [W, later[1] - later[0]]);
     await page.keyboard.press('Home');
     await page.waitForFunction(([sel, f]) => document.querySelector(`${sel} [data-trace-window]`).getAttribute('data-trace-window') === f, [W, full.join(' ')]);
+    // focused, the wheel zooms it (in, about the middle)
+    await page.locator('#trace-timeline').hover();
+    await page.mouse.wheel(0, -200);
+    await page.waitForFunction(([sel, w]) => {
+      const [a, b] = document.querySelector(`${sel} [data-trace-window]`).getAttribute('data-trace-window').split(' ').map(Number);
+      return b - a < w;
+    }, [W, full[1] - full[0]]);
 
     // another GPU for the roofline: the files are read again; the matched preset stays
     await page.locator(`${W} select[data-trace-preset]`).selectOption('h100-sxm');
