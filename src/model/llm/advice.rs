@@ -419,13 +419,16 @@ mod tests {
         );
         assert!(cap.ends_with("it would fit with fp8 weights."), "{cap}");
         assert!(critical(&st, &h100, "H100").contains("not even the weights fit"));
+        // the fp8 weights' counterfactual sentence
+        fn fp8_of(cf: &[(&str, f64, String)]) -> String {
+            cf.iter()
+                .find(|c| c.0 == "fp8")
+                .map(|c| c.2.clone())
+                .unwrap_or_default()
+        }
         // the fp8 counterfactual says it makes the model fit
         let cf = counterfactuals(&r70, &h100, &st);
-        let fp8 = cf
-            .iter()
-            .find(|c| c.0 == "fp8")
-            .map(|c| c.2.clone())
-            .unwrap_or_default();
+        let fp8 = fp8_of(&cf);
         assert!(
             fp8.ends_with("They would also make it fit in memory."),
             "{fp8}"
@@ -433,11 +436,7 @@ mod tests {
         // at batch 512 and 4 k, fp8 weights leave the KV cache too big
         let st512 = step::run(&run8b(512, 4096), &h100);
         let cf = counterfactuals(&run8b(512, 4096), &h100, &st512);
-        let fp8 = cf
-            .iter()
-            .find(|c| c.0 == "fp8")
-            .map(|c| c.2.clone())
-            .unwrap_or_default();
+        let fp8 = fp8_of(&cf);
         assert!(fp8.ends_with("It would still not fit in memory."), "{fp8}");
         // int4 weights that fit where fp8 ones would not (Mixtral on a 32 GB V100):
         // said so
@@ -450,11 +449,7 @@ mod tests {
         let st4 = step::run(&mx, &v100);
         assert!(st4.fits, "{}", capacity(&st4, "V100"));
         let cf = counterfactuals(&mx, &v100, &st4);
-        let fp8 = cf
-            .iter()
-            .find(|c| c.0 == "fp8")
-            .map(|c| c.2.clone())
-            .unwrap_or_default();
+        let fp8 = fp8_of(&cf);
         assert!(
             fp8.ends_with("But it would no longer fit in memory."),
             "{fp8}"
