@@ -268,7 +268,8 @@ impl Storyboard {
         let want = match r.regime {
             Regime::Compute => Kind::Compute,
             Regime::Memory => Kind::Memory,
-            Regime::Overhead => Kind::Idle,
+            // the explorer's workloads run on one GPU
+            Regime::Overhead | Regime::Communication => Kind::Idle,
         };
         let longest = |k: Option<Kind>| {
             segs.iter()
@@ -623,7 +624,7 @@ mod tests {
             let want = match r.regime {
                 Regime::Compute => Kind::Compute,
                 Regime::Memory => Kind::Memory,
-                Regime::Overhead => Kind::Idle,
+                Regime::Overhead | Regime::Communication => Kind::Idle,
             };
             let seg = b.scene(b.still_t).seg.map(|s| s.kind);
             assert_eq!(seg, Some(want), "{:?}", r.regime);

@@ -33,10 +33,17 @@ pub enum Halving {
     Bw,
     /// Half the CPU cost per dispatched op.
     Overhead,
+    /// 2× the link's bandwidth and half its latency (collectives between GPUs).
+    Link,
 }
 
 impl Halving {
-    pub const ALL: [Halving; 3] = [Halving::Flops, Halving::Bw, Halving::Overhead];
+    pub const ALL: [Halving; 4] = [
+        Halving::Flops,
+        Halving::Bw,
+        Halving::Overhead,
+        Halving::Link,
+    ];
 
     /// The regime this halving tests.
     pub fn regime(self) -> Regime {
@@ -44,6 +51,7 @@ impl Halving {
             Halving::Flops => Regime::Compute,
             Halving::Bw => Regime::Memory,
             Halving::Overhead => Regime::Overhead,
+            Halving::Link => Regime::Communication,
         }
     }
 
@@ -53,10 +61,14 @@ impl Halving {
             Halving::Flops => "2× FLOP/s",
             Halving::Bw => "2× bandwidth",
             Halving::Overhead => "half the CPU overhead",
+            Halving::Link => "2× link bandwidth and half its latency",
         }
     }
 
-    /// `m` with this cost class halved.
+    /// `m` with this cost class halved. The machine holds no link (a collective's
+    /// time is computed from its link when its kernels are built), so
+    /// [`Halving::Link`] leaves it as it is: a caller with collectives re-runs
+    /// with a halved link itself ([`Limit::decide`]).
     pub fn apply(self, m: &Machine) -> Machine {
         match self {
             Halving::Flops => Machine {
@@ -72,17 +84,20 @@ impl Halving {
                 overhead: m.overhead * 0.5,
                 ..*m
             },
+            Halving::Link => *m,
         }
     }
 }
 
-/// The three counterfactual speedups and the regime they decide.
+/// The counterfactual speedups and the regime they decide.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Limit {
     /// Wall time before ÷ after, for 2× FLOP/s, 2× bandwidth, half the overhead.
     pub flops2: f64,
     pub bw2: f64,
     pub overhead_half: f64,
+    /// 2× link bandwidth and half its latency; 1 where nothing crosses a link.
+    pub link2: f64,
     /// What limits the step: the largest speedup (ties to the larger share).
     pub regime: Regime,
     /// Where the time goes.
@@ -101,13 +116,21 @@ pub fn ratio(before: f64, after: f64) -> f64 {
 
 impl Limit {
     /// Decide from the wall time `wall`, its `shares` and `after(h)`, the wall time
-    /// with `h` applied.
+    /// with `h` applied (`after(Halving::Link)` is asked only where some time
+    /// goes to collectives).
     pub fn decide(wall: f64, shares: Shares, mut after: impl FnMut(Halving) -> f64) -> Limit {
-        let [flops2, bw2, overhead_half] = Halving::ALL.map(|h| ratio(wall, after(h)));
+        let [flops2, bw2, overhead_half, link2] = Halving::ALL.map(|h| {
+            if h == Halving::Link && shares.comm <= 0.0 {
+                1.0
+            } else {
+                ratio(wall, after(h))
+            }
+        });
         let mut l = Limit {
             flops2,
             bw2,
             overhead_half,
+            link2,
             regime: Regime::Compute,
             shares,
         };
@@ -137,6 +160,7 @@ impl Limit {
             Halving::Flops => self.flops2,
             Halving::Bw => self.bw2,
             Halving::Overhead => self.overhead_half,
+            Halving::Link => self.link2,
         }
     }
 
@@ -146,6 +170,7 @@ impl Limit {
             Regime::Compute => Halving::Flops,
             Regime::Memory => Halving::Bw,
             Regime::Overhead => Halving::Overhead,
+            Regime::Communication => Halving::Link,
         }
     }
 
@@ -169,6 +194,7 @@ pub fn share(s: &Shares, r: Regime) -> f64 {
         Regime::Compute => s.compute,
         Regime::Memory => s.memory,
         Regime::Overhead => s.overhead,
+        Regime::Communication => s.comm,
     }
 }
 
@@ -180,6 +206,7 @@ fn time_words(r: Regime) -> &'static str {
         Regime::Overhead => {
             "fixed cost per kernel (the GPU waiting for launches or at its kernel floor)"
         }
+        Regime::Communication => "waiting on collectives between GPUs",
     }
 }
 
@@ -189,6 +216,7 @@ pub fn pace_words(r: Regime) -> &'static str {
         Regime::Compute => "the arithmetic sets the pace",
         Regime::Memory => "memory traffic sets the pace",
         Regime::Overhead => "the fixed costs per kernel set the pace",
+        Regime::Communication => "the collectives between GPUs set the pace",
     }
 }
 
@@ -286,11 +314,12 @@ pub fn doubling(new_batch: u32, ratio: f64, l: &Limit, cause: &str) -> String {
 /// The regime words the page uses ("compute-bound", "memory-bound",
 /// "memory-bandwidth-bound", "overhead-bound"), for tests that check no sentence
 /// names a regime other than the limit.
-pub const REGIME_WORDS: [(&str, Regime); 4] = [
+pub const REGIME_WORDS: [(&str, Regime); 5] = [
     ("compute-bound", Regime::Compute),
     ("memory-bandwidth-bound", Regime::Memory),
     ("memory-bound", Regime::Memory),
     ("overhead-bound", Regime::Overhead),
+    ("communication-bound", Regime::Communication),
 ];
 
 /// The regimes a text names with [`REGIME_WORDS`].
@@ -307,11 +336,7 @@ mod tests {
     use super::*;
 
     fn shares(c: f64, m: f64) -> Shares {
-        Shares {
-            compute: c,
-            memory: m,
-            overhead: 1.0 - c - m,
-        }
+        Shares::three(c, m, 1.0 - c - m)
     }
 
     #[test]
@@ -321,6 +346,7 @@ mod tests {
             Halving::Flops => 1.0,
             Halving::Bw => 1.0 / 1.02,
             Halving::Overhead => 1.0 / 1.5,
+            Halving::Link => 1.0,
         });
         assert_eq!(l.regime, Regime::Overhead);
         assert_eq!(l.shares.largest(), Regime::Memory);
@@ -337,7 +363,7 @@ mod tests {
         let l = Limit::decide(1.0, shares(0.2, 0.5), |h| match h {
             Halving::Flops => 1.0 / 1.300,
             Halving::Bw => 1.0 / 1.295,
-            Halving::Overhead => 1.0,
+            Halving::Overhead | Halving::Link => 1.0,
         });
         assert_eq!(l.regime, Regime::Memory);
         assert!(contrast(&l).is_none());
@@ -345,7 +371,7 @@ mod tests {
         let l = Limit::decide(1.0, shares(0.2, 0.5), |h| match h {
             Halving::Flops => 1.0 / 1.4,
             Halving::Bw => 1.0 / 1.3,
-            Halving::Overhead => 1.0,
+            Halving::Overhead | Halving::Link => 1.0,
         });
         assert_eq!(l.regime, Regime::Compute);
     }

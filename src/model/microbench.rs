@@ -418,6 +418,8 @@ impl Bench {
                     Regime::Overhead => "the launch and the kernel floor outlast the work",
                     Regime::Memory => "the kernel waits on memory",
                     Regime::Compute => "the kernel waits on arithmetic",
+                    // one kernel on one GPU: no region is ever communication
+                    Regime::Communication => "the kernel waits on another GPU",
                 };
                 let text = format!(
                     "{}: repeat {} to {} ({why})",

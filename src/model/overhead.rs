@@ -609,6 +609,7 @@ mod tests {
                 busy_compute: 0.0,
                 busy_memory: 0.0,
                 busy_floor: 0.0,
+                busy_comm: 0.0,
             }),
             0.0
         );

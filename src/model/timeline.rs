@@ -20,7 +20,7 @@
 //! by counterfactuals ([`super::limit`]), not by the largest share.
 
 use super::roofline::Bound;
-use super::workload::{KernelGroup, Machine};
+use super::workload::{KernelGroup, Machine, Unit};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -28,6 +28,8 @@ pub enum Regime {
     Compute,
     Memory,
     Overhead,
+    /// Bytes moved between GPUs (issue 24): collectives over the link.
+    Communication,
 }
 
 impl Regime {
@@ -37,6 +39,7 @@ impl Regime {
             Regime::Compute => "compute",
             Regime::Memory => "memory",
             Regime::Overhead => "overhead",
+            Regime::Communication => "communication",
         }
     }
     pub fn label(self) -> &'static str {
@@ -44,6 +47,7 @@ impl Regime {
             Regime::Compute => "compute-bound",
             Regime::Memory => "memory-bandwidth-bound",
             Regime::Overhead => "overhead-bound",
+            Regime::Communication => "communication-bound",
         }
     }
 }
@@ -66,19 +70,37 @@ pub struct Shares {
     pub compute: f64,
     pub memory: f64,
     pub overhead: f64,
+    /// Collectives between GPUs (0 on one GPU).
+    pub comm: f64,
 }
 
 impl Shares {
-    /// The regime with the largest share (ties: compute, then memory). Where the
-    /// time goes, not what limits the step: see [`super::limit`].
-    pub fn largest(&self) -> Regime {
-        if self.compute >= self.memory && self.compute >= self.overhead {
-            Regime::Compute
-        } else if self.memory >= self.overhead {
-            Regime::Memory
-        } else {
-            Regime::Overhead
+    /// Shares of one GPU's step, with nothing moved between GPUs.
+    pub fn three(compute: f64, memory: f64, overhead: f64) -> Shares {
+        Shares {
+            compute,
+            memory,
+            overhead,
+            comm: 0.0,
         }
+    }
+
+    /// The regime with the largest share (ties: compute, then memory, then
+    /// overhead). Where the time goes, not what limits the step: see
+    /// [`super::limit`].
+    pub fn largest(&self) -> Regime {
+        [
+            (Regime::Compute, self.compute),
+            (Regime::Memory, self.memory),
+            (Regime::Overhead, self.overhead),
+            (Regime::Communication, self.comm),
+        ]
+        .into_iter()
+        .fold(
+            (Regime::Compute, f64::MIN),
+            |b, x| if x.1 > b.1 { x } else { b },
+        )
+        .0
     }
 }
 
@@ -91,6 +113,9 @@ pub struct Timeline {
     pub busy_memory: f64,
     /// GPU time kernels spent above their roofline time, at the kernel floor.
     pub busy_floor: f64,
+    /// Time the step waits on collectives between GPUs: all of it when they run
+    /// in line with the kernels, the part not hidden behind them when overlapped.
+    pub busy_comm: f64,
 }
 
 impl Timeline {
@@ -104,23 +129,21 @@ impl Timeline {
     }
     /// The overhead part of the wall time: idle + kernel floors.
     pub fn overhead(&self) -> f64 {
-        (self.wall - self.busy_compute - self.busy_memory).max(0.0)
+        (self.wall - self.busy_compute - self.busy_memory - self.busy_comm).max(0.0)
     }
 
     pub fn shares(&self) -> Shares {
         if self.wall.is_nan() || self.wall <= 0.0 {
-            return Shares {
-                compute: 0.0,
-                memory: 0.0,
-                overhead: 1.0,
-            };
+            return Shares::three(0.0, 0.0, 1.0);
         }
         let compute = (self.busy_compute / self.wall).clamp(0.0, 1.0);
         let memory = (self.busy_memory / self.wall).clamp(0.0, 1.0 - compute);
+        let comm = (self.busy_comm / self.wall).clamp(0.0, 1.0 - compute - memory);
         Shares {
             compute,
             memory,
-            overhead: 1.0 - compute - memory,
+            overhead: (1.0 - compute - memory - comm).max(0.0),
+            comm,
         }
     }
 }
@@ -153,35 +176,58 @@ pub fn simulate_issued(
     let total: usize = groups.iter().map(|g| g.count as usize).sum();
     let mut spans = Vec::with_capacity(total);
     let mut gpu = 0.0f64;
-    let (mut busy_compute, mut busy_memory, mut busy_floor) = (0.0, 0.0, 0.0);
+    // the link's own lane: overlapped collectives run there, beside the kernels
+    let mut link = 0.0f64;
+    let (mut busy_compute, mut busy_memory, mut busy_floor, mut busy_comm) = (0.0, 0.0, 0.0, 0.0);
     for (gi, g) in groups.iter().enumerate() {
         let (roof, bound) = g.roof_time(m);
         let t = g.fixed_time(roof, m);
         for _ in 0..g.count {
             let (cpu_start, cpu_end) = issue(spans.len());
-            let gpu_start = cpu_end.max(gpu);
-            gpu = gpu_start + t;
-            match bound {
-                Bound::Compute => busy_compute += roof,
-                Bound::Memory => busy_memory += roof,
-            }
-            busy_floor += t - roof;
+            let (gpu_start, gpu_end) = match g.unit {
+                // its input is ready once the kernel before it is done
+                Unit::Collective { overlapped: true } => {
+                    let start = cpu_end.max(gpu).max(link);
+                    link = start + t;
+                    (start, link)
+                }
+                Unit::Collective { overlapped: false } => {
+                    let start = cpu_end.max(gpu).max(link);
+                    gpu = start + t;
+                    busy_comm += t;
+                    (start, gpu)
+                }
+                _ => {
+                    let start = cpu_end.max(gpu);
+                    gpu = start + t;
+                    match bound {
+                        Bound::Compute => busy_compute += roof,
+                        Bound::Memory => busy_memory += roof,
+                    }
+                    busy_floor += t - roof;
+                    (start, gpu)
+                }
+            };
             spans.push(Span {
                 group: gi,
                 cpu_start,
                 cpu_end,
                 gpu_start,
-                gpu_end: gpu,
+                gpu_end,
                 bound,
             });
         }
     }
+    // what the kernels could not hide of the overlapped collectives
+    let wall = gpu.max(link);
+    busy_comm += wall - gpu;
     Timeline {
         spans,
-        wall: gpu,
+        wall,
         busy_compute,
         busy_memory,
         busy_floor,
+        busy_comm,
     }
 }
 

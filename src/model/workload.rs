@@ -46,6 +46,11 @@ pub enum Unit {
     Matmul,
     /// General-purpose units at the non-FMA rate.
     Pointwise,
+    /// A collective between GPUs (issue 24): no FLOPs, no memory-roof time; its
+    /// whole time, latency and bytes over the link, is the group's `latency`
+    /// (`model::parallel`). `overlapped`: it runs on the link's own lane beside
+    /// the kernels after it instead of in line.
+    Collective { overlapped: bool },
 }
 
 /// The effective machine: preset numbers after the user's sliders.
@@ -71,7 +76,7 @@ impl Machine {
     pub fn ceiling(&self, unit: Unit) -> f64 {
         match unit {
             Unit::Matmul => self.matmul_flops,
-            Unit::Pointwise => self.pointwise_flops,
+            Unit::Pointwise | Unit::Collective { .. } => self.pointwise_flops,
         }
     }
 }
@@ -137,6 +142,9 @@ impl KernelGroup {
         } else {
             1.0
         };
+        if let Unit::Collective { .. } = self.unit {
+            return (0.0, Bound::Memory);
+        }
         kernel_time(self.flops, self.bytes, m.ceiling(self.unit), m.bw * eff)
     }
     /// Ops dispatched for each kernel of the group: the kernel's own and its

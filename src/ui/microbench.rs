@@ -316,6 +316,7 @@ fn render(
                 Regime::Overhead => pal.muted.mix(0.2),
                 Regime::Memory => pal.memory.mix(0.12),
                 Regime::Compute => pal.compute.mix(0.12),
+                Regime::Communication => pal.comm.mix(0.12),
             };
             Rectangle::new([(a, y.0), (b, y.1)], fill.filled())
         }))

@@ -17,6 +17,8 @@ pub const COMPUTE: &str = "#2563eb";
 pub const MEMORY: &str = "#d97706";
 /// Vector units: fp32 without tensor cores, normalisations.
 pub const VECTOR: &str = "#7c3aed";
+/// Communication: collectives between GPUs, the link's roof (issue 24).
+pub const COMM: &str = "#0d9488";
 
 // The same roles in the dark theme.
 pub const DARK_BG: &str = "#111827";
@@ -26,6 +28,7 @@ pub const DARK_GRID: &str = "#374151";
 pub const DARK_COMPUTE: &str = "#60a5fa";
 pub const DARK_MEMORY: &str = "#fb923c";
 pub const DARK_VECTOR: &str = "#a78bfa";
+pub const DARK_COMM: &str = "#2dd4bf";
 
 // Series colours, the same in both themes.
 /// This GPU, measured (the lab's roofline and its x·m and fma points); the
@@ -91,6 +94,7 @@ pub struct Palette {
     pub compute: RGBColor,
     pub memory: RGBColor,
     pub vector: RGBColor,
+    pub comm: RGBColor,
 }
 
 pub const LIGHT: Palette = Palette {
@@ -101,6 +105,7 @@ pub const LIGHT: Palette = Palette {
     compute: rgb(COMPUTE),
     memory: rgb(MEMORY),
     vector: rgb(VECTOR),
+    comm: rgb(COMM),
 };
 
 pub const DARK: Palette = Palette {
@@ -111,6 +116,7 @@ pub const DARK: Palette = Palette {
     compute: rgb(DARK_COMPUTE),
     memory: rgb(DARK_MEMORY),
     vector: rgb(DARK_VECTOR),
+    comm: rgb(DARK_COMM),
 };
 
 impl Palette {

@@ -412,6 +412,7 @@ fn render(
             (_, Bound::Memory) => pal.memory,
             (Unit::Matmul, Bound::Compute) => pal.compute,
             (Unit::Pointwise, Bound::Compute) => pal.vector,
+            (Unit::Collective { .. }, _) => pal.comm,
         };
         ch.draw_series(std::iter::once(Circle::new(
             (x, y),

@@ -228,11 +228,7 @@ fn the_headline_follows_the_numbers() {
 
 #[test]
 fn doubling_the_factory_is_explained_by_the_shares() {
-    let sh = |compute, memory, overhead| Shares {
-        compute,
-        memory,
-        overhead,
-    };
+    let sh = Shares::three;
     assert!(why_more_flops(sh(0.97, 0.03, 0.0), 1.94)
         .starts_with("close to 2×: the factory was busy 97.0 %"));
     let w = why_more_flops(sh(0.2, 0.5, 0.3), 1.11);
