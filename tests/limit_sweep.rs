@@ -8,6 +8,7 @@ use brrr::model::dit::{self, DitModel, DitRun};
 use brrr::model::limit::{self, named_regimes, Halving, Limit, TIE};
 use brrr::model::llm::{self, advice, step, KvDtype, LlmModel, LlmRun, Phase, WeightDtype};
 use brrr::model::overhead::{self, Remedies};
+use brrr::model::parallel::{DEGREES, LINKS};
 use brrr::model::{hardware, remedies, Dtype, Regime, Setting, Workload};
 use brrr::state::{hints, State};
 
@@ -38,7 +39,7 @@ fn check_rule(l: &Limit, what: &str) {
             );
         }
     }
-    for s in [l.flops2, l.bw2, l.overhead_half] {
+    for s in [l.flops2, l.bw2, l.overhead_half, l.link2] {
         assert!(s.is_finite() && s >= 1.0 - 1e-9, "{what}: {:?}", l);
     }
 }
@@ -189,6 +190,17 @@ fn llm_regime_and_sentences_follow_the_rule() {
             kvdtype: rng.pick(&[KvDtype::Bf16, KvDtype::Fp8]),
             graphs: rng.pick(&[false, true]),
             flash: rng.pick(&[false, true]),
+            // every spread, so the fourth class meets the rule too
+            par: llm::spread(
+                &model.config_or_toy(),
+                llm::Parallel {
+                    tp: rng.pick(&DEGREES),
+                    pp: rng.pick(&DEGREES),
+                    link: rng.pick(LINKS),
+                    overlap: rng.pick(&[false, true]),
+                },
+            )
+            .0,
         };
         let st = step::run(&r, &s);
         let what = format!("llm {r:?} on {}", s.hw.id);
@@ -295,6 +307,7 @@ fn the_issue_states() {
         kvdtype: KvDtype::Bf16,
         graphs: false,
         flash: true,
+        par: llm::Parallel::ONE,
     };
     let eager = step::run(&run, &a100);
     let graphed = step::run(

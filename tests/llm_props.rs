@@ -2,7 +2,10 @@
 
 use brrr::model::dit::{self, DitModel, DitRun};
 use brrr::model::llm::step::{self, Part};
-use brrr::model::llm::{limits, KvDtype, LlmConfig, LlmModel, LlmRun, Phase, WeightDtype};
+use brrr::model::llm::{
+    self, limits, KvDtype, LlmConfig, LlmModel, LlmRun, Parallel, Phase, WeightDtype,
+};
+use brrr::model::parallel::{DEGREES, LINKS};
 use brrr::model::{hardware, Setting};
 use brrr::state::State;
 use proptest::prelude::*;
@@ -51,21 +54,35 @@ fn arb_run() -> impl Strategy<Value = LlmRun> {
         any::<bool>(),
         any::<bool>(),
         any::<bool>(),
+        (0usize..4, 0usize..4, 0usize..LINKS.len(), any::<bool>()),
     )
         .prop_map(
-            |(config, prefill, batch, context, w, kv, graphs, flash)| LlmRun {
-                config,
-                phase: if prefill {
-                    Phase::Prefill
-                } else {
-                    Phase::Decode
-                },
-                batch,
-                context,
-                wdtype: WeightDtype::ALL[w as usize],
-                kvdtype: if kv { KvDtype::Fp8 } else { KvDtype::Bf16 },
-                graphs,
-                flash,
+            |(config, prefill, batch, context, w, kv, graphs, flash, (tp, pp, link, overlap))| {
+                LlmRun {
+                    config,
+                    phase: if prefill {
+                        Phase::Prefill
+                    } else {
+                        Phase::Decode
+                    },
+                    batch,
+                    context,
+                    wdtype: WeightDtype::ALL[w as usize],
+                    kvdtype: if kv { KvDtype::Fp8 } else { KvDtype::Bf16 },
+                    graphs,
+                    flash,
+                    // any spread the widget can ask for, made valid as the widget does
+                    par: llm::spread(
+                        &config,
+                        Parallel {
+                            tp: DEGREES[tp],
+                            pp: DEGREES[pp],
+                            link: LINKS[link],
+                            overlap,
+                        },
+                    )
+                    .0,
+                }
             },
         )
 }
@@ -111,9 +128,12 @@ proptest! {
         let r = LlmRun { phase: Phase::Prefill, ..r };
         let t = step::tokens(&r);
         let c = &r.config;
-        // linear layers inside the transformer blocks: 2 FLOPs per active weight per token
+        // linear layers inside the transformer blocks: 2 FLOPs per active weight per
+        // token, one GPU's share under tensor parallelism (the router runs whole)
+        let tp = f64::from(r.par.tp);
         let linear = kernels_matmul_flops(&r, Part::Projections) + kernels_matmul_flops(&r, Part::Mlp);
-        let want = 2.0 * f64::from(c.layers) * c.active_layer_matmul_params() * t;
+        let split = c.active_layer_matmul_params() - c.router_params();
+        let want = 2.0 * f64::from(c.layers) * (split / tp + c.router_params()) * t;
         prop_assert!((linear / want - 1.0).abs() < 1e-9, "{linear} vs {want}");
         // attention: 4·B·H·C²·d/2 causal (flash) or the full C² (naive), + softmax
         let (b, h, ctx, d) = (f64::from(r.batch), f64::from(c.heads), f64::from(r.context), c.head_dim());
@@ -127,7 +147,7 @@ proptest! {
                 && (k.group.unit == brrr::model::Unit::Matmul || k.group.name == "softmax"))
             .map(|k| k.group.flops)
             .sum();
-        prop_assert!((attn / (f64::from(c.layers) * per_layer) - 1.0).abs() < 1e-9);
+        prop_assert!((attn / (f64::from(c.layers) * per_layer / tp) - 1.0).abs() < 1e-9);
     }
 
     #[test]

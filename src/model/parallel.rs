@@ -40,6 +40,8 @@ pub struct Link {
     pub bw: f64,
     /// Latency per ring step, seconds.
     pub hop: f64,
+    /// Base latency of one call, seconds ([`NCCL_RING_BASE_S`] for every link).
+    pub base: f64,
     /// Where the numbers come from.
     pub source: &'static str,
 }
@@ -58,6 +60,7 @@ pub static LINKS: &[Link] = &[
         name: "NVLink 2 (V100 SXM2)",
         bw: 150e9,
         hop: NVLINK_HOP,
+        base: NCCL_RING_BASE_S,
         source: "NVIDIA Tesla V100 datasheet: NVLink 300 GB/s (6 links × 25 GB/s each way, counted both ways)",
     },
     Link {
@@ -65,6 +68,7 @@ pub static LINKS: &[Link] = &[
         name: "NVLink 3 (A100 SXM)",
         bw: 300e9,
         hop: NVLINK_HOP,
+        base: NCCL_RING_BASE_S,
         source: "NVIDIA A100 datasheet: NVLink 600 GB/s (12 links × 25 GB/s each way, counted both ways)",
     },
     Link {
@@ -72,6 +76,7 @@ pub static LINKS: &[Link] = &[
         name: "NVLink 4 (H100 / H200 SXM)",
         bw: 450e9,
         hop: NVLINK_HOP,
+        base: NCCL_RING_BASE_S,
         source: "NVIDIA H100 datasheet: NVLink 900 GB/s (18 links × 25 GB/s each way, counted both ways)",
     },
     Link {
@@ -79,6 +84,7 @@ pub static LINKS: &[Link] = &[
         name: "NVLink 5 (B200)",
         bw: 900e9,
         hop: NVLINK_HOP,
+        base: NCCL_RING_BASE_S,
         source: "NVIDIA DGX B200 / HGX B200: NVLink 1.8 TB/s per GPU, counted both ways",
     },
     Link {
@@ -86,6 +92,7 @@ pub static LINKS: &[Link] = &[
         name: "Infinity Fabric (MI300X)",
         bw: 448e9,
         hop: NVLINK_HOP,
+        base: NCCL_RING_BASE_S,
         source: "AMD Instinct MI300X datasheet: 896 GB/s aggregate peak Infinity Fabric bandwidth (7 links), counted both ways; the per-step latency is NCCL's NVLink figure (RCCL publishes none)",
     },
     Link {
@@ -93,6 +100,7 @@ pub static LINKS: &[Link] = &[
         name: "PCIe 4.0 x16",
         bw: 32e9,
         hop: PCI_HOP,
+        base: NCCL_RING_BASE_S,
         source: "PCI-SIG: PCIe 4.0 x16, 16 GT/s × 16 lanes ≈ 32 GB/s each way",
     },
     Link {
@@ -100,6 +108,7 @@ pub static LINKS: &[Link] = &[
         name: "PCIe 5.0 x16",
         bw: 64e9,
         hop: PCI_HOP,
+        base: NCCL_RING_BASE_S,
         source: "PCI-SIG: PCIe 5.0 x16, 32 GT/s × 16 lanes ≈ 64 GB/s each way",
     },
     Link {
@@ -107,9 +116,75 @@ pub static LINKS: &[Link] = &[
         name: "InfiniBand NDR (between nodes)",
         bw: 50e9,
         hop: NET_HOP,
+        base: NCCL_RING_BASE_S,
         source: "NVIDIA ConnectX-7 / Quantum-2: NDR 400 Gb/s = 50 GB/s each way, one adapter per GPU",
     },
 ];
+
+impl Link {
+    /// No link: one GPU.
+    pub const NONE: Link = Link {
+        id: "none",
+        name: "one GPU",
+        bw: f64::INFINITY,
+        hop: 0.0,
+        base: 0.0,
+        source: "",
+    };
+
+    /// The regime rule's counterfactual for communication: 2× the bandwidth and
+    /// half the latency ([`crate::model::limit::Halving::Link`]).
+    pub fn halved(self) -> Link {
+        Link {
+            bw: self.bw * 2.0,
+            hop: self.hop * 0.5,
+            base: self.base * 0.5,
+            ..self
+        }
+    }
+
+    /// A usable link: a positive bandwidth and latencies that are not negative.
+    pub fn valid(&self) -> bool {
+        self.bw > 0.0 && self.hop >= 0.0 && self.base >= 0.0 && !self.bw.is_nan()
+    }
+}
+
+/// How a model is spread over GPUs: `tp`-way tensor parallel inside each of
+/// `pp` pipeline stages, joined by `link`; `overlap`: collectives run beside the
+/// kernels after them instead of in line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Parallel {
+    pub tp: u32,
+    pub pp: u32,
+    pub link: Link,
+    pub overlap: bool,
+}
+
+impl Parallel {
+    /// One GPU.
+    pub const ONE: Parallel = Parallel {
+        tp: 1,
+        pp: 1,
+        link: Link::NONE,
+        overlap: false,
+    };
+
+    /// GPUs in the group.
+    pub fn gpus(&self) -> u32 {
+        self.tp.max(1).saturating_mul(self.pp.max(1))
+    }
+
+    /// The same spread over a link with 2× the bandwidth and half the latency.
+    pub fn halved(self) -> Parallel {
+        Parallel {
+            link: self.link.halved(),
+            ..self
+        }
+    }
+}
+
+/// The degrees the widgets offer (`llm_tp`, `llm_pp`, `dit_sp`).
+pub const DEGREES: [u32; 4] = [1, 2, 4, 8];
 
 pub fn link(id: &str) -> Option<&'static Link> {
     LINKS.iter().find(|l| l.id == id)
@@ -138,6 +213,8 @@ pub enum Collective {
     AllGather,
     ReduceScatter,
     AllToAll,
+    /// One GPU sends `S` bytes to the next (a pipeline stage's activations).
+    Send,
 }
 
 impl Collective {
@@ -146,6 +223,7 @@ impl Collective {
         let k = f64::from(n.max(1) - 1);
         match self {
             Collective::AllReduce => 2.0 * k,
+            Collective::Send => 1.0,
             _ => k,
         }
     }
@@ -155,6 +233,7 @@ impl Collective {
         let n = f64::from(n.max(1));
         match self {
             Collective::AllReduce => 2.0 * (n - 1.0) / n,
+            Collective::Send => 1.0,
             _ => (n - 1.0) / n,
         }
     }
@@ -183,7 +262,7 @@ pub fn collective(c: Collective, n: u32, bytes: f64, link: &Link) -> Cost {
     }
     let bytes = bytes.max(0.0);
     Cost {
-        latency: NCCL_RING_BASE_S + c.steps(n) * link.hop,
+        latency: link.base + c.steps(n) * link.hop,
         transfer: c.bus_factor(n) * bytes / link.bw,
     }
 }

@@ -91,6 +91,60 @@ choice_enum! {
     }
 }
 
+choice_enum! {
+    /// How many GPUs share one parallel dimension (`llm_tp`, `llm_pp`, `dit_sp`):
+    /// `model::parallel::DEGREES`.
+    pub enum Degree {
+        One = "1" "1",
+        Two = "2" "2",
+        Four = "4" "4",
+        Eight = "8" "8",
+    }
+}
+
+impl Degree {
+    pub fn n(self) -> u32 {
+        match self {
+            Degree::One => 1,
+            Degree::Two => 2,
+            Degree::Four => 4,
+            Degree::Eight => 8,
+        }
+    }
+}
+
+choice_enum! {
+    /// The link between GPUs (`llm_link`, `dit_link`): the preset's own, or one of
+    /// `model::parallel::LINKS` by its id (a test checks the two lists agree).
+    pub enum LinkChoice {
+        Preset = "preset" "the GPU's own",
+        Nvlink2 = "nvlink2" "NVLink 2 (150 GB/s)",
+        Nvlink3 = "nvlink3" "NVLink 3 (300 GB/s)",
+        Nvlink4 = "nvlink4" "NVLink 4 (450 GB/s)",
+        Nvlink5 = "nvlink5" "NVLink 5 (900 GB/s)",
+        Xgmi = "xgmi" "Infinity Fabric (448 GB/s)",
+        Pcie4 = "pcie4" "PCIe 4.0 x16 (32 GB/s)",
+        Pcie5 = "pcie5" "PCIe 5.0 x16 (64 GB/s)",
+        IbNdr = "ib-ndr" "InfiniBand NDR (50 GB/s)",
+    }
+}
+
+impl LinkChoice {
+    /// The link itself: the chosen one, or the preset's (`preset_id`), or PCIe 4.0
+    /// for a preset with none.
+    pub fn link(self, preset_id: &str) -> crate::model::parallel::Link {
+        use crate::model::parallel::{default_link, link};
+        let chosen = match self {
+            LinkChoice::Preset => default_link(preset_id),
+            other => link(other.id()),
+        };
+        chosen
+            .or_else(|| link("pcie4"))
+            .copied()
+            .unwrap_or(crate::model::parallel::Link::NONE)
+    }
+}
+
 impl GenLine {
     /// The model's line, or `None` for both.
     pub fn filter(self) -> Option<Line> {
@@ -405,6 +459,11 @@ params! {
     llm_kv_heads: Int[llm::limits::HEADS.0, llm::limits::HEADS.1] = 8, "llm_kv_heads", "KV heads";
     llm_ffn: Int[llm::limits::FFN.0, llm::limits::FFN.1] = 14336, "llm_ffn", "FFN width";
     llm_vocab: Int[llm::limits::VOCAB.0, llm::limits::VOCAB.1] = 128256, "llm_vocab", "Vocabulary";
+    // more than one GPU (issue 24, `model::parallel`)
+    llm_tp: Choice<Degree> = Degree::One, "llm_tp", "Tensor parallel (GPUs per stage)";
+    llm_pp: Choice<Degree> = Degree::One, "llm_pp", "Pipeline stages";
+    llm_link: Choice<LinkChoice> = LinkChoice::Preset, "llm_link", "Link between GPUs";
+    llm_overlap: Flag = false, "llm_overlap", "Overlap communication with compute";
     // the `dit` widget (`model::dit`)
     dit_model: Choice<DitModel> = DitModel::XL2, "dit_model", "Model";
     dit_res: Int[1, 1024] = 256, "dit_res", "Resolution (px) or frames";
@@ -412,6 +471,8 @@ params! {
     dit_flash: Flag = true, "dit_flash", "FlashAttention";
     dit_graphs: Flag = false, "dit_graphs", "CUDA graphs (one launch per step)";
     dit_fused: Flag = false, "dit_fused", "fuse adaLN scale/shift/gate and GELU into neighbours";
+    dit_sp: Choice<Degree> = Degree::One, "dit_sp", "Sequence parallel (GPUs)";
+    dit_link: Choice<LinkChoice> = LinkChoice::Preset, "dit_link", "Link between GPUs";
     // the `trace` widget: what it opens on (only the bundled example has a URL;
     // a file of the reader's own never leaves the page, nor goes into the URL)
     trace: Choice<TraceSource> = TraceSource::Example, "trace", "Trace";
@@ -520,6 +581,19 @@ impl super::State {
             kvdtype: w.llm_kvdtype,
             graphs: w.llm_graphs,
             flash: w.llm_flash,
+            par: llm::spread(&config, self.llm_parallel()).0,
+        }
+    }
+
+    /// The spread the `llm` controls ask for, before [`llm::spread`] checks it
+    /// against the model.
+    pub fn llm_parallel(&self) -> llm::Parallel {
+        let w = &self.widgets;
+        llm::Parallel {
+            tp: w.llm_tp.n(),
+            pp: w.llm_pp.n(),
+            link: w.llm_link.link(self.hw.id),
+            overlap: w.llm_overlap,
         }
     }
 

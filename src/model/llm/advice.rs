@@ -290,6 +290,7 @@ mod tests {
             kvdtype: KvDtype::Bf16,
             graphs: false,
             flash: true,
+            par: crate::model::parallel::Parallel::ONE,
         }
     }
 
@@ -406,7 +407,7 @@ mod tests {
         );
         assert!(cap.contains("a context of at most "), "{cap}");
         assert!(where_time_goes(&st).starts_with("Hypothetically (it does not fit in memory): "));
-        // Llama-3-70B in bf16 on an H100: fp8 weights make it fit, and nothing else
+        // Llama-3-70B in bf16 on an H100: fp8 weights or a second GPU make it fit
         let r70 = LlmRun {
             config: LlmModel::Llama3_70b.config_or_toy(),
             ..run8b(1, 4096)
@@ -417,7 +418,12 @@ mod tests {
             cap.contains("the weights alone (141 GB) exceed the 80 GB on H100"),
             "{cap}"
         );
-        assert!(cap.ends_with("it would fit with fp8 weights."), "{cap}");
+        assert!(
+            cap.ends_with(
+                "it would fit with any one of: fp8 weights; tensor parallelism over 2 GPUs."
+            ),
+            "{cap}"
+        );
         assert!(critical(&st, &h100, "H100").contains("not even the weights fit"));
         // the fp8 weights' counterfactual sentence
         fn fp8_of(cf: &[(&str, f64, String)]) -> String {
@@ -457,7 +463,12 @@ mod tests {
         // on an A100, which has no fp8 tensor cores, the 1-byte weights named are int8
         let a100 = on("a100-80gb");
         let cap = capacity(&step::run_plain(&r70, &a100), "A100");
-        assert!(cap.ends_with("it would fit with int8 weights."), "{cap}");
+        assert!(
+            cap.ends_with(
+                "it would fit with any one of: int8 weights; tensor parallelism over 2 GPUs."
+            ),
+            "{cap}"
+        );
         // at batch 1 and 4 k on an H100, Llama-3-8B fits, below the critical batch
         let st = step::run(&run8b(1, 4096), &h100);
         assert!(st.fits && st.fit.critical_reachable == Some(false));

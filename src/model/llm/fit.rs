@@ -9,17 +9,58 @@
 
 use super::{limits, KvDtype, LlmRun, Phase, WeightDtype};
 
-/// Bytes of every weight (all experts, the embedding and the LM head).
+/// Bytes of the weights one GPU holds (all experts, the embedding and the LM
+/// head on one GPU). Tensor parallelism splits each layer's attention and MLP
+/// weights over `tp` GPUs and keeps the norms, the router, the embedding and the
+/// LM head whole on each ([`super::kernels::split_by_tp`]); a pipeline gives each
+/// stage its layers, the embedding to the first stage and the LM head to the
+/// last (the same size: the larger stage counts).
 pub fn weight_bytes(r: &LlmRun) -> f64 {
-    r.config.total_params() * r.wdtype.bytes()
+    let c = &r.config;
+    let (tp, pp) = (f64::from(r.par.tp.max(1)), r.par.pp.max(1));
+    let h = f64::from(c.hidden);
+    let layer = (c.attn_params() + f64::from(c.experts) * c.expert_params()) / tp
+        + c.router_params()
+        + 2.0 * h;
+    let layers = f64::from(super::kernels::stage_layers(r).min(c.layers.max(1)));
+    let outer = if pp == 1 {
+        2.0 * c.embedding_params() + h
+    } else {
+        c.embedding_params() + h
+    };
+    (layers * layer + outer) * r.wdtype.bytes()
 }
 
-/// Bytes of the batch's KV cache after the step: `context` tokens per sequence,
-/// plus the one a decode step adds.
+/// Bytes of the batch's KV cache one GPU holds after the step: `context` tokens
+/// per sequence, plus the one a decode step adds; split over the KV heads (`tp`)
+/// and the stages' layers.
 pub fn kv_bytes(r: &LlmRun) -> f64 {
     let b = f64::from(r.batch.max(1));
     let ctx_after = f64::from(r.context.max(1)) + if r.phase == Phase::Decode { 1.0 } else { 0.0 };
-    b * ctx_after * r.config.kv_bytes_per_token(r.kvdtype)
+    let c = &r.config;
+    let share = f64::from(super::kernels::stage_layers(r).min(c.layers.max(1)))
+        / f64::from(c.layers.max(1))
+        / f64::from(r.par.tp.max(1));
+    b * ctx_after * c.kv_bytes_per_token(r.kvdtype) * share
+}
+
+/// The smallest tensor-parallel degree (of [`crate::model::parallel::DEGREES`],
+/// dividing the heads and KV heads, the pipeline kept) at which the state fits;
+/// `None` when none up to 8 does or the memory is not known.
+pub fn min_tp(r: &LlmRun, capacity: f64) -> Option<u32> {
+    if capacity <= 0.0 {
+        return None;
+    }
+    crate::model::parallel::DEGREES.into_iter().find(|&tp| {
+        r.config.splits_over(tp)
+            && fits(
+                &LlmRun {
+                    par: super::Parallel { tp, ..r.par },
+                    ..*r
+                },
+                capacity,
+            )
+    })
 }
 
 /// Weights + KV cache within `capacity` bytes (a capacity of 0 is unknown, and
@@ -60,6 +101,8 @@ pub enum Fix {
     Context(u32),
     /// A batch of at most this many sequences.
     Batch(u32),
+    /// Tensor parallelism over this many GPUs.
+    Tp(u32),
 }
 
 impl Fix {
@@ -76,6 +119,7 @@ impl Fix {
                 "a batch of at most {b} sequence{}",
                 if b == 1 { "" } else { "s" }
             ),
+            Fix::Tp(n) => format!("tensor parallelism over {n} GPUs"),
         }
     }
 }
@@ -98,6 +142,8 @@ pub struct Fit {
     /// Each single change that makes a state that does not fit fit (empty when it
     /// fits, or when no single change does).
     pub fixes: Vec<Fix>,
+    /// The smallest tensor-parallel degree that fits ([`min_tp`]).
+    pub min_tp: Option<u32>,
 }
 
 impl Fit {
@@ -127,6 +173,7 @@ pub fn fit(r: &LlmRun, capacity: f64, critical: f64, fp8_native: bool) -> Fit {
             max_batch: None,
             critical_reachable: None,
             fixes: Vec::new(),
+            min_tp: None,
         };
     }
     let max_batch =
@@ -174,6 +221,9 @@ pub fn fit(r: &LlmRun, capacity: f64, critical: f64, fp8_native: bool) -> Fit {
         if max_batch >= 1 && max_batch < r.batch {
             fixes.push(Fix::Batch(max_batch));
         }
+        if let Some(tp) = min_tp(r, capacity).filter(|&t| t > r.par.tp) {
+            fixes.push(Fix::Tp(tp));
+        }
     }
     Fit {
         capacity,
@@ -183,6 +233,7 @@ pub fn fit(r: &LlmRun, capacity: f64, critical: f64, fp8_native: bool) -> Fit {
         max_batch: Some(max_batch),
         critical_reachable: Some(critical_reachable),
         fixes,
+        min_tp: min_tp(r, capacity),
     }
 }
 
@@ -201,6 +252,7 @@ mod tests {
             kvdtype: KvDtype::Bf16,
             graphs: true,
             flash: true,
+            par: crate::model::parallel::Parallel::ONE,
         }
     }
 
@@ -234,10 +286,12 @@ mod tests {
         assert!(!f.fits && f.over() > 60e9, "{}", f.over());
         assert_eq!(f.max_batch, Some(0));
         assert_eq!(f.critical_reachable, Some(false));
-        assert_eq!(f.fixes, vec![Fix::Weights(WeightDtype::Fp8)]);
+        // or two GPUs: 70 GB of weights each, half the layers' and all the LM head's
+        assert_eq!(f.fixes, vec![Fix::Weights(WeightDtype::Fp8), Fix::Tp(2)]);
+        assert_eq!(f.min_tp, Some(2));
         assert_eq!(
             fit(&r, H100, 295.0, false).fixes,
-            vec![Fix::Weights(WeightDtype::Int8)]
+            vec![Fix::Weights(WeightDtype::Int8), Fix::Tp(2)]
         );
         // Llama-3-8B at batch 512: the KV cache; a smaller batch, a shorter context
         // or an fp8 KV cache each make it fit, and each bound is the last that does
@@ -256,6 +310,19 @@ mod tests {
                     }),
                 ),
                 Fix::Batch(b) => (LlmRun { batch: b, ..r }, Some(LlmRun { batch: b + 1, ..r })),
+                Fix::Tp(tp) => (
+                    LlmRun {
+                        par: crate::model::parallel::Parallel { tp, ..r.par },
+                        ..r
+                    },
+                    Some(LlmRun {
+                        par: crate::model::parallel::Parallel {
+                            tp: tp / 2,
+                            ..r.par
+                        },
+                        ..r
+                    }),
+                ),
             };
             assert!(fits(&ok, H100), "{fix:?}");
             if let Some(m) = one_more {

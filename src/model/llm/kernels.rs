@@ -57,15 +57,19 @@ pub enum Part {
     Mlp,
     Pointwise,
     LmHead,
+    /// Collectives between GPUs (tensor parallelism's all-reduces, a pipeline
+    /// stage's send).
+    Communication,
 }
 
 impl Part {
-    pub const ALL: [Part; 5] = [
+    pub const ALL: [Part; 6] = [
         Part::Projections,
         Part::Attention,
         Part::Mlp,
         Part::Pointwise,
         Part::LmHead,
+        Part::Communication,
     ];
     pub fn label(self) -> &'static str {
         match self {
@@ -74,6 +78,7 @@ impl Part {
             Part::Mlp => "MLP / experts",
             Part::Pointwise => "norms, RoPE, activation, residuals, embedding",
             Part::LmHead => "LM head",
+            Part::Communication => "collectives between GPUs",
         }
     }
 }
@@ -167,11 +172,95 @@ impl Dims {
 /// The kernels of one layer, in launch order: eager ([`super::eager::layer`]) or
 /// compiled ([`compiled_layer`]) as `r.graphs` says.
 pub fn layer_kernels(r: &LlmRun) -> Vec<LlmKernel> {
-    if r.graphs {
+    let layer = if r.graphs {
         compiled_layer(r)
     } else {
         super::eager::layer(r)
+    };
+    per_gpu_layer(layer, r)
+}
+
+/// Whether tensor parallelism splits a kernel's work over the GPUs of a stage.
+/// The split is gpt-fast's (`tp.py`, Megatron's layout): the QKV and MLP
+/// gate/up matmuls by output columns, the output and MLP down matmuls by input
+/// rows, so attention (its heads and their KV cache), RoPE and the activation
+/// between the MLP's matmuls split too. The norms, residual adds, the router of
+/// a mixture of experts, the embedding and the LM head run whole on every GPU.
+pub fn split_by_tp(k: &LlmKernel) -> bool {
+    match k.part {
+        Part::Projections | Part::Attention => true,
+        Part::Mlp => !matches!(k.group.name, "router" | "top-k routing"),
+        Part::Pointwise => k.group.name.starts_with("RoPE"),
+        Part::LmHead | Part::Communication => false,
     }
+}
+
+/// One GPU's share of a layer under `r.par`: the kernels [`split_by_tp`] names
+/// do `1/tp` of the work (FLOPs, weight, KV and activation bytes), and the
+/// partial sums of the output projection and the MLP are all-reduced before
+/// each residual add. The same layer on one GPU is returned as it is.
+pub fn per_gpu_layer(layer: Vec<LlmKernel>, r: &LlmRun) -> Vec<LlmKernel> {
+    let tp = r.par.tp.max(1);
+    if tp == 1 {
+        return layer;
+    }
+    let n = f64::from(tp);
+    let mut out = Vec::with_capacity(layer.len() + 2);
+    for mut kern in layer {
+        if kern.group.name == "residual add" {
+            out.push(collective(
+                "all-reduce (tensor parallel)",
+                super::super::parallel::Collective::AllReduce,
+                tp,
+                tokens(r) * f64::from(r.config.hidden) * ACT_BYTES,
+                r,
+            ));
+        }
+        if split_by_tp(&kern) {
+            kern.group.flops /= n;
+            kern.group.bytes /= n;
+            kern.weight_bytes /= n;
+            kern.kv_bytes /= n;
+        }
+        out.push(kern);
+    }
+    out
+}
+
+/// One collective over `r.par.link` on `n` GPUs moving an array of `bytes`; its
+/// whole time (`model::parallel::collective`) is the kernel's latency.
+pub fn collective(
+    name: &'static str,
+    c: super::super::parallel::Collective,
+    n: u32,
+    bytes: f64,
+    r: &LlmRun,
+) -> LlmKernel {
+    let cost = super::super::parallel::collective(c, n, bytes, &r.par.link);
+    LlmKernel {
+        group: KernelGroup {
+            name,
+            unit: Unit::Collective {
+                overlapped: r.par.overlap,
+            },
+            count: 1,
+            flops: 0.0,
+            bytes: c.bus_factor(n) * bytes,
+            bw_eff: 1.0,
+            cpu_ops: 0,
+            latency: cost.total(),
+        },
+        part: Part::Communication,
+        weight_bytes: 0.0,
+        kv_bytes: 0.0,
+        in_layer: true,
+    }
+}
+
+/// Layers per pipeline stage (the last stage may hold fewer).
+pub fn stage_layers(r: &LlmRun) -> u32 {
+    let pp = r.par.pp.max(1);
+    r.config.layers.div_ceil(pp).max(1)
 }
 
 /// The kernels of one compiled layer (what `torch.compile` fuses them into), in
@@ -370,7 +459,18 @@ pub fn kernels(r: &LlmRun) -> Vec<LlmKernel> {
     };
     let mut out = Vec::with_capacity(layer.len() * c.layers as usize + before.len() + after.len());
     out.extend(before.into_iter().map(outer));
-    for _ in 0..c.layers {
+    // a pipeline hands the activations to the next stage between its stages
+    let per_stage = stage_layers(r);
+    for i in 0..c.layers {
+        if i > 0 && i % per_stage == 0 {
+            out.push(outer(collective(
+                "send to the next stage",
+                super::super::parallel::Collective::Send,
+                2,
+                tokens(r) * f64::from(c.hidden) * ACT_BYTES,
+                r,
+            )));
+        }
         out.extend(layer.iter().cloned());
     }
     out.extend(after.into_iter().map(outer));

@@ -43,6 +43,8 @@ pub struct Published {
     pub tokens_per_s: f64,
     /// From the README's single-GPU table (the eager row is the blog's).
     pub readme: bool,
+    /// Tensor-parallel GPUs (1: one GPU), joined by the A100's NVLink 3.
+    pub gpus: u32,
 }
 
 const fn dense(layers: u32, hidden: u32, heads: u32, kv: u32, ffn: u32, vocab: u32) -> LlmConfig {
@@ -78,8 +80,43 @@ const fn row(
         compiled,
         tokens_per_s,
         readme: compiled,
+        gpus: 1,
     }
 }
+
+/// A compiled bf16 (or quantised) row on `gpus` tensor-parallel GPUs.
+const fn tp(
+    model: &'static str,
+    config: LlmConfig,
+    wdtype: WeightDtype,
+    gpus: u32,
+    tokens_per_s: f64,
+) -> Published {
+    Published {
+        gpus,
+        ..row(model, config, wdtype, true, tokens_per_s)
+    }
+}
+
+/// gpt-fast's tensor-parallel rows (tests/data/gpt-fast-tp.json, with its
+/// sources): compiled, batch 1, on 2–8 A100-80GB joined by NVLink.
+pub const GPT_FAST_TP: [Published; 15] = [
+    tp("Llama-2-7B", LLAMA2_7B, WeightDtype::Bf16, 2, 168.84),
+    tp("Llama-2-7B", LLAMA2_7B, WeightDtype::Bf16, 4, 254.02),
+    tp("Llama-2-7B", LLAMA2_7B, WeightDtype::Bf16, 8, 328.43),
+    tp("Llama-2-70B", LLAMA2_70B, WeightDtype::Bf16, 2, 21.32),
+    tp("Llama-2-70B", LLAMA2_70B, WeightDtype::Bf16, 4, 38.01),
+    tp("Llama-2-70B", LLAMA2_70B, WeightDtype::Bf16, 8, 62.50),
+    tp("Llama-3.1-8B", LLAMA31_8B, WeightDtype::Bf16, 2, 149.10),
+    tp("Llama-3.1-8B", LLAMA31_8B, WeightDtype::Bf16, 4, 217.21),
+    tp("Llama-3.1-8B", LLAMA31_8B, WeightDtype::Bf16, 8, 276.01),
+    tp("Llama-3.1-70B", LLAMA31_70B, WeightDtype::Bf16, 2, 16.03),
+    tp("Llama-3.1-70B", LLAMA31_70B, WeightDtype::Bf16, 4, 37.45),
+    tp("Llama-3.1-70B", LLAMA31_70B, WeightDtype::Bf16, 8, 58.78),
+    tp("Llama-2-70B", LLAMA2_70B, WeightDtype::Int8, 8, 80.44),
+    tp("Llama-2-70B", LLAMA2_70B, WeightDtype::Int4, 8, 90.77),
+    tp("Llama-3.1-70B", LLAMA31_70B, WeightDtype::Int8, 8, 75.58),
+];
 
 /// tests/data/gpt-fast.json's rows (checked against the file natively).
 pub const GPT_FAST: [Published; 9] = [
@@ -140,6 +177,14 @@ pub fn model(p: &Published) -> Compared {
         kvdtype: super::KvDtype::Bf16,
         graphs: p.compiled,
         flash: true,
+        par: crate::model::parallel::Parallel {
+            tp: p.gpus,
+            pp: 1,
+            link: crate::model::parallel::link("nvlink3")
+                .copied()
+                .unwrap_or(crate::model::parallel::Link::NONE),
+            overlap: false,
+        },
     };
     let prefill = step::run(&run(Phase::Prefill, PROMPT_TOKENS), &s);
     let decode = step::run(&run(Phase::Decode, PROMPT_TOKENS + NEW_TOKENS / 2), &s);
@@ -160,6 +205,20 @@ pub fn compare() -> Vec<Compared> {
     GPT_FAST.iter().map(model).collect()
 }
 
+/// The model against every tensor-parallel row.
+pub fn compare_tp() -> Vec<Compared> {
+    GPT_FAST_TP.iter().map(model).collect()
+}
+
+/// The largest |error| over the tensor-parallel rows
+/// (`llm_tp_vs_measured_max_error`).
+pub fn tp_max_error(rows: &[Compared]) -> f64 {
+    rows.iter()
+        .filter(|c| c.row.gpus > 1)
+        .map(|c| c.error().abs())
+        .fold(0.0, f64::max)
+}
+
 /// What the eager row says, from its numbers: how far the model is and what it
 /// calls the step.
 pub fn eager_note(c: &Compared) -> String {
@@ -175,7 +234,7 @@ pub fn eager_note(c: &Compared) -> String {
 /// The largest |error| over the README's single-GPU rows (`llm_vs_measured_max_error`).
 pub fn max_error(rows: &[Compared]) -> f64 {
     rows.iter()
-        .filter(|c| c.row.readme)
+        .filter(|c| c.row.readme && c.row.gpus == 1)
         .map(|c| c.error().abs())
         .fold(0.0, f64::max)
 }
@@ -212,6 +271,37 @@ mod tests {
         assert_eq!(
             j.get("empirical_peak_bw").and_then(|x| x.as_f64()),
             Some(EMPIRICAL_PEAK_BW)
+        );
+    }
+
+    #[test]
+    fn tensor_parallel_rows() {
+        let rows = compare_tp();
+        for c in &rows {
+            eprintln!(
+                "{} {} tp={} measured {} model {:.1} ({:+.1} %) {:?}",
+                c.row.model,
+                c.row.wdtype.id(),
+                c.row.gpus,
+                c.row.tokens_per_s,
+                c.model_tokens_per_s,
+                c.error() * 100.0,
+                c.regime
+            );
+        }
+        // 14 of the 15 rows within 12 %; Llama-3.1-70B on 2 GPUs is the one the
+        // model misses (+26.5 %): gpt-fast's own bandwidth column puts that run at
+        // 1131 GB/s per GPU, against 1482 for Llama-2-70B on 2 GPUs of the same
+        // machine with nearly the same bytes per GPU, a slowdown the weights
+        // streamed do not explain; the model is not fitted to it
+        for c in &rows {
+            let outlier = c.row.model == "Llama-3.1-70B" && c.row.gpus == 2;
+            let bound = if outlier { 0.30 } else { 0.12 };
+            assert!(c.error().abs() <= bound, "{c:?}");
+        }
+        assert!(
+            tp_max_error(&rows) > 0.25,
+            "the outlier is fixed: update README"
         );
     }
 

@@ -28,6 +28,7 @@ pub mod step;
 pub mod stream;
 
 use super::hardware::Dtype;
+pub use super::parallel::Parallel;
 use super::setting::{preset_flops, Setting};
 use super::workload::Machine;
 
@@ -231,9 +232,57 @@ pub struct LlmRun {
     pub graphs: bool,
     /// FlashAttention: one attention kernel, no scores in DRAM.
     pub flash: bool,
+    /// How the model is spread over GPUs (issue 24); [`Parallel::ONE`]: one GPU.
+    pub par: Parallel,
+}
+
+/// The spread `want` made valid for `c`: tensor parallelism splits the heads and
+/// the KV heads, so its degree must divide both; a pipeline stage holds at least
+/// one layer. Each degree that does not fit falls to the largest one of
+/// [`super::parallel::DEGREES`] below it that does; the strings say what changed
+/// and why (shown beside the control). A link without bandwidth is no link.
+pub fn spread(c: &LlmConfig, want: Parallel) -> (Parallel, Vec<String>) {
+    let mut notes = Vec::new();
+    let tp = super::parallel::DEGREES
+        .into_iter()
+        .filter(|&d| d <= want.tp.max(1) && c.splits_over(d))
+        .max()
+        .unwrap_or(1);
+    if tp != want.tp.max(1) {
+        notes.push(format!(
+            "Tensor parallel {} does not divide the {} attention heads and {} KV heads evenly: showing {tp}.",
+            want.tp, c.heads, c.kv_heads
+        ));
+    }
+    let pp = super::parallel::DEGREES
+        .into_iter()
+        .filter(|&d| d <= want.pp.max(1) && d <= c.layers.max(1))
+        .max()
+        .unwrap_or(1);
+    if pp != want.pp.max(1) {
+        notes.push(format!(
+            "{} pipeline stages need at least {} layers, the model has {}: showing {pp}.",
+            want.pp, want.pp, c.layers
+        ));
+    }
+    let mut par = Parallel { tp, pp, ..want };
+    if !par.link.valid() {
+        notes.push("The link has no bandwidth: showing one GPU.".into());
+        par = Parallel::ONE;
+    }
+    if par.gpus() == 1 {
+        par.link = Parallel::ONE.link;
+    }
+    (par, notes)
 }
 
 impl LlmConfig {
+    /// Whether tensor parallelism over `tp` GPUs gives each the same number of
+    /// heads and KV heads.
+    pub fn splits_over(&self, tp: u32) -> bool {
+        tp > 0 && self.heads.is_multiple_of(tp) && self.kv_heads.is_multiple_of(tp)
+    }
+
     /// Head dimension `h / H` (at least 1).
     pub fn head_dim(&self) -> f64 {
         f64::from(self.hidden) / f64::from(self.heads.max(1))

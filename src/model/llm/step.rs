@@ -12,7 +12,7 @@
 //! for launches) is overhead. The five parts sum to the step's wall time.
 
 use super::super::hardware::Dtype;
-use super::super::limit::Limit;
+use super::super::limit::{Halving, Limit};
 use super::super::overhead;
 use super::super::roofline::{self, Bound};
 use super::super::setting::Setting;
@@ -39,14 +39,28 @@ pub struct Split {
     pub activations: f64,
     pub compute: f64,
     pub overhead: f64,
+    /// Waiting on other GPUs: collectives not hidden behind kernels, and a
+    /// pipeline's bubble (0 on one GPU).
+    pub comm: f64,
 }
 
 impl Split {
     pub fn total(&self) -> f64 {
-        self.weights + self.kv + self.activations + self.compute + self.overhead
+        self.weights + self.kv + self.activations + self.compute + self.overhead + self.comm
+    }
+    /// Every part scaled by `k`.
+    fn scaled(self, k: f64) -> Split {
+        Split {
+            weights: self.weights * k,
+            kv: self.kv * k,
+            activations: self.activations * k,
+            compute: self.compute * k,
+            overhead: self.overhead * k,
+            comm: self.comm * k,
+        }
     }
     /// The largest part's name (`weights`, `kv`, `activations`, `compute`,
-    /// `overhead`).
+    /// `overhead`, `comm`).
     pub fn largest(&self) -> &'static str {
         [
             ("weights", self.weights),
@@ -54,6 +68,7 @@ impl Split {
             ("activations", self.activations),
             ("compute", self.compute),
             ("overhead", self.overhead),
+            ("comm", self.comm),
         ]
         .into_iter()
         .fold(("weights", f64::MIN), |b, x| if x.1 > b.1 { x } else { b })
@@ -177,15 +192,75 @@ pub fn run_plain(r: &LlmRun, setting: &Setting) -> LlmStep {
     run_with(r, setting, false)
 }
 
+/// Micro-batches a pipeline runs one step as: a prefill's sequences go through
+/// the stages one behind the other; a decode step is one micro-batch (each new
+/// token needs the last).
+pub fn micro_batches(r: &LlmRun) -> u32 {
+    if r.par.pp > 1 && r.phase == Phase::Prefill {
+        r.batch.max(1)
+    } else {
+        1
+    }
+}
+
+/// A pipeline's wall time for `m` micro-batches that each take `t_micro` through
+/// all `pp` stages in turn: the first micro-batch fills the pipeline, the others
+/// follow one stage apart, `(m + pp − 1) · t_micro / pp` (GPipe's schedule with
+/// balanced stages; on one stage, `t_micro`).
+pub fn pipeline_wall(t_micro: f64, m: u32, pp: u32) -> f64 {
+    if pp <= 1 {
+        return t_micro;
+    }
+    t_micro * f64::from(m.max(1) + pp - 1) / f64::from(pp)
+}
+
 fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool) -> LlmStep {
     let m = machine(r, setting);
-    let ks = kernels(r);
-    let gs = groups(r, &ks, setting);
-    let tl = simulate(r, &gs, &m);
-    let limit = if with_limit {
-        Limit::of(&m, tl.shares(), tl.wall, |h| simulate(r, &gs, h).wall)
+    // a pipeline runs its micro-batches one behind the other; each is simulated
+    // once through every stage, on one GPU of each
+    let mb = micro_batches(r);
+    let micro = LlmRun {
+        batch: (r.batch.max(1) / mb).max(1),
+        ..*r
+    };
+    let pp = r.par.pp.max(1);
+    let ks = kernels(&micro);
+    let gs = groups(&micro, &ks, setting);
+    let tl = simulate(&micro, &gs, &m);
+    let wall = pipeline_wall(tl.wall, mb, pp);
+    // what one GPU does: its stage of each micro-batch; the rest is the bubble
+    let busy = f64::from(mb) / f64::from(pp);
+    let bubble = if pp > 1 {
+        (wall - busy * tl.wall).max(0.0)
     } else {
-        Limit::decide(tl.wall, tl.shares(), |_| tl.wall)
+        0.0
+    };
+    let shares = {
+        let s = tl.shares();
+        let k = 1.0 - bubble / wall.max(f64::MIN_POSITIVE);
+        crate::model::timeline::Shares {
+            compute: s.compute * k,
+            memory: s.memory * k,
+            overhead: s.overhead * k,
+            comm: s.comm * k + (1.0 - k),
+        }
+    };
+    let halved = LlmRun {
+        par: micro.par.halved(),
+        ..micro
+    };
+    let limit = if with_limit {
+        Limit::decide(wall, shares, |h| {
+            let t = if h == Halving::Link {
+                let ks = kernels(&halved);
+                simulate(&halved, &groups(&halved, &ks, setting), &m).wall
+            } else {
+                simulate(&micro, &gs, &h.apply(&m)).wall
+            };
+            pipeline_wall(t, mb, pp)
+        })
+    } else {
+        Limit::decide(wall, shares, |_| wall)
     };
     let mut split = Split::default();
     for (kern, g) in ks.iter().zip(&gs) {
@@ -201,7 +276,11 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool) -> LlmStep {
         }
     }
     split.overhead = tl.overhead();
-    let wall = tl.wall;
+    split.comm = tl.busy_comm;
+    if pp > 1 {
+        split = split.scaled(busy);
+        split.comm += bubble;
+    }
     let layer_ks = layer_kernels(r);
     let layer_groups = groups(r, &layer_ks, setting);
     let layer: Vec<LayerRow> = layer_ks
@@ -366,6 +445,7 @@ mod tests {
             kvdtype: KvDtype::Bf16,
             graphs: true,
             flash: true,
+            par: crate::model::parallel::Parallel::ONE,
         }
     }
 
@@ -466,6 +546,150 @@ mod tests {
         let on = |id: &str| hardware::preset(id).map(|p| on_preset(&r70, &base, p));
         assert_eq!(on("mi300x").map(|s| s.fits), Some(true));
         assert_eq!(on("h100-sxm").map(|s| s.fits), Some(false));
+    }
+
+    fn tp(r: LlmRun, n: u32, link: &str) -> LlmRun {
+        let l = crate::model::parallel::link(link).copied();
+        LlmRun {
+            par: crate::model::parallel::Parallel {
+                tp: n,
+                pp: 1,
+                link: l.unwrap_or(crate::model::parallel::Link::NONE),
+                overlap: false,
+            },
+            ..r
+        }
+    }
+
+    #[test]
+    fn one_gpu_is_unchanged_by_the_link() {
+        // TP = PP = 1: whatever the link, the step is the one-GPU step
+        let s = setting("h100-sxm");
+        let r = llama8b(Phase::Decode, 8, 4096);
+        let one = run(&r, &s);
+        for l in crate::model::parallel::LINKS {
+            let (par, _) = super::super::spread(
+                &r.config,
+                crate::model::parallel::Parallel {
+                    link: *l,
+                    ..crate::model::parallel::Parallel::ONE
+                },
+            );
+            assert_eq!(run(&LlmRun { par, ..r }, &s), one, "{}", l.id);
+        }
+        assert_eq!(one.split.comm, 0.0);
+        assert_eq!(one.limit.link2, 1.0);
+    }
+
+    #[test]
+    fn tensor_parallel_splits_weights_and_adds_all_reduces() {
+        let s = setting("h100-sxm");
+        let r70 = LlmRun {
+            config: LlmModel::Llama3_70b.config_or_toy(),
+            ..llama8b(Phase::Decode, 1, 4096)
+        };
+        // doubling TP halves the layers' weight bytes per GPU; the LM head and
+        // embedding stay whole on each
+        let per_gpu = |n| run(&tp(r70, n, "nvlink4"), &s).weight_bytes;
+        let whole = 2.0 * r70.config.embedding_params() * 2.0;
+        for n in [1, 2, 4] {
+            let (a, b) = (per_gpu(n) - whole, per_gpu(2 * n) - whole);
+            assert!((a / b - 2.0).abs() < 0.01, "{n}: {a} {b}");
+        }
+        // 70B needs two H100s; every TP from 2 fits
+        assert!(!run(&r70, &s).fits);
+        assert_eq!(run(&r70, &s).fit.min_tp, Some(2));
+        assert!(run(&tp(r70, 2, "nvlink4"), &s).fits);
+        // two all-reduces per layer
+        let ks = kernels(&tp(r70, 4, "nvlink4"));
+        let n = ks.iter().filter(|k| k.part == Part::Communication).count();
+        assert_eq!(n, 2 * 80);
+        // with CUDA graphs at batch 1 the step time falls as TP grows while the
+        // communication share rises
+        let mut last = (f64::INFINITY, 0.0);
+        for n in [2, 4, 8] {
+            let st = run(&tp(r70, n, "nvlink4"), &s);
+            let share = st.split.comm / st.wall;
+            assert!(
+                st.wall < last.0 && share > last.1,
+                "{n}: {} {share}",
+                st.wall
+            );
+            last = (st.wall, share);
+        }
+        // at batch 64 the all-reduces carry 1 MB each: over PCIe, 8 GPUs are
+        // communication-bound, and going from 4 to 8 pays less than over NVLink
+        let b64 = |n, l| {
+            run(
+                &LlmRun {
+                    batch: 64,
+                    ..tp(r70, n, l)
+                },
+                &s,
+            )
+        };
+        let p8 = b64(8, "pcie4");
+        assert_eq!(p8.regime, Regime::Communication, "{:?}", p8.limit);
+        let gain = |l| b64(4, l).wall / b64(8, l).wall;
+        assert!(
+            gain("pcie4") < gain("nvlink4") && gain("pcie4") < 1.5,
+            "{} {}",
+            gain("pcie4"),
+            gain("nvlink4")
+        );
+        // overlap hides collectives behind kernels: never slower
+        let mut o = LlmRun {
+            batch: 64,
+            ..tp(r70, 8, "pcie4")
+        };
+        o.par.overlap = true;
+        assert!(run(&o, &s).wall < p8.wall);
+        // eager decode stays overhead-bound: each GPU's CPU still launches every op
+        let eager = run(
+            &LlmRun {
+                graphs: false,
+                ..tp(r70, 8, "nvlink4")
+            },
+            &s,
+        );
+        assert_eq!(eager.regime, Regime::Overhead);
+    }
+
+    #[test]
+    fn a_pipeline_fits_and_pays_only_with_micro_batches() {
+        let s = setting("h100-sxm");
+        let r70 = LlmRun {
+            config: LlmModel::Llama3_70b.config_or_toy(),
+            ..llama8b(Phase::Decode, 1, 4096)
+        };
+        let pp = |phase, batch, n| {
+            let mut r = LlmRun {
+                phase,
+                batch,
+                ..tp(r70, 1, "nvlink4")
+            };
+            r.par.pp = n;
+            run(&r, &s)
+        };
+        // two stages hold half the layers each: it fits, but decode goes through
+        // both in turn, so a GPU idles half the step
+        let d2 = pp(Phase::Decode, 1, 2);
+        assert!(d2.fits);
+        assert!(
+            (d2.split.comm / d2.wall - 0.5).abs() < 0.05,
+            "{:?}",
+            d2.split
+        );
+        assert!((d2.split.total() - d2.wall).abs() < 1e-9 * d2.wall);
+        // a prefill of 8 sequences through 4 stages: (8 + 3) / 4 of one sequence
+        let p4 = pp(Phase::Prefill, 8, 4);
+        let one = pp(Phase::Prefill, 1, 4);
+        assert!(
+            (p4.wall / one.wall - 11.0 / 4.0).abs() < 1e-9,
+            "{} {}",
+            p4.wall,
+            one.wall
+        );
     }
 
     #[test]
