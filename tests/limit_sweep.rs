@@ -254,6 +254,8 @@ fn dit_regime_and_sentences_follow_the_rule() {
             flash: rng.pick(&[false, true]),
             graphs: rng.pick(&[false, true]),
             fused: rng.pick(&[false, true]),
+            sp: rng.pick(&DEGREES),
+            link: rng.pick(LINKS),
         };
         let st = dit::run(&r, &s);
         let what = format!("dit {r:?} on {}", s.hw.id);
@@ -332,6 +334,8 @@ fn the_issue_states() {
             flash: true,
             graphs,
             fused: false,
+            sp: 1,
+            link: brrr::model::parallel::Link::NONE,
         };
         let d = State::default().setting();
         let st = dit::run(&r, &d);

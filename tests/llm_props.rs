@@ -153,16 +153,19 @@ proptest! {
     #[test]
     fn dit_outputs_finite_and_shares_sum_to_one(
         video in any::<bool>(), res in 1u32..=1024, batch in 1u32..=256,
-        flash in any::<bool>(), graphs in any::<bool>(), fused in any::<bool>(), s in arb_setting())
+        flash in any::<bool>(), graphs in any::<bool>(), fused in any::<bool>(), s in arb_setting(),
+        sp in 0usize..4, link in 0usize..LINKS.len())
     {
+        let sp = DEGREES[sp];
+        let link = if sp > 1 { LINKS[link] } else { brrr::model::parallel::Link::NONE };
         let r = DitRun { model: if video { DitModel::CogVideoX2b } else { DitModel::XL2 },
-                         res, batch, flash, graphs, fused };
+                         res, batch, flash, graphs, fused, sp, link };
         let st = dit::run(&r, &s);
         let sh = st.shares;
-        for v in [st.wall, st.flops, sh.attention, sh.mlp, sh.pointwise, sh.overhead] {
+        for v in [st.wall, st.flops, sh.attention, sh.mlp, sh.pointwise, sh.overhead, sh.comm] {
             prop_assert!(v.is_finite() && v >= 0.0, "{v}");
         }
-        prop_assert!((sh.attention + sh.mlp + sh.pointwise + sh.overhead - 1.0).abs() < 1e-9);
+        prop_assert!((sh.attention + sh.mlp + sh.pointwise + sh.overhead + sh.comm - 1.0).abs() < 1e-9);
         let fast = Setting { bw: s.bw * 2.0, ..s };
         prop_assert!(dit::run(&r, &fast).wall <= st.wall * (1.0 + 1e-12));
     }

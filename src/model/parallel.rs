@@ -186,6 +186,30 @@ impl Parallel {
 /// The degrees the widgets offer (`llm_tp`, `llm_pp`, `dit_sp`).
 pub const DEGREES: [u32; 4] = [1, 2, 4, 8];
 
+/// A doubling of the GPUs that buys less than this speedup no longer pays.
+pub const PAYS: f64 = 1.1;
+
+/// Where adding GPUs stops paying: the smallest GPU count in `walls` (GPU
+/// count, wall time; in increasing count) from which the next count shortens
+/// the step by less than [`PAYS`]×; `None` when every step up pays.
+pub fn stops_paying(walls: &[(u32, f64)]) -> Option<u32> {
+    walls
+        .windows(2)
+        .find(|w| w[1].1 <= 0.0 || w[0].1 / w[1].1 < PAYS)
+        .map(|w| w[0].0)
+}
+
+/// Scaling efficiency: the speedup from `base` GPUs (wall `t_base`) to `n`
+/// GPUs (wall `t_n`), divided by the `n / base` more GPUs; 1 is perfect.
+pub fn efficiency(base: u32, t_base: f64, n: u32, t_n: f64) -> f64 {
+    let e = (t_base * f64::from(base.max(1))) / (t_n * f64::from(n.max(1)));
+    if e.is_finite() {
+        e
+    } else {
+        0.0
+    }
+}
+
 pub fn link(id: &str) -> Option<&'static Link> {
     LINKS.iter().find(|l| l.id == id)
 }
@@ -339,6 +363,15 @@ mod tests {
         // algorithm bandwidth of an 8-GPU all-reduce is 8/14 of the link's
         let t = collective(Collective::AllReduce, 8, 8e9, nv4()).transfer;
         assert!((alg_bandwidth(8e9, t) / 450e9 - 8.0 / 14.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn where_scaling_stops_paying() {
+        assert_eq!(stops_paying(&[(1, 10.0), (2, 5.0), (4, 2.6), (8, 1.4)]), None);
+        assert_eq!(stops_paying(&[(1, 10.0), (2, 5.0), (4, 4.7), (8, 4.0)]), Some(2));
+        assert_eq!(stops_paying(&[(1, 10.0), (2, 9.5)]), Some(1));
+        assert!((efficiency(1, 10.0, 4, 2.5) - 1.0).abs() < 1e-12);
+        assert!((efficiency(2, 10.0, 8, 5.0) - 0.5).abs() < 1e-12);
     }
 
     #[test]

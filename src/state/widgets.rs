@@ -607,6 +607,9 @@ impl super::State {
             flash: w.dit_flash,
             graphs: w.dit_graphs,
             fused: w.dit_fused,
+            sp: w.dit_sp.n(),
+            // kept on one GPU too: the scaling chart uses it
+            link: w.dit_link.link(self.hw.id),
         }
     }
 }

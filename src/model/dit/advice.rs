@@ -119,6 +119,8 @@ mod tests {
             flash: true,
             graphs: false,
             fused: false,
+            sp: 1,
+            link: crate::model::parallel::Link::NONE,
         };
         assert!(double_batch(&r, &s).contains("overhead-bound"));
         let sw = switches(&r, &s);

@@ -34,12 +34,40 @@ fn g(name: &'static str, unit: Unit, flops: f64, bytes: f64) -> KernelGroup {
     }
 }
 
-/// The kernels of one block with their classes, in launch order.
+/// One collective of the sequence-parallel step over `r.link` (its whole time is
+/// the kernel's latency, `model::parallel::collective`); counted with attention.
+fn collective(
+    r: &DitRun,
+    name: &'static str,
+    c: super::super::parallel::Collective,
+    bytes: f64,
+) -> (KernelGroup, Class) {
+    let sp = r.sp.max(1);
+    let cost = super::super::parallel::collective(c, sp, bytes, &r.link);
+    (
+        KernelGroup {
+            latency: cost.total(),
+            ..g(
+                name,
+                Unit::Collective { overlapped: false },
+                0.0,
+                c.bus_factor(sp) * bytes,
+            )
+        },
+        Class::Attention,
+    )
+}
+
+/// The kernels of one block with their classes, in launch order, as one of
+/// `r.sp` sequence-parallel GPUs runs them (the module's docs).
 pub fn block(r: &DitRun) -> Vec<(KernelGroup, Class)> {
+    use super::super::parallel::Collective;
     let c = r.model.config();
     let (h, b) = (f64::from(c.hidden), f64::from(r.batch.max(1)));
     let n = c.tokens(r.res);
-    let t = b * n;
+    let sp = f64::from(r.sp.max(1));
+    // this GPU's tokens
+    let t = b * n / sp;
     let cd = f64::from(c.cond);
     let heads = f64::from(c.heads);
     let act = t * h;
@@ -107,9 +135,26 @@ pub fn block(r: &DitRun) -> Vec<(KernelGroup, Class)> {
         ),
         Attention,
     ));
-    let mm = 2.0 * b * heads * n * n * (h / heads);
-    let sm = 5.0 * b * heads * n * n;
-    let scores = b * heads * n * n;
+    // each GPU computes 1/sp of the attention: its heads over every token
+    // (Ulysses) or its queries against every key (ring)
+    let mm = 2.0 * b * heads * n * n * (h / heads) / sp;
+    let sm = 5.0 * b * heads * n * n / sp;
+    let scores = b * heads * n * n / sp;
+    match super::SpKind::of(r) {
+        super::SpKind::None => {}
+        super::SpKind::Ulysses => out.push(collective(
+            r,
+            "all-to-all Q, K, V (Ulysses)",
+            Collective::AllToAll,
+            3.0 * A * act,
+        )),
+        super::SpKind::Ring => out.push(collective(
+            r,
+            "K, V round the ring",
+            Collective::AllGather,
+            2.0 * A * act * sp,
+        )),
+    }
     if r.flash {
         out.push((
             views(
@@ -126,6 +171,14 @@ pub fn block(r: &DitRun) -> Vec<(KernelGroup, Class)> {
         ));
         out.push((g("softmax", PW, sm, A * 2.0 * scores), Attention));
         out.push((g("P·V", Matmul, mm, A * (scores + 2.0 * act)), Attention));
+    }
+    if super::SpKind::of(r) == super::SpKind::Ulysses {
+        out.push(collective(
+            r,
+            "all-to-all output (Ulysses)",
+            Collective::AllToAll,
+            A * act,
+        ));
     }
     out.push((
         views(
@@ -175,7 +228,7 @@ pub fn block(r: &DitRun) -> Vec<(KernelGroup, Class)> {
 pub fn kernels(r: &DitRun) -> Vec<(KernelGroup, Class)> {
     let c = r.model.config();
     let (h, b) = (f64::from(c.hidden), f64::from(r.batch.max(1)));
-    let t = b * c.tokens(r.res);
+    let t = b * c.tokens(r.res) / f64::from(r.sp.max(1));
     let patch_in = 4.0 * f64::from(c.in_channels);
     let patch_out = 4.0 * f64::from(c.out_channels);
     let p = Class::Pointwise;

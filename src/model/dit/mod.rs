@@ -28,6 +28,17 @@
 //! epilogue, gate and residual into the projection's and fc2's: 8 kernels per block
 //! instead of 18, and those activations stop round-tripping through DRAM.
 //!
+//! **Sequence parallel** (URL `dit_sp`, issue 24): `s` GPUs each hold `T/s`
+//! tokens; every token-wise kernel does `1/s` of the work and every GPU reads all
+//! the weights. Attention mixes tokens, so it needs the others' keys and values:
+//! where `s` divides the heads, Ulysses (DeepSpeed-Ulysses: an all-to-all of Q, K
+//! and V before attention hands each GPU `heads/s` whole heads, an all-to-all of
+//! the output after it gives the tokens back); otherwise ring attention (each GPU
+//! keeps its queries and the key/value shards pass round the ring, an
+//! all-gather's traffic; it can hide behind the attention's arithmetic, which brrr
+//! does not assume: the passes count in line). Either way each GPU computes `1/s`
+//! of the attention.
+//!
 //! Classes for the split: attention = QKV, the attention kernels and the output
 //! projection; MLP = fc1, fc2; pointwise = adaLN (SiLU, the small modulation linear,
 //! LayerNorm, modulate), GELU, gate and residual, the patch embedding and final
@@ -153,6 +164,41 @@ pub struct DitRun {
     pub flash: bool,
     pub graphs: bool,
     pub fused: bool,
+    /// Sequence-parallel GPUs (1: one GPU) and the link joining them.
+    pub sp: u32,
+    pub link: super::parallel::Link,
+}
+
+/// How attention is spread over sequence-parallel GPUs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpKind {
+    /// One GPU.
+    None,
+    /// All-to-all of Q, K, V and the output (the degree divides the heads).
+    Ulysses,
+    /// Key/value shards passed round a ring.
+    Ring,
+}
+
+impl SpKind {
+    pub fn of(r: &DitRun) -> SpKind {
+        let sp = r.sp.max(1);
+        if sp == 1 {
+            SpKind::None
+        } else if r.model.config().heads.is_multiple_of(sp) {
+            SpKind::Ulysses
+        } else {
+            SpKind::Ring
+        }
+    }
+
+    pub fn words(self) -> &'static str {
+        match self {
+            SpKind::None => "one GPU",
+            SpKind::Ulysses => "Ulysses (all-to-all of Q, K, V and the output)",
+            SpKind::Ring => "ring attention (key/value shards passed round the ring)",
+        }
+    }
 }
 
 /// Shares of the wall time; they sum to 1.
@@ -162,6 +208,8 @@ pub struct DitShares {
     pub mlp: f64,
     pub pointwise: f64,
     pub overhead: f64,
+    /// Collectives between GPUs (0 on one GPU).
+    pub comm: f64,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -204,7 +252,18 @@ pub fn run(r: &DitRun, setting: &Setting) -> DitStep {
     let ks = kernels(r);
     let groups: Vec<KernelGroup> = ks.iter().map(|(k, _)| k.clone()).collect();
     let tl = simulate(r, &groups, &m);
-    let limit = Limit::of(&m, tl.shares(), tl.wall, |h| simulate(r, &groups, h).wall);
+    let halved = DitRun {
+        link: r.link.halved(),
+        ..*r
+    };
+    let limit = Limit::decide(tl.wall, tl.shares(), |h| {
+        if h == super::limit::Halving::Link {
+            let gs: Vec<KernelGroup> = kernels(&halved).into_iter().map(|(k, _)| k).collect();
+            simulate(&halved, &gs, &m).wall
+        } else {
+            simulate(r, &groups, &h.apply(&m)).wall
+        }
+    });
     let mut by = [(0.0f64, 0.0f64); 3];
     for (k, class) in &ks {
         let (t, bound) = k.roof_time(&m);
@@ -223,11 +282,13 @@ pub fn run(r: &DitRun, setting: &Setting) -> DitStep {
         }
     };
     let (attention, mlp, pointwise) = (share(0), share(1), share(2));
+    let comm = tl.shares().comm;
     let shares = DitShares {
         attention,
         mlp,
         pointwise,
-        overhead: (1.0 - attention - mlp - pointwise).max(0.0),
+        overhead: (1.0 - attention - mlp - pointwise - comm).max(0.0),
+        comm,
     };
     let bound = |i: usize| {
         if by[i].0 > by[i].1 {
@@ -252,6 +313,15 @@ pub fn run(r: &DitRun, setting: &Setting) -> DitStep {
         ],
         timeline: tl,
     }
+}
+
+/// The same step on 1, 2, 4 and 8 sequence-parallel GPUs over `r`'s link, for
+/// the scaling chart.
+pub fn scaling(r: &DitRun, setting: &Setting) -> Vec<(u32, DitStep)> {
+    super::parallel::DEGREES
+        .into_iter()
+        .map(|sp| (sp, run(&DitRun { sp, ..*r }, setting)))
+        .collect()
 }
 
 /// `wall(2·batch) / wall(batch)`.
@@ -323,6 +393,8 @@ mod tests {
             flash: true,
             graphs: false,
             fused: false,
+            sp: 1,
+            link: crate::model::parallel::Link::NONE,
         }
     }
 
@@ -332,6 +404,50 @@ mod tests {
             s.select_preset(p);
         }
         s.setting()
+    }
+
+    #[test]
+    fn sequence_parallel_video() {
+        let s = h100();
+        let cog = |sp, link: &str| DitRun {
+            model: DitModel::CogVideoX2b,
+            res: 49,
+            graphs: true,
+            sp,
+            link: crate::model::parallel::link(link)
+                .copied()
+                .unwrap_or(crate::model::parallel::Link::NONE),
+            ..xl(49, 1)
+        };
+        // 30 heads: 2 GPUs split them (Ulysses), 4 and 8 do not (ring)
+        assert_eq!(SpKind::of(&cog(2, "nvlink4")), SpKind::Ulysses);
+        assert_eq!(SpKind::of(&cog(4, "nvlink4")), SpKind::Ring);
+        assert_eq!(SpKind::of(&cog(8, "nvlink4")), SpKind::Ring);
+        // over NVLink each doubling still pays, while the communication share rises
+        let nv: Vec<DitStep> = [1, 2, 4, 8].map(|n| run(&cog(n, "nvlink4"), &s)).into();
+        for w in nv.windows(2) {
+            assert!(w[1].wall < 0.7 * w[0].wall, "{} {}", w[1].wall, w[0].wall);
+            assert!(w[1].shares.comm > w[0].shares.comm);
+        }
+        assert_eq!(nv[0].shares.comm, 0.0);
+        // over PCIe the all-to-all outweighs attention from 2 GPUs: communication-
+        // bound, and 8 GPUs barely beat one
+        let pc = run(&cog(2, "pcie4"), &s);
+        assert!(pc.shares.comm > pc.shares.attention, "{:?}", pc.shares);
+        assert_eq!(pc.regime, Regime::Communication);
+        assert!(run(&cog(8, "pcie4"), &s).wall > 0.8 * nv[0].wall);
+        // scaling: where adding GPUs stops paying
+        let pts = scaling(&cog(1, "pcie4"), &s);
+        assert_eq!(pts.len(), 4);
+        assert_eq!(
+            crate::model::parallel::stops_paying(&pts.iter().map(|p| (p.0, p.1.wall)).collect::<Vec<_>>()),
+            Some(1)
+        );
+        let pts = scaling(&cog(1, "nvlink4"), &s);
+        assert_eq!(
+            crate::model::parallel::stops_paying(&pts.iter().map(|p| (p.0, p.1.wall)).collect::<Vec<_>>()),
+            None
+        );
     }
 
     #[test]

@@ -20,6 +20,7 @@ fn part_words(largest: &str) -> &'static str {
         "kv" => "reading the KV cache",
         "activations" => "moving activations",
         "compute" => "arithmetic on the tensor cores",
+        "comm" => "waiting on the other GPUs (collectives, a pipeline's bubble)",
         _ => "fixed cost per kernel (launch waits, kernel floors)",
     }
 }
@@ -33,6 +34,7 @@ fn largest_part(st: &LlmStep) -> (&'static str, f64) {
         "kv" => sp.kv,
         "activations" => sp.activations,
         "compute" => sp.compute,
+        "comm" => sp.comm,
         _ => sp.overhead,
     };
     (big, v / st.wall.max(f64::MIN_POSITIVE))
@@ -263,6 +265,176 @@ pub fn counterfactuals(r: &LlmRun, s: &Setting, st: &LlmStep) -> Vec<(&'static s
         }
         out.push(("fp8", q, text));
     }
+    out.extend(parallel_counterfactuals(r, s, st));
+    out
+}
+
+/// What more or fewer GPUs, a faster link and overlap would buy (issue 24): the
+/// model run with each changed. Twice the tensor-parallel GPUs is offered while
+/// the model splits over them; the rest only where more than one GPU runs.
+pub fn parallel_counterfactuals(
+    r: &LlmRun,
+    s: &Setting,
+    st: &LlmStep,
+) -> Vec<(&'static str, f64, String)> {
+    let speed = |alt: &LlmRun| {
+        let t = step::run_plain(alt, s).wall;
+        if t > 0.0 {
+            st.wall / t
+        } else {
+            1.0
+        }
+    };
+    let change = |x: f64| {
+        if x >= HELPS_FROM {
+            format!("make the step {x:.2}× faster")
+        } else if 1.0 / x >= HELPS_FROM {
+            format!("make the step {:.2}× slower", 1.0 / x)
+        } else {
+            "change the step by less than 5 %".to_string()
+        }
+    };
+    let fit_words = |alt: &LlmRun| match (st.fits, super::fit::fits(alt, st.capacity)) {
+        (false, true) => " and it would fit in memory",
+        (true, false) => ", but it would no longer fit in memory",
+        _ => "",
+    };
+    let mut out = Vec::new();
+    let tp = r.par.tp.max(1);
+    if tp < 8 && r.config.splits_over(tp * 2) {
+        let alt = LlmRun {
+            par: super::Parallel { tp: tp * 2, ..r.par },
+            ..*r
+        };
+        let x = speed(&alt);
+        out.push((
+            "tp_up",
+            x,
+            format!(
+                "Tensor parallelism over {} GPUs would {}{} ({} tokens/s per GPU instead of {}).",
+                tp * 2,
+                change(x),
+                fit_words(&alt),
+                units::sig3(st.tokens_per_s * x / f64::from(alt.par.gpus())),
+                units::sig3(st.tokens_per_s / f64::from(r.par.gpus())),
+            ),
+        ));
+    }
+    if tp > 1 {
+        let alt = LlmRun {
+            par: super::Parallel { tp: tp / 2, ..r.par },
+            ..*r
+        };
+        let x = speed(&alt);
+        out.push((
+            "tp_down",
+            x,
+            format!("Half the tensor-parallel GPUs ({}) would {}{}.", tp / 2, change(x), fit_words(&alt)),
+        ));
+    }
+    if r.par.gpus() > 1 {
+        let x = st.limit.link2;
+        out.push((
+            "link",
+            x,
+            format!(
+                "A link with 2× the bandwidth and half the latency of {} would {}.",
+                r.par.link.name,
+                change(x)
+            ),
+        ));
+        let alt = LlmRun {
+            par: super::Parallel {
+                overlap: !r.par.overlap,
+                ..r.par
+            },
+            ..*r
+        };
+        let x = speed(&alt);
+        out.push((
+            "overlap",
+            x,
+            if r.par.overlap {
+                format!(
+                    "Collectives are overlapped with the kernels after them (the ideal: a decoder's next layer needs the sum, so only independent work can hide them); in line they would {}.",
+                    change(x)
+                )
+            } else {
+                format!(
+                    "Overlapping the collectives with the kernels after them (the ideal, an upper bound) would {}.",
+                    change(x)
+                )
+            },
+        ));
+    }
+    out
+}
+
+/// What running on more GPUs does, in words: the collectives' share of the
+/// step, the scaling efficiency, where adding GPUs stops paying, and (for an
+/// eager step) why the CPU's launches do not shrink with more GPUs. Empty on
+/// one GPU.
+pub fn parallel(r: &LlmRun, st: &LlmStep, sc: &step::Scaling) -> Vec<String> {
+    let mut out = Vec::new();
+    let n = r.par.gpus();
+    if n > 1 {
+        let collectives = step::kernels(&LlmRun {
+            batch: (r.batch.max(1) / step::micro_batches(r)).max(1),
+            ..*r
+        })
+        .iter()
+        .filter(|k| k.part == super::step::Part::Communication)
+        .count();
+        out.push(format!(
+            "On {n} GPUs ({} tensor parallel × {} pipeline stage{}) over {}: {} of the step waits on the other GPUs, {collectives} collectives per pass through the model.",
+            r.par.tp,
+            r.par.pp,
+            if r.par.pp == 1 { "" } else { "s" },
+            r.par.link.name,
+            units::percent(st.split.comm / st.wall.max(f64::MIN_POSITIVE)),
+        ));
+        if r.par.pp > 1 {
+            out.push(if r.phase == Phase::Prefill && r.batch > 1 {
+                format!(
+                    "The pipeline runs the {} sequences as micro-batches one stage apart; each GPU still idles {} of the step while the pipeline fills and drains.",
+                    r.batch,
+                    units::percent(f64::from(r.par.pp - 1) / f64::from(r.batch + r.par.pp - 1)),
+                )
+            } else {
+                "A pipeline lets the model fit, but this step passes through the stages one after another: each GPU works on its stage and waits for the rest.".to_string()
+            });
+        }
+        if !r.graphs && st.regime == Regime::Overhead {
+            out.push("Each GPU has its own CPU process launching every one of its kernels, so more GPUs do not shorten the launches: the eager step stays overhead-bound.".to_string());
+        }
+    }
+    let e = sc.efficiency;
+    if r.par.tp > e.base {
+        out.push(format!(
+            "Scaling efficiency at tensor parallel {}: {} ({}× the speed on {}× the GPUs of {}).",
+            r.par.tp,
+            units::percent(e.value),
+            units::sig3(e.speedup),
+            units::sig3(f64::from(r.par.tp) / f64::from(e.base)),
+            if e.base == 1 {
+                "one GPU".to_string()
+            } else {
+                format!("{} GPUs, the fewest that fit", e.base)
+            },
+        ));
+    }
+    out.push(match sc.stops_paying {
+        Some(at) => format!(
+            "Over {}, adding tensor-parallel GPUs stops paying at {at}: the next doubling buys less than {}×.",
+            r.par.link.name,
+            crate::model::parallel::PAYS
+        ),
+        None => format!(
+            "Over {}, every doubling of the tensor-parallel GPUs up to 8 still buys at least {}×.",
+            r.par.link.name,
+            crate::model::parallel::PAYS
+        ),
+    });
     out
 }
 

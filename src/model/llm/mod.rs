@@ -266,12 +266,11 @@ pub fn spread(c: &LlmConfig, want: Parallel) -> (Parallel, Vec<String>) {
         ));
     }
     let mut par = Parallel { tp, pp, ..want };
+    // (the link is kept on one GPU, where it costs nothing: the scaling chart
+    // draws more GPUs over it)
     if !par.link.valid() {
         notes.push("The link has no bandwidth: showing one GPU.".into());
         par = Parallel::ONE;
-    }
-    if par.gpus() == 1 {
-        par.link = Parallel::ONE.link;
     }
     (par, notes)
 }

@@ -400,6 +400,77 @@ pub fn sweep(r: &LlmRun, setting: &Setting) -> Vec<SweepPoint> {
         .collect()
 }
 
+/// One point of the scaling chart: the step on `tp` tensor-parallel GPUs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScalePoint {
+    pub tp: u32,
+    pub wall: f64,
+    pub tokens_per_s: f64,
+    pub split: Split,
+    pub fits: bool,
+}
+
+/// Speedup over `base` tensor-parallel GPUs, and that per added GPU.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Efficiency {
+    /// The fewest GPUs that fit (1 where nothing fits or the memory is unknown).
+    pub base: u32,
+    pub speedup: f64,
+    /// `speedup ÷ (tp / base)` (`llm_scaling_efficiency`).
+    pub value: f64,
+}
+
+/// The step against the tensor-parallel degree, the rest of `r` kept.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scaling {
+    /// 1, 2, 4, 8: those that split the heads.
+    pub points: Vec<ScalePoint>,
+    /// Where a doubling stops buying [`crate::model::parallel::PAYS`]×.
+    pub stops_paying: Option<u32>,
+    /// At `r`'s own degree.
+    pub efficiency: Efficiency,
+}
+
+/// The step on 1, 2, 4 and 8 tensor-parallel GPUs over `r`'s link (the scaling
+/// chart), where it stops paying, and the scaling efficiency at `r`'s degree
+/// against the fewest GPUs that fit.
+pub fn scaling(r: &LlmRun, setting: &Setting) -> Scaling {
+    let points: Vec<ScalePoint> = crate::model::parallel::DEGREES
+        .into_iter()
+        .filter(|&tp| r.config.splits_over(tp))
+        .map(|tp| {
+            let s = run_plain(
+                &LlmRun {
+                    par: super::Parallel { tp, ..r.par },
+                    ..*r
+                },
+                setting,
+            );
+            ScalePoint {
+                tp,
+                wall: s.wall,
+                tokens_per_s: s.tokens_per_s,
+                split: s.split,
+                fits: s.fits,
+            }
+        })
+        .collect();
+    let walls: Vec<(u32, f64)> = points.iter().map(|p| (p.tp, p.wall)).collect();
+    let base = points.iter().find(|p| p.fits).map_or(1, |p| p.tp).min(r.par.tp.max(1));
+    let wall_at = |tp: u32| walls.iter().find(|w| w.0 == tp).map_or(0.0, |w| w.1);
+    let (tb, tn) = (wall_at(base), wall_at(r.par.tp.max(1)));
+    let speedup = crate::model::limit::ratio(tb, tn);
+    Scaling {
+        stops_paying: crate::model::parallel::stops_paying(&walls),
+        efficiency: Efficiency {
+            base,
+            speedup,
+            value: crate::model::parallel::efficiency(base, tb, r.par.tp.max(1), tn),
+        },
+        points,
+    }
+}
+
 /// The same run on another preset at its datasheet numbers, as choosing it in the
 /// hardware select would (the dtype kept where it has it, the roofs and overhead
 /// kept): one row of the widget's "compare GPUs" table.
@@ -575,7 +646,12 @@ mod tests {
                     ..crate::model::parallel::Parallel::ONE
                 },
             );
-            assert_eq!(run(&LlmRun { par, ..r }, &s), one, "{}", l.id);
+            let st = run(&LlmRun { par, ..r }, &s);
+            assert!(
+                st.wall == one.wall && st.split == one.split && st.limit == one.limit,
+                "{}",
+                l.id
+            );
         }
         assert_eq!(one.split.comm, 0.0);
         assert_eq!(one.limit.link2, 1.0);
