@@ -64,8 +64,9 @@ self.addEventListener('fetch', (event) => {
     );
     return;
   }
-  // unhashed names (the trace widget's worker and example, the icons) can change
-  // under the same name: network first, the cached copy offline
+  // unhashed names (the trace widget's worker, UI and example, the lab's module,
+  // the icons) can change under the same name: network first, the cached copy
+  // offline
   if (!HASHED.test(url.pathname)) {
     event.respondWith(
       fetch(req)

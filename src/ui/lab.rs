@@ -1,4 +1,6 @@
-//! Widget `lab`: "Measure my GPU". Shows the WebGPU adapter and its limits, runs
+//! Widget `lab`: "Measure my GPU", ITS OWN LEPTOS APP (mounted by
+//! `src/bin/brrr-lab-ui.rs` when the page's stand-in, `lab_host.rs`, imports it;
+//! never by `start`). Shows the WebGPU adapter and its limits, runs
 //! the lab (`gpu::web`) with a progress bar and a Cancel button, and shows the
 //! copy bandwidth, the fused-vs-eager tables, the crossover, the dispatch
 //! overhead and the measured roofline over the preset's. "Use my GPU" loads the
@@ -27,9 +29,10 @@ use crate::gpu::table::Status;
 use crate::gpu::{analysis, apply, export, table, web};
 use crate::js;
 use crate::model::units;
-use crate::state::State;
+use crate::state::page::Knobs;
+use crate::state::{url, State};
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// Where results persist (versioned with the export format).
 pub const STORAGE_KEY: &str = "brrr.lab.v1";
@@ -46,8 +49,85 @@ fn save(run: &LabRun) -> Result<(), String> {
         .map_err(|e| format!("could not save the results: {e}"))
 }
 
+/// The page this app runs in (`lab_host.rs`): its shared state, as the URL
+/// codec's query, read and written through two callbacks.
+struct Page {
+    /// `live()` → the page's state now.
+    live: js_sys::Function,
+    /// `apply(query)`: the page's state becomes this one.
+    apply: js_sys::Function,
+}
+
+impl Page {
+    fn live(&self) -> Option<State> {
+        let q = self.live.call0(&JsValue::NULL).ok()?.as_string()?;
+        Some(url::decode(&q).0)
+    }
+    fn apply(&self, s: &State) -> Result<(), String> {
+        self.apply
+            .call1(&JsValue::NULL, &url::encode(s).into())
+            .map(|_| ())
+            .map_err(js::js_err)
+    }
+}
+
+thread_local! {
+    /// The state the widget draws and the theme, as the page last said.
+    static SIGNALS: std::cell::Cell<Option<(RwSignal<State>, RwSignal<bool>)>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// Mounts the widget into `el` (the page's stand-in calls this once the module is
+/// loaded): the page's theme, its test knobs, the state it draws (a URL query) and
+/// its two callbacks (see [`Page`]).
+pub fn mount(
+    el: web_sys::HtmlElement,
+    dark: bool,
+    small: bool,
+    wall: bool,
+    view: &str,
+    live: js_sys::Function,
+    apply: js_sys::Function,
+) {
+    let _ = any_spawner::Executor::init_wasm_bindgen();
+    let owner = Owner::new();
+    owner.set();
+    let state = RwSignal::new(url::decode(view).0);
+    let dark = RwSignal::new(dark);
+    SIGNALS.with(|s| s.set(Some((state, dark))));
+    let ctx = Ctx {
+        state,
+        view: Memo::new(move |_| state.get()),
+        on_screen: Signal::derive(|| true),
+        report: Memo::new(move |_| state.with(State::report)),
+        dark,
+        knobs: Knobs {
+            lab_small: small,
+            lab_wall_clock: wall,
+            debug_panic: false,
+        },
+    };
+    let page = StoredValue::new_local(Page { live, apply });
+    leptos::mount::mount_to(el, move || view! { <Lab ctx=ctx page=page/> }).forget();
+    std::mem::forget(owner);
+}
+
+/// The page's theme changed.
+pub fn set_dark(on: bool) {
+    if let Some((_, d)) = SIGNALS.with(std::cell::Cell::get) {
+        d.set(on);
+    }
+}
+
+/// The state the page draws changed (a URL query).
+pub fn set_view(query: &str) {
+    if let Some((s, _)) = SIGNALS.with(std::cell::Cell::get) {
+        s.set(url::decode(query).0);
+    }
+}
+
 #[component]
-pub fn Lab(ctx: Ctx) -> impl IntoView {
+fn Lab(ctx: Ctx, page: StoredValue<Page, LocalStorage>) -> impl IntoView {
     // read now: the URL is rewritten to the explorer's keys once the app mounts
     let (small_url, wall_url) = (ctx.knobs.lab_small, ctx.knobs.lab_wall_clock);
     let probe = RwSignal::new(Probe::Checking);
@@ -233,8 +313,14 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
         };
         let adapter =
             run.with_untracked(|r| r.as_ref().map(|r| r.adapter.name()).unwrap_or_default());
-        let mut res = Err(String::new());
-        ctx.state.update(|s| res = apply::apply(s, &sum, &adapter));
+        // the page's state now, measured ceilings applied, handed back
+        let mut s = page
+            .with_value(Page::live)
+            .unwrap_or_else(|| ctx.state.get_untracked());
+        let res = apply::apply(&mut s, &sum, &adapter).and_then(|a| {
+            page.with_value(|p| p.apply(&s))?;
+            Ok(a)
+        });
         match res {
             Err(e) => applied.set(Some(e)),
             Ok(a) => {
@@ -251,7 +337,7 @@ pub fn Lab(ctx: Ctx) -> impl IntoView {
                 }
                 applied.set(Some(format!(
                     "The explorer now describes this GPU as “{}”: {}. Every widget follows.",
-                    ctx.state.with_untracked(State::hw_name),
+                    s.hw_name(),
                     parts.join(", ")
                 )));
             }

@@ -20,6 +20,7 @@ mod hardware_table;
 mod help;
 mod lab;
 mod lab_datasheet;
+mod lab_host;
 mod lab_view;
 mod later;
 mod llm;
@@ -27,6 +28,7 @@ mod llm_measured;
 mod microbench;
 mod notices;
 mod offline;
+mod on_demand;
 mod overhead;
 mod palette;
 mod panic;
@@ -123,6 +125,30 @@ pub fn mount_trace(el: web_sys::HtmlElement, dark: bool) {
 /// The page's theme changed (the trace widget's app follows it).
 pub fn trace_dark(on: bool) {
     trace::set_dark(on);
+}
+
+/// The lab's own app (`src/bin/brrr-lab-ui.rs`): mounts it into `el` (see
+/// `lab_host.rs` for the arguments).
+pub fn mount_lab(
+    el: web_sys::HtmlElement,
+    dark: bool,
+    small: bool,
+    wall: bool,
+    view: &str,
+    live: js_sys::Function,
+    apply: js_sys::Function,
+) {
+    lab::mount(el, dark, small, wall, view, live, apply);
+}
+
+/// The page's theme changed (the lab's app follows it).
+pub fn lab_dark(on: bool) {
+    lab::set_dark(on);
+}
+
+/// The state the page draws changed (a URL query; the lab's app follows it).
+pub fn lab_view(query: &str) {
+    lab::set_view(query);
 }
 
 pub fn start() {

@@ -8,18 +8,10 @@
 //! `data-trace-state="error"`) and the rest of the page is untouched. The page's
 //! theme is passed on at mount and on every change (`set_dark`).
 
+use super::on_demand::{self, call};
 use super::Ctx;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
-
-#[wasm_bindgen(inline_js = "export function import_module(u) { return import(u); }")]
-extern "C" {
-    /// `import(url)`: a snippet module, so the page's CSP ('self') allows it.
-    #[wasm_bindgen(catch)]
-    fn import_module(url: &str) -> Result<js_sys::Promise, JsValue>;
-}
 
 /// The module's glue and .wasm (Trunk's `data-type="worker"` names: unhashed).
 const JS: &str = "brrr-trace-ui.js";
@@ -33,39 +25,9 @@ enum Stage {
     Failed(String),
 }
 
-/// `path` against the page's base URL (a snippet's `import` would resolve a
-/// relative one against the snippet's own URL).
-fn absolute(path: &str) -> Result<String, String> {
-    let base = document()
-        .base_uri()
-        .ok()
-        .flatten()
-        .ok_or("the page has no base URL")?;
-    web_sys::Url::new_with_base(path, &base)
-        .map(|u| u.href())
-        .map_err(crate::js::js_err)
-}
-
-fn call(module: &JsValue, name: &str, args: &[JsValue]) -> Result<JsValue, String> {
-    let f: js_sys::Function = js_sys::Reflect::get(module, &name.into())
-        .map_err(crate::js::js_err)?
-        .dyn_into()
-        .map_err(|_| format!("the module has no function {name}"))?;
-    let args: js_sys::Array = args.iter().collect();
-    f.apply(&JsValue::NULL, &args).map_err(crate::js::js_err)
-}
-
 /// Imports the module, instantiates its .wasm and mounts the widget into `el`.
 async fn load(el: web_sys::HtmlElement, dark: bool) -> Result<JsValue, String> {
-    let promise = import_module(&absolute(JS)?).map_err(crate::js::js_err)?;
-    let module = JsFuture::from(promise).await.map_err(crate::js::js_err)?;
-    let opts = js_sys::Object::new();
-    js_sys::Reflect::set(&opts, &"module_or_path".into(), &absolute(WASM)?.into())
-        .map_err(crate::js::js_err)?;
-    let init = call(&module, "default", &[opts.into()])?;
-    JsFuture::from(js_sys::Promise::resolve(&init))
-        .await
-        .map_err(crate::js::js_err)?;
+    let module = on_demand::load(JS, WASM).await?;
     call(&module, "mount", &[el.into(), dark.into()])?;
     Ok(module)
 }

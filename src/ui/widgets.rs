@@ -103,7 +103,7 @@ pub const WIDGETS: &[WidgetDef] = &[
         title: "Measure my GPU",
         embed_height: 1380,
         gate: true,
-        render: |ctx| view! { <super::lab::Lab ctx=ctx/> }.into_any(),
+        render: |ctx| view! { <super::lab_host::LabHost ctx=ctx/> }.into_any(),
     },
     // chapter "Diagnose your own run"
     WidgetDef {

@@ -394,13 +394,13 @@ async function main() {
   }
   console.log(`("no redraw": the box showed a new value but data-frame did not change within ${NO_REDRAW_MS} ms; "unchanged": the value rounded to the one shown, nothing to redraw)`);
 
-  // the trace widget's worker is fetched only when that widget first needs it:
-  // not part of the first visit (listed apart)
-  const ON_DEMAND = /^(brrr-trace-worker|trace-worker\.js)/;
+  // the trace widget's worker and UI and the lab's UI are fetched only when their
+  // widget first needs them: not part of the first visit (listed apart)
+  const ON_DEMAND = /^(brrr-trace-worker|brrr-trace-ui|brrr-lab-ui|trace-worker\.js)/;
   const onDemand = gzipSizes(ROOT).filter((s) => ON_DEMAND.test(s.file));
   const sizes = gzipSizes(ROOT).filter((s) => !ON_DEMAND.test(s.file));
   const kb = (b) => (b / 1024).toFixed(1);
-  console.log(`\nOn demand (the trace widget's worker): ${onDemand.map((s) => `${s.file} ${kb(s.gz)} KB`).join(', ')}`);
+  console.log(`\nOn demand (the trace widget's worker and UI, the lab's UI): ${onDemand.map((s) => `${s.file} ${kb(s.gz)} KB`).join(', ')}`);
   console.log(`\nTransfer size of dist/ at the first visit (gzip -9)`);
   const totalRaw = sizes.reduce((a, s) => a + s.raw, 0);
   const totalGz = sizes.reduce((a, s) => a + s.gz, 0);

@@ -75,6 +75,19 @@ const perElement = (m) => {
   return t[Math.floor(t.length / 2)] / m.elements;
 };
 
+test("the lab's own module is fetched only once the widget is on screen", async () => {
+  const label = 'lab on demand';
+  const page = await h.open('?lab_size=small', { label });
+  const mine = () => h.requests.filter((r) => r.label === label && /brrr-lab-ui/.test(r.url)).map((r) => r.url);
+  assert.deepEqual(mine(), [], 'nothing of the lab is fetched before it is on screen');
+  assert.equal(await page.locator('#lab [data-lab-load]').getAttribute('data-lab-load'), 'loading');
+  await page.locator('#lab').scrollIntoViewIfNeeded();
+  await page.waitForSelector('.lab[data-lab-gpu=ready], .lab[data-lab-gpu=missing]', { timeout: 15_000 });
+  assert.ok(mine().some((u) => u.endsWith('brrr-lab-ui_bg.wasm')), "the lab's own wasm, once shown");
+  assert.equal(await page.locator('#lab [data-lab-load]').count(), 0, 'the stand-in is gone');
+  await h.closePage(page);
+});
+
 test('a full small run completes, verifies, and round-trips through export, import and reload', async () => {
   const page = await openLab('?lab_size=small');
   assert.equal(await status(page), 'idle');
@@ -258,9 +271,11 @@ test('a full small run completes, verifies, and round-trips through export, impo
   assert.equal(param(await search(page), 'hw'), 'a100-40gb');
   assert.equal(param(await search(page), 'gpu'), null);
 
-  // results survive a reload
+  // results survive a reload (shown once the lab's module is in: it loads on screen)
   await page.reload();
   await page.waitForSelector('html[data-ready="1"]', { state: 'attached' });
+  await page.locator('#lab').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#lab .lab', { timeout: 15_000 });
   await pollUntil(() => metric(page, 'lab_copy_bw'), (v) => v === m.lab_copy_bw);
   assert.deepEqual(await metrics(page, READOUTS), m);
   assert.equal(await status(page), 'done');
@@ -270,6 +285,8 @@ test('a full small run completes, verifies, and round-trips through export, impo
   await page.evaluate(() => localStorage.setItem('brrr.lab.v1', '{"format":"brrr-lab",'));
   await page.reload();
   await page.waitForSelector('html[data-ready="1"]', { state: 'attached' });
+  await page.locator('#lab').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#lab .lab', { timeout: 15_000 });
   assert.match(await page.locator('#lab-message').innerText(), /could not be read/);
   assert.equal(await page.evaluate(() => localStorage.getItem('brrr.lab.v1')), '{"format":"brrr-lab",');
   assert.equal(await metric(page, 'lab_status'), 'idle');

@@ -74,6 +74,9 @@ test('the example opens when the widget is first on screen, fetched only then, a
   await h.withPage(t, '', async (page) => {
     const before = h.requests.filter((r) => /brrr-trace-(worker|ui)|example\/rank0/.test(r.url) && r.label.startsWith(t.name));
     assert.deepEqual(before, [], 'nothing of the trace widget is fetched before it is on screen');
+    // nor the lab's module (brrr-lab-ui.js / _bg.wasm): the first visit holds neither widget
+    const lab = h.requests.filter((r) => /brrr-lab-ui/.test(r.url) && r.label.startsWith(t.name));
+    assert.deepEqual(lab, [], "the lab's module is not part of the first visit");
     await show(page.locator(W));
     assert.equal(await state(page, ['example', 'error']), 'example', await page.locator(`${W} [data-trace-message]`).innerText());
     const fetched = h.requests.filter((r) => r.label.startsWith(t.name)).map((r) => r.url);

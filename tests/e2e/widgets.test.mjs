@@ -105,7 +105,9 @@ test("the essay's back-of-the-envelope figures, computed by the model and shown 
   const help = await text('#how-to-read');
   assert.match(help, /an H100 295 FLOP\/byte/);
   assert.match(help, /TPU v5e about 240 \(197 TFLOP\/s over 820 GB\/s/);
-  // the lab's expectation for copy bandwidth (mixbench)
+  // the lab's expectation for copy bandwidth (mixbench), once its module is in
+  await showLocator(page.locator('#lab'));
+  await page.waitForSelector('#lab .lab', { timeout: 15_000 });
   assert.match(await text('#lab'), /94 %/);
 });
 

@@ -1,0 +1,44 @@
+//! The lab's own app ("Measure my GPU", `src/ui/lab.rs` with the WebGPU driver
+//! `src/gpu/web/`), wasm32 only: Trunk builds it as a separate ES module with its
+//! own .wasm (`index.html`'s `data-type="worker" data-bindgen-target="web"` link,
+//! used here only for its unhashed names), which the page's stand-in
+//! (`src/ui/lab_host.rs`) imports when the widget first comes on screen. The
+//! page's first load therefore does not carry the lab.
+//!
+//! Exports: `mount(element, dark, small, wall, view, live, apply)` (once; see
+//! `lab_host.rs`), `set_dark(dark)` (on every theme change) and `set_view(query)`
+//! (whenever the state the widget draws changes).
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {}
+
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(target_arch = "wasm32")]
+mod exports {
+    use wasm_bindgen::prelude::wasm_bindgen;
+
+    #[wasm_bindgen]
+    pub fn mount(
+        el: web_sys::HtmlElement,
+        dark: bool,
+        small: bool,
+        wall: bool,
+        view: String,
+        live: js_sys::Function,
+        apply: js_sys::Function,
+    ) {
+        brrr::ui::mount_lab(el, dark, small, wall, &view, live, apply);
+    }
+
+    #[wasm_bindgen]
+    pub fn set_dark(dark: bool) {
+        brrr::ui::lab_dark(dark);
+    }
+
+    #[wasm_bindgen]
+    pub fn set_view(query: String) {
+        brrr::ui::lab_view(&query);
+    }
+}

@@ -1,0 +1,127 @@
+//! The lab's stand-in on the page. "Measure my GPU" (`lab.rs`, with `lab_view.rs`,
+//! `lab_datasheet.rs` and the WebGPU driver `gpu::web`) is its own small Leptos
+//! app with its own .wasm (`src/bin/brrr-lab-ui.rs`): few visitors use it, so the
+//! page's first load does not carry it. When the widget first comes on screen this
+//! component imports that module and calls its `mount`; until then it shows a
+//! status line, and if the module cannot be fetched or compiled it says so
+//! (`data-lab-load="error"`) and the rest of the page is untouched.
+//!
+//! The interface is narrow and carries the state as the URL codec's query
+//! (`state::url`, a stable contract that round-trips exactly):
+//! - at mount: the element, the theme, the test knobs (`lab_size=small`,
+//!   `lab_timer=wall`, read from the URL before the app rewrote it), the state the
+//!   widget draws (`ctx.view`, for its chart's preset roofline), and two callbacks:
+//!   `live()` → the shared state now, and `apply(query)`, which sets the shared
+//!   state ("Use my GPU": the module applies its measured ceilings to `live()`'s
+//!   state with `gpu::apply` and hands back the result);
+//! - afterwards: `set_view(query)` whenever the drawn state changes, `set_dark`
+//!   on every theme change.
+
+use super::on_demand::{self, call};
+use super::Ctx;
+use crate::state::url;
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+
+/// The module's glue and .wasm (Trunk's `data-type="worker"` names: unhashed).
+const JS: &str = "brrr-lab-ui.js";
+const WASM: &str = "brrr-lab-ui_bg.wasm";
+
+#[derive(Clone, PartialEq)]
+enum Stage {
+    Waiting,
+    Loading,
+    Ready,
+    Failed(String),
+}
+
+/// Imports the module, instantiates its .wasm and mounts the widget into `el`.
+async fn load(el: web_sys::HtmlElement, ctx: Ctx) -> Result<JsValue, String> {
+    let module = on_demand::load(JS, WASM).await?;
+    let state = ctx.state;
+    let live = Closure::<dyn Fn() -> String>::new(move || state.with_untracked(url::encode));
+    let apply = Closure::<dyn Fn(String)>::new(move |q: String| state.set(url::decode(&q).0));
+    let view = ctx.view.with_untracked(url::encode);
+    call(
+        &module,
+        "mount",
+        &[
+            el.into(),
+            ctx.dark.get_untracked().into(),
+            ctx.knobs.lab_small.into(),
+            ctx.knobs.lab_wall_clock.into(),
+            view.into(),
+            live.into_js_value(),
+            apply.into_js_value(),
+        ],
+    )?;
+    Ok(module)
+}
+
+#[component]
+pub fn LabHost(ctx: Ctx) -> impl IntoView {
+    let host = NodeRef::<leptos::html::Div>::new();
+    let stage = RwSignal::new(Stage::Waiting);
+    let module = StoredValue::new_local(None::<JsValue>);
+    Effect::new(move |_| {
+        if !ctx.on_screen.get() || stage.get_untracked() != Stage::Waiting {
+            return;
+        }
+        let Some(el) = host.get_untracked() else {
+            return;
+        };
+        stage.set(Stage::Loading);
+        let el: web_sys::HtmlElement = el.into();
+        leptos::task::spawn_local(async move {
+            match load(el, ctx).await {
+                Ok(m) => {
+                    module.set_value(Some(m));
+                    stage.set(Stage::Ready);
+                }
+                Err(e) => stage.set(Stage::Failed(e)),
+            }
+        });
+    });
+    Effect::new(move |_| {
+        let dark = ctx.dark.get();
+        module.with_value(|m| {
+            if let Some(m) = m {
+                let _ = call(m, "set_dark", &[dark.into()]);
+            }
+        });
+    });
+    // the drawn state (held while the widget is off-screen), once the module runs
+    Effect::new(move |_| {
+        let view = ctx.view.with(url::encode);
+        if stage.get() != Stage::Ready {
+            return;
+        }
+        module.with_value(|m| {
+            if let Some(m) = m {
+                let _ = call(m, "set_view", &[view.into()]);
+            }
+        });
+    });
+    let stand_in = move || {
+        let (state, message) = match stage.get() {
+            Stage::Ready => return None,
+            Stage::Failed(e) => (
+                "error",
+                format!("The GPU lab could not be loaded: {e}. The rest of the page is unaffected; reload to try again."),
+            ),
+            Stage::Waiting | Stage::Loading => (
+                "loading",
+                "The GPU lab loads when this widget comes into view…".to_string(),
+            ),
+        };
+        Some(view! {
+            <div class="lab-host" data-lab-load=state>
+                <p class="lab-load-status" data-lab-message role="status" aria-live="polite">{message}</p>
+            </div>
+        })
+    };
+    view! {
+        {stand_in}
+        <div class="lab-app" node_ref=host></div>
+    }
+}
