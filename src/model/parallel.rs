@@ -367,8 +367,14 @@ mod tests {
 
     #[test]
     fn where_scaling_stops_paying() {
-        assert_eq!(stops_paying(&[(1, 10.0), (2, 5.0), (4, 2.6), (8, 1.4)]), None);
-        assert_eq!(stops_paying(&[(1, 10.0), (2, 5.0), (4, 4.7), (8, 4.0)]), Some(2));
+        assert_eq!(
+            stops_paying(&[(1, 10.0), (2, 5.0), (4, 2.6), (8, 1.4)]),
+            None
+        );
+        assert_eq!(
+            stops_paying(&[(1, 10.0), (2, 5.0), (4, 4.7), (8, 4.0)]),
+            Some(2)
+        );
         assert_eq!(stops_paying(&[(1, 10.0), (2, 9.5)]), Some(1));
         assert!((efficiency(1, 10.0, 4, 2.5) - 1.0).abs() < 1e-12);
         assert!((efficiency(2, 10.0, 8, 5.0) - 0.5).abs() < 1e-12);

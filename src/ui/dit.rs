@@ -42,14 +42,45 @@ fn compare_row(s: &State, on: &crate::model::setting::Setting) -> super::compare
     }
 }
 
-fn shares(st: &DitStep) -> [(&'static str, &'static str, f64); 4] {
-    let s = st.shares;
-    [
-        ("compute", "attention", s.attention),
-        ("vector", "MLP", s.mlp),
-        ("memory", "pointwise", s.pointwise),
-        ("overhead", "overhead", s.overhead),
-    ]
+/// The split's parts: CSS class and words, in the bar's order.
+const PARTS: &[(&str, &str)] = &[
+    ("compute", "attention"),
+    ("vector", "MLP"),
+    ("memory", "pointwise"),
+    ("overhead", "overhead"),
+    ("comm", "communication"),
+];
+
+fn fractions(s: &dit::DitShares) -> [f64; 5] {
+    [s.attention, s.mlp, s.pointwise, s.overhead, s.comm]
+}
+
+fn shares(st: &DitStep) -> Vec<(&'static str, &'static str, f64)> {
+    PARTS
+        .iter()
+        .zip(fractions(&st.shares))
+        .map(|(&(c, l), v)| (c, l, v))
+        .collect()
+}
+
+/// The step on 1–8 sequence-parallel GPUs, drawn.
+fn scaling_chart(r: &dit::DitRun, points: &[(u32, DitStep)]) -> super::scaling::Scaling {
+    let walls: Vec<(u32, f64)> = points.iter().map(|p| (p.0, p.1.wall)).collect();
+    super::scaling::Scaling {
+        parts: PARTS,
+        points: points
+            .iter()
+            .map(|(n, st)| super::scaling::Point {
+                gpus: *n,
+                wall: st.wall,
+                parts: fractions(&st.shares).iter().map(|f| f * st.wall).collect(),
+                fits: true,
+            })
+            .collect(),
+        current: r.sp,
+        stops: crate::model::parallel::stops_paying(&walls),
+        link: r.link.name,
+    }
 }
 
 #[component]
@@ -59,6 +90,27 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
     let live = ctx.live(model_step);
     let st = ctx.held(live);
     let ratio = ctx.live(|s| dit::double_batch_ratio(&s.dit_run(), &s.setting()));
+    // the step on 1–8 GPUs: its efficiency and where it stops paying are readouts
+    let scale = ctx.live(|s| dit::scaling(&s.dit_run(), &s.setting()));
+    let scale_drawn = ctx.held(scale);
+    let scale_chart =
+        Memo::new(move |_| scale_drawn.with(|p| st.with(|st| scaling_chart(&st.run, p))));
+    let efficiency = move || {
+        scale.with(|p| {
+            live.with(|st| {
+                p.iter().find(|x| x.0 == 1).map_or(1.0, |one| {
+                    crate::model::parallel::efficiency(1, one.1.wall, st.run.sp, st.wall)
+                })
+            })
+        })
+    };
+    let stops = move || {
+        scale.with(|p| {
+            crate::model::parallel::stops_paying(
+                &p.iter().map(|x| (x.0, x.1.wall)).collect::<Vec<_>>(),
+            )
+        })
+    };
     let sentences = Memo::new(move |_| {
         ctx.view.with(|s| {
             let (r, set) = (s.dit_run(), s.setting());
@@ -67,6 +119,7 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
                 advice::double_batch(&r, &set),
             ];
             v.extend(advice::switches(&r, &set).into_iter().map(|x| x.2));
+            v.extend(st.with(|st| scale_drawn.with(|p| advice::parallel(st, p))));
             v
         })
     });
@@ -109,6 +162,8 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
             <Toggle ctx=ctx flag=field::dit_flash/>
             <Toggle ctx=ctx flag=field::dit_fused/>
             <Toggle ctx=ctx flag=field::dit_graphs/>
+            <Select ctx=ctx field=field::dit_sp/>
+            <Select ctx=ctx field=field::dit_link/>
         </div>
         <p class="note">
             {move || ctx.view.with(|s| {
@@ -127,7 +182,8 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
                 <dd class="note">"halve one cost: "
                     {readout("dit_speedup_flops2", |s| s.limit.flops2.to_string(), |s| format!("2× FLOP/s {}×", units::sig3(s.limit.flops2)))}", "
                     {readout("dit_speedup_bw2", |s| s.limit.bw2.to_string(), |s| format!("2× bandwidth {}×", units::sig3(s.limit.bw2)))}", "
-                    {readout("dit_speedup_overhead_half", |s| s.limit.overhead_half.to_string(), |s| format!("half the CPU overhead {}×", units::sig3(s.limit.overhead_half)))}
+                    {readout("dit_speedup_overhead_half", |s| s.limit.overhead_half.to_string(), |s| format!("half the CPU overhead {}×", units::sig3(s.limit.overhead_half)))}", "
+                    {readout("dit_speedup_link2", |s| s.limit.link2.to_string(), |s| format!("2× link {}×", units::sig3(s.limit.link2)))}
                 </dd></div>
             <div class="metric"><dt>"Double the batch: time ×"</dt><dd><Readout name="dit_double_batch_ratio" raw=Signal::derive(move || ratio.get().to_string())
                 text=Signal::derive(move || units::sig3(ratio.get()))/></dd></div>
@@ -135,6 +191,12 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
             <div class="metric"><dt>"MLP"</dt><dd>{readout("dit_share_mlp", |s| s.shares.mlp.to_string(), |s| units::percent(s.shares.mlp))}</dd></div>
             <div class="metric"><dt>"Pointwise"</dt><dd>{readout("dit_share_pointwise", |s| s.shares.pointwise.to_string(), |s| units::percent(s.shares.pointwise))}</dd></div>
             <div class="metric"><dt>"Overhead"</dt><dd>{readout("dit_share_overhead", |s| s.shares.overhead.to_string(), |s| units::percent(s.shares.overhead))}</dd></div>
+            <div class="metric"><dt>"Waiting on other GPUs"</dt><dd>{readout("dit_comm_share", |s| s.shares.comm.to_string(), |s| units::percent(s.shares.comm))}</dd></div>
+            <div class="metric"><dt>"Attention spread by"</dt><dd>{readout("dit_sp_kind", |s| format!("{:?}", dit::SpKind::of(&s.run)).to_lowercase(), |s| dit::SpKind::of(&s.run).words().to_string())}</dd></div>
+            <div class="metric"><dt>"Scaling efficiency"</dt><dd><Readout name="dit_scaling_efficiency" raw=Signal::derive(move || efficiency().to_string())
+                text=Signal::derive(move || units::percent(efficiency()))/></dd></div>
+            <div class="metric"><dt>"More GPUs stop paying at"</dt><dd><Readout name="dit_sp_stops_paying" raw=Signal::derive(move || stops().map(|t| t.to_string()).unwrap_or_default())
+                text=Signal::derive(move || stops().map(|t| format!("{t} GPUs")).unwrap_or_else(|| "not up to 8".into()))/></dd></div>
         </dl>
         <super::compare::CompareGpus ctx=ctx prefix="dit" rate="samples/s" row=compare_row/>
         <div class="share-bar" role="img" aria-label=bar_label>{bar}</div>
@@ -143,10 +205,17 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
             <li><span class="swatch vector"></span>"MLP"</li>
             <li><span class="swatch memory"></span>"pointwise (adaLN, residual, activation)"</li>
             <li><span class="swatch region overhead"></span>"overhead"</li>
+            <li><span class="swatch comm"></span>"communication (waiting on other GPUs)"</li>
         </ul>
         <ul class="llm-advice" aria-live="polite">
             {move || sentences.get().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}
         </ul>
+        <super::plot::PlotCanvas ctx=ctx id="dit-scaling" data=super::plot::shared(scale_chart)
+            label=Signal::derive(move || scale_chart.with(|c| format!(
+                "Time per denoising step against the sequence-parallel GPU count over {}, with its parts; {}.",
+                c.link,
+                c.stops.map(|g| format!("adding GPUs stops paying at {g}")).unwrap_or_else(|| "every doubling up to 8 pays".into()))))/>
+        <p class="note">"The step on 1, 2, 4 and 8 GPUs, each holding its share of the tokens: black the time per step, the lines its parts as in the bar above, teal the time spent waiting on the other GPUs. A doubling that buys less than 1.1× no longer pays (dashed)."</p>
         <div class="table-scroll" tabindex="0" role="region" aria-label="The step by resolution, scrollable">
             <table class="kernels dit-res">
                 <caption>{move || ctx.view.with(|s| format!("The step by {} (batch and switches as set)", s.widgets.dit_model.res_meaning().0))}</caption>

@@ -28,16 +28,56 @@ fn model_step(s: &State) -> LlmStep {
     step::run(&s.llm_run(), &s.setting())
 }
 
-/// The split bar's parts: class, label, seconds.
-fn parts(st: &LlmStep) -> [(&'static str, &'static str, f64); 5] {
-    let p = st.split;
+/// The split's parts: CSS class and words, in the bar's order.
+const PARTS: &[(&str, &str)] = &[
+    ("memory", "weight loading"),
+    ("kv", "KV-cache loading"),
+    ("vector", "activations"),
+    ("compute", "compute"),
+    ("overhead", "overhead"),
+    ("comm", "communication"),
+];
+
+/// A split's seconds in [`PARTS`]' order.
+fn seconds(p: &step::Split) -> [f64; 6] {
     [
-        ("memory", "weight loading", p.weights),
-        ("kv", "KV-cache loading", p.kv),
-        ("vector", "activations", p.activations),
-        ("compute", "compute", p.compute),
-        ("overhead", "overhead", p.overhead),
+        p.weights,
+        p.kv,
+        p.activations,
+        p.compute,
+        p.overhead,
+        p.comm,
     ]
+}
+
+/// The split bar's parts: class, label, seconds.
+fn parts(st: &LlmStep) -> Vec<(&'static str, &'static str, f64)> {
+    PARTS
+        .iter()
+        .zip(seconds(&st.split))
+        .map(|(&(c, l), t)| (c, l, t))
+        .collect()
+}
+
+/// The scaling chart: the step on 1–8 tensor-parallel GPUs.
+fn scaling_chart(s: &State, sc: &step::Scaling) -> super::scaling::Scaling {
+    let r = s.llm_run();
+    super::scaling::Scaling {
+        parts: PARTS,
+        points: sc
+            .points
+            .iter()
+            .map(|p| super::scaling::Point {
+                gpus: p.tp * r.par.pp,
+                wall: p.wall,
+                parts: seconds(&p.split).to_vec(),
+                fits: p.fits,
+            })
+            .collect(),
+        current: r.par.gpus(),
+        stops: sc.stops_paying.map(|t| t * r.par.pp),
+        link: r.par.link.name,
+    }
 }
 
 #[component]
@@ -47,6 +87,16 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
     let live = ctx.live(model_step);
     let st = ctx.held(live);
     let ratio = ctx.live(|s| step::double_batch_ratio(&s.llm_run(), &s.setting()));
+    // the step on 1–8 GPUs: its efficiency and where it stops paying are readouts
+    let scale = ctx.live(|s| step::scaling(&s.llm_run(), &s.setting()));
+    let scale_drawn = ctx.held(scale);
+    let scale_chart =
+        Memo::new(move |_| scale_drawn.with(|sc| ctx.view.with(|s| scaling_chart(s, sc))));
+    // a spread the model cannot split: what was shown instead, and why
+    let spread_notes = Memo::new(move |_| {
+        ctx.state
+            .with(|s| crate::model::llm::spread(&s.llm_run().config, s.llm_parallel()).1)
+    });
     let ratio_drawn = ctx.held(ratio);
     // the sentences, the fit and the sweep's critical batch draw the held step and
     // ratio: the model is not run again for them
@@ -66,6 +116,7 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                         .into_iter()
                         .map(|c| c.2),
                 );
+                v.extend(scale_drawn.with(|sc| advice::parallel(&r, st, sc)));
                 v
             })
         })
@@ -168,6 +219,15 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
             <Toggle ctx=ctx flag=field::llm_graphs/>
             <Toggle ctx=ctx flag=field::llm_flash/>
         </div>
+        <div class="controls-inline" id="llm-parallel">
+            <Select ctx=ctx field=field::llm_tp/>
+            <Select ctx=ctx field=field::llm_pp/>
+            <Select ctx=ctx field=field::llm_link/>
+            <Toggle ctx=ctx flag=field::llm_overlap/>
+        </div>
+        {move || spread_notes.with(|n| n.iter().map(|t| view! {
+            <p class="field-error llm-spread" role="status">{t.clone()}</p>
+        }).collect_view())}
         {move || custom.get().then(|| view! {
             <div class="controls-inline" id="llm-custom">
                 <LogSlider ctx=ctx field=field::llm_layers/>
@@ -201,12 +261,21 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                 <dd class="note llm-halvings">"halve one cost: "
                     {readout("llm_speedup_flops2", |s| s.limit.flops2.to_string(), |s| format!("2× FLOP/s {}×", units::sig3(s.limit.flops2)))}", "
                     {readout("llm_speedup_bw2", |s| s.limit.bw2.to_string(), |s| format!("2× bandwidth {}×", units::sig3(s.limit.bw2)))}", "
-                    {readout("llm_speedup_overhead_half", |s| s.limit.overhead_half.to_string(), |s| format!("half the CPU overhead {}×", units::sig3(s.limit.overhead_half)))}
+                    {readout("llm_speedup_overhead_half", |s| s.limit.overhead_half.to_string(), |s| format!("half the CPU overhead {}×", units::sig3(s.limit.overhead_half)))}", "
+                    {readout("llm_speedup_link2", |s| s.limit.link2.to_string(), |s| format!("2× link {}×", units::sig3(s.limit.link2)))}
                 </dd></div>
+            <div class="metric"><dt>"GPUs"</dt><dd>{readout("llm_gpus", |s| s.run.par.gpus().to_string(), |s| s.run.par.gpus().to_string())}</dd></div>
+            <div class="metric"><dt>"Waiting on other GPUs"</dt><dd>{readout("llm_comm_share", |s| (s.split.comm / s.wall.max(f64::MIN_POSITIVE)).to_string(), |s| units::percent(s.split.comm / s.wall.max(f64::MIN_POSITIVE)))}</dd></div>
+            <div class="metric"><dt>"Memory per GPU"</dt><dd>{readout("llm_per_gpu_bytes", |s| (s.weight_bytes + s.kv_bytes).to_string(), |s| units::si(s.weight_bytes + s.kv_bytes, "B"))}</dd></div>
+            <div class="metric"><dt>"Fewest GPUs that fit (tensor parallel)"</dt><dd>{readout("llm_min_tp", |s| s.fit.min_tp.map(|t| t.to_string()).unwrap_or_default(), |s| s.fit.min_tp.map(|t| t.to_string()).unwrap_or_else(|| if s.capacity > 0.0 { "more than 8".into() } else { "unknown".into() }))}</dd></div>
+            <div class="metric"><dt>"Scaling efficiency"</dt><dd><Readout name="llm_scaling_efficiency" raw=Signal::derive(move || scale.with(|c| c.efficiency.value.to_string()))
+                text=Signal::derive(move || scale.with(|c| units::percent(c.efficiency.value)))/></dd></div>
+            <div class="metric"><dt>"More GPUs stop paying at"</dt><dd><Readout name="llm_tp_stops_paying" raw=Signal::derive(move || scale.with(|c| c.stops_paying.map(|t| t.to_string()).unwrap_or_default()))
+                text=Signal::derive(move || scale.with(|c| c.stops_paying.map(|t| format!("{t} GPUs")).unwrap_or_else(|| "not up to 8".into())))/></dd></div>
             <div class="metric"><dt>"Double the batch: time ×"</dt><dd><Readout name="llm_double_batch_ratio" raw=Signal::derive(move || ratio.get().to_string())
                 text=Signal::derive(move || units::sig3(ratio.get()))/></dd></div>
-            <div class="metric"><dt>"Weights"</dt><dd>{readout("llm_weight_bytes", |s| s.weight_bytes.to_string(), |s| units::si(s.weight_bytes, "B"))}</dd></div>
-            <div class="metric"><dt>"KV cache"</dt><dd>{readout("llm_kv_bytes", |s| s.kv_bytes.to_string(), |s| units::si(s.kv_bytes, "B"))}</dd></div>
+            <div class="metric"><dt>"Weights per GPU"</dt><dd>{readout("llm_weight_bytes", |s| s.weight_bytes.to_string(), |s| units::si(s.weight_bytes, "B"))}</dd></div>
+            <div class="metric"><dt>"KV cache per GPU"</dt><dd>{readout("llm_kv_bytes", |s| s.kv_bytes.to_string(), |s| units::si(s.kv_bytes, "B"))}</dd></div>
             <div class="metric"><dt>"Critical batch"</dt><dd>{readout("llm_critical_batch", |s| s.critical_batch.to_string(), |s| units::sig3(s.critical_batch))}</dd></div>
             <div class="metric"><dt>"Fits in memory"</dt><dd>{readout("llm_fits", |s| if s.fits { "1" } else { "0" }.to_string(), |s| if s.fits { "yes" } else { "no" }.to_string())}</dd></div>
             <div class="metric"><dt>"Largest batch that fits"</dt><dd>{readout("llm_max_batch", |s| s.fit.max_batch.map(|b| b.to_string()).unwrap_or_default(), |s| s.fit.max_batch.map(|b| b.to_string()).unwrap_or_else(|| "unknown".into()))}</dd></div>
@@ -224,6 +293,7 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
             <li><span class="swatch vector"></span>"activations"</li>
             <li><span class="swatch compute"></span>"compute"</li>
             <li><span class="swatch region overhead"></span>"overhead"</li>
+            <li><span class="swatch comm"></span>"communication (waiting on other GPUs)"</li>
         </ul>
         <ul class="llm-advice" aria-live="polite">
             {move || sentences.get().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}
@@ -234,6 +304,12 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                 units::sig3(sweep.with(|s| s.critical)),
                 sweep.with(|s| s.oom_from().map(|x| format!("; batches above {x} do not fit in memory (greyed)")).unwrap_or_default())))/>
         <p class="note">"Left: the time per step (black) and its parts, coloured as in the bar above; right: tokens per second. The violet line is the critical batch (decode only); grey, beyond the black line, the batches that do not fit in memory."</p>
+        <PlotCanvas ctx=ctx id="llm-scaling" data=shared(scale_chart)
+            label=Signal::derive(move || scale_chart.with(|c| format!(
+                "Time per step against the GPU count (tensor parallel) over {}, with its parts; {}.",
+                c.link,
+                c.stops.map(|g| format!("adding GPUs stops paying at {g}")).unwrap_or_else(|| "every doubling up to 8 pays".into()))))/>
+        <p class="note">"The step on 1, 2, 4 and 8 GPUs (those that split the heads evenly): black the time per step, the lines its parts as in the bar above, teal the time spent waiting on the other GPUs. A doubling that buys less than 1.1× no longer pays (dashed)."</p>
         <PlotCanvas ctx=ctx id="llm-roofline" data=shared(roof)
             label=Signal::derive(move || st.with(|s| format!(
                 "One layer's kernels on the roofline of this machine; the whole step is {}.",

@@ -36,6 +36,7 @@ mod plot;
 mod readouts;
 mod remedies;
 mod roofline;
+mod scaling;
 mod share;
 mod storage;
 mod store;

@@ -194,7 +194,7 @@ fn class_color(look: &Look, class: &str) -> RGBColor {
     match class {
         "matmul" => look.pal.compute,
         "attention" => look.pal.vector,
-        "communication" => rgb(palette::GREEN),
+        "communication" => rgb(palette::COMM),
         "launch" => rgb(palette::OVERHEAD),
         _ => look.pal.memory,
     }

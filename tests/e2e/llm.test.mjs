@@ -72,7 +72,10 @@ test('default: Llama-3-8B decoding one sequence eagerly on the A100 is paced by 
     assert.match(all, /only 44 sequences fit in the 40 GB of the NVIDIA A100 40GB SXM: the weight matmuls never get there/);
     assert.match(all, /it fits \(up to 44 sequences at this context\)/);
     // the model against gpt-fast's published speeds
-    assert.equal(await page.locator(`${W} .llm-vs-measured tbody tr`).count(), 9);
+    // 9 rows on one GPU, 15 tensor-parallel ones
+    assert.equal(await page.locator(`${W} .llm-vs-measured tbody tr`).count(), 9 + 15);
+    const tpErr = await metric(page, 'llm_tp_vs_measured_max_error');
+    assert.ok(tpErr > 0 && tpErr <= 0.3, `tensor-parallel max error ${tpErr}`);
     const err = await metric(page, 'llm_vs_measured_max_error');
     assert.ok(err > 0 && err <= 0.2, `max error ${err}`);
     assert.equal(await page.locator(`${W} .llm-vs-measured tr[data-row="llama-2-7b-bf16-eager"] td:last-child`).innerText(), 'overhead-bound');

@@ -37,7 +37,7 @@ pub fn split(st: &DitStep) -> String {
             .unwrap_or("")
     };
     format!(
-        "{} tokens per sample; attention {} ({}), MLP {} ({}), pointwise {} ({}), fixed costs per kernel (launch waits, kernel floors) {}. {}",
+        "{} tokens per sample; attention {} ({}), MLP {} ({}), pointwise {} ({}), fixed costs per kernel (launch waits, kernel floors) {}{}. {}",
         units::sig3(st.tokens),
         units::percent(sh.attention),
         roof(Class::Attention),
@@ -46,8 +46,75 @@ pub fn split(st: &DitStep) -> String {
         units::percent(sh.pointwise),
         roof(Class::Pointwise),
         units::percent(sh.overhead),
+        if st.run.sp > 1 {
+            format!(", waiting on the other GPUs {}", units::percent(sh.comm))
+        } else {
+            String::new()
+        },
         limit::verdict(&st.limit)
     )
+}
+
+/// Sequence parallelism in words (issue 24): how attention is spread, the
+/// collectives' share and whether it has overtaken attention's, the scaling
+/// efficiency against one GPU and where adding GPUs stops paying.
+pub fn parallel(st: &DitStep, points: &[(u32, DitStep)]) -> Vec<String> {
+    let r = &st.run;
+    let mut out = Vec::new();
+    let sh = st.shares;
+    if r.sp > 1 {
+        let kind = super::SpKind::of(r);
+        out.push(format!(
+            "On {} GPUs over {}, attention is spread by {}{}: {} of the step waits on the other GPUs, {} attention.",
+            r.sp,
+            r.link.name,
+            kind.words(),
+            if kind == super::SpKind::Ring {
+                format!(" ({} heads do not split {} ways)", r.model.config().heads, r.sp)
+            } else {
+                String::new()
+            },
+            units::percent(sh.comm),
+            if sh.comm > sh.attention {
+                format!("more than the {} spent in", units::percent(sh.attention))
+            } else {
+                format!("less than the {} spent in", units::percent(sh.attention))
+            },
+        ));
+        if let Some((_, one)) = points.iter().find(|p| p.0 == 1) {
+            let e = crate::model::parallel::efficiency(1, one.wall, r.sp, st.wall);
+            out.push(format!(
+                "Scaling efficiency on {} GPUs: {} ({}× the speed of one GPU).",
+                r.sp,
+                units::percent(e),
+                units::sig3(one.wall / st.wall.max(f64::MIN_POSITIVE))
+            ));
+        }
+    }
+    // where communication first outweighs attention as GPUs are added
+    if let Some((n, _)) = points
+        .iter()
+        .find(|p| p.1.shares.comm > p.1.shares.attention)
+    {
+        out.push(format!(
+            "Over {}, waiting on the other GPUs outweighs attention from {n} GPUs on.",
+            r.link.name
+        ));
+    }
+    let walls: Vec<(u32, f64)> = points.iter().map(|p| (p.0, p.1.wall)).collect();
+    out.push(match crate::model::parallel::stops_paying(&walls) {
+        Some(at) => format!(
+            "Over {}, adding GPUs stops paying at {at}: the next doubling buys less than {}×.",
+            r.link.name,
+            crate::model::parallel::PAYS
+        ),
+        None => format!(
+            "Over {}, every doubling of the GPUs up to 8 still buys at least {}×.",
+            r.link.name,
+            crate::model::parallel::PAYS
+        ),
+    });
+    out
 }
 
 /// What each of FlashAttention, fusion and CUDA graphs buys here.

@@ -440,12 +440,16 @@ mod tests {
         let pts = scaling(&cog(1, "pcie4"), &s);
         assert_eq!(pts.len(), 4);
         assert_eq!(
-            crate::model::parallel::stops_paying(&pts.iter().map(|p| (p.0, p.1.wall)).collect::<Vec<_>>()),
+            crate::model::parallel::stops_paying(
+                &pts.iter().map(|p| (p.0, p.1.wall)).collect::<Vec<_>>()
+            ),
             Some(1)
         );
         let pts = scaling(&cog(1, "nvlink4"), &s);
         assert_eq!(
-            crate::model::parallel::stops_paying(&pts.iter().map(|p| (p.0, p.1.wall)).collect::<Vec<_>>()),
+            crate::model::parallel::stops_paying(
+                &pts.iter().map(|p| (p.0, p.1.wall)).collect::<Vec<_>>()
+            ),
             None
         );
     }

@@ -303,7 +303,10 @@ pub fn parallel_counterfactuals(
     let tp = r.par.tp.max(1);
     if tp < 8 && r.config.splits_over(tp * 2) {
         let alt = LlmRun {
-            par: super::Parallel { tp: tp * 2, ..r.par },
+            par: super::Parallel {
+                tp: tp * 2,
+                ..r.par
+            },
             ..*r
         };
         let x = speed(&alt);
@@ -322,14 +325,22 @@ pub fn parallel_counterfactuals(
     }
     if tp > 1 {
         let alt = LlmRun {
-            par: super::Parallel { tp: tp / 2, ..r.par },
+            par: super::Parallel {
+                tp: tp / 2,
+                ..r.par
+            },
             ..*r
         };
         let x = speed(&alt);
         out.push((
             "tp_down",
             x,
-            format!("Half the tensor-parallel GPUs ({}) would {}{}.", tp / 2, change(x), fit_words(&alt)),
+            format!(
+                "Half the tensor-parallel GPUs ({}) would {}{}.",
+                tp / 2,
+                change(x),
+                fit_words(&alt)
+            ),
         ));
     }
     if r.par.gpus() > 1 {

@@ -456,7 +456,11 @@ pub fn scaling(r: &LlmRun, setting: &Setting) -> Scaling {
         })
         .collect();
     let walls: Vec<(u32, f64)> = points.iter().map(|p| (p.tp, p.wall)).collect();
-    let base = points.iter().find(|p| p.fits).map_or(1, |p| p.tp).min(r.par.tp.max(1));
+    let base = points
+        .iter()
+        .find(|p| p.fits)
+        .map_or(1, |p| p.tp)
+        .min(r.par.tp.max(1));
     let wall_at = |tp: u32| walls.iter().find(|w| w.0 == tp).map_or(0.0, |w| w.1);
     let (tb, tn) = (wall_at(base), wall_at(r.par.tp.max(1)));
     let speedup = crate::model::limit::ratio(tb, tn);

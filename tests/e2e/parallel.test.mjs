@@ -1,0 +1,187 @@
+// Issue 24: more than one GPU. The llm widget's tensor/pipeline parallelism and
+// link, the dit widget's sequence parallelism, the communication share and the
+// scaling chart, bad spreads, the embed in dark mode, 390 px and axe.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import fs from 'node:fs';
+import {
+  useHarness, metric, pollUntil, search, param, inputValue, OUT_DIR, REPO_ROOT, readText, waitReady,
+} from './helpers.mjs';
+
+const h = useHarness();
+const SHOTS = path.join(OUT_DIR, 'parallel');
+fs.mkdirSync(SHOTS, { recursive: true });
+const AXE = path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js');
+
+async function drawn(page, sel) {
+  await page.locator(sel).scrollIntoViewIfNeeded();
+  return pollUntil(() => page.evaluate((s) => Number(document.querySelector(s)?.getAttribute('data-frame') || 0), sel), (f) => f >= 1);
+}
+
+/** Wait until `name` differs from `before`, then return it. */
+const changed = (page, name, before) => pollUntil(() => metric(page, name), (x) => x !== before);
+
+test('Llama-3-70B on H100s: needs two, then more GPUs shorten the step while the communication share rises', async (t) => {
+  await h.withPage(t, '?hw=h100-sxm&llm_model=llama3-70b', async (page) => {
+    await page.locator('#llm').scrollIntoViewIfNeeded();
+    assert.equal(await metric(page, 'llm_fits'), 0);
+    assert.equal(await metric(page, 'llm_min_tp'), 2);
+    assert.equal(await metric(page, 'llm_gpus'), 1);
+    assert.equal(await metric(page, 'llm_comm_share'), 0);
+    assert.match(await readText(page.locator('#llm-fit')), /tensor parallelism over 2 GPUs/);
+    // the preset's own link is the default
+    assert.equal(await inputValue(page, 'llm_link'), 'preset');
+    await page.locator('#llm_graphs').check();
+    await pollUntil(() => search(page), (q) => param(q, 'llm_graphs') === '1');
+    let step = await metric(page, 'llm_step_s');
+    await page.selectOption('#llm_tp', '2');
+    step = await changed(page, 'llm_step_s', step);
+    assert.equal(await metric(page, 'llm_fits'), 1);
+    assert.equal(await metric(page, 'llm_gpus'), 2);
+    const perGpu = await metric(page, 'llm_per_gpu_bytes');
+    assert.ok(perGpu < 80e9 && perGpu > 65e9, `per GPU ${perGpu}`);
+    let comm = await metric(page, 'llm_comm_share');
+    assert.ok(comm > 0, `comm ${comm}`);
+    for (const tp of ['4', '8']) {
+      await page.selectOption('#llm_tp', tp);
+      const s = await changed(page, 'llm_step_s', step);
+      const c = await metric(page, 'llm_comm_share');
+      assert.ok(s < step && c > comm, `tp ${tp}: step ${s} after ${step}, comm ${c} after ${comm}`);
+      [step, comm] = [s, c];
+    }
+    assert.equal(param(await search(page), 'llm_tp'), '8');
+    const eff = await metric(page, 'llm_scaling_efficiency');
+    assert.ok(eff > 0.5 && eff < 1.2, `efficiency ${eff}`);
+    const text = await readText(page.locator('#llm'));
+    assert.match(text, /On 8 GPUs \(8 tensor parallel × 1 pipeline stage\) over NVLink 4/);
+    assert.match(text, /Scaling efficiency at tensor parallel 8: [\d.]+ %/);
+    await drawn(page, '#llm-scaling');
+    // one mark per GPU count, the current one marked
+    const kinds = await pollUntil(
+      () => page.$$eval('#llm button.mark[data-mark^="scale-"]', (bs) => bs.map((b) => [b.dataset.mark, b.dataset.x])),
+      (k) => k.length === 4);
+    assert.deepEqual(kinds.map((k) => k[1]), ['1', '2', '4', '8']);
+    assert.deepEqual(kinds.filter((k) => k[0] === 'scale-current').map((k) => k[1]), ['8']);
+    await page.locator('#llm').screenshot({ path: path.join(SHOTS, 'llm-tp8.png') });
+  });
+});
+
+test('over PCIe at batch 64 the step is communication-bound and more GPUs pay less than over NVLink', async (t) => {
+  const base = '?hw=h100-sxm&llm_model=llama3-70b&llm_graphs=1&llm_batch=64&llm_tp=8';
+  let nvEff;
+  await h.withPage(t, base, async (page) => {
+    await page.locator('#llm').scrollIntoViewIfNeeded();
+    nvEff = await metric(page, 'llm_scaling_efficiency');
+    assert.notEqual(await metric(page, 'llm_regime'), 'communication');
+    const step = await metric(page, 'llm_step_s');
+    await page.selectOption('#llm_link', 'pcie4');
+    await changed(page, 'llm_step_s', step);
+    assert.equal(await metric(page, 'llm_regime'), 'communication');
+    assert.ok((await metric(page, 'llm_speedup_link2')) > 1.05);
+    const pcEff = await metric(page, 'llm_scaling_efficiency');
+    assert.ok(pcEff < nvEff, `PCIe ${pcEff} vs NVLink ${nvEff}`);
+    assert.equal(param(await search(page), 'llm_link'), 'pcie4');
+    const text = await readText(page.locator('#llm'));
+    assert.match(text, /The step is communication-bound: 2× link bandwidth and half its latency alone buys [\d.]+×\./);
+    assert.match(text, /Overlapping the collectives with the kernels after them \(the ideal, an upper bound\) would make the step [\d.]+× faster/);
+    // overlap on: the step shortens
+    const s0 = await metric(page, 'llm_step_s');
+    await page.locator('#llm_overlap').check();
+    const s1 = await changed(page, 'llm_step_s', s0);
+    assert.ok(s1 < s0);
+  });
+});
+
+test('eager decode on 8 GPUs stays overhead-bound: each GPU launches all its own kernels', async (t) => {
+  await h.withPage(t, '?hw=h100-sxm&llm_model=llama3-70b&llm_tp=8', async (page) => {
+    await page.locator('#llm').scrollIntoViewIfNeeded();
+    assert.equal(await metric(page, 'llm_regime'), 'overhead');
+    assert.match(await readText(page.locator('#llm')), /more GPUs do not shorten the launches: the eager step stays overhead-bound/);
+  });
+});
+
+test('a pipeline: the model fits, decode passes the stages in turn', async (t) => {
+  await h.withPage(t, '?hw=h100-sxm&llm_model=llama3-70b&llm_graphs=1&llm_pp=2', async (page) => {
+    await page.locator('#llm').scrollIntoViewIfNeeded();
+    assert.equal(await metric(page, 'llm_fits'), 1);
+    assert.equal(await metric(page, 'llm_gpus'), 2);
+    const c = await metric(page, 'llm_comm_share');
+    assert.ok(Math.abs(c - 0.5) < 0.05, `half the step is the other stage: ${c}`);
+    assert.match(await readText(page.locator('#llm')), /A pipeline lets the model fit, but this step passes through the stages one after another/);
+  });
+});
+
+test('bad spreads: a degree that does not split the heads falls back with a message; bad values give notices', async (t) => {
+  await h.withPage(t, '?llm_model=custom&llm_heads=4&llm_kv_heads=2&llm_layers=2&llm_tp=8&llm_pp=8', async (page) => {
+    await page.locator('#llm').scrollIntoViewIfNeeded();
+    const notes = await readText(page.locator('#llm'));
+    assert.match(notes, /Tensor parallel 8 does not divide the 4 attention heads and 2 KV heads evenly: showing 2\./);
+    assert.match(notes, /8 pipeline stages need at least 8 layers, the model has 2: showing 2\./);
+    assert.equal(await metric(page, 'llm_gpus'), 4);
+    assert.equal(await page.locator('#url-notices li').count(), 0);
+  });
+  await h.withPage(t, '?llm_tp=3&llm_pp=16&llm_link=warp&llm_overlap=2&dit_sp=5&dit_link=x', async (page) => {
+    for (const p of ['llm_tp', 'llm_pp', 'llm_link', 'llm_overlap', 'dit_sp', 'dit_link']) {
+      assert.equal(await page.locator(`#url-notices li[data-param="${p}"]`).count(), 1, `a notice for ${p}`);
+    }
+    assert.equal(await inputValue(page, 'llm_tp'), '1');
+    assert.equal(await metric(page, 'llm_gpus'), 1);
+  });
+});
+
+test('dit: sequence parallel on a 17 k-token video; Ulysses or ring, and PCIe turns it communication-bound', async (t) => {
+  await h.withPage(t, '?hw=h100-sxm&dit_model=cogvideox-2b&dit_res=49&dit_graphs=1', async (page) => {
+    await page.locator('#dit').scrollIntoViewIfNeeded();
+    assert.equal(await metric(page, 'dit_sp_kind'), 'none');
+    assert.equal(await metric(page, 'dit_comm_share'), 0);
+    let step = await metric(page, 'dit_step_s');
+    await page.selectOption('#dit_sp', '2');
+    step = await changed(page, 'dit_step_s', step);
+    assert.equal(await metric(page, 'dit_sp_kind'), 'ulysses');
+    const c2 = await metric(page, 'dit_comm_share');
+    await page.selectOption('#dit_sp', '4');
+    await changed(page, 'dit_step_s', step);
+    assert.equal(await metric(page, 'dit_sp_kind'), 'ring');
+    assert.ok((await metric(page, 'dit_comm_share')) > c2);
+    assert.match(await readText(page.locator('#dit')), /ring attention \(key\/value shards passed round the ring\) \(30 heads do not split 4 ways\)/);
+    const eff = await metric(page, 'dit_scaling_efficiency');
+    assert.ok(eff > 0.5 && eff <= 1.0, `efficiency ${eff}`);
+    await drawn(page, '#dit-scaling');
+    await page.selectOption('#dit_link', 'pcie4');
+    await pollUntil(() => metric(page, 'dit_regime'), (r) => r === 'communication');
+    assert.equal(await metric(page, 'dit_sp_stops_paying'), 1);
+    assert.match(await readText(page.locator('#dit')), /waiting on the other GPUs outweighs attention from 2 GPUs on/);
+    assert.equal(param(await search(page), 'dit_link'), 'pcie4');
+    await page.locator('#dit').screenshot({ path: path.join(SHOTS, 'dit-sp4-pcie.png') });
+  });
+});
+
+test('parallel states in the embed: dark mode, 390 px and the axe audit', async (t) => {
+  const q = '?embed=llm&hw=h100-sxm&llm_model=llama3-70b&llm_graphs=1&llm_tp=4&llm_link=pcie5';
+  await h.withPage(t, q + '&theme=dark', async (page) => {
+    await drawn(page, '#llm-scaling');
+    await page.screenshot({ path: path.join(SHOTS, 'llm-dark.png'), fullPage: true });
+  }, { viewport: { width: 720, height: 900 } });
+  for (const [w, query] of [[390, q], [390, '?embed=dit&dit_model=cogvideox-2b&dit_sp=8']]) {
+    await h.withPage(t, query, async (page) => {
+      await drawn(page, query.includes('dit') ? '#dit-scaling' : '#llm-scaling');
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(wide <= 0, `${wide} px of horizontal overflow at ${w} px: ${query}`);
+    }, { viewport: { width: w, height: 800 } });
+  }
+  for (const [query, scheme] of [[q, 'light'], [q + '&theme=dark', 'dark'], ['?embed=dit&dit_model=cogvideox-2b&dit_sp=4&dit_link=pcie4', 'light']]) {
+    const ctx = await h.browser.newContext({ colorScheme: scheme, bypassCSP: true, viewport: { width: 720, height: 900 } });
+    const page = await ctx.newPage();
+    await page.goto(h.url + query);
+    await waitReady(page);
+    await page.addScriptTag({ path: AXE });
+    const v = await page.evaluate(async () => {
+      const r = await window.axe.run(document, { resultTypes: ['violations'] });
+      return r.violations.map((x) => `${x.id}: ${x.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+    });
+    assert.deepEqual(v, [], query);
+    await ctx.close();
+  }
+});
