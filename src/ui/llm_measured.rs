@@ -64,8 +64,10 @@ pub fn VsMeasured(ctx: Ctx) -> impl IntoView {
         .find(|c| !c.row.compiled)
         .map(measured::eager_note)
         .unwrap_or_default();
-    let body = rows
+    let body = |tp: bool| {
+        rows
         .iter()
+        .filter(move |c| (c.row.gpus > 1) == tp)
         .map(|c| {
             let r = c.row;
             view! {
@@ -81,17 +83,29 @@ pub fn VsMeasured(ctx: Ctx) -> impl IntoView {
                 </tr>
             }
         })
-        .collect_view();
+        .collect_view()
+    };
     let data = Memo::new(move |_| Rows(all_rows()));
     view! {
         <div class="table-scroll llm-vs-measured" tabindex="0" role="region" aria-label="Model against measured decode speeds, scrollable">
             <table class="kernels">
-                <caption>"The model against gpt-fast's published decode speeds (batch 1, A100-80GB, achievable roofs; several GPUs: tensor parallel over NVLink 3)"</caption>
+                <caption>"The model against gpt-fast's published decode speeds (batch 1, one A100-80GB, achievable roofs)"</caption>
                 <thead><tr><th scope="col">"model"</th><th scope="col">"weights"</th><th scope="col">"step"</th><th scope="col">"GPUs"</th>
                     <th scope="col">"measured tok/s"</th><th scope="col">"model tok/s"</th><th scope="col">"error"</th><th scope="col">"model: what limits it"</th></tr></thead>
-                <tbody>{body}</tbody>
+                <tbody>{body(false)}</tbody>
             </table>
         </div>
+        <details class="llm-vs-measured-tp">
+            <summary>{format!("On 2–8 GPUs: gpt-fast's tensor-parallel rows, largest error {:.1} %", tp_max * 100.0)}</summary>
+            <div class="table-scroll llm-vs-measured" tabindex="0" role="region" aria-label="Model against measured tensor-parallel decode speeds, scrollable">
+                <table class="kernels">
+                    <caption>"Tensor parallel over NVLink 3 (batch 1, A100-80GB, achievable roofs, compiled)"</caption>
+                    <thead><tr><th scope="col">"model"</th><th scope="col">"weights"</th><th scope="col">"step"</th><th scope="col">"GPUs"</th>
+                        <th scope="col">"measured tok/s"</th><th scope="col">"model tok/s"</th><th scope="col">"error"</th><th scope="col">"model: what limits it"</th></tr></thead>
+                    <tbody>{body(true)}</tbody>
+                </table>
+            </div>
+        </details>
         <PlotCanvas ctx=ctx id="llm-vs-measured-canvas" data=shared(data)
             label=Signal::derive(move || format!(
                 "Model against measured tokens per second for gpt-fast's rows, log scales, with the ±20 % band; the largest error over the README's rows is {:.1} %.",

@@ -119,21 +119,24 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "llm",
         title: "LLM inference: decode and prefill",
-        // 3325 px at 720 px wide by default (eager: the layer's kernel list folded;
-        // the GPU picker, the fit readouts and the closed "compare GPUs");
+        // 4419 px at 720 px wide by default (eager: the layer's kernel list folded;
+        // the GPU picker, the fit and parallel readouts, the scaling chart, the
+        // closed "compare GPUs" and tensor-parallel rows);
         // the custom shape adds three rows of sliders and the hypothetical note
-        // (3701), a compiled step opens its kernel list (3790);
+        // (4776), a compiled step opens its kernel list (4865), Llama-3-70B on
+        // 8 × 2 GPUs adds the parallel sentences (5192);
         // tests/e2e/llm.test.mjs measures them
-        embed_height: 3960,
+        embed_height: 5250,
         gate: true,
         render: |ctx| view! { <super::llm::Llm ctx=ctx/> }.into_any(),
     },
     WidgetDef {
         id: "dit",
         title: "Diffusion transformers: one denoising step",
-        // 1129 px at 720 px wide by default (its GPU select and the folded
-        // "compare GPUs" included)
-        embed_height: 1185,
+        // 1843 px at 720 px wide by default (its GPU select, the folded
+        // "compare GPUs" and the scaling chart included); 2020 on 4 GPUs with
+        // the parallel sentences
+        embed_height: 2060,
         gate: true,
         render: |ctx| view! { <super::dit::Dit ctx=ctx/> }.into_any(),
     },

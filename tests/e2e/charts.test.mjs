@@ -397,6 +397,7 @@ for (const theme of ['light', 'dark']) {
           mem: r.querySelector('[data-col=memory]')?.innerText.trim(),
           ridge: r.querySelector('[data-col=ridge]')?.innerText.trim(),
           dtype: r.querySelector('[data-col=ridge]')?.dataset.dtype,
+          link: r.querySelector('[data-col=link]')?.innerText.trim(),
         })),
       );
       assert.ok(rows.length >= 10);
@@ -411,6 +412,9 @@ for (const theme of ['light', 'dark']) {
         ['1,555 GB/s', '40 GB', '201 FLOP/B (bf16/fp16 tensor)', 'bf16'],
       );
       assert.deepEqual([row('h200').mem, row('m2-max').ridge, row('m2-max').dtype], ['141 GB', '34 FLOP/B (fp32)', 'fp32']);
+      // each preset names the link its GPUs are joined by (issue 24); the laptop none
+      assert.deepEqual([row('h100-sxm').link, row('h100-pcie').link, row('m2-max').link],
+        ['NVLink 4 (H100 / H200 SXM), 450 GB/s', 'PCIe 5.0 x16, 64 GB/s', 'none']);
       // no other memory unit in the figures (the source column quotes datasheets)
       const figures = await page.evaluate(() =>
         [...document.querySelectorAll('#hardware td:not(.source)')].map((td) => td.innerText).join(' '),

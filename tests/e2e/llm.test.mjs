@@ -333,7 +333,8 @@ test('embed, exports, dark mode, 390 px and the axe audit', async (t) => {
   }, { viewport: { width: 720, height: 900 } });
   // its embed fits its snippet's height at 720 px, also in its tallest state (the
   // custom shape's sliders, the does-not-fit notice)
-  for (const q of ['?embed=llm', '?embed=llm&llm_model=custom&llm_batch=4096&llm_context=131072', '?embed=llm&llm_graphs=1']) {
+  for (const q of ['?embed=llm', '?embed=llm&llm_model=custom&llm_batch=4096&llm_context=131072', '?embed=llm&llm_graphs=1',
+    '?embed=llm&hw=h100-sxm&llm_model=llama3-70b&llm_tp=8&llm_pp=2&llm_graphs=1']) {
     await h.withPage(t, q, async (page) => {
       await drawn(page, '#llm-canvas');
       await settle(page, 200);
@@ -429,7 +430,7 @@ test('dit controls: video, batch, switches, URL round trip and bad values', asyn
 });
 
 test('dit embed: height, dark mode, 390 px, axe', async (t) => {
-  await h.withPage(t, '?embed=dit', async (page) => {
+  for (const q of ['?embed=dit', '?embed=dit&dit_model=cogvideox-2b&dit_sp=4']) await h.withPage(t, q, async (page) => {
     await settle(page, 200);
     const want = Number(await page.locator('section.widget').getAttribute('data-embed-height'));
     const got = await page.evaluate(() => document.documentElement.getBoundingClientRect().height);
