@@ -5,31 +5,19 @@
 //! (`src/ui/lab_host.rs`) imports when the widget first comes on screen. The
 //! page's first load therefore does not carry the lab.
 //!
-//! Exports: `mount(element, dark, small, wall, view, live, apply)` (once; see
-//! `lab_host.rs`), `set_dark(dark)` (on every theme change) and `set_view(query)`
-//! (whenever the state the widget draws changes).
+//! Exports: `mount(element, options)` (once; the options are `lab_host.rs`'s),
+//! `set_dark(dark)` (on every theme change) and `set_view(query)` (whenever the
+//! state the widget draws changes). Natively an empty program.
 
-#[cfg(not(target_arch = "wasm32"))]
-fn main() {}
-
-#[cfg(target_arch = "wasm32")]
 fn main() {}
 
 #[cfg(target_arch = "wasm32")]
 mod exports {
-    use wasm_bindgen::prelude::wasm_bindgen;
+    use wasm_bindgen::prelude::{wasm_bindgen, JsValue};
 
     #[wasm_bindgen]
-    pub fn mount(
-        el: web_sys::HtmlElement,
-        dark: bool,
-        small: bool,
-        wall: bool,
-        view: String,
-        live: js_sys::Function,
-        apply: js_sys::Function,
-    ) {
-        brrr::ui::mount_lab(el, dark, small, wall, &view, live, apply);
+    pub fn mount(el: web_sys::HtmlElement, options: JsValue) {
+        brrr::ui::mount_lab(el, &options);
     }
 
     #[wasm_bindgen]

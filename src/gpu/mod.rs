@@ -16,9 +16,12 @@
 //! - [`table`]: the results as words and numbers (the page renders them as DOM
 //!   text nodes; nothing is parsed as HTML), and the lab widget's `Status`.
 //!
-//! Two drivers talk to the GPU, each with the same procedure: `web` (wasm32 only,
-//! the page: WebGPU through web-sys) and `native` (not wasm32, `brrr-lab`: the
-//! `wgpu` crate's Vulkan, Metal and DX12 backends).
+//! - [`procedure`]: the lab's procedure itself (round trip, measure one variant,
+//!   overheads, the sweep), written once as async code over its `Driver` trait.
+//!
+//! Two drivers implement that trait: `web` (wasm32 only, the page: WebGPU through
+//! web-sys) and `native` (not wasm32, `brrr-lab`: the `wgpu` crate's Vulkan, Metal
+//! and DX12 backends, the procedure under `pollster::block_on`).
 
 pub mod analysis;
 pub mod apply;
@@ -26,6 +29,7 @@ pub mod datasheet;
 pub mod export;
 pub mod json;
 pub mod plan;
+pub mod procedure;
 pub mod reference;
 pub mod results;
 pub mod table;

@@ -92,6 +92,16 @@ pub fn empty() -> String {
     "@compute @workgroup_size(1)\nfn main() {}\n".to_string()
 }
 
+/// The uniform's bytes for `elements`: `n` (vec4s, u32) and the multiplier
+/// [`MUL`] (f32), little-endian, as both drivers upload them.
+pub fn uniform_bytes(elements: u64) -> [u8; 8] {
+    let n4 = u32::try_from(elements / 4).unwrap_or(u32::MAX);
+    let mut bytes = [0u8; 8];
+    bytes[..4].copy_from_slice(&n4.to_le_bytes());
+    bytes[4..].copy_from_slice(&MUL.to_le_bytes());
+    bytes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

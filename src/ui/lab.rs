@@ -53,19 +53,24 @@ fn save(run: &LabRun) -> Result<(), String> {
 /// codec's query, read and written through two callbacks.
 struct Page {
     /// `live()` → the page's state now.
-    live: js_sys::Function,
+    live: Option<js_sys::Function>,
     /// `apply(query)`: the page's state becomes this one.
-    apply: js_sys::Function,
+    apply: Option<js_sys::Function>,
 }
 
 impl Page {
     fn live(&self) -> Option<State> {
-        let q = self.live.call0(&JsValue::NULL).ok()?.as_string()?;
+        let q = self
+            .live
+            .as_ref()?
+            .call0(&JsValue::NULL)
+            .ok()?
+            .as_string()?;
         Some(url::decode(&q).0)
     }
     fn apply(&self, s: &State) -> Result<(), String> {
-        self.apply
-            .call1(&JsValue::NULL, &url::encode(s).into())
+        let f = self.apply.as_ref().ok_or("the page took no state")?;
+        f.call1(&JsValue::NULL, &url::encode(s).into())
             .map(|_| ())
             .map_err(js::js_err)
     }
@@ -78,22 +83,17 @@ thread_local! {
 }
 
 /// Mounts the widget into `el` (the page's stand-in calls this once the module is
-/// loaded): the page's theme, its test knobs, the state it draws (a URL query) and
-/// its two callbacks (see [`Page`]).
-pub fn mount(
-    el: web_sys::HtmlElement,
-    dark: bool,
-    small: bool,
-    wall: bool,
-    view: &str,
-    live: js_sys::Function,
-    apply: js_sys::Function,
-) {
+/// loaded). `opts` (see `lab_host.rs`): `dark`, the test knobs `small` and
+/// `wall`, `view` (the state it draws, a URL query) and the callbacks `live` and
+/// `apply` (see [`Page`]).
+pub fn mount(el: web_sys::HtmlElement, opts: &JsValue) {
+    let get = |k: &str| js_sys::Reflect::get(opts, &k.into()).unwrap_or(JsValue::UNDEFINED);
+    let flag = |k: &str| get(k).as_bool().unwrap_or(false);
     let _ = any_spawner::Executor::init_wasm_bindgen();
     let owner = Owner::new();
     owner.set();
-    let state = RwSignal::new(url::decode(view).0);
-    let dark = RwSignal::new(dark);
+    let state = RwSignal::new(url::decode(&get("view").as_string().unwrap_or_default()).0);
+    let dark = RwSignal::new(flag("dark"));
     SIGNALS.with(|s| s.set(Some((state, dark))));
     let ctx = Ctx {
         state,
@@ -102,12 +102,15 @@ pub fn mount(
         report: Memo::new(move |_| state.with(State::report)),
         dark,
         knobs: Knobs {
-            lab_small: small,
-            lab_wall_clock: wall,
+            lab_small: flag("small"),
+            lab_wall_clock: flag("wall"),
             debug_panic: false,
         },
     };
-    let page = StoredValue::new_local(Page { live, apply });
+    let page = StoredValue::new_local(Page {
+        live: get("live").dyn_into().ok(),
+        apply: get("apply").dyn_into().ok(),
+    });
     leptos::mount::mount_to(el, move || view! { <Lab ctx=ctx page=page/> }).forget();
     std::mem::forget(owner);
 }

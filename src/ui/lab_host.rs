@@ -8,12 +8,13 @@
 //!
 //! The interface is narrow and carries the state as the URL codec's query
 //! (`state::url`, a stable contract that round-trips exactly):
-//! - at mount: the element, the theme, the test knobs (`lab_size=small`,
-//!   `lab_timer=wall`, read from the URL before the app rewrote it), the state the
-//!   widget draws (`ctx.view`, for its chart's preset roofline), and two callbacks:
-//!   `live()` → the shared state now, and `apply(query)`, which sets the shared
-//!   state ("Use my GPU": the module applies its measured ceilings to `live()`'s
-//!   state with `gpu::apply` and hands back the result);
+//! - at mount, `mount(element, options)`, the options an object: `dark` (the
+//!   theme), `small` and `wall` (the test knobs `lab_size=small`,
+//!   `lab_timer=wall`, read from the URL before the app rewrote it), `view` (the
+//!   state the widget draws, `ctx.view`, for its chart's preset roofline), and two
+//!   callbacks: `live()` → the shared state now, and `apply(query)`, which sets
+//!   the shared state ("Use my GPU": the module applies its measured ceilings to
+//!   `live()`'s state with `gpu::apply` and hands back the result);
 //! - afterwards: `set_view(query)` whenever the drawn state changes, `set_dark`
 //!   on every theme change.
 
@@ -27,73 +28,34 @@ use wasm_bindgen::prelude::*;
 const JS: &str = "brrr-lab-ui.js";
 const WASM: &str = "brrr-lab-ui_bg.wasm";
 
-#[derive(Clone, PartialEq)]
-enum Stage {
-    Waiting,
-    Loading,
-    Ready,
-    Failed(String),
-}
-
-/// Imports the module, instantiates its .wasm and mounts the widget into `el`.
-async fn load(el: web_sys::HtmlElement, ctx: Ctx) -> Result<JsValue, String> {
-    let module = on_demand::load(JS, WASM).await?;
+/// Mounts the widget into `el` with its options object (`lab::mount` reads it).
+fn mount(module: &JsValue, el: web_sys::HtmlElement, ctx: Ctx) -> Result<(), String> {
     let state = ctx.state;
     let live = Closure::<dyn Fn() -> String>::new(move || state.with_untracked(url::encode));
     let apply = Closure::<dyn Fn(String)>::new(move |q: String| state.set(url::decode(&q).0));
-    let view = ctx.view.with_untracked(url::encode);
-    call(
-        &module,
-        "mount",
-        &[
-            el.into(),
-            ctx.dark.get_untracked().into(),
-            ctx.knobs.lab_small.into(),
-            ctx.knobs.lab_wall_clock.into(),
-            view.into(),
-            live.into_js_value(),
-            apply.into_js_value(),
-        ],
-    )?;
-    Ok(module)
+    let opts = js_sys::Object::new();
+    let fields: [(&str, JsValue); 6] = [
+        ("dark", ctx.dark.get_untracked().into()),
+        ("small", ctx.knobs.lab_small.into()),
+        ("wall", ctx.knobs.lab_wall_clock.into()),
+        ("view", ctx.view.with_untracked(url::encode).into()),
+        ("live", live.into_js_value()),
+        ("apply", apply.into_js_value()),
+    ];
+    for (k, v) in fields {
+        js_sys::Reflect::set(&opts, &k.into(), &v).map_err(crate::js::js_err)?;
+    }
+    call(module, "mount", &[el.into(), opts.into()]).map(|_| ())
 }
 
 #[component]
 pub fn LabHost(ctx: Ctx) -> impl IntoView {
     let host = NodeRef::<leptos::html::Div>::new();
-    let stage = RwSignal::new(Stage::Waiting);
-    let module = StoredValue::new_local(None::<JsValue>);
-    Effect::new(move |_| {
-        if !ctx.on_screen.get() || stage.get_untracked() != Stage::Waiting {
-            return;
-        }
-        let Some(el) = host.get_untracked() else {
-            return;
-        };
-        stage.set(Stage::Loading);
-        let el: web_sys::HtmlElement = el.into();
-        leptos::task::spawn_local(async move {
-            match load(el, ctx).await {
-                Ok(m) => {
-                    module.set_value(Some(m));
-                    stage.set(Stage::Ready);
-                }
-                Err(e) => stage.set(Stage::Failed(e)),
-            }
-        });
-    });
-    Effect::new(move |_| {
-        let dark = ctx.dark.get();
-        module.with_value(|m| {
-            if let Some(m) = m {
-                let _ = call(m, "set_dark", &[dark.into()]);
-            }
-        });
-    });
+    let (stage, module) = on_demand::when_on_screen(ctx, host, JS, WASM, mount);
     // the drawn state (held while the widget is off-screen), once the module runs
     Effect::new(move |_| {
         let view = ctx.view.with(url::encode);
-        if stage.get() != Stage::Ready {
+        if stage.get() != on_demand::Stage::Ready {
             return;
         }
         module.with_value(|m| {
@@ -103,17 +65,7 @@ pub fn LabHost(ctx: Ctx) -> impl IntoView {
         });
     });
     let stand_in = move || {
-        let (state, message) = match stage.get() {
-            Stage::Ready => return None,
-            Stage::Failed(e) => (
-                "error",
-                format!("The GPU lab could not be loaded: {e}. The rest of the page is unaffected; reload to try again."),
-            ),
-            Stage::Waiting | Stage::Loading => (
-                "loading",
-                "The GPU lab loads when this widget comes into view…".to_string(),
-            ),
-        };
+        let (state, message) = stage.with(|s| s.stand_in("The GPU lab"))?;
         Some(view! {
             <div class="lab-host" data-lab-load=state>
                 <p class="lab-load-status" data-lab-message role="status" aria-live="polite">{message}</p>

@@ -128,18 +128,10 @@ pub fn trace_dark(on: bool) {
     trace::set_dark(on);
 }
 
-/// The lab's own app (`src/bin/brrr-lab-ui.rs`): mounts it into `el` (see
-/// `lab_host.rs` for the arguments).
-pub fn mount_lab(
-    el: web_sys::HtmlElement,
-    dark: bool,
-    small: bool,
-    wall: bool,
-    view: &str,
-    live: js_sys::Function,
-    apply: js_sys::Function,
-) {
-    lab::mount(el, dark, small, wall, view, live, apply);
+/// The lab's own app (`src/bin/brrr-lab-ui.rs`): mounts it into `el` with the
+/// host's options (`lab_host.rs`).
+pub fn mount_lab(el: web_sys::HtmlElement, opts: &wasm_bindgen::JsValue) {
+    lab::mount(el, opts);
 }
 
 /// The page's theme changed (the lab's app follows it).

@@ -4,6 +4,7 @@
 //! `src/bin/*-ui.rs`, unhashed names), instantiating its .wasm, and calling its
 //! exports by name. Every failure comes back as text for the stand-in to show.
 
+use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -18,7 +19,7 @@ extern "C" {
 /// `path` against the page's base URL (a snippet's `import` would resolve a
 /// relative one against the snippet's own URL).
 fn absolute(path: &str) -> Result<String, String> {
-    let base = leptos::prelude::document()
+    let base = document()
         .base_uri()
         .ok()
         .flatten()
@@ -51,4 +52,79 @@ pub async fn load(js: &str, wasm: &str) -> Result<JsValue, String> {
         .await
         .map_err(crate::js::js_err)?;
     Ok(module)
+}
+
+/// Where a widget's module is.
+#[derive(Clone, PartialEq)]
+pub enum Stage {
+    Waiting,
+    Loading,
+    Ready,
+    Failed(String),
+}
+
+impl Stage {
+    /// The stand-in's state and line until the module runs (`None` once it does);
+    /// `what` names the widget's app ("The trace analyser").
+    pub fn stand_in(&self, what: &str) -> Option<(&'static str, String)> {
+        match self {
+            Stage::Ready => None,
+            Stage::Failed(e) => Some((
+                "error",
+                format!("{what} could not be loaded: {e}. The rest of the page is unaffected; reload to try again."),
+            )),
+            Stage::Waiting | Stage::Loading => Some((
+                "loading",
+                format!("{what} loads when this widget comes into view…"),
+            )),
+        }
+    }
+}
+
+/// A widget's module, loaded when the widget first comes on screen: `js` and
+/// `wasm` are imported and instantiated, then `mount(module, host element)`
+/// mounts it; the page's theme goes to its `set_dark` on every change. Returns the
+/// stage (for the stand-in) and the module once loaded.
+pub fn when_on_screen(
+    ctx: super::Ctx,
+    host: NodeRef<leptos::html::Div>,
+    js: &'static str,
+    wasm: &'static str,
+    mount: fn(&JsValue, web_sys::HtmlElement, super::Ctx) -> Result<(), String>,
+) -> (RwSignal<Stage>, StoredValue<Option<JsValue>, LocalStorage>) {
+    let stage = RwSignal::new(Stage::Waiting);
+    let module = StoredValue::new_local(None::<JsValue>);
+    Effect::new(move |_| {
+        if !ctx.on_screen.get() || stage.get_untracked() != Stage::Waiting {
+            return;
+        }
+        let Some(el) = host.get_untracked() else {
+            return;
+        };
+        stage.set(Stage::Loading);
+        let el: web_sys::HtmlElement = el.into();
+        leptos::task::spawn_local(async move {
+            let loaded = async {
+                let m = load(js, wasm).await?;
+                mount(&m, el, ctx)?;
+                Ok::<_, String>(m)
+            };
+            match loaded.await {
+                Ok(m) => {
+                    module.set_value(Some(m));
+                    stage.set(Stage::Ready);
+                }
+                Err(e) => stage.set(Stage::Failed(e)),
+            }
+        });
+    });
+    Effect::new(move |_| {
+        let dark = ctx.dark.get();
+        module.with_value(|m| {
+            if let Some(m) = m {
+                let _ = call(m, "set_dark", &[dark.into()]);
+            }
+        });
+    });
+    (stage, module)
 }

@@ -17,65 +17,22 @@ use wasm_bindgen::prelude::*;
 const JS: &str = "brrr-trace-ui.js";
 const WASM: &str = "brrr-trace-ui_bg.wasm";
 
-#[derive(Clone, PartialEq)]
-enum Stage {
-    Waiting,
-    Loading,
-    Ready,
-    Failed(String),
-}
-
-/// Imports the module, instantiates its .wasm and mounts the widget into `el`.
-async fn load(el: web_sys::HtmlElement, dark: bool) -> Result<JsValue, String> {
-    let module = on_demand::load(JS, WASM).await?;
-    call(&module, "mount", &[el.into(), dark.into()])?;
-    Ok(module)
+/// Mounts the widget into `el`, on the page's theme.
+fn mount(module: &JsValue, el: web_sys::HtmlElement, ctx: Ctx) -> Result<(), String> {
+    call(
+        module,
+        "mount",
+        &[el.into(), ctx.dark.get_untracked().into()],
+    )
+    .map(|_| ())
 }
 
 #[component]
 pub fn TraceHost(ctx: Ctx) -> impl IntoView {
     let host = NodeRef::<leptos::html::Div>::new();
-    let stage = RwSignal::new(Stage::Waiting);
-    let module = StoredValue::new_local(None::<JsValue>);
-    Effect::new(move |_| {
-        if !ctx.on_screen.get() || stage.get_untracked() != Stage::Waiting {
-            return;
-        }
-        let Some(el) = host.get_untracked() else {
-            return;
-        };
-        stage.set(Stage::Loading);
-        let el: web_sys::HtmlElement = el.into();
-        leptos::task::spawn_local(async move {
-            match load(el, ctx.dark.get_untracked()).await {
-                Ok(m) => {
-                    module.set_value(Some(m));
-                    stage.set(Stage::Ready);
-                }
-                Err(e) => stage.set(Stage::Failed(e)),
-            }
-        });
-    });
-    Effect::new(move |_| {
-        let dark = ctx.dark.get();
-        module.with_value(|m| {
-            if let Some(m) = m {
-                let _ = call(m, "set_dark", &[dark.into()]);
-            }
-        });
-    });
+    let (stage, _) = on_demand::when_on_screen(ctx, host, JS, WASM, mount);
     let stand_in = move || {
-        let (state, message) = match stage.get() {
-            Stage::Ready => return None,
-            Stage::Failed(e) => (
-                "error",
-                format!("The trace analyser could not be loaded: {e}. The rest of the page is unaffected; reload to try again."),
-            ),
-            Stage::Waiting | Stage::Loading => (
-                "loading",
-                "The trace analyser loads when this widget comes into view…".to_string(),
-            ),
-        };
+        let (state, message) = stage.with(|s| s.stand_in("The trace analyser"))?;
         Some(view! {
             <div class="trace" data-trace-state=state>
                 <p class="trace-status" data-trace-message role="status" aria-live="polite">{message}</p>

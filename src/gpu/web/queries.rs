@@ -2,17 +2,13 @@
 //! slot per compute pass), the buffer it resolves into and the one read back.
 
 use super::buffers::buffer;
-use super::measure::Rig;
 use super::{Res, Stop};
+use crate::gpu::procedure::QUERY_PAIRS;
 use crate::js::js_err;
-use js_sys::BigUint64Array;
 use web_sys::{
     gpu_buffer_usage as usage, GpuBuffer, GpuComputePassTimestampWrites, GpuDevice, GpuQuerySet,
     GpuQuerySetDescriptor, GpuQueryType,
 };
-
-/// Query slots per read-back of timestamps.
-pub(super) const QUERY_PAIRS: u32 = 256;
 
 /// The timestamp queries of a run: `2 × QUERY_PAIRS` slots, where they are
 /// resolved, and where they are read back.
@@ -44,37 +40,5 @@ impl Queries {
         tw.set_beginning_of_pass_write_index(2 * slot);
         tw.set_end_of_pass_write_index(2 * slot + 1);
         tw
-    }
-}
-
-impl Rig<'_> {
-    /// Sum of the (end − start) spans of the first `pairs` passes, in seconds.
-    pub(super) async fn read_timestamps(&self, pairs: u32) -> Res<f64> {
-        let Some(Queries {
-            set: qs,
-            resolve,
-            read,
-        }) = &self.queries
-        else {
-            return Err(Stop::Error("no query set".into()));
-        };
-        let enc = self.device.create_command_encoder();
-        enc.resolve_query_set_with_u32(qs, 0, 2 * pairs, resolve, 0);
-        enc.copy_buffer_to_buffer_with_u32_and_u32_and_u32(resolve, 0, read, 0, 16 * pairs)
-            .map_err(|e| self.fail("copying timestamps", e))?;
-        self.queue.submit(&[enc.finish()]);
-        let ns = self
-            .map_read(read, 16 * pairs, |ab| BigUint64Array::new(ab).to_vec())
-            .await?;
-        let mut sum = 0.0;
-        for p in ns.chunks(2) {
-            if let [start, end] = p {
-                if end < start {
-                    return Err(Stop::Error("GPU timestamps went backwards".into()));
-                }
-                sum += (end - start) as f64 * 1e-9;
-            }
-        }
-        Ok(sum)
     }
 }

@@ -4,28 +4,20 @@
 
 use super::buffers::{buffer, work_buffers};
 use super::device::{adapter, info_of, limits_of, open_device, Session};
+use super::driver::Rig;
 use super::glue::{get_str, yield_now, LOSS_GRACE_TASKS};
-use super::measure::Rig;
 use super::queries::Queries;
-use super::{Res, Stop};
-use crate::gpu::plan::{self, Plan, Predictor};
+use super::{Hooks, Res, Stop};
+use crate::gpu::plan::{self, Plan};
+use crate::gpu::procedure::{self, Lab, OPENING};
 use crate::gpu::results::*;
 use crate::js::wait;
 use js_sys::Reflect;
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::gpu_buffer_usage as usage;
-
-/// What the run reports back to the page while it works.
-pub struct Hooks<'a> {
-    pub cancelled: &'a dyn Fn() -> bool,
-    /// (fraction done, what is running)
-    pub progress: &'a dyn Fn(f64, &str),
-    /// The run so far (after every measurement).
-    pub update: &'a dyn Fn(&LabRun),
-}
 
 /// Run the whole lab. `Err` when nothing could be measured at all (no WebGPU, no
 /// adapter, no device, limits too small, or the device lost or an error before the
@@ -33,7 +25,7 @@ pub struct Hooks<'a> {
 /// cancelled, with everything measured so far. A run cancelled before its first
 /// measurement is returned empty and is neither shown nor saved (`hooks.update`).
 pub async fn run(small: bool, wall_clock: bool, hooks: &Hooks<'_>) -> Result<LabRun, String> {
-    (hooks.progress)(0.0, "opening the GPU");
+    (hooks.progress)(0.0, OPENING);
     let adapter = adapter().await?;
     let info = info_of(&adapter);
     let limits = limits_of(&adapter);
@@ -82,24 +74,16 @@ pub async fn run(small: bool, wall_clock: bool, hooks: &Hooks<'_>) -> Result<Lab
         _on_error: on_error,
     };
 
-    let timer = if info.timestamps && !wall_clock {
-        Timer::Timestamps
-    } else {
-        Timer::WallClock
-    };
     // saved as it goes: a run cut short by a reload or a crash stays marked partial
-    let mut run = LabRun {
-        outcome: Outcome::Partial,
-        reason: "Interrupted: the page was closed or reloaded during the run.".into(),
-        date: js_sys::Date::new_0().to_iso_string().into(),
-        adapter: info.clone(),
-        timer,
+    let mut run = procedure::begin(
+        &info,
+        &plan,
         small,
-        elements: plan.elements(Dt::F32),
-        notes: plan.notes.clone(),
-        overheads: Overheads::default(),
-        measurements: Vec::new(),
-    };
+        wall_clock,
+        js_sys::Date::new_0().to_iso_string().into(),
+        "Interrupted: the page was closed or reloaded during the run.",
+    );
+    let timer = run.timer;
     if info.fallback {
         run.notes.push(
             "This is a software (fallback) adapter: it runs on the CPU, so the figures describe \
@@ -141,30 +125,14 @@ pub async fn run(small: bool, wall_clock: bool, hooks: &Hooks<'_>) -> Result<Lab
     // stopped before the first measurement: nothing to keep, so the results shown
     // and saved earlier (if any) stay as they were
     let none = run.measurements.is_empty();
-    let kept = if none {
-        "nothing was measured; earlier results, if any, are unchanged"
-    } else {
-        "the results so far are kept, marked partial"
-    };
-    match result {
-        Ok(()) => {
-            run.outcome = Outcome::Complete;
-            run.reason.clear();
-            (hooks.progress)(1.0, "done");
-        }
-        Err(Stop::Cancelled) => {
-            run.outcome = Outcome::Cancelled;
-            run.reason = format!("Cancelled: {kept}.");
-        }
-        Err(Stop::Lost(m)) => {
-            run.outcome = Outcome::Partial;
-            run.reason = format!("The GPU device was lost during the run ({m}); {kept}.");
-        }
-        Err(Stop::Error(m)) => {
-            run.outcome = Outcome::Partial;
-            run.reason = format!("The run stopped on an error ({m}); {kept}.");
-        }
+    if result.is_ok() {
+        (hooks.progress)(1.0, "done");
     }
+    procedure::settle(
+        &mut run,
+        result,
+        "nothing was measured; earlier results, if any, are unchanged",
+    );
     if none {
         if run.outcome == Outcome::Partial {
             return Err(run.reason);
@@ -175,6 +143,7 @@ pub async fn run(small: bool, wall_clock: bool, hooks: &Hooks<'_>) -> Result<Lab
     Ok(run)
 }
 
+/// Buffers and queries on the open device, then the procedure's sweep.
 async fn session_run(
     s: &Session,
     mut plan: Plan,
@@ -195,19 +164,9 @@ async fn session_run(
     } else {
         None
     };
-    let dts: Vec<Dt> = if run.adapter.f16 {
-        vec![Dt::F32, Dt::F16]
-    } else {
-        vec![Dt::F32]
-    };
-    // steps: setup, copy (per dtype), overheads, the sweep per dtype
-    let sweep = plan::sweep();
-    let total = 2.0 + dts.len() as f64 * (1.0 + sweep.len() as f64);
-    let lab = Rig {
+    let rig = Rig {
         queue: device.queue(),
         device: device.clone(),
-        plan,
-        timer,
         lost,
         errors,
         a,
@@ -215,67 +174,13 @@ async fn session_run(
         uniform,
         staging,
         queries,
-        roundtrip: 0.0,
         hooks,
-        step: Cell::new((0.0, total)),
-        label: RefCell::new("measuring the submit round trip".into()),
-        pred: RefCell::new(Predictor::default()),
     };
-    let mut lab = lab;
-    lab.progress(0.0);
-    run.overheads.roundtrip = lab.measure_roundtrip().await?;
-    let step_done = |lab: &Rig<'_>| {
-        let (d, t) = lab.step.get();
-        lab.step.set((d + 1.0, t));
-        lab.progress(0.0);
-    };
-    step_done(&lab);
-
-    for &dt in &dts {
-        lab.fill(dt).await?;
-        *lab.label.borrow_mut() = format!("copy bandwidth ({})", dt.id());
-        lab.progress(0.0);
-        // probe at the smallest size to predict the full-size copy
-        {
-            lab.pred.borrow_mut().forget_copy(dt);
-            let saved = lab.plan.elements(dt);
-            let probe_plan = Plan {
-                bytes: lab.plan.min_elements.min(saved) * dt.bytes(),
-                remeasure: 0, // only a prediction: never measured again
-                ..lab.plan.clone()
-            };
-            let full = std::mem::replace(&mut lab.plan, probe_plan);
-            let probe = lab.measure(Kernel::Copy, None, dt, 0).await;
-            lab.plan = full;
-            let probe = probe?;
-            lab.learn(&probe);
-        }
-        let m = lab.measure(Kernel::Copy, None, dt, 0).await?;
-        lab.learn(&m);
-        run.measurements.push(m);
-        (hooks.update)(run);
-        step_done(&lab);
-
-        if dt == Dt::F32 {
-            *lab.label.borrow_mut() = "dispatch and submit overhead".into();
-            lab.progress(0.0);
-            lab.overheads(&mut run.overheads).await?;
-            (hooks.update)(run);
-            step_done(&lab);
-        }
-
-        for &(kernel, op, r) in &sweep {
-            *lab.label.borrow_mut() = format!("{} {} ×{} ({})", kernel.id(), op.id(), r, dt.id());
-            lab.progress(0.0);
-            let m = lab.measure(kernel, Some(op), dt, r).await?;
-            run.measurements.push(m);
-            (hooks.update)(run);
-            step_done(&lab);
-        }
-    }
-    let errs = lab.errors.borrow();
-    for e in errs.iter().take(5) {
+    let dts = procedure::dtypes(&run.adapter);
+    let mut lab = Lab::new(rig, plan, timer);
+    let result = lab.sweep(&dts, run, hooks.update).await;
+    for e in lab.driver.errors.borrow().iter().take(5) {
         run.notes.push(e.clone());
     }
-    Ok(())
+    result
 }
