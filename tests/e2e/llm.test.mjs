@@ -191,7 +191,7 @@ test('feasibility: the largest batch that fits, a critical batch out of reach, h
     await page.locator(W).scrollIntoViewIfNeeded();
     assert.equal(await metric(page, 'llm_fits'), 0);
     assert.equal(await metric(page, 'llm_max_batch'), 0);
-    assert.match(await readText(page.locator('#llm-fit')), /^Does not fit, by 62\.4 GB: the weights alone \(141 GB\) exceed the 80 GB on NVIDIA H100 SXM\. The figures above are hypothetical; it would fit with fp8 weights\.$/);
+    assert.match(await readText(page.locator('#llm-fit')), /^Does not fit, by 62\.4 GB: the weights alone \(141 GB\) exceed the 80 GB on NVIDIA H100 SXM\. The figures above are hypothetical; it would fit with any one of: fp8 weights; tensor parallelism over 2 GPUs\.$/);
     assert.match(await text(page), /fp8 weights would (make the step [\d.]+× faster|change the step by less than 5 %)\. They would also make it fit in memory\./);
     await page.selectOption('#llm_wdtype', 'fp8');
     assert.equal(await pollUntil(() => metric(page, 'llm_fits'), (v) => v === 1), 1, 'fp8 weights fit');
