@@ -243,22 +243,22 @@ pub struct LlmRun {
 /// and why (shown beside the control). A link without bandwidth is no link.
 pub fn spread(c: &LlmConfig, want: Parallel) -> (Parallel, Vec<String>) {
     let mut notes = Vec::new();
-    let tp = super::parallel::DEGREES
-        .into_iter()
-        .filter(|&d| d <= want.tp.max(1) && c.splits_over(d))
-        .max()
-        .unwrap_or(1);
+    // the largest offered degree up to the one asked for that `ok` accepts
+    let fall = |asked: u32, ok: &dyn Fn(u32) -> bool| {
+        super::parallel::DEGREES
+            .into_iter()
+            .filter(|&d| d <= asked.max(1) && ok(d))
+            .max()
+            .unwrap_or(1)
+    };
+    let tp = fall(want.tp, &|d| c.splits_over(d));
     if tp != want.tp.max(1) {
         notes.push(format!(
             "Tensor parallel {} does not divide the {} attention heads and {} KV heads evenly: showing {tp}.",
             want.tp, c.heads, c.kv_heads
         ));
     }
-    let pp = super::parallel::DEGREES
-        .into_iter()
-        .filter(|&d| d <= want.pp.max(1) && d <= c.layers.max(1))
-        .max()
-        .unwrap_or(1);
+    let pp = fall(want.pp, &|d| d <= c.layers.max(1));
     if pp != want.pp.max(1) {
         notes.push(format!(
             "{} pipeline stages need at least {} layers, the model has {}: showing {pp}.",
