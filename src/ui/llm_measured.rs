@@ -123,6 +123,12 @@ pub fn VsMeasured(ctx: Ctx) -> impl IntoView {
             <Readout name="llm_tp_vs_measured_max_error" raw=Signal::derive(move || tp_max.to_string())
                 text=Signal::derive(move || format!("{:.1} %", tp_max * 100.0))/>
             {worst_tp}
+            {
+                let (m, n) = (crate::model::parallel::model_h100_ring_busbw(), crate::model::parallel::NCCL_H100_RING_BUSBW);
+                format!(
+                    "The link itself: NCCL's ring all-reduce reaches {} GB/s of bus bandwidth on 8 H100s (nccl-tests issue 212); the model moves bytes at NVLink 4's line rate, {} GB/s for a 4 GB all-reduce, {:.0} % optimistic for large messages (a decode step's all-reduces are small and latency-bound). ",
+                    units::sig3(n / 1e9), units::sig3(m / 1e9), (m / n - 1.0) * 100.0)
+            }
             "Sources: gpt-fast's README (8×A100-80GB capped at 330 W, NVLink) and its blog's eager starting point. "
             "The decode matmuls stream at fractions torchao measured on another model (Llama-3-8B), not fitted to these rows. "
             {eager_note}
