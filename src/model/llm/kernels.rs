@@ -198,24 +198,47 @@ pub fn split_by_tp(k: &LlmKernel) -> bool {
 /// One GPU's share of a layer under `r.par`: the kernels [`split_by_tp`] names
 /// do `1/tp` of the work (FLOPs, weight, KV and activation bytes), and the
 /// partial sums of the output projection and the MLP are all-reduced before
-/// each residual add. The same layer on one GPU is returned as it is.
+/// each residual add. A mixture of experts puts `experts/tp` experts on each GPU
+/// (the same bytes and FLOPs per GPU) and moves the routed tokens by an
+/// all-to-all after the routing and another before the residual add. The same
+/// layer on one GPU is returned as it is.
 pub fn per_gpu_layer(layer: Vec<LlmKernel>, r: &LlmRun) -> Vec<LlmKernel> {
     let tp = r.par.tp.max(1);
     if tp == 1 {
         return layer;
     }
+    use super::super::parallel::Collective;
     let n = f64::from(tp);
-    let mut out = Vec::with_capacity(layer.len() + 2);
+    let act = tokens(r) * f64::from(r.config.hidden) * ACT_BYTES;
+    // a mixture of experts spreads its experts over the GPUs (expert parallel):
+    // each GPU sends its share of the tokens to their experts and takes the
+    // results back, an all-to-all each way, instead of the MLP's all-reduce
+    let moe = r.config.experts > 1;
+    let routed = act * f64::from(r.config.top_k.clamp(1, r.config.experts.max(1))) / n;
+    let mut residuals = 0;
+    let mut out = Vec::with_capacity(layer.len() + 3);
     for mut kern in layer {
         if kern.group.name == "residual add" {
-            out.push(collective(
-                "all-reduce (tensor parallel)",
-                super::super::parallel::Collective::AllReduce,
-                tp,
-                tokens(r) * f64::from(r.config.hidden) * ACT_BYTES,
-                r,
-            ));
+            residuals += 1;
+            out.push(if moe && residuals == 2 {
+                collective(
+                    "all-to-all (experts, combine)",
+                    Collective::AllToAll,
+                    tp,
+                    routed,
+                    r,
+                )
+            } else {
+                collective(
+                    "all-reduce (tensor parallel)",
+                    Collective::AllReduce,
+                    tp,
+                    act,
+                    r,
+                )
+            });
         }
+        let dispatch = moe && kern.group.name == "top-k routing";
         if split_by_tp(&kern) {
             kern.group.flops /= n;
             kern.group.bytes /= n;
@@ -223,6 +246,15 @@ pub fn per_gpu_layer(layer: Vec<LlmKernel>, r: &LlmRun) -> Vec<LlmKernel> {
             kern.kv_bytes /= n;
         }
         out.push(kern);
+        if dispatch {
+            out.push(collective(
+                "all-to-all (experts, dispatch)",
+                Collective::AllToAll,
+                tp,
+                routed,
+                r,
+            ));
+        }
     }
     out
 }

@@ -736,6 +736,42 @@ mod tests {
     }
 
     #[test]
+    fn experts_move_by_all_to_all() {
+        let mx = LlmRun {
+            config: LlmModel::Mixtral8x7b.config_or_toy(),
+            ..tp(llama8b(Phase::Decode, 16, 1024), 2, "nvlink4")
+        };
+        let ks = layer_kernels(&mx);
+        let names: Vec<&str> = ks
+            .iter()
+            .filter(|k| k.part == Part::Communication)
+            .map(|k| k.group.name)
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "all-reduce (tensor parallel)",
+                "all-to-all (experts, dispatch)",
+                "all-to-all (experts, combine)"
+            ]
+        );
+        // the eager layer too
+        let eager = layer_kernels(&LlmRun {
+            graphs: false,
+            ..mx
+        });
+        assert_eq!(
+            eager
+                .iter()
+                .filter(|k| k.part == Part::Communication)
+                .count(),
+            3
+        );
+        let st = run(&mx, &setting("h100-sxm"));
+        assert!(st.split.comm > 0.0 && (st.split.total() - st.wall).abs() < 1e-9 * st.wall);
+    }
+
+    #[test]
     fn a_pipeline_fits_and_pays_only_with_micro_batches() {
         let s = setting("h100-sxm");
         let r70 = LlmRun {
