@@ -7,6 +7,7 @@
 pub mod fields;
 pub mod hints;
 pub mod page;
+pub mod params;
 pub mod url;
 pub mod widgets;
 
