@@ -55,3 +55,8 @@ if ! dpkg -s mesa-vulkan-drivers >/dev/null 2>&1 || ! dpkg -s libvulkan1 >/dev/n
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq mesa-vulkan-drivers libvulkan1
 fi
+
+# 7. vendor/tachys: Leptos's renderer with brrr's patch (vendor/PATCHED.md), rebuilt
+#    from the crates.io release + vendor/tachys.patch when the patch changed. Every
+#    cargo command needs it (Cargo.toml's [patch.crates-io] points at it).
+bash "$ROOT/scripts/vendor-tachys.sh"

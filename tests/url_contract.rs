@@ -2,7 +2,8 @@
 //! key README's two tables name is one the page reads, and every key the page
 //! reads (the explorer's `state::url::KEYS`, the widgets' `state::widgets::PARAMS`)
 //! has its row. A key added to the code without its row, or a row left behind by
-//! a removed key, fails here.
+//! a removed key, fails here. The page-mode keys (`embed`, `theme`) are named in
+//! README's prose, and each widget key's default in README is its declared one.
 
 use std::collections::BTreeSet;
 
@@ -30,15 +31,27 @@ fn first_column_keys(readme: &str, heading: &str) -> BTreeSet<String> {
 fn readme_tables_and_the_codec_name_the_same_keys() {
     let readme = include_str!("../README.md");
     let explorer = first_column_keys(readme, "## URL contract");
-    let code: BTreeSet<String> = brrr::state::url::KEYS
+    let code: BTreeSet<String> = brrr::state::params::EXPLORER
         .iter()
+        .map(|p| p.key)
         .map(|k| k.to_string())
         .collect();
     assert!(
         explorer.len() >= 10,
         "the URL table was not found: {explorer:?}"
     );
-    assert_eq!(explorer, code, "README's URL table vs state::url::KEYS");
+    assert_eq!(
+        explorer, code,
+        "README's URL table vs state::params::EXPLORER"
+    );
+    assert_eq!(brrr::state::url::KEYS.len(), code.len());
+    let contract = readme.split("## URL contract").nth(1).unwrap_or_default();
+    for key in ["embed", "theme"] {
+        assert!(
+            contract.contains(&format!("`{key}=")),
+            "README's URL contract does not name {key}="
+        );
+    }
 
     let widgets = first_column_keys(readme, "Widget parameters (");
     let code: BTreeSet<String> = brrr::state::widgets::PARAMS
@@ -58,5 +71,63 @@ fn readme_tables_and_the_codec_name_the_same_keys() {
     assert!(
         extra.is_empty(),
         "in README's widget table but not declared: {extra:?}"
+    );
+}
+
+/// A default as README writes it (`2^26`, `` `1` ``, `1/280000 ≈ …`) as the
+/// codec writes it.
+fn plain(d: &str) -> String {
+    let d = d.trim().trim_matches('`');
+    let d = d.split(" (").next().unwrap_or(d).trim().trim_matches('`');
+    match d.split_once("^") {
+        Some(("2", e)) => e
+            .parse::<u32>()
+            .map_or(d.to_string(), |e| (1u64 << e).to_string()),
+        _ => d.to_string(),
+    }
+}
+
+#[test]
+fn readme_gives_each_widget_key_its_declared_default() {
+    let readme = include_str!("../README.md");
+    let table = readme
+        .split("Widget parameters (")
+        .nth(1)
+        .unwrap_or_default();
+    let mut checked = 0;
+    for line in table
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+    {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        // | keys | widget | accepted | default |
+        let (Some(keys), Some(defaults)) = (cells.get(1), cells.get(4)) else {
+            continue;
+        };
+        let keys: Vec<&str> = keys.split('`').skip(1).step_by(2).collect();
+        if keys.is_empty() || keys == ["key"] {
+            continue;
+        }
+        let defaults: Vec<String> = defaults.split(", ").map(plain).collect();
+        for (i, key) in keys.iter().enumerate() {
+            let Some(p) = brrr::state::widgets::param(key) else {
+                continue;
+            };
+            // one default for several keys is every key's
+            let readme_default = if defaults.len() == keys.len() {
+                &defaults[i]
+            } else {
+                &defaults[0]
+            };
+            let declared = p.format(p.kind.default());
+            assert_eq!(readme_default, &declared, "README's default for {key}");
+            checked += 1;
+        }
+    }
+    assert_eq!(
+        checked,
+        brrr::state::widgets::PARAMS.len(),
+        "defaults checked"
     );
 }

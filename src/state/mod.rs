@@ -7,6 +7,8 @@
 pub mod fields;
 pub mod hints;
 pub mod page;
+pub mod params;
+pub mod registry;
 pub mod url;
 pub mod widgets;
 

@@ -26,9 +26,7 @@
 //! replaced by the default and reported as a [`Notice`]. `encode` writes every key,
 //! so a shared link does not depend on today's defaults.
 
-use super::{limits, preset_flops, widgets, State};
-use crate::model::achievable::Roof;
-use crate::model::{hardware, Dtype, Workload};
+use super::{params, widgets, State};
 
 /// A parameter that was ignored, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,10 +46,8 @@ impl std::fmt::Display for Notice {
     }
 }
 
-pub const KEYS: [&str; 12] = [
-    "hw", "dtype", "flops", "bw", "batch", "hidden", "workload", "ops", "fused", "overhead", "gpu",
-    "roof",
-];
+/// The explorer's keys, in URL order (declared once each in [`params::EXPLORER`]).
+pub const KEYS: [&str; params::EXPLORER.len()] = params::KEYS;
 
 /// Longest adapter name kept from `gpu=`.
 pub const GPU_NAME_MAX: usize = 80;
@@ -102,77 +98,13 @@ pub fn decode(query: &str) -> (State, Vec<Notice>) {
         });
     };
 
-    let hw = match get("hw") {
-        None => hardware::default_preset(),
-        Some(v) => match hardware::preset(v) {
-            // a measured GPU is only its numbers: without them there is nothing to show
-            Some(p) if p.is_measured() && (get("flops").is_none() || get("bw").is_none()) => {
-                bad(
-                    "hw",
-                    v,
-                    "a measured GPU needs its measured flops= and bw= in the link".into(),
-                );
-                hardware::default_preset()
+    let lookup = |key: &str| get(key).map(str::to_string);
+    let mut s = State::default();
+    for p in params::EXPLORER {
+        if let Some(v) = get(p.key) {
+            if let Err(reason) = p.read(&mut s, v, &lookup) {
+                bad(p.key, v, reason);
             }
-            Some(p) => p,
-            None => {
-                bad("hw", v, "unknown hardware preset".into());
-                hardware::default_preset()
-            }
-        },
-    };
-    let mut s = State::for_preset(hw);
-    if let Some(v) = get("gpu") {
-        if hw.is_measured() {
-            s.gpu_name = gpu_name(v);
-        } else {
-            bad("gpu", v, "only used with hw=measured".into());
-        }
-    }
-
-    if let Some(v) = get("dtype") {
-        match Dtype::from_id(v) {
-            Some(d) if hw.supports(d) => s.select_dtype(d),
-            Some(_) => bad("dtype", v, format!("{} has no {v} mode", hw.name)),
-            None => bad("dtype", v, "unknown dtype (fp32, tf32, bf16, fp8)".into()),
-        }
-    }
-    let default_flops = preset_flops(hw, s.dtype);
-    s.flops = float(
-        get("flops"),
-        "flops",
-        limits::FLOPS,
-        default_flops,
-        &mut bad,
-    );
-    s.bw = float(get("bw"), "bw", limits::BW, hw.mem_bw, &mut bad);
-    s.overhead = float(
-        get("overhead"),
-        "overhead",
-        limits::OVERHEAD,
-        s.overhead,
-        &mut bad,
-    );
-    s.batch = int(get("batch"), "batch", limits::BATCH, s.batch, &mut bad);
-    s.hidden = int(get("hidden"), "hidden", limits::HIDDEN, s.hidden, &mut bad);
-    s.ops = int(get("ops"), "ops", limits::OPS, s.ops, &mut bad);
-    if let Some(v) = get("workload") {
-        match Workload::from_id(v) {
-            Some(w) => s.workload = w,
-            None => bad("workload", v, "must be mlp or chain".into()),
-        }
-    }
-    if let Some(v) = get("roof") {
-        match Roof::from_id(v) {
-            Some(r) => s.roof = r,
-            None => bad("roof", v, "must be datasheet or achievable".into()),
-        }
-    }
-    if let Some(v) = get("fused") {
-        match v {
-            "1" => s.fused = true,
-            "0" => s.fused = false,
-            _ => bad("fused", v, "must be 1 or 0".into()),
         }
     }
     for p in widgets::PARAMS {
@@ -204,40 +136,9 @@ pub fn gpu_name(v: &str) -> String {
         .to_string()
 }
 
-fn float(
-    v: Option<&str>,
-    key: &str,
-    (min, max): (f64, f64),
-    default: f64,
-    bad: &mut impl FnMut(&str, &str, String),
-) -> f64 {
-    let Some(v) = v else { return default };
-    match v.trim().parse::<f64>() {
-        Err(_) => bad(key, v, "not a number".into()),
-        Ok(x) if !x.is_finite() => bad(key, v, "not a finite number".into()),
-        Ok(x) if x <= 0.0 => bad(key, v, "must be greater than zero".into()),
-        Ok(x) if x < min || x > max => bad(key, v, format!("out of range {min:e} to {max:e}")),
-        Ok(x) => return x,
-    }
-    default
-}
-
-fn int(
-    v: Option<&str>,
-    key: &str,
-    (min, max): (u32, u32),
-    default: u32,
-    bad: &mut impl FnMut(&str, &str, String),
-) -> u32 {
-    let Some(v) = v else { return default };
-    parse_int(v, min, max).unwrap_or_else(|reason| {
-        bad(key, v, reason);
-        default
-    })
-}
-
 /// A whole number in `min..=max` from URL text; `Err` is the reason for the user.
-/// Shared by the explorer's keys and the widgets' (`widgets::WParam::parse`).
+/// Shared by the explorer's keys (`params::XParam::read`) and the widgets'
+/// (`widgets::WParam::parse`).
 pub fn parse_int(v: &str, min: u32, max: u32) -> Result<u32, String> {
     match v.trim().parse::<f64>() {
         Err(_) => Err("not a number".into()),
@@ -255,19 +156,10 @@ pub fn parse_int(v: &str, min: u32, max: u32) -> Result<u32, String> {
 /// The query string for a state (without `?`), every key present, fixed order.
 pub fn encode(s: &State) -> String {
     form_urlencoded::Serializer::new(String::new())
-        .append_pair("hw", s.hw.id)
-        .append_pair("dtype", s.dtype.id())
-        .append_pair("flops", &format!("{:e}", s.flops))
-        .append_pair("bw", &format!("{:e}", s.bw))
-        .append_pair("batch", &s.batch.to_string())
-        .append_pair("hidden", &s.hidden.to_string())
-        .append_pair("workload", s.workload.id())
-        .append_pair("ops", &s.ops.to_string())
-        .append_pair("fused", if s.fused { "1" } else { "0" })
-        .append_pair("overhead", &format!("{:e}", s.overhead))
-        .extend_pairs((s.roof != Roof::Datasheet).then_some(("roof", s.roof.id())))
         .extend_pairs(
-            (s.hw.is_measured() && !s.gpu_name.is_empty()).then_some(("gpu", s.gpu_name.as_str())),
+            params::EXPLORER
+                .iter()
+                .filter_map(|p| p.write(s).map(|v| (p.key, v))),
         )
         .extend_pairs(widgets::PARAMS.iter().filter_map(|p| {
             let v = (p.get)(&s.widgets);
@@ -279,6 +171,8 @@ pub fn encode(s: &State) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::achievable::Roof;
+    use crate::model::{Dtype, Workload};
 
     #[test]
     fn a_measured_gpu_round_trips_with_its_name() {

@@ -54,6 +54,13 @@ use crate::state::url as state_url;
 use crate::state::State;
 use leptos::prelude::*;
 
+/// The renderer must be vendor/tachys (the registry's tachys with
+/// vendor/tachys.patch, built by scripts/vendor-tachys.sh): only that copy has this
+/// mark, so a build that resolves the registry's tachys instead (a Leptos moved
+/// to a newer tachys, where cargo only warns "patch not used") fails here rather
+/// than losing the fix in silence. vendor/PATCHED.md says how to drop the patch.
+const _: &str = leptos::tachys::BRRR_PATCHED;
+
 /// Shared, reactive app state. `Copy`, so components take it by value.
 ///
 /// How a widget reads it (ARCHITECTURE.md, "Reactive reads"):

@@ -81,6 +81,7 @@ test('sweep: every preset × dtype × workload × batch × fused — the advice 
   }
   assert.ok(states.length >= 40, `${states.length} states`);
   let helped = 0;
+  let nothing = 0;
   const seen = new Set();
   for (const q of states) {
     await page.goto(new URL(`?embed=diagnosis&${q}`, page.url()).href);
@@ -102,11 +103,16 @@ test('sweep: every preset × dtype × workload × batch × fused — the advice 
     for (const [word, r] of REGIME_WORDS) {
       if (card.includes(word)) assert.equal(r, regime, `${q}: “${card}” names ${word}`);
     }
+    // the card says "nothing here helps" exactly where no remedy reaches the bar
+    const none = await page.locator('#diagnosis ul.helps li.none').count();
     if (top.speedup >= BAR) {
       helped++;
       assert.match(headline, /biggest win/i, `${q}: ${headline}`);
+      assert.equal(none, 0, `${q}: "nothing helps" beside a ${top.speedup}× remedy`);
     } else {
+      nothing++;
       assert.match(headline, /^None of the/, `${q}: ${headline}`);
+      assert.equal(none, 1, `${q}: no remedy helps, and the card does not say so`);
     }
     for (const i of diag) if (i.helps === '1') seen.add(i.id);
 
@@ -124,6 +130,11 @@ test('sweep: every preset × dtype × workload × batch × fused — the advice 
   }
   // the sweep is not vacuous: most remedies help somewhere
   assert.ok(helped > states.length / 2, `${helped} of ${states.length} states have a helping remedy`);
+  // every state got one of the two headlines, and the card's "nothing here helps"
+  // line was checked in each (the sweep has no state where nothing helps today:
+  // 2× FLOP/s or 2× bandwidth always clears the bar, so only its absence is seen)
+  assert.equal(helped + nothing, states.length, `${helped} + ${nothing} headlines for ${states.length} states`);
+  console.log(`# ${helped} states with a helping remedy, ${nothing} with none`);
   for (const id of ['fuse', 'batch', 'overhead', 'graphs', 'tensor', 'dtype', 'flops', 'bw']) assert.ok(seen.has(id), `${id} helps somewhere in the sweep`);
 });
 

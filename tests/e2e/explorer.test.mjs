@@ -197,7 +197,7 @@ test('a slider input writes only what changed: no attribute or text is set to th
   // Every write is a DOM mutation, and a class or style write a style
   // recalculation: on a phone these decide whether a dragged slider keeps up.
   // A rebuilt list used to remove every attribute of every item and set it
-  // again (tachys's Vec<AnyAttribute> rebuild; vendor/tachys/PATCHED.md), and
+  // again (tachys's Vec<AnyAttribute> rebuild; vendor/PATCHED.md), and
   // the chart's point buttons rewrote each attribute and tooltip per redraw.
   await withPage(t, '', async (page) => {
     for (const id of ['hidden', 'bw', 'flops']) {

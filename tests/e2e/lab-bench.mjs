@@ -55,6 +55,10 @@ try {
   const t0 = Date.now();
   await page.click('#lab-run');
   let lastLine = '';
+  // how responsive the page stays during a run: how long a frame takes to come,
+  // sampled about once a second (a timing, so measured here, not asserted in
+  // lab.test.mjs, where a loaded machine would fail it)
+  const lags = [];
   for (;;) {
     const status = await metric(page, 'lab_status');
     if (status !== 'running') break;
@@ -64,8 +68,13 @@ try {
       process.stderr.write(`[${((Date.now() - t0) / 1000).toFixed(0)} s] ${line}\n`);
       lastLine = line;
     }
+    const t = Date.now();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+    lags.push(Date.now() - t);
     await new Promise((r) => setTimeout(r, 1000));
   }
+  lags.sort((a, b) => a - b);
+  const p95 = lags.length ? lags[Math.min(lags.length - 1, Math.floor(lags.length * 0.95))] : NaN;
   const seconds = (Date.now() - t0) / 1000;
   const status = await metric(page, 'lab_status');
   const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#lab-export-json')]);
@@ -92,6 +101,7 @@ try {
   lines.push(`| limits | max storage binding ${si(a.max_storage_binding, 'B')}, max buffer ${si(a.max_buffer, 'B')}, ${a.max_workgroups_per_dim} workgroups/dim, ${a.max_invocations} invocations/workgroup |`);
   lines.push(`| features | timestamp-query ${a.timestamps ? 'yes' : 'no'}, shader-f16 ${a.f16 ? 'yes' : 'no'}; timed with ${run.timer} |`);
   lines.push(`| run | ${status}, ${seconds.toFixed(0)} s, ${(run.elements * 4 / 2 ** 20).toFixed(0)} MiB per buffer, ${ms.length} variants, ${ms.filter((m) => m.check === 'passed').length} verified |`);
+  lines.push(`| frame wait during the run | p95 ${p95} ms, max ${lags.length ? lags[lags.length - 1] : '–'} ms over ${lags.length} samples |`);
   lines.push('');
   const copy = ms.find((m) => m.kernel === 'copy' && m.dtype === 'f32' && m.check === 'passed');
   const copyBw = copy ? bw(copy) : NaN;
