@@ -53,6 +53,10 @@ fn check_words(texts: &[String], regime: Regime, what: &str) {
     }
 }
 
+fn wall_on(r: &LlmRun, s: &Setting) -> f64 {
+    step::run_plain(r, s).wall
+}
+
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1e-30)
 }
@@ -232,7 +236,23 @@ fn llm_regime_and_sentences_follow_the_rule() {
                 .into_iter()
                 .map(|c| c.2),
         );
+        // the sentences about more GPUs (every fifth state: four more runs each)
+        if i % 5 == 1 {
+            texts.extend(advice::parallel(&r, &st, &step::scaling(&r, &s)));
+        }
         check_words(&texts, st.regime, &what);
+        // the link's halving through an independent path: the same run over a
+        // link with 2× the bandwidth and half the latency
+        if r.par.gpus() > 1 {
+            let fast = LlmRun {
+                par: r.par.halved(),
+                ..r
+            };
+            assert!(
+                close(st.limit.link2, st.wall / wall_on(&fast, &s)),
+                "{what}"
+            );
+        }
     }
     branches.all_seen("llm");
 }

@@ -20,7 +20,7 @@ fn part_words(largest: &str) -> &'static str {
         "kv" => "reading the KV cache",
         "activations" => "moving activations",
         "compute" => "arithmetic on the tensor cores",
-        "comm" => "waiting on the other GPUs (collectives, a pipeline's bubble)",
+        "comm" => "waiting on the other GPUs",
         _ => "fixed cost per kernel (launch waits, kernel floors)",
     }
 }
@@ -422,16 +422,16 @@ pub fn parallel(r: &LlmRun, st: &LlmStep, sc: &step::Scaling) -> Vec<String> {
     let e = sc.efficiency;
     if r.par.tp > e.base {
         out.push(format!(
-            "Scaling efficiency at tensor parallel {}: {} ({}× the speed on {}× the GPUs of {}).",
+            "Scaling efficiency at tensor parallel {}: {}, that is {}× the speed of {} on {}× as many GPUs.",
             r.par.tp,
             units::percent(e.value),
             units::sig3(e.speedup),
-            units::sig3(f64::from(r.par.tp) / f64::from(e.base)),
             if e.base == 1 {
                 "one GPU".to_string()
             } else {
-                format!("{} GPUs, the fewest that fit", e.base)
+                format!("{} GPUs (the fewest that fit)", e.base)
             },
+            units::sig3(f64::from(r.par.tp) / f64::from(e.base)),
         ));
     }
     out.push(match sc.stops_paying {
@@ -692,5 +692,44 @@ mod tests {
             both > 0,
             "no state above the critical batch whose step is not compute-bound"
         );
+    }
+
+    #[test]
+    fn parallel_sentences_are_the_models_numbers() {
+        let s = h100();
+        let r = LlmRun {
+            config: LlmModel::Llama3_70b.config_or_toy(),
+            graphs: true,
+            par: crate::model::parallel::Parallel {
+                tp: 8,
+                pp: 1,
+                link: crate::model::parallel::link("pcie4")
+                    .copied()
+                    .unwrap_or(crate::model::parallel::Link::NONE),
+                overlap: false,
+            },
+            ..run8b(64, 4096)
+        };
+        let st = step::run(&r, &s);
+        let sc = step::scaling(&r, &s);
+        let v = parallel(&r, &st, &sc);
+        assert!(v[0].starts_with(&format!(
+            "On 8 GPUs (8 tensor parallel × 1 pipeline stage) over PCIe 4.0 x16: {} of the step waits on the other GPUs, 160 collectives",
+            units::percent(st.split.comm / st.wall)
+        )), "{}", v[0]);
+        // 70B fits from 4 H100s at this batch: efficiency is against 4
+        assert_eq!(sc.efficiency.base, 4);
+        assert!(v.iter().any(|t| t.starts_with(&format!(
+            "Scaling efficiency at tensor parallel 8: {}, that is {}× the speed of 4 GPUs (the fewest that fit) on 2× as many GPUs.",
+            units::percent(sc.efficiency.value),
+            units::sig3(sc.efficiency.speedup)
+        ))), "{v:?}");
+        // one GPU: only where scaling stops paying
+        let one = LlmRun {
+            par: crate::model::parallel::Parallel { tp: 1, ..r.par },
+            ..r
+        };
+        let v1 = parallel(&one, &step::run(&one, &s), &step::scaling(&one, &s));
+        assert_eq!(v1.len(), 1, "{v1:?}");
     }
 }
