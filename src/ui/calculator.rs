@@ -74,6 +74,7 @@ pub fn Calculator(ctx: Ctx) -> impl IntoView {
                     kernels: points,
                     step,
                     measured: None,
+                    link: None,
                 },
             )
         })

@@ -355,6 +355,7 @@ fn Lab(ctx: Ctx, page: StoredValue<Page, LocalStorage>) -> impl IntoView {
             m,
             kernels: vec![],
             step: None,
+            link: None,
             measured: r.as_ref().and_then(measured),
         })
     });

@@ -205,6 +205,11 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                 regime: st.regime,
             }),
             measured: None,
+            link: (st.link_bytes > 0.0).then(|| super::roofline::LinkRoof {
+                bw: st.run.par.link.bw,
+                intensity: st.flops / st.link_bytes,
+                flops: st.flops / st.wall.max(f64::MIN_POSITIVE),
+            }),
         })
     });
     view! {
@@ -319,6 +324,9 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
             <li><span class="swatch compute"></span>"matmul ceiling"</li>
             <li><span class="swatch vector"></span>"pointwise ceiling"</li>
             <li>"● a kernel of one layer   × the whole step, overhead included"</li>
+            {move || st.with(|s| (s.link_bytes > 0.0).then(|| view! {
+                <li><span class="swatch comm"></span>"the link's roof; ▲ the step at its FLOPs per byte sent over the link (a collective's latency is not on any roof)"</li>
+            }))}
         </ul>
         <super::llm_measured::VsMeasured ctx=ctx/>
         <details class="llm-layer-list" open=move || st.with(|s| s.layer.len() <= OPEN_ROWS)>

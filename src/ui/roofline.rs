@@ -45,6 +45,20 @@ pub struct RooflineData {
     pub kernels: Vec<Point>,
     pub step: Option<Step>,
     pub measured: Option<Measured>,
+    /// Several GPUs (issue 24): the link's roof and the step against it.
+    pub link: Option<LinkRoof>,
+}
+
+/// The link between GPUs as a roof: FLOP/s ≤ link bandwidth × FLOPs per byte
+/// over the link; the step's point sits at its own FLOPs per link byte.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkRoof {
+    /// Bytes/s per GPU per direction.
+    pub bw: f64,
+    /// The step's FLOPs per byte one GPU sends over the link.
+    pub intensity: f64,
+    /// The step's FLOP/s.
+    pub flops: f64,
 }
 
 /// A roofline measured on the visitor's GPU (the WebGPU lab).
@@ -98,6 +112,7 @@ impl RooflineData {
                 regime: r.regime,
             }),
             measured: None,
+            link: None,
         }
     }
 }
@@ -297,6 +312,13 @@ fn render(
             lines.push(("measured peak", geom::ceiling_line(p, me.bw, X, Y), style));
         }
     }
+    if let Some(l) = &d.link {
+        lines.push((
+            "link",
+            geom::memory_roof(l.bw, top, X, Y),
+            pal.comm.stroke_width(look.px(2.0)),
+        ));
+    }
     for (name, seg, style) in &lines {
         if let Some(seg) = seg {
             ch.draw_series(LineSeries::new(seg.iter().copied(), *style))
@@ -317,6 +339,11 @@ fn render(
         .step
         .filter(|s| inside((s.intensity, s.flops)))
         .map(|s| (s, ch.backend_coord(&(s.intensity, s.flops))));
+    let link = d
+        .link
+        .as_ref()
+        .filter(|l| inside((l.intensity, l.flops)))
+        .map(|l| (l, ch.backend_coord(&(l.intensity, l.flops))));
     let measured: Vec<(&MeasuredPoint, (i32, i32))> = d
         .measured
         .iter()
@@ -329,6 +356,7 @@ fn render(
         .iter()
         .map(|k| k.1)
         .chain(step.map(|s| s.1))
+        .chain(link.map(|l| l.1))
         .chain(measured.iter().map(|p| p.1))
         .map(|(x, y)| Rect::at(f64::from(x) - r, f64::from(y) - r, 2.0 * r, 2.0 * r))
         .collect();
@@ -361,6 +389,14 @@ fn render(
             Along::Roof { bw: m.bw, top },
         ),
     ];
+    if let Some(l) = &d.link {
+        labels.push((
+            "link",
+            format!("link {}", units::si(l.bw, "B/s")),
+            pal.comm,
+            Along::Roof { bw: l.bw, top },
+        ));
+    }
     if let Some(me) = &d.measured {
         let text = format!(
             "measured: {}, {}",
@@ -444,6 +480,30 @@ fn render(
                 format!("time {} per kernel", units::si(k.time, "s")),
                 &format!("{bound}-bound"),
             ),
+        );
+    }
+    // The step against the link: x is its FLOPs per byte over the link.
+    if let Some((l, px)) = link {
+        ch.draw_series(std::iter::once(TriangleMarker::new(
+            (l.intensity, l.flops),
+            look.px(7.0),
+            pal.comm.filled(),
+        )))
+        .map_err(err)?;
+        marks.point(
+            px,
+            "link",
+            (l.intensity, l.flops),
+            "communication",
+            vec![
+                "the step against the link".into(),
+                format!("{} FLOP per byte over the link", units::sig3(l.intensity)),
+                units::si(l.flops, "FLOP/s"),
+                format!(
+                    "link roof there: {}",
+                    units::si(l.intensity * l.bw, "FLOP/s")
+                ),
+            ],
         );
     }
     // The whole step, overhead included: below the roof when the GPU idles.

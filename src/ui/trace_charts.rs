@@ -155,6 +155,7 @@ pub fn roofline(m: Machine, placed: &[Placed]) -> RooflineData {
         kernels: roof_points(&m, placed),
         step: None,
         measured: None,
+        link: None,
     }
 }
 
@@ -399,6 +400,7 @@ pub fn TraceCharts(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoVi
             kernels: Vec::new(),
             step: None,
             measured: None,
+            link: None,
         })) as SharedPlot
     });
     let unplaced = move || {

@@ -119,14 +119,14 @@ pub const WIDGETS: &[WidgetDef] = &[
     WidgetDef {
         id: "llm",
         title: "LLM inference: decode and prefill",
-        // 4419 px at 720 px wide by default (eager: the layer's kernel list folded;
+        // 4456 px at 720 px wide by default (eager: the layer's kernel list folded;
         // the GPU picker, the fit and parallel readouts, the scaling chart, the
         // closed "compare GPUs" and tensor-parallel rows);
         // the custom shape adds three rows of sliders and the hypothetical note
-        // (4776), a compiled step opens its kernel list (4865), Llama-3-70B on
-        // 8 × 2 GPUs adds the parallel sentences (5192);
+        // (4814), a compiled step opens its kernel list (4902), Llama-3-70B on
+        // 8 × 2 GPUs adds the parallel sentences and the link's roof (5271);
         // tests/e2e/llm.test.mjs measures them
-        embed_height: 5250,
+        embed_height: 5340,
         gate: true,
         render: |ctx| view! { <super::llm::Llm ctx=ctx/> }.into_any(),
     },

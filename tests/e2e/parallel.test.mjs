@@ -65,6 +65,13 @@ test('Llama-3-70B on H100s: needs two, then more GPUs shorten the step while the
       (k) => k.some((m) => m[0] === 'scale-current' && m[1] === '8'));
     assert.deepEqual(kinds.map((k) => k[1]), ['1', '2', '4', '8']);
     assert.deepEqual(kinds.filter((k) => k[0] === 'scale-current').map((k) => k[1]), ['8']);
+    // the roofline shows the link's roof and the step against it
+    await drawn(page, '#llm-roofline');
+    const link = await pollUntil(
+      () => page.$$eval('#llm button.mark[data-mark="link"]', (bs) => bs.map((b) => b.getAttribute('aria-label'))),
+      (l) => l.length === 1);
+    assert.match(link[0], /the step against the link, [\d.]+k? FLOP per byte over the link/);
+    assert.equal(await page.locator('#llm-roofline ~ ul.legend .swatch.comm, #llm ul.legend .swatch.comm').count() >= 1, true);
     await page.locator('#llm').screenshot({ path: path.join(SHOTS, 'llm-tp8.png') });
   });
 });

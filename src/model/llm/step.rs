@@ -105,6 +105,9 @@ pub struct LlmStep {
     pub wall: f64,
     pub flops: f64,
     pub bytes: f64,
+    /// Bytes one GPU sends over the link per step (nccl-tests' bus bytes of its
+    /// collectives; 0 on one GPU).
+    pub link_bytes: f64,
     pub kernel_count: u32,
     /// Tokens produced (decode) or consumed (prefill) per second.
     pub tokens_per_s: f64,
@@ -335,7 +338,16 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool) -> LlmStep {
     LlmStep {
         run: *r,
         flops: gs.iter().map(|g| g.flops).sum(),
-        bytes: gs.iter().map(|g| g.bytes).sum(),
+        bytes: gs
+            .iter()
+            .filter(|g| !matches!(g.unit, crate::model::workload::Unit::Collective { .. }))
+            .map(|g| g.bytes)
+            .sum(),
+        link_bytes: gs
+            .iter()
+            .filter(|g| matches!(g.unit, crate::model::workload::Unit::Collective { .. }))
+            .map(|g| g.bytes)
+            .sum(),
         kernel_count: gs.len() as u32,
         tokens_per_s: if wall > 0.0 { toks / wall } else { 0.0 },
         regime: limit.regime,
