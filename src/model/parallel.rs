@@ -309,6 +309,30 @@ pub fn collective(c: Collective, n: u32, bytes: f64, link: &Link) -> Cost {
     }
 }
 
+/// One collective as a kernel of the timeline: no FLOPs, the bytes each GPU
+/// sends (nccl-tests' bus bytes), and its whole time, latency and transfer
+/// ([`collective`]), as the kernel's fixed latency; `overlapped`: it runs on the
+/// link's own lane beside the kernels after it.
+pub fn kernel(
+    name: &'static str,
+    c: Collective,
+    n: u32,
+    bytes: f64,
+    link: &Link,
+    overlapped: bool,
+) -> crate::model::workload::KernelGroup {
+    crate::model::workload::KernelGroup {
+        name,
+        unit: crate::model::workload::Unit::Collective { overlapped },
+        count: 1,
+        flops: 0.0,
+        bytes: c.bus_factor(n) * bytes.max(0.0),
+        bw_eff: 1.0,
+        cpu_ops: 0,
+        latency: collective(c, n, bytes, link).total(),
+    }
+}
+
 /// nccl-tests' algorithm bandwidth: `S / t`.
 pub fn alg_bandwidth(bytes: f64, seconds: f64) -> f64 {
     bytes / seconds

@@ -42,18 +42,8 @@ fn collective(
     c: super::super::parallel::Collective,
     bytes: f64,
 ) -> (KernelGroup, Class) {
-    let sp = r.sp.max(1);
-    let cost = super::super::parallel::collective(c, sp, bytes, &r.link);
     (
-        KernelGroup {
-            latency: cost.total(),
-            ..g(
-                name,
-                Unit::Collective { overlapped: false },
-                0.0,
-                c.bus_factor(sp) * bytes,
-            )
-        },
+        super::super::parallel::kernel(name, c, r.sp.max(1), bytes, &r.link, false),
         Class::Attention,
     )
 }

@@ -268,20 +268,8 @@ pub fn collective(
     bytes: f64,
     r: &LlmRun,
 ) -> LlmKernel {
-    let cost = super::super::parallel::collective(c, n, bytes, &r.par.link);
     LlmKernel {
-        group: KernelGroup {
-            name,
-            unit: Unit::Collective {
-                overlapped: r.par.overlap,
-            },
-            count: 1,
-            flops: 0.0,
-            bytes: c.bus_factor(n) * bytes,
-            bw_eff: 1.0,
-            cpu_ops: 0,
-            latency: cost.total(),
-        },
+        group: super::super::parallel::kernel(name, c, n, bytes, &r.par.link, r.par.overlap),
         part: Part::Communication,
         weight_bytes: 0.0,
         kv_bytes: 0.0,
