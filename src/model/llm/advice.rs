@@ -389,20 +389,14 @@ pub fn parallel(r: &LlmRun, st: &LlmStep, sc: &step::Scaling) -> Vec<String> {
     let mut out = Vec::new();
     let n = r.par.gpus();
     if n > 1 {
-        let collectives = step::kernels(&LlmRun {
-            batch: (r.batch.max(1) / step::micro_batches(r)).max(1),
-            ..*r
-        })
-        .iter()
-        .filter(|k| k.part == super::step::Part::Communication)
-        .count();
         out.push(format!(
-            "On {n} GPUs ({} tensor parallel × {} pipeline stage{}) over {}: {} of the step waits on the other GPUs, {collectives} collectives per pass through the model.",
+            "On {n} GPUs ({} tensor parallel × {} pipeline stage{}) over {}: {} of the step waits on the other GPUs, {} collectives per pass through the model.",
             r.par.tp,
             r.par.pp,
             if r.par.pp == 1 { "" } else { "s" },
             r.par.link.name,
             units::percent(st.split.comm / st.wall.max(f64::MIN_POSITIVE)),
+            st.collectives,
         ));
         if r.par.pp > 1 {
             out.push(if r.phase == Phase::Prefill && r.batch > 1 {

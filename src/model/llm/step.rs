@@ -108,6 +108,8 @@ pub struct LlmStep {
     /// Bytes one GPU sends over the link per step (nccl-tests' bus bytes of its
     /// collectives; 0 on one GPU).
     pub link_bytes: f64,
+    /// Collectives one GPU takes part in per pass through the model.
+    pub collectives: u32,
     pub kernel_count: u32,
     /// Tokens produced (decode) or consumed (prefill) per second.
     pub tokens_per_s: f64,
@@ -335,19 +337,23 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool) -> LlmStep {
         Phase::Decode => b,
         Phase::Prefill => tokens(r),
     };
+    // DRAM bytes of the kernels; bytes over the link and the count of the
+    // collectives (nccl-tests' bus bytes)
+    let (mut bytes, mut link_bytes, mut collectives) = (0.0, 0.0, 0u32);
+    for g in &gs {
+        if let crate::model::workload::Unit::Collective { .. } = g.unit {
+            link_bytes += g.bytes;
+            collectives += g.count;
+        } else {
+            bytes += g.bytes;
+        }
+    }
     LlmStep {
         run: *r,
         flops: gs.iter().map(|g| g.flops).sum(),
-        bytes: gs
-            .iter()
-            .filter(|g| !matches!(g.unit, crate::model::workload::Unit::Collective { .. }))
-            .map(|g| g.bytes)
-            .sum(),
-        link_bytes: gs
-            .iter()
-            .filter(|g| matches!(g.unit, crate::model::workload::Unit::Collective { .. }))
-            .map(|g| g.bytes)
-            .sum(),
+        bytes,
+        link_bytes,
+        collectives,
         kernel_count: gs.len() as u32,
         tokens_per_s: if wall > 0.0 { toks / wall } else { 0.0 },
         regime: limit.regime,
