@@ -64,11 +64,11 @@ fn shares(st: &DitStep) -> Vec<(&'static str, &'static str, f64)> {
 }
 
 /// The step on 1–8 sequence-parallel GPUs, drawn.
-fn scaling_chart(r: &dit::DitRun, points: &[(u32, DitStep)]) -> super::scaling::Scaling {
-    let walls: Vec<(u32, f64)> = points.iter().map(|p| (p.0, p.1.wall)).collect();
+fn scaling_chart(r: &dit::DitRun, sc: &dit::DitScaling) -> super::scaling::Scaling {
     super::scaling::Scaling {
         parts: PARTS,
-        points: points
+        points: sc
+            .points
             .iter()
             .map(|(n, st)| super::scaling::Point {
                 gpus: *n,
@@ -78,7 +78,7 @@ fn scaling_chart(r: &dit::DitRun, points: &[(u32, DitStep)]) -> super::scaling::
             })
             .collect(),
         current: r.sp,
-        stops: crate::model::parallel::stops_paying(&walls),
+        stops: sc.stops_paying,
         link: r.link.name,
     }
 }
@@ -95,22 +95,8 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
     let scale_drawn = ctx.held(scale);
     let scale_chart =
         Memo::new(move |_| scale_drawn.with(|p| st.with(|st| scaling_chart(&st.run, p))));
-    let efficiency = move || {
-        scale.with(|p| {
-            live.with(|st| {
-                p.iter().find(|x| x.0 == 1).map_or(1.0, |one| {
-                    crate::model::parallel::efficiency(1, one.1.wall, st.run.sp, st.wall)
-                })
-            })
-        })
-    };
-    let stops = move || {
-        scale.with(|p| {
-            crate::model::parallel::stops_paying(
-                &p.iter().map(|x| (x.0, x.1.wall)).collect::<Vec<_>>(),
-            )
-        })
-    };
+    let efficiency = move || scale.with(|sc| sc.efficiency);
+    let stops = move || scale.with(|sc| sc.stops_paying);
     let sentences = Memo::new(move |_| {
         ctx.view.with(|s| {
             let (r, set) = (s.dit_run(), s.setting());

@@ -58,7 +58,7 @@ pub fn split(st: &DitStep) -> String {
 /// Sequence parallelism in words (issue 24): how attention is spread, the
 /// collectives' share and whether it has overtaken attention's, the scaling
 /// efficiency against one GPU and where adding GPUs stops paying.
-pub fn parallel(st: &DitStep, points: &[(u32, DitStep)]) -> Vec<String> {
+pub fn parallel(st: &DitStep, sc: &super::DitScaling) -> Vec<String> {
     let r = &st.run;
     let mut out = Vec::new();
     let sh = st.shares;
@@ -81,18 +81,16 @@ pub fn parallel(st: &DitStep, points: &[(u32, DitStep)]) -> Vec<String> {
                 format!("less than the {} spent in", units::percent(sh.attention))
             },
         ));
-        if let Some((_, one)) = points.iter().find(|p| p.0 == 1) {
-            let e = crate::model::parallel::efficiency(1, one.wall, r.sp, st.wall);
-            out.push(format!(
-                "Scaling efficiency on {} GPUs: {} ({}× the speed of one GPU).",
-                r.sp,
-                units::percent(e),
-                units::sig3(one.wall / st.wall.max(f64::MIN_POSITIVE))
-            ));
-        }
+        out.push(format!(
+            "Scaling efficiency on {} GPUs: {} ({}× the speed of one GPU).",
+            r.sp,
+            units::percent(sc.efficiency),
+            units::sig3(sc.speedup)
+        ));
     }
     // where communication first outweighs attention as GPUs are added
-    if let Some((n, _)) = points
+    if let Some((n, _)) = sc
+        .points
         .iter()
         .find(|p| p.1.shares.comm > p.1.shares.attention)
     {
@@ -101,8 +99,7 @@ pub fn parallel(st: &DitStep, points: &[(u32, DitStep)]) -> Vec<String> {
             r.link.name
         ));
     }
-    let walls: Vec<(u32, f64)> = points.iter().map(|p| (p.0, p.1.wall)).collect();
-    out.push(match crate::model::parallel::stops_paying(&walls) {
+    out.push(match sc.stops_paying {
         Some(at) => format!(
             "Over {}, adding GPUs stops paying at {at}: the next doubling buys less than {}×.",
             r.link.name,

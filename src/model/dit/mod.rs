@@ -315,13 +315,36 @@ pub fn run(r: &DitRun, setting: &Setting) -> DitStep {
     }
 }
 
-/// The same step on 1, 2, 4 and 8 sequence-parallel GPUs over `r`'s link, for
-/// the scaling chart.
-pub fn scaling(r: &DitRun, setting: &Setting) -> Vec<(u32, DitStep)> {
-    super::parallel::DEGREES
+/// The step against the sequence-parallel degree, the rest of the run kept.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DitScaling {
+    /// 1, 2, 4, 8 GPUs and the step on each.
+    pub points: Vec<(u32, DitStep)>,
+    /// Where a doubling stops buying [`super::parallel::PAYS`]×
+    /// (`dit_sp_stops_paying`).
+    pub stops_paying: Option<u32>,
+    /// At the run's own degree, against one GPU (`dit_scaling_efficiency`).
+    pub efficiency: f64,
+    /// The speedup behind it.
+    pub speedup: f64,
+}
+
+/// The same step on 1, 2, 4 and 8 sequence-parallel GPUs over `r`'s link (the
+/// scaling chart), where it stops paying, and the efficiency at `r`'s degree.
+pub fn scaling(r: &DitRun, setting: &Setting) -> DitScaling {
+    let points: Vec<(u32, DitStep)> = super::parallel::DEGREES
         .into_iter()
         .map(|sp| (sp, run(&DitRun { sp, ..*r }, setting)))
-        .collect()
+        .collect();
+    let walls: Vec<(u32, f64)> = points.iter().map(|p| (p.0, p.1.wall)).collect();
+    let wall_at = |n: u32| walls.iter().find(|w| w.0 == n).map_or(0.0, |w| w.1);
+    let sp = r.sp.max(1);
+    DitScaling {
+        stops_paying: super::parallel::stops_paying(&walls),
+        efficiency: super::parallel::efficiency(1, wall_at(1), sp, wall_at(sp)),
+        speedup: super::limit::ratio(wall_at(1), wall_at(sp)),
+        points,
+    }
 }
 
 /// `wall(2·batch) / wall(batch)`.
@@ -438,20 +461,10 @@ mod tests {
         assert!(run(&cog(8, "pcie4"), &s).wall > 0.8 * nv[0].wall);
         // scaling: where adding GPUs stops paying
         let pts = scaling(&cog(1, "pcie4"), &s);
-        assert_eq!(pts.len(), 4);
-        assert_eq!(
-            crate::model::parallel::stops_paying(
-                &pts.iter().map(|p| (p.0, p.1.wall)).collect::<Vec<_>>()
-            ),
-            Some(1)
-        );
+        assert_eq!(pts.points.len(), 4);
+        assert_eq!(pts.stops_paying, Some(1));
         let pts = scaling(&cog(1, "nvlink4"), &s);
-        assert_eq!(
-            crate::model::parallel::stops_paying(
-                &pts.iter().map(|p| (p.0, p.1.wall)).collect::<Vec<_>>()
-            ),
-            None
-        );
+        assert_eq!(pts.stops_paying, None);
     }
 
     #[test]
