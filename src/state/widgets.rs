@@ -619,6 +619,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn link_choices_are_the_model_links() {
+        // every link the control offers is one of model::parallel's, by its id,
+        // in its order, after the preset's own
+        let ids: Vec<&str> = LinkChoice::ALL.iter().map(|c| c.id()).collect();
+        let model: Vec<&str> = crate::model::parallel::LINKS.iter().map(|l| l.id).collect();
+        assert_eq!(ids[0], "preset");
+        assert_eq!(&ids[1..], &model[..]);
+        for c in &LinkChoice::ALL[1..] {
+            assert_eq!(c.link("h100-sxm").id, c.id());
+        }
+        // the preset's own, and PCIe 4.0 where a preset names none
+        assert_eq!(LinkChoice::Preset.link("h100-sxm").id, "nvlink4");
+        assert_eq!(LinkChoice::Preset.link("m2-max").id, "pcie4");
+        let degrees: Vec<u32> = Degree::ALL.iter().map(|d| d.n()).collect();
+        assert_eq!(degrees, crate::model::parallel::DEGREES);
+    }
+
+    #[test]
     fn keys_unique_and_defaults_valid() {
         for (i, a) in PARAMS.iter().enumerate() {
             for b in &PARAMS[i + 1..] {
