@@ -236,9 +236,17 @@ fn llm_regime_and_sentences_follow_the_rule() {
                 .into_iter()
                 .map(|c| c.2),
         );
-        // the sentences about more GPUs (every fifth state: four more runs each)
+        // the sentences about more GPUs, from the scaling sweep (every state, as
+        // the counterfactuals were checked before they read the sweep; the
+        // sweep's sentences every fifth state)
+        let sc = step::scaling(&r, &s);
+        texts.extend(
+            advice::parallel_counterfactuals(&r, &s, &st, &sc)
+                .into_iter()
+                .map(|c| c.2),
+        );
         if i % 5 == 1 {
-            texts.extend(advice::parallel(&r, &st, &step::scaling(&r, &s)));
+            texts.extend(advice::parallel(&r, &st, &sc));
         }
         check_words(&texts, st.regime, &what);
         // the link's halving through an independent path: the same run over a

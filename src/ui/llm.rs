@@ -116,7 +116,14 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                         .into_iter()
                         .map(|c| c.2),
                 );
-                v.extend(scale_drawn.with(|sc| advice::parallel(&r, st, sc)));
+                scale_drawn.with(|sc| {
+                    v.extend(
+                        advice::parallel_counterfactuals(&r, &set, st, sc)
+                            .into_iter()
+                            .map(|c| c.2),
+                    );
+                    v.extend(advice::parallel(&r, st, sc));
+                });
                 v
             })
         })

@@ -265,25 +265,27 @@ pub fn counterfactuals(r: &LlmRun, s: &Setting, st: &LlmStep) -> Vec<(&'static s
         }
         out.push(("fp8", q, text));
     }
-    out.extend(parallel_counterfactuals(r, s, st));
     out
 }
 
 /// What more or fewer GPUs, a faster link and overlap would buy (issue 24): the
-/// model run with each changed. Twice the tensor-parallel GPUs is offered while
+/// model run with each changed (twice and half the tensor-parallel GPUs read
+/// from the scaling sweep `sc`, which ran them). Twice the GPUs is offered while
 /// the model splits over them; the rest only where more than one GPU runs.
 pub fn parallel_counterfactuals(
     r: &LlmRun,
     s: &Setting,
     st: &LlmStep,
+    sc: &step::Scaling,
 ) -> Vec<(&'static str, f64, String)> {
-    let speed = |alt: &LlmRun| {
-        let t = step::run_plain(alt, s).wall;
-        if t > 0.0 {
-            st.wall / t
-        } else {
-            1.0
-        }
+    let ratio = |t: f64| if t > 0.0 { st.wall / t } else { 1.0 };
+    let speed = |alt: &LlmRun| ratio(step::run_plain(alt, s).wall);
+    // the sweep's point at `tp` GPUs: its speedup over this step and whether it fits
+    let at = |tp: u32| {
+        sc.points
+            .iter()
+            .find(|p| p.tp == tp)
+            .map(|p| (ratio(p.wall), p.fits))
     };
     let change = |x: f64| {
         if x >= HELPS_FROM {
@@ -294,22 +296,14 @@ pub fn parallel_counterfactuals(
             "change the step by less than 5 %".to_string()
         }
     };
-    let fit_words = |alt: &LlmRun| match (st.fits, super::fit::fits(alt, st.capacity)) {
+    let fit_words = |fits: bool| match (st.fits, fits) {
         (false, true) => " and it would fit in memory",
         (true, false) => ", but it would no longer fit in memory",
         _ => "",
     };
     let mut out = Vec::new();
     let tp = r.par.tp.max(1);
-    if tp < 8 && r.config.splits_over(tp * 2) {
-        let alt = LlmRun {
-            par: super::Parallel {
-                tp: tp * 2,
-                ..r.par
-            },
-            ..*r
-        };
-        let x = speed(&alt);
+    if let Some((x, fits)) = at(tp * 2) {
         out.push((
             "tp_up",
             x,
@@ -317,21 +311,13 @@ pub fn parallel_counterfactuals(
                 "Tensor parallelism over {} GPUs would {}{} ({} tokens/s per GPU instead of {}).",
                 tp * 2,
                 change(x),
-                fit_words(&alt),
-                units::sig3(st.tokens_per_s * x / f64::from(alt.par.gpus())),
+                fit_words(fits),
+                units::sig3(st.tokens_per_s * x / f64::from(2 * r.par.gpus())),
                 units::sig3(st.tokens_per_s / f64::from(r.par.gpus())),
             ),
         ));
     }
-    if tp > 1 {
-        let alt = LlmRun {
-            par: super::Parallel {
-                tp: tp / 2,
-                ..r.par
-            },
-            ..*r
-        };
-        let x = speed(&alt);
+    if let Some((x, fits)) = (tp > 1).then(|| at(tp / 2)).flatten() {
         out.push((
             "tp_down",
             x,
@@ -339,7 +325,7 @@ pub fn parallel_counterfactuals(
                 "Half the tensor-parallel GPUs ({}) would {}{}.",
                 tp / 2,
                 change(x),
-                fit_words(&alt)
+                fit_words(fits)
             ),
         ));
     }
