@@ -22,7 +22,7 @@ test("the lab's own module failing to load: error state, a message, and the page
         W,
         { timeout: 60_000 },
       );
-      assert.match(await page.locator(`${W} [data-lab-message]`).innerText(), /GPU lab could not be loaded/);
+      assert.match(await page.locator(`${W} [data-lab-message]`).textContent(), /GPU lab could not be loaded/);
       assert.equal(await page.locator(`${W} .lab`).count(), 0, 'no half-mounted lab');
       // the rest of the page still answers: the explorer's batch slider moves its regime
       await setSlider(page, 'batch', Math.log10(8192));

@@ -3,7 +3,10 @@
 // so wasm-bindgen's loader reports the failure rather than retrying) from its own
 // server, and checks that the widget says so (data-trace-state="error" and a
 // message, never a spinner forever) while the rest of the page keeps working.
-// Every wait is on a state the page signals.
+// Every wait is on a state the page signals. The message is read as the DOM's
+// text (textContent), not as rendered text: a widget the page reports off the
+// screen is skipped by CSS (content-visibility), and Chromium's innerText of a
+// skipped subtree is empty (CI failed that way once, under load).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, metric, show, setSlider, pollUntil } from './helpers.mjs';
@@ -34,7 +37,7 @@ test("the widget's own module failing to load: error state, a message, and the p
   await broken(t, 'brrr-trace-ui_bg.wasm', '?workload=mlp&hidden=1024&ops=8&fused=1', async (page) => {
     await show(page.locator(W));
     assert.equal(await state(page), 'error');
-    assert.match(await page.locator(`${W} [data-trace-message]`).innerText(), /trace analyser could not be loaded/);
+    assert.match(await page.locator(`${W} [data-trace-message]`).textContent(), /trace analyser could not be loaded/);
     // the rest of the page still answers: the explorer's batch slider moves its regime
     await setSlider(page, 'batch', Math.log10(8192));
     assert.equal(await pollUntil(() => metric(page, 'regime'), (v) => v === 'compute', { timeout: 30_000 }), 'compute');
@@ -47,6 +50,6 @@ test('the worker failing to start: error state and a message, not a spinner', as
   await broken(t, 'brrr-trace-worker_bg.wasm', '', async (page) => {
     await show(page.locator(W));
     assert.equal(await state(page), 'error');
-    assert.match(await page.locator(`${W} [data-trace-message]`).innerText(), /worker could not start/);
+    assert.match(await page.locator(`${W} [data-trace-message]`).textContent(), /worker could not start/);
   });
 });
