@@ -9,11 +9,18 @@
 //! so no chain ever meets a subnormal, an overflow or an argument outside [−π, π].
 //!
 //! - **copy**: bit-exact.
-//! - **mul, f32**: each multiply is correctly rounded, so the GPU should agree
-//!   exactly; we accept one ulp of relative error per op (`repeat · 2⁻²³`) in case
-//!   a backend orders the rounding differently.
-//! - **mul, f16**: the same, one f16 ulp (2⁻¹⁰) per op, capped at 1/16 (a backend
-//!   that keeps f16 values in f32 registers drifts by a random walk of roundings).
+//! - **mul**: each multiply is correctly rounded, but a compiler may reassociate
+//!   the chain (`v·m·m` as `v·(m·m)`), keep f16 values in f32 registers, or both;
+//!   real drivers do (NVIDIA's Vulkan driver on an H200, 2026-11-26: f16 ×256 gave
+//!   −0.7607 where rounding after every multiply gives −0.7158 and the exact
+//!   product −0.7585). So the reference is the exact product `x·mʳ` (in f64,
+//!   rounded once to the kernel's precision), and the tolerance covers every order
+//!   of evaluation: `r` multiplies, each rounded once with relative error at most
+//!   the unit roundoff `u` (2⁻²⁴ in f32, 2⁻¹¹ in f16), plus the reference's own
+//!   rounding, give `(1 + u)^(r+2) − 1` relative. In f32 that is below 6.2e-5 even
+//!   at ×1024; in f16 it grows to 65 % there (rounding after every multiply by
+//!   1 + 2⁻¹⁰ loses up to 2 ulps a step, always downwards), so long f16 chains
+//!   check the sign and magnitude, not the last digits.
 //! - **cos**: an absolute error `ε` per op, where `ε` = the WGSL bound plus the
 //!   rounding of the stored value (2⁻¹¹ + 2⁻²³ in f32, 2⁻⁷ + 2⁻¹¹ in f16). Errors do
 //!   not pile up linearly: on [−1, 1] |cos′| = |sin| ≤ sin 1 < 0.85, so an error
@@ -119,9 +126,27 @@ pub fn cos(x: f32) -> f32 {
     sum as f32
 }
 
-/// `repeat` ops of `op` applied to `x` (eager and fused compute the same chain).
+/// `repeat` ops of `op` applied to `x` (eager and fused compute the same chain),
+/// rounded to `dt` after every op.
 pub fn chain(op: Op, dt: Dt, x: f32, repeat: u32) -> f32 {
     (0..repeat).fold(x, |v, _| step(op, dt, v))
+}
+
+/// What a GPU result is checked against: for `mul` the exact product `x·mʳ`
+/// rounded once to `dt` (a compiler may reassociate the multiplies, so no one
+/// rounding order is the answer), for `cos` and `fma` (which no compiler may
+/// reorder) the chain rounded after every op.
+pub fn reference(op: Op, dt: Dt, x: f32, repeat: u32) -> f32 {
+    match op {
+        Op::Mul => {
+            let exact = (f64::from(x) * f64::from(MUL).powi(repeat as i32)) as f32;
+            match dt {
+                Dt::F32 => exact,
+                Dt::F16 => round_f16(exact),
+            }
+        }
+        Op::Cos | Op::Fma => chain(op, dt, x, repeat),
+    }
 }
 
 /// f32 → IEEE binary16 bits, round to nearest even (overflow → ∞, NaN kept).
@@ -200,8 +225,13 @@ impl Tolerance {
         let r = f64::from(repeat);
         match (op, dt) {
             (None, _) => Tolerance::Exact,
-            (Some(Op::Mul), Dt::F32) => Tolerance::Relative(r * 2f64.powi(-23)),
-            (Some(Op::Mul), Dt::F16) => Tolerance::Relative((r * 2f64.powi(-10)).min(1.0 / 16.0)),
+            (Some(Op::Mul), _) => {
+                let u = match dt {
+                    Dt::F32 => 2f64.powi(-24),
+                    Dt::F16 => 2f64.powi(-11),
+                };
+                Tolerance::Relative((1.0 + u).powf(r + 2.0) - 1.0)
+            }
             (Some(Op::Fma), _) => {
                 let eps = match dt {
                     Dt::F32 => 2f64.powi(-23),
@@ -256,7 +286,7 @@ impl Verdict {
             let x = input_dt(i, dt);
             let want = match op {
                 None => x,
-                Some(op) => chain(op, dt, x, repeat),
+                Some(op) => reference(op, dt, x, repeat),
             };
             self.samples += 1;
             match tol.error(want, g) {
@@ -458,14 +488,91 @@ mod tests {
         assert!((c1 - (2f64.powi(-11) + 2f64.powi(-23))).abs() < 1e-12);
         let t = Tolerance::for_variant(Some(Op::Mul), Dt::F32, 8);
         assert_eq!(t.error(1.0, 1.0), Some(0.0));
-        assert!(t.error(1.0, 1.0 + 1e-6).is_some());
+        assert!(t.error(1.0, 1.0 + 4e-7).is_some()); // 3 ulps: 8 half-ulp roundings
         assert!(t.error(1.0, 1.001).is_none());
         assert!(t.error(1.0, f32::NAN).is_none());
         assert!(Tolerance::Exact.error(1.0, 1.0 + f32::EPSILON).is_none());
-        assert_eq!(
-            Tolerance::for_variant(Some(Op::Mul), Dt::F16, 1024),
-            Tolerance::Relative(1.0 / 16.0)
-        );
+        let Tolerance::Relative(h) = Tolerance::for_variant(Some(Op::Mul), Dt::F16, 1024) else {
+            panic!("mul tolerance is relative")
+        };
+        assert!((0.64..0.66).contains(&h), "{h}");
+        let Tolerance::Relative(f) = Tolerance::for_variant(Some(Op::Mul), Dt::F32, 1024) else {
+            panic!()
+        };
+        assert!(f < 6.2e-5, "{f}");
+    }
+
+    /// Every way a GPU may evaluate the mul chain (rounded after every multiply;
+    /// kept in f32 registers; reassociated into a tree, or into `v·mʳ` with `mʳ`
+    /// squared up in the kernel's precision) agrees with the reference within the
+    /// tolerance, for inputs the kernels read and every repeat swept; and so do the
+    /// values NVIDIA's Vulkan driver returned on an H200, which the old reference
+    /// (rounded after every multiply, tolerance capped at 1/16) rejected.
+    #[test]
+    fn mul_chain_every_order_of_evaluation_is_within_tolerance() {
+        let round = |dt: Dt, v: f32| match dt {
+            Dt::F32 => v,
+            Dt::F16 => round_f16(v),
+        };
+        // a balanced tree of r + 1 factors, rounded at every node
+        fn tree(factors: &[f32], round: &dyn Fn(f32) -> f32) -> f32 {
+            match factors {
+                [one] => *one,
+                _ => {
+                    let (l, r) = factors.split_at(factors.len() / 2);
+                    round(tree(l, round) * tree(r, round))
+                }
+            }
+        }
+        for dt in [Dt::F32, Dt::F16] {
+            for r in crate::gpu::plan::REPEATS {
+                let tol = Tolerance::for_variant(Some(Op::Mul), dt, r);
+                for i in (0..PATTERN).step_by(97) {
+                    let x = input_dt(i, dt);
+                    let want = reference(Op::Mul, dt, x, r);
+                    let mut factors = vec![x];
+                    factors.extend(std::iter::repeat_n(MUL, r as usize));
+                    let mut power = MUL;
+                    let mut k = 1;
+                    while k < r {
+                        power = round(dt, power * power);
+                        k *= 2;
+                    }
+                    let wide = (0..r).fold(x, |v, _| v * MUL);
+                    for (way, got) in [
+                        chain(Op::Mul, dt, x, r),
+                        round(dt, wide),
+                        tree(&factors, &|v| round(dt, v)),
+                        if r.is_power_of_two() {
+                            round(dt, x * power)
+                        } else {
+                            want
+                        },
+                    ]
+                    .into_iter()
+                    .enumerate()
+                    {
+                        assert!(
+                            tol.error(want, got).is_some(),
+                            "{dt:?} ×{r} input {i}, way {way}: {got} vs {want} ({tol:?})"
+                        );
+                    }
+                }
+            }
+        }
+        for (i, r, gpu) in [
+            (13, 256, -0.760_742_2f32),
+            (1, 512, 0.843_75),
+            (1, 1024, 1.374_023_4),
+        ] {
+            let want = reference(Op::Mul, Dt::F16, input_dt(i, Dt::F16), r);
+            let tol = Tolerance::for_variant(Some(Op::Mul), Dt::F16, r);
+            assert!(tol.error(want, gpu).is_some(), "H200 ×{r}: {gpu} vs {want}");
+        }
+        // the bound still has teeth: a sign error or a doubled value fails
+        let want = reference(Op::Mul, Dt::F16, input_dt(1, Dt::F16), 1024);
+        let tol = Tolerance::for_variant(Some(Op::Mul), Dt::F16, 1024);
+        assert!(tol.error(want, -want).is_none() && tol.error(want, 2.0 * want).is_none());
     }
 
     #[test]
