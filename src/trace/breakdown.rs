@@ -14,7 +14,8 @@
 //! - **span** (`kernel_time`): from the first event's start to the last end;
 //!   **idle** = span − the union of all events' intervals; **compute** = the union
 //!   of HTA's computation kernels ([`super::classify::hta_kernel_type`]);
-//!   **non-compute** = span − compute − idle;
+//!   **non-compute** = span − compute − idle (where HTA's rounding makes that
+//!   negative, HTA asserts; brrr moves the sliver out of idle, see [`breakdown`]);
 //! - one rank = one file; all devices of the rank together.
 //!
 //! The union is HTA's `merge_kernel_intervals`: sorted by start, an interval
@@ -156,12 +157,23 @@ pub fn breakdown(t: &Trace, acts: &[&Activity]) -> Option<Breakdown> {
         .map(|a| (a.ts, a.end))
         .collect();
     let compute = covered(&merge(compute_iv));
+    // HTA's rounding can make a negative-duration memset shrink the union of all
+    // activities below the union of the compute kernels: non-compute would then
+    // be a negative sliver, which HTA refuses (`assert non_compute_time >= 0`,
+    // an AssertionError on h200_matmul_bf16). brrr takes the sliver out of idle
+    // instead, so the three parts stay ≥ 0 and still sum to the span.
+    let noncompute = span - compute - idle;
+    let (idle, noncompute) = if noncompute < 0.0 {
+        ((span - compute).max(0.0), 0.0)
+    } else {
+        (idle, noncompute)
+    };
     Some(Breakdown {
         start: first.0,
         span,
         idle,
         compute,
-        noncompute: span - compute - idle,
+        noncompute,
     })
 }
 

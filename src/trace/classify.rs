@@ -176,6 +176,10 @@ pub fn kernel_class(name: &str, cat: &str) -> KernelClass {
             "dgrad",
             "wgrad",
             "fprop",
+            // cuBLAS's JIT-generated kernels on Hopper and later (CUDA 12.8+,
+            // e.g. `nvjet_sm90_tst_320x128_64x3_1x2_h_bz_coopB_NNT` for a bf16
+            // `aten::mm` on an H200, PyTorch 2.11)
+            "nvjet",
         ],
     );
     if gemm && !n.contains("bn_") && !n.contains("batch_norm") {
@@ -361,6 +365,7 @@ mod tests {
             ("void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true>", "kernel", Pointwise),
             ("void cask_cudnn::computeOffsetsKernel<false, false>(cask_cudnn::ComputeOffsetsParams)", "kernel", Pointwise),
             ("void cublasLt::splitKreduce_kernel<32, 16, int, float>", "kernel", Matmul),
+            ("nvjet_sm90_tst_320x128_64x3_1x2_h_bz_coopB_NNT", "kernel", Matmul),
         ] {
             assert_eq!(kernel_class(name, cat), class, "{name}");
         }

@@ -208,7 +208,7 @@ pub const OVERLAP_COMMUNICATION: RemedyPlan = RemedyPlan {
     },
 };
 pub const FUSE_MEMORY_BOUND: &str = "fuse_memory_bound";
-pub const FUSE_LABEL: &str = "fuse memory-bound kernels (torch.compile): each run of back-to-back pointwise/norm/reduction kernels on a stream costs its longest kernel (one pass over the data instead of one per kernel; an estimate)";
+pub const FUSE_LABEL: &str = "fuse memory-bound kernels (torch.compile): each run of back-to-back pointwise/norm/reduction kernels on a stream, with no host sync between them, costs its longest kernel (one pass over the data instead of one per kernel; an estimate)";
 pub const MATMULS_AT_ROOF: &str = "matmuls_at_roof";
 pub const ROOF_LABEL: &str = "matmuls at the roof: each matmul/conv/attention kernel placed by shape takes max(FLOPs ÷ achievable peak, bytes ÷ achievable bandwidth) on the preset; unplaced ones keep their time";
 

@@ -366,10 +366,25 @@ fn fuse_factor(t: &Trace, acts: &[Activity], class_of: &ClassOf) -> f64 {
         .into_values()
         .map(|mut v| {
             v.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-            v.into_iter().map(|x| x.2).collect()
+            let mut list = Vec::with_capacity(v.len());
+            for (i, x) in v.iter().enumerate() {
+                // the host waited on the GPU between the two starts: what follows
+                // was launched after the wait, so no compiler fuses across it
+                if i > 0 && host_sync_between(&t.host_syncs, v[i - 1].0, x.0) {
+                    list.push(None);
+                }
+                list.push(x.2);
+            }
+            list
         })
         .collect();
     counterfactual::fuse_factor(&lists)
+}
+
+/// Whether a host sync (sorted by end) ended after `from` and no later than `to`.
+fn host_sync_between(syncs: &[(f64, f64)], from: f64, to: f64) -> bool {
+    let i = syncs.partition_point(|s| s.1 <= from);
+    syncs.get(i).is_some_and(|s| s.1 <= to)
 }
 
 /// The hardware dtype whose matmul peak a placed kernel's dtype id runs at: fp32

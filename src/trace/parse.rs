@@ -179,6 +179,11 @@ pub struct Trace {
     /// (computed while parsing: the shapes themselves are not kept), sorted by
     /// (tid, ts).
     pub ops: Vec<ShapedOp>,
+    /// Host waits on the GPU, as (start, end) on the trace's clock: runtime or
+    /// driver calls named `…Synchronize` (cudaDeviceSynchronize,
+    /// cudaStreamSynchronize, cudaEventSynchronize, hipDeviceSynchronize, …),
+    /// sorted by end. Work launched after one cannot be fused with work before it.
+    pub host_syncs: Vec<(f64, f64)>,
 }
 
 impl Trace {
@@ -320,6 +325,7 @@ impl Interner {
 struct Facts {
     step: bool,
     sync: bool,
+    host_sync: bool,
     launch_cat: bool,
     trace_cat: bool,
     shaped: bool,
@@ -339,6 +345,7 @@ struct Builder {
     rank: Option<i64>,
     devices: Vec<DeviceInfo>,
     ops: Vec<ShapedOp>,
+    host_syncs: Vec<(f64, f64)>,
 }
 
 impl Builder {
@@ -348,6 +355,7 @@ impl Builder {
             self.facts.push(Facts {
                 step: s.contains("ProfilerStep"),
                 sync: s == "Event Sync" || s == "Context Sync",
+                host_sync: s.contains("Synchronize"),
                 launch_cat: s == "cuda_runtime"
                     || s == "cuda_driver"
                     || s.contains("runtime")
@@ -419,6 +427,9 @@ impl Builder {
         if nf.step {
             self.last_step_ts = Some(self.last_step_ts.map_or(ts, |m: f64| m.max(ts)));
         }
+        if nf.host_sync && cf.launch_cat && dur.is_finite() {
+            self.host_syncs.push((ts, ts + dur.max(0.0)));
+        }
         let entry = self.cpu.entry(correlation).or_insert(CpuCorrelation {
             min_ts: ts,
             launch: None,
@@ -481,6 +492,11 @@ impl Builder {
                 let mut ops = self.ops;
                 ops.sort_by(|a, b| a.tid.cmp(&b.tid).then(a.ts.total_cmp(&b.ts)));
                 ops
+            },
+            host_syncs: {
+                let mut v = self.host_syncs;
+                v.sort_by(|a, b| a.1.total_cmp(&b.1));
+                v
             },
         }
     }
