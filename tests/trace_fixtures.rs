@@ -170,6 +170,7 @@ mod fixtures {
             ("mlp_eager", "overhead"),
             ("mlp_graph", "overhead"),
             ("matmul_bf16", "compute"),
+            ("llama8b_decode_eager", "overhead"),
         ] {
             let d = diag(w);
             assert_eq!(d.preset, Some("h200"), "{w}");
@@ -183,6 +184,11 @@ mod fixtures {
             .any(|c| c.class.id() == "matmul" && c.share > 0.99));
         let rate = mm.matmul_flops / (mm.matmul_time * 1e-6);
         assert!((600e12..800e12).contains(&rate), "{rate}");
+        // an eager LLM decode step: GEMVs on cuBLAS's nvjet kernels, attention
+        let d = diag("llama8b_decode_eager");
+        for class in ["matmul", "attention", "pointwise"] {
+            assert!(d.classes.iter().any(|c| c.class.id() == class), "{class}");
+        }
         // fusing the eager chain: the estimate against torch.compile's measured
         // speedup (eager step ÷ compiled step), within 10 %; the host sync after
         // every step keeps the runs of two steps apart (without that rule the
