@@ -6,10 +6,10 @@
 
 #[cfg(test)]
 mod h200 {
+    use brrr::model::achievable::Roof;
     use brrr::model::hardware::{preset, Dtype};
     use brrr::model::llm::{step, KvDtype, LlmModel, LlmRun, Phase, WeightDtype};
     use brrr::model::parallel::Parallel;
-    use brrr::model::achievable::Roof;
     use brrr::model::setting::Setting;
 
     fn measured() -> serde_json::Value {
@@ -53,10 +53,16 @@ mod h200 {
         // by no more than 40 % (README: it prices the kernels, not the ~2.5 ms the
         // replay spends between ~1775 of them); the day the model counts that,
         // this bound tightens
-        assert!(mg < graph && mg / graph > 0.6, "graph: model {mg} vs {graph}");
+        assert!(
+            mg < graph && mg / graph > 0.6,
+            "graph: model {mg} vs {graph}"
+        );
         // and CUDA graphs pay: measured ×3.4–3.9, modelled within that range's 25 %
         let (sm, sme) = (eager / graph, me / mg);
-        assert!(sm > 3.0 && sme > 0.75 * sm.min(other / graph), "{sm} vs {sme}");
+        assert!(
+            sm > 3.0 && sme > 0.75 * sm.min(other / graph),
+            "{sm} vs {sme}"
+        );
     }
 
     /// brrr-lab on the H200 (NVIDIA's Vulkan driver): complete, every variant

@@ -199,8 +199,18 @@ pub fn diagnose_with(t: &Trace, options: &Options) -> Result<Diagnosis, TraceErr
             by_device.entry(e.device).or_default().push(a);
         }
     }
+    // a "device" holding only CPU-side events (a Triton launcher's `cpu_op`
+    // carries `"stream": 0`, which HTA counts, under the process id) is no GPU:
+    // it stays in the rank's breakdown, as in HTA's, but gets no line of its own
     let per_device: Vec<(i64, Breakdown)> = by_device
         .iter()
+        .filter(|(_, v)| {
+            v.iter().any(|a| {
+                t.gpu
+                    .get(a.index)
+                    .is_some_and(|e| is_gpu_cat(t.name(e.cat)))
+            })
+        })
         .filter_map(|(d, v)| breakdown(t, v).map(|b| (*d, b)))
         .collect();
 
@@ -464,7 +474,9 @@ pub fn enclosing_op(t: &Trace, corr: i64) -> Option<usize> {
 /// The gaps of the union (start, end; µs) where the GPU waited for the CPU: the
 /// activity that ends the gap was launched by a call that returned after the gap
 /// began (nothing was queued) and it started within [`LAUNCH_SLACK_US`] of that
-/// return.
+/// return. A wait on a graph launch (`cudaGraphLaunch`, `hipGraphLaunch`) is not
+/// one: the kernels already run as a CUDA graph, which cannot remove its own
+/// launch (that gap stays other idle time).
 pub fn launch_gaps(t: &Trace, acts: &[Activity]) -> Vec<(f64, f64)> {
     let mut order: Vec<&Activity> = acts.iter().collect();
     order.sort_by(|a, b| a.ts.total_cmp(&b.ts).then(b.end.total_cmp(&a.end)));
@@ -477,6 +489,7 @@ pub fn launch_gaps(t: &Trace, acts: &[Activity]) -> Vec<(f64, f64)> {
                 .gpu
                 .get(a.index)
                 .and_then(|e| t.cpu.get(&e.correlation))
+                .filter(|c| !t.name(c.launch_name).contains("GraphLaunch"))
                 .and_then(|c| c.launch);
             if let Some((lts, ldur)) = launch {
                 let (_, lend) = breakdown::hta_times(t, lts, ldur);
