@@ -1,5 +1,5 @@
 //! CSV (RFC 4180), written and read in one place, pure and native-tested: the
-//! charts' CSV exports (`ui::plot`) and the lab's CSV export and import
+//! charts' CSV exports (`ui::chart::plot`) and the lab's CSV export and import
 //! (`gpu::export`) quote fields with the same rule, and the reader takes back
 //! everything the writer writes, line breaks inside quoted fields included (a
 //! failed variant's detail may be a multi-line compiler message).

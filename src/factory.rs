@@ -1,11 +1,11 @@
 //! The factory analogy's storyboard, pure and native-tested: everything the
-//! animated factory (`ui::factory`) draws that depends on the state — the GPU
+//! animated factory (`ui::widgets::factory`) draws that depends on the state — the GPU
 //! lane's kernel segments and idle gaps of one step of `report.timeline`, time
 //! buckets for the stream mode, the timeline strip's rectangles, the still frame's
 //! instant, the texts — and, for any instant, what the picture shows ([`Scene`]):
 //! which kernel runs, whether it is long enough to show its own truck trip, how
 //! busy the factory and the trucks are, how many orders wait at the desk.
-//! `ui::factory` only animates the clock and paints what these functions return.
+//! `ui::widgets::factory` only animates the clock and paints what these functions return.
 
 use crate::model::{units, Bound, Regime, Report};
 use crate::state::State;

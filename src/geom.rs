@@ -1,6 +1,6 @@
 //! Chart geometry, pure and native-tested: where a roofline's lines run inside its
 //! axes, how a log-log box maps data to pixels, and where labels go so that they
-//! never overlap. `ui::roofline` draws what these functions return; nothing here
+//! never overlap. `ui::widgets::roofline` draws what these functions return; nothing here
 //! knows about plotters or the DOM.
 //!
 //! Why the clipping lives here: plotters clamps every point of a line into the
@@ -656,7 +656,7 @@ mod tests {
         assert!(r.hits_segment((-1.0, 11.0), (11.0, -1.0)));
     }
 
-    /// The roofline's three labels as `ui::roofline` builds them.
+    /// The roofline's three labels as `ui::widgets::roofline` builds them.
     fn labels_for(bw: f64, matmul: f64, pointwise: f64, px: f64) -> Vec<(Along, (f64, f64))> {
         let size = |t: String| (text_width(&t, 11.0 * px), 11.0 * px * 1.2);
         let top = matmul.max(pointwise);

@@ -1,8 +1,8 @@
-//! The lab's own app ("Measure my GPU", `src/ui/lab.rs` with the WebGPU driver
+//! The lab's own app ("Measure my GPU", `src/ui/widgets/lab.rs` with the WebGPU driver
 //! `src/gpu/web/`), wasm32 only: Trunk builds it as a separate ES module with its
 //! own .wasm (`index.html`'s `data-type="worker" data-bindgen-target="web"` link,
 //! used here only for its unhashed names), which the page's stand-in
-//! (`src/ui/lab_host.rs`) imports when the widget first comes on screen. The
+//! (`src/ui/widgets/lab_host.rs`) imports when the widget first comes on screen. The
 //! page's first load therefore does not carry the lab.
 //!
 //! Exports: `mount(element, options)` (once; the options are `lab_host.rs`'s),

@@ -3,7 +3,7 @@
 //! .wasm never links the parser or serde_json, and a trace of any size is parsed
 //! off the main thread.
 //!
-//! Protocol (structured-clone messages, see `src/ui/trace.rs`):
+//! Protocol (structured-clone messages, see `src/ui/widgets/trace.rs`):
 //! - worker → page `{type: "ready"}` once its handler is set (a message posted
 //!   before then would be lost, so the page waits for it);
 //! - page → worker `{items: [File | Blob | url string, …], slow: bool, preset?:

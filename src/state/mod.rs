@@ -8,6 +8,7 @@ pub mod fields;
 pub mod hints;
 pub mod page;
 pub mod params;
+pub mod parse;
 pub mod registry;
 pub mod url;
 pub mod widgets;

@@ -1,7 +1,7 @@
 //! Everything the page starts from, decoded from its query string in one place:
 //! the state and its notices ([`url::decode`]), the page mode (`embed`, `theme`)
 //! and the test knobs. Pure, so the whole address is covered by native tests and
-//! the URL fuzz test; the shell (`ui::store`) only reads `location.search`.
+//! the URL fuzz test; the shell (`ui::shell::store`) only reads `location.search`.
 //!
 //! | key        | meaning                                   | bad value                      |
 //! |------------|-------------------------------------------|--------------------------------|

@@ -52,7 +52,7 @@ mod tests {
 
     /// The ids of the page's registry, in order, read from its source.
     fn ui_ids() -> Vec<String> {
-        let src = include_str!("../ui/widgets.rs");
+        let src = include_str!("../ui/widgets/mod.rs");
         let table = src.split("pub const WIDGETS").nth(1).unwrap_or_default();
         table
             .lines()

@@ -496,7 +496,7 @@ impl WParam {
                 .position(|n| *n == v)
                 .map(|i| i as u32)
                 .ok_or_else(|| format!("must be one of {}", names.join(", "))),
-            WKind::Int { min, max, .. } => super::url::parse_int(v, min, max),
+            WKind::Int { min, max, .. } => super::parse::parse_int(v, min, max),
         }
     }
 

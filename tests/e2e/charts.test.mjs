@@ -19,7 +19,7 @@ before(() => {
 const h = useHarness();
 
 const EXPLORER = '#roofline-explorer';
-// the light palette (src/ui/chart.rs LIGHT)
+// the light palette (src/ui/chart/palette.rs LIGHT)
 const MEMORY = [217, 119, 6];
 const COMPUTE = [37, 99, 235];
 const VECTOR = [124, 58, 237];
@@ -427,7 +427,7 @@ for (const theme of ['light', 'dark']) {
 
 test('a redraw that copies the kept axes back is pixel-identical to a fresh drawing; a theme switch draws new ones', async (t) => {
   // Charts draw their background, axes, grid and labels once and copy that
-  // picture back on later redraws (ui::backend::Layer). A state reached by
+  // picture back on later redraws (ui::chart::backend::Layer). A state reached by
   // sliders (drawn from the kept picture) must give exactly the pixels of the
   // same state opened from its address (drawn afresh), and anything the
   // picture depends on (here the theme) must draw it anew.

@@ -1,0 +1,508 @@
+//! `PlotCanvas`: the one chart component. It owns the canvas scaffolding every chart
+//! needs — sizing at devicePixelRatio, redrawing only while on screen, the theme,
+//! the redraw counter, error display — and the exports (PNG from the canvas, SVG
+//! from the same drawing code through plotters' SVG backend, CSV of the data).
+//! A chart is a data type implementing [`Plot`].
+
+use super::backend::AnyBackend;
+use super::palette::Palette;
+use crate::geom::{LogAxes, Pt, Rect};
+use crate::ui::chart::{self, Area, CssWidth, Look, OnScreen};
+use crate::ui::shell::download;
+use crate::ui::Ctx;
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use std::sync::Arc;
+use wasm_bindgen::JsCast;
+
+/// The data behind one chart, and how to draw it.
+pub trait Plot: Clone + PartialEq + Send + Sync + 'static {
+    /// Chart height (CSS px) for a CSS width.
+    fn height(&self, css_w: f64) -> f64;
+    /// Draw; a chart that opts into the overlay records its points in `marks`.
+    fn draw(
+        &self,
+        root: Area<AnyBackend<'_>>,
+        look: &Look,
+        marks: &mut Marks,
+    ) -> Result<(), String>;
+    /// The numbers behind the chart, with a header row.
+    fn csv(&self) -> String;
+}
+
+/// Implement [`Plot::draw`] with a render function
+/// `fn(&Self, Area<DB>, &Look) -> Result<(), String>` (generic or not), or, as
+/// `plot_with!(marks render)`, one that also records its points:
+/// `fn(&Self, Area<DB>, &Look, &mut Marks) -> Result<(), String>`.
+macro_rules! plot_with {
+    ($render:path) => {
+        fn draw(
+            &self,
+            root: $crate::ui::chart::Area<$crate::ui::chart::backend::AnyBackend<'_>>,
+            look: &$crate::ui::chart::Look,
+            _marks: &mut $crate::ui::chart::plot::Marks,
+        ) -> Result<(), String> {
+            $render(self, root, look)
+        }
+    };
+    (marks $render:path) => {
+        fn draw(
+            &self,
+            root: $crate::ui::chart::Area<$crate::ui::chart::backend::AnyBackend<'_>>,
+            look: &$crate::ui::chart::Look,
+            marks: &mut $crate::ui::chart::plot::Marks,
+        ) -> Result<(), String> {
+            $render(self, root, look, marks)
+        }
+    };
+}
+pub(crate) use plot_with;
+
+/// One plotted point made hoverable and focusable by the overlay.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mark {
+    /// Centre in CSS pixels from the canvas's top-left corner.
+    pub x: f64,
+    pub y: f64,
+    /// `data-mark`: what the point is (`kernel`, `step`, `measured`, `bench`).
+    pub kind: &'static str,
+    /// The point's data coordinates (`data-x`, `data-y`).
+    pub at: (f64, f64),
+    /// `data-bound` (`memory`, `compute`, `overhead`), where it applies.
+    pub bound: &'static str,
+    /// The tooltip: the point's name, then its numbers.
+    pub lines: Vec<String>,
+}
+
+/// What a chart tells its overlay after drawing: its points, the boxes of its
+/// labels, its plotting areas and its lines (`data-geometry`, for tests and
+/// embedders). Everything in CSS pixels except `lines` (data coordinates).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Marks {
+    /// Backend pixels per CSS pixel.
+    pub dpr: f64,
+    /// Canvas size, CSS pixels.
+    pub size: (f64, f64),
+    pub points: Vec<Mark>,
+    pub labels: Vec<(&'static str, Rect)>,
+    /// Plotting area (CSS px) with its x and y data ranges.
+    pub areas: Vec<LogAxes>,
+    pub lines: Vec<(&'static str, [Pt; 2])>,
+}
+
+impl Marks {
+    fn new(dpr: f64, size: (f64, f64)) -> Self {
+        Marks {
+            dpr: if dpr > 0.0 { dpr } else { 1.0 },
+            size,
+            ..Marks::default()
+        }
+    }
+
+    fn css(&self, v: f64) -> f64 {
+        v / self.dpr
+    }
+
+    /// A plotting area from plotters' pixel range (backend pixels).
+    pub fn area(&mut self, r: &Rect, x: (f64, f64), y: (f64, f64)) {
+        let px = self.css_rect(r);
+        self.areas.push(LogAxes { x, y, px });
+    }
+
+    /// A label's box, given in backend pixels.
+    pub fn label(&mut self, name: &'static str, r: &Rect) {
+        let r = self.css_rect(r);
+        self.labels.push((name, r));
+    }
+
+    pub fn line(&mut self, name: &'static str, seg: [Pt; 2]) {
+        self.lines.push((name, seg));
+    }
+
+    /// A point at `px` (backend pixels).
+    pub fn point(
+        &mut self,
+        px: (i32, i32),
+        kind: &'static str,
+        at: (f64, f64),
+        bound: &'static str,
+        lines: Vec<String>,
+    ) {
+        self.points.push(Mark {
+            x: self.css(f64::from(px.0)),
+            y: self.css(f64::from(px.1)),
+            kind,
+            at,
+            bound,
+            lines,
+        });
+    }
+
+    fn css_rect(&self, r: &Rect) -> Rect {
+        Rect {
+            x0: self.css(r.x0),
+            y0: self.css(r.y0),
+            x1: self.css(r.x1),
+            y1: self.css(r.y1),
+        }
+    }
+
+    /// The geometry as JSON (`data-geometry`): `{"size":[w,h], "areas":[{"rect":
+    /// [l,t,r,b],"x":[lo,hi],"y":[lo,hi]}], "labels":[{"name","rect"}], "lines":
+    /// [{"name","from":[x,y],"to":[x,y]}]}`.
+    pub fn geometry(&self) -> String {
+        let n = |v: f64| {
+            if v.is_finite() {
+                format!("{v}")
+            } else {
+                "null".into()
+            }
+        };
+        let pair = |(a, b): (f64, f64)| format!("[{},{}]", n(a), n(b));
+        let rect = |r: &Rect| format!("[{},{},{},{}]", n(r.x0), n(r.y0), n(r.x1), n(r.y1));
+        let areas: Vec<String> = self
+            .areas
+            .iter()
+            .map(|a| {
+                format!(
+                    r#"{{"rect":{},"x":{},"y":{}}}"#,
+                    rect(&a.px),
+                    pair(a.x),
+                    pair(a.y)
+                )
+            })
+            .collect();
+        let labels: Vec<String> = self
+            .labels
+            .iter()
+            .map(|(name, r)| format!(r#"{{"name":"{name}","rect":{}}}"#, rect(r)))
+            .collect();
+        let lines: Vec<String> = self
+            .lines
+            .iter()
+            .map(|(name, [a, b])| {
+                format!(
+                    r#"{{"name":"{name}","from":{},"to":{}}}"#,
+                    pair(*a),
+                    pair(*b)
+                )
+            })
+            .collect();
+        format!(
+            r#"{{"size":{},"areas":[{}],"labels":[{}],"lines":[{}]}}"#,
+            pair(self.size),
+            areas.join(","),
+            labels.join(","),
+            lines.join(",")
+        )
+    }
+}
+
+/// A CSV document from a header and rows of fields (`crate::csv::document`).
+pub use crate::csv::document as csv;
+
+/// The object-safe face of a [`Plot`], so [`PlotCanvas`] is compiled once rather
+/// than once per chart type.
+pub trait DynPlot: Send + Sync {
+    fn height(&self, css_w: f64) -> f64;
+    fn draw(
+        &self,
+        root: Area<AnyBackend<'_>>,
+        look: &Look,
+        marks: &mut Marks,
+    ) -> Result<(), String>;
+    fn csv(&self) -> String;
+}
+
+impl<T: Plot> DynPlot for T {
+    fn height(&self, css_w: f64) -> f64 {
+        Plot::height(self, css_w)
+    }
+    fn draw(
+        &self,
+        root: Area<AnyBackend<'_>>,
+        look: &Look,
+        marks: &mut Marks,
+    ) -> Result<(), String> {
+        Plot::draw(self, root, look, marks)
+    }
+    fn csv(&self) -> String {
+        Plot::csv(self)
+    }
+}
+
+pub type SharedPlot = Arc<dyn DynPlot>;
+
+/// A chart's data as the shared, type-erased signal [`PlotCanvas`] takes.
+pub fn shared<T: Plot>(data: Memo<T>) -> Signal<SharedPlot> {
+    Signal::derive(move || Arc::new(data.get()) as SharedPlot)
+}
+
+#[component]
+pub fn PlotCanvas(
+    ctx: Ctx,
+    /// Canvas id; also the stem of exported file names.
+    id: &'static str,
+    #[prop(into)] label: Signal<String>,
+    /// The chart (see [`shared`]).
+    data: Signal<SharedPlot>,
+) -> impl IntoView {
+    view! { <Chart dark=ctx.dark id=id label=label data=data/> }
+}
+
+/// [`PlotCanvas`] given only the theme (the trace widget's own app has no [`Ctx`]).
+#[component]
+pub fn Chart(
+    dark: RwSignal<bool>,
+    id: &'static str,
+    label: Signal<String>,
+    data: Signal<SharedPlot>,
+) -> impl IntoView {
+    let canvas = NodeRef::<Canvas>::new();
+    let width = CssWidth::new(canvas);
+    let on_screen = OnScreen::new(canvas);
+    let error = RwSignal::new(None::<String>);
+    let status = RwSignal::new(String::new());
+    let marks = RwSignal::new(Marks::default());
+
+    Effect::new(move |_| {
+        let w = width.get();
+        if !on_screen.get() {
+            // drawn for another width: its points would sit where the chart no
+            // longer is (even past the page's edge), so drop them until it redraws
+            if marks.with_untracked(|m| !m.points.is_empty() && (m.size.0 - w).abs() > 0.5) {
+                marks.set(Marks::default());
+            }
+            return;
+        }
+        if w <= 0.0 {
+            return; // not laid out yet: the first size report draws it
+        }
+        let pal = Palette::of(dark.get());
+        let Some(c) = canvas.get() else { return };
+        let (r, mk) = data.with(|d| {
+            let h = d.height(w);
+            let dpr = chart::fit_height(&c, w, h);
+            let look = Look { dpr, pal };
+            let mut mk = Marks::new(
+                dpr,
+                (f64::from(c.width()) / dpr, f64::from(c.height()) / dpr),
+            );
+            let r = chart::draw(&c, &pal, |root| d.draw(root, &look, &mut mk));
+            (r, mk)
+        });
+        // the overlay only changes when what it shows does
+        if marks.with_untracked(|m| *m != mk) {
+            marks.set(mk);
+        }
+        error.set(r.err());
+    });
+
+    let report = move |r: Result<(), String>, what: &str| match r {
+        Ok(()) => status.set(format!("{what} saved")),
+        Err(e) => status.set(format!("Could not export {what}: {e}")),
+    };
+    let png = move |_| {
+        let r = canvas
+            .get_untracked()
+            .ok_or_else(|| "the chart is not on the page".to_string())
+            .and_then(|c| {
+                c.to_data_url()
+                    .map_err(|_| "the canvas could not be read".to_string())
+            })
+            .and_then(|url| download::save_data_url(&format!("brrr-{id}.png"), &url));
+        report(r, "PNG");
+    };
+    let svg = move |_| {
+        let w = width.get_untracked();
+        let w = if w > 0.0 { w } else { 640.0 };
+        let pal = Palette::of(dark.get_untracked());
+        let r = data.with_untracked(|d| {
+            let h = d.height(w);
+            chart::to_svg(w.round() as u32, h.round() as u32, &pal, |root| {
+                d.draw(root, &Look { dpr: 1.0, pal }, &mut Marks::default())
+            })
+        });
+        report(
+            r.and_then(|s| download::save_text(&format!("brrr-{id}.svg"), "image/svg+xml", &s)),
+            "SVG",
+        );
+    };
+    let csv = move |_| {
+        let text = data.with_untracked(|d| d.csv());
+        report(
+            download::save_text(&format!("brrr-{id}.csv"), "text/csv", &text),
+            "CSV",
+        );
+    };
+
+    view! {
+        <div class="plot">
+            <canvas id=id node_ref=canvas role="img" aria-label=move || label.get() data-frame="0"></canvas>
+            <MarkLayer marks=marks/>
+        </div>
+        {move || error.get().map(|e| view! { <p class="field-error">"Chart could not be drawn: " {e}</p> })}
+        <div class="exports" role="group" aria-label="Export this chart">
+            <span class="exports-label">"Export:"</span>
+            <button class="small" data-export="png" on:click=png>"PNG"</button>
+            <button class="small" data-export="svg" on:click=svg>"SVG"</button>
+            <button class="small" data-export="csv" on:click=csv>"CSV"</button>
+            <span class="export-status" role="status">{move || status.get()}</span>
+        </div>
+    }
+}
+
+/// The points of a chart as focusable buttons over the canvas, each with a
+/// tooltip of its numbers shown on hover and on keyboard focus (CSS). One tab
+/// stop per chart (roving tabindex): arrow keys move between points, Home/End
+/// jump, Escape hides the tooltip. The buttons are kept in step with [`Marks`] by
+/// hand (created or removed only when the count changes, attributes set after
+/// each redraw that changed them): a focused point keeps its focus while its
+/// numbers update, and the page carries no list-diffing code for it.
+#[component]
+fn MarkLayer(marks: RwSignal<Marks>) -> impl IntoView {
+    let layer = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        let Some(div) = layer.get() else { return };
+        marks.with(|m| sync_marks(&div, m));
+    });
+    // the point an event happened on
+    let mark_of = |ev: &web_sys::Event| {
+        ev.target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest(".mark").ok().flatten())
+    };
+    let keydown = move |ev: leptos::ev::KeyboardEvent| {
+        let Some(el) = mark_of(&ev) else { return };
+        let parent = el.parent_element();
+        let target = match ev.key().as_str() {
+            "ArrowRight" | "ArrowDown" => el.next_element_sibling(),
+            "ArrowLeft" | "ArrowUp" => el.previous_element_sibling(),
+            "Home" => parent.and_then(|p| p.first_element_child()),
+            "End" => parent.and_then(|p| p.last_element_child()),
+            "Escape" => {
+                let _ = el.class_list().add_1("tip-hidden");
+                ev.prevent_default();
+                return;
+            }
+            _ => return,
+        };
+        ev.prevent_default();
+        if let Some(t) = target.and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = t.focus();
+        }
+    };
+    // the focused point becomes the chart's tab stop; hover or focus undoes Escape
+    let focusin = move |ev: leptos::ev::FocusEvent| {
+        let Some(el) = mark_of(&ev) else { return };
+        let _ = el.class_list().remove_1("tip-hidden");
+        let mut sib = el.parent_element().and_then(|p| p.first_element_child());
+        while let Some(s) = sib {
+            let _ = s.set_attribute("tabindex", if s == el { "0" } else { "-1" });
+            sib = s.next_element_sibling();
+        }
+    };
+    let over = move |ev: leptos::ev::MouseEvent| {
+        if let Some(el) = mark_of(&ev) {
+            let _ = el.class_list().remove_1("tip-hidden");
+        }
+    };
+    view! {
+        <div class="marks" role="group" aria-label="Points of this chart: arrow keys move between them"
+            hidden node_ref=layer on:keydown=keydown on:focusin=focusin on:mouseover=over></div>
+    }
+}
+
+/// Sets attribute `k` to `v` unless it has that value already: a write is a DOM
+/// mutation and, for class and style, a style recalculation of the element.
+fn set_changed(el: &web_sys::Element, k: &str, v: &str) {
+    if el.get_attribute(k).as_deref() != Some(v) {
+        let _ = el.set_attribute(k, v);
+    }
+}
+
+/// Bring the layer's buttons in line with `m`.
+fn sync_marks(div: &web_sys::HtmlDivElement, m: &Marks) {
+    set_changed(div, "data-geometry", &m.geometry());
+    div.set_hidden(m.points.is_empty());
+    let n = m.points.len();
+    let mut have = div.child_element_count() as usize;
+    if let Some(doc) = div.owner_document() {
+        while have < n {
+            let Ok(b) = doc.create_element("button") else {
+                break;
+            };
+            let Ok(tip) = doc.create_element("span") else {
+                break;
+            };
+            let _ = b.set_attribute("type", "button");
+            // the first point is the chart's tab stop until another is focused
+            let _ = b.set_attribute("tabindex", if have == 0 { "0" } else { "-1" });
+            let _ = tip.set_attribute("class", "tip");
+            let _ = tip.set_attribute("aria-hidden", "true");
+            let _ = b.append_child(&tip);
+            let _ = div.append_child(&b);
+            have += 1;
+        }
+    }
+    while have > n {
+        match div.last_element_child() {
+            Some(c) => c.remove(),
+            None => break,
+        }
+        have -= 1;
+    }
+    let (w, _) = m.size;
+    let mut el = div.first_element_child();
+    let mut stop = false;
+    for p in &m.points {
+        let Some(b) = el else { break };
+        let mut class = String::from("mark");
+        if p.x > w * 0.62 {
+            class.push_str(" tip-left");
+        } else if p.x < w * 0.3 {
+            class.push_str(" tip-right");
+        }
+        // points drawn on top of each other (the step on its only kernel): a
+        // pointer reaches only the top button, so each tooltip names both
+        let mut text = p.lines.join("\n");
+        for q in &m.points {
+            if !std::ptr::eq(p, q) && (q.x - p.x).hypot(q.y - p.y) < 10.0 {
+                text.push_str("\n\n");
+                text.push_str(&q.lines.join("\n"));
+            }
+        }
+        // below the point when the tooltip (about 17 px a line) would leave the top
+        if p.y < 17.0 * (text.lines().count() as f64) + 24.0 {
+            class.push_str(" tip-below");
+        }
+        if b.class_list().contains("tip-hidden") {
+            class.push_str(" tip-hidden");
+        }
+        let label = p.lines.join(", ");
+        for (k, v) in [
+            ("class", class.as_str()),
+            ("style", &format!("left:{:.1}px;top:{:.1}px", p.x, p.y)),
+            ("aria-label", &label),
+            ("data-mark", p.kind),
+            ("data-x", &p.at.0.to_string()),
+            ("data-y", &p.at.1.to_string()),
+            ("data-bound", p.bound),
+        ] {
+            set_changed(&b, k, v);
+        }
+        stop |= b.get_attribute("tabindex").as_deref() == Some("0");
+        if let Some(t) = b.first_element_child() {
+            if t.text_content().as_deref() != Some(text.as_str()) {
+                t.set_text_content(Some(&text));
+            }
+        }
+        el = b.next_element_sibling();
+    }
+    // the tab stop was removed with its point: the first point takes it
+    if !stop {
+        if let Some(first) = div.first_element_child() {
+            let _ = first.set_attribute("tabindex", "0");
+        }
+    }
+}

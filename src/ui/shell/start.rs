@@ -1,0 +1,162 @@
+//! Starting the page: the app's root state, then each interactive part mounted
+//! into its `data-slot` placeholder in `index.html` (or one widget in embed mode).
+
+use super::embed::Embed;
+use super::frame::framed;
+use super::{help, later, notices, offline, panic, store, theme};
+use crate::state::url as state_url;
+use crate::state::State;
+use crate::ui::widgets;
+use crate::ui::Ctx;
+use leptos::prelude::*;
+
+/// Starts the app. The full page's text is already in `index.html` (it paints
+/// before the wasm loads: the loader in `Trunk.toml`, `pattern_script`, fetches
+/// this module only after the static page's first frame); the app mounts each
+/// interactive part into its `data-slot` placeholder there: everything up to the
+/// explorer's chart at once (the first screen), then one part per task
+/// ([`later`]: the explorer's controls and breakdown, then each later slot), so
+/// no single long task or layout blocks the main thread, and sets
+/// `data-ready="1"` once all are built. An embed (`?embed=ID`) replaces the
+/// page's content with the one widget.
+pub fn start() {
+    panic::install();
+    // Everything the page starts from, read now: the URL is rewritten from the
+    // state once the app runs. Its test hook `?debug_panic=1` panics once the page
+    // is built (the panic banner's test).
+    let start = store::initial();
+    let debug_panic = start.knobs.debug_panic;
+    // Effects made below need Leptos's executor (mount_to would start it later).
+    let _ = any_spawner::Executor::init_wasm_bindgen();
+    // The app's root owner: it lives as long as the page.
+    let owner = Owner::new();
+    owner.set();
+    let state = RwSignal::new(start.state);
+    let report = Memo::new(move |_| state.with(State::report));
+    let dark = theme::init(start.theme.map(|t| t.is_dark()));
+    store::sync_url(state, start.embed, start.theme.map(|_| dark));
+    let ctx = Ctx {
+        state,
+        view: Memo::new(move |_| state.get()),
+        on_screen: Signal::stored(true),
+        report,
+        dark,
+        knobs: start.knobs,
+    };
+    let notices = start.notices;
+    if let Some(id) = start.embed {
+        // the static essay is not part of an embed
+        if let Some(body) = document().body() {
+            body.set_inner_html("");
+        }
+        leptos::mount::mount_to_body(move || view! { <Embed ctx=ctx id=id notices=notices/> });
+        // after any part the widget left for later (the explorer's)
+        later::when_done(move || started(debug_panic));
+    } else {
+        let mut rest = slots();
+        let mut notices = Some(notices);
+        // the first screen, in this task: the slots up to the explorer
+        let first = rest
+            .iter()
+            .position(|(name, _)| name == "roofline-explorer")
+            .map_or(0, |i| i + 1);
+        for (name, el) in rest.drain(..first) {
+            mount_slot(ctx, &name, el, &mut notices);
+        }
+        // the rest, a part per task (`later`), then `started`
+        for (name, el) in rest {
+            let owner = owner.clone();
+            // only the notices' own slot takes them (`mount_slot`)
+            let mut notices = notices.take_if(|_| name == "notices");
+            later::queue(move || owner.with(|| mount_slot(ctx, &name, el, &mut notices)));
+        }
+        later::when_done(move || started(debug_panic));
+    }
+    std::mem::forget(owner);
+}
+
+/// After everything is mounted: the readiness flag, the hash scroll, offline.
+fn started(debug_panic: bool) {
+    if let Some(el) = document().document_element() {
+        let _ = el.set_attribute("data-ready", "1");
+    }
+    // After the next frame's layout every widget has a real size, which CSS
+    // remembers for it while it is skipped off screen (static/style.css,
+    // `content-visibility`).
+    later::after_frame(|| {
+        if let Some(el) = document().document_element() {
+            let _ = el.set_attribute("data-laid-out", "");
+        }
+    });
+    scroll_to_hash();
+    offline::register();
+    if debug_panic {
+        panic!("debug_panic=1 was requested in the URL");
+    }
+}
+
+/// The `data-slot` placeholders of `index.html`, in document order.
+fn slots() -> Vec<(String, web_sys::HtmlElement)> {
+    use wasm_bindgen::JsCast;
+    let mut out = Vec::new();
+    if let Ok(list) = document().query_selector_all("[data-slot]") {
+        for i in 0..list.length() {
+            let Some(el) = list
+                .item(i)
+                .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+            else {
+                continue;
+            };
+            if let Some(name) = el.get_attribute("data-slot") {
+                out.push((name, el));
+            }
+        }
+    }
+    out
+}
+
+/// Mounts one slot's part: "theme", "notices", "help" or a widget id (a name the
+/// app does not know leaves its slot empty).
+fn mount_slot(
+    ctx: Ctx,
+    name: &str,
+    el: web_sys::HtmlElement,
+    notices: &mut Option<Vec<state_url::Notice>>,
+) {
+    use leptos::mount::mount_to;
+    // a user-timing measure per part ("brrr:mount:NAME"), read by the benchmark
+    let perf = window().performance();
+    let start = format!("brrr:mount:{name}:start");
+    if let Some(p) = &perf {
+        let _ = p.mark(&start);
+    }
+    match name {
+        "theme" => mount_to(el, move || view! { <theme::ThemeToggle ctx=ctx/> }).forget(),
+        "notices" => {
+            let n = notices.take().unwrap_or_default();
+            mount_to(el, move || view! { <notices::UrlNotices notices=n/> }).forget()
+        }
+        "help" => mount_to(el, move || view! { <help::Help ctx=ctx/> }).forget(),
+        id => {
+            if let Some(def) = widgets::widget(id) {
+                let id = def.id;
+                mount_to(el, move || framed(ctx, id)).forget();
+            }
+        }
+    }
+    if let Some(p) = &perf {
+        let _ = p.measure_with_str(&format!("brrr:mount:{name}"), &start);
+    }
+}
+
+/// The widgets are built after load, so the browser's own jump to `#widget-id`
+/// found nothing; do it now that they exist.
+fn scroll_to_hash() {
+    let hash = window().location().hash().unwrap_or_default();
+    let id = hash.trim_start_matches('#');
+    if !id.is_empty() {
+        if let Some(el) = document().get_element_by_id(id) {
+            el.scroll_into_view();
+        }
+    }
+}

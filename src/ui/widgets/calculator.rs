@@ -1,0 +1,130 @@
+//! Widget `calculator`: one operation — matmul, pointwise chain, row reduction or
+//! attention — through the model on the explorer's hardware: FLOPs, bytes,
+//! intensity, regime, time and achieved FLOP/s, and its kernels on a roofline.
+
+use super::controls::{GpuPicker, LogSlider, Select, Toggle};
+use super::roofline::{Legend, Point, RooflineData, Step};
+use super::Ctx;
+use crate::model::ops::{self, Attention, Reduction};
+use crate::model::{units, KernelGroup};
+use crate::state::widgets::{field, CalcOp, Norm};
+use crate::state::State;
+use crate::ui::chart::plot::{shared, PlotCanvas};
+use leptos::prelude::*;
+
+fn kernels(s: &State) -> Vec<KernelGroup> {
+    let w = &s.widgets;
+    let b = s.dtype.bytes();
+    match w.calc {
+        CalcOp::Pointwise => {
+            ops::pointwise_chain(w.calc_ops, f64::from(w.calc_elems), b, w.calc_fused)
+        }
+        CalcOp::Reduction => {
+            let kind = match w.calc_norm {
+                Norm::Softmax => Reduction::Softmax,
+                Norm::LayerNorm => Reduction::LayerNorm,
+            };
+            ops::row_reduction(kind, w.calc_rows, w.calc_cols, b)
+        }
+        CalcOp::Attention => {
+            let kind = if w.calc_flash {
+                Attention::Flash
+            } else {
+                Attention::Naive
+            };
+            ops::attention(w.calc_batch, w.calc_heads, w.calc_seq, w.calc_hd, b, kind)
+        }
+        CalcOp::Matmul => ops::matmul(w.calc_m, w.calc_n, w.calc_k, b),
+    }
+}
+
+#[component]
+pub fn Calculator(ctx: Ctx) -> impl IntoView {
+    let op = Memo::new(move |_| ctx.view.with(|s| s.widgets.calc));
+    let result = Memo::new(move |_| {
+        ctx.view.with(|s| {
+            let m = s.machine();
+            let groups = kernels(s);
+            let summary = ops::summarize(&groups, &m);
+            let points: Vec<Point> = groups
+                .iter()
+                .map(|g| {
+                    let (t, bound) = g.time(&m);
+                    Point {
+                        name: g.name.into(),
+                        intensity: g.intensity(),
+                        flops: g.flops / t,
+                        time: t,
+                        count: g.count,
+                        unit: g.unit,
+                        bound,
+                    }
+                })
+                .collect();
+            let step = Some(Step {
+                intensity: summary.intensity,
+                flops: summary.achieved_flops,
+                time: summary.time,
+                regime: summary.regime,
+            });
+            (
+                summary,
+                RooflineData {
+                    m,
+                    kernels: points,
+                    step,
+                    measured: None,
+                    link: None,
+                },
+            )
+        })
+    });
+    let chart = Memo::new(move |_| result.with(|(_, d)| d.clone()));
+    let row = |label: &'static str, f: fn(&ops::OpSummary) -> String| {
+        view! { <div class="metric"><dt>{label}</dt><dd>{move || result.with(|(s, _)| f(s))}</dd></div> }
+    };
+    view! {
+        <div class="controls-inline">
+            <GpuPicker ctx=ctx id="calc-hw"/>
+            <Select ctx=ctx field=field::calc/>
+        </div>
+        <div class="calc-params">
+            {move || match op.get() {
+                CalcOp::Pointwise => view! {
+                    <LogSlider ctx=ctx field=field::calc_elems/>
+                    <LogSlider ctx=ctx field=field::calc_ops/>
+                    <Toggle ctx=ctx flag=field::calc_fused/>
+                }.into_any(),
+                CalcOp::Reduction => view! {
+                    <Select ctx=ctx field=field::calc_norm/>
+                    <LogSlider ctx=ctx field=field::calc_rows/>
+                    <LogSlider ctx=ctx field=field::calc_cols/>
+                }.into_any(),
+                CalcOp::Attention => view! {
+                    <LogSlider ctx=ctx field=field::calc_batch/>
+                    <LogSlider ctx=ctx field=field::calc_heads/>
+                    <LogSlider ctx=ctx field=field::calc_seq/>
+                    <LogSlider ctx=ctx field=field::calc_hd/>
+                    <Toggle ctx=ctx flag=field::calc_flash/>
+                }.into_any(),
+                CalcOp::Matmul => view! {
+                    <LogSlider ctx=ctx field=field::calc_m/>
+                    <LogSlider ctx=ctx field=field::calc_n/>
+                    <LogSlider ctx=ctx field=field::calc_k/>
+                }.into_any(),
+            }}
+        </div>
+        <p class="note">{move || ctx.view.with(|s| format!("On {} in {} (explorer's hardware and dtype).", s.hw_name(), s.dtype.id()))}</p>
+        <dl class="metrics calc-results" aria-live="polite">
+            {row("FLOPs", |s| units::si(s.flops, "FLOP"))}
+            {row("bytes moved", |s| units::si(s.bytes, "B"))}
+            {row("intensity", |s| format!("{} FLOP/B", units::sig3(s.intensity)))}
+            {row("time", |s| units::si(s.time, "s"))}
+            {row("achieved", |s| units::si(s.achieved_flops, "FLOP/s"))}
+            {row("regime", |s| format!("{} ({})", s.regime.label(), units::count(s.kernel_count, "kernel", "kernels")))}
+        </dl>
+        <PlotCanvas ctx=ctx id="calculator-canvas" data=shared(chart)
+            label=Signal::derive(move || result.with(|(s, _)| format!("Roofline with this operation's kernels; it is {}.", s.regime.label())))/>
+        <Legend ctx=ctx/>
+    }
+}

@@ -1,0 +1,137 @@
+//! Widget `diagnosis`: what limits the current step — the regime by the page's one
+//! rule (`model::limit`: the cost whose halving shortens the step most, with the
+//! three re-runs as readouts), the three time shares as a stacked bar, a sentence
+//! where the two disagree — and what would and would not help, each remedy tried on
+//! the model (`model::remedies`): a remedy is listed as helping iff it makes the
+//! step at least 5 % faster per sample.
+
+use super::advice;
+use super::readout::Readout;
+use super::Ctx;
+use crate::model::limit::{self, Halving};
+use crate::model::remedies;
+use crate::model::{units, Report};
+use leptos::prelude::*;
+
+#[component]
+pub fn Diagnosis(ctx: Ctx) -> impl IntoView {
+    let r = ctx.report;
+    let regime = Memo::new(move |_| r.with(|r| r.regime));
+    let share = move |get: fn(&Report) -> f64| Memo::new(move |_| r.with(get));
+    let (c, m, o) = (
+        share(|r| r.shares.compute),
+        share(|r| r.shares.memory),
+        share(|r| r.shares.overhead),
+    );
+    let width = move |s: Memo<f64>| move || format!("width:{:.3}%", s.get() * 100.0);
+    let summary = move || {
+        format!(
+            "{}: {} of the time computing, {} moving memory, {} waiting on overhead.",
+            regime.get().label(),
+            units::percent(c.get()),
+            units::percent(m.get()),
+            units::percent(o.get()),
+        )
+    };
+    let outs = advice::outcomes(ctx);
+    let best = Memo::new(move |_| {
+        outs.with(|o| {
+            remedies::best(o).map(|b| {
+                (
+                    b.id.id(),
+                    b.speedup(),
+                    format!("{} ({}×)", b.label, remedies::speedup_text(b)),
+                )
+            })
+        })
+    });
+    let headline = move || outs.with(|o| remedies::headline(&r.with(|r| r.limit), o));
+    let limit = Memo::new(move |_| r.with(|r| r.limit));
+    let speedup = move |h: Halving, name: &'static str| {
+        view! {
+            <span class="halving">{h.words()}" "
+                <Readout name=name raw=Signal::derive(move || limit.with(|l| l.speedup(h)).to_string())
+                    text=Signal::derive(move || format!("{}×", units::sig3(limit.with(|l| l.speedup(h)))))/>
+            </span>
+        }
+    };
+    let contrast = move || limit.with(limit::contrast);
+
+    view! {
+        <div class="regime" data-regime=move || regime.get().id()>
+            <p class="regime-name">
+                "This step is "
+                <strong data-metric="regime" data-value=move || regime.get().id()>
+                    {move || regime.get().label()}
+                </strong>
+            </p>
+            <div class="share-bar" role="img" aria-label=summary>
+                <div class="share compute" style=width(c)></div>
+                <div class="share memory" style=width(m)></div>
+                <div class="share overhead" style=width(o)></div>
+            </div>
+            <p class="shares">
+                <span class="key compute">"compute "
+                    <Readout name="share_compute" raw=Signal::derive(move || c.get().to_string()) text=Signal::derive(move || units::percent(c.get()))/>
+                </span>
+                <span class="key memory">"memory "
+                    <Readout name="share_memory" raw=Signal::derive(move || m.get().to_string()) text=Signal::derive(move || units::percent(m.get()))/>
+                </span>
+                <span class="key overhead">"overhead "
+                    <Readout name="share_overhead" raw=Signal::derive(move || o.get().to_string()) text=Signal::derive(move || units::percent(o.get()))/>
+                </span>
+            </p>
+            <p class="limit">"Halve one cost at a time: "
+                {speedup(Halving::Flops, "speedup_flops2")}", "
+                {speedup(Halving::Bw, "speedup_bw2")}", "
+                {speedup(Halving::Overhead, "speedup_overhead_half")}
+                ". The largest speedup names the regime."
+            </p>
+            <p class="contrast" data-metric="regime_contrast" hidden=move || contrast().is_none()>
+                {move || contrast().unwrap_or_default()}
+            </p>
+            <p class="advice-headline" data-metric="advice">{headline}</p>
+            <div class="advice">
+                {move || outs.with(|outs| {
+                    let helps: Vec<_> = {
+                        let mut h: Vec<_> = outs.iter().filter(|o| o.helps()).collect();
+                        h.sort_by(|a, b| b.speedup().total_cmp(&a.speedup()));
+                        h
+                    };
+                    let useless: Vec<_> = outs.iter().filter(|o| o.applicable() && !o.helps()).collect();
+                    let na: Vec<_> = outs.iter().filter(|o| !o.applicable()).collect();
+                    let n_na = na.len();
+                    view! {
+                        <div>
+                            <h4>"Would help (predicted, per sample)"</h4>
+                            <ul class="helps">
+                                {helps.iter().map(|o| advice::item(o, true)).collect_view()}
+                                {helps.is_empty().then(|| view! { <li class="none">"nothing here makes the step 5 % faster"</li> })}
+                            </ul>
+                        </div>
+                        <div>
+                            <h4>"Would not help"</h4>
+                            <ul class="useless">
+                                {useless.iter().map(|o| advice::item(o, false)).collect_view()}
+                            </ul>
+                            {(n_na > 0).then(|| view! {
+                                <details class="na">
+                                    <summary>{format!("Not possible here ({n_na})")}</summary>
+                                    <ul class="useless">{na.iter().map(|o| advice::item(o, false)).collect_view()}</ul>
+                                </details>
+                            })}
+                        </div>
+                    }
+                })}
+            </div>
+            <p class="best">"Best remedy: "
+                <span class="readout" data-metric="best_remedy"
+                    data-value=move || best.with(|b| b.as_ref().map_or("none", |b| b.0).to_string())
+                    data-speedup=move || best.with(|b| b.as_ref().map_or(1.0, |b| b.1).to_string())>
+                    {move || best.with(|b| b.as_ref().map_or_else(|| "none".to_string(), |b| b.2.clone()))}
+                </span>
+            </p>
+            <p class="sr-only" aria-live="polite">{summary}</p>
+        </div>
+    }
+}

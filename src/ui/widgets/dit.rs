@@ -1,0 +1,220 @@
+//! Widget `dit`: a diffusion transformer's denoising step on the explorer's
+//! hardware: attention vs MLP vs pointwise vs overhead and the roof each sits on,
+//! what limits the step (`model::limit`), the
+//! double-the-batch test, how the step moves with resolution, and what
+//! FlashAttention, fusion and CUDA graphs each buy (`model::dit::advice`).
+
+use super::controls::{GpuPicker, LogSlider, Select, Toggle};
+use super::readout::Readout;
+use super::Ctx;
+use crate::model::dit::{self, advice, DitModel, DitStep};
+use crate::model::units;
+use crate::state::widgets::{field, ChoiceField};
+use crate::state::State;
+use leptos::prelude::*;
+
+/// The model select: switching model also resets `dit_res` to the new model's
+/// default (256 px for an image model, 49 frames for a video one).
+const MODEL: ChoiceField<DitModel> = ChoiceField {
+    set: |s, v| {
+        if s.widgets.dit_model != v {
+            s.widgets.dit_model = v;
+            s.widgets.dit_res = v.res_meaning().1;
+        }
+    },
+    ..field::dit_model
+};
+
+fn model_step(s: &State) -> DitStep {
+    dit::run(&s.dit_run(), &s.setting())
+}
+
+/// One row of "Compare GPUs": this state's denoising step on a preset's setting
+/// (samples per second = batch ÷ step; DiT's memory is not modelled).
+fn compare_row(s: &State, on: &crate::model::setting::Setting) -> super::compare::Row {
+    let r = s.dit_run();
+    let st = dit::run(&r, on);
+    super::compare::Row {
+        step: st.wall,
+        rate: f64::from(r.batch.max(1)) / st.wall.max(f64::MIN_POSITIVE),
+        fit: None,
+        regime: st.regime,
+    }
+}
+
+/// The split's parts: CSS class and words, in the bar's order.
+const PARTS: &[(&str, &str)] = &[
+    ("compute", "attention"),
+    ("vector", "MLP"),
+    ("memory", "pointwise"),
+    ("overhead", "overhead"),
+    ("comm", "communication"),
+];
+
+fn fractions(s: &dit::DitShares) -> [f64; 5] {
+    [s.attention, s.mlp, s.pointwise, s.overhead, s.comm]
+}
+
+fn shares(st: &DitStep) -> Vec<(&'static str, &'static str, f64)> {
+    PARTS
+        .iter()
+        .zip(fractions(&st.shares))
+        .map(|(&(c, l), v)| (c, l, v))
+        .collect()
+}
+
+/// The step on 1–8 sequence-parallel GPUs, drawn.
+fn scaling_chart(r: &dit::DitRun, sc: &dit::DitScaling) -> super::scaling::Scaling {
+    super::scaling::Scaling {
+        parts: PARTS,
+        points: sc
+            .points
+            .iter()
+            .map(|(n, st)| super::scaling::Point {
+                gpus: *n,
+                wall: st.wall,
+                parts: fractions(&st.shares).iter().map(|f| f * st.wall).collect(),
+                fits: true,
+            })
+            .collect(),
+        current: r.sp,
+        stops: sc.stops_paying,
+        link: r.link.name,
+    }
+}
+
+#[component]
+pub fn Dit(ctx: Ctx) -> impl IntoView {
+    // the step is computed once on the live path (its figures are readouts) and
+    // drawn held while the widget is off-screen
+    let live = ctx.live(model_step);
+    let st = ctx.held(live);
+    let ratio = ctx.live(|s| dit::double_batch_ratio(&s.dit_run(), &s.setting()));
+    // the step on 1–8 GPUs: its efficiency and where it stops paying are readouts
+    let scale = ctx.live(|s| dit::scaling(&s.dit_run(), &s.setting()));
+    let scale_drawn = ctx.held(scale);
+    let scale_chart =
+        Memo::new(move |_| scale_drawn.with(|p| st.with(|st| scaling_chart(&st.run, p))));
+    let efficiency = move || scale.with(|sc| sc.efficiency);
+    let stops = move || scale.with(|sc| sc.stops_paying);
+    let sentences = Memo::new(move |_| {
+        ctx.view.with(|s| {
+            let (r, set) = (s.dit_run(), s.setting());
+            let mut v = vec![
+                advice::split(&dit::run(&r, &set)),
+                advice::double_batch(&r, &set),
+            ];
+            v.extend(advice::switches(&r, &set).into_iter().map(|x| x.2));
+            v.extend(st.with(|st| scale_drawn.with(|p| advice::parallel(st, p))));
+            v
+        })
+    });
+    let table = Memo::new(move |_| {
+        ctx.view
+            .with(|s| advice::by_resolution(&s.dit_run(), &s.setting()))
+    });
+    let readout = |name: &'static str,
+                   raw: fn(&DitStep) -> String,
+                   text: fn(&DitStep) -> String| {
+        view! { <Readout name=name raw=Signal::derive(move || live.with(raw)) text=Signal::derive(move || live.with(text))/> }
+    };
+    let bar =
+        move || {
+            st.with(|st| {
+                shares(st)
+                .into_iter()
+                .map(|(class, label, v)| view! {
+                    <div class=format!("share {class}") style=format!("width:{:.3}%", 100.0 * v)
+                        title=format!("{label}: {}", units::percent(v))></div>
+                })
+                .collect_view()
+            })
+        };
+    let bar_label = move || {
+        st.with(|st| {
+            let l: Vec<String> = shares(st)
+                .iter()
+                .map(|(_, n, v)| format!("{n} {}", units::percent(*v)))
+                .collect();
+            format!("Where the denoising step's time goes: {}", l.join(", "))
+        })
+    };
+    view! {
+        <div class="controls-inline">
+            <GpuPicker ctx=ctx id="dit-hw"/>
+            <Select ctx=ctx field=MODEL/>
+            <LogSlider ctx=ctx field=field::dit_res/>
+            <LogSlider ctx=ctx field=field::dit_batch/>
+            <Toggle ctx=ctx flag=field::dit_flash/>
+            <Toggle ctx=ctx flag=field::dit_fused/>
+            <Toggle ctx=ctx flag=field::dit_graphs/>
+            <Select ctx=ctx field=field::dit_sp/>
+            <Select ctx=ctx field=field::dit_link/>
+        </div>
+        <p class="note">
+            {move || ctx.view.with(|s| {
+                let m = s.widgets.dit_model;
+                let c = m.config();
+                format!(
+                    "{}: {} blocks, hidden {}, {} heads; resolution means {}. One denoising step (one forward) is {} kernels on {} in bf16.",
+                    m.label(), c.layers, c.hidden, c.heads, m.res_meaning().0,
+                    st.with(|st| st.kernel_count), s.hw_name())
+            })}
+        </p>
+        <dl class="metrics" aria-live="polite">
+            <div class="metric"><dt>"Time per step"</dt><dd>{readout("dit_step_s", |s| s.wall.to_string(), |s| units::si(s.wall, "s"))}</dd></div>
+            <div class="metric"><dt>"FLOPs per forward"</dt><dd>{readout("dit_flops", |s| s.flops.to_string(), |s| units::si(s.flops, "FLOP"))}</dd></div>
+            <div class="metric"><dt>"What limits the step"</dt><dd>{readout("dit_regime", |s| s.regime.id().to_string(), |s| s.regime.label().to_string())}</dd>
+                <dd class="note">"halve one cost: "
+                    {readout("dit_speedup_flops2", |s| s.limit.flops2.to_string(), |s| format!("2× FLOP/s {}×", units::sig3(s.limit.flops2)))}", "
+                    {readout("dit_speedup_bw2", |s| s.limit.bw2.to_string(), |s| format!("2× bandwidth {}×", units::sig3(s.limit.bw2)))}", "
+                    {readout("dit_speedup_overhead_half", |s| s.limit.overhead_half.to_string(), |s| format!("half the CPU overhead {}×", units::sig3(s.limit.overhead_half)))}", "
+                    {readout("dit_speedup_link2", |s| s.limit.link2.to_string(), |s| format!("2× link {}×", units::sig3(s.limit.link2)))}
+                </dd></div>
+            <div class="metric"><dt>"Double the batch: time ×"</dt><dd><Readout name="dit_double_batch_ratio" raw=Signal::derive(move || ratio.get().to_string())
+                text=Signal::derive(move || units::sig3(ratio.get()))/></dd></div>
+            <div class="metric"><dt>"Attention"</dt><dd>{readout("dit_share_attention", |s| s.shares.attention.to_string(), |s| units::percent(s.shares.attention))}</dd></div>
+            <div class="metric"><dt>"MLP"</dt><dd>{readout("dit_share_mlp", |s| s.shares.mlp.to_string(), |s| units::percent(s.shares.mlp))}</dd></div>
+            <div class="metric"><dt>"Pointwise"</dt><dd>{readout("dit_share_pointwise", |s| s.shares.pointwise.to_string(), |s| units::percent(s.shares.pointwise))}</dd></div>
+            <div class="metric"><dt>"Overhead"</dt><dd>{readout("dit_share_overhead", |s| s.shares.overhead.to_string(), |s| units::percent(s.shares.overhead))}</dd></div>
+            <div class="metric"><dt>"Waiting on other GPUs"</dt><dd>{readout("dit_comm_share", |s| s.shares.comm.to_string(), |s| units::percent(s.shares.comm))}</dd></div>
+            <div class="metric"><dt>"Attention spread by"</dt><dd>{readout("dit_sp_kind", |s| format!("{:?}", dit::SpKind::of(&s.run)).to_lowercase(), |s| dit::SpKind::of(&s.run).words().to_string())}</dd></div>
+            <div class="metric"><dt>"Scaling efficiency"</dt><dd><Readout name="dit_scaling_efficiency" raw=Signal::derive(move || efficiency().to_string())
+                text=Signal::derive(move || units::percent(efficiency()))/></dd></div>
+            <div class="metric"><dt>"More GPUs stop paying at"</dt><dd><Readout name="dit_sp_stops_paying" raw=Signal::derive(move || stops().map(|t| t.to_string()).unwrap_or_default())
+                text=Signal::derive(move || stops().map(|t| format!("{t} GPUs")).unwrap_or_else(|| "not up to 8".into()))/></dd></div>
+        </dl>
+        <super::compare::CompareGpus ctx=ctx prefix="dit" rate="samples/s" row=compare_row/>
+        <div class="share-bar" role="img" aria-label=bar_label>{bar}</div>
+        <ul class="legend">
+            <li><span class="swatch compute"></span>"attention (QKV, scores, projection)"</li>
+            <li><span class="swatch vector"></span>"MLP"</li>
+            <li><span class="swatch memory"></span>"pointwise (adaLN, residual, activation)"</li>
+            <li><span class="swatch region overhead"></span>"overhead"</li>
+            <li><span class="swatch comm"></span>"communication (waiting on other GPUs)"</li>
+        </ul>
+        <ul class="llm-advice" aria-live="polite">
+            {move || sentences.get().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}
+        </ul>
+        <crate::ui::chart::plot::PlotCanvas ctx=ctx id="dit-scaling" data=crate::ui::chart::plot::shared(scale_chart)
+            label=Signal::derive(move || scale_chart.with(|c| format!(
+                "Time per denoising step against the sequence-parallel GPU count over {}, with its parts; {}.",
+                c.link,
+                c.stops.map(|g| format!("adding GPUs stops paying at {g}")).unwrap_or_else(|| "every doubling up to 8 pays".into()))))/>
+        <p class="note">"The step on 1, 2, 4 and 8 GPUs, each holding its share of the tokens: black the time per step, the lines its parts as in the bar above, teal the time spent waiting on the other GPUs. A doubling that buys less than 1.1× no longer pays (dashed)."</p>
+        <div class="table-scroll" tabindex="0" role="region" aria-label="The step by resolution, scrollable">
+            <table class="kernels dit-res">
+                <caption>{move || ctx.view.with(|s| format!("The step by {} (batch and switches as set)", s.widgets.dit_model.res_meaning().0))}</caption>
+                <thead><tr><th scope="col">"resolution"</th><th scope="col">"tokens"</th><th scope="col">"step"</th>
+                    <th scope="col">"attention"</th><th scope="col">"MLP"</th><th scope="col">"pointwise"</th><th scope="col">"overhead"</th></tr></thead>
+                <tbody>
+                    {move || table.get().into_iter().map(|r| view! {
+                        <tr><th scope="row">{r.run.res}</th><td>{units::sig3(r.tokens)}</td><td>{units::si(r.wall, "s")}</td>
+                            <td>{units::percent(r.shares.attention)}</td><td>{units::percent(r.shares.mlp)}</td>
+                            <td>{units::percent(r.shares.pointwise)}</td><td>{units::percent(r.shares.overhead)}</td></tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+}

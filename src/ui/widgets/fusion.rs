@@ -1,0 +1,94 @@
+//! Widget `fusion`: `x.cos().cos()` and any chain of n pointwise ops — memory
+//! accesses per element eager (2n) vs fused (2), bytes, predicted time each way and
+//! the speedup, on the tensor and hardware of the explorer.
+
+use super::controls::{GpuPicker, LogSlider};
+use super::readout::Readout;
+use super::Ctx;
+use crate::model::{fusion, units};
+use crate::state::widgets::field;
+use leptos::prelude::*;
+
+#[component]
+pub fn Fusion(ctx: Ctx) -> impl IntoView {
+    // computed once on the live path (the speedups are readouts), drawn held
+    let elements = |s: &crate::state::State| f64::from(s.batch) * f64::from(s.hidden);
+    let live = ctx.live(move |s| fusion::compare(s.widgets.fusion_n, elements(s), &s.machine()));
+    let speedup = Memo::new(move |_| live.with(|c| c.speedup()));
+    let cmp = ctx.held(live);
+    let remat = ctx.live(move |s| fusion::remat(s.widgets.fusion_n, elements(s), &s.machine()));
+    let code = move || {
+        let n = cmp.with(|c| c.ops);
+        match n {
+            1 => "x.cos()".to_string(),
+            2..=4 => format!("x{}", ".cos()".repeat(n as usize)),
+            _ => format!("x.cos().cos() … ({n} ops)"),
+        }
+    };
+    let trips = move || {
+        let n = cmp.with(|c| c.ops).min(8);
+        (0..n)
+            .map(|i| view! { <span class="trip" title=format!("op {}: read + write", i + 1)>"R W"</span> })
+            .collect_view()
+    };
+    view! {
+        <div class="controls-inline">
+            <GpuPicker ctx=ctx id="fusion-hw"/>
+            <LogSlider ctx=ctx field=field::fusion_n/>
+        </div>
+        <p class="code"><code>{code}</code>" on "{move || ctx.view.with(|s| format!("{} × {} {} elements", s.batch, s.hidden, s.dtype.id()))}</p>
+        <div class="compare">
+            <div class="side eager">
+                <h4>"Eager: one kernel per op"</h4>
+                <p class="trips">{trips}{move || (cmp.with(|c| c.ops) > 8).then_some("…")}</p>
+                <dl>
+                    <dt>"accesses per element"</dt><dd>{move || cmp.with(|c| c.eager_accesses)}</dd>
+                    <dt>"bytes moved"</dt><dd>{move || units::si(cmp.with(|c| c.eager_bytes), "B")}</dd>
+                    <dt>"kernels"</dt><dd>{move || cmp.with(|c| c.eager_kernels)}</dd>
+                    <dt>"time"</dt><dd>{move || units::si(cmp.with(|c| c.eager_time), "s")}</dd>
+                    <dt>"regime"</dt><dd>{move || cmp.with(|c| c.eager_regime.label())}</dd>
+                </dl>
+            </div>
+            <div class="side fused">
+                <h4>"Fused: one kernel"</h4>
+                <p class="trips"><span class="trip">"R"</span>" cos…cos in registers "<span class="trip">"W"</span></p>
+                <dl>
+                    <dt>"accesses per element"</dt><dd>{move || cmp.with(|c| c.fused_accesses)}</dd>
+                    <dt>"bytes moved"</dt><dd>{move || units::si(cmp.with(|c| c.fused_bytes), "B")}</dd>
+                    <dt>"kernels"</dt><dd>{move || cmp.with(|c| c.fused_kernels)}</dd>
+                    <dt>"time"</dt><dd>{move || units::si(cmp.with(|c| c.fused_time), "s")}</dd>
+                    <dt>"regime"</dt><dd>{move || cmp.with(|c| c.fused_regime.label())}</dd>
+                </dl>
+            </div>
+        </div>
+        <p class="big" aria-live="polite">
+            "Fusion speedup: "
+            <Readout name="fusion_speedup"
+                raw=Signal::derive(move || speedup.get().to_string())
+                text=Signal::derive(move || format!("{}×", units::sig3(speedup.get())))/>
+        </p>
+        <p class="note">
+            {move || cmp.with(|c| (c.fused_regime != crate::model::Regime::Memory).then_some(
+                "This tensor is small enough that launch overhead matters too; raise the batch or hidden size to \
+                 see the pure memory-bound 2× of x.cos().cos(). "))}
+            "While the chain is memory-bound, the extra cosines ride along for free: a fused chain of "
+            "two costs what one costs, which is why an activation like GELU costs about what ReLU does. "
+            "The same logic makes recomputing cheap values faster than saving and reloading them:"
+        </p>
+        <p class="remat">
+            {move || remat.with(|r| format!(
+                "Training this chain (forward and backward, each fused): saving its intermediates for the backward \
+                 pass moves {} and holds {} more memory; recomputing them in the backward kernel moves {}, holds \
+                 nothing extra and takes {} instead of {}: ",
+                units::si(r.save_bytes, "B"),
+                units::si(r.saved_memory, "B"),
+                units::si(r.remat_bytes, "B"),
+                units::si(r.remat_time, "s"),
+                units::si(r.save_time, "s"),
+            ))}
+            <Readout name="remat_speedup" raw=Signal::derive(move || remat.with(|r| r.speedup().to_string()))
+                text=Signal::derive(move || format!("{}× faster", units::sig3(remat.with(|r| r.speedup()))))/>
+            " (rematerialisation)."
+        </p>
+    }
+}

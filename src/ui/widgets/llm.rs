@@ -1,0 +1,639 @@
+//! Widget `llm`: a decoder-only LLM's decode step or prefill on the explorer's
+//! hardware: kernels on the roofline, where the time goes (weights, KV cache,
+//! activations, compute, overhead), whether it fits in memory, the batch sweep with
+//! the critical batch, and what graphs, FlashAttention and fp8 weights would buy.
+//! Every sentence comes from `model::llm::advice`.
+
+use super::controls::{GpuPicker, LogSlider, Select, Toggle};
+use super::readout::Readout;
+use super::roofline::{Point, RooflineData, Step as RoofStep};
+use super::Ctx;
+use crate::geom;
+use crate::model::llm::step::{self, LlmStep, SweepPoint};
+use crate::model::llm::{advice, LlmModel, Phase};
+use crate::model::{units, Bound};
+use crate::state::widgets::field;
+use crate::state::State;
+use crate::ui::chart::backend::{AnyBackend, AnyError};
+use crate::ui::chart::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
+use crate::ui::chart::{self, Area, Look};
+use leptos::prelude::*;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// The KV cache's series: the palette's pink.
+const KV_COLOR: RGBColor = crate::ui::chart::palette::rgb(crate::ui::chart::palette::PINK);
+
+fn model_step(s: &State) -> LlmStep {
+    step::run(&s.llm_run(), &s.setting())
+}
+
+/// The split's parts: CSS class and words, in the bar's order.
+const PARTS: &[(&str, &str)] = &[
+    ("memory", "weight loading"),
+    ("kv", "KV-cache loading"),
+    ("vector", "activations"),
+    ("compute", "compute"),
+    ("overhead", "overhead"),
+    ("comm", "communication"),
+];
+
+/// A split's seconds in [`PARTS`]' order.
+fn seconds(p: &step::Split) -> [f64; 6] {
+    [
+        p.weights,
+        p.kv,
+        p.activations,
+        p.compute,
+        p.overhead,
+        p.comm,
+    ]
+}
+
+/// The split bar's parts: class, label, seconds.
+fn parts(st: &LlmStep) -> Vec<(&'static str, &'static str, f64)> {
+    PARTS
+        .iter()
+        .zip(seconds(&st.split))
+        .map(|(&(c, l), t)| (c, l, t))
+        .collect()
+}
+
+/// The scaling chart: the step on 1–8 tensor-parallel GPUs.
+fn scaling_chart(s: &State, sc: &step::Scaling) -> super::scaling::Scaling {
+    let r = s.llm_run();
+    super::scaling::Scaling {
+        parts: PARTS,
+        points: sc
+            .points
+            .iter()
+            .map(|p| super::scaling::Point {
+                gpus: p.tp * r.par.pp,
+                wall: p.wall,
+                parts: seconds(&p.split).to_vec(),
+                fits: p.fits,
+            })
+            .collect(),
+        current: r.par.gpus(),
+        stops: sc.stops_paying.map(|t| t * r.par.pp),
+        link: r.par.link.name,
+    }
+}
+
+#[component]
+pub fn Llm(ctx: Ctx) -> impl IntoView {
+    // the step is computed once on the live path (its figures are readouts) and
+    // drawn held while the widget is off-screen
+    let live = ctx.live(model_step);
+    let st = ctx.held(live);
+    let ratio = ctx.live(|s| step::double_batch_ratio(&s.llm_run(), &s.setting()));
+    // the step on 1–8 GPUs: its efficiency and where it stops paying are readouts
+    let scale = ctx.live(|s| step::scaling(&s.llm_run(), &s.setting()));
+    let scale_drawn = ctx.held(scale);
+    let scale_chart =
+        Memo::new(move |_| scale_drawn.with(|sc| ctx.view.with(|s| scaling_chart(s, sc))));
+    // a spread the model cannot split: what was shown instead, and why
+    let spread_notes = Memo::new(move |_| {
+        ctx.state
+            .with(|s| crate::model::llm::spread(&s.llm_run().config, s.llm_parallel()).1)
+    });
+    let ratio_drawn = ctx.held(ratio);
+    // the sentences, the fit and the sweep's critical batch draw the held step and
+    // ratio: the model is not run again for them
+    let sentences = Memo::new(move |_| {
+        st.with(|st| {
+            ctx.view.with(|s| {
+                let (r, set) = (s.llm_run(), s.setting());
+                let mut v = vec![
+                    advice::where_time_goes(st),
+                    advice::double_batch_with(&r, st, ratio_drawn.get()),
+                ];
+                if r.phase == Phase::Decode {
+                    v.push(advice::critical(st, &set, &s.hw_name()));
+                }
+                v.extend(
+                    advice::counterfactuals(&r, &set, st)
+                        .into_iter()
+                        .map(|c| c.2),
+                );
+                scale_drawn.with(|sc| {
+                    v.extend(
+                        advice::parallel_counterfactuals(&r, &set, st, sc)
+                            .into_iter()
+                            .map(|c| c.2),
+                    );
+                    v.extend(advice::parallel(&r, st, sc));
+                });
+                v
+            })
+        })
+    });
+    let fit_text =
+        Memo::new(move |_| st.with(|st| ctx.view.with(|s| advice::capacity(st, &s.hw_name()))));
+    let sweep = Memo::new(move |_| {
+        ctx.view.with(|s| {
+            let r = s.llm_run();
+            Sweep {
+                points: step::sweep(&r, &s.setting()),
+                batch: r.batch,
+                critical: st.with(|st| st.critical_batch),
+                max_batch: st.with(|st| st.fit.max_batch),
+                prefill: r.phase == Phase::Prefill,
+            }
+        })
+    });
+    let custom = Memo::new(move |_| ctx.state.with(|s| s.widgets.llm_model == LlmModel::Custom));
+    let readout = |name: &'static str,
+                   raw: fn(&LlmStep) -> String,
+                   text: fn(&LlmStep) -> String| {
+        view! { <Readout name=name raw=Signal::derive(move || live.with(raw)) text=Signal::derive(move || live.with(text))/> }
+    };
+    let bar = move || {
+        st.with(|st| {
+            let w = st.wall.max(f64::MIN_POSITIVE);
+            parts(st)
+                .into_iter()
+                .map(|(class, label, t)| {
+                    view! { <div class=format!("share {class}") style=format!("width:{:.3}%", 100.0 * t / w)
+                        title=format!("{label}: {}", units::si(t, "s"))></div> }
+                })
+                .collect_view()
+        })
+    };
+    let bar_label = move || {
+        st.with(|st| {
+            let w = st.wall.max(f64::MIN_POSITIVE);
+            let list: Vec<String> = parts(st)
+                .iter()
+                .map(|(_, l, t)| format!("{l} {}", units::percent(t / w)))
+                .collect();
+            format!("Where the step's time goes: {}", list.join(", "))
+        })
+    };
+    let mem = move || {
+        st.with(|st| {
+            let cap = if st.capacity > 0.0 {
+                st.capacity
+            } else {
+                st.weight_bytes + st.kv_bytes
+            };
+            let total = (st.weight_bytes + st.kv_bytes).max(cap);
+            let pct = |b: f64| 100.0 * b / total.max(f64::MIN_POSITIVE);
+            view! {
+                <div class="share memory" style=format!("width:{:.3}%", pct(st.weight_bytes))
+                    title=format!("weights {}", units::si(st.weight_bytes, "B"))></div>
+                <div class="share kv" style=format!("width:{:.3}%", pct(st.kv_bytes))
+                    title=format!("KV cache {}", units::si(st.kv_bytes, "B"))></div>
+            }
+        })
+    };
+    let fits = Memo::new(move |_| st.with(|s| s.fits));
+    // one layer's kernels and the whole step on the roofline of this machine
+    let roof = Memo::new(move |_| {
+        st.with(|st| RooflineData {
+            m: st.machine,
+            kernels: st
+                .layer
+                .iter()
+                .map(|row| Point {
+                    name: row.name.into(),
+                    intensity: row.intensity,
+                    flops: row.flops / row.time.max(f64::MIN_POSITIVE),
+                    time: row.time,
+                    count: st.run.config.layers,
+                    unit: row.unit,
+                    bound: row.bound,
+                })
+                .collect(),
+            step: Some(RoofStep {
+                intensity: st.flops / st.bytes.max(f64::MIN_POSITIVE),
+                flops: st.flops / st.wall.max(f64::MIN_POSITIVE),
+                time: st.wall,
+                regime: st.regime,
+            }),
+            measured: None,
+            link: (st.link_bytes > 0.0).then(|| super::roofline::LinkRoof {
+                bw: st.run.par.link.bw,
+                intensity: st.flops / st.link_bytes,
+                flops: st.flops / st.wall.max(f64::MIN_POSITIVE),
+            }),
+        })
+    });
+    view! {
+        <div class="controls-inline">
+            <GpuPicker ctx=ctx id="llm-hw"/>
+            <Select ctx=ctx field=field::llm_model/>
+            <Select ctx=ctx field=field::llm_phase/>
+            <Select ctx=ctx field=field::llm_wdtype/>
+            <Select ctx=ctx field=field::llm_kvdtype/>
+            <LogSlider ctx=ctx field=field::llm_batch/>
+            <LogSlider ctx=ctx field=field::llm_context/>
+            <Toggle ctx=ctx flag=field::llm_graphs/>
+            <Toggle ctx=ctx flag=field::llm_flash/>
+        </div>
+        <div class="controls-inline" id="llm-parallel">
+            <Select ctx=ctx field=field::llm_tp/>
+            <Select ctx=ctx field=field::llm_pp/>
+            <Select ctx=ctx field=field::llm_link/>
+            <Toggle ctx=ctx flag=field::llm_overlap/>
+        </div>
+        {move || spread_notes.with(|n| n.iter().map(|t| view! {
+            <p class="field-error llm-spread" role="status">{t.clone()}</p>
+        }).collect_view())}
+        {move || custom.get().then(|| view! {
+            <div class="controls-inline" id="llm-custom">
+                <LogSlider ctx=ctx field=field::llm_layers/>
+                <LogSlider ctx=ctx field=field::llm_hidden/>
+                <LogSlider ctx=ctx field=field::llm_heads/>
+                <LogSlider ctx=ctx field=field::llm_kv_heads/>
+                <LogSlider ctx=ctx field=field::llm_ffn/>
+                <LogSlider ctx=ctx field=field::llm_vocab/>
+            </div>
+        })}
+        <p class="note">
+            {move || ctx.view.with(|s| {
+                let r = s.llm_run();
+                let src = s.widgets.llm_model.config().map(|c| c.1)
+                    .unwrap_or("custom shape from the sliders (KV heads at most the heads)");
+                let c = &r.config;
+                format!(
+                    "{} parameters ({} active per token), {} kernels per step on {}, matmuls at {}. Config: {src}.",
+                    units::words(c.total_params()), units::words(c.active_params()),
+                    st.with(|st| st.kernel_count), s.hw_name(),
+                    st.with(|st| units::si(st.machine.matmul_flops, "FLOP/s")))
+            })}
+        </p>
+        {move || (!fits.get()).then(|| view! {
+            <p class="notice llm-hypothetical" role="status">"Hypothetical: this state does not fit in the GPU's memory (see below), so its figures say what it would do if it did."</p>
+        })}
+        <dl class="metrics" class:hypothetical=move || !fits.get() aria-live="polite">
+            <div class="metric"><dt>"Time per step"</dt><dd>{readout("llm_step_s", |s| s.wall.to_string(), |s| units::si(s.wall, "s"))}</dd></div>
+            <div class="metric"><dt>"Tokens per second"</dt><dd>{readout("llm_tokens_per_s", |s| s.tokens_per_s.to_string(), |s| units::sig3(s.tokens_per_s))}</dd></div>
+            <div class="metric"><dt>"What limits the step"</dt><dd>{readout("llm_regime", |s| s.regime.id().to_string(), |s| s.regime.label().to_string())}</dd>
+                <dd class="note llm-halvings">"halve one cost: "
+                    {readout("llm_speedup_flops2", |s| s.limit.flops2.to_string(), |s| format!("2× FLOP/s {}×", units::sig3(s.limit.flops2)))}", "
+                    {readout("llm_speedup_bw2", |s| s.limit.bw2.to_string(), |s| format!("2× bandwidth {}×", units::sig3(s.limit.bw2)))}", "
+                    {readout("llm_speedup_overhead_half", |s| s.limit.overhead_half.to_string(), |s| format!("half the CPU overhead {}×", units::sig3(s.limit.overhead_half)))}", "
+                    {readout("llm_speedup_link2", |s| s.limit.link2.to_string(), |s| format!("2× link {}×", units::sig3(s.limit.link2)))}
+                </dd></div>
+            <div class="metric"><dt>"GPUs"</dt><dd>{readout("llm_gpus", |s| s.run.par.gpus().to_string(), |s| s.run.par.gpus().to_string())}</dd></div>
+            <div class="metric"><dt>"Waiting on other GPUs"</dt><dd>{readout("llm_comm_share", |s| (s.split.comm / s.wall.max(f64::MIN_POSITIVE)).to_string(), |s| units::percent(s.split.comm / s.wall.max(f64::MIN_POSITIVE)))}</dd></div>
+            <div class="metric"><dt>"Memory per GPU"</dt><dd>{readout("llm_per_gpu_bytes", |s| (s.weight_bytes + s.kv_bytes).to_string(), |s| units::si(s.weight_bytes + s.kv_bytes, "B"))}</dd></div>
+            <div class="metric"><dt>"Fewest GPUs that fit (tensor parallel)"</dt><dd>{readout("llm_min_tp", |s| s.fit.min_tp.map(|t| t.to_string()).unwrap_or_default(), |s| s.fit.min_tp.map(|t| t.to_string()).unwrap_or_else(|| if s.capacity > 0.0 { "more than 8".into() } else { "unknown".into() }))}</dd></div>
+            <div class="metric"><dt>"Scaling efficiency"</dt><dd><Readout name="llm_scaling_efficiency" raw=Signal::derive(move || scale.with(|c| c.efficiency.value.to_string()))
+                text=Signal::derive(move || scale.with(|c| units::percent(c.efficiency.value)))/></dd></div>
+            <div class="metric"><dt>"More GPUs stop paying at"</dt><dd><Readout name="llm_tp_stops_paying" raw=Signal::derive(move || scale.with(|c| c.stops_paying.map(|t| t.to_string()).unwrap_or_default()))
+                text=Signal::derive(move || scale.with(|c| c.stops_paying.map(|t| format!("{t} GPUs")).unwrap_or_else(|| "not up to 8".into())))/></dd></div>
+            <div class="metric"><dt>"Double the batch: time ×"</dt><dd><Readout name="llm_double_batch_ratio" raw=Signal::derive(move || ratio.get().to_string())
+                text=Signal::derive(move || units::sig3(ratio.get()))/></dd></div>
+            <div class="metric"><dt>"Weights per GPU"</dt><dd>{readout("llm_weight_bytes", |s| s.weight_bytes.to_string(), |s| units::si(s.weight_bytes, "B"))}</dd></div>
+            <div class="metric"><dt>"KV cache per GPU"</dt><dd>{readout("llm_kv_bytes", |s| s.kv_bytes.to_string(), |s| units::si(s.kv_bytes, "B"))}</dd></div>
+            <div class="metric"><dt>"Critical batch"</dt><dd>{readout("llm_critical_batch", |s| s.critical_batch.to_string(), |s| units::sig3(s.critical_batch))}</dd></div>
+            <div class="metric"><dt>"Fits in memory"</dt><dd>{readout("llm_fits", |s| if s.fits { "1" } else { "0" }.to_string(), |s| if s.fits { "yes" } else { "no" }.to_string())}</dd></div>
+            <div class="metric"><dt>"Largest batch that fits"</dt><dd>{readout("llm_max_batch", |s| s.fit.max_batch.map(|b| b.to_string()).unwrap_or_default(), |s| s.fit.max_batch.map(|b| b.to_string()).unwrap_or_else(|| "unknown".into()))}</dd></div>
+            <div class="metric"><dt>"Critical batch within reach"</dt><dd>{readout("llm_critical_reachable", |s| s.fit.critical_reachable.map(|r| if r { "1" } else { "0" }.to_string()).unwrap_or_default(), |s| match s.fit.critical_reachable { Some(true) => "yes", Some(false) => "no", None => "unknown" }.to_string())}</dd></div>
+        </dl>
+        <div class="llm-memory" class:notice=move || !fits.get()>
+            <div class="share-bar" role="img" aria-label=move || fit_text.get()>{mem}</div>
+            <p class="note" id="llm-fit">{move || fit_text.get()}</p>
+        </div>
+        <super::compare::CompareGpus ctx=ctx prefix="llm" rate="tokens/s" row=compare_row/>
+        <div class="share-bar" role="img" aria-label=bar_label>{bar}</div>
+        <ul class="legend">
+            <li><span class="swatch memory"></span>"weight loading"</li>
+            <li><span class="swatch kv"></span>"KV-cache loading"</li>
+            <li><span class="swatch vector"></span>"activations"</li>
+            <li><span class="swatch compute"></span>"compute"</li>
+            <li><span class="swatch region overhead"></span>"overhead"</li>
+            <li><span class="swatch comm"></span>"communication (waiting on other GPUs)"</li>
+        </ul>
+        <ul class="llm-advice" aria-live="polite">
+            {move || sentences.get().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}
+        </ul>
+        <PlotCanvas ctx=ctx id="llm-canvas" data=shared(sweep)
+            label=Signal::derive(move || format!(
+                "Batch sweep: time per step and tokens per second against the batch, log scales; the critical batch is about {}{}.",
+                units::sig3(sweep.with(|s| s.critical)),
+                sweep.with(|s| s.oom_from().map(|x| format!("; batches above {x} do not fit in memory (greyed)")).unwrap_or_default())))/>
+        <p class="note">"Left: the time per step (black) and its parts, coloured as in the bar above; right: tokens per second. The violet line is the critical batch (decode only); grey, beyond the black line, the batches that do not fit in memory."</p>
+        <PlotCanvas ctx=ctx id="llm-scaling" data=shared(scale_chart)
+            label=Signal::derive(move || scale_chart.with(|c| format!(
+                "Time per step against the GPU count (tensor parallel) over {}, with its parts; {}.",
+                c.link,
+                c.stops.map(|g| format!("adding GPUs stops paying at {g}")).unwrap_or_else(|| "every doubling up to 8 pays".into()))))/>
+        <p class="note">"The step on 1, 2, 4 and 8 GPUs (those that split the heads evenly): black the time per step, the lines its parts as in the bar above, teal the time spent waiting on the other GPUs. A doubling that buys less than 1.1× no longer pays (dashed)."</p>
+        <PlotCanvas ctx=ctx id="llm-roofline" data=shared(roof)
+            label=Signal::derive(move || st.with(|s| format!(
+                "One layer's kernels on the roofline of this machine; the whole step is {}.",
+                s.regime.label())))/>
+        <ul class="legend">
+            <li><span class="swatch memory"></span>"memory roof"</li>
+            <li><span class="swatch compute"></span>"matmul ceiling"</li>
+            <li><span class="swatch vector"></span>"pointwise ceiling"</li>
+            <li>"● a kernel of one layer   × the whole step, overhead included"</li>
+            {move || st.with(|s| (s.link_bytes > 0.0).then(|| view! {
+                <li><span class="swatch comm"></span>"the link's roof; ▲ the step at its FLOPs per byte sent over the link (a collective's latency is not on any roof)"</li>
+            }))}
+        </ul>
+        <super::llm_measured::VsMeasured ctx=ctx/>
+        <details class="llm-layer-list" open=move || st.with(|s| s.layer.len() <= OPEN_ROWS)>
+            <summary>{move || st.with(|s| {
+                let ops: f64 = s.layer.iter().map(|r| r.dispatches).sum();
+                format!("One transformer layer: {} kernels, {} ops dispatched", s.layer.len(), units::sig3(ops))
+            })}</summary>
+            <div class="table-scroll" tabindex="0" role="region" aria-label="One layer's kernels, scrollable">
+                <table class="kernels llm-layer">
+                    <caption>"One transformer layer's kernels on the roofline"</caption>
+                    <thead><tr><th scope="col">"kernel"</th><th scope="col">"time"</th><th scope="col">"intensity"</th><th scope="col">"bound by"</th></tr></thead>
+                    <tbody>
+                        {move || st.with(|s| s.layer.iter().map(|row| {
+                            let (class, b) = match row.bound {
+                                _ if row.floored => ("overhead", "fixed cost"),
+                                Bound::Compute => ("compute", "compute"),
+                                Bound::Memory => ("memory", "memory"),
+                            };
+                            view! { <tr><th scope="row">{row.name}</th><td>{units::si(row.time, "s")}</td>
+                                <td>{format!("{} FLOP/B", units::sig3(row.intensity))}</td><td class=class>{b}</td></tr> }
+                        }).collect_view())}
+                    </tbody>
+                </table>
+            </div>
+        </details>
+    }
+}
+
+/// One row of "Compare GPUs": this state's step on a preset's setting.
+fn compare_row(s: &State, on: &crate::model::setting::Setting) -> super::compare::Row {
+    let st = step::run(&s.llm_run(), on);
+    super::compare::Row {
+        step: st.wall,
+        rate: st.tokens_per_s,
+        fit: Some((st.fits, st.fit.over(), st.fit.max_batch)),
+        regime: st.regime,
+    }
+}
+
+/// The layer's kernel table is open by default up to this many rows (a compiled
+/// layer); an eager layer's long list starts folded.
+const OPEN_ROWS: usize = 16;
+
+/// The batch sweep chart's data.
+#[derive(Clone, PartialEq)]
+struct Sweep {
+    points: Vec<SweepPoint>,
+    batch: u32,
+    critical: f64,
+    /// The largest batch that fits (`None`: memory unknown); the sweep beyond it
+    /// is greyed, with the out-of-memory line at it.
+    max_batch: Option<u32>,
+    prefill: bool,
+}
+
+impl Sweep {
+    /// The batch from which the sweep runs out of memory, if it does within it.
+    fn oom_from(&self) -> Option<f64> {
+        self.max_batch
+            .filter(|&m| self.points.iter().any(|p| p.batch > m))
+            .map(|m| f64::from(m).max(1.0))
+    }
+}
+
+impl Plot for Sweep {
+    fn height(&self, w: f64) -> f64 {
+        if w < 560.0 {
+            (w * 1.3).clamp(380.0, 560.0)
+        } else {
+            (w * 0.42).clamp(260.0, 360.0)
+        }
+    }
+    plot_with!(marks render);
+    fn csv(&self) -> String {
+        csv(
+            &[
+                "batch",
+                "step_s",
+                "tokens_per_s",
+                "weights_s",
+                "kv_s",
+                "activations_s",
+                "compute_s",
+                "overhead_s",
+                "fits",
+            ],
+            self.points.iter().map(|p| {
+                vec![
+                    p.batch.to_string(),
+                    p.wall.to_string(),
+                    p.tokens_per_s.to_string(),
+                    p.split.weights.to_string(),
+                    p.split.kv.to_string(),
+                    p.split.activations.to_string(),
+                    p.split.compute.to_string(),
+                    p.split.overhead.to_string(),
+                    u8::from(p.fits).to_string(),
+                ]
+            }),
+        )
+    }
+}
+
+/// A line of the sweep: name, colour, value.
+type Series = (&'static str, RGBColor, fn(&SweepPoint) -> f64);
+
+/// Decades around the positive values.
+fn decades(vals: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (lo, hi) = vals
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .fold((f64::MAX, f64::MIN), |(a, b), v| (a.min(v), b.max(v)));
+    if lo > hi {
+        return (1e-6, 1.0);
+    }
+    let lo = 10f64.powf(lo.log10().floor());
+    let hi = 10f64.powf(hi.log10().ceil()).max(lo * 10.0);
+    (lo, hi)
+}
+
+fn render(
+    s: &Sweep,
+    root: Area<AnyBackend<'_>>,
+    look: &Look,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    let pal = look.pal;
+    let err = |e: DrawingAreaErrorKind<AnyError>| e.to_string();
+    let (w, h) = root.dim_in_pixel();
+    let (a, b) = if f64::from(w) / look.dpr < 560.0 {
+        root.split_vertically(h / 2)
+    } else {
+        root.split_horizontally(w / 2)
+    };
+    let xr = (1.0, 1e4);
+    let largest = |p: &SweepPoint| {
+        p.split
+            .weights
+            .max(p.split.kv)
+            .max(p.split.compute)
+            .max(p.split.overhead)
+    };
+    let yt = decades(s.points.iter().flat_map(|p| [p.wall, largest(p) * 0.5]));
+    let ch_t = chart::log_log(&a, xr, yt, "batch (sequences)", "seconds per step", look);
+    let mut ch = ch_t?;
+    marks.area(&chart::plot_rect(&ch), xr, yt);
+    let series: [Series; 5] = [
+        ("step", pal.ink, |p| p.wall),
+        ("weights", pal.memory, |p| p.split.weights),
+        ("KV cache", KV_COLOR, |p| p.split.kv),
+        ("compute", pal.compute, |p| p.split.compute),
+        ("overhead", pal.muted, |p| p.split.overhead),
+    ];
+    for (_, color, get) in series {
+        let pts: Vec<(f64, f64)> = s
+            .points
+            .iter()
+            .map(|p| (f64::from(p.batch), get(p)))
+            .filter(|p| p.1 >= yt.0 && p.1 <= yt.1)
+            .collect();
+        let width = if color == pal.ink { 2.5 } else { 1.5 };
+        ch.draw_series(LineSeries::new(pts, color.stroke_width(look.px(width))))
+            .map_err(err)?;
+    }
+    // beyond the largest batch that fits: a grey veil over what cannot run, and
+    // the out-of-memory line at its edge
+    let oom = s.oom_from();
+    let veil = |lo: f64, hi: f64| {
+        oom.map(|x| {
+            (
+                Rectangle::new([(x, lo), (xr.1, hi)], pal.muted.mix(0.28).filled()),
+                LineSeries::new(vec![(x, lo), (x, hi)], pal.ink.stroke_width(look.px(1.5))),
+            )
+        })
+    };
+    if let Some((band, line)) = veil(yt.0, yt.1) {
+        ch.draw_series(std::iter::once(band)).map_err(err)?;
+        ch.draw_series(line).map_err(err)?;
+    }
+    let vline = |lo: f64, hi: f64| vec![(s.critical, lo), (s.critical, hi)];
+    let show_critical = !s.prefill && s.critical >= xr.0 && s.critical <= xr.1;
+    if show_critical {
+        ch.draw_series(LineSeries::new(
+            vline(yt.0, yt.1),
+            pal.vector.stroke_width(look.px(1.5)),
+        ))
+        .map_err(err)?;
+    }
+    for p in &s.points {
+        let at = (f64::from(p.batch), p.wall);
+        if at.1 < yt.0 || at.1 > yt.1 {
+            continue;
+        }
+        let current = p.batch == s.batch;
+        marks.point(
+            ch.backend_coord(&at),
+            if current { "llm-current" } else { "llm-batch" },
+            at,
+            "",
+            vec![
+                format!(
+                    "batch {}{}",
+                    p.batch,
+                    if current { " (current)" } else { "" }
+                ),
+                format!("step {}", units::si(p.wall, "s")),
+                format!("{} tokens/s", units::sig3(p.tokens_per_s)),
+                if p.fits {
+                    "fits in memory".into()
+                } else {
+                    "does not fit in memory".into()
+                },
+            ],
+        );
+        let size = look.px(if current { 5.0 } else { 3.0 });
+        let dot = if p.fits { pal.ink } else { pal.muted };
+        ch.draw_series(std::iter::once(Circle::new(at, size, dot.filled())))
+            .map_err(err)?;
+    }
+    // tokens/s
+    let yr = decades(s.points.iter().map(|p| p.tokens_per_s));
+    let mut ch2 = chart::log_log(&b, xr, yr, "batch (sequences)", "tokens per second", look)?;
+    let pts: Vec<(f64, f64)> = s
+        .points
+        .iter()
+        .map(|p| (f64::from(p.batch), p.tokens_per_s))
+        .collect();
+    ch2.draw_series(LineSeries::new(
+        pts.clone(),
+        pal.compute.stroke_width(look.px(2.5)),
+    ))
+    .map_err(err)?;
+    ch2.draw_series(s.points.iter().zip(&pts).map(|(p, &at)| {
+        let dot = if p.fits { pal.compute } else { pal.muted };
+        Circle::new(at, look.px(3.0), dot.filled())
+    }))
+    .map_err(err)?;
+    if let Some((band, line)) = veil(yr.0, yr.1) {
+        ch2.draw_series(std::iter::once(band)).map_err(err)?;
+        ch2.draw_series(line).map_err(err)?;
+    }
+    if show_critical {
+        ch2.draw_series(LineSeries::new(
+            vline(yr.0, yr.1),
+            pal.vector.stroke_width(look.px(1.5)),
+        ))
+        .map_err(err)?;
+    }
+    // the markers' labels, placed clear of the curve, its dots, the lines and
+    // each other (`geom::marker_labels`)
+    let size = 11.0 * look.dpr;
+    let mut labels: Vec<(&'static str, String, RGBColor, f64)> = Vec::new();
+    if show_critical {
+        labels.push((
+            "critical batch",
+            format!("critical batch ≈ {}", units::sig3(s.critical)),
+            pal.vector,
+            s.critical,
+        ));
+    }
+    if let Some(x) = oom {
+        labels.push(("out of memory", "out of memory".into(), pal.ink, x));
+    }
+    let px = |p: (f64, f64)| chart::to_px(&ch2, p);
+    let curve: Vec<[(f64, f64); 2]> = pts.windows(2).map(|w| [px(w[0]), px(w[1])]).collect();
+    let r = f64::from(look.px(3.0));
+    let dots: Vec<geom::Rect> = pts
+        .iter()
+        .map(|&p| {
+            let (x, y) = px(p);
+            geom::Rect::at(x - r, y - r, 2.0 * r, 2.0 * r)
+        })
+        .collect();
+    let markers: Vec<(f64, (f64, f64), bool)> = labels
+        .iter()
+        .map(|l| (px((l.3, yr.0)).0, chart::text_size(&l.1, size), true))
+        .collect();
+    let boxes = geom::marker_labels(
+        &markers,
+        &curve,
+        &dots,
+        chart::plot_rect(&ch2),
+        3.0 * look.dpr,
+    );
+    let (ox, oy) = {
+        let (x, y) = b.get_pixel_range();
+        (f64::from(x.start), f64::from(y.start))
+    };
+    for ((name, text, color, _), bx) in labels.iter().zip(&boxes) {
+        let Some(bx) = bx else { continue };
+        let at = ((bx.x0 - ox).round() as i32, (bx.y0 - oy).round() as i32);
+        let end = ((bx.x1 - ox).round() as i32, (bx.y1 - oy).round() as i32);
+        b.draw(&Rectangle::new([at, end], pal.bg.mix(0.75).filled()))
+            .map_err(err)?;
+        b.draw(&Text::new(
+            text.as_str(),
+            at,
+            look.font(11.0, color).pos(Pos::new(HPos::Left, VPos::Top)),
+        ))
+        .map_err(err)?;
+        marks.label(name, bx);
+    }
+    Ok(())
+}

@@ -1,0 +1,570 @@
+//! The roofline chart: memory roof, matmul and pointwise ceilings, and kernels as
+//! points. Used by the explorer (the current step) and the op calculator.
+
+use super::Ctx;
+use crate::geom::{self, Along, Pt, Rect, ROOFLINE_X as X, ROOFLINE_Y as Y};
+use crate::model::{units, Bound, Machine, Regime, Report, Unit};
+use crate::ui::chart::backend::{AnyBackend, AnyError};
+use crate::ui::chart::palette::{self, rgb};
+use crate::ui::chart::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
+use crate::ui::chart::{self, Area, Look};
+use leptos::prelude::*;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// A kernel on the roofline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    /// The kernel's name (the model's group names are static; a trace's are not).
+    pub name: std::borrow::Cow<'static, str>,
+    pub intensity: f64,
+    pub flops: f64,
+    /// Seconds per kernel.
+    pub time: f64,
+    /// Kernels of this kind in the step.
+    pub count: u32,
+    pub unit: Unit,
+    pub bound: Bound,
+}
+
+/// The whole step, overhead included.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Step {
+    pub intensity: f64,
+    pub flops: f64,
+    /// Wall time, seconds.
+    pub time: f64,
+    pub regime: Regime,
+}
+
+/// Roofs of a machine plus kernels; `step` is the whole step (overhead included),
+/// drawn as a cross; `measured` is the lab's roofline of this GPU, drawn on top.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RooflineData {
+    pub m: Machine,
+    pub kernels: Vec<Point>,
+    pub step: Option<Step>,
+    pub measured: Option<Measured>,
+    /// Several GPUs (issue 24): the link's roof and the step against it.
+    pub link: Option<LinkRoof>,
+}
+
+/// The link between GPUs as a roof: FLOP/s ≤ link bandwidth × FLOPs per byte
+/// over the link; the step's point sits at its own FLOPs per link byte.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkRoof {
+    /// Bytes/s per GPU per direction.
+    pub bw: f64,
+    /// The step's FLOPs per byte one GPU sends over the link.
+    pub intensity: f64,
+    /// The step's FLOP/s.
+    pub flops: f64,
+}
+
+/// A roofline measured on the visitor's GPU (the WebGPU lab).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measured {
+    /// Copy bandwidth, bytes/s.
+    pub bw: f64,
+    /// Compute ceiling reached by the fused chain, FLOP/s.
+    pub peak: Option<f64>,
+    pub points: Vec<MeasuredPoint>,
+}
+
+/// One verified lab kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasuredPoint {
+    pub intensity: f64,
+    pub flops: f64,
+    pub fused: bool,
+    /// `cos` chain (else `x · m`).
+    pub cos: bool,
+    /// Ops per element.
+    pub repeat: u32,
+    /// Median seconds per run.
+    pub time: f64,
+}
+
+const MEASURED: RGBColor = rgb(palette::GREEN);
+const COS: RGBColor = rgb(palette::PINK);
+
+impl RooflineData {
+    pub fn from_report(m: Machine, r: &Report) -> Self {
+        RooflineData {
+            m,
+            kernels: r
+                .groups
+                .iter()
+                .map(|g| Point {
+                    name: g.group.name.into(),
+                    intensity: g.group.intensity(),
+                    flops: g.achieved_flops,
+                    time: g.time,
+                    count: g.group.count,
+                    unit: g.group.unit,
+                    bound: g.bound,
+                })
+                .collect(),
+            step: Some(Step {
+                intensity: r.intensity,
+                flops: r.achieved_flops,
+                time: r.wall_time_s,
+                regime: r.regime,
+            }),
+            measured: None,
+            link: None,
+        }
+    }
+}
+
+impl Plot for RooflineData {
+    // Taller on phones so nine decades of FLOP/s stay legible.
+    fn height(&self, w: f64) -> f64 {
+        (w * if w < 560.0 { 0.9 } else { 0.62 }).clamp(260.0, 520.0)
+    }
+    plot_with!(marks render);
+    fn csv(&self) -> String {
+        let m = &self.m;
+        let mut rows = vec![
+            vec![
+                "roof".into(),
+                "memory bandwidth (B/s)".into(),
+                m.bw.to_string(),
+                String::new(),
+                String::new(),
+            ],
+            vec![
+                "roof".into(),
+                "matmul ceiling (FLOP/s)".into(),
+                m.matmul_flops.to_string(),
+                String::new(),
+                String::new(),
+            ],
+            vec![
+                "roof".into(),
+                "pointwise ceiling (FLOP/s)".into(),
+                m.pointwise_flops.to_string(),
+                String::new(),
+                String::new(),
+            ],
+        ];
+        for k in &self.kernels {
+            let bound = match k.bound {
+                Bound::Compute => "compute",
+                Bound::Memory => "memory",
+            };
+            rows.push(vec![
+                "kernel".into(),
+                k.name.to_string(),
+                String::new(),
+                k.intensity.to_string(),
+                format!("{} ({bound}-bound)", k.flops),
+            ]);
+        }
+        if let Some(st) = self.step {
+            rows.push(vec![
+                "step".into(),
+                "whole step incl. overhead".into(),
+                String::new(),
+                st.intensity.to_string(),
+                st.flops.to_string(),
+            ]);
+        }
+        csv(
+            &[
+                "kind",
+                "name",
+                "value",
+                "intensity_flop_per_byte",
+                "attained_flop_per_s",
+            ],
+            rows,
+        )
+    }
+}
+
+#[component]
+pub fn Roofline(ctx: Ctx) -> impl IntoView {
+    let data = Memo::new(move |_| {
+        ctx.state.with(|s| {
+            ctx.report
+                .with(|r| RooflineData::from_report(s.machine(), r))
+        })
+    });
+    let label = Signal::derive(move || {
+        ctx.state.with(|s| {
+            let m = s.machine();
+            format!(
+                "Roofline of {} in {}: memory roof {}, matmul ceiling {}, pointwise ceiling {}; \
+                 this step is {}.",
+                s.hw_name(),
+                s.dtype.id(),
+                units::si(m.bw, "B/s"),
+                units::si(m.matmul_flops, "FLOP/s"),
+                units::si(m.pointwise_flops, "FLOP/s"),
+                ctx.report.with(|r| r.regime.label()),
+            )
+        })
+    });
+    view! {
+        <figure class="chart">
+            <PlotCanvas ctx=ctx id="roofline-canvas" label=label data=shared(data)/>
+            <figcaption>
+                <Legend ctx=ctx/>
+            </figcaption>
+        </figure>
+    }
+}
+
+#[component]
+pub fn Legend(ctx: Ctx) -> impl IntoView {
+    // tensor cores only where the dtype's matmuls run on them
+    let units = move || {
+        ctx.view.with(|s| {
+            if s.dtype == crate::model::Dtype::Fp32 && s.hw.fp32_matmul > s.hw.fp32_vector {
+                "matmul ceiling (matrix cores, fp32)"
+            } else if s.dtype == crate::model::Dtype::Fp32 {
+                "matmul ceiling (fp32 units, no tensor cores)"
+            } else {
+                "matmul ceiling (tensor cores)"
+            }
+        })
+    };
+    view! {
+        <ul class="legend">
+            <li><span class="swatch memory"></span>"memory roof: bandwidth × intensity"</li>
+            <li><span class="swatch compute"></span>{units}</li>
+            <li><span class="swatch vector"></span>"pointwise ceiling (plain multiply)"</li>
+            <li><span class="dot"></span>"a kernel (on its roof)"</li>
+            <li><span class="cross">"×"</span>"whole step, overhead included"</li>
+        </ul>
+    }
+}
+
+/// The tooltip of a kernel, the step or a measured kernel: its name, then its
+/// numbers.
+fn tip(name: String, intensity: f64, flops: f64, time: String, last: &str) -> Vec<String> {
+    vec![
+        name,
+        format!("intensity {} FLOP/B", units::sig3(intensity)),
+        format!("attains {}", units::si(flops, "FLOP/s")),
+        time,
+        last.to_string(),
+    ]
+}
+
+fn bound_id(b: Bound) -> &'static str {
+    match b {
+        Bound::Compute => "compute",
+        Bound::Memory => "memory",
+    }
+}
+
+fn render(
+    d: &RooflineData,
+    root: Area<AnyBackend<'_>>,
+    look: &Look,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    let (m, pal, dpr) = (&d.m, look.pal, look.dpr);
+    let mut ch = chart::log_log(
+        &root,
+        X,
+        Y,
+        "arithmetic intensity (FLOP / byte)",
+        "attainable FLOP/s",
+        look,
+    )?;
+    let err = |e: DrawingAreaErrorKind<AnyError>| e.to_string();
+    let area = chart::plot_rect(&ch);
+    marks.area(&area, X, Y);
+
+    // Every line cut to the axes in data coordinates (geom): plotters would clamp
+    // an end outside the axes into the corner and bend the line.
+    let top = m.matmul_flops.max(m.pointwise_flops);
+    let mut lines: Vec<(&'static str, Option<[Pt; 2]>, ShapeStyle)> = vec![
+        (
+            "memory",
+            geom::memory_roof(m.bw, top, X, Y),
+            pal.memory.stroke_width(look.px(2.5)),
+        ),
+        (
+            "matmul",
+            geom::ceiling_line(m.matmul_flops, m.bw, X, Y),
+            pal.compute.stroke_width(look.px(2.5)),
+        ),
+        (
+            "pointwise",
+            geom::ceiling_line(m.pointwise_flops, m.bw, X, Y),
+            pal.vector.stroke_width(look.px(2.0)),
+        ),
+    ];
+    // This GPU, measured by the lab: its own roof.
+    if let Some(me) = &d.measured {
+        let style = MEASURED.stroke_width(look.px(3.0));
+        let peak = me.peak.unwrap_or(f64::INFINITY);
+        lines.push((
+            "measured memory",
+            geom::memory_roof(me.bw, peak, X, Y),
+            style,
+        ));
+        if let Some(p) = me.peak {
+            lines.push(("measured peak", geom::ceiling_line(p, me.bw, X, Y), style));
+        }
+    }
+    if let Some(l) = &d.link {
+        lines.push((
+            "link",
+            geom::memory_roof(l.bw, top, X, Y),
+            pal.comm.stroke_width(look.px(2.0)),
+        ));
+    }
+    for (name, seg, style) in &lines {
+        if let Some(seg) = seg {
+            ch.draw_series(LineSeries::new(seg.iter().copied(), *style))
+                .map_err(err)?;
+            marks.line(name, *seg);
+        }
+    }
+
+    // The points, in pixels: drawn last (on top), avoided by the labels.
+    let inside = |(x, y): Pt| (X.0..=X.1).contains(&x) && (Y.0..=Y.1).contains(&y);
+    let kernels: Vec<(&Point, (i32, i32))> = d
+        .kernels
+        .iter()
+        .filter(|k| inside((k.intensity, k.flops)))
+        .map(|k| (k, ch.backend_coord(&(k.intensity, k.flops))))
+        .collect();
+    let step = d
+        .step
+        .filter(|s| inside((s.intensity, s.flops)))
+        .map(|s| (s, ch.backend_coord(&(s.intensity, s.flops))));
+    let link = d
+        .link
+        .as_ref()
+        .filter(|l| inside((l.intensity, l.flops)))
+        .map(|l| (l, ch.backend_coord(&(l.intensity, l.flops))));
+    let measured: Vec<(&MeasuredPoint, (i32, i32))> = d
+        .measured
+        .iter()
+        .flat_map(|me| &me.points)
+        .filter(|p| inside((p.intensity, p.flops)))
+        .map(|p| (p, ch.backend_coord(&(p.intensity, p.flops))))
+        .collect();
+    let r = 8.0 * dpr;
+    let dots: Vec<Rect> = kernels
+        .iter()
+        .map(|k| k.1)
+        .chain(step.map(|s| s.1))
+        .chain(link.map(|l| l.1))
+        .chain(measured.iter().map(|p| p.1))
+        .map(|(x, y)| Rect::at(f64::from(x) - r, f64::from(y) - r, 2.0 * r, 2.0 * r))
+        .collect();
+
+    // One label per line, placed so that none overlaps another (geom). Few labels:
+    // each is a text measurement.
+    let mut labels: Vec<(&'static str, String, RGBColor, Along)> = vec![
+        (
+            "matmul",
+            format!("matmul {}", units::si(m.matmul_flops, "FLOP/s")),
+            pal.compute,
+            Along::Ceiling {
+                value: m.matmul_flops,
+                bw: m.bw,
+            },
+        ),
+        (
+            "pointwise",
+            format!("pointwise {}", units::si(m.pointwise_flops, "FLOP/s")),
+            pal.vector,
+            Along::Ceiling {
+                value: m.pointwise_flops,
+                bw: m.bw,
+            },
+        ),
+        (
+            "memory",
+            units::si(m.bw, "B/s"),
+            pal.memory,
+            Along::Roof { bw: m.bw, top },
+        ),
+    ];
+    if let Some(l) = &d.link {
+        labels.push((
+            "link",
+            format!("link {}", units::si(l.bw, "B/s")),
+            pal.comm,
+            Along::Roof { bw: l.bw, top },
+        ));
+    }
+    if let Some(me) = &d.measured {
+        let text = format!(
+            "measured: {}, {}",
+            units::si(me.bw, "B/s"),
+            me.peak.map_or("—".into(), |p| units::si(p, "FLOP/s"))
+        );
+        let along = match me.peak {
+            Some(value) if geom::ceiling_line(value, me.bw, X, Y).is_some() => {
+                Along::Ceiling { value, bw: me.bw }
+            }
+            peak => Along::Roof {
+                bw: me.bw,
+                top: peak.unwrap_or(f64::INFINITY),
+            },
+        };
+        labels.push(("measured", text, MEASURED, along));
+    }
+    let size = 11.0 * dpr;
+    let specs: Vec<(Along, (f64, f64))> = labels
+        .iter()
+        .map(|(_, text, _, along)| (*along, chart::text_size(text, size)))
+        .collect();
+    let boxes = geom::roofline_labels(&specs, X, Y, &|p| chart::to_px(&ch, p), area, &dots, dpr);
+    let (ox, oy) = {
+        let (x, y) = root.get_pixel_range();
+        (f64::from(x.start), f64::from(y.start))
+    };
+    let top_left = Pos::new(HPos::Left, VPos::Top);
+    for ((name, text, color, _), b) in labels.iter().zip(&boxes) {
+        let Some(b) = b else { continue };
+        let at = ((b.x0 - ox).round() as i32, (b.y0 - oy).round() as i32);
+        // a halo: readable even where no place clear of every line was left
+        let end = ((b.x1 - ox).round() as i32, (b.y1 - oy).round() as i32);
+        root.draw(&Rectangle::new([at, end], pal.bg.mix(0.75).filled()))
+            .map_err(err)?;
+        root.draw(&Text::new(
+            text.as_str(),
+            at,
+            look.font(11.0, color).pos(top_left),
+        ))
+        .map_err(err)?;
+        marks.label(name, b);
+    }
+
+    // Kernels: on their roof by construction (time = max of the two limits).
+    for (k, px) in &kernels {
+        let (x, y) = (k.intensity, k.flops);
+        let color = match (k.unit, k.bound) {
+            (_, Bound::Memory) => pal.memory,
+            (Unit::Matmul, Bound::Compute) => pal.compute,
+            (Unit::Pointwise, Bound::Compute) => pal.vector,
+            (Unit::Collective { .. }, _) => pal.comm,
+        };
+        ch.draw_series(std::iter::once(Circle::new(
+            (x, y),
+            look.px(6.0),
+            color.filled(),
+        )))
+        .map_err(err)?;
+        ch.draw_series(std::iter::once(Circle::new(
+            (x, y),
+            look.px(6.0),
+            pal.ink.stroke_width(look.px(1.0)),
+        )))
+        .map_err(err)?;
+        let name = if k.count > 1 {
+            format!("{}: {} kernels", k.name, k.count)
+        } else {
+            format!("{}: 1 kernel", k.name)
+        };
+        let bound = bound_id(k.bound);
+        marks.point(
+            *px,
+            "kernel",
+            (x, y),
+            bound,
+            tip(
+                name,
+                x,
+                y,
+                format!("time {} per kernel", units::si(k.time, "s")),
+                &format!("{bound}-bound"),
+            ),
+        );
+    }
+    // The step against the link: x is its FLOPs per byte over the link.
+    if let Some((l, px)) = link {
+        ch.draw_series(std::iter::once(TriangleMarker::new(
+            (l.intensity, l.flops),
+            look.px(7.0),
+            pal.comm.filled(),
+        )))
+        .map_err(err)?;
+        marks.point(
+            px,
+            "link",
+            (l.intensity, l.flops),
+            "communication",
+            vec![
+                "the step against the link".into(),
+                format!("{} FLOP per byte over the link", units::sig3(l.intensity)),
+                units::si(l.flops, "FLOP/s"),
+                format!(
+                    "link roof there: {}",
+                    units::si(l.intensity * l.bw, "FLOP/s")
+                ),
+            ],
+        );
+    }
+    // The whole step, overhead included: below the roof when the GPU idles.
+    if let Some((s, px)) = step {
+        ch.draw_series(std::iter::once(Cross::new(
+            (s.intensity, s.flops),
+            look.px(7.0),
+            pal.muted.stroke_width(look.px(2.5)),
+        )))
+        .map_err(err)?;
+        marks.point(
+            px,
+            "step",
+            (s.intensity, s.flops),
+            s.regime.id(),
+            tip(
+                "whole step, overhead included".into(),
+                s.intensity,
+                s.flops,
+                format!("time {} per step", units::si(s.time, "s")),
+                s.regime.label(),
+            ),
+        );
+    }
+    // Every verified lab kernel (fused filled, eager hollow).
+    for (p, px) in &measured {
+        let color = if p.cos { COS } else { MEASURED };
+        let style = if p.fused {
+            color.filled()
+        } else {
+            color.stroke_width(look.px(1.5))
+        };
+        ch.draw_series(std::iter::once(Circle::new(
+            (p.intensity, p.flops),
+            look.px(4.5),
+            style,
+        )))
+        .map_err(err)?;
+        let name = format!(
+            "measured: {} {} chain, {}",
+            if p.fused { "fused" } else { "eager" },
+            if p.cos { "cos" } else { "x · m" },
+            if p.fused {
+                units::count(p.repeat, "op", "ops")
+            } else {
+                units::count(p.repeat.max(1), "kernel", "kernels")
+            }
+        );
+        marks.point(
+            *px,
+            "measured",
+            (p.intensity, p.flops),
+            "",
+            tip(
+                name,
+                p.intensity,
+                p.flops,
+                format!("time {} per run", units::si(p.time, "s")),
+                "measured on this GPU",
+            ),
+        );
+    }
+    Ok(())
+}
