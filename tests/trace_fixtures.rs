@@ -213,7 +213,10 @@ mod fixtures {
         assert_eq!(remedy(&g, "cuda_graphs"), 1.0);
         // the Triton launcher's cpu_op (HTA counts its "stream": 0) is no device
         let c = diag("chain_compiled");
-        assert_eq!(c.per_device.iter().map(|d| d.0).collect::<Vec<_>>(), vec![0]);
+        assert_eq!(
+            c.per_device.iter().map(|d| d.0).collect::<Vec<_>>(),
+            vec![0]
+        );
     }
 
     fn cli() -> Command {
