@@ -156,20 +156,24 @@ test('a dragged slider writes the address once, when it stops; hiding the page w
         return orig(...a);
       };
     });
-    // The inputs go in one task: the page's quiet timer (URL_QUIET_MS, 250 ms)
-    // can only fire between tasks, so the drag never pauses long enough to
-    // count as stopped, however slow the machine (with one input per animation
-    // frame, a loaded CI machine once spaced two frames over 250 ms apart, which
-    // the page rightly took for a stop).
+    // One input per zero-delay timer, not per animation frame: the page's quiet
+    // timer (URL_QUIET_MS, 250 ms) expires after each input's successor timer,
+    // and timers run in the order they expire, so however late a loaded machine
+    // runs them, every input comes (and cancels the quiet timer) before it could
+    // fire. With one input per frame, a loaded CI machine once spaced two frames
+    // over 250 ms apart, which the page rightly took for the end of the drag.
     const drag = (n, from) =>
       page.evaluate(
-        ({ n, from }) => {
+        async ({ n, from }) => {
           const el = document.getElementById('batch-slider');
           const [lo, hi] = [Number(el.min), Number(el.max)];
+          const tick = () => new Promise((r) => setTimeout(r, 0));
           for (let i = 0; i < n; i++) {
+            await tick();
             el.value = String(lo + (from + (0.3 * (i + 1)) / n) * (hi - lo));
             el.dispatchEvent(new Event('input', { bubbles: true }));
           }
+          await tick(); // the last input's effects have run
           return { writes: window.__writes, pending: document.documentElement.hasAttribute('data-url-pending'), search: location.search };
         },
         { n, from },
