@@ -12,8 +12,7 @@
 //! (whose default is the preset's peak in that dtype).
 
 use super::fields::{self, Field};
-use super::parse::parse_int;
-use super::url::gpu_name;
+use super::parse::{gpu_name, parse_int};
 use super::{preset_flops, State};
 use crate::model::achievable::Roof;
 use crate::model::{hardware, Dtype, Workload};

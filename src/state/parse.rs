@@ -1,4 +1,4 @@
-//! Reading numbers from URL text, shared by the explorer's keys (`params`) and the
+//! Reading numbers and names from URL text, shared by the explorer's keys (`params`) and the
 //! widgets' (`widgets`), so neither needs the URL codec (`url`) that reads both.
 
 /// A whole number in `min..=max` from URL text; `Err` is the reason for the user.
@@ -16,4 +16,25 @@ pub fn parse_int(v: &str, min: u32, max: u32) -> Result<u32, String> {
         // in range and whole, so the conversion is exact
         Ok(x) => Ok(x as u32),
     }
+}
+
+/// Longest adapter name kept from `gpu=`.
+pub const GPU_NAME_MAX: usize = 80;
+
+/// An adapter name from the URL: control characters dropped, whitespace collapsed,
+/// at most [`GPU_NAME_MAX`] characters.
+pub fn gpu_name(v: &str) -> String {
+    let clean: String = v
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    clean
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .take(GPU_NAME_MAX)
+        .collect::<String>()
+        .trim_end()
+        .to_string()
 }

@@ -49,8 +49,7 @@ impl std::fmt::Display for Notice {
 /// The explorer's keys, in URL order (declared once each in [`params::EXPLORER`]).
 pub const KEYS: [&str; params::EXPLORER.len()] = params::KEYS;
 
-/// Longest adapter name kept from `gpu=`.
-pub const GPU_NAME_MAX: usize = 80;
+pub use super::parse::{gpu_name, GPU_NAME_MAX};
 
 const MAX_SHOWN: usize = 40;
 
@@ -116,24 +115,6 @@ pub fn decode(query: &str) -> (State, Vec<Notice>) {
         }
     }
     (s, notices)
-}
-
-/// An adapter name from the URL: control characters dropped, whitespace collapsed,
-/// at most [`GPU_NAME_MAX`] characters.
-pub fn gpu_name(v: &str) -> String {
-    let clean: String = v
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    clean
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .chars()
-        .take(GPU_NAME_MAX)
-        .collect::<String>()
-        .trim_end()
-        .to_string()
 }
 
 /// The query string for a state (without `?`), every key present, fixed order.
