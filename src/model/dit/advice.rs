@@ -120,9 +120,17 @@ pub fn switches(r: &DitRun, s: &Setting) -> Vec<(Switch, f64, String)> {
         .into_iter()
         .map(|sw| {
             let x = buys(r, sw, s);
-            let text = if sw.is_on(r) {
+            // "CUDA graphs are", "FlashAttention is", "fusing … is"
+            let is = if sw == Switch::Graphs { "are" } else { "is" };
+            let text = if sw.is_on(r) && x >= HELPS_FROM {
                 format!(
-                    "{} is on: without it the step would take {}× as long.",
+                    "{} {is} on: without it the step would take {}× as long.",
+                    capital(sw.label()),
+                    units::sig3(x)
+                )
+            } else if sw.is_on(r) {
+                format!(
+                    "{} {is} on, but here it changes the step by less than 5 % ({}×).",
                     capital(sw.label()),
                     units::sig3(x)
                 )
@@ -211,5 +219,19 @@ mod tests {
                 || switches(&big, &s)[1].1 >= HELPS_FROM
         );
         assert_eq!(by_resolution(&r, &s).len(), 4);
+        // a switch that is on but changes nothing says so, never "1× as long"
+        let g = switches(&big, &s)[2].clone();
+        assert!(g.2.starts_with("CUDA graphs are on"), "{}", g.2);
+        if g.1 < HELPS_FROM {
+            assert!(g.2.contains("less than 5 %"), "{}", g.2);
+        } else {
+            assert!(g.2.contains("as long"), "{}", g.2);
+        }
+        for (_, x, text) in switches(&big, &s) {
+            assert!(
+                !(text.contains(" 1× as long") || (x < HELPS_FROM && text.contains("as long"))),
+                "{text}"
+            );
+        }
     }
 }
