@@ -103,6 +103,10 @@ pub struct LlmStep {
     pub split: Split,
     /// Wall time of the step, seconds.
     pub wall: f64,
+    /// FLOPs and DRAM bytes one GPU does in the step: with a pipeline, its stage
+    /// (1/pp of the layers) of every micro-batch; with tensor parallelism its
+    /// shard (the kernels are already per GPU). `flops / wall` is what one GPU
+    /// achieves, against its own roof.
     pub flops: f64,
     pub bytes: f64,
     /// Bytes one GPU sends over the link per step (nccl-tests' bus bytes of its
@@ -339,7 +343,7 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool) -> LlmStep {
     };
     // DRAM bytes of the kernels; bytes over the link and the count of the
     // collectives (nccl-tests' bus bytes)
-    let (mut bytes, mut link_bytes, mut collectives) = (0.0, 0.0, 0u32);
+    let (mut flops, mut bytes, mut link_bytes, mut collectives) = (0.0, 0.0, 0.0, 0u32);
     for g in &gs {
         if let crate::model::workload::Unit::Collective { .. } = g.unit {
             link_bytes += g.bytes;
@@ -347,11 +351,14 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool) -> LlmStep {
         } else {
             bytes += g.bytes;
         }
+        flops += g.flops;
     }
+    // `gs` is one micro-batch through every stage; one GPU runs its stage of each
+    let per_gpu = busy;
     LlmStep {
         run: *r,
-        flops: gs.iter().map(|g| g.flops).sum(),
-        bytes,
+        flops: flops * per_gpu,
+        bytes: bytes * per_gpu,
         link_bytes,
         collectives,
         kernel_count: gs.len() as u32,
@@ -824,6 +831,18 @@ mod tests {
             p4.wall,
             one.wall
         );
+        // what one GPU does: its quarter of the layers, for all 8 sequences (the
+        // step's FLOPs once counted one micro-batch through every stage)
+        let all = pp(Phase::Prefill, 8, 1);
+        assert!(
+            (p4.flops * 4.0 / all.flops - 1.0).abs() < 1e-9,
+            "{} {}",
+            p4.flops,
+            all.flops
+        );
+        // and each micro-batch reads the stage's weights again
+        assert!(p4.bytes * 4.0 > all.bytes, "{} {}", p4.bytes, all.bytes);
+        assert!((d2.flops * 2.0 / pp(Phase::Decode, 1, 1).flops - 1.0).abs() < 1e-9);
     }
 
     #[test]
