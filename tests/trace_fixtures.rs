@@ -223,6 +223,57 @@ mod fixtures {
         Command::new(env!("CARGO_BIN_EXE_brrr-trace"))
     }
 
+    /// tests/e2e/data/trace-cli.json (what the page's readouts are compared with,
+    /// exactly) is what the CLI writes today, field for field: a model change
+    /// that moves a number must regenerate it (its `how` says how).
+    #[test]
+    fn the_stored_cli_json_is_current() {
+        fn same(stored: &serde_json::Value, now: &serde_json::Value, at: &str) {
+            match stored {
+                serde_json::Value::Object(m) => {
+                    for (k, v) in m {
+                        same(v, &now[k.as_str()], &format!("{at}.{k}"));
+                    }
+                }
+                serde_json::Value::Array(a) => {
+                    let b = now
+                        .as_array()
+                        .unwrap_or_else(|| panic!("{at}: not a list now"));
+                    assert_eq!(a.len(), b.len(), "{at}");
+                    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                        same(x, y, &format!("{at}[{i}]"));
+                    }
+                }
+                // the file names differ (the path it ran on)
+                _ if at.ends_with(".file") => {}
+                _ => assert_eq!(
+                    stored, now,
+                    "{at}: regenerate tests/e2e/data/trace-cli.json"
+                ),
+            }
+        }
+        let root = env!("CARGO_MANIFEST_DIR");
+        let stored: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(format!("{root}/tests/e2e/data/trace-cli.json")).unwrap(),
+        )
+        .unwrap();
+        let out =
+            std::env::temp_dir().join(format!("brrr-trace-stored-{}.json", std::process::id()));
+        let status = cli()
+            .arg(trace_file("a100_80gb"))
+            .arg(trace_file("alexnet"))
+            .arg(trace_file("synthetic_overlap"))
+            .arg("--json")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(status.status.success());
+        let now: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        std::fs::remove_file(&out).ok();
+        same(&stored["ranks"], &now["ranks"], "ranks");
+    }
+
     #[test]
     fn cli_writes_the_json() {
         let out = std::env::temp_dir().join(format!("brrr-trace-test-{}.json", std::process::id()));
