@@ -6,6 +6,7 @@
 
 pub mod fields;
 pub mod hints;
+pub mod link;
 pub mod page;
 pub mod params;
 pub mod registry;
@@ -85,7 +86,9 @@ impl State {
         } else {
             hw.default_dtype()
         };
+        let before = self.hw;
         self.hw = hw;
+        self.links_follow_gpu(before);
         self.dtype = dtype;
         self.flops = preset_flops(hw, dtype);
         self.bw = hw.mem_bw;
@@ -133,7 +136,9 @@ impl State {
     /// controls stay. `t` comes from a valid state changed by a remedy, which keeps
     /// values inside [`limits`].
     pub fn set_setting(&mut self, t: &Setting) {
+        let before = self.hw;
         self.hw = t.hw;
+        self.links_follow_gpu(before);
         self.dtype = t.dtype;
         self.flops = t.flops;
         self.bw = t.bw;
