@@ -6,6 +6,7 @@
 
 pub mod fields;
 pub mod hints;
+pub mod link;
 pub mod page;
 pub mod params;
 pub mod parse;
@@ -86,7 +87,9 @@ impl State {
         } else {
             hw.default_dtype()
         };
+        let before = self.hw;
         self.hw = hw;
+        self.links_follow_gpu(before);
         self.dtype = dtype;
         self.flops = preset_flops(hw, dtype);
         self.bw = hw.mem_bw;
@@ -134,7 +137,9 @@ impl State {
     /// controls stay. `t` comes from a valid state changed by a remedy, which keeps
     /// values inside [`limits`].
     pub fn set_setting(&mut self, t: &Setting) {
+        let before = self.hw;
         self.hw = t.hw;
+        self.links_follow_gpu(before);
         self.dtype = t.dtype;
         self.flops = t.flops;
         self.bw = t.bw;

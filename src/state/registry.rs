@@ -104,6 +104,14 @@ mod tests {
             }
             WKind::Flag { .. } => vec!["0".into(), "1".into()],
             WKind::Choice { names, .. } => names.iter().map(|n| n.to_string()).collect(),
+            // the default (not typed) is no value: the ends and the middle
+            WKind::Milli { min, max } => {
+                let mid = ((f64::from(min) * f64::from(max)).sqrt()) as u32;
+                [min, max, mid.clamp(min, max)]
+                    .into_iter()
+                    .map(super::super::widgets::milli_text)
+                    .collect()
+            }
         }
     }
 

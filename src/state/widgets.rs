@@ -10,7 +10,7 @@
 //! default, so links stay short.
 
 use super::fields::{to_u32, Field};
-use super::State;
+use super::{link, State};
 use crate::model::dit::DitModel;
 use crate::model::generations::Line;
 use crate::model::llm::{self, KvDtype, LlmModel, Phase, WeightDtype};
@@ -259,6 +259,13 @@ pub enum WKind {
         names: &'static [&'static str],
         default: u32,
     },
+    /// A decimal figure that replaces one from elsewhere (`state::link`): kept in
+    /// thousandths of its URL unit, `min..=max`; the default 0 is "not typed"
+    /// (never written; a typed 0 is refused).
+    Milli {
+        min: u32,
+        max: u32,
+    },
 }
 
 impl WKind {
@@ -266,6 +273,7 @@ impl WKind {
         match *self {
             WKind::Int { default, .. } | WKind::Choice { default, .. } => default,
             WKind::Flag { default } => u32::from(default),
+            WKind::Milli { .. } => 0,
         }
     }
 }
@@ -283,6 +291,9 @@ pub struct WParam {
 // The pieces of one `params!` row, by kind.
 macro_rules! param_ty {
     (Int) => {
+        u32
+    };
+    (Milli) => {
         u32
     };
     (Flag) => {
@@ -303,6 +314,12 @@ macro_rules! param_kind {
     (Flag [] [] $d:expr) => {
         WKind::Flag { default: $d }
     };
+    (Milli [] [$min:expr, $max:expr] $d:expr) => {
+        WKind::Milli {
+            min: $min,
+            max: $max,
+        }
+    };
     (Choice [$t:ty] [] $d:expr) => {
         WKind::Choice {
             names: <$t as Choice>::IDS,
@@ -314,6 +331,9 @@ macro_rules! param_get {
     (Int $w:ident $f:ident) => {
         $w.$f
     };
+    (Milli $w:ident $f:ident) => {
+        $w.$f
+    };
     (Flag $w:ident $f:ident) => {
         u32::from($w.$f)
     };
@@ -323,6 +343,9 @@ macro_rules! param_get {
 }
 macro_rules! param_set {
     (Int [] $w:ident $f:ident $v:ident) => {
+        $w.$f = $v
+    };
+    (Milli [] $w:ident $f:ident $v:ident) => {
         $w.$f = $v
     };
     (Flag [] $w:ident $f:ident $v:ident) => {
@@ -365,6 +388,8 @@ macro_rules! param_field {
             set: |s, v| s.widgets.$f = v,
         };
     };
+    // its control shows the figure it replaces: `state::link`'s fields
+    (Milli [] [$min:expr, $max:expr] $f:ident $key:literal $label:literal) => {};
 }
 
 macro_rules! param_slider {
@@ -463,6 +488,8 @@ params! {
     llm_tp: Choice<Degree> = Degree::One, "llm_tp", "Tensor parallel (GPUs per stage)";
     llm_pp: Choice<Degree> = Degree::One, "llm_pp", "Pipeline stages";
     llm_link: Choice<LinkChoice> = LinkChoice::Preset, "llm_link", "Link between GPUs";
+    llm_link_bw: Milli[link::BW_MILLI.0, link::BW_MILLI.1] = 0, "llm_link_bw", "Link bandwidth, each way (GB/s)";
+    llm_link_lat: Milli[link::LAT_MILLI.0, link::LAT_MILLI.1] = 0, "llm_link_lat", "Link latency per ring step (µs)";
     llm_overlap: Flag = false, "llm_overlap", "Overlap communication with compute";
     // the `dit` widget (`model::dit`)
     dit_model: Choice<DitModel> = DitModel::XL2, "dit_model", "Model";
@@ -473,6 +500,8 @@ params! {
     dit_fused: Flag = false, "dit_fused", "fuse adaLN scale/shift/gate and GELU into neighbours";
     dit_sp: Choice<Degree> = Degree::One, "dit_sp", "Sequence parallel (GPUs)";
     dit_link: Choice<LinkChoice> = LinkChoice::Preset, "dit_link", "Link between GPUs";
+    dit_link_bw: Milli[link::BW_MILLI.0, link::BW_MILLI.1] = 0, "dit_link_bw", "Link bandwidth, each way (GB/s)";
+    dit_link_lat: Milli[link::LAT_MILLI.0, link::LAT_MILLI.1] = 0, "dit_link_lat", "Link latency per ring step (µs)";
     // the `trace` widget: what it opens on (only the bundled example has a URL;
     // a file of the reader's own never leaves the page, nor goes into the URL)
     trace: Choice<TraceSource> = TraceSource::Example, "trace", "Trace";
@@ -497,6 +526,7 @@ impl WParam {
                 .map(|i| i as u32)
                 .ok_or_else(|| format!("must be one of {}", names.join(", "))),
             WKind::Int { min, max, .. } => super::parse::parse_int(v, min, max),
+            WKind::Milli { min, max } => parse_milli(v, min, max),
         }
     }
 
@@ -506,6 +536,7 @@ impl WParam {
             WKind::Flag { .. } => if v != 0 { "1" } else { "0" }.into(),
             WKind::Choice { names, .. } => names.get(v as usize).copied().unwrap_or("").into(),
             WKind::Int { .. } => v.to_string(),
+            WKind::Milli { .. } => milli_text(v),
         }
     }
 
@@ -513,6 +544,8 @@ impl WParam {
     pub fn clamp(&self, v: u32) -> u32 {
         match self.kind {
             WKind::Int { min, max, .. } => v.clamp(min, max),
+            WKind::Milli { min, max } if v != 0 => v.clamp(min, max),
+            WKind::Milli { .. } => 0,
             WKind::Flag { .. } => u32::from(v != 0),
             WKind::Choice { names, default } => {
                 if (v as usize) < names.len() {
@@ -520,6 +553,38 @@ impl WParam {
                 } else {
                     default
                 }
+            }
+        }
+    }
+}
+
+/// A `Milli` value as URL text: thousandths as a decimal, trailing zeros dropped
+/// (`900000` → `900`, `600` → `0.6`); 0 (not typed) is empty.
+pub fn milli_text(v: u32) -> String {
+    match (v / 1000, v % 1000) {
+        _ if v == 0 => String::new(),
+        (i, 0) => i.to_string(),
+        (i, f) => format!("{i}.{f:03}").trim_end_matches('0').to_string(),
+    }
+}
+
+/// A positive decimal in `min..=max` thousandths (to three decimals) from URL text.
+fn parse_milli(v: &str, min: u32, max: u32) -> Result<u32, String> {
+    match v.trim().parse::<f64>() {
+        Err(_) => Err("not a number".into()),
+        Ok(x) if !x.is_finite() => Err("not a finite number".into()),
+        Ok(x) if x <= 0.0 => Err("must be greater than zero".into()),
+        Ok(x) => {
+            let t = (x * 1000.0).round();
+            if t < f64::from(min) || t > f64::from(max) {
+                Err(format!(
+                    "out of range {} to {}",
+                    milli_text(min),
+                    milli_text(max)
+                ))
+            } else {
+                // in range and whole, so the conversion is exact
+                Ok(t as u32)
             }
         }
     }
@@ -592,7 +657,7 @@ impl super::State {
         llm::Parallel {
             tp: w.llm_tp.n(),
             pp: w.llm_pp.n(),
-            link: w.llm_link.link(self.hw.id),
+            link: self.llm_link(),
             overlap: w.llm_overlap,
         }
     }
@@ -609,7 +674,7 @@ impl super::State {
             fused: w.dit_fused,
             sp: w.dit_sp.n(),
             // kept on one GPU too: the scaling chart uses it
-            link: w.dit_link.link(self.hw.id),
+            link: self.dit_link(),
         }
     }
 }
@@ -644,7 +709,10 @@ mod tests {
             }
             let d = a.kind.default();
             assert_eq!(a.clamp(d), d, "{}", a.key);
-            assert_eq!(a.parse(&a.format(d)), Ok(d), "{}", a.key);
+            // a `Milli` default is "not typed": never written, so never read
+            if !matches!(a.kind, WKind::Milli { .. }) {
+                assert_eq!(a.parse(&a.format(d)), Ok(d), "{}", a.key);
+            }
         }
         let w = Widgets::default();
         assert_eq!(w.fusion_n, 2);
@@ -794,6 +862,18 @@ mod tests {
         assert_eq!(mb.parse("1073741824"), Ok(1 << 30));
         assert_eq!(mb.parse("1000000"), Ok(1_000_000));
         assert!(param("mb_dtype").unwrap().parse("fp64").is_err());
+        // a decimal figure in thousandths, to three places
+        let bw = param("llm_link_bw").unwrap();
+        assert_eq!(bw.parse("900"), Ok(900_000));
+        assert_eq!(bw.parse("12.5"), Ok(12_500));
+        assert_eq!(bw.format(12_500), "12.5");
+        assert_eq!(milli_text(600), "0.6");
+        assert_eq!(milli_text(1_000_000), "1000");
+        for bad in ["0", "-1", "x", "inf", "200000", "0.01"] {
+            assert!(bw.parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(bw.clamp(0), 0);
+        assert_eq!(bw.clamp(1), 100);
         assert_eq!(param("mb_dtype").unwrap().parse("bf16"), Ok(2));
     }
 }

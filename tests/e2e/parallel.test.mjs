@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
 import {
-  useHarness, metric, pollUntil, search, param, inputValue, OUT_DIR, REPO_ROOT, readText, waitReady,
+  useHarness, metric, pollUntil, search, param, inputValue, OUT_DIR, REPO_ROOT, readText, waitReady, typeBox,
 } from './helpers.mjs';
 
 const h = useHarness();
@@ -99,6 +99,67 @@ test('over PCIe at batch 64 the step is communication-bound and more GPUs pay le
     await page.locator('#llm_overlap').check();
     const s1 = await changed(page, 'llm_step_s', s0);
     assert.ok(s1 < s0);
+  });
+});
+
+test('the link typed in: twice the bandwidth is NVLink 5 on the model, a zero is refused and the last good state kept', async (t) => {
+  const base = '?hw=h100-sxm&llm_model=llama3-70b&llm_graphs=1&llm_batch=64&llm_tp=8';
+  // NVLink 5 is NVLink 4's latencies at twice its bandwidth: what the model gives
+  // for it is what typing 900 GB/s over NVLink 4 must give
+  let nvlink5;
+  await h.withPage(t, base + '&llm_link=nvlink5', async (page) => {
+    await page.locator('#llm').scrollIntoViewIfNeeded();
+    nvlink5 = { step: await metric(page, 'llm_step_s'), comm: await metric(page, 'llm_comm_share') };
+    assert.equal(await inputValue(page, 'llm_link_bw-box'), '900');
+  });
+  await h.withPage(t, base, async (page) => {
+    await page.locator('#llm').scrollIntoViewIfNeeded();
+    // absent keys: the link's own figures, with their units
+    assert.equal(await inputValue(page, 'llm_link_bw-box'), '450');
+    assert.equal(await inputValue(page, 'llm_link_lat-box'), '0.6');
+    const s0 = await metric(page, 'llm_step_s');
+    const c0 = await metric(page, 'llm_comm_share');
+    await typeBox(page, 'llm_link_bw', '900');
+    const s1 = await changed(page, 'llm_step_s', s0);
+    const c1 = await metric(page, 'llm_comm_share');
+    assert.ok(s1 < s0 && c1 < c0, `step ${s1} after ${s0}, communication ${c1} after ${c0}`);
+    assert.equal(s1, nvlink5.step);
+    assert.equal(c1, nvlink5.comm);
+    assert.equal(await pollUntil(async () => param(await search(page), 'llm_link_bw'), (v) => v === '900'), '900');
+    // zero: the message beside the box, the step and the link as they were
+    await typeBox(page, 'llm_link_bw', '0');
+    const msg = await pollUntil(() => readText(page.locator('#llm_link_bw-error')), (m) => m.length > 0);
+    assert.match(msg, /greater than zero/);
+    assert.equal(await page.locator('#llm_link_bw-box').getAttribute('aria-invalid'), 'true');
+    assert.equal(await metric(page, 'llm_step_s'), s1);
+    assert.equal(param(await search(page), 'llm_link_bw'), '900');
+    // the latency too: a non-number is refused, a typed one changes the step
+    await typeBox(page, 'llm_link_lat', 'slow');
+    assert.match(await pollUntil(() => readText(page.locator('#llm_link_lat-error')), (m) => m.length > 0), /not a number|number/);
+    assert.equal(await metric(page, 'llm_step_s'), s1);
+    await typeBox(page, 'llm_link_lat', '6');
+    const s2 = await changed(page, 'llm_step_s', s1);
+    assert.ok(s2 > s1, `10x the per-step latency: ${s2} after ${s1}`);
+    // (an empty message takes no room: read its text, not what is shown)
+    assert.equal(await page.locator('#llm_link_lat-error').textContent(), '');
+    // another link: its own figures, the typed ones dropped from the URL (the
+    // select takes the focus, as a click on it would: the box is no longer edited)
+    await page.locator('#llm_link').focus();
+    await page.selectOption('#llm_link', 'pcie4');
+    assert.equal(await pollUntil(() => inputValue(page, 'llm_link_bw-box'), (v) => v === '32'), '32');
+    assert.equal(await inputValue(page, 'llm_link_lat-box'), '1');
+    const q = await pollUntil(() => search(page), (x) => param(x, 'llm_link') === 'pcie4');
+    assert.equal(param(q, 'llm_link_bw'), null);
+    assert.equal(param(q, 'llm_link_lat'), null);
+  });
+  // the dit widget has its own pair; bad values in the URL give notices
+  await h.withPage(t, '?hw=h100-sxm&llm_link_bw=0&llm_link_lat=-1&dit_link_bw=fast&dit_link_lat=1e9', async (page) => {
+    for (const p of ['llm_link_bw', 'llm_link_lat', 'dit_link_bw', 'dit_link_lat']) {
+      assert.equal(await page.locator(`#url-notices li[data-param="${p}"]`).count(), 1, `a notice for ${p}`);
+    }
+    await page.locator('#dit').scrollIntoViewIfNeeded();
+    assert.equal(await inputValue(page, 'dit_link_bw-box'), '450');
+    assert.equal(await inputValue(page, 'dit_link_lat-box'), '0.6');
   });
 });
 

@@ -9,6 +9,7 @@ use super::readout::Readout;
 use super::Ctx;
 use crate::model::dit::{self, advice, DitModel, DitStep};
 use crate::model::units;
+use crate::state::link;
 use crate::state::widgets::{field, ChoiceField};
 use crate::state::State;
 use leptos::prelude::*;
@@ -149,7 +150,9 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
             <Toggle ctx=ctx flag=field::dit_fused/>
             <Toggle ctx=ctx flag=field::dit_graphs/>
             <Select ctx=ctx field=field::dit_sp/>
-            <Select ctx=ctx field=field::dit_link/>
+            <Select ctx=ctx field=link::DIT_LINK/>
+            <LogSlider ctx=ctx field=link::DIT_LINK_BW/>
+            <LogSlider ctx=ctx field=link::DIT_LINK_LAT/>
         </div>
         <p class="note">
             {move || ctx.view.with(|s| {

@@ -12,6 +12,7 @@ use crate::geom;
 use crate::model::llm::step::{self, LlmStep, SweepPoint};
 use crate::model::llm::{advice, LlmModel, Phase};
 use crate::model::{units, Bound};
+use crate::state::link;
 use crate::state::widgets::field;
 use crate::state::State;
 use crate::ui::chart::backend::{AnyBackend, AnyError};
@@ -234,7 +235,9 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
         <div class="controls-inline" id="llm-parallel">
             <Select ctx=ctx field=field::llm_tp/>
             <Select ctx=ctx field=field::llm_pp/>
-            <Select ctx=ctx field=field::llm_link/>
+            <Select ctx=ctx field=link::LLM_LINK/>
+            <LogSlider ctx=ctx field=link::LLM_LINK_BW/>
+            <LogSlider ctx=ctx field=link::LLM_LINK_LAT/>
             <Toggle ctx=ctx flag=field::llm_overlap/>
         </div>
         {move || spread_notes.with(|n| n.iter().map(|t| view! {

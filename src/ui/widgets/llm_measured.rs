@@ -44,7 +44,8 @@ fn all_rows() -> Vec<Compared> {
 pub fn VsMeasured(ctx: Ctx) -> impl IntoView {
     let rows = all_rows();
     let max = measured::max_error(&rows);
-    let tp_max = measured::tp_max_error(&rows);
+    let h100 = measured::compare_h100();
+    let tp_max = measured::tp_max_error(&rows).max(measured::itl_max_error(&h100));
     // the tensor-parallel row the model misses most, named
     let worst_tp = rows
         .iter()
@@ -105,6 +106,28 @@ pub fn VsMeasured(ctx: Ctx) -> impl IntoView {
                     <tbody>{body(true)}</tbody>
                 </table>
             </div>
+            <div class="table-scroll llm-vs-measured" tabindex="0" role="region" aria-label="Model against measured per-token latencies on H100s, scrollable">
+                <table class="kernels">
+                    <caption>"On H100s: NVIDIA NIM's per-token latency, one request at a time (TensorRT-LLM engine, fp8; modelled on H100 SXM over NVLink 4, achievable roofs, one CUDA graph, KV cache in bf16: the source does not say)"</caption>
+                    <thead><tr><th scope="col">"model"</th><th scope="col">"weights"</th><th scope="col">"in / out tokens"</th><th scope="col">"GPUs"</th>
+                        <th scope="col">"measured ms/token"</th><th scope="col">"model ms/token"</th><th scope="col">"error (tok/s)"</th><th scope="col">"model: what limits it"</th></tr></thead>
+                    <tbody>{h100.iter().map(|c| {
+                        let r = c.row;
+                        view! {
+                            <tr data-row=format!("{}-{}-h100-tp{}-{}-{}", r.model.to_lowercase(), r.wdtype.id(), r.gpus, r.input_tokens, r.output_tokens)>
+                                <th scope="row">{r.model}</th>
+                                <td>{r.wdtype.id()}</td>
+                                <td>{format!("{} / {}", r.input_tokens, r.output_tokens)}</td>
+                                <td>{r.gpus}</td>
+                                <td>{units::sig3(r.itl_s * 1e3)}</td>
+                                <td>{units::sig3(c.model_itl_s * 1e3)}</td>
+                                <td data-error=c.error().to_string()>{format!("{:+.1} %", c.error() * 100.0)}</td>
+                                <td>{c.regime.label()}</td>
+                            </tr>
+                        }
+                    }).collect_view()}</tbody>
+                </table>
+            </div>
         </details>
         <PlotCanvas ctx=ctx id="llm-vs-measured-canvas" data=shared(data)
             label=Signal::derive(move || format!(
@@ -129,7 +152,7 @@ pub fn VsMeasured(ctx: Ctx) -> impl IntoView {
                     "The link itself: NCCL's ring all-reduce reaches {} GB/s of bus bandwidth on 8 H100s (nccl-tests issue 212); the model moves bytes at NVLink 4's line rate, {} GB/s for a 4 GB all-reduce, {:.0} % optimistic for large messages (a decode step's all-reduces are small and latency-bound). ",
                     units::sig3(n / 1e9), units::sig3(m / 1e9), (m / n - 1.0) * 100.0)
             }
-            "Sources: gpt-fast's README (8×A100-80GB capped at 330 W, NVLink) and its blog's eager starting point. "
+            "Sources: gpt-fast's README (8×A100-80GB capped at 330 W, NVLink) and its blog's eager starting point; NVIDIA NIM's benchmarking page (Llama-3.3-70B, NIM 1.8.0, 2 × H100 80G, fp8, TP2, concurrency 1). "
             "The decode matmuls stream at fractions torchao measured on another model (Llama-3-8B), not fitted to these rows. "
             {eager_note}
         </p>

@@ -156,9 +156,10 @@ pub const WIDGETS: &[WidgetDef] = &[
         // closed "compare GPUs" and tensor-parallel rows);
         // the custom shape adds three rows of sliders and the hypothetical note
         // (4814), a compiled step opens its kernel list (4902), Llama-3-70B on
-        // 8 × 2 GPUs adds the parallel sentences and the link's roof (5271);
-        // tests/e2e/llm.test.mjs measures them
-        embed_height: 5340,
+        // 8 × 2 GPUs adds the parallel sentences and the link's roof (5271; 5396
+        // with the link's bandwidth and latency boxes); tests/e2e/llm.test.mjs
+        // measures them
+        embed_height: 5470,
         gate: true,
         render: |ctx| view! { <llm::Llm ctx=ctx/> }.into_any(),
     },
@@ -167,8 +168,8 @@ pub const WIDGETS: &[WidgetDef] = &[
         title: "Diffusion transformers: one denoising step",
         // 1843 px at 720 px wide by default (its GPU select, the folded
         // "compare GPUs" and the scaling chart included); 2020 on 4 GPUs with
-        // the parallel sentences
-        embed_height: 2060,
+        // the parallel sentences (2126 with the link's bandwidth and latency boxes)
+        embed_height: 2170,
         gate: true,
         render: |ctx| view! { <dit::Dit ctx=ctx/> }.into_any(),
     },
