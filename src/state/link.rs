@@ -38,8 +38,17 @@ fn si((num, den): Step, t: u32) -> f64 {
     f64::from(t) * num / den
 }
 
+/// What the sentences call a link whose figures were typed: it is no longer the
+/// preset they name (its select still shows which one it started from).
+pub const EDITED_NAME: &str = "the link as typed";
+/// Its source.
+pub const EDITED_SOURCE: &str = "typed on the page (bandwidth per direction and/or latency per ring step); NCCL's base latency of a call kept";
+
 /// `link` with the typed figures (0: the link's own).
 pub fn edited(link: Link, bw: u32, lat: u32) -> Link {
+    if bw == 0 && lat == 0 {
+        return link;
+    }
     Link {
         bw: if bw == 0 { link.bw } else { si(BW_STEP, bw) },
         hop: if lat == 0 {
@@ -47,6 +56,8 @@ pub fn edited(link: Link, bw: u32, lat: u32) -> Link {
         } else {
             si(LAT_STEP, lat)
         },
+        name: EDITED_NAME,
+        source: EDITED_SOURCE,
         ..link
     }
 }
@@ -225,6 +236,9 @@ mod tests {
             "{q}"
         );
         assert_eq!(decode(&q), (s.clone(), vec![]));
+        // the sentences no longer name the preset the figures replaced
+        assert_eq!(s.llm_link().name, EDITED_NAME);
+        assert_eq!(s.dit_link().source, EDITED_SOURCE);
         // the run the widgets compute uses them
         assert_eq!(s.llm_parallel().link.bw, 900e9);
         assert_eq!(s.dit_run().link.bw, 12.5e9);
