@@ -104,9 +104,10 @@ impl State {
         }
     }
 
-    /// Everything the `llm` widget shows ([`llm::view::widget`]).
-    pub fn llm_view(&self) -> LlmView {
-        llm::view::widget(&self.llm_asked(), &self.setting(), &self.hw_name())
+    /// Everything the `llm` widget shows ([`llm::view::widget`]); what is only
+    /// drawn where `drawn`.
+    pub fn llm_view(&self, drawn: bool) -> LlmView {
+        llm::view::widget(&self.llm_asked(), &self.setting(), &self.hw_name(), drawn)
     }
 
     /// The `dit` widget's run.
@@ -125,9 +126,10 @@ impl State {
         }
     }
 
-    /// Everything the `dit` widget shows ([`dit::widget`]).
-    pub fn dit_view(&self) -> DitView {
-        dit::widget(&self.dit_run(), &self.setting())
+    /// Everything the `dit` widget shows ([`dit::widget`]); what is only drawn
+    /// where `drawn`.
+    pub fn dit_view(&self, drawn: bool) -> DitView {
+        dit::widget(&self.dit_run(), &self.setting(), drawn)
     }
 
     /// Everything the `bert` widget shows: BERT-base with the widget's batch,
@@ -263,7 +265,7 @@ mod tests {
         use crate::model::llm::{advice, step, Phase};
         for s in states() {
             let (set, name) = (s.setting(), s.hw_name());
-            let v = s.llm_view();
+            let v = s.llm_view(true);
             let r = s.llm_run();
             let st = step::run(&r, &set);
             let sc = step::scaling(&r, &set);
@@ -294,6 +296,12 @@ mod tests {
             assert_eq!(v.sentences, said, "{q}");
             assert_eq!(v.fit, advice::capacity(&st, &name), "{q}");
             assert_eq!(v.spread_notes, llm::spread(&r.config, s.llm_parallel()).1);
+            // off the screen: the readouts' parts alike, nothing only drawn
+            let off = s.llm_view(false);
+            assert_eq!((&off.step, &off.scaling), (&v.step, &v.scaling), "{q}");
+            assert_eq!(off.double_batch.to_bits(), ratio.to_bits(), "{q}");
+            assert_eq!(off.spread_notes, v.spread_notes);
+            assert!(off.sweep.is_empty() && off.sentences.is_empty() && off.fit.is_empty());
         }
     }
 
@@ -303,7 +311,7 @@ mod tests {
         use crate::model::dit::advice;
         for s in states() {
             let set = s.setting();
-            let v = s.dit_view();
+            let v = s.dit_view(true);
             let r = s.dit_run();
             let st = dit::run(&r, &set);
             let sc = dit::scaling(&r, &set);
@@ -317,6 +325,10 @@ mod tests {
             assert_eq!(v.scaling, sc, "{q}");
             assert_eq!(v.sentences, said, "{q}");
             assert_eq!(v.by_resolution, advice::by_resolution(&r, &set), "{q}");
+            let off = s.dit_view(false);
+            assert_eq!((&off.step, &off.scaling), (&v.step, &v.scaling), "{q}");
+            assert_eq!(off.double_batch.to_bits(), ratio.to_bits(), "{q}");
+            assert!(off.sentences.is_empty() && off.by_resolution.is_empty());
         }
     }
 

@@ -113,8 +113,8 @@ mod tests {
         type Run = fn(&State);
         let models: [(&str, Run); 6] = [
             ("microbench", |s| assert!(s.microbench_view().bench.n > 0.0)),
-            ("llm", |s| assert!(s.llm_view().step.wall > 0.0)),
-            ("dit", |s| assert!(s.dit_view().step.wall > 0.0)),
+            ("llm", |s| assert!(s.llm_view(true).step.wall > 0.0)),
+            ("dit", |s| assert!(s.dit_view(true).step.wall > 0.0)),
             ("bert", |s| assert!(s.bert_view().profile.wall > 0.0)),
             ("overhead", |s| assert!(s.overhead_view().run.wall() > 0.0)),
             ("fusion", |s| {

@@ -83,9 +83,10 @@ fn scaling_chart(r: &dit::DitRun, sc: &dit::DitScaling) -> super::scaling::Scali
 pub fn Dit(ctx: Ctx) -> impl IntoView {
     // the widget's one model call (`State::dit_view`): the step, the ratio, the
     // scaling sweep, the sentences and the by-resolution table, computed once
-    // per change on the live path (its figures are readouts) and drawn held
+    // per change on the live path (its figures are readouts; off-screen only
+    // they) and drawn held
     // while the widget is off-screen; the rest only reads its fields
-    let live = ctx.live(State::dit_view);
+    let live = ctx.live_drawn(State::dit_view);
     let v = ctx.held(live);
     let st = Memo::new(move |_| v.with(|v| v.step.clone()));
     let scale_chart = Memo::new(move |_| v.with(|v| scaling_chart(&v.step.run, &v.scaling)));

@@ -81,9 +81,10 @@ fn scaling_chart(v: &LlmView) -> super::scaling::Scaling {
 pub fn Llm(ctx: Ctx) -> impl IntoView {
     // the widget's one model call (`State::llm_view`): the step, the ratio, the
     // scaling and batch sweeps, the fit and every sentence, computed once per
-    // change on the live path (its figures are readouts) and drawn held while
-    // the widget is off-screen; the rest only reads its fields
-    let live = ctx.live(State::llm_view);
+    // change on the live path (its figures are readouts; off-screen only they)
+    // and drawn held while the widget is off-screen; the rest only reads its
+    // fields
+    let live = ctx.live_drawn(State::llm_view);
     let v = ctx.held(live);
     let st = Memo::new(move |_| v.with(|v| v.step.clone()));
     let scale_chart = Memo::new(move |_| v.with(scaling_chart));

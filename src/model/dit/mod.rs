@@ -362,7 +362,9 @@ pub fn double_batch_ratio_of(st: &DitStep, setting: &Setting) -> f64 {
 }
 
 /// What the `dit` widget shows for one state: its one model entry point
-/// ([`widget`]), computed once per change.
+/// ([`widget`]), computed once per change. The readouts' parts are always
+/// there; what is only drawn (`sentences`, `by_resolution`) is empty unless
+/// asked for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DitView {
     pub step: DitStep,
@@ -377,12 +379,22 @@ pub struct DitView {
 }
 
 /// Everything the `dit` widget draws and publishes for `r` on `setting`: the
-/// step, the double-the-batch ratio, the scaling sweep, the sentences (each
-/// switch's counterfactual run inside) and the by-resolution table.
-pub fn widget(r: &DitRun, setting: &Setting) -> DitView {
+/// step, the double-the-batch ratio, the scaling sweep and, where `drawn` (the
+/// widget on the screen), the sentences (each switch's counterfactual run
+/// inside) and the by-resolution table.
+pub fn widget(r: &DitRun, setting: &Setting, drawn: bool) -> DitView {
     let st = run(r, setting);
     let double_batch = double_batch_ratio_of(&st, setting);
     let scaling = scaling(r, setting);
+    if !drawn {
+        return DitView {
+            step: st,
+            double_batch,
+            scaling,
+            sentences: Vec::new(),
+            by_resolution: Vec::new(),
+        };
+    }
     let mut sentences = vec![
         advice::split(&st),
         advice::double_batch_with(&st, double_batch),

@@ -8,7 +8,9 @@ use super::step::{self, LlmStep, Scaling, SweepPoint};
 use super::{advice, spread, LlmRun, Phase};
 use crate::model::setting::Setting;
 
-/// What the `llm` widget shows for one state.
+/// What the `llm` widget shows for one state. The readouts' parts are always
+/// there; what is only drawn (`sweep`, `sentences`, `fit`) is empty unless asked
+/// for (`drawn`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LlmView {
     /// The step (its run holds the spread the model could split).
@@ -17,23 +19,28 @@ pub struct LlmView {
     pub double_batch: f64,
     /// The step on 1, 2, 4 and 8 tensor-parallel GPUs.
     pub scaling: Scaling,
+    /// A spread the model cannot split: what runs instead, and why.
+    pub spread_notes: Vec<String>,
     /// The batch sweep chart's points.
     pub sweep: Vec<SweepPoint>,
     /// The advice list, in the widget's order.
     pub sentences: Vec<String>,
     /// Weights + KV cache against the GPU's memory, in words.
     pub fit: String,
-    /// A spread the model cannot split: what runs instead, and why.
-    pub spread_notes: Vec<String>,
 }
 
 /// The widget's model for `asked` (the parallel spread as the controls ask for
-/// it; [`spread`] settles what runs) on `setting`, the GPU named `hw_name`.
-pub fn widget(asked: &LlmRun, setting: &Setting, hw_name: &str) -> LlmView {
+/// it; [`spread`] settles what runs) on `setting`, the GPU named `hw_name`;
+/// with what is only drawn where `drawn` (the widget on the screen).
+pub fn widget(asked: &LlmRun, setting: &Setting, hw_name: &str, drawn: bool) -> LlmView {
     let (par, spread_notes) = spread(&asked.config, asked.par);
     let r = LlmRun { par, ..*asked };
     let st = step::run(&r, setting);
-    let sweep = step::sweep(&r, setting);
+    let sweep = if drawn {
+        step::sweep(&r, setting)
+    } else {
+        Vec::new()
+    };
     let scaling = step::scaling(&r, setting);
     // the ratio's two runs: this step's wall, and twice the batch from the sweep
     // where it ran it (the same run, so the same number)
@@ -44,6 +51,17 @@ pub fn widget(asked: &LlmRun, setting: &Setting, hw_name: &str) -> LlmView {
         .map(|p| p.wall)
         .unwrap_or_else(|| step::run_plain(&LlmRun { batch: twice, ..r }, setting).wall);
     let double_batch = crate::model::overhead::doubling(st.wall, twice_wall);
+    if !drawn {
+        return LlmView {
+            step: st,
+            double_batch,
+            scaling,
+            spread_notes,
+            sweep,
+            sentences: Vec::new(),
+            fit: String::new(),
+        };
+    }
     let mut sentences = vec![
         advice::where_time_goes(&st),
         advice::double_batch_with(&r, &st, double_batch),
