@@ -517,6 +517,31 @@ impl BertProfile {
     }
 }
 
+/// What the `bert` widget shows for one state: its one model entry point
+/// ([`widget`]), computed once per change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BertView {
+    pub profile: BertProfile,
+    /// [`BertProfile::flop_shares`].
+    pub flop: ByClass,
+    /// [`BertProfile::runtime_shares`] (`bert_runtime_share_*`).
+    pub runtime: ByClass,
+    /// [`BertProfile::slowdown_vs_matmul`].
+    pub slowdown: ByClass,
+}
+
+/// Everything the `bert` widget draws and publishes: BERT-base's forward pass
+/// for `batch × seq` tokens on `m`, eager or `fused`, and its class shares.
+pub fn widget(batch: u32, seq: u32, m: &Machine, fused: bool) -> BertView {
+    let profile = profile(&BertConfig::BASE, batch, seq, m, fused);
+    BertView {
+        flop: profile.flop_shares(),
+        runtime: profile.runtime_shares(),
+        slowdown: profile.slowdown_vs_matmul(),
+        profile,
+    }
+}
+
 /// Profile the forward pass of `cfg` for `batch × seq` tokens on `m`.
 pub fn profile(cfg: &BertConfig, batch: u32, seq: u32, m: &Machine, fused: bool) -> BertProfile {
     let ops = layer_ops(cfg, batch, seq);

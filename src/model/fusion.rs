@@ -92,6 +92,25 @@ pub fn compare(ops: u32, elements: f64, m: &Machine) -> FusionComparison {
     }
 }
 
+/// What the `fusion` widget shows for one state: its one model entry point
+/// ([`widget`]), computed once per change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FusionView {
+    /// The chain eager and fused (`fusion_speedup`).
+    pub compare: FusionComparison,
+    /// Training it: save or recompute (`remat_speedup`).
+    pub remat: Remat,
+}
+
+/// Everything the `fusion` widget draws and publishes: a chain of `ops` ops on
+/// `elements` elements, eager against fused and saved against recomputed.
+pub fn widget(ops: u32, elements: f64, m: &Machine) -> FusionView {
+    FusionView {
+        compare: compare(ops, elements, m),
+        remat: remat(ops, elements, m),
+    }
+}
+
 /// Training the same chain (forward and backward, each one fused kernel): save the
 /// `n − 1` intermediates for the backward pass, or recompute them there from `x`
 /// (rematerialisation). Per element, with `b` bytes each:

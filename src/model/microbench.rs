@@ -292,6 +292,53 @@ pub struct Bench {
     pub fp32: Budget,
 }
 
+/// A measured sweep that matches the bench, with the model beside each point.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Overlay {
+    pub series: &'static super::measured::Series,
+    pub points: Vec<super::measured::Compared>,
+}
+
+/// What the `microbench` widget shows for one state: its one model entry point
+/// ([`widget`]), computed once per change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchView {
+    pub bench: Bench,
+    /// The measured sweeps for this preset, dtype and size, each compared with
+    /// the model.
+    pub overlays: Vec<Overlay>,
+    /// The largest |model ÷ measured − 1| over every overlaid point
+    /// (`model_vs_measured_max_error`); `None` without overlays.
+    pub max_error: Option<f64>,
+    /// Where the preset has measurements at another dtype or size: what to set.
+    pub elsewhere: Option<String>,
+}
+
+/// Everything the `microbench` widget draws and publishes: `bench` (a
+/// [`bench`] on the preset whose id is `preset`) and its measured sweeps beside
+/// it.
+pub fn widget(bench: Bench, preset: &str) -> BenchView {
+    use super::measured;
+    let overlays: Vec<Overlay> = measured::series_for(preset, bench.dtype, bench.n)
+        .into_iter()
+        .map(|series| Overlay {
+            series,
+            points: measured::compare(series.points, bench.n, &bench.machine, series.eager),
+        })
+        .collect();
+    BenchView {
+        max_error: (!overlays.is_empty()).then(|| {
+            overlays
+                .iter()
+                .map(|o| measured::max_error(&o.points))
+                .fold(0.0, f64::max)
+        }),
+        elsewhere: measured::elsewhere(preset, bench.dtype, bench.n),
+        overlays,
+        bench,
+    }
+}
+
 pub fn bench(m: &Machine, dtype: Dtype, n: f64, hw: &'static str) -> Bench {
     let machine = Machine {
         elem_bytes: dtype.bytes(),

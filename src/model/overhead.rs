@@ -268,9 +268,14 @@ fn cut(start: f64, c: &CpuCost) -> Vec<CpuSpan> {
 /// What limits the step as issued with `remedies` ([`super::limit`]): the three
 /// halvings, each run through [`run`] again.
 pub fn limit(shape: &Shape, m: &Machine, remedies: Remedies) -> super::limit::Limit {
-    let base = run(shape, m, remedies).timeline;
-    super::limit::Limit::of(m, base.shares(), base.wall, |h| {
-        run(shape, h, remedies).wall()
+    limit_of(&run(shape, m, remedies), shape, m)
+}
+
+/// [`limit`] for `base`, `shape` already run on `m`: the three halvings only.
+fn limit_of(base: &OverheadRun, shape: &Shape, m: &Machine) -> super::limit::Limit {
+    let tl = &base.timeline;
+    super::limit::Limit::of(m, tl.shares(), tl.wall, |h| {
+        run(shape, h, base.remedies).wall()
     })
 }
 
@@ -319,12 +324,50 @@ pub fn verdict(ratio: f64) -> BatchVerdict {
 
 /// `wall(2·batch) / wall(batch)` with the same remedies. 1 if the wall is zero.
 pub fn double_batch_ratio(shape: &Shape, m: &Machine, remedies: Remedies) -> f64 {
-    let base = run(shape, m, remedies).wall();
+    double_batch_ratio_of(&run(shape, m, remedies), shape, m)
+}
+
+/// [`double_batch_ratio`] for `base`, `shape` already run on `m`: one more run.
+fn double_batch_ratio_of(base: &OverheadRun, shape: &Shape, m: &Machine) -> f64 {
     let doubled = Shape {
         batch: shape.batch.saturating_mul(2),
         ..*shape
     };
-    doubling(base, run(&doubled, m, remedies).wall())
+    doubling(base.wall(), run(&doubled, m, base.remedies).wall())
+}
+
+/// What the `overhead` widget shows for one state: its one model entry point
+/// ([`widget`]), computed once per change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OverheadView {
+    /// The simulated step: both lanes.
+    pub run: OverheadRun,
+    /// `wall(2·batch) / wall(batch)` (`double_batch_ratio`).
+    pub double_batch: f64,
+    /// What limits the step (`overhead_regime`).
+    pub limit: super::limit::Limit,
+    /// The flamegraph's tiny `a + b` on [`ONE_ADD_ELEMENTS`] elements.
+    pub one_add: OneAdd,
+    /// FLOPs the GPU could do in the time of one Python operation.
+    pub python_flops: f64,
+}
+
+/// Elements in the flamegraph's tiny `a + b`.
+pub const ONE_ADD_ELEMENTS: f64 = 1000.0;
+
+/// Everything the `overhead` widget draws and publishes: the setting's step
+/// issued with `remedies` (run once; the double-batch and halving runs beside
+/// it), the flamegraph's one add, and Python's time against the peak.
+pub fn widget(setting: &super::setting::Setting, remedies: Remedies) -> OverheadView {
+    let (shape, m) = (&setting.shape, &setting.machine());
+    let run = run(shape, m, remedies);
+    OverheadView {
+        double_batch: double_batch_ratio_of(&run, shape, m),
+        limit: limit_of(&run, shape, m),
+        one_add: one_add(ONE_ADD_ELEMENTS, m),
+        python_flops: flops_per_python_op(setting.flops),
+        run,
+    }
 }
 
 /// The "double the batch" ratio from a step's wall time at the batch (`base`)

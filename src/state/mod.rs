@@ -4,6 +4,7 @@
 //! Invariant: every `State` that exists is valid (values inside [`limits`], `dtype`
 //! supported by `hw`), so the model never sees a bad number.
 
+pub mod adapt;
 pub mod fields;
 pub mod hints;
 pub mod link;

@@ -115,18 +115,38 @@ mod tests {
         }
     }
 
-    /// Everything a widget computes from the state: none of it may panic, and
-    /// the explorer's numbers must be finite.
-    fn run_all(s: &State, q: &str) {
+    /// Widget `id`'s one model call (`state::adapt`), where it has one; every
+    /// widget's for `None`.
+    fn widget_model(id: Option<&str>, s: &State) {
+        type Run = fn(&State);
+        let models: [(&str, Run); 6] = [
+            ("microbench", |s| assert!(s.microbench_view().bench.n > 0.0)),
+            ("llm", |s| assert!(s.llm_view(true).step.wall > 0.0)),
+            ("dit", |s| assert!(s.dit_view(true).step.wall > 0.0)),
+            ("bert", |s| assert!(s.bert_view().profile.wall > 0.0)),
+            ("overhead", |s| assert!(s.overhead_view().run.wall() > 0.0)),
+            ("fusion", |s| {
+                assert!(s.fusion_view().compare.fused_time > 0.0)
+            }),
+        ];
+        for (w, run) in models {
+            if id.is_none_or(|id| id == w) {
+                run(s);
+            }
+        }
+    }
+
+    /// Everything a widget computes from the state (the model of widget `id`,
+    /// or of every widget): none of it may panic, and the explorer's numbers
+    /// must be finite.
+    fn run_all(id: Option<&str>, s: &State, q: &str) {
         let r = s.report();
         assert!(
             r.wall_time_s.is_finite() && r.wall_time_s > 0.0,
             "{q}: wall {}",
             r.wall_time_s
         );
-        let _ = s.microbench();
-        let _ = s.llm_run();
-        let _ = s.dit_run();
+        widget_model(id, s);
         let _ = super::super::hints::hints(s);
         let _ = crate::model::remedies::evaluate(&s.setting());
     }
@@ -151,7 +171,7 @@ mod tests {
                             (s.clone(), vec![]),
                             "{id}: {q} round trip"
                         );
-                        run_all(&s, &q);
+                        run_all(Some(id), &s, &q);
                         walked += 1;
                     }
                 }
@@ -170,7 +190,7 @@ mod tests {
                     let (s, n) = decode(&q);
                     assert!(n.is_empty(), "{q}: {n:?}");
                     assert_eq!(decode(&encode(&s)), (s.clone(), vec![]), "{q} round trip");
-                    run_all(&s, &q);
+                    run_all(None, &s, &q);
                     walked += 1;
                 }
             }

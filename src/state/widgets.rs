@@ -14,7 +14,7 @@ use super::{link, State};
 use crate::model::dit::DitModel;
 use crate::model::generations::Line;
 use crate::model::llm::{self, KvDtype, LlmModel, Phase, WeightDtype};
-use crate::model::{microbench, Dtype};
+use crate::model::Dtype;
 
 /// A choice parameter's type: a fieldless enum whose variants are its URL ids.
 pub trait Choice: Copy + PartialEq + Send + Sync + 'static {
@@ -590,95 +590,6 @@ fn parse_milli(v: &str, min: u32, max: u32) -> Result<u32, String> {
     }
 }
 
-/// The microbenchmark's dtype: the one asked for (`mb_dtype`) and the one shown,
-/// which falls back to fp32 (every preset has it) where the preset lacks the one
-/// asked for; the widget says so.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MbDtype {
-    pub wanted: Dtype,
-    pub used: Dtype,
-}
-
-impl super::State {
-    pub fn mb_dtype(&self) -> MbDtype {
-        let wanted = self.widgets.mb_dtype;
-        let used = if self.hw.supports(wanted) {
-            wanted
-        } else {
-            Dtype::Fp32
-        };
-        MbDtype { wanted, used }
-    }
-
-    /// The microbenchmark widget's model: its own dtype and size on the explorer's
-    /// hardware (bandwidth, pointwise ceiling, launch overhead).
-    pub fn microbench(&self) -> microbench::Bench {
-        microbench::bench(
-            &self.machine(),
-            self.mb_dtype().used,
-            f64::from(self.widgets.mb_elems),
-            self.hw.name,
-        )
-    }
-}
-
-impl super::State {
-    /// The `llm` widget's run: its model (the custom shape from its keys, KV heads
-    /// at most the heads) and controls.
-    pub fn llm_run(&self) -> llm::LlmRun {
-        let w = &self.widgets;
-        let config = w.llm_model.config().map(|c| c.0).unwrap_or(llm::LlmConfig {
-            layers: w.llm_layers,
-            hidden: w.llm_hidden,
-            heads: w.llm_heads,
-            kv_heads: w.llm_kv_heads.min(w.llm_heads),
-            ffn: w.llm_ffn,
-            vocab: w.llm_vocab,
-            experts: 1,
-            top_k: 1,
-        });
-        llm::LlmRun {
-            config,
-            phase: w.llm_phase,
-            batch: w.llm_batch,
-            context: w.llm_context,
-            wdtype: w.llm_wdtype,
-            kvdtype: w.llm_kvdtype,
-            graphs: w.llm_graphs,
-            flash: w.llm_flash,
-            par: llm::spread(&config, self.llm_parallel()).0,
-        }
-    }
-
-    /// The spread the `llm` controls ask for, before [`llm::spread`] checks it
-    /// against the model.
-    pub fn llm_parallel(&self) -> llm::Parallel {
-        let w = &self.widgets;
-        llm::Parallel {
-            tp: w.llm_tp.n(),
-            pp: w.llm_pp.n(),
-            link: self.llm_link(),
-            overlap: w.llm_overlap,
-        }
-    }
-
-    /// The `dit` widget's run.
-    pub fn dit_run(&self) -> crate::model::dit::DitRun {
-        let w = &self.widgets;
-        crate::model::dit::DitRun {
-            model: w.dit_model,
-            res: w.dit_res,
-            batch: w.dit_batch,
-            flash: w.dit_flash,
-            graphs: w.dit_graphs,
-            fused: w.dit_fused,
-            sp: w.dit_sp.n(),
-            // kept on one GPU too: the scaling chart uses it
-            link: self.dit_link(),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -810,40 +721,6 @@ mod tests {
         check::<WeightDtype>();
         check::<KvDtype>();
         check::<DitModel>();
-    }
-
-    #[test]
-    fn microbench_defaults_to_the_essay_and_falls_back_to_fp32() {
-        use crate::model::{hardware, Regime};
-        // default: A100, fp32, 2^28 elements (1 GiB) whatever the explorer's dtype
-        let s = super::super::State::default();
-        assert_eq!(s.dtype, Dtype::Bf16);
-        let b = s.microbench();
-        assert_eq!(b.dtype, Dtype::Fp32);
-        assert_eq!(b.bytes(), f64::from(1u32 << 30));
-        assert!((b.crossover.repeat - 50.16).abs() < 0.01);
-        assert_eq!(b.regime_at_1(), Regime::Memory);
-        // fp8 on an A100: shown as fp32, the choice kept for presets that have it
-        let mut s = s;
-        s.widgets.mb_dtype = Dtype::Fp8;
-        assert_eq!(
-            s.mb_dtype(),
-            MbDtype {
-                wanted: Dtype::Fp8,
-                used: Dtype::Fp32
-            }
-        );
-        assert_eq!(s.microbench().dtype, Dtype::Fp32);
-        let h100 = hardware::preset("h100-sxm").unwrap();
-        s.select_preset(h100);
-        assert_eq!(s.mb_dtype().used, Dtype::Fp8);
-        assert!(s.microbench().crossover.repeat < b.crossover.repeat / 2.0);
-        // the M2 Max has fp32 only
-        s.select_preset(hardware::preset("m2-max").unwrap());
-        assert_eq!(s.microbench().dtype, Dtype::Fp32);
-        // small sizes: overhead-bound at repeat 1
-        s.widgets.mb_elems = 1 << 10;
-        assert_eq!(s.microbench().regime_at_1(), Regime::Overhead);
     }
 
     #[test]

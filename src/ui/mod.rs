@@ -62,6 +62,23 @@ impl Ctx {
         Memo::new(move |_| state.with(&f))
     }
 
+    /// A widget's one model call, on the live path like [`Ctx::live`]: `f`'s
+    /// flag says whether to compute what is only drawn too (sweeps, sentences,
+    /// tables): true while the widget is on (or near) the screen and for the
+    /// first value, false off-screen, where [`Ctx::held`] keeps drawing the last
+    /// whole value, so a slider moved elsewhere pays only for the readouts.
+    pub fn live_drawn<T>(self, f: impl Fn(&State, bool) -> T + Send + Sync + 'static) -> Memo<T>
+    where
+        T: PartialEq + Send + Sync + 'static,
+    {
+        let (state, on) = (self.state, self.on_screen);
+        Memo::new(move |prev: Option<&T>| {
+            // read first, so the memo follows the widget on and off the screen
+            let drawn = on.get() || prev.is_none();
+            state.with(|s| f(s, drawn))
+        })
+    }
+
     /// What the widget draws of a live value: follows it while the widget is on
     /// screen, holds its last value while off-screen (like `view`), without
     /// computing it again.

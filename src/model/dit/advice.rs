@@ -13,10 +13,14 @@ pub const HELPS_FROM: f64 = 1.05;
 /// The overhead section's test applied to this step, read against what limits it
 /// ([`limit::doubling`]).
 pub fn double_batch(r: &DitRun, s: &Setting) -> String {
-    let st = run(r, s);
+    double_batch_with(&run(r, s), double_batch_ratio(r, s))
+}
+
+/// [`double_batch`] for the step `st` already run, with its ratio.
+pub fn double_batch_with(st: &DitStep, ratio: f64) -> String {
     limit::doubling(
-        r.batch.saturating_mul(2),
-        double_batch_ratio(r, s),
+        st.run.batch.saturating_mul(2),
+        ratio,
         &st.limit,
         "the modulation weights and launches do not grow with the batch",
     )

@@ -349,11 +349,65 @@ pub fn scaling(r: &DitRun, setting: &Setting) -> DitScaling {
 
 /// `wall(2·batch) / wall(batch)`.
 pub fn double_batch_ratio(r: &DitRun, setting: &Setting) -> f64 {
+    double_batch_ratio_of(&run(r, setting), setting)
+}
+
+/// [`double_batch_ratio`] for the step `st` already run: one more run.
+pub fn double_batch_ratio_of(st: &DitStep, setting: &Setting) -> f64 {
     let twice = DitRun {
-        batch: r.batch.saturating_mul(2),
-        ..*r
+        batch: st.run.batch.saturating_mul(2),
+        ..st.run
     };
-    crate::model::overhead::doubling(run(r, setting).wall, run(&twice, setting).wall)
+    crate::model::overhead::doubling(st.wall, run(&twice, setting).wall)
+}
+
+/// What the `dit` widget shows for one state: its one model entry point
+/// ([`widget`]), computed once per change. The readouts' parts are always
+/// there; what is only drawn (`sentences`, `by_resolution`) is empty unless
+/// asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DitView {
+    pub step: DitStep,
+    /// `wall(2·batch) / wall(batch)` (`dit_double_batch_ratio`).
+    pub double_batch: f64,
+    /// The step on 1, 2, 4 and 8 sequence-parallel GPUs.
+    pub scaling: DitScaling,
+    /// The advice list, in the widget's order.
+    pub sentences: Vec<String>,
+    /// The step at the model's other resolutions (or clip lengths).
+    pub by_resolution: Vec<DitStep>,
+}
+
+/// Everything the `dit` widget draws and publishes for `r` on `setting`: the
+/// step, the double-the-batch ratio, the scaling sweep and, where `drawn` (the
+/// widget on the screen), the sentences (each switch's counterfactual run
+/// inside) and the by-resolution table.
+pub fn widget(r: &DitRun, setting: &Setting, drawn: bool) -> DitView {
+    let st = run(r, setting);
+    let double_batch = double_batch_ratio_of(&st, setting);
+    let scaling = scaling(r, setting);
+    if !drawn {
+        return DitView {
+            step: st,
+            double_batch,
+            scaling,
+            sentences: Vec::new(),
+            by_resolution: Vec::new(),
+        };
+    }
+    let mut sentences = vec![
+        advice::split(&st),
+        advice::double_batch_with(&st, double_batch),
+    ];
+    sentences.extend(advice::switches(r, setting).into_iter().map(|x| x.2));
+    sentences.extend(advice::parallel(&st, &scaling));
+    DitView {
+        by_resolution: advice::by_resolution(r, setting),
+        step: st,
+        double_batch,
+        scaling,
+        sentences,
+    }
 }
 
 /// One of the three switches.

@@ -26,6 +26,7 @@ pub mod kernels;
 pub mod measured;
 pub mod step;
 pub mod stream;
+pub mod view;
 
 use super::hardware::Dtype;
 pub use super::parallel::Parallel;

@@ -6,7 +6,7 @@
 use super::controls::{GpuPicker, LogSlider, Toggle};
 use super::readout::Readout;
 use super::Ctx;
-use crate::model::bert::{self, BertConfig, ByClass, OpClass, IVANOV_2020};
+use crate::model::bert::{self, ByClass, OpClass, IVANOV_2020};
 use crate::model::measured::h100;
 use crate::model::units;
 use crate::state::widgets::field;
@@ -33,29 +33,17 @@ fn stacked(shares: ByClass, label: String) -> impl IntoView {
     }
 }
 
-/// BERT-base with the widget's batch, sequence length and fusion on the state's
-/// machine.
-fn profile(s: &State) -> bert::BertProfile {
-    let w = &s.widgets;
-    bert::profile(
-        &BertConfig::BASE,
-        w.bert_batch,
-        w.bert_seq,
-        &s.machine(),
-        w.bert_fused,
-    )
-}
-
 #[component]
 pub fn Bert(ctx: Ctx) -> impl IntoView {
-    // the profile is computed once on the live path (its shares are readouts) and
-    // drawn held while off-screen
-    let live_prof = ctx.live(profile);
-    let prof = ctx.held(live_prof);
-    let runtime = Memo::new(move |_| prof.with(|p| p.runtime_shares()));
-    let live = Memo::new(move |_| live_prof.with(|p| p.runtime_shares()));
-    let flop = Memo::new(move |_| prof.with(|p| p.flop_shares()));
-    let slow = Memo::new(move |_| prof.with(|p| p.slowdown_vs_matmul()));
+    // the widget's one model call (`State::bert_view`), once per change on the
+    // live path (its shares are readouts), drawn held while off-screen
+    let live_view = ctx.live(State::bert_view);
+    let held = ctx.held(live_view);
+    let prof = Memo::new(move |_| held.with(|v| v.profile.clone()));
+    let runtime = Memo::new(move |_| held.with(|v| v.runtime));
+    let live = Memo::new(move |_| live_view.with(|v| v.runtime));
+    let flop = Memo::new(move |_| held.with(|v| v.flop));
+    let slow = Memo::new(move |_| held.with(|v| v.slowdown));
     let share_readout = move |name: &'static str, c: OpClass| {
         view! {
             <Readout name=name raw=Signal::derive(move || live.get().get(c).to_string())

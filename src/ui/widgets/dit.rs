@@ -7,7 +7,7 @@
 use super::controls::{GpuPicker, LogSlider, Select, Toggle};
 use super::readout::Readout;
 use super::Ctx;
-use crate::model::dit::{self, advice, DitModel, DitStep};
+use crate::model::dit::{self, DitModel, DitStep};
 use crate::model::units;
 use crate::state::link;
 use crate::state::widgets::{field, ChoiceField};
@@ -25,10 +25,6 @@ const MODEL: ChoiceField<DitModel> = ChoiceField {
     },
     ..field::dit_model
 };
-
-fn model_step(s: &State) -> DitStep {
-    dit::run(&s.dit_run(), &s.setting())
-}
 
 /// One row of "Compare GPUs": this state's denoising step on a preset's setting
 /// (samples per second = batch ÷ step; DiT's memory is not modelled).
@@ -86,38 +82,24 @@ fn scaling_chart(r: &dit::DitRun, sc: &dit::DitScaling) -> super::scaling::Scali
 
 #[component]
 pub fn Dit(ctx: Ctx) -> impl IntoView {
-    // the step is computed once on the live path (its figures are readouts) and
-    // drawn held while the widget is off-screen
-    let live = ctx.live(model_step);
-    let st = ctx.held(live);
-    let ratio = ctx.live(|s| dit::double_batch_ratio(&s.dit_run(), &s.setting()));
-    // the step on 1–8 GPUs: its efficiency and where it stops paying are readouts
-    let scale = ctx.live(|s| dit::scaling(&s.dit_run(), &s.setting()));
-    let scale_drawn = ctx.held(scale);
-    let scale_chart =
-        Memo::new(move |_| scale_drawn.with(|p| st.with(|st| scaling_chart(&st.run, p))));
-    let efficiency = move || scale.with(|sc| sc.efficiency);
-    let stops = move || scale.with(|sc| sc.stops_paying);
-    let sentences = Memo::new(move |_| {
-        ctx.view.with(|s| {
-            let (r, set) = (s.dit_run(), s.setting());
-            let mut v = vec![
-                advice::split(&dit::run(&r, &set)),
-                advice::double_batch(&r, &set),
-            ];
-            v.extend(advice::switches(&r, &set).into_iter().map(|x| x.2));
-            v.extend(st.with(|st| scale_drawn.with(|p| advice::parallel(st, p))));
-            v
-        })
-    });
-    let table = Memo::new(move |_| {
-        ctx.view
-            .with(|s| advice::by_resolution(&s.dit_run(), &s.setting()))
-    });
+    // the widget's one model call (`State::dit_view`): the step, the ratio, the
+    // scaling sweep, the sentences and the by-resolution table, computed once
+    // per change on the live path (its figures are readouts; off-screen only
+    // they) and drawn held
+    // while the widget is off-screen; the rest only reads its fields
+    let live = ctx.live_drawn(State::dit_view);
+    let v = ctx.held(live);
+    let st = Memo::new(move |_| v.with(|v| v.step.clone()));
+    let scale_chart = Memo::new(move |_| v.with(|v| scaling_chart(&v.step.run, &v.scaling)));
+    let ratio = move || live.with(|v| v.double_batch);
+    let efficiency = move || live.with(|v| v.scaling.efficiency);
+    let stops = move || live.with(|v| v.scaling.stops_paying);
+    let sentences = Memo::new(move |_| v.with(|v| v.sentences.clone()));
+    let table = Memo::new(move |_| v.with(|v| v.by_resolution.clone()));
     let readout = |name: &'static str,
                    raw: fn(&DitStep) -> String,
                    text: fn(&DitStep) -> String| {
-        view! { <Readout name=name raw=Signal::derive(move || live.with(raw)) text=Signal::derive(move || live.with(text))/> }
+        view! { <Readout name=name raw=Signal::derive(move || live.with(|v| raw(&v.step))) text=Signal::derive(move || live.with(|v| text(&v.step)))/> }
     };
     let bar =
         move || {
@@ -174,8 +156,8 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
                     {readout("dit_speedup_overhead_half", |s| s.limit.overhead_half.to_string(), |s| format!("half the CPU overhead {}×", units::sig3(s.limit.overhead_half)))}", "
                     {readout("dit_speedup_link2", |s| s.limit.link2.to_string(), |s| format!("2× link {}×", units::sig3(s.limit.link2)))}
                 </dd></div>
-            <div class="metric"><dt>"Double the batch: time ×"</dt><dd><Readout name="dit_double_batch_ratio" raw=Signal::derive(move || ratio.get().to_string())
-                text=Signal::derive(move || units::sig3(ratio.get()))/></dd></div>
+            <div class="metric"><dt>"Double the batch: time ×"</dt><dd><Readout name="dit_double_batch_ratio" raw=Signal::derive(move || ratio().to_string())
+                text=Signal::derive(move || units::sig3(ratio()))/></dd></div>
             <div class="metric"><dt>"Attention"</dt><dd>{readout("dit_share_attention", |s| s.shares.attention.to_string(), |s| units::percent(s.shares.attention))}</dd></div>
             <div class="metric"><dt>"MLP"</dt><dd>{readout("dit_share_mlp", |s| s.shares.mlp.to_string(), |s| units::percent(s.shares.mlp))}</dd></div>
             <div class="metric"><dt>"Pointwise"</dt><dd>{readout("dit_share_pointwise", |s| s.shares.pointwise.to_string(), |s| units::percent(s.shares.pointwise))}</dd></div>

@@ -5,18 +5,20 @@
 use super::controls::{GpuPicker, LogSlider};
 use super::readout::Readout;
 use super::Ctx;
-use crate::model::{fusion, units};
+use crate::model::units;
 use crate::state::widgets::field;
+use crate::state::State;
 use leptos::prelude::*;
 
 #[component]
 pub fn Fusion(ctx: Ctx) -> impl IntoView {
-    // computed once on the live path (the speedups are readouts), drawn held
-    let elements = |s: &crate::state::State| f64::from(s.batch) * f64::from(s.hidden);
-    let live = ctx.live(move |s| fusion::compare(s.widgets.fusion_n, elements(s), &s.machine()));
-    let speedup = Memo::new(move |_| live.with(|c| c.speedup()));
-    let cmp = ctx.held(live);
-    let remat = ctx.live(move |s| fusion::remat(s.widgets.fusion_n, elements(s), &s.machine()));
+    // the widget's one model call (`State::fusion_view`), once per change on the
+    // live path (the speedups are readouts); the comparison is drawn held
+    let live = ctx.live(State::fusion_view);
+    let speedup = Memo::new(move |_| live.with(|v| v.compare.speedup()));
+    let held = ctx.held(live);
+    let cmp = Memo::new(move |_| held.with(|v| v.compare.clone()));
+    let remat = Memo::new(move |_| live.with(|v| v.remat.clone()));
     let code = move || {
         let n = cmp.with(|c| c.ops);
         match n {

@@ -10,7 +10,8 @@ use super::roofline::{Point, RooflineData, Step as RoofStep};
 use super::Ctx;
 use crate::geom;
 use crate::model::llm::step::{self, LlmStep, SweepPoint};
-use crate::model::llm::{advice, LlmModel, Phase};
+use crate::model::llm::view::LlmView;
+use crate::model::llm::{LlmModel, Phase};
 use crate::model::{units, Bound};
 use crate::state::link;
 use crate::state::widgets::field;
@@ -24,10 +25,6 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// The KV cache's series: the palette's pink.
 const KV_COLOR: RGBColor = crate::ui::chart::palette::rgb(crate::ui::chart::palette::PINK);
-
-fn model_step(s: &State) -> LlmStep {
-    step::run(&s.llm_run(), &s.setting())
-}
 
 /// The split's parts: CSS class and words, in the bar's order.
 const PARTS: &[(&str, &str)] = &[
@@ -61,8 +58,8 @@ fn parts(st: &LlmStep) -> Vec<(&'static str, &'static str, f64)> {
 }
 
 /// The scaling chart: the step on 1–8 tensor-parallel GPUs.
-fn scaling_chart(s: &State, sc: &step::Scaling) -> super::scaling::Scaling {
-    let r = s.llm_run();
+fn scaling_chart(v: &LlmView) -> super::scaling::Scaling {
+    let (r, sc) = (&v.step.run, &v.scaling);
     super::scaling::Scaling {
         parts: PARTS,
         points: sc
@@ -83,71 +80,32 @@ fn scaling_chart(s: &State, sc: &step::Scaling) -> super::scaling::Scaling {
 
 #[component]
 pub fn Llm(ctx: Ctx) -> impl IntoView {
-    // the step is computed once on the live path (its figures are readouts) and
-    // drawn held while the widget is off-screen
-    let live = ctx.live(model_step);
-    let st = ctx.held(live);
-    let ratio = ctx.live(|s| step::double_batch_ratio(&s.llm_run(), &s.setting()));
-    // the step on 1–8 GPUs: its efficiency and where it stops paying are readouts
-    let scale = ctx.live(|s| step::scaling(&s.llm_run(), &s.setting()));
-    let scale_drawn = ctx.held(scale);
-    let scale_chart =
-        Memo::new(move |_| scale_drawn.with(|sc| ctx.view.with(|s| scaling_chart(s, sc))));
-    // a spread the model cannot split: what was shown instead, and why
-    let spread_notes = Memo::new(move |_| {
-        ctx.state
-            .with(|s| crate::model::llm::spread(&s.llm_run().config, s.llm_parallel()).1)
-    });
-    let ratio_drawn = ctx.held(ratio);
-    // the sentences, the fit and the sweep's critical batch draw the held step and
-    // ratio: the model is not run again for them
-    let sentences = Memo::new(move |_| {
-        st.with(|st| {
-            ctx.view.with(|s| {
-                let (r, set) = (s.llm_run(), s.setting());
-                let mut v = vec![
-                    advice::where_time_goes(st),
-                    advice::double_batch_with(&r, st, ratio_drawn.get()),
-                ];
-                if r.phase == Phase::Decode {
-                    v.push(advice::critical(st, &set, &s.hw_name()));
-                }
-                v.extend(
-                    advice::counterfactuals(&r, &set, st)
-                        .into_iter()
-                        .map(|c| c.2),
-                );
-                scale_drawn.with(|sc| {
-                    v.extend(
-                        advice::parallel_counterfactuals(&r, &set, st, sc)
-                            .into_iter()
-                            .map(|c| c.2),
-                    );
-                    v.extend(advice::parallel(&r, st, sc));
-                });
-                v
-            })
-        })
-    });
-    let fit_text =
-        Memo::new(move |_| st.with(|st| ctx.view.with(|s| advice::capacity(st, &s.hw_name()))));
+    // the widget's one model call (`State::llm_view`): the step, the ratio, the
+    // scaling and batch sweeps, the fit and every sentence, computed once per
+    // change on the live path (its figures are readouts; off-screen only they)
+    // and drawn held while the widget is off-screen; the rest only reads its
+    // fields
+    let live = ctx.live_drawn(State::llm_view);
+    let v = ctx.held(live);
+    let st = Memo::new(move |_| v.with(|v| v.step.clone()));
+    let scale_chart = Memo::new(move |_| v.with(scaling_chart));
+    let spread_notes = Memo::new(move |_| live.with(|v| v.spread_notes.clone()));
+    let sentences = Memo::new(move |_| v.with(|v| v.sentences.clone()));
+    let fit_text = Memo::new(move |_| v.with(|v| v.fit.clone()));
     let sweep = Memo::new(move |_| {
-        ctx.view.with(|s| {
-            let r = s.llm_run();
-            Sweep {
-                points: step::sweep(&r, &s.setting()),
-                batch: r.batch,
-                critical: st.with(|st| st.critical_batch),
-                max_batch: st.with(|st| st.fit.max_batch),
-                prefill: r.phase == Phase::Prefill,
-            }
+        v.with(|v| Sweep {
+            points: v.sweep.clone(),
+            batch: v.step.run.batch,
+            critical: v.step.critical_batch,
+            max_batch: v.step.fit.max_batch,
+            prefill: v.step.run.phase == Phase::Prefill,
         })
     });
     let custom = Memo::new(move |_| ctx.state.with(|s| s.widgets.llm_model == LlmModel::Custom));
     let readout = |name: &'static str,
                    raw: fn(&LlmStep) -> String,
                    text: fn(&LlmStep) -> String| {
-        view! { <Readout name=name raw=Signal::derive(move || live.with(raw)) text=Signal::derive(move || live.with(text))/> }
+        view! { <Readout name=name raw=Signal::derive(move || live.with(|v| raw(&v.step))) text=Signal::derive(move || live.with(|v| text(&v.step)))/> }
     };
     let bar = move || {
         st.with(|st| {
@@ -254,17 +212,16 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
             </div>
         })}
         <p class="note">
-            {move || ctx.view.with(|s| {
-                let r = s.llm_run();
+            {move || ctx.view.with(|s| st.with(|st| {
                 let src = s.widgets.llm_model.config().map(|c| c.1)
                     .unwrap_or("custom shape from the sliders (KV heads at most the heads)");
-                let c = &r.config;
+                let c = &st.run.config;
                 format!(
                     "{} parameters ({} active per token), {} kernels per step on {}, matmuls at {}. Config: {src}.",
                     units::words(c.total_params()), units::words(c.active_params()),
-                    st.with(|st| st.kernel_count), s.hw_name(),
-                    st.with(|st| units::si(st.machine.matmul_flops, "FLOP/s")))
-            })}
+                    st.kernel_count, s.hw_name(),
+                    units::si(st.machine.matmul_flops, "FLOP/s"))
+            }))}
         </p>
         {move || (!fits.get()).then(|| view! {
             <p class="notice llm-hypothetical" role="status">"Hypothetical: this state does not fit in the GPU's memory (see below), so its figures say what it would do if it did."</p>
@@ -283,12 +240,12 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
             <div class="metric"><dt>"Waiting on other GPUs"</dt><dd>{readout("llm_comm_share", |s| (s.split.comm / s.wall.max(f64::MIN_POSITIVE)).to_string(), |s| units::percent(s.split.comm / s.wall.max(f64::MIN_POSITIVE)))}</dd></div>
             <div class="metric"><dt>"Memory per GPU"</dt><dd>{readout("llm_per_gpu_bytes", |s| (s.weight_bytes + s.kv_bytes).to_string(), |s| units::si(s.weight_bytes + s.kv_bytes, "B"))}</dd></div>
             <div class="metric"><dt>"Fewest GPUs that fit (tensor parallel)"</dt><dd>{readout("llm_min_tp", |s| s.fit.min_tp.map(|t| t.to_string()).unwrap_or_default(), |s| s.fit.min_tp.map(|t| t.to_string()).unwrap_or_else(|| if s.capacity > 0.0 { "more than 8".into() } else { "unknown".into() }))}</dd></div>
-            <div class="metric"><dt>"Scaling efficiency"</dt><dd><Readout name="llm_scaling_efficiency" raw=Signal::derive(move || scale.with(|c| c.efficiency.value.to_string()))
-                text=Signal::derive(move || scale.with(|c| units::percent(c.efficiency.value)))/></dd></div>
-            <div class="metric"><dt>"More GPUs stop paying at"</dt><dd><Readout name="llm_tp_stops_paying" raw=Signal::derive(move || scale.with(|c| c.stops_paying.map(|t| t.to_string()).unwrap_or_default()))
-                text=Signal::derive(move || scale.with(|c| c.stops_paying.map(|t| format!("{t} GPUs")).unwrap_or_else(|| "not up to 8".into())))/></dd></div>
-            <div class="metric"><dt>"Double the batch: time ×"</dt><dd><Readout name="llm_double_batch_ratio" raw=Signal::derive(move || ratio.get().to_string())
-                text=Signal::derive(move || units::sig3(ratio.get()))/></dd></div>
+            <div class="metric"><dt>"Scaling efficiency"</dt><dd><Readout name="llm_scaling_efficiency" raw=Signal::derive(move || live.with(|v| v.scaling.efficiency.value.to_string()))
+                text=Signal::derive(move || live.with(|v| units::percent(v.scaling.efficiency.value)))/></dd></div>
+            <div class="metric"><dt>"More GPUs stop paying at"</dt><dd><Readout name="llm_tp_stops_paying" raw=Signal::derive(move || live.with(|v| v.scaling.stops_paying.map(|t| t.to_string()).unwrap_or_default()))
+                text=Signal::derive(move || live.with(|v| v.scaling.stops_paying.map(|t| format!("{t} GPUs")).unwrap_or_else(|| "not up to 8".into())))/></dd></div>
+            <div class="metric"><dt>"Double the batch: time ×"</dt><dd><Readout name="llm_double_batch_ratio" raw=Signal::derive(move || live.with(|v| v.double_batch.to_string()))
+                text=Signal::derive(move || live.with(|v| units::sig3(v.double_batch)))/></dd></div>
             <div class="metric"><dt>"Weights per GPU"</dt><dd>{readout("llm_weight_bytes", |s| s.weight_bytes.to_string(), |s| units::si(s.weight_bytes, "B"))}</dd></div>
             <div class="metric"><dt>"KV cache per GPU"</dt><dd>{readout("llm_kv_bytes", |s| s.kv_bytes.to_string(), |s| units::si(s.kv_bytes, "B"))}</dd></div>
             <div class="metric"><dt>"Critical batch"</dt><dd>{readout("llm_critical_batch", |s| s.critical_batch.to_string(), |s| units::sig3(s.critical_batch))}</dd></div>

@@ -7,8 +7,10 @@
 
 use super::readout::Readout;
 use super::Ctx;
-use crate::model::{measured, microbench, units, Bound, Dtype, Regime};
+use crate::model::microbench::{self, Overlay};
+use crate::model::{units, Bound, Dtype, Regime};
 use crate::state::widgets::MB_ELEMS;
+use crate::state::State;
 use crate::ui::chart::backend::{AnyBackend, AnyError};
 use crate::ui::chart::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use crate::ui::chart::{self, Area, Look};
@@ -23,32 +25,6 @@ struct Data {
     /// Measured sweeps for this preset, dtype and size, with the model beside each
     /// point (runtime panel only).
     measured: Vec<Overlay>,
-}
-
-#[derive(Clone, PartialEq)]
-struct Overlay {
-    series: &'static measured::Series,
-    points: Vec<measured::Compared>,
-}
-
-/// The measured sweeps that match the bench, compared with its model.
-fn overlays(b: &microbench::Bench, preset: &str) -> Vec<Overlay> {
-    measured::series_for(preset, b.dtype, b.n)
-        .into_iter()
-        .map(|series| Overlay {
-            series,
-            points: measured::compare(series.points, b.n, &b.machine, series.eager),
-        })
-        .collect()
-}
-
-/// The largest |model ÷ measured − 1| over every plotted measured point.
-fn max_error(o: &[Overlay]) -> Option<f64> {
-    (!o.is_empty()).then(|| {
-        o.iter()
-            .map(|o| measured::max_error(&o.points))
-            .fold(0.0, f64::max)
-    })
 }
 
 fn decades(vals: impl Iterator<Item = f64>) -> (f64, f64) {
@@ -114,29 +90,27 @@ fn exponent(n: u32) -> f64 {
 pub fn Microbench(ctx: Ctx) -> impl IntoView {
     let state = ctx.state;
     // Readouts and sentences are a live contract (embedders read them at any time):
-    // the model runs once on the live path and the chart draws it held off-screen.
-    let live = ctx.live(|s| s.microbench());
-    let live_hw = ctx.live(|s| s.hw.id);
-    let shown = ctx.held(live);
-    let shown_hw = ctx.held(live_hw);
+    // the widget's one model call (`State::microbench_view`: the bench and the
+    // measured sweeps beside it) runs once per change on the live path and the
+    // chart draws it held off-screen.
+    let view = ctx.live(State::microbench_view);
+    let live = Memo::new(move |_| view.with(|v| v.bench.clone()));
+    let shown = ctx.held(view);
     let data = Memo::new(move |_| {
-        shown.with(|b| Data {
-            spans: b.regions.spans(microbench::RANGE.0, microbench::RANGE.1),
-            crossover: b.crossover_marker().map(|m| m.0),
-            measured: overlays(b, shown_hw.get()),
-            points: b.points.clone(),
+        shown.with(|v| Data {
+            spans: v
+                .bench
+                .regions
+                .spans(microbench::RANGE.0, microbench::RANGE.1),
+            crossover: v.bench.crossover_marker().map(|m| m.0),
+            measured: v.overlays.clone(),
+            points: v.bench.points.clone(),
         })
     });
     let label = Signal::derive(move || live.with(|b| b.chart_label()));
-    let over = Memo::new(move |_| {
-        let id = state.with(|s| s.hw.id);
-        live.with(|b| overlays(b, id))
-    });
-    let err = Memo::new(move |_| over.with(|o| max_error(o)));
-    let elsewhere = Memo::new(move |_| {
-        let id = state.with(|s| s.hw.id);
-        live.with(|b| measured::elsewhere(id, b.dtype, b.n))
-    });
+    let over = Memo::new(move |_| view.with(|v| v.overlays.clone()));
+    let err = Memo::new(move |_| view.with(|v| v.max_error));
+    let elsewhere = Memo::new(move |_| view.with(|v| v.elsewhere.clone()));
     let hw = Memo::new(move |_| state.with(|s| s.hw));
     let dtype = Memo::new(move |_| state.with(|s| s.mb_dtype()));
     let elems = Memo::new(move |_| state.with(|s| s.widgets.mb_elems));

@@ -6,7 +6,7 @@ use super::controls::{GpuPicker, Toggle};
 use super::readout::Readout;
 use super::Ctx;
 use crate::model::measured::h100;
-use crate::model::overhead::{self, CpuPart, OverheadRun, Remedies};
+use crate::model::overhead::{self, CpuPart, OverheadRun};
 use crate::model::{units, Bound};
 use crate::state::widgets::field;
 use crate::state::State;
@@ -17,30 +17,21 @@ use leptos::prelude::*;
 use plotters::prelude::*;
 
 const PYTHON: RGBColor = rgb(palette::GREEN);
-/// Elements in the flamegraph's tiny `a + b`.
-const ONE_ADD_ELEMENTS: f64 = 1000.0;
 const DISPATCH: RGBColor = rgb(palette::YELLOW);
 const LAUNCH: RGBColor = rgb(palette::RED);
 
-/// The remedy toggles of the state, as the model's flags.
-fn remedies(s: &State) -> Remedies {
-    let w = &s.widgets;
-    Remedies {
-        cuda_graphs: w.graphs,
-        compiled: w.compiled,
-        cpp: w.cpp,
-    }
-}
-
 #[component]
 pub fn Overhead(ctx: Ctx) -> impl IntoView {
-    // The simulated step is computed once, on the live path (its GPU utilisation
-    // is a readout); the chart draws it held while off-screen.
-    let run = ctx.live(|s| Lanes(overhead::run(&s.shape(), &s.machine(), remedies(s))));
-    let data = ctx.held(run);
-    let util = Memo::new(move |_| run.with(|r| r.0.gpu_util()));
-    let ratio = ctx.live(|s| overhead::double_batch_ratio(&s.shape(), &s.machine(), remedies(s)));
-    let limit = ctx.live(|s| overhead::limit(&s.shape(), &s.machine(), remedies(s)));
+    // The widget's one model call (`State::overhead_view`): the simulated step,
+    // the double-batch ratio, what limits it and the one add, computed once per
+    // change on the live path (GPU-Util and the regime are readouts); the chart
+    // and the flamegraph draw it held while off-screen.
+    let live = ctx.live(State::overhead_view);
+    let held = ctx.held(live);
+    let data = Memo::new(move |_| held.with(|v| Lanes(v.run.clone())));
+    let util = Memo::new(move |_| live.with(|v| v.run.gpu_util()));
+    let ratio = Memo::new(move |_| live.with(|v| v.double_batch));
+    let limit = Memo::new(move |_| live.with(|v| v.limit));
     let limit_text = move || {
         limit.with(|l| {
             let h = crate::model::limit::Limit::halving(l.regime);
@@ -52,15 +43,12 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
             )
         })
     };
-    let python_flops = move || {
-        ctx.view
-            .with(|s| units::si(overhead::flops_per_python_op(s.flops), "FLOP"))
-    };
+    let python_flops = move || held.with(|v| units::si(v.python_flops, "FLOP"));
     // The essay's flamegraph of one tiny `a + b`: the CPU's parts and the add itself.
     // (its compute share is a readout: live)
-    let one_add = ctx.live(|s| overhead::one_add(ONE_ADD_ELEMENTS, &s.machine()));
+    let one_add = Memo::new(move |_| live.with(|v| v.one_add));
     // ... and the bars and their sentence draw it held
-    let one_add_drawn = ctx.held(one_add);
+    let one_add_drawn = Memo::new(move |_| held.with(|v| v.one_add));
     let flame = move || {
         let op = one_add_drawn.get();
         let total = op.cpu.total() + op.kernel;
@@ -85,7 +73,7 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
         let op = one_add_drawn.get();
         format!(
             "One a + b on {} numbers: the CPU spends {} deciding and launching it; the add itself takes {} on the GPU, ",
-            units::words(ONE_ADD_ELEMENTS),
+            units::words(overhead::ONE_ADD_ELEMENTS),
             units::si(op.cpu.total(), "s"),
             units::si(op.kernel, "s"),
         )
