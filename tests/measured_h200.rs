@@ -6,11 +6,9 @@
 
 #[cfg(test)]
 mod h200 {
-    use brrr::model::achievable::Roof;
-    use brrr::model::hardware::{preset, Dtype};
-    use brrr::model::llm::{step, KvDtype, LlmModel, LlmRun, Phase, WeightDtype};
+    use brrr::model::hardware::preset;
+    use brrr::model::llm::{measured, step, KvDtype, LlmModel, LlmRun, Phase, WeightDtype};
     use brrr::model::parallel::Parallel;
-    use brrr::model::setting::Setting;
 
     fn measured() -> serde_json::Value {
         serde_json::from_str(include_str!("data/h200-decode.json")).unwrap()
@@ -30,10 +28,7 @@ mod h200 {
             flash: true,
             par: Parallel::ONE,
         };
-        let s = Setting {
-            overhead: brrr::model::overhead::PYTORCH_OPS_PER_S.recip(),
-            ..Setting::on(preset("h200").unwrap(), Dtype::Bf16, Roof::Achievable)
-        };
+        let s = measured::setting_on(preset("h200").unwrap());
         step::run(&run, &s).wall * 1e3
     }
 

@@ -141,12 +141,18 @@ fn a100() -> &'static hardware::Preset {
     hardware::preset("a100-80gb").unwrap_or(&hardware::PRESETS[0])
 }
 
-/// The setting the rows ran on: the A100-80GB preset with achievable roofs.
-pub fn setting() -> Setting {
+/// The setting a measured run is compared on: `hw` with achievable roofs, bf16,
+/// and PyTorch's measured CPU cost per op.
+pub fn setting_on(hw: &'static hardware::Preset) -> Setting {
     Setting {
         overhead: crate::model::overhead::PYTORCH_OPS_PER_S.recip(),
-        ..Setting::on(a100(), Dtype::Bf16, Roof::Achievable)
+        ..Setting::on(hw, Dtype::Bf16, Roof::Achievable)
     }
+}
+
+/// The setting the rows ran on: the A100-80GB preset with achievable roofs.
+pub fn setting() -> Setting {
+    setting_on(a100())
 }
 
 /// One row and what the model says for it.
@@ -272,11 +278,7 @@ pub const NIM_H100_TP: [PublishedItl; 2] = [
 /// The setting the H100 rows ran on: the H100 SXM preset with achievable roofs
 /// (an engine's C++ runtime: the CPU cost is set by the CUDA graph, not per op).
 pub fn h100_setting() -> Setting {
-    let hw = hardware::preset("h100-sxm").unwrap_or(&hardware::PRESETS[0]);
-    Setting {
-        overhead: crate::model::overhead::PYTORCH_OPS_PER_S.recip(),
-        ..Setting::on(hw, Dtype::Bf16, Roof::Achievable)
-    }
+    setting_on(hardware::preset("h100-sxm").unwrap_or(&hardware::PRESETS[0]))
 }
 
 /// One H100 row and what the model says for it.
