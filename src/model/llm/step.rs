@@ -353,12 +353,12 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool) -> LlmStep {
         }
         flops += g.flops;
     }
-    // `gs` is one micro-batch through every stage; one GPU runs its stage of each
-    let per_gpu = busy;
     LlmStep {
         run: *r,
-        flops: flops * per_gpu,
-        bytes: bytes * per_gpu,
+        // `gs` is one micro-batch through every stage; one GPU runs its stage
+        // of each (`busy` = micro-batches ÷ stages)
+        flops: flops * busy,
+        bytes: bytes * busy,
         link_bytes,
         collectives,
         kernel_count: gs.len() as u32,
