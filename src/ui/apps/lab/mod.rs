@@ -1,5 +1,5 @@
 //! Widget `lab`: "Measure my GPU", ITS OWN LEPTOS APP (mounted by
-//! `src/bin/brrr-lab-ui.rs` when the page's stand-in, `lab_host.rs`, imports it;
+//! `src/bin/brrr-lab-ui.rs` when the page's stand-in, `ui/widgets/lab.rs`, imports it;
 //! never by `start`). Shows the WebGPU adapter and its limits, runs
 //! the lab (`gpu::web`) with a progress bar and a Cancel button, and shows the
 //! copy bandwidth, the fused-vs-eager tables, the crossover, the dispatch
@@ -14,11 +14,9 @@
 //! `window.__brrrLabBreakShader = true` makes fused x·m ×2's WGSL invalid (read by
 //! `gpu::web` when it compiles that variant).
 
-use super::lab_datasheet::LabDatasheet;
-use super::lab_view::{AdapterList, LabDetails, LabMetrics};
-use super::readout::Readout;
-use super::roofline::{Measured, MeasuredPoint, RooflineData};
-use super::Ctx;
+mod datasheet;
+mod view;
+
 use crate::gpu::results::{AdapterInfo, Kernel, LabRun, Op, Outcome};
 use crate::gpu::table::Status;
 use crate::gpu::{analysis, apply, export, table, web};
@@ -31,7 +29,12 @@ use crate::ui::chart::plot::{shared, PlotCanvas};
 use crate::ui::chart::OnScreen;
 use crate::ui::shell::download::save_text;
 use crate::ui::shell::storage;
+use crate::ui::widgets::readout::Readout;
+use crate::ui::widgets::roofline::{Measured, MeasuredPoint, RooflineData};
+use crate::ui::Ctx;
+use datasheet::LabDatasheet;
 use leptos::prelude::*;
+use view::{AdapterList, LabDetails, LabMetrics};
 use wasm_bindgen::{JsCast, JsValue};
 
 /// Where results persist (versioned with the export format).
@@ -49,7 +52,7 @@ fn save(run: &LabRun) -> Result<(), String> {
         .map_err(|e| format!("could not save the results: {e}"))
 }
 
-/// The page this app runs in (`lab_host.rs`): its shared state, as the URL
+/// The page this app runs in (`ui/widgets/lab.rs`): its shared state, as the URL
 /// codec's query, read and written through two callbacks.
 struct Page {
     /// `live()` → the page's state now.
@@ -83,7 +86,7 @@ thread_local! {
 }
 
 /// Mounts the widget into `el` (the page's stand-in calls this once the module is
-/// loaded). `opts` (see `lab_host.rs`): `dark`, the test knobs `small` and
+/// loaded). `opts` (see `ui/widgets/lab.rs`): `dark`, the test knobs `small` and
 /// `wall`, `view` (the state it draws, a URL query) and the callbacks `live` and
 /// `apply` (see [`Page`]).
 pub fn mount(el: web_sys::HtmlElement, opts: &JsValue) {

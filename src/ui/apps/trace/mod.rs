@@ -3,18 +3,21 @@
 //!
 //! Two .wasm files besides the page's, both fetched only when the widget first
 //! comes on screen: this UI is its own Leptos app (`src/bin/brrr-trace-ui.rs`,
-//! mounted by the page's stand-in `trace_host`), so the page's first load does
+//! mounted by the page's stand-in `ui/widgets/trace.rs`), so the page's first load does
 //! not carry it; the parsing and the analysis (`crate::trace`) run in a Web
 //! Worker (`src/bin/brrr-trace-worker.rs`, protocol in its module docs). This
 //! file starts the worker, follows its messages and draws the rows it posts
 //! (`trace::report::Row` as JSON, read back with the small JSON reader
 //! `gpu::json`). The readouts are the CLI's `--json` fields, unrounded.
 
-use super::readout::Readout;
-use super::trace_row::{decode, Rank};
+use crate::ui::widgets::readout::Readout;
+mod charts;
+mod row;
+
 use crate::model::hardware;
 use crate::model::units;
 use leptos::prelude::*;
+use row::{decode, Rank};
 use wasm_bindgen::{closure::Closure, JsCast, JsValue};
 
 /// The worker's loader (static/trace-worker.js), beside index.html.
@@ -423,7 +426,7 @@ fn Trace(dark: RwSignal<bool>) -> impl IntoView {
                         }).collect_view()}
                     </select></label>
             })}
-            <super::trace_charts::TraceCharts cur=cur dark=dark/>
+            <charts::TraceCharts cur=cur dark=dark/>
         </div>
     }
 }

@@ -1,5 +1,5 @@
-//! The lab's stand-in on the page. "Measure my GPU" (`lab.rs`, with `lab_view.rs`,
-//! `lab_datasheet.rs` and the WebGPU driver `gpu::web`) is its own small Leptos
+//! Widget `lab`, the lab's stand-in on the page. "Measure my GPU" (`ui/apps/lab/`
+//! and the WebGPU driver `gpu::web`) is its own small Leptos
 //! app with its own .wasm (`src/bin/brrr-lab-ui.rs`): few visitors use it, so the
 //! page's first load does not carry it. When the widget first comes on screen this
 //! component imports that module and calls its `mount`; until then it shows a

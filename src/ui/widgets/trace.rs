@@ -1,5 +1,5 @@
-//! The trace widget's stand-in on the page. The widget ("Diagnose your own run",
-//! `trace.rs`) is its own small Leptos app with its own .wasm
+//! Widget `trace`, the trace widget's stand-in on the page. The widget ("Diagnose
+//! your own run", `ui/apps/trace/`) is its own small Leptos app with its own .wasm
 //! (`src/bin/brrr-trace-ui.rs`): only some visitors use it, so the page's first
 //! load does not carry it. When the widget first comes on screen this component
 //! imports that module (an ES module beside index.html), instantiates its .wasm
