@@ -457,7 +457,7 @@ pub(crate) use {param_field, param_get, param_kind, param_set, param_slider, par
 macro_rules! params {
     (in $w:ident; $($(#[doc = $doc:literal])* $f:ident: $kind:ident $(<$t:ty>)? $([$min:expr, $max:expr])? = $d:expr, $key:literal, $label:literal;)*) => {
         /// The widget's own controls, one field per URL parameter.
-        #[derive(Clone, Debug, PartialEq, Eq)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub struct Params {
             $($(#[doc = $doc])* pub $f: $crate::state::params::param_ty!($kind $($t)?),)*
         }

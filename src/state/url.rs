@@ -13,7 +13,7 @@
 //! replaced by the default and reported as a [`Notice`]. `encode` writes every
 //! explorer key, so a shared link does not depend on today's defaults.
 
-use super::widgets::{self, explorer, WIDGETS};
+use super::widgets::{self, explorer};
 use super::State;
 
 /// A parameter that was ignored, and why.
@@ -95,7 +95,7 @@ pub fn decode(query: &str) -> (State, Vec<Notice>) {
             }
         }
     }
-    for p in WIDGETS.iter().flat_map(|w| w.params) {
+    for p in widgets::PARAMS {
         if let Some(v) = get(p.key) {
             match p.parse(v) {
                 Ok(x) => (p.set)(&mut s, x),
@@ -114,7 +114,7 @@ pub fn encode(s: &State) -> String {
                 .iter()
                 .filter_map(|p| p.write(s).map(|v| (p.key, v))),
         )
-        .extend_pairs(WIDGETS.iter().flat_map(|w| w.params).filter_map(|p| {
+        .extend_pairs(widgets::PARAMS.iter().filter_map(|p| {
             let v = (p.get)(s);
             (v != p.kind.default()).then(|| (p.key, p.format(v)))
         }))

@@ -3,7 +3,7 @@
 
 use super::super::params::params;
 use super::super::State;
-use super::Spec;
+use super::{NativeOnly, Spec};
 use crate::model::bert::{self, BertView};
 
 params! {
@@ -27,8 +27,8 @@ pub const SPEC: Spec = Spec {
     gate: true,
     inside: None,
     params: PARAMS,
-    sliders,
-    model: Some(|s| view(s).profile.wall),
+    sliders: NativeOnly::new(sliders),
+    model: NativeOnly::new(Some(|s| view(s).profile.wall)),
     on_gpu: None,
 };
 

@@ -3,7 +3,7 @@
 
 use super::super::params::{choice_enum, params};
 use super::super::State;
-use super::Spec;
+use super::{NativeOnly, Spec};
 use crate::model::ops::{self, Attention, OpSummary, Reduction};
 use crate::model::KernelGroup;
 
@@ -83,8 +83,8 @@ pub const SPEC: Spec = Spec {
     gate: true,
     inside: None,
     params: PARAMS,
-    sliders,
-    model: Some(|s| view(s).1.time),
+    sliders: NativeOnly::new(sliders),
+    model: NativeOnly::new(Some(|s| view(s).1.time)),
     on_gpu: None,
 };
 

@@ -3,7 +3,7 @@
 //! what would and would not help. No controls or model of its own.
 
 use super::super::params::params;
-use super::Spec;
+use super::{NativeOnly, Spec};
 
 params! { in diagnosis; }
 
@@ -15,7 +15,7 @@ pub const SPEC: Spec = Spec {
     gate: false,
     inside: Some("roofline-explorer"),
     params: PARAMS,
-    sliders,
-    model: None,
+    sliders: NativeOnly::new(sliders),
+    model: NativeOnly::new(None),
     on_gpu: None,
 };

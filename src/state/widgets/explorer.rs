@@ -14,7 +14,7 @@ use super::super::fields::{to_u32, Field};
 use super::super::params::{number, other, params, Lookup, XParam};
 use super::super::parse::gpu_name;
 use super::super::{limits, preset_flops, State};
-use super::Spec;
+use super::{NativeOnly, Spec};
 use crate::model::achievable::Roof;
 use crate::model::{hardware, Dtype, Preset, Setting, Shape, Workload};
 
@@ -250,8 +250,8 @@ pub const SPEC: Spec = Spec {
     gate: false,
     inside: None,
     params: PARAMS,
-    sliders: || FIELDS.to_vec(),
-    model: Some(|s| s.report().wall_time_s),
+    sliders: NativeOnly::new(|| FIELDS.to_vec()),
+    model: NativeOnly::new(Some(|s| s.report().wall_time_s)),
     on_gpu: None,
 };
 

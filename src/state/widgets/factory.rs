@@ -2,7 +2,7 @@
 //! report (`crate::factory::Storyboard`). No controls of its own.
 
 use super::super::params::params;
-use super::Spec;
+use super::{NativeOnly, Spec};
 
 params! { in factory; }
 
@@ -13,7 +13,7 @@ pub const SPEC: Spec = Spec {
     gate: true,
     inside: None,
     params: PARAMS,
-    sliders,
-    model: None,
+    sliders: NativeOnly::new(sliders),
+    model: NativeOnly::new(None),
     on_gpu: None,
 };

@@ -4,7 +4,7 @@
 
 use super::super::params::params;
 use super::super::State;
-use super::Spec;
+use super::{NativeOnly, Spec};
 use crate::model::fusion::{self, FusionView};
 
 params! {
@@ -30,8 +30,8 @@ pub const SPEC: Spec = Spec {
     gate: true,
     inside: None,
     params: PARAMS,
-    sliders,
-    model: Some(|s| view(s).compare.fused_time),
+    sliders: NativeOnly::new(sliders),
+    model: NativeOnly::new(Some(|s| view(s).compare.fused_time)),
     on_gpu: None,
 };
 

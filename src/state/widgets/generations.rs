@@ -2,7 +2,7 @@
 //! (`model::generations`), one line of GPUs or both.
 
 use super::super::params::{choice_enum, params};
-use super::Spec;
+use super::{NativeOnly, Spec};
 use crate::model::generations::{self, Line};
 
 choice_enum! {
@@ -37,8 +37,10 @@ pub const SPEC: Spec = Spec {
     gate: true,
     inside: None,
     params: PARAMS,
-    sliders,
+    sliders: NativeOnly::new(sliders),
     // the GPUs the chart draws
-    model: Some(|s| generations::rows(s.widgets.generations.line.filter()).len() as f64),
+    model: NativeOnly::new(Some(|s| {
+        generations::rows(s.widgets.generations.line.filter()).len() as f64
+    })),
     on_gpu: None,
 };

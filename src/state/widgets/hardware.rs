@@ -3,7 +3,7 @@
 //! own.
 
 use super::super::params::params;
-use super::Spec;
+use super::{NativeOnly, Spec};
 
 params! { in hardware; }
 
@@ -14,7 +14,7 @@ pub const SPEC: Spec = Spec {
     gate: true,
     inside: None,
     params: PARAMS,
-    sliders,
-    model: None,
+    sliders: NativeOnly::new(sliders),
+    model: NativeOnly::new(None),
     on_gpu: None,
 };

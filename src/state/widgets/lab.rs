@@ -3,7 +3,7 @@
 //! (localStorage); "Use my GPU" sets the explorer's preset to the measured one.
 
 use super::super::params::params;
-use super::Spec;
+use super::{NativeOnly, Spec};
 
 params! { in lab; }
 
@@ -14,7 +14,7 @@ pub const SPEC: Spec = Spec {
     gate: true,
     inside: None,
     params: PARAMS,
-    sliders,
-    model: None,
+    sliders: NativeOnly::new(sliders),
+    model: NativeOnly::new(None),
     on_gpu: None,
 };

@@ -7,7 +7,7 @@ use super::super::fields::Field;
 use super::super::params::{model_choice, params, ChoiceField};
 use super::super::State;
 use super::common::{self, bw_field, lat_field, Degree, LinkChoice, LinkKeys, Row};
-use super::Spec;
+use super::{NativeOnly, Spec};
 use crate::model::llm::{self, step, view::LlmView, KvDtype, LlmModel, Phase, WeightDtype};
 use crate::model::setting::Setting;
 
@@ -176,8 +176,8 @@ pub const SPEC: Spec = Spec {
     gate: true,
     inside: None,
     params: PARAMS,
-    sliders,
-    model: Some(|s| view(s, true).step.wall),
+    sliders: NativeOnly::new(sliders),
+    model: NativeOnly::new(Some(|s| view(s, true).step.wall)),
     on_gpu: Some(|s, before| LINK.follow_gpu(s, before)),
 };
 

@@ -4,7 +4,7 @@
 
 use super::super::params::params;
 use super::super::State;
-use super::Spec;
+use super::{NativeOnly, Spec};
 use crate::model::{microbench, Dtype};
 
 /// The tensor size in elements: 2^10 … 2^30, the essay's 2^28.
@@ -64,8 +64,8 @@ pub const SPEC: Spec = Spec {
     gate: true,
     inside: None,
     params: PARAMS,
-    sliders,
-    model: Some(|s| view(s).bench.n),
+    sliders: NativeOnly::new(sliders),
+    model: NativeOnly::new(Some(|s| view(s).bench.n)),
     on_gpu: None,
 };
 

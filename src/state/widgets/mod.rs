@@ -29,9 +29,12 @@ pub mod tensor_cores;
 pub mod trace;
 
 use super::fields::Field;
-use super::params::WParam;
+use super::params::{WKind, WParam};
 use super::State;
 use crate::model::Preset;
+
+/// A widget's model for a state, reduced to one figure it shows.
+pub type Model = fn(&State) -> f64;
 
 /// One widget, as pure data.
 pub struct Spec {
@@ -56,15 +59,41 @@ pub struct Spec {
     /// reads only the explorer's.
     pub params: &'static [WParam],
     /// Its numeric controls' fields (tests fuzz every one).
-    pub sliders: fn() -> Vec<Field>,
+    pub sliders: NativeOnly<fn() -> Vec<Field>>,
     /// Its model for a state, reduced to one figure it shows (a step's seconds,
     /// a count): the registry walk runs it at every value of every parameter and
     /// it must be finite and above zero. `None` where the widget has no model of
     /// its own in this crate's page (fixed data, a measurement, a trace file).
-    pub model: Option<fn(&State) -> f64>,
+    pub model: NativeOnly<Option<Model>>,
     /// What its own controls do when the explorer's GPU changes from the preset
     /// given (a link typed for the old GPU's own link goes, `common::LinkKeys`).
     pub on_gpu: Option<fn(&mut State, &'static Preset)>,
+}
+
+/// A part of a [`Spec`] only native code reads (the registry walk, the fuzz
+/// tests): native builds keep it, the page's .wasm, which never calls it, drops
+/// it with the code it names (`NativeOnly::new` there discards its value).
+#[derive(Clone, Copy)]
+pub struct NativeOnly<T: Copy> {
+    #[cfg(not(target_arch = "wasm32"))]
+    value: T,
+    kind: std::marker::PhantomData<T>,
+}
+
+impl<T: Copy> NativeOnly<T> {
+    #[allow(unused_variables)]
+    pub const fn new(value: T) -> Self {
+        NativeOnly {
+            #[cfg(not(target_arch = "wasm32"))]
+            value,
+            kind: std::marker::PhantomData,
+        }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn get(self) -> T {
+        self.value
+    }
 }
 
 /// The registry: one line per widget, in page order, naming its file here (and
@@ -76,7 +105,7 @@ macro_rules! registry {
 
         /// The widgets' own controls: one part per widget, named after its file
         /// (`s.widgets.llm.batch`).
-        #[derive(Clone, Debug, Default, PartialEq, Eq)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
         pub struct Widgets {
             $(pub $m: $m::Params,)*
         }
@@ -110,9 +139,44 @@ pub fn widget(id: &str) -> Option<&'static Spec> {
     WIDGETS.iter().copied().find(|w| w.id == id)
 }
 
+/// How many URL parameters the widgets have.
+const N_PARAMS: usize = {
+    let (mut n, mut i) = (0, 0);
+    while i < WIDGETS.len() {
+        n += WIDGETS[i].params.len();
+        i += 1;
+    }
+    n
+};
+
+/// Every widget's own URL parameters, in URL order (widgets in page order): the
+/// specs' `params` laid end to end, once, as the build compiles.
+pub const PARAMS: [&WParam; N_PARAMS] = {
+    let mut out = [&EMPTY_PARAM; N_PARAMS];
+    let (mut i, mut k) = (0, 0);
+    while i < WIDGETS.len() {
+        let mut j = 0;
+        while j < WIDGETS[i].params.len() {
+            out[k] = &WIDGETS[i].params[j];
+            j += 1;
+            k += 1;
+        }
+        i += 1;
+    }
+    out
+};
+
+/// A placeholder while [`PARAMS`] is filled (every slot is overwritten).
+const EMPTY_PARAM: WParam = WParam {
+    key: "",
+    kind: WKind::Flag { default: false },
+    get: |_| 0,
+    set: |_, _| {},
+};
+
 /// Every widget's own URL parameters, in URL order (widgets in page order).
 pub fn params() -> impl Iterator<Item = &'static WParam> {
-    WIDGETS.iter().flat_map(|w| w.params.iter())
+    PARAMS.iter().copied()
 }
 
 /// The widget parameter with this URL key.
@@ -129,13 +193,14 @@ pub fn owner(key: &str) -> Option<&'static Spec> {
 }
 
 /// Every widget's numeric controls (the explorer's first).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn sliders() -> Vec<Field> {
-    WIDGETS.iter().flat_map(|w| (w.sliders)()).collect()
+    WIDGETS.iter().flat_map(|w| (w.sliders.get())()).collect()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::params::{WKind, XKind};
+    use super::super::params::XKind;
     use super::super::url::{decode, encode};
     use super::*;
 
@@ -349,7 +414,7 @@ mod tests {
         );
         for w in WIDGETS {
             if spec.is_none_or(|x| x.id == w.id) {
-                if let Some(model) = w.model {
+                if let Some(model) = w.model.get() {
                     let v = model(s);
                     assert!(v.is_finite() && v > 0.0, "{}: {q}: {v}", w.id);
                 }

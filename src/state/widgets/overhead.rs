@@ -4,7 +4,7 @@
 
 use super::super::params::params;
 use super::super::State;
-use super::Spec;
+use super::{NativeOnly, Spec};
 use crate::model::overhead::{self, OverheadView, Remedies};
 
 params! {
@@ -38,8 +38,8 @@ pub const SPEC: Spec = Spec {
     gate: true,
     inside: None,
     params: PARAMS,
-    sliders,
-    model: Some(|s| view(s).run.wall()),
+    sliders: NativeOnly::new(sliders),
+    model: NativeOnly::new(Some(|s| view(s).run.wall())),
     on_gpu: None,
 };
 

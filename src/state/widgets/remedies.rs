@@ -2,7 +2,7 @@
 //! explorer's setting (`model::remedies::evaluate`). No controls of its own.
 
 use super::super::params::params;
-use super::Spec;
+use super::{NativeOnly, Spec};
 
 params! { in remedies; }
 
@@ -13,7 +13,9 @@ pub const SPEC: Spec = Spec {
     gate: true,
     inside: None,
     params: PARAMS,
-    sliders,
-    model: Some(|s| crate::model::remedies::evaluate(&s.setting).len() as f64),
+    sliders: NativeOnly::new(sliders),
+    model: NativeOnly::new(Some(|s| {
+        crate::model::remedies::evaluate(&s.setting).len() as f64
+    })),
     on_gpu: None,
 };

@@ -4,7 +4,7 @@
 
 use super::super::params::params;
 use super::super::{preset_flops, State};
-use super::Spec;
+use super::{NativeOnly, Spec};
 use crate::model::achievable::{self, Roof};
 use crate::model::Dtype;
 
@@ -79,7 +79,7 @@ pub const SPEC: Spec = Spec {
     gate: true,
     inside: None,
     params: PARAMS,
-    sliders,
-    model: Some(|s| ratio(s).1),
+    sliders: NativeOnly::new(sliders),
+    model: NativeOnly::new(Some(|s| ratio(s).1)),
     on_gpu: None,
 };

@@ -5,7 +5,7 @@
 //! reader's own never leaves the page, nor goes into the URL).
 
 use super::super::params::{choice_enum, params};
-use super::Spec;
+use super::{NativeOnly, Spec};
 
 choice_enum! {
     /// What the widget opens on.
@@ -28,7 +28,7 @@ pub const SPEC: Spec = Spec {
     gate: true,
     inside: None,
     params: PARAMS,
-    sliders,
-    model: None,
+    sliders: NativeOnly::new(sliders),
+    model: NativeOnly::new(None),
     on_gpu: None,
 };
