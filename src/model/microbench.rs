@@ -962,7 +962,7 @@ mod tests {
         let mut s =
             crate::state::State::for_preset(crate::model::hardware::preset("h100-sxm").unwrap());
         s.select_dtype(crate::model::Dtype::Fp32);
-        s.roof = roof;
+        s.setting.roof = roof;
         s.machine()
     }
 

@@ -287,7 +287,7 @@ fn a_speedup_under_the_bar_never_reads_as_the_bar() {
 #[test]
 fn the_headline_names_how_the_winner_wins() {
     let hw = crate::model::hardware::preset("a100-40gb").unwrap_or(&PRESETS[0]);
-    let mut s = State::for_preset(hw).setting();
+    let mut s = State::for_preset(hw).setting;
     s.select_dtype(Dtype::Fp32);
     s.shape = Shape {
         workload: Workload::Chain,
