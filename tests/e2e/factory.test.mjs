@@ -14,7 +14,6 @@ import {
   waitReady,
   setSlider,
   sliderRange,
-  settle,
   pollUntil,
   screenshot,
   clearShots,
@@ -53,9 +52,12 @@ const frameOf = (page) =>
 const flopsParam = async (page) => Number(new URLSearchParams(await search(page)).get('flops'));
 const caption = (page) => readText(page.locator('#factory-caption'));
 
+/** Scroll the factory into view and wait until it knows: its animation runs (with
+ * reduced motion: its still frame is drawn). */
 async function showFactory(page) {
   await page.evaluate(() => document.getElementById('factory').scrollIntoView({ block: 'center' }));
-  await settle(page);
+  if (await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches)) await drawnPast(page, CANVAS, 0);
+  else await page.waitForSelector(`${CANVAS}[data-running="1"]`, { state: 'attached' });
 }
 
 async function hideFactory(page) {
@@ -160,6 +162,7 @@ test('"Double the factory" doubles flops= in the URL and explains the step time'
   });
   // compute-bound: a big matmul; doubling is close to 2×
   await withPage(t, '?workload=mlp&batch=8192&hidden=8192&ops=1&fused=1', async (page) => {
+    await showFactory(page);
     const before = await flopsParam(page);
     await page.locator('#factory-double').click();
     await pollUntil(page, () => flopsParam(page), (v) => v !== before);
