@@ -7,7 +7,7 @@
 //! busy the factory and the trucks are, how many orders wait at the desk.
 //! `ui::widgets::factory` only animates the clock and paints what these functions return.
 
-use crate::model::{units, Bound, Regime, Report};
+use crate::model::{units, Bound, Machine, Regime, Report};
 use crate::state::State;
 
 /// One step of the model plays in this many seconds.
@@ -108,84 +108,183 @@ fn finite_pos(v: f64) -> f64 {
     }
 }
 
+/// The GPU lane of one step: each kernel of `r.timeline` as a segment (its
+/// group's arithmetic and memory shares of its time on `m`), idle gaps between.
+fn segments(r: &Report, m: &Machine) -> Vec<Seg> {
+    let utils: Vec<(f64, f64)> = r
+        .groups
+        .iter()
+        .map(|g| {
+            let t = g.time;
+            let tc = g.group.flops / m.ceiling(g.group.unit);
+            let tm = g.group.bytes / m.bw;
+            (ratio(tc, t), ratio(tm, t))
+        })
+        .collect();
+    let counts: Vec<u32> = r.groups.iter().map(|g| g.group.count).collect();
+    let spans = &r.timeline.spans;
+    let mut segs = Vec::with_capacity(spans.len() * 2 + 1);
+    let mut nth = vec![0u32; r.groups.len()];
+    let mut prev = 0.0f64;
+    for sp in spans {
+        if sp.gpu_start > prev {
+            segs.push(Seg {
+                start: prev,
+                end: sp.gpu_start,
+                kind: Kind::Idle,
+                group: 0,
+                nth: 0,
+                count: 0,
+                c_util: 0.0,
+                m_util: 0.0,
+            });
+        }
+        let n = match nth.get_mut(sp.group) {
+            Some(n) => {
+                *n += 1;
+                *n
+            }
+            None => 1,
+        };
+        let (c_util, m_util) = utils.get(sp.group).copied().unwrap_or((0.0, 0.0));
+        segs.push(Seg {
+            start: sp.gpu_start,
+            end: sp.gpu_end.max(sp.gpu_start),
+            kind: match sp.bound {
+                Bound::Compute => Kind::Compute,
+                Bound::Memory => Kind::Memory,
+            },
+            group: sp.group,
+            nth: n,
+            count: counts.get(sp.group).copied().unwrap_or(1),
+            c_util,
+            m_util,
+        });
+        prev = sp.gpu_end.max(prev);
+    }
+    segs
+}
+
+/// [`BUCKETS`] equal stretches of a step of `wall` seconds: the shares of each
+/// kind of segment in each, and the factory's and trucks' average utilisation.
+fn buckets_of(segs: &[Seg], wall: f64) -> Vec<Bucket> {
+    let mut buckets = vec![Bucket::default(); BUCKETS];
+    if wall > 0.0 {
+        let len = wall / BUCKETS as f64;
+        for seg in segs {
+            let b0 = ((seg.start / len) as usize).min(BUCKETS - 1);
+            let b1 = ((seg.end / len) as usize).min(BUCKETS - 1);
+            for (i, b) in buckets.iter_mut().enumerate().take(b1 + 1).skip(b0) {
+                let lo = i as f64 * len;
+                let ov = ((seg.end.min(lo + len) - seg.start.max(lo)) / len).max(0.0);
+                match seg.kind {
+                    Kind::Compute => b.compute += ov,
+                    Kind::Memory => b.memory += ov,
+                    Kind::Idle => b.idle += ov,
+                }
+                b.gear += ov * seg.c_util;
+                b.road += ov * seg.m_util;
+            }
+        }
+    }
+    buckets
+}
+
+/// The strip's rectangles, one per segment (`frac`: seconds → fraction of the
+/// step), and the boundaries between back-to-back kernels.
+fn exact_strip(segs: &[Seg], frac: impl Fn(f64) -> f64) -> (Vec<StripRect>, Vec<f64>) {
+    let strip = segs
+        .iter()
+        .map(|seg| StripRect {
+            x0: frac(seg.start),
+            x1: frac(seg.end),
+            y0: 0.0,
+            y1: 1.0,
+            kind: seg.kind,
+        })
+        .collect();
+    let mut seg_marks = Vec::new();
+    for w in segs.windows(2) {
+        if let [a, b] = w {
+            if a.kind != Kind::Idle && b.kind != Kind::Idle {
+                seg_marks.push(frac(b.start));
+            }
+        }
+    }
+    (strip, seg_marks)
+}
+
+/// Too many kernels to draw one by one: stacked shares per bucket, with runs of
+/// similar buckets merged.
+fn stacked_strip(buckets: &[Bucket]) -> Vec<StripRect> {
+    let mut strip = Vec::new();
+    let n = buckets.len() as f64;
+    let mut i = 0;
+    while i < buckets.len() {
+        let first = buckets[i];
+        let mut j = i + 1;
+        while j < buckets.len() {
+            let b = buckets[j];
+            if (b.compute - first.compute).abs() > 0.02
+                || (b.memory - first.memory).abs() > 0.02
+                || (b.idle - first.idle).abs() > 0.02
+            {
+                break;
+            }
+            j += 1;
+        }
+        let (x0, x1) = (i as f64 / n, j as f64 / n);
+        let tot = (first.compute + first.memory + first.idle).max(1e-12);
+        let mut y = 0.0;
+        for (share, kind) in [
+            (first.compute, Kind::Compute),
+            (first.memory, Kind::Memory),
+            (first.idle, Kind::Idle),
+        ] {
+            let h = share / tot;
+            if h > 0.0 {
+                strip.push(StripRect {
+                    x0,
+                    x1,
+                    y0: y,
+                    y1: y + h,
+                    kind,
+                });
+                y += h;
+            }
+        }
+        i = j;
+    }
+    strip
+}
+
+/// The still frame (reduced motion): a quarter into the longest stretch of the
+/// regime's kind, so the picture shows what dominates the step.
+fn still_instant(segs: &[Seg], regime: Regime) -> f64 {
+    let want = match regime {
+        Regime::Compute => Kind::Compute,
+        Regime::Memory => Kind::Memory,
+        // the explorer's workloads run on one GPU
+        Regime::Overhead | Regime::Communication => Kind::Idle,
+    };
+    let longest = |k: Option<Kind>| {
+        segs.iter()
+            .filter(|s| k.is_none_or(|k| s.kind == k))
+            .max_by(|a, b| (a.end - a.start).total_cmp(&(b.end - b.start)))
+            .copied()
+    };
+    longest(Some(want))
+        .or_else(|| longest(None))
+        .map(|s| s.start + 0.25 * (s.end - s.start))
+        .unwrap_or(0.0)
+}
+
 impl Storyboard {
     pub fn build(r: &Report, s: &State) -> Storyboard {
-        let m = s.machine();
         let wall = finite_pos(r.timeline.wall);
-        let utils: Vec<(f64, f64)> = r
-            .groups
-            .iter()
-            .map(|g| {
-                let t = g.time;
-                let tc = g.group.flops / m.ceiling(g.group.unit);
-                let tm = g.group.bytes / m.bw;
-                (ratio(tc, t), ratio(tm, t))
-            })
-            .collect();
-        let counts: Vec<u32> = r.groups.iter().map(|g| g.group.count).collect();
         let names: Vec<&'static str> = r.groups.iter().map(|g| g.group.name).collect();
-
-        let spans = &r.timeline.spans;
-        let mut segs = Vec::with_capacity(spans.len() * 2 + 1);
-        let mut nth = vec![0u32; r.groups.len()];
-        let mut prev = 0.0f64;
-        for sp in spans {
-            if sp.gpu_start > prev {
-                segs.push(Seg {
-                    start: prev,
-                    end: sp.gpu_start,
-                    kind: Kind::Idle,
-                    group: 0,
-                    nth: 0,
-                    count: 0,
-                    c_util: 0.0,
-                    m_util: 0.0,
-                });
-            }
-            let n = match nth.get_mut(sp.group) {
-                Some(n) => {
-                    *n += 1;
-                    *n
-                }
-                None => 1,
-            };
-            let (c_util, m_util) = utils.get(sp.group).copied().unwrap_or((0.0, 0.0));
-            segs.push(Seg {
-                start: sp.gpu_start,
-                end: sp.gpu_end.max(sp.gpu_start),
-                kind: match sp.bound {
-                    Bound::Compute => Kind::Compute,
-                    Bound::Memory => Kind::Memory,
-                },
-                group: sp.group,
-                nth: n,
-                count: counts.get(sp.group).copied().unwrap_or(1),
-                c_util,
-                m_util,
-            });
-            prev = sp.gpu_end.max(prev);
-        }
-
-        let mut buckets = vec![Bucket::default(); BUCKETS];
-        if wall > 0.0 {
-            let len = wall / BUCKETS as f64;
-            for seg in &segs {
-                let b0 = ((seg.start / len) as usize).min(BUCKETS - 1);
-                let b1 = ((seg.end / len) as usize).min(BUCKETS - 1);
-                for (i, b) in buckets.iter_mut().enumerate().take(b1 + 1).skip(b0) {
-                    let lo = i as f64 * len;
-                    let ov = ((seg.end.min(lo + len) - seg.start.max(lo)) / len).max(0.0);
-                    match seg.kind {
-                        Kind::Compute => b.compute += ov,
-                        Kind::Memory => b.memory += ov,
-                        Kind::Idle => b.idle += ov,
-                    }
-                    b.gear += ov * seg.c_util;
-                    b.road += ov * seg.m_util;
-                }
-            }
-        }
-
+        let segs = segments(r, &s.machine());
+        let buckets = buckets_of(&segs, wall);
         let frac = |t: f64| {
             if wall > 0.0 {
                 (t / wall).clamp(0.0, 1.0)
@@ -193,67 +292,13 @@ impl Storyboard {
                 0.0
             }
         };
-        let mut strip = Vec::new();
-        let mut seg_marks = Vec::new();
-        if segs.len() <= EXACT_MAX {
-            for seg in &segs {
-                strip.push(StripRect {
-                    x0: frac(seg.start),
-                    x1: frac(seg.end),
-                    y0: 0.0,
-                    y1: 1.0,
-                    kind: seg.kind,
-                });
-            }
-            for w in segs.windows(2) {
-                if let [a, b] = w {
-                    if a.kind != Kind::Idle && b.kind != Kind::Idle {
-                        seg_marks.push(frac(b.start));
-                    }
-                }
-            }
+        let (strip, seg_marks) = if segs.len() <= EXACT_MAX {
+            exact_strip(&segs, frac)
         } else {
-            // Too many kernels to draw one by one: stacked shares per bucket, with
-            // runs of similar buckets merged.
-            let n = buckets.len() as f64;
-            let mut i = 0;
-            while i < buckets.len() {
-                let first = buckets[i];
-                let mut j = i + 1;
-                while j < buckets.len() {
-                    let b = buckets[j];
-                    if (b.compute - first.compute).abs() > 0.02
-                        || (b.memory - first.memory).abs() > 0.02
-                        || (b.idle - first.idle).abs() > 0.02
-                    {
-                        break;
-                    }
-                    j += 1;
-                }
-                let (x0, x1) = (i as f64 / n, j as f64 / n);
-                let tot = (first.compute + first.memory + first.idle).max(1e-12);
-                let mut y = 0.0;
-                for (share, kind) in [
-                    (first.compute, Kind::Compute),
-                    (first.memory, Kind::Memory),
-                    (first.idle, Kind::Idle),
-                ] {
-                    let h = share / tot;
-                    if h > 0.0 {
-                        strip.push(StripRect {
-                            x0,
-                            x1,
-                            y0: y,
-                            y1: y + h,
-                            kind,
-                        });
-                        y += h;
-                    }
-                }
-                i = j;
-            }
-        }
+            (stacked_strip(&buckets), Vec::new())
+        };
 
+        let spans = &r.timeline.spans;
         let cpu_ends: Vec<f64> = spans.iter().map(|s| s.cpu_end).collect();
         let gpu_starts: Vec<f64> = spans.iter().map(|s| s.gpu_start).collect();
         let cpu_end = cpu_ends.last().copied().unwrap_or(0.0);
@@ -262,25 +307,7 @@ impl Storyboard {
         } else {
             Vec::new()
         };
-
-        // The still frame (reduced motion): a quarter into the longest stretch of
-        // the regime's kind, so the picture shows what dominates the step.
-        let want = match r.regime {
-            Regime::Compute => Kind::Compute,
-            Regime::Memory => Kind::Memory,
-            // the explorer's workloads run on one GPU
-            Regime::Overhead | Regime::Communication => Kind::Idle,
-        };
-        let longest = |k: Option<Kind>| {
-            segs.iter()
-                .filter(|s| k.is_none_or(|k| s.kind == k))
-                .max_by(|a, b| (a.end - a.start).total_cmp(&(b.end - b.start)))
-                .copied()
-        };
-        let still_t = longest(Some(want))
-            .or_else(|| longest(None))
-            .map(|s| s.start + 0.25 * (s.end - s.start))
-            .unwrap_or(0.0);
+        let still_t = still_instant(&segs, r.regime);
 
         let launches = spans.len();
         let fused_ops = if s.setting.shape.fused {

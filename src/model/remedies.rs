@@ -311,14 +311,88 @@ fn after(s: &Setting, change: &Change) -> PerSample {
     }
 }
 
+/// `s` changed by `f`, as a remedy's change.
+fn with(s: &Setting, f: &dyn Fn(&mut Setting)) -> Change {
+    let mut t = *s;
+    f(&mut t);
+    Change::Setting(t)
+}
+
+/// The tensor-core remedy: the fastest tensor-core dtype ahead of the current
+/// one, or why there is none.
+fn plan_tensor(s: &Setting) -> (String, Result<Change, String>) {
+    let name = s.hw.name;
+    // Fastest first: only the tensor-core dtypes ahead of the current one
+    // can be faster.
+    let faster = [Dtype::Fp8, Dtype::Bf16, Dtype::Tf32]
+        .into_iter()
+        .take_while(|d| *d != s.dtype)
+        .find(|d| s.hw.supports(*d));
+    match faster {
+        Some(d) => (
+            format!("Switch to {} on the tensor cores", d.id()),
+            Ok(with(s, &|t| t.select_dtype(d))),
+        ),
+        None => {
+            let has_any = [Dtype::Fp8, Dtype::Bf16, Dtype::Tf32]
+                .into_iter()
+                .any(|d| s.hw.supports(d));
+            let reason = if s.hw.is_measured() {
+                "the lab measures fp32 only, so brrr does not know this GPU's tensor cores"
+                    .to_string()
+            } else if !has_any {
+                format!("the {name} has no tensor-core dtype")
+            } else if !s.hw.supports(Dtype::Fp8) {
+                format!(
+                    "{} is already the fastest tensor-core dtype the {name} has (it has no fp8)",
+                    s.dtype.id()
+                )
+            } else {
+                format!("{} is already the fastest tensor-core dtype", s.dtype.id())
+            };
+            (
+                "Switch to a faster tensor-core dtype".to_string(),
+                Err(reason),
+            )
+        }
+    }
+}
+
+/// The smaller-dtype remedy: the next smaller dtype the GPU has, or why not.
+fn plan_dtype(s: &Setting) -> (String, Result<Change, String>) {
+    let name = s.hw.name;
+    let next = match s.dtype {
+        Dtype::Fp32 | Dtype::Tf32 => Some(Dtype::Bf16),
+        Dtype::Bf16 => Some(Dtype::Fp8),
+        Dtype::Fp8 => None,
+    };
+    match next {
+        Some(d) if s.hw.supports(d) => (
+            format!(
+                "Store tensors in {} ({} bytes per element instead of {})",
+                d.id(),
+                d.bytes(),
+                s.dtype.bytes()
+            ),
+            Ok(with(s, &|t| t.select_dtype(d))),
+        ),
+        Some(_) if s.hw.is_measured() => (
+            "Store tensors in a smaller dtype".to_string(),
+            Err("the lab measures fp32 only; other dtypes of this GPU are unknown".to_string()),
+        ),
+        Some(d) => (
+            "Store tensors in a smaller dtype".to_string(),
+            Err(format!("the {name} has no {}", d.id())),
+        ),
+        None => (
+            "Store tensors in a smaller dtype".to_string(),
+            Err("fp8 is already the smallest dtype in this model".to_string()),
+        ),
+    }
+}
+
 /// A remedy's label for `s` and the change it makes, or why it does not apply.
 fn plan(id: RemedyId, s: &Setting) -> (String, Result<Change, String>) {
-    let with = |f: &dyn Fn(&mut Setting)| {
-        let mut t = *s;
-        f(&mut t);
-        Change::Setting(t)
-    };
-    let name = s.hw.name;
     let kernels = super::analyse(&s.shape, &s.machine()).kernel_count;
     match id {
         RemedyId::Fuse => {
@@ -332,7 +406,7 @@ fn plan(id: RemedyId, s: &Setting) -> (String, Result<Change, String>) {
             } else if ops == 1 {
                 Err("a single pointwise op is already one kernel".to_string())
             } else {
-                Ok(with(&|t| t.shape.fused = true))
+                Ok(with(s, &|t| t.shape.fused = true))
             };
             (label, change)
         }
@@ -364,7 +438,7 @@ fn plan(id: RemedyId, s: &Setting) -> (String, Result<Change, String>) {
                     units::si(limits::OVERHEAD.0, "s")
                 ))
             } else {
-                Ok(with(&|t| {
+                Ok(with(s, &|t| {
                     t.overhead = (t.overhead / TRACE_FACTOR).max(limits::OVERHEAD.0)
                 }))
             };
@@ -382,7 +456,7 @@ fn plan(id: RemedyId, s: &Setting) -> (String, Result<Change, String>) {
                     limits::BATCH.1
                 ))
             } else {
-                Ok(with(&|t| {
+                Ok(with(s, &|t| {
                     t.shape.batch = t
                         .shape
                         .batch
@@ -392,81 +466,14 @@ fn plan(id: RemedyId, s: &Setting) -> (String, Result<Change, String>) {
             };
             (label, change)
         }
-        RemedyId::Tensor => {
-            // Fastest first: only the tensor-core dtypes ahead of the current one
-            // can be faster.
-            let faster = [Dtype::Fp8, Dtype::Bf16, Dtype::Tf32]
-                .into_iter()
-                .take_while(|d| *d != s.dtype)
-                .find(|d| s.hw.supports(*d));
-            match faster {
-                Some(d) => (
-                    format!("Switch to {} on the tensor cores", d.id()),
-                    Ok(with(&|t| t.select_dtype(d))),
-                ),
-                None => {
-                    let has_any = [Dtype::Fp8, Dtype::Bf16, Dtype::Tf32]
-                        .into_iter()
-                        .any(|d| s.hw.supports(d));
-                    let reason = if s.hw.is_measured() {
-                        "the lab measures fp32 only, so brrr does not know this GPU's tensor cores"
-                            .to_string()
-                    } else if !has_any {
-                        format!("the {name} has no tensor-core dtype")
-                    } else if !s.hw.supports(Dtype::Fp8) {
-                        format!(
-                            "{} is already the fastest tensor-core dtype the {name} has (it has no fp8)",
-                            s.dtype.id()
-                        )
-                    } else {
-                        format!("{} is already the fastest tensor-core dtype", s.dtype.id())
-                    };
-                    (
-                        "Switch to a faster tensor-core dtype".to_string(),
-                        Err(reason),
-                    )
-                }
-            }
-        }
-        RemedyId::Dtype => {
-            let next = match s.dtype {
-                Dtype::Fp32 | Dtype::Tf32 => Some(Dtype::Bf16),
-                Dtype::Bf16 => Some(Dtype::Fp8),
-                Dtype::Fp8 => None,
-            };
-            match next {
-                Some(d) if s.hw.supports(d) => (
-                    format!(
-                        "Store tensors in {} ({} bytes per element instead of {})",
-                        d.id(),
-                        d.bytes(),
-                        s.dtype.bytes()
-                    ),
-                    Ok(with(&|t| t.select_dtype(d))),
-                ),
-                Some(_) if s.hw.is_measured() => (
-                    "Store tensors in a smaller dtype".to_string(),
-                    Err(
-                        "the lab measures fp32 only; other dtypes of this GPU are unknown"
-                            .to_string(),
-                    ),
-                ),
-                Some(d) => (
-                    "Store tensors in a smaller dtype".to_string(),
-                    Err(format!("the {name} has no {}", d.id())),
-                ),
-                None => (
-                    "Store tensors in a smaller dtype".to_string(),
-                    Err("fp8 is already the smallest dtype in this model".to_string()),
-                ),
-            }
-        }
+        RemedyId::Tensor => plan_tensor(s),
+        RemedyId::Dtype => plan_dtype(s),
         RemedyId::Flops => {
             let label = "A GPU with 2× the FLOP/s (same memory)".to_string();
             let change = if s.flops >= limits::FLOPS.1 {
                 Err("the peak is already at the model's limit".to_string())
             } else {
-                Ok(with(&|t| t.flops = (t.flops * 2.0).min(limits::FLOPS.1)))
+                Ok(with(s, &|t| t.flops = (t.flops * 2.0).min(limits::FLOPS.1)))
             };
             (label, change)
         }
@@ -475,7 +482,7 @@ fn plan(id: RemedyId, s: &Setting) -> (String, Result<Change, String>) {
             let change = if s.bw >= limits::BW.1 {
                 Err("the bandwidth is already at the model's limit".to_string())
             } else {
-                Ok(with(&|t| t.bw = (t.bw * 2.0).min(limits::BW.1)))
+                Ok(with(s, &|t| t.bw = (t.bw * 2.0).min(limits::BW.1)))
             };
             (label, change)
         }

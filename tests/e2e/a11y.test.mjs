@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { useHarness, waitReady, pollUntil, REPO_ROOT, WIDGET_IDS } from './helpers.mjs';
+import { useHarness, waitReady, pollUntil, REPO_ROOT, WIDGET_IDS, settle } from './helpers.mjs';
 
 const AXE = path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js');
 const h = useHarness();
@@ -28,7 +28,7 @@ async function scrollThrough(page) {
   const height = await page.evaluate(() => document.body.scrollHeight);
   for (let y = 0; y < height; y += 700) {
     await page.evaluate((y) => window.scrollTo(0, y), y);
-    await page.waitForTimeout(60);
+    await settle(page); // the widgets now on screen have been told so and drawn
   }
   await page.evaluate(() => window.scrollTo(0, 0));
 }
@@ -80,9 +80,10 @@ test('URL notices and a 360 px layout have no axe violations', async () => {
 test('the lab after a finished run has no axe violations', async () => {
   const page = await openAudited('?embed=lab&lab_size=small&lab_timer=wall', { width: 1000 });
   const status = () => page.locator('.lab').getAttribute('data-lab-status');
-  await pollUntil(() => page.locator('#lab-run').isEnabled(), (v) => v, { timeout: 15_000 });
+  await page.waitForSelector('#lab-run:enabled', { timeout: 15_000 });
   await page.click('#lab-run');
-  assert.equal(await pollUntil(status, (s) => s === 'done' || s === 'failed', { timeout: 60_000, interval: 200 }), 'done');
+  await page.waitForSelector('.lab[data-lab-status=done], .lab[data-lab-status=failed]', { state: 'attached', timeout: 60_000 });
+  assert.equal(await status(), 'done');
   assertNone(await violations(page), 'lab, done');
   await page.context().close();
 });
@@ -105,7 +106,7 @@ test('sliders: a screen reader hears the value in its unit, and keys step it by 
   }
   const spoken = (id) => page.locator(`#${id}-slider`).getAttribute('aria-valuetext');
   const box = (id) => page.locator(`#${id}-box`).inputValue();
-  const until = (id, want) => pollUntil(() => spoken(id), (t) => t === want);
+  const until = (id, want) => pollUntil(page, () => spoken(id), (t) => t === want);
   assert.equal(await spoken('flops'), '312 TFLOP/s');
   assert.equal(await spoken('llm_context'), '4096 tokens');
   assert.equal(await spoken('llm_batch'), '1 sequence');
@@ -119,7 +120,7 @@ test('sliders: a screen reader hears the value in its unit, and keys step it by 
   await page.keyboard.press('ArrowDown');
   assert.equal(await until('batch', '1024'), '1024');
   assert.equal(await box('batch'), '1024', 'the number box follows');
-  await pollUntil(() => page.evaluate(() => location.search), (q) => q.includes('batch=1024'));
+  await pollUntil(page, () => page.evaluate(() => location.search), (q) => q.includes('batch=1024'));
   assert.match(await page.evaluate(() => location.search), /batch=1024/);
   // a continuous value walks 1-2-5; Page Down is a decade
   await page.locator('#flops-slider').focus();
@@ -135,7 +136,7 @@ test('sliders: a screen reader hears the value in its unit, and keys step it by 
   await page.locator('#llm_batch-slider').focus();
   await page.keyboard.press('ArrowUp');
   assert.equal(await until('llm_batch', '2 sequences'), '2 sequences');
-  await pollUntil(() => page.evaluate(() => location.search), (q) => q.includes('llm_batch=2'));
+  await pollUntil(page, () => page.evaluate(() => location.search), (q) => q.includes('llm_batch=2'));
   assert.match(await page.evaluate(() => location.search), /llm_context=8192&.*llm_batch=2|llm_batch=2&.*llm_context=8192/);
   await h.closePage(page);
 });

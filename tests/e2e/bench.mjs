@@ -108,11 +108,20 @@ async function sweepInPage({ id, n, noRedrawMs, mode }) {
   const home = el.closest('section.widget') || el.closest('.explorer');
   const canvas = (home && home.querySelector('canvas')) || null;
   el.scrollIntoView({ block: 'center' });
-  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50))));
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))); // on screen, drawn
   const min = Number(el.min);
   const max = Number(el.max);
   if (!(Number.isFinite(min) && Number.isFinite(max) && max > min)) return { error: `#${id}-slider min/max ${el.min}/${el.max}` };
-  const afterFrame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  // a task queued from the next frame (a message, so no timer clamping): each
+  // input starts in a task of its own after a frame, as a drag's do
+  const afterFrame = () =>
+    new Promise((r) =>
+      requestAnimationFrame(() => {
+        const c = new MessageChannel();
+        c.port1.onmessage = () => r();
+        c.port2.postMessage(0);
+      }),
+    );
   const times = [];
   let noRedraw = 0;
   let unchanged = 0;

@@ -29,7 +29,7 @@ async function geometry(page, scope = EXPLORER) {
   const sel = `${scope} .marks`;
   // charts draw only on screen
   await page.locator(`${scope} .plot`).first().scrollIntoViewIfNeeded();
-  const g = await pollUntil(
+  const g = await pollUntil(page, 
     () => page.evaluate((s) => document.querySelector(s)?.getAttribute('data-geometry') ?? null, sel),
     (v) => v !== null && JSON.parse(v).areas.length > 0,
   );
@@ -280,7 +280,7 @@ test('points follow the state: a new bandwidth moves the kernels onto the new ro
   await h.withPage(t, '?bw=1e9', async (page) => {
     await geometry(page);
     await typeBox(page, 'bw', '0.01');
-    const kernels = await pollUntil(
+    const kernels = await pollUntil(page, 
       async () => (await marks(page)).filter((m) => m.kind === 'kernel'),
       (ks) => ks.length > 0 && ks.every((k) => k.bound === 'compute' || rel(k.y, 1e10 * k.x) < 1e-9),
     );
@@ -306,7 +306,7 @@ test('a focused point keeps its focus and tooltip while a slider redraws the cha
     const frame = await page.evaluate((s) => Number(document.querySelector(`${s} canvas`).dataset.frame), EXPLORER);
     const r = await sliderRange(page, 'bw');
     await setSlider(page, 'bw', r.value - (r.max - r.min) / 10);
-    const after = await pollUntil(async () => Number(await point.getAttribute('data-y')), (y) => y !== before);
+    const after = await pollUntil(page, async () => Number(await point.getAttribute('data-y')), (y) => y !== before);
     assert.ok(after < before, `the point moved down with the bandwidth: ${before} -> ${after}`);
     const frame2 = await page.evaluate((s) => Number(document.querySelector(`${s} canvas`).dataset.frame), EXPLORER);
     assert.ok(frame2 > frame, 'redrawn');
@@ -432,7 +432,7 @@ test('a redraw that copies the kept axes back is pixel-identical to a fresh draw
   // same state opened from its address (drawn afresh), and anything the
   // picture depends on (here the theme) must draw it anew.
   const pixels = async (page) => ({ frame: await frame(page), hash: await canvasHash(page), corner: await canvasPixel(page) });
-  const redrawn = (page, after) => pollUntil(() => pixels(page), (p) => p.frame > after.frame);
+  const redrawn = (page, after) => pollUntil(page, () => pixels(page), (p) => p.frame > after.frame);
   const same = (a, b) => a.hash === b.hash;
   let moved;
   let query;

@@ -13,7 +13,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useHarness, WIDGET_IDS, OUT_DIR, REPO_ROOT, settle, pollUntil, frame, waitReady } from './helpers.mjs';
+import { useHarness, WIDGET_IDS, OUT_DIR, REPO_ROOT, settle, pollUntil, frame, waitReady, drawnPast, READY_TIMEOUT_MS } from './helpers.mjs';
 
 const SHOTS = path.join(OUT_DIR, 'embed');
 
@@ -58,12 +58,11 @@ async function settleWidget(page, id) {
     // its example is parsed by a worker once the widget is on screen
     await page.waitForSelector('[data-trace-state=example], [data-trace-state=error]', { timeout: 60_000 });
   }
-  await pollUntil(
-    () => page.evaluate(() => [...document.querySelectorAll('canvas[data-frame]')].every((c) => Number(c.dataset.frame) >= 1)),
-    (ok) => ok,
-    { timeout: 30_000 },
-  );
-  await settle(page, 200);
+  // every chart drawn at least once: each canvas's own count
+  await page.waitForFunction(() => [...document.querySelectorAll('canvas[data-frame]')].every((c) => Number(c.dataset.frame) >= 1), null, {
+    timeout: READY_TIMEOUT_MS,
+  });
+  await settle(page);
 }
 
 test("every widget fits its copied embed snippet's height at 720 px wide", async () => {
@@ -109,7 +108,10 @@ test('an embed posts its height, and README\'s host snippet sizes the iframe to 
   const fr = await frameOf();
   await waitReady(fr);
   const heightMessages = () => page.evaluate(() => window.__messages.filter((m) => m.data && m.data.type === 'brrr:height'));
-  const first = await pollUntil(heightMessages, (ms) => ms.length > 0, { timeout: 10_000 });
+  const posted = (n) =>
+    page.waitForFunction((n) => window.__messages.filter((m) => m.data && m.data.type === 'brrr:height').length > n, n, { timeout: READY_TIMEOUT_MS });
+  await posted(0);
+  const first = await heightMessages();
   assert.ok(first.length > 0, 'no brrr:height message arrived');
   const msg = first.at(-1);
   assert.deepEqual(Object.keys(msg.data).sort(), ['height', 'id', 'type'], 'the documented shape');
@@ -131,7 +133,7 @@ test('an embed posts its height, and README\'s host snippet sizes the iframe to 
     }));
     return { posted, frame: box.height, width: box.width, count: ms.length, ...inner };
   };
-  let f = await pollUntil(fits, (x) => Math.round(x.frame) === x.posted, { timeout: 30_000 });
+  let f = await pollUntil(page, fits, (x) => Math.round(x.frame) === x.posted);
   assert.equal(Math.round(f.frame), f.posted, `iframe ${f.frame} px, posted ${f.posted}`);
   assert.equal(f.posted, f.content, 'the posted height is the content height');
   assert.ok(f.scroll <= f.client, `the iframe scrolls: ${f.scroll} > ${f.client}`);
@@ -139,7 +141,8 @@ test('an embed posts its height, and README\'s host snippet sizes the iframe to 
 
   // a narrower host page: the widget wraps, grows, says so, and the iframe follows
   await page.setViewportSize({ width: 390, height: 844 });
-  const narrow = await pollUntil(fits, (x) => x.count > f.count && Math.round(x.frame) === x.posted && x.posted === x.content, { timeout: 30_000 });
+  await posted(f.count); // the page's next brrr:height message
+  const narrow = await pollUntil(page, fits, (x) => Math.round(x.frame) === x.posted && x.posted === x.content);
   assert.ok(narrow.count > f.count, 'no new message after the width changed');
   assert.ok(narrow.posted > f.posted, `narrower should be taller: ${narrow.posted} vs ${f.posted}`);
   assert.equal(Math.round(narrow.frame), narrow.posted);
@@ -152,7 +155,8 @@ test('an embed posts its height, and README\'s host snippet sizes the iframe to 
   await fr.evaluate(() => {
     document.querySelector('.embed-foot').style.paddingBottom = '120px';
   });
-  const grown = await pollUntil(fits, (x) => x.count > f.count && Math.round(x.frame) === x.posted && x.posted === x.content, { timeout: 30_000 });
+  await posted(f.count); // the page's next brrr:height message
+  const grown = await pollUntil(page, fits, (x) => Math.round(x.frame) === x.posted && x.posted === x.content);
   assert.ok(grown.count > f.count && grown.posted === f.posted + 120, `no message after the content changed (${f.posted} → ${grown.posted})`);
   assert.equal(Math.round(grown.frame), grown.content);
 
@@ -162,7 +166,7 @@ test('an embed posts its height, and README\'s host snippet sizes the iframe to 
     const got = [];
     addEventListener('message', (e) => got.push(e.data));
     document.body.style.paddingBottom = '300px'; // a height change
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, 300)); // checks that nothing happens: no message posted
     return got;
   });
   assert.deepEqual(own, []);
@@ -177,7 +181,7 @@ test('phone (390 × 844): the roofline stays on screen, unobstructed, while each
     // scrolled to as a user would, and as the page asks (its scroll margin puts a
     // control below the pinned chart)
     await page.evaluate((sid) => document.getElementById(sid).scrollIntoView({ block: 'start' }), id);
-    await settle(page, 50);
+    await settle(page);
     const g = await page.evaluate((sid) => {
       const s = document.getElementById(sid).getBoundingClientRect();
       const c = document.getElementById('roofline-canvas').getBoundingClientRect();
@@ -203,7 +207,7 @@ test('phone (390 × 844): the roofline stays on screen, unobstructed, while each
     await page.locator(`#${id}`).focus();
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowLeft');
-    const after = await pollUntil(() => frame(page), (x) => x > before);
+    const after = await drawnPast(page, 'canvas#roofline-canvas', before);
     assert.ok(after > before, `${id}: the roofline did not redraw`);
     if (!shot && id === 'ops-slider') {
       await page.screenshot({ path: path.join(SHOTS, 'phone-390-ops.png') });
@@ -216,7 +220,7 @@ test('phone (390 × 844): the roofline stays on screen, unobstructed, while each
     scrollTo(0, 0);
   });
   await page.locator('#ops-slider').focus();
-  await settle(page, 100);
+  await settle(page);
   const k = await page.evaluate(() => {
     const s = document.getElementById('ops-slider').getBoundingClientRect();
     const c = document.getElementById('roofline-canvas').getBoundingClientRect();
@@ -228,7 +232,7 @@ test('phone (390 × 844): the roofline stays on screen, unobstructed, while each
   // wide screens: the chart sits beside the controls, the breakdown under the chart
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.evaluate(() => scrollTo(0, 0));
-  await settle(page, 200);
+  await settle(page);
   const w = await page.evaluate(() => {
     const r = (sel) => document.querySelector(sel).getBoundingClientRect();
     return { controls: r('#roofline-explorer .controls'), chart: r('#roofline-explorer .explorer-chart'), details: r('#roofline-explorer .explorer-details') };
@@ -250,7 +254,7 @@ test('phone (390 × 844): the pinned chart takes at most 40 % of the screen, its
   });
   for (const id of ['batch-slider', 'ops-slider', 'overhead-slider']) {
     await page.evaluate((sid) => document.getElementById(sid).scrollIntoView({ block: 'start' }), id);
-    await settle(page, 50);
+    await settle(page);
     const p = await pinned();
     assert.ok(p.scrollY > 200, `${id}: the page did not scroll`);
     assert.ok(p.height <= 0.4 * p.vh + 0.5, `${id}: the pinned chart is ${p.height.toFixed(0)} of ${p.vh} px`);
@@ -263,9 +267,9 @@ test('phone (390 × 844): the pinned chart takes at most 40 % of the screen, its
   // move the batch with the keyboard: the headline follows the new answer
   await page.locator('#batch-slider').focus();
   for (let i = 0; i < 3; i++) await page.keyboard.press('PageDown');
-  await pollUntil(() => page.evaluate(() => location.search), (q) => q.includes('batch=1&') || q.endsWith('batch=1'));
+  await pollUntil(page, () => page.evaluate(() => location.search), (q) => q.includes('batch=1&') || q.endsWith('batch=1'));
   const label = await page.locator('#diagnosis [data-metric="regime"]').innerText();
-  assert.equal(await pollUntil(async () => (await pinned()).text, (t) => t.startsWith(`The step is ${label}: `)).then((t) => t.startsWith(`The step is ${label}: `)), true);
+  assert.equal(await pollUntil(page, async () => (await pinned()).text, (t) => t.startsWith(`The step is ${label}: `)).then((t) => t.startsWith(`The step is ${label}: `)), true);
   await page.screenshot({ path: path.join(SHOTS, 'phone-390-pinned.png') });
   // wide tables: shadows at the edges that scroll, the key column kept in view, the caption whole
   const tables = await page.$$eval('.table-scroll', (els) => els.map((el) => {

@@ -14,17 +14,18 @@ import {
   metric,
   metrics,
   canvasHash,
-  frame,
   setSlider,
   sliderRange,
   typeBox,
   inputValue,
-  settle,
   pollUntil,
   clearShots,
   search,
   param,
   waitReady,
+  waitMetric,
+  drawnPast,
+  settle,
 } from './helpers.mjs';
 
 before(() => {
@@ -61,7 +62,7 @@ function assertReadouts(m, where) {
   assert.ok(limitRegime(m).includes(m.regime), `${where}: regime ${m.regime} is not the limit (${JSON.stringify(m)})`);
 }
 
-const waitForSearch = (page, pred, timeout = 3000) => pollUntil(() => search(page), pred, { timeout });
+const waitForSearch = (page, pred, timeout = 3000) => pollUntil(page, () => search(page), pred, { timeout });
 
 // ---------------------------------------------------------------------------
 
@@ -76,9 +77,9 @@ test('page loads, becomes ready, draws the roofline, stays on its origin', async
     const canvas = page.locator('canvas#roofline-canvas');
     assert.equal(await canvas.count(), 1, 'one canvas#roofline-canvas');
     assert.ok(await canvas.isVisible(), 'roofline canvas visible');
-    const f = await pollUntil(() => frame(page), (v) => v >= 1, { timeout: 30_000 });
+    const f = await drawnPast(page, 'canvas#roofline-canvas', 0);
     assert.ok(f >= 1, `canvas data-frame=${f}, expected >= 1 after ready`);
-    await settle(page, 300);
+    await settle(page);
     const mine = h.requests.filter((r) => r.label.startsWith(t.name));
     assert.ok(mine.some((r) => r.url.endsWith('.wasm')), `the page fetched its .wasm: ${mine.map((r) => r.url).join(', ')}`);
     for (const r of mine) {
@@ -117,10 +118,10 @@ test('each slider (flops, bw, batch, ops) redraws the roofline, changes a readou
       const v = r.min + frac * (r.max - r.min);
       await setSlider(page, name, v);
 
-      const hash = await pollUntil(() => canvasHash(page), (x) => x !== before.hash);
+      const hash = await pollUntil(page, () => canvasHash(page), (x) => x !== before.hash);
       assert.notEqual(hash, before.hash, `${name}: roofline canvas pixels did not change`);
 
-      const m = await pollUntil(() => metrics(page), (x) => METRICS.some((k) => x[k] !== before.m[k]));
+      const m = await pollUntil(page, () => metrics(page), (x) => METRICS.some((k) => x[k] !== before.m[k]));
       const changed = METRICS.filter((k) => m[k] !== before.m[k]);
       assert.ok(changed.length > 0, `${name}: no readout changed (${JSON.stringify(m)})`);
       assertReadouts(m, `after ${name} slider`);
@@ -167,7 +168,7 @@ test('a dragged slider writes the address once, when it stops; hiding the page w
         async ({ n, from }) => {
           const el = document.getElementById('batch-slider');
           const [lo, hi] = [Number(el.min), Number(el.max)];
-          const tick = () => new Promise((r) => setTimeout(r, 0));
+          const tick = () => new Promise((r) => setTimeout(r, 0)); // inputs in timer tasks: checks that nothing happens (no write) mid-drag
           for (let i = 0; i < n; i++) {
             await tick();
             el.value = String(lo + (from + (0.3 * (i + 1)) / n) * (hi - lo));
@@ -190,8 +191,14 @@ test('a dragged slider writes the address once, when it stops; hiding the page w
       const el = document.getElementById('batch-slider');
       el.value = String(Number(el.min) + 0.9 * (Number(el.max) - Number(el.min)));
       el.dispatchEvent(new Event('input', { bubbles: true }));
-      await new Promise((r) => setTimeout(r, 0));
-      const pending = document.documentElement.hasAttribute('data-url-pending');
+      // the page's signal that a write waits: set by the input's effects
+      const has = () => document.documentElement.hasAttribute('data-url-pending');
+      const pending = has() || (await new Promise((resolve) => {
+        const mo = new MutationObserver(() => has() && (mo.disconnect(), resolve(true)));
+        mo.observe(document.documentElement, { attributes: true, attributeFilter: ['data-url-pending'] });
+        // by the second frame the effects have long run: a missing flag fails below
+        requestAnimationFrame(() => requestAnimationFrame(() => (mo.disconnect(), resolve(has()))));
+      }));
       window.dispatchEvent(new Event('pagehide'));
       return { pending, now: document.documentElement.hasAttribute('data-url-pending'), writes: window.__writes, search: location.search };
     });
@@ -212,7 +219,7 @@ test('a slider input writes only what changed: no attribute or text is set to th
       const r = await page.evaluate(async (id) => {
         const el = document.getElementById(`${id}-slider`);
         el.scrollIntoView({ block: 'center' });
-        const settle = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
+        const settle = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
         await settle();
         const min = Number(el.min), max = Number(el.max);
         const same = [];
@@ -264,7 +271,7 @@ test('loading writes the address only where it is not already the canonical one'
   const loaded = async (page) => {
     const s = await search(page); // waits for a pending write
     // past the quiet time after which a write would have happened
-    await page.waitForTimeout(400);
+    await page.waitForTimeout(400); // checks that nothing happens: no second write
     return { search: s, writes: await page.evaluate(() => window.__writes) };
   };
   // a short address (one key) is rewritten once, to the whole state
@@ -318,7 +325,7 @@ test("the essay's numbers (A100, fp32, 1 GiB pointwise chain)", async (t) => {
 test('the batch sweep: overhead at batch 1, compute at 8192 (fused), memory at 16', async (t) => {
   await withPage(t, '?workload=mlp&hidden=1024&ops=8&fused=1', async (page) => {
     await setSlider(page, 'batch', Math.log10(1));
-    const box = await pollUntil(() => inputValue(page, 'batch-box'), (v) => Number(v) === 1);
+    const box = await pollUntil(page, () => inputValue(page, 'batch-box'), (v) => Number(v) === 1);
     assert.equal(Number(box), 1, `batch slider at log10(1): #batch-box shows ${box}`);
     await settle(page);
     assert.equal(await metric(page, 'regime'), 'overhead', 'mlp D=1024, batch 1 is overhead-bound');
@@ -328,14 +335,14 @@ test('the batch sweep: overhead at batch 1, compute at 8192 (fused), memory at 1
     await page.locator('#fused').check();
     await waitForSearch(page, (s) => param(s, 'fused') === '1');
     await setSlider(page, 'batch', Math.log10(8192));
-    let box = await pollUntil(() => inputValue(page, 'batch-box'), (v) => Number(v) === 8192);
+    let box = await pollUntil(page, () => inputValue(page, 'batch-box'), (v) => Number(v) === 8192);
     assert.equal(Number(box), 8192, `batch slider at log10(8192): #batch-box shows ${box}`);
-    const compute = await pollUntil(() => metric(page, 'regime'), (v) => v === 'compute');
+    const compute = await waitMetric(page, 'regime', '===', 'compute');
     assert.equal(compute, 'compute', 'fused, batch 8192 is compute-bound');
     await setSlider(page, 'batch', Math.log10(16));
-    box = await pollUntil(() => inputValue(page, 'batch-box'), (v) => Number(v) === 16);
+    box = await pollUntil(page, () => inputValue(page, 'batch-box'), (v) => Number(v) === 16);
     assert.equal(Number(box), 16, `batch slider at log10(16): #batch-box shows ${box}`);
-    const memory = await pollUntil(() => metric(page, 'regime'), (v) => v === 'memory');
+    const memory = await waitMetric(page, 'regime', '===', 'memory');
     assert.equal(memory, 'memory', 'fused, batch 16 is memory-bound');
     const s = await waitForSearch(page, (x) => param(x, 'batch') === '16');
     assert.equal(param(s, 'batch'), '16', `URL after the sweep: ${s}`);
@@ -377,10 +384,10 @@ test('garbage in a number box shows an inline error and changes nothing; a good 
       const h0 = await canvasHash(page);
 
       await typeBox(page, name, bad);
-      const text = await pollUntil(async () => (await err.textContent()).trim(), (x) => x !== '');
+      const text = await pollUntil(page, async () => (await err.textContent()).trim(), (x) => x !== '');
       assert.notEqual(text, '', `#${name}-error stays empty after typing ${JSON.stringify(bad)}`);
       assert.ok(await err.isVisible(), `#${name}-error is not visible`);
-      await settle(page, 300);
+      await settle(page);
       assert.deepEqual(await metrics(page), m0, `readouts changed after typing ${JSON.stringify(bad)} in #${name}-box`);
       assert.equal(await search(page), s0, `location.search changed after typing ${JSON.stringify(bad)}`);
       assert.equal(await canvasHash(page), h0, `canvas changed after typing ${JSON.stringify(bad)}`);
@@ -388,7 +395,7 @@ test('garbage in a number box shows an inline error and changes nothing; a good 
       await typeBox(page, name, good);
       const s = await waitForSearch(page, (x) => Number(param(x, key)) === want);
       assert.equal(Number(param(s, key)), want, `after typing ${good}: location.search=${s}, expected ${key}=${want}`);
-      const cleared = await pollUntil(async () => (await err.textContent()).trim(), (x) => x === '');
+      const cleared = await pollUntil(page, async () => (await err.textContent()).trim(), (x) => x === '');
       assert.equal(cleared, '', `#${name}-error not cleared after typing ${good}`);
       assert.notDeepEqual(await metrics(page), m0, `readouts unchanged after typing ${good} in #${name}-box`);
     }
@@ -401,10 +408,10 @@ test('choosing the RTX 4090 loads its bf16 peak and redraws', async (t) => {
     const f0 = await inputValue(page, 'flops-box');
     assert.equal(Number(f0), 312, `default #flops-box shows ${f0}, expected 312 (A100 bf16)`);
     await page.selectOption('#hw', 'rtx-4090');
-    const f = await pollUntil(() => inputValue(page, 'flops-box'), (v) => Number(v) === 165.2);
+    const f = await pollUntil(page, () => inputValue(page, 'flops-box'), (v) => Number(v) === 165.2);
     assert.equal(Number(f), 165.2, `#flops-box shows ${JSON.stringify(f)} after choosing rtx-4090, expected 165.2`);
     assert.equal(await inputValue(page, 'dtype'), 'bf16');
-    const hash = await pollUntil(() => canvasHash(page), (x) => x !== h0);
+    const hash = await pollUntil(page, () => canvasHash(page), (x) => x !== h0);
     assert.notEqual(hash, h0, 'canvas did not change');
     const s = await waitForSearch(page, (x) => param(x, 'hw') === 'rtx-4090');
     assert.equal(param(s, 'hw'), 'rtx-4090', `URL: ${s}`);
@@ -420,13 +427,13 @@ test('toggling fused rewrites fused= in the URL and never makes the step slower'
     await fused.check();
     let s = await waitForSearch(page, (x) => param(x, 'fused') === '1');
     assert.equal(param(s, 'fused'), '1', `URL after checking: ${s}`);
-    const fusedWall = await pollUntil(() => metric(page, 'wall_time_s'), (v) => v !== eager);
+    const fusedWall = await waitMetric(page, 'wall_time_s', '!==', eager);
     assert.ok(fusedWall <= eager, `fused wall_time_s ${fusedWall} > eager ${eager}`);
     assert.ok(fusedWall < eager, `fusing 8 pointwise ops did not change wall_time_s (${eager})`);
     await fused.uncheck();
     s = await waitForSearch(page, (x) => param(x, 'fused') === '0');
     assert.equal(param(s, 'fused'), '0', `URL after unchecking: ${s}`);
-    const back = await pollUntil(() => metric(page, 'wall_time_s'), (v) => v === eager);
+    const back = await waitMetric(page, 'wall_time_s', '===', eager);
     assert.equal(back, eager, 'unfusing restores the eager time');
     await settle(page);
     assert.equal(await historyLength(page), hist, 'toggling added history entries');
@@ -435,12 +442,12 @@ test('toggling fused rewrites fused= in the URL and never makes the step slower'
 
 test('screenshots at 1440x900 and 390x844', async (t) => {
   await withPage(t, '', async (page) => {
-    await pollUntil(() => frame(page), (v) => v >= 1);
-    await settle(page, 200);
+    await drawnPast(page, 'canvas#roofline-canvas', 0);
+    await settle(page);
   }, { viewport: { width: 1440, height: 900 }, shot: 'explorer-1440x900' });
   await withPage(t, '', async (page) => {
-    await pollUntil(() => frame(page), (v) => v >= 1);
-    await settle(page, 200);
+    await drawnPast(page, 'canvas#roofline-canvas', 0);
+    await settle(page);
     // A phone should not need sideways scrolling, and the chart must fit.
     const { scrollW, canvasW } = await page.evaluate(() => ({
       scrollW: document.documentElement.scrollWidth,

@@ -14,13 +14,14 @@ import {
   waitReady,
   setSlider,
   sliderRange,
-  settle,
   pollUntil,
   screenshot,
   clearShots,
   ensureOutDir,
   OUT_DIR,
-  search, readText
+  search,
+  readText,
+  drawnPast,
 } from './helpers.mjs';
 
 before(() => {
@@ -51,16 +52,19 @@ const frameOf = (page) =>
 const flopsParam = async (page) => Number(new URLSearchParams(await search(page)).get('flops'));
 const caption = (page) => readText(page.locator('#factory-caption'));
 
+/** Scroll the factory into view and wait until it knows: its animation runs (with
+ * reduced motion: its still frame is drawn). */
 async function showFactory(page) {
   await page.evaluate(() => document.getElementById('factory').scrollIntoView({ block: 'center' }));
-  await settle(page, 0);
+  if (await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches)) await drawnPast(page, CANVAS, 0);
+  else await page.waitForSelector(`${CANVAS}[data-running="1"]`, { state: 'attached' });
 }
 
 async function hideFactory(page) {
   await page.evaluate(() => window.scrollTo(0, 0));
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms)); // only where a test checks that nothing happens
 
 // ---------------------------------------------------------------------------
 
@@ -78,9 +82,9 @@ test('the factory renders and animates while visible, and pauses off screen', as
     assert.match(await page.locator('#factory .factory-motion').textContent(), /pauses/i);
 
     await showFactory(page);
-    const f0 = await pollUntil(() => frameOf(page), (v) => v >= 1, { timeout: 30_000 });
+    const f0 = await drawnPast(page, CANVAS, 0);
     assert.ok(f0 >= 1, `data-frame=${f0} after scrolling into view`);
-    const f1 = await pollUntil(() => frameOf(page), (v) => v >= f0 + 10, { timeout: 30_000 });
+    const f1 = await drawnPast(page, CANVAS, f0 + 10 - 1);
     assert.ok(f1 >= f0 + 10, `data-frame went ${f0} -> ${f1}: the animation runs while visible`);
     // the canvas is sized at devicePixelRatio from its CSS width
     const size = await page.evaluate((sel) => {
@@ -91,15 +95,15 @@ test('the factory renders and animates while visible, and pauses off screen', as
 
     // off screen: no more frames
     await hideFactory(page);
-    await settle(page, 200);
+    await page.waitForSelector(`${CANVAS}[data-running="0"]`, { state: 'attached' });
     const p0 = await frameOf(page);
-    await sleep(600);
+    await sleep(600); // checks that nothing happens: no frame while off screen
     const p1 = await frameOf(page);
     assert.equal(p1, p0, `data-frame changed ${p0} -> ${p1} while off screen`);
 
     // back on screen: it resumes
     await showFactory(page);
-    const r1 = await pollUntil(() => frameOf(page), (v) => v >= p1 + 5, { timeout: 30_000 });
+    const r1 = await drawnPast(page, CANVAS, p1 + 5 - 1);
     assert.ok(r1 >= p1 + 5, `resumed: ${p1} -> ${r1}`);
   });
 });
@@ -139,11 +143,11 @@ test('"Double the factory" doubles flops= in the URL and explains the step time'
     const c0 = await caption(page);
     assert.match(c0, /Doubling the factory to .* would take the step from .* to /, c0);
     await page.locator('#factory-double').click();
-    const after = await pollUntil(() => flopsParam(page), (v) => v !== before, { timeout: 30_000 });
+    const after = await pollUntil(page, () => flopsParam(page), (v) => v !== before);
     assert.ok(Math.abs(after / before - 2) < 1e-9, `flops ${before} -> ${after}, expected doubled`);
     // the caption follows within a frame or two (the widget's view is gated on
     // being on screen, and the click is what scrolled it there)
-    const c1 = await pollUntil(() => caption(page), (c) => c !== c0);
+    const c1 = await pollUntil(page, () => caption(page), (c) => c !== c0);
     assert.notEqual(c1, c0, 'caption changed');
     assert.match(c1, /You doubled the factory .* the step went from .* to .*× faster/, c1);
     assert.match(c1, /not 2×/, `memory-bound: output does not double: ${c1}`);
@@ -152,16 +156,17 @@ test('"Double the factory" doubles flops= in the URL and explains the step time'
     if (box !== null) assert.ok(box.length > 0);
     // halve it back
     await page.locator('#factory-halve').click();
-    const back = await pollUntil(() => flopsParam(page), (v) => v !== after, { timeout: 30_000 });
+    const back = await pollUntil(page, () => flopsParam(page), (v) => v !== after);
     assert.ok(Math.abs(back / before - 1) < 1e-9, `halved back to ${back}, was ${before}`);
     assert.match(await caption(page), /Doubling the factory to/);
   });
   // compute-bound: a big matmul; doubling is close to 2×
   await withPage(t, '?workload=mlp&batch=8192&hidden=8192&ops=1&fused=1', async (page) => {
+    await showFactory(page);
     const before = await flopsParam(page);
     await page.locator('#factory-double').click();
-    await pollUntil(() => flopsParam(page), (v) => v !== before, { timeout: 30_000 });
-    const c = await pollUntil(() => caption(page), (c) => /You doubled/.test(c));
+    await pollUntil(page, () => flopsParam(page), (v) => v !== before);
+    const c = await pollUntil(page, () => caption(page), (c) => /You doubled/.test(c));
     assert.match(c, /close to 2×/, c);
   });
   // at the top of the range the button is disabled
@@ -179,20 +184,20 @@ test('with reduced motion the picture is still and redraws only when the model c
       assert.equal(await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches), true);
       assert.match(await page.locator('#factory .factory-motion').textContent(), /Reduced motion is on/);
       await showFactory(page);
-      const f0 = await pollUntil(() => frameOf(page), (v) => v >= 1, { timeout: 30_000 });
+      const f0 = await drawnPast(page, CANVAS, 0);
       assert.ok(f0 >= 1, `a still frame was drawn (data-frame=${f0})`);
-      await settle(page, 100);
+      assert.equal(await page.locator(CANVAS).getAttribute('data-running'), '0', 'no animation loop');
       const f1 = await frameOf(page);
-      await sleep(1000);
+      await sleep(1000); // checks that nothing happens: no frame with reduced motion
       const f2 = await frameOf(page);
       assert.equal(f2, f1, `data-frame changed ${f1} -> ${f2} in 1 s with reduced motion`);
       const r = await sliderRange(page, 'batch');
       assert.ok(r, 'batch slider');
       const target = r.value === r.max ? r.min : r.max;
       await setSlider(page, 'batch', target);
-      const f3 = await pollUntil(() => frameOf(page), (v) => v > f2, { timeout: 30_000 });
+      const f3 = await drawnPast(page, CANVAS, f2);
       assert.ok(f3 > f2, `data-frame ${f2} -> ${f3} after moving the batch slider`);
-      await sleep(500);
+      await sleep(500); // checks that nothing happens: still afterwards
       assert.equal(await frameOf(page), f3, 'and stays still afterwards');
       ensureOutDir();
       await page.locator('#factory').screenshot({ path: path.join(OUT_DIR, 'factory-reduced-1280.png') });
@@ -218,7 +223,7 @@ test('screenshots at 1440 and 390 CSS pixels', async (t) => {
         q,
         async (page) => {
           await showFactory(page);
-          await pollUntil(() => frameOf(page), (v) => v >= 20, { timeout: 30_000 });
+          await drawnPast(page, CANVAS, 19);
           // nothing in the widget sticks out of the viewport
           const wide = await page.evaluate(() => {
             const vw = document.documentElement.clientWidth;

@@ -22,7 +22,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useHarness, waitReady, metric, pollUntil, setSlider, sliderRange, frame } from './helpers.mjs';
+import { useHarness, waitReady, metric, setSlider, sliderRange, frame, drawnPast, waitMetric } from './helpers.mjs';
 
 const h = useHarness();
 
@@ -32,7 +32,7 @@ const saved = (page) => page.evaluate(() => JSON.parse(localStorage.getItem('brr
 
 /** Wait until the run is no longer running. */
 async function settled(page, timeout = 45_000) {
-  return pollUntil(() => status(page), (s) => s !== 'running', { timeout, interval: 100 });
+  return waitMetric(page, 'lab_status', '!==', 'running', timeout);
 }
 
 /** Installed before the app loads (addInitScript): lets a test hold one WebGPU call. */
@@ -91,7 +91,7 @@ async function assertUsable(page) {
   // to the far end: the slider's value may read back a rounding away from its max
   // (log mapping), so "=== max" would sometimes set max again and change nothing
   await setSlider(page, 'batch', r.value > (r.min + r.max) / 2 ? r.min : r.max);
-  const after = await pollUntil(() => frame(page), (f) => f > before);
+  const after = await drawnPast(page, 'canvas#roofline-canvas', before);
   assert.ok(after > before, `the roofline did not redraw (data-frame ${before} → ${after})`);
   assert.equal(await page.locator('#panic-banner').count(), 0, 'the app panicked');
   assert.equal(await page.evaluate(() => typeof window.__brrrLabLoseDevice), 'undefined', 'test hook left behind');
@@ -104,7 +104,8 @@ async function runUntilHeld(page, api, when) {
     window.__brrrHold = { api, when };
   }, [api, when]);
   await page.click('#lab-run');
-  const held = await pollUntil(() => page.evaluate(() => window.__brrrHeld), (v) => !!v, { timeout: 40_000, interval: 50 });
+  // the stub sets `__brrrHeld` when it holds the call
+  const held = await page.waitForFunction(() => window.__brrrHeld, null, { timeout: 40_000 }).then((v) => v.jsonValue(), () => null);
   assert.ok(held, `the run never reached ${api} while /${when}/ (status ${await status(page)})`);
   assert.equal(await status(page), 'running');
   assert.ok(await page.locator('#lab-cancel').isVisible(), 'Cancel shows while running');
@@ -156,8 +157,8 @@ test('4. the device lost: before the first result a failure in words, during a v
   const page = await openWith('lost device');
   // lost while measuring the copy bandwidth: nothing to keep, so the run failed
   await runUntilHeld(page, 'done', 'copy bandwidth \\(f32\\)');
+  // the hook returns `device.lost`: once awaited, the run knows of the loss
   await page.evaluate(() => window.__brrrLabLoseDevice());
-  await page.waitForTimeout(200); // let device.lost resolve first
   await release(page);
   assert.equal(await settled(page), 'failed');
   assert.match(await message(page), /device was lost during the run .*nothing was measured; earlier results, if any, are unchanged/);

@@ -377,7 +377,7 @@ export const WIDGET_IDS = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'tests
  * (`<html data-url-pending>` while a write waits), so this waits for that first.
  */
 export async function search(page) {
-  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-url-pending'), null, { timeout: 30_000 });
+  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-url-pending'), null, { timeout: READY_TIMEOUT_MS });
   return page.evaluate(() => location.search);
 }
 
@@ -394,34 +394,90 @@ export async function readText(locator) {
 /** Scroll `locator` into view and wait two frames: it is rendered and its widget knows it is on screen. */
 export async function show(locator) {
   await locator.scrollIntoViewIfNeeded();
-  await settle(locator.page(), 0);
+  await settle(locator.page());
 }
 
 /** One parameter of a query string, or null. */
 export const param = (query, key) => new URLSearchParams(query).get(key);
 
-/** Let the app react: two animation frames plus a short pause (for debounced work). */
-export async function settle(page, ms = 80) {
+/**
+ * Resolves once the page has drawn its next `n` animation frames. The app's
+ * effects run in microtasks right after an input, and what it learns from the
+ * browser's observers (a widget came on screen, a canvas changed width) is
+ * delivered at a frame: after two frames, both have run.
+ */
+export async function frames(page, n = 2) {
   await page.evaluate(
-    (wait) =>
-      new Promise((resolve) =>
-        requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, wait))),
-      ),
-    ms,
+    (n) =>
+      new Promise((resolve) => {
+        const step = (k) => (k === 0 ? resolve() : requestAnimationFrame(() => step(k - 1)));
+        step(n);
+      }),
+    n,
   );
 }
 
-/** Poll `fn` (async) until `pred(value)` holds, or return the last value after `timeout` ms
- * (30 s by default: long enough for a loaded CI machine; callers wait on what the
- * page shows, and the timeout only bounds a failure). */
-export async function pollUntil(fn, pred, { timeout = 30_000, interval = 25 } = {}) {
+/** Let the app react to what a test just did: its next two frames (see `frames`). */
+export async function settle(page) {
+  await frames(page, 2);
+}
+
+/**
+ * Read `fn` (async) again at each of the page's frames until `pred(value)` holds;
+ * returns the last value read (the caller's assert says what was wanted) once
+ * `timeout` ms pass without it, a bound for a failure only. Callers wait on what
+ * the page shows: a readout, an attribute, the address it wrote.
+ */
+export async function pollUntil(page, fn, pred, { timeout = READY_TIMEOUT_MS } = {}) {
   const end = Date.now() + timeout;
   let v = await fn();
   while (!pred(v) && Date.now() < end) {
-    await new Promise((r) => setTimeout(r, interval));
+    await frames(page, 1);
     v = await fn();
   }
   return v;
+}
+
+/**
+ * Wait until readout `name`'s `data-value` (parsed as `metric` does) compares to
+ * `value` by `op` (one of === !== < <= > >=), checked in the page at each frame;
+ * returns the value then.
+ */
+export async function waitMetric(page, name, op, value, timeout = READY_TIMEOUT_MS) {
+  const handle = await page.waitForFunction(
+    ([n, op, want]) => {
+      const raw = document.querySelector(`[data-metric="${n}"]`)?.getAttribute('data-value');
+      if (raw === null || raw === undefined) return false;
+      const t = raw.trim();
+      const v = t !== '' && Number.isFinite(Number(t)) ? Number(t) : raw;
+      const ok = {
+        '===': () => v === want,
+        '!==': () => v !== want,
+        '<': () => v < want,
+        '<=': () => v <= want,
+        '>': () => v > want,
+        '>=': () => v >= want,
+      }[op];
+      if (!ok) throw new Error(`waitMetric: no operator ${op}`);
+      return ok() ? { v } : false;
+    },
+    [name, op, value],
+    { timeout },
+  );
+  return (await handle.jsonValue()).v;
+}
+
+/** Wait until the canvas `selector` has been drawn more than `after` times (its `data-frame`). */
+export async function drawnPast(page, selector = 'canvas#roofline-canvas', after = 0, timeout = READY_TIMEOUT_MS) {
+  const handle = await page.waitForFunction(
+    ([sel, n]) => {
+      const f = Number(document.querySelector(sel)?.getAttribute('data-frame') || 0);
+      return f > n ? f : false;
+    },
+    [selector, after],
+    { timeout },
+  );
+  return handle.jsonValue();
 }
 
 export async function screenshot(page, name, { fullPage = true } = {}) {

@@ -8,7 +8,7 @@
 // Every wait is on a state the page signals.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHarness, metric, show, setSlider, pollUntil } from './helpers.mjs';
+import { createHarness, show, setSlider, waitMetric } from './helpers.mjs';
 
 const W = '#lab';
 
@@ -26,9 +26,9 @@ test("the lab's own module failing to load: error state, a message, and the page
       assert.equal(await page.locator(`${W} .lab`).count(), 0, 'no half-mounted lab');
       // the rest of the page still answers: the explorer's batch slider moves its regime
       await setSlider(page, 'batch', Math.log10(8192));
-      assert.equal(await pollUntil(() => metric(page, 'regime'), (v) => v === 'compute', { timeout: 30_000 }), 'compute');
+      assert.equal(await waitMetric(page, 'regime', '===', 'compute'), 'compute');
       await setSlider(page, 'batch', Math.log10(1));
-      assert.equal(await pollUntil(() => metric(page, 'regime'), (v) => v === 'overhead', { timeout: 30_000 }), 'overhead');
+      assert.equal(await waitMetric(page, 'regime', '===', 'overhead'), 'overhead');
       // and the other on-demand widget still loads its own module
       await show(page.locator('#trace'));
       await page.waitForFunction(

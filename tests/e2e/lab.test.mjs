@@ -21,7 +21,21 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHarness, metric, metrics, pollUntil, setSlider, frame, OUT_DIR, waitReady, param, search, readText
+import {
+  createHarness,
+  metric,
+  metrics,
+  pollUntil,
+  setSlider,
+  frame,
+  OUT_DIR,
+  waitReady,
+  param,
+  search,
+  readText,
+  waitMetric,
+  drawnPast,
+  settle,
 } from './helpers.mjs';
 
 const READOUTS = ['lab_copy_bw', 'lab_peak_flops', 'lab_crossover_repeat', 'lab_dispatch_s', 'lab_submit_s'];
@@ -53,7 +67,7 @@ const progress = (page) => metric(page, 'lab_progress');
 
 /** Wait until the run is no longer running (or time out). */
 async function settled(page, timeout = 45_000) {
-  return pollUntil(() => status(page), (s) => s !== 'running', { timeout, interval: 100 });
+  return waitMetric(page, 'lab_status', '!==', 'running', timeout);
 }
 
 /** Click an export button and return the downloaded text. */
@@ -66,7 +80,7 @@ async function exportText(page, id) {
 
 async function importFile(page, file) {
   await page.setInputFiles('#lab-import', file);
-  await pollUntil(() => page.locator('#lab-message').innerText(), (m) => /Import/.test(m));
+  await pollUntil(page, () => page.locator('#lab-message').innerText(), (m) => /Import/.test(m));
   return page.locator('#lab-message').innerText();
 }
 
@@ -99,9 +113,7 @@ test('a full small run completes, verifies, and round-trips through export, impo
   // wait for the page's own signal (the status leaves `running`); the cap only
   // stops a hung run, far beyond any real one (how responsive the page stays
   // meanwhile is a timing: lab-bench.mjs reports it)
-  while ((await status(page)) === 'running' && Date.now() - t0 < 600_000) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitMetric(page, 'lab_status', '!==', 'running', 600_000);
   const seconds = (Date.now() - t0) / 1000;
   assert.equal(await status(page), 'done', await page.locator('#lab-message').innerText());
   assert.equal(await progress(page), 1);
@@ -187,10 +199,10 @@ test('a full small run completes, verifies, and round-trips through export, impo
   for (const [w, hgt] of [[1440, 900], [390, 844]]) {
     await page.setViewportSize({ width: w, height: hgt });
     await page.locator('#lab').scrollIntoViewIfNeeded();
-    await pollUntil(() => page.evaluate(() => document.documentElement.scrollWidth), (sw) => sw <= w, { timeout: 30_000 });
+    await pollUntil(page, () => page.evaluate(() => document.documentElement.scrollWidth), (sw) => sw <= w);
     const sw = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(sw <= w, `horizontal scroll at ${w} px: ${sw}`);
-    await page.waitForTimeout(300); // the chart redraws at the new width
+    await settle(page); // the chart learns its new width at a frame and redraws
     await page.locator('#lab').screenshot({ path: path.join(SHOTS, `lab-${w}.png`) });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -216,7 +228,7 @@ test('a full small run completes, verifies, and round-trips through export, impo
   const row4 = page.locator('.lab-table[data-op=mul][data-dt=f32] tr[data-repeat="4"]');
   // the message reads as after the last import, so wait for the table instead
   await page.setInputFiles('#lab-import', noisyFile);
-  await pollUntil(() => row4.locator('td').nth(0).innerText(), (t) => t.endsWith('±30 % (noisy)'));
+  await pollUntil(row4, () => row4.locator('td').nth(0).innerText(), (t) => t.endsWith('±30 % (noisy)'));
   assert.match(await page.locator('#lab-message').innerText(), /Imported 56 measurements/);
   assert.equal(await row4.getAttribute('data-noisy'), '1');
   const fused4 = row4.locator('td').nth(0);
@@ -240,7 +252,7 @@ test('a full small run completes, verifies, and round-trips through export, impo
   const original = path.join(SHOTS, 'run-original.json');
   fs.writeFileSync(original, a.text);
   await page.setInputFiles('#lab-import', original);
-  await pollUntil(() => row4.locator('td').nth(0).innerText(), (t) => !t.endsWith('±30 % (noisy)'));
+  await pollUntil(row4, () => row4.locator('td').nth(0).innerText(), (t) => !t.endsWith('±30 % (noisy)'));
   assert.equal((await exportText(page, 'lab-export-json')).text, a.text, 'the real run back');
 
   // "Use my GPU" loads the measured ceilings into the explorer
@@ -258,13 +270,13 @@ test('a full small run completes, verifies, and round-trips through export, impo
   assert.match(await readText(page.locator('.controls .source')), /Measured by brrr's lab/);
   // widgets that need tensor-core numbers say they do not know them
   await page.locator('#tensor-cores').scrollIntoViewIfNeeded();
-  assert.match(await pollUntil(() => page.locator('#tensor-cores .takeaway').innerText(), (t) => /Measured/.test(t)),
+  assert.match(await pollUntil(page, () => page.locator('#tensor-cores .takeaway').innerText(), (t) => /Measured/.test(t)),
     /does not know its tensor-core rates/);
   assert.equal(await page.locator('#diagnosis li[data-remedy="tensor"]').getAttribute('data-applicable'), '0');
   assert.match(await page.locator('#diagnosis li[data-remedy="tensor"]').textContent(), /lab measures fp32 only/);
   // Reset restores the defaults (and the datasheet preset)
   await page.locator('#reset').click();
-  assert.equal(await pollUntil(() => page.locator('#hw').inputValue(), (v) => v !== 'measured'), 'a100-40gb');
+  assert.equal(await pollUntil(page, () => page.locator('#hw').inputValue(), (v) => v !== 'measured'), 'a100-40gb');
   assert.equal(param(await search(page), 'hw'), 'a100-40gb');
   assert.equal(param(await search(page), 'gpu'), null);
 
@@ -273,7 +285,7 @@ test('a full small run completes, verifies, and round-trips through export, impo
   await page.waitForSelector('html[data-ready="1"]', { state: 'attached' });
   await page.locator('#lab').scrollIntoViewIfNeeded();
   await page.waitForSelector('#lab .lab', { timeout: 15_000 });
-  await pollUntil(() => metric(page, 'lab_copy_bw'), (v) => v === m.lab_copy_bw);
+  await waitMetric(page, 'lab_copy_bw', '===', m.lab_copy_bw);
   assert.deepEqual(await metrics(page, READOUTS), m);
   assert.equal(await status(page), 'done');
   assert.equal((await exportText(page, 'lab-export-json')).text, a.text, 'reload keeps the exact run');
@@ -305,7 +317,7 @@ test('without WebGPU the lab says so and the page keeps working', async () => {
   await page.locator('#roofline-canvas').scrollIntoViewIfNeeded();
   const before = await frame(page);
   await setSlider(page, 'batch', 10);
-  await pollUntil(() => frame(page), (f) => f > before);
+  await drawnPast(page, 'canvas#roofline-canvas', before);
   assert.ok((await frame(page)) > before);
   await page.locator('#lab').scrollIntoViewIfNeeded();
   await page.locator('#lab').screenshot({ path: path.join(SHOTS, 'lab-no-webgpu.png') });
@@ -314,7 +326,7 @@ test('without WebGPU the lab says so and the page keeps working', async () => {
 test('a cancelled run keeps its partial results and leaves the page usable (wall-clock timing)', async () => {
   const page = await openLab('?lab_size=small&lab_timer=wall');
   await page.click('#lab-run');
-  await pollUntil(() => progress(page), (p) => p >= 0.3, { timeout: 30_000, interval: 50 });
+  await waitMetric(page, 'lab_progress', '>=', 0.3);
   await page.click('#lab-cancel');
   assert.equal(await settled(page), 'cancelled');
   // the progress line ends with "cancelled", not "cancelling…"
@@ -337,14 +349,14 @@ test('a cancelled run keeps its partial results and leaves the page usable (wall
   await page.locator('#roofline-canvas').scrollIntoViewIfNeeded();
   const before = await frame(page);
   await setSlider(page, 'batch', 12);
-  await pollUntil(() => frame(page), (f) => f > before);
+  await drawnPast(page, 'canvas#roofline-canvas', before);
   assert.ok((await frame(page)) > before);
 });
 
 test('a device lost mid-run is reported, partial results are kept, and a new run can start', async () => {
   const page = await openLab('?lab_size=small');
   await page.click('#lab-run');
-  await pollUntil(() => progress(page), (p) => p >= 0.25, { timeout: 30_000, interval: 50 });
+  await waitMetric(page, 'lab_progress', '>=', 0.25);
   const hooked = await page.evaluate(() => {
     if (typeof window.__brrrLabLoseDevice !== 'function') return false;
     window.__brrrLabLoseDevice();
@@ -360,7 +372,7 @@ test('a device lost mid-run is reported, partial results are kept, and a new run
   // a fresh device: run again, then cancel
   await page.click('#lab-run');
   assert.equal(await status(page), 'running');
-  await pollUntil(() => progress(page), (p) => p > 0.05, { timeout: 30_000, interval: 50 });
+  await waitMetric(page, 'lab_progress', '>', 0.05);
   await page.click('#lab-cancel');
   assert.equal(await settled(page), 'cancelled');
 });

@@ -7,7 +7,21 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
 import {
-  useHarness, waitReady, metric, setSlider, pollUntil, search, param, inputValue, OUT_DIR, REPO_ROOT, settle, readText, limitRegime
+  useHarness,
+  waitReady,
+  metric,
+  setSlider,
+  pollUntil,
+  search,
+  param,
+  inputValue,
+  OUT_DIR,
+  REPO_ROOT,
+  settle,
+  readText,
+  limitRegime,
+  waitMetric,
+  drawnPast,
 } from './helpers.mjs';
 
 const h = useHarness();
@@ -20,7 +34,7 @@ const text = (page, sel = W) => readText(page.locator(sel));
 
 async function drawn(page, sel) {
   await page.locator(sel).scrollIntoViewIfNeeded();
-  return pollUntil(() => page.evaluate((s) => Number(document.querySelector(s)?.getAttribute('data-frame') || 0), sel), (f) => f >= 1);
+  return drawnPast(page, sel);
 }
 
 /** A page that lets axe's script in (the app's CSP would block it), as a11y.test.mjs does. */
@@ -105,31 +119,31 @@ test('the controls change the readouts, the sentences and the URL', async (t) =>
     await page.locator(W).scrollIntoViewIfNeeded();
     const s0 = await metric(page, 'llm_step_s');
     await page.selectOption('#llm_wdtype', 'int4');
-    await pollUntil(() => metric(page, 'llm_step_s'), (x) => x < 0.5 * s0);
+    await waitMetric(page, 'llm_step_s', '<', 0.5 * s0);
     assert.equal(param(await search(page), 'llm_wdtype'), 'int4');
     await page.selectOption('#llm_phase', 'prefill');
-    await pollUntil(() => metric(page, 'llm_regime'), (x) => x === 'compute');
+    await waitMetric(page, 'llm_regime', '===', 'compute');
     assert.equal(param(await search(page), 'llm_phase'), 'prefill');
     await page.selectOption('#llm_phase', 'decode');
     await setSlider(page, 'llm_batch', Math.log10(2048));
-    await pollUntil(() => search(page), (q) => param(q, 'llm_batch') !== null);
+    await pollUntil(page, () => search(page), (q) => param(q, 'llm_batch') !== null);
     const b = Number(param(await search(page), 'llm_batch'));
     assert.ok(b > 1000, `batch ${b}`);
     await page.locator('#llm_graphs').uncheck();
-    await pollUntil(() => search(page), (q) => param(q, 'llm_graphs') === null);
+    await pollUntil(page, () => search(page), (q) => param(q, 'llm_graphs') === null);
     await page.locator('#llm_flash').uncheck();
-    await pollUntil(() => search(page), (q) => param(q, 'llm_flash') === '0');
+    await pollUntil(page, () => search(page), (q) => param(q, 'llm_flash') === '0');
     // custom shape: its sliders appear
     assert.equal(await page.locator('#llm-custom').count(), 0);
     await page.selectOption('#llm_model', 'custom');
     await page.locator('#llm-custom').waitFor();
     await setSlider(page, 'llm_layers', Math.log10(4));
-    await pollUntil(() => search(page), (q) => param(q, 'llm_layers') === '4');
+    await pollUntil(page, () => search(page), (q) => param(q, 'llm_layers') === '4');
     // the H100: more bandwidth, faster step
     await page.selectOption('#llm_model', 'llama3-8b');
     const a100 = await metric(page, 'llm_step_s');
     await page.selectOption('#hw', 'h100-sxm');
-    await pollUntil(() => metric(page, 'llm_step_s'), (x) => x < a100);
+    await waitMetric(page, 'llm_step_s', '<', a100);
   });
 });
 
@@ -198,7 +212,7 @@ test('feasibility: the largest batch that fits, a critical batch out of reach, h
     assert.match(await readText(page.locator('#llm-fit')), /^Does not fit, by 62\.4 GB: the weights alone \(141 GB\) exceed the 80 GB on NVIDIA H100 SXM\. The figures above are hypothetical; it would fit with any one of: fp8 weights; tensor parallelism over 2 GPUs\.$/);
     assert.match(await text(page), /fp8 weights would (make the step [\d.]+× faster|change the step by less than 5 %)\. They would also make it fit in memory\./);
     await page.selectOption('#llm_wdtype', 'fp8');
-    assert.equal(await pollUntil(() => metric(page, 'llm_fits'), (v) => v === 1), 1, 'fp8 weights fit');
+    assert.equal(await waitMetric(page, 'llm_fits', '===', 1), 1, 'fp8 weights fit');
     assert.equal(await page.locator(`${W} .llm-hypothetical`).count(), 0);
   });
   // on an H200 the weights miss by 0.1 GB: the figures say it
@@ -219,22 +233,22 @@ test('the GPU picker in the llm and dit widgets is the one shared preset, also i
     assert.equal(await inputValue(page, 'llm-hw'), 'a100-40gb');
     // moving it in the llm widget moves the explorer's and the dit widget's
     await page.selectOption('#llm-hw', 'h100-sxm');
-    assert.equal(await pollUntil(() => inputValue(page, 'hw'), (v) => v === 'h100-sxm'), 'h100-sxm');
+    assert.equal(await pollUntil(page, () => inputValue(page, 'hw'), (v) => v === 'h100-sxm'), 'h100-sxm');
     assert.equal(await inputValue(page, 'dit-hw'), 'h100-sxm');
     assert.ok(Math.abs((await metric(page, 'llm_critical_batch')) - 295) < 1);
-    await pollUntil(() => search(page), (q) => param(q, 'hw') === 'h100-sxm');
+    await pollUntil(page, () => search(page), (q) => param(q, 'hw') === 'h100-sxm');
     // and the explorer's moves them
     await page.selectOption('#hw', 'h200');
-    assert.equal(await pollUntil(() => inputValue(page, 'llm-hw'), (v) => v === 'h200'), 'h200');
+    assert.equal(await pollUntil(page, () => inputValue(page, 'llm-hw'), (v) => v === 'h200'), 'h200');
     await page.locator('#dit').scrollIntoViewIfNeeded();
     await page.selectOption('#dit-hw', 'mi300x');
-    assert.equal(await pollUntil(() => inputValue(page, 'llm-hw'), (v) => v === 'mi300x'), 'mi300x');
+    assert.equal(await pollUntil(page, () => inputValue(page, 'llm-hw'), (v) => v === 'mi300x'), 'mi300x');
   });
   for (const id of ['llm', 'dit']) {
     await h.withPage(t, `?embed=${id}`, async (page) => {
       assert.ok(await page.locator(`#${id}-hw`).isVisible(), `the picker is in the ${id} embed`);
       await page.selectOption(`#${id}-hw`, 'h100-sxm');
-      await pollUntil(() => search(page), (q) => param(q, 'hw') === 'h100-sxm');
+      await pollUntil(page, () => search(page), (q) => param(q, 'hw') === 'h100-sxm');
       assert.equal(param(await search(page), 'hw'), 'h100-sxm');
     });
   }
@@ -242,7 +256,7 @@ test('the GPU picker in the llm and dit widgets is the one shared preset, also i
   await h.withPage(t, '?embed=llm&hw=h100-sxm&llm_model=llama3-70b&llm_graphs=1', async (page) => {
     await page.locator('.llm-compare summary').click();
     const rows = page.locator('.llm-compare-table tbody tr');
-    await pollUntil(() => rows.count(), (n) => n >= 13);
+    await pollUntil(page, () => rows.count(), (n) => n >= 13);
     const read = () => page.$$eval('.llm-compare-table tbody tr', (trs) => trs.map((tr) => ({
       hw: tr.dataset.hw, step: Number(tr.dataset.step), tokens: Number(tr.dataset.rate), fits: tr.dataset.fits, regime: tr.dataset.regime, current: tr.classList.contains('current'),
     })));
@@ -255,20 +269,20 @@ test('the GPU picker in the llm and dit widgets is the one shared preset, also i
     assert.equal(h100.fits, '0');
     assert.equal(all.find((r) => r.hw === 'mi300x').fits, '1', '192 GB hold 141 GB of weights');
     await page.locator('.llm-compare-table button[data-sort="step"]').click();
-    const bystep = (await pollUntil(read, (v) => v.every((r, i) => i === 0 || v[i - 1].step <= r.step))).map((r) => r.step);
+    const bystep = (await pollUntil(page, read, (v) => v.every((r, i) => i === 0 || v[i - 1].step <= r.step))).map((r) => r.step);
     assert.deepEqual(bystep, [...bystep].sort((a, b) => a - b));
     await page.locator('.llm-compare-table button[data-sort="tokens/s"]').click();
-    const bytok = (await pollUntil(read, (v) => v.every((r, i) => i === 0 || v[i - 1].tokens >= r.tokens))).map((r) => r.tokens);
+    const bytok = (await pollUntil(page, read, (v) => v.every((r, i) => i === 0 || v[i - 1].tokens >= r.tokens))).map((r) => r.tokens);
     assert.deepEqual(bytok, [...bytok].sort((a, b) => b - a));
     // the table follows the widget's settings
     await page.selectOption('#llm_wdtype', 'fp8');
-    assert.equal((await pollUntil(read, (v) => v.find((r) => r.hw === 'h100-sxm')?.fits === '1')).find((r) => r.hw === 'h100-sxm').fits, '1');
+    assert.equal((await pollUntil(page, read, (v) => v.find((r) => r.hw === 'h100-sxm')?.fits === '1')).find((r) => r.hw === 'h100-sxm').fits, '1');
   }, { viewport: { width: 720, height: 900 } });
   // open, in light and dark, the table passes the axe audit
   for (const scheme of ['light', 'dark']) {
     const { page, ctx } = await audited('?embed=llm&hw=h100-sxm&llm_batch=512', scheme);
     await page.locator('.llm-compare summary').click();
-    await pollUntil(() => page.locator('.llm-compare-table tbody tr').count(), (n) => n >= 13);
+    await pollUntil(page, () => page.locator('.llm-compare-table tbody tr').count(), (n) => n >= 13);
     assert.deepEqual(await axe(page), [], `compare GPUs, ${scheme}`);
     await ctx.close();
   }
@@ -281,7 +295,7 @@ test('dit: compare GPUs, the current settings on every preset, sortable', async 
       hw: tr.dataset.hw, step: Number(tr.dataset.step), rate: Number(tr.dataset.rate), regime: tr.dataset.regime, current: tr.classList.contains('current'),
     })));
     const n = await page.$$eval('#dit-hw option', (os) => os.length);
-    const all = await pollUntil(read, (v) => v.length === n);
+    const all = await pollUntil(page, read, (v) => v.length === n);
     assert.equal(all.length, n);
     const h100 = all.find((r) => r.hw === 'h100-sxm');
     assert.ok(h100.current);
@@ -290,7 +304,7 @@ test('dit: compare GPUs, the current settings on every preset, sortable', async 
     assert.ok(Math.abs(h100.rate * h100.step - 4) < 1e-9, 'samples/s = batch ÷ step');
     assert.equal(await page.locator('.dit-compare-table th', { hasText: 'fits' }).count(), 0, 'no memory columns without a memory model');
     await page.locator('.dit-compare-table button[data-sort="samples/s"]').click();
-    const rates = (await pollUntil(read, (v) => v.every((r, i) => i === 0 || v[i - 1].rate >= r.rate))).map((r) => r.rate);
+    const rates = (await pollUntil(page, read, (v) => v.every((r, i) => i === 0 || v[i - 1].rate >= r.rate))).map((r) => r.rate);
     assert.deepEqual(rates, [...rates].sort((a, b) => b - a));
   }, { viewport: { width: 720, height: 900 } });
 });
@@ -341,7 +355,7 @@ test('embed, exports, dark mode, 390 px and the axe audit', async (t) => {
     '?embed=llm&hw=h100-sxm&llm_model=llama3-70b&llm_tp=8&llm_pp=2&llm_graphs=1']) {
     await h.withPage(t, q, async (page) => {
       await drawn(page, '#llm-canvas');
-      await settle(page, 200);
+      await settle(page);
       const want = Number(await page.locator('section.widget').getAttribute('data-embed-height'));
       const got = await page.evaluate(() => document.documentElement.getBoundingClientRect().height);
       console.log(`# llm embed ${q}: ${Math.ceil(got)} / ${want}`);
@@ -407,16 +421,16 @@ test('dit controls: video, batch, switches, URL round trip and bad values', asyn
   await h.withPage(t, '?hw=h100-sxm', async (page) => {
     await page.locator(D).scrollIntoViewIfNeeded();
     await page.selectOption('#dit_model', 'cogvideox-2b');
-    await pollUntil(() => metric(page, 'dit_regime'), (x) => x === 'compute');
+    await waitMetric(page, 'dit_regime', '===', 'compute');
     const q = await search(page);
     assert.equal(param(q, 'dit_model'), 'cogvideox-2b');
     assert.equal(param(q, 'dit_res'), '49', 'a video model starts at 49 frames');
     assert.match(await text(page, D), /17\.8k tokens per sample|17,?776/);
     await page.locator('#dit_graphs').check();
     await page.locator('#dit_fused').check();
-    await pollUntil(() => search(page), (x) => param(x, 'dit_graphs') === '1' && param(x, 'dit_fused') === '1');
+    await pollUntil(page, () => search(page), (x) => param(x, 'dit_graphs') === '1' && param(x, 'dit_fused') === '1');
     await setSlider(page, 'dit_batch', Math.log10(4));
-    await pollUntil(() => search(page), (x) => param(x, 'dit_batch') === '4');
+    await pollUntil(page, () => search(page), (x) => param(x, 'dit_batch') === '4');
   });
   const q = '?dit_model=cogvideox-2b&dit_res=25&dit_batch=2&dit_flash=0&dit_graphs=1&dit_fused=1';
   await h.withPage(t, q, async (page) => {
@@ -435,7 +449,7 @@ test('dit controls: video, batch, switches, URL round trip and bad values', asyn
 
 test('dit embed: height, dark mode, 390 px, axe', async (t) => {
   for (const q of ['?embed=dit', '?embed=dit&dit_model=cogvideox-2b&dit_sp=4']) await h.withPage(t, q, async (page) => {
-    await settle(page, 200);
+    await settle(page);
     const want = Number(await page.locator('section.widget').getAttribute('data-embed-height'));
     const got = await page.evaluate(() => document.documentElement.getBoundingClientRect().height);
     console.log(`# dit embed: ${Math.ceil(got)} / ${want}`);
@@ -447,14 +461,14 @@ test('dit embed: height, dark mode, 390 px, axe', async (t) => {
   }, { viewport: { width: 720, height: 900 } });
   await h.withPage(t, '?dit_model=cogvideox-2b#dit', async (page) => {
     await page.locator(D).scrollIntoViewIfNeeded();
-    await settle(page, 200);
+    await settle(page);
     const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(wide <= 0, `${wide} px of horizontal overflow at 390 px`);
     await page.locator(D).screenshot({ path: path.join(SHOTS, 'dit-phone.png') });
   }, { viewport: { width: 390, height: 800 } });
   for (const [q, scheme] of [['?embed=dit', 'light'], ['?embed=dit&theme=dark&dit_model=cogvideox-2b', 'dark']]) {
     const { page, ctx } = await audited(q, scheme);
-    await settle(page, 200);
+    await settle(page);
     assert.deepEqual(await axe(page), [], q);
     await ctx.close();
   }

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { useHarness, metric, pollUntil, ensureOutDir, readText } from './helpers.mjs';
+import { useHarness, metric, ensureOutDir, readText, waitMetric, drawnPast } from './helpers.mjs';
 
 const h = useHarness();
 const MEASURED_CROSSOVER = 0.7272959947586060e-3 * (256 * 268435456 / 0.002140320062637329) / 268435456; // t_floor · peak rate / n
@@ -42,7 +42,7 @@ test('H100, achievable roofs: the model is within 10 % of the measured chain up 
   assert.ok(Math.abs(err - want) < 1e-12, `${err} vs ${want}`);
   // datasheet roofs: farther from the measurement, and the page suggests the other roofs
   await page.selectOption('#roof', 'datasheet');
-  const err2 = await pollUntil(() => metric(page, 'model_vs_measured_max_error'), (v) => v !== err);
+  const err2 = await waitMetric(page, 'model_vs_measured_max_error', '!==', err);
   assert.ok(err2 > err, `datasheet ${err2} vs achievable ${err}`);
   assert.match(await page.locator('#microbench .mb-measured').innerText(), /try “achievable”/);
   assert.match(await page.locator('#microbench .mb-measured').innerText(), /H100 80GB HBM3 .*2026-11.*PyTorch 2\.11/);
@@ -69,7 +69,7 @@ test('overlays render in light and dark; BERT and overhead show the measured H10
     const page = await h.open(`?hw=h100-sxm&roof=achievable&theme=${theme}`);
     const mb = page.locator('#microbench');
     await mb.scrollIntoViewIfNeeded();
-    await pollUntil(() => page.evaluate(() => Number(document.querySelector('#microbench-canvas').dataset.frame)), (f) => f >= 1);
+    await drawnPast(page, '#microbench-canvas');
     await mb.screenshot({ path: path.join(out, `measured-microbench-${theme}.png`) });
     await page.locator('#bert').scrollIntoViewIfNeeded();
     const bert = await page.locator('#bert [data-measured="h100-bert"]').getAttribute('data-measured');

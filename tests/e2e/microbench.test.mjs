@@ -9,7 +9,18 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
 import {
-  useHarness, metric, canvasHash, setSlider, pollUntil, search, param, inputValue, OUT_DIR, readText
+  useHarness,
+  metric,
+  canvasHash,
+  setSlider,
+  pollUntil,
+  search,
+  param,
+  inputValue,
+  OUT_DIR,
+  readText,
+  waitMetric,
+  drawnPast,
 } from './helpers.mjs';
 
 const h = useHarness();
@@ -25,7 +36,7 @@ const slider = (page) => page.evaluate(() => Number(document.getElementById('mb_
 async function drawn(page) {
   const sel = '#microbench-canvas';
   await page.locator(W).scrollIntoViewIfNeeded();
-  await pollUntil(() => page.evaluate((s) => Number(document.querySelector(s)?.getAttribute('data-frame') || 0), sel), (f) => f >= 1);
+  await drawnPast(page, sel);
   return canvasHash(page, sel);
 }
 
@@ -64,7 +75,7 @@ test('the dtype control changes the readouts, the sentences and the URL', async 
   await h.withPage(t, '', async (page) => {
     const h0 = await drawn(page);
     await page.selectOption('#mb_dtype', 'bf16');
-    const cross = await pollUntil(() => metric(page, 'crossover_repeat'), (x) => x < 40);
+    const cross = await waitMetric(page, 'crossover_repeat', '<', 40);
     assert.ok(Math.abs(cross - 25.08) < 0.05, `bf16 crossover ${cross}`);
     assert.equal(param(await search(page), 'mb_dtype'), 'bf16');
     const mb = await metric(page, 'mb_ops_per_element');
@@ -77,13 +88,13 @@ test('the dtype control changes the readouts, the sentences and the URL', async 
     assert.match(all, /memory-bound through repeat 16, compute-bound from repeat 32/);
     assert.match(all, /2²⁸ = 268 million elements \(537 MB in bf16\)/);
     assert.doesNotMatch(all, /≈ 50\.2/, 'a sentence still speaks of the fp32 crossover');
-    const h1 = await pollUntil(() => canvasHash(page, '#microbench-canvas'), (x) => x !== h0);
+    const h1 = await pollUntil(page, () => canvasHash(page, '#microbench-canvas'), (x) => x !== h0);
     assert.notEqual(h1, h0, 'the chart did not redraw');
     // the explorer's dtype is a different control and did not move
     assert.equal(await inputValue(page, 'dtype'), 'bf16');
     assert.equal(param(await search(page), 'dtype'), 'bf16');
     await page.selectOption('#dtype', 'fp32');
-    await pollUntil(() => search(page), (q) => param(q, 'dtype') === 'fp32');
+    await pollUntil(page, () => search(page), (q) => param(q, 'dtype') === 'fp32');
     assert.ok(Math.abs((await metric(page, 'crossover_repeat')) - 25.08) < 0.05, 'the explorer dtype moved the microbenchmark');
   });
 });
@@ -92,7 +103,7 @@ test('the size control: small tensors are overhead-bound, shaded and said so', a
   await h.withPage(t, '', async (page) => {
     const h0 = await drawn(page);
     await setSlider(page, 'mb_elems', 10);
-    const share = await pollUntil(() => metric(page, 'mb_overhead_share_at_1'), (x) => x > 0.5);
+    const share = await waitMetric(page, 'mb_overhead_share_at_1', '>', 0.5);
     assert.ok(share > 0.99, `2^10 elements: overhead share ${share}`);
     assert.equal(param(await search(page), 'mb_elems'), '1024');
     assert.equal(await metric(page, 'mb_regime_at_1'), 'overhead');
@@ -101,14 +112,14 @@ test('the size control: small tensors are overhead-bound, shaded and said so', a
     assert.match(await text(page), /the whole sweep is overhead-bound/);
     // the kernel's own crossover does not depend on the size
     assert.ok(Math.abs((await metric(page, 'crossover_repeat')) - 50.16) < 0.05);
-    const h1 = await pollUntil(() => canvasHash(page, '#microbench-canvas'), (x) => x !== h0);
+    const h1 = await pollUntil(page, () => canvasHash(page, '#microbench-canvas'), (x) => x !== h0);
     assert.notEqual(h1, h0);
     await page.screenshot({ path: path.join(SHOTS, 'overhead-2^10.png'), fullPage: false });
 
     // the issue's case: bf16 and 1 Mi elements, 57 % launch at repeat 1
     await page.selectOption('#mb_dtype', 'bf16');
     await setSlider(page, 'mb_elems', 20);
-    const s20 = await pollUntil(() => metric(page, 'mb_overhead_share_at_1'), (x) => x < 0.9);
+    const s20 = await waitMetric(page, 'mb_overhead_share_at_1', '<', 0.9);
     assert.ok(s20 > 0.55 && s20 < 0.6, `bf16, 2^20: overhead share ${s20}`);
     assert.deepEqual(await regions(page), ['overhead', 'compute']);
     const n = Number(await page.locator(`${W} .mb-regions`).getAttribute('data-overhead-points'));
@@ -121,7 +132,7 @@ test('the size control: small tensors are overhead-bound, shaded and said so', a
     // the keyboard moves the size by powers of two
     await page.locator('#mb_elems-slider').focus();
     await page.keyboard.press('ArrowRight');
-    await pollUntil(() => search(page), (x) => param(x, 'mb_elems') === '2097152');
+    await pollUntil(page, () => search(page), (x) => param(x, 'mb_elems') === '2097152');
     assert.equal(param(await search(page), 'mb_elems'), '2097152');
     assert.match(await page.locator('#mb_elems-slider').getAttribute('aria-valuetext'), /2²¹ = 2\.1 million elements/);
   });
@@ -154,7 +165,7 @@ test('a dtype the preset lacks falls back to fp32 visibly and comes back on a pr
     assert.ok(Math.abs((await metric(page, 'crossover_repeat')) - 50.16) < 0.05);
     // H100 SXM has fp8: 1 byte per element, r* = 2·1·33.5e12 / 3.35e12 = 20
     await page.selectOption('#hw', 'h100-sxm');
-    const c = await pollUntil(() => metric(page, 'crossover_repeat'), (x) => x < 40);
+    const c = await waitMetric(page, 'crossover_repeat', '<', 40);
     assert.ok(Math.abs(c - 20) < 0.05, `H100 fp8 crossover ${c}`);
     assert.equal(await note.count(), 0, 'the notice stayed');
     assert.equal(await inputValue(page, 'mb_dtype'), 'fp8');
@@ -162,7 +173,7 @@ test('a dtype the preset lacks falls back to fp32 visibly and comes back on a pr
     assert.equal(param(await search(page), 'mb_dtype'), 'fp8');
     // the M2 Max offers fp32 only
     await page.selectOption('#hw', 'm2-max');
-    await pollUntil(() => options(page), (o) => o.length === 1);
+    await pollUntil(page, () => options(page), (o) => o.length === 1);
     assert.deepEqual(await options(page), ['fp32']);
     assert.ok(await page.locator(`${W} .mb-fallback`).isVisible());
   });
@@ -177,7 +188,7 @@ test('embed: the widget carries its own controls and names no other widget', asy
     assert.doesNotMatch(all, /explorer|op count|slider above|widget above/i);
     assert.ok(Math.abs((await metric(page, 'crossover_repeat')) - 50.16) < 0.05);
     await page.selectOption('#mb_dtype', 'bf16');
-    await pollUntil(() => metric(page, 'crossover_repeat'), (x) => x < 40);
+    await waitMetric(page, 'crossover_repeat', '<', 40);
     assert.equal(param(await search(page), 'mb_dtype'), 'bf16');
     await page.screenshot({ path: path.join(SHOTS, 'embed-720.png'), fullPage: true });
   }, { viewport: { width: 720, height: 900 } });

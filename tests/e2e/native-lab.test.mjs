@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHarness, metric, metrics, pollUntil, OUT_DIR, REPO_ROOT } from './helpers.mjs';
+import { createHarness, metric, metrics, pollUntil, OUT_DIR, REPO_ROOT, waitMetric } from './helpers.mjs';
 
 const JSON_PATH = process.env.BRRR_LAB_JSON || path.join(OUT_DIR, 'brrr-lab.json');
 const REPEATS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
@@ -66,7 +66,8 @@ test("the page's lab imports brrr-lab's file and shows its figures beside a data
   const page = await h.open('', { label: 'native import' });
   await page.locator('#lab').scrollIntoViewIfNeeded();
   await page.locator('#lab-import').setInputFiles(JSON_PATH);
-  const msg = await pollUntil(() => page.locator('#lab-message').innerText(), (m) => /Import/.test(m), { timeout: 10_000 });
+  await page.locator('#lab-message', { hasText: /Import/ }).waitFor();
+  const msg = await page.locator('#lab-message').innerText();
   assert.equal(msg, `Imported ${run.measurements.length} measurements.`);
   assert.equal(await page.locator('.lab-notes').getAttribute('data-outcome'), 'complete');
   assert.match(await page.locator('.lab-notes').innerText(), /Measured natively by brrr-lab/);
@@ -91,7 +92,7 @@ test("the page's lab imports brrr-lab's file and shows its figures beside a data
   assert.match(await page.locator('#lab-preset-note').innerText(), /does not recognise this adapter/);
   assert.match(await page.locator('#lab-preset-note').innerText(), /an FMA .* counts as 2 FLOP/);
   await page.selectOption('#lab-preset', 'h100-sxm');
-  const pct = await pollUntil(() => metric(page, 'lab_copy_bw_pct').catch(() => NaN), (v) => Number.isFinite(v));
+  const pct = await pollUntil(page, () => metric(page, 'lab_copy_bw_pct').catch(() => NaN), (v) => Number.isFinite(v));
   assert.ok(Math.abs(pct / (m.lab_copy_bw / 3.35e12) - 1) < 1e-9, `copy ${pct}`);
   const flopsPct = await metric(page, 'lab_peak_flops_pct');
   assert.ok(Math.abs(flopsPct / (m.lab_peak_flops / 67e12) - 1) < 1e-9, `flops ${flopsPct}`);
@@ -110,11 +111,11 @@ test("a browser run, then brrr-lab's file: the page puts the two side by side", 
   await page.locator('#lab').scrollIntoViewIfNeeded();
   await page.waitForSelector('.lab[data-lab-gpu=ready]', { timeout: 15_000 });
   await page.click('#lab-run');
-  const done = await pollUntil(() => metric(page, 'lab_status'), (s) => s !== 'running', { timeout: 90_000, interval: 200 });
+  const done = await waitMetric(page, 'lab_status', '!==', 'running', 90_000);
   assert.equal(done, 'done', await page.locator('#lab-message').innerText());
   const browser = await metrics(page, ['lab_copy_bw', 'lab_peak_flops']);
   await page.locator('#lab-import').setInputFiles(JSON_PATH);
-  await pollUntil(() => page.locator('#lab-message').innerText(), (m) => /Import/.test(m), { timeout: 10_000 });
+  await page.locator('#lab-message', { hasText: /Import/ }).waitFor();
   const versus = page.locator('#lab-versus');
   assert.match(await versus.innerText(), /The results now shown \(Mesa .*\) against those shown before the import \(google swiftshader/);
   const native = await metrics(page, ['lab_copy_bw', 'lab_peak_flops']);

@@ -7,7 +7,19 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
 import {
-  useHarness, metric, pollUntil, search, param, inputValue, OUT_DIR, REPO_ROOT, readText, waitReady, typeBox,
+  useHarness,
+  metric,
+  pollUntil,
+  search,
+  param,
+  inputValue,
+  OUT_DIR,
+  REPO_ROOT,
+  readText,
+  waitReady,
+  typeBox,
+  waitMetric,
+  drawnPast,
 } from './helpers.mjs';
 
 const h = useHarness();
@@ -17,11 +29,11 @@ const AXE = path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js');
 
 async function drawn(page, sel) {
   await page.locator(sel).scrollIntoViewIfNeeded();
-  return pollUntil(() => page.evaluate((s) => Number(document.querySelector(s)?.getAttribute('data-frame') || 0), sel), (f) => f >= 1);
+  return drawnPast(page, sel);
 }
 
 /** Wait until `name` differs from `before`, then return it. */
-const changed = (page, name, before) => pollUntil(() => metric(page, name), (x) => x !== before);
+const changed = (page, name, before) => pollUntil(page, () => metric(page, name), (x) => x !== before);
 
 test('Llama-3-70B on H100s: needs two, then more GPUs shorten the step while the communication share rises', async (t) => {
   await h.withPage(t, '?hw=h100-sxm&llm_model=llama3-70b', async (page) => {
@@ -34,7 +46,7 @@ test('Llama-3-70B on H100s: needs two, then more GPUs shorten the step while the
     // the preset's own link is the default
     assert.equal(await inputValue(page, 'llm_link'), 'preset');
     await page.locator('#llm_graphs').check();
-    await pollUntil(() => search(page), (q) => param(q, 'llm_graphs') === '1');
+    await pollUntil(page, () => search(page), (q) => param(q, 'llm_graphs') === '1');
     let step = await metric(page, 'llm_step_s');
     await page.selectOption('#llm_tp', '2');
     step = await changed(page, 'llm_step_s', step);
@@ -60,14 +72,14 @@ test('Llama-3-70B on H100s: needs two, then more GPUs shorten the step while the
     await drawn(page, '#llm-scaling');
     // one mark per GPU count, the current one marked
     // the chart redraws once on screen: wait for its marks to show the state
-    const kinds = await pollUntil(
+    const kinds = await pollUntil(page, 
       () => page.$$eval('#llm button.mark[data-mark^="scale-"]', (bs) => bs.map((b) => [b.dataset.mark, b.dataset.x])),
       (k) => k.some((m) => m[0] === 'scale-current' && m[1] === '8'));
     assert.deepEqual(kinds.map((k) => k[1]), ['1', '2', '4', '8']);
     assert.deepEqual(kinds.filter((k) => k[0] === 'scale-current').map((k) => k[1]), ['8']);
     // the roofline shows the link's roof and the step against it
     await drawn(page, '#llm-roofline');
-    const link = await pollUntil(
+    const link = await pollUntil(page, 
       () => page.$$eval('#llm button.mark[data-mark="link"]', (bs) => bs.map((b) => b.getAttribute('aria-label'))),
       (l) => l.length === 1);
     assert.match(link[0], /the step against the link, [\d.]+k? FLOP per byte over the link/);
@@ -125,17 +137,17 @@ test('the link typed in: twice the bandwidth is NVLink 5 on the model, a zero is
     assert.ok(s1 < s0 && c1 < c0, `step ${s1} after ${s0}, communication ${c1} after ${c0}`);
     assert.equal(s1, nvlink5.step);
     assert.equal(c1, nvlink5.comm);
-    assert.equal(await pollUntil(async () => param(await search(page), 'llm_link_bw'), (v) => v === '900'), '900');
+    assert.equal(await pollUntil(page, async () => param(await search(page), 'llm_link_bw'), (v) => v === '900'), '900');
     // zero: the message beside the box, the step and the link as they were
     await typeBox(page, 'llm_link_bw', '0');
-    const msg = await pollUntil(() => readText(page.locator('#llm_link_bw-error')), (m) => m.length > 0);
+    const msg = await pollUntil(page, () => readText(page.locator('#llm_link_bw-error')), (m) => m.length > 0);
     assert.match(msg, /greater than zero/);
     assert.equal(await page.locator('#llm_link_bw-box').getAttribute('aria-invalid'), 'true');
     assert.equal(await metric(page, 'llm_step_s'), s1);
     assert.equal(param(await search(page), 'llm_link_bw'), '900');
     // the latency too: a non-number is refused, a typed one changes the step
     await typeBox(page, 'llm_link_lat', 'slow');
-    assert.match(await pollUntil(() => readText(page.locator('#llm_link_lat-error')), (m) => m.length > 0), /not a number|number/);
+    assert.match(await pollUntil(page, () => readText(page.locator('#llm_link_lat-error')), (m) => m.length > 0), /not a number|number/);
     assert.equal(await metric(page, 'llm_step_s'), s1);
     await typeBox(page, 'llm_link_lat', '6');
     const s2 = await changed(page, 'llm_step_s', s1);
@@ -146,9 +158,9 @@ test('the link typed in: twice the bandwidth is NVLink 5 on the model, a zero is
     // select takes the focus, as a click on it would: the box is no longer edited)
     await page.locator('#llm_link').focus();
     await page.selectOption('#llm_link', 'pcie4');
-    assert.equal(await pollUntil(() => inputValue(page, 'llm_link_bw-box'), (v) => v === '32'), '32');
+    assert.equal(await pollUntil(page, () => inputValue(page, 'llm_link_bw-box'), (v) => v === '32'), '32');
     assert.equal(await inputValue(page, 'llm_link_lat-box'), '1');
-    const q = await pollUntil(() => search(page), (x) => param(x, 'llm_link') === 'pcie4');
+    const q = await pollUntil(page, () => search(page), (x) => param(x, 'llm_link') === 'pcie4');
     assert.equal(param(q, 'llm_link_bw'), null);
     assert.equal(param(q, 'llm_link_lat'), null);
   });
@@ -219,7 +231,7 @@ test('dit: sequence parallel on a 17 k-token video; Ulysses or ring, and PCIe tu
     assert.ok(eff > 0.5 && eff <= 1.0, `efficiency ${eff}`);
     await drawn(page, '#dit-scaling');
     await page.selectOption('#dit_link', 'pcie4');
-    await pollUntil(() => metric(page, 'dit_regime'), (r) => r === 'communication');
+    await waitMetric(page, 'dit_regime', '===', 'communication');
     assert.equal(await metric(page, 'dit_sp_stops_paying'), 1);
     assert.match(await readText(page.locator('#dit')), /waiting on the other GPUs outweighs attention from 2 GPUs on/);
     assert.equal(param(await search(page), 'dit_link'), 'pcie4');

@@ -14,7 +14,7 @@
 // (both paths are git-ignored). Trace-event times are wall time under the
 // throttle: divide by --rate for the unthrottled cost.
 
-import { createHarness } from './helpers.mjs';
+import { createHarness, frames } from './helpers.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -32,16 +32,26 @@ async function drive({ id, n, mode }) {
   const el = document.getElementById(`${id}-slider`);
   if (!el) return `missing #${id}-slider`;
   el.scrollIntoView({ block: 'center' });
-  await new Promise((r) => setTimeout(r, 300));
+  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+  await frame(); // on screen: its charts drawn
+  await frame();
   const min = Number(el.min);
   const max = Number(el.max);
   for (let i = 0; i < n; i++) {
     const f = mode === 'jump' ? (i * 0.6180339887498949) % 1 : (() => { const p = (2 * i) / (n - 1); return p <= 1 ? p : 2 - p; })();
-    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    // a task queued from the next frame (a message: no timer clamping)
+    await new Promise((r) =>
+      requestAnimationFrame(() => {
+        const c = new MessageChannel();
+        c.port1.onmessage = () => r();
+        c.port2.postMessage(0);
+      }),
+    );
     el.value = String(min + f * (max - min));
     el.dispatchEvent(new Event('input', { bubbles: true }));
   }
-  await new Promise((r) => setTimeout(r, 300));
+  await frame(); // the last input's redraws are in the trace
+  await frame();
   return null;
 }
 
@@ -51,7 +61,8 @@ try {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: RATE });
   await page.evaluate((id) => document.getElementById(`${id}-slider`)?.scrollIntoView({ block: 'center' }), SLIDER);
-  await page.waitForTimeout(500);
+  await page.waitForSelector('html[data-laid-out]', { state: 'attached' });
+  await frames(page, 2); // on screen: its charts drawn
 
   const events = [];
   cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));

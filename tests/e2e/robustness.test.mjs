@@ -38,7 +38,7 @@ test('a Content-Security-Policy allows only the page origin, with no unsafe-eval
   assert.equal(result.ran, false, 'an injected inline script ran: the CSP is not enforced');
   assert.match(String(result.violation), /script-src/);
   // the console's report of it arrives on its own schedule: wait for it, then drop it
-  await pollUntil(async () => h.problems.consoleErrors.length, (n) => n > before, { timeout: 30_000 });
+  await pollUntil(page, async () => h.problems.consoleErrors.length, (n) => n > before);
   h.problems.consoleErrors.splice(before); // the deliberate injection's CSP report
 });
 
@@ -227,7 +227,7 @@ test('lab storage faults: a malformed import is explained, a full quota is repor
   // malformed JSON: the message says what is wrong, nothing is replaced
   await page.locator('#lab-import').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"brrr-lab", "version": 1, ') });
   const msg = page.locator('#lab-message');
-  await pollUntil(() => msg.innerText(), (t) => t.length > 0);
+  await pollUntil(page, () => msg.innerText(), (t) => t.length > 0);
   assert.match(await msg.innerText(), /^Import failed: .+/);
   assert.notEqual(await page.locator('.lab').getAttribute('data-lab-results'), 'yes');
   // a full quota: the import still shows, and says it was not saved
@@ -246,7 +246,7 @@ test('lab storage faults: a malformed import is explained, a full quota is repor
     notes: [], overheads: { dispatch_s: [], encode_s: [], submit_s: [], roundtrip_s: [] }, measurements: [],
   };
   await page.locator('#lab-import').setInputFiles({ name: 'ok.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(ok)) });
-  await pollUntil(() => msg.innerText(), (t) => /Imported/.test(t));
+  await pollUntil(page, () => msg.innerText(), (t) => /Imported/.test(t));
   assert.match(await msg.innerText(), /Imported, but could not save the results/);
   assert.equal(await page.locator('#panic-banner').count(), 0);
 });

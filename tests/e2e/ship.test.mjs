@@ -7,7 +7,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useHarness, waitReady, inputValue, pollUntil, search, WIDGET_IDS, OUT_DIR, canvasPixel } from './helpers.mjs';
+import { useHarness, waitReady, inputValue, pollUntil, search, WIDGET_IDS, OUT_DIR, canvasPixel, settle, drawnPast } from './helpers.mjs';
 
 const SHOTS = path.join(OUT_DIR, 'embeds');
 
@@ -43,7 +43,7 @@ test('each embed URL shows only its widget, with its state and a link to the ful
         await page.reload();
         await waitReady(page);
       }
-      await page.waitForTimeout(150);
+      await settle(page); // the charts redraw in the new palette
       await page.screenshot({ path: path.join(SHOTS, `${id}-${dark ? 'dark' : 'light'}.png`), fullPage: true });
     }
     await h.closePage(page);
@@ -79,7 +79,7 @@ test('Copy link reproduces the state and scrolls to the widget', async () => {
   assert.equal(await inputValue(other, 'batch-box'), '512');
   assert.equal(await inputValue(other, 'ops-box'), '32');
   assert.equal(await inputValue(other, 'fusion_n-box'), '6');
-  const top = await pollUntil(() => other.evaluate(() => document.getElementById('fusion').getBoundingClientRect().top), (t) => Math.abs(t) < 200, { timeout: 30_000 });
+  const top = await pollUntil(other, () => other.evaluate(() => document.getElementById('fusion').getBoundingClientRect().top), (t) => Math.abs(t) < 200);
   assert.ok(Math.abs(top) < 200, 'link did not scroll to the widget');
 });
 
@@ -143,12 +143,15 @@ test('works offline after the first visit (service worker)', async () => {
   const page = await h.open('?batch=96');
   const ok = await page.evaluate(async () => {
     const reg = await navigator.serviceWorker.ready;
-    for (let i = 0; i < 100 && !navigator.serviceWorker.controller; i++) await new Promise((r) => setTimeout(r, 50));
+    // sw.js claims the page once active: the page's `controllerchange` says so
+    if (!navigator.serviceWorker.controller) {
+      await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+    }
     return !!reg.active;
   });
   assert.ok(ok, 'service worker did not activate');
   // wait until the assets are cached
-  await pollUntil(() => page.evaluate(async () => (await caches.keys()).length), (n) => n > 0);
+  await pollUntil(page, () => page.evaluate(async () => (await caches.keys()).length), (n) => n > 0);
   await page.context().setOffline(true);
   await page.reload();
   await waitReady(page);
@@ -160,11 +163,11 @@ test('dark mode: follows the system, toggles, is remembered, and charts switch p
   const page = await h.open('');
   await page.emulateMedia({ colorScheme: 'light' });
   const bg = async () => (await canvasPixel(page)).reduce((a, b) => a + b, 0);
-  await pollUntil(() => page.locator('#roofline-canvas').getAttribute('data-frame'), (f) => Number(f) >= 1);
+  await drawnPast(page);
   assert.ok((await bg()) > 600, 'light chart background should be light');
   await page.locator('#theme-toggle').click();
   assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
-  assert.ok((await pollUntil(bg, (v) => v < 200)) < 200, 'dark chart background should be dark');
+  assert.ok((await pollUntil(page, bg, (v) => v < 200)) < 200, 'dark chart background should be dark');
   await page.reload();
   await waitReady(page);
   assert.equal(await page.getAttribute('html', 'data-theme'), 'dark', 'theme not remembered');
@@ -190,7 +193,7 @@ test('theme= in the URL fixes the theme (for embeds in course pages), stays in t
   const light = await openIn('dark', '?embed=factory&theme=light');
   assert.equal(await light.getAttribute('html', 'data-theme'), 'light');
   await light.locator('#factory-double').click();
-  const q = await pollUntil(() => light.evaluate(() => location.search), (s) => s.includes('flops='));
+  const q = await pollUntil(light, () => light.evaluate(() => location.search), (s) => s.includes('flops='));
   assert.match(q, /flops=/, 'the state change rewrote the URL');
   assert.match(q, /(^|[?&])theme=light(&|$)/, `the theme stays in the URL: ${q}`);
   assert.match(q, /(^|[?&])embed=factory(&|$)/);
@@ -200,7 +203,7 @@ test('theme= in the URL fixes the theme (for embeds in course pages), stays in t
   assert.equal(await dark.getAttribute('html', 'data-theme'), 'dark');
   await dark.locator('#theme-toggle').click();
   assert.equal(await dark.getAttribute('html', 'data-theme'), 'light');
-  const q2 = await pollUntil(() => dark.evaluate(() => location.search), (s) => s.includes('theme=light'));
+  const q2 = await pollUntil(dark, () => dark.evaluate(() => location.search), (s) => s.includes('theme=light'));
   assert.match(q2, /(^|[?&])theme=light(&|$)/, `the URL follows the toggle: ${q2}`);
   await dark.context().close();
   // a bad value: a notice, and the system's theme
@@ -221,7 +224,7 @@ test('dark mode: the factory picture as shown on screen is dark, and light in li
       await waitReady(page);
       assert.equal(await page.getAttribute('html', 'data-theme'), colorScheme);
       const canvas = page.locator('#factory-canvas');
-      await pollUntil(() => canvas.getAttribute('data-frame'), (f) => Number(f) >= 1);
+      await drawnPast(page, '#factory-canvas');
       const png = (await canvas.screenshot()).toString('base64');
       return await page.evaluate(async (b64) => {
         const img = new Image();

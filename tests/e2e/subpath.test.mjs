@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHarness, clearShots, DEFAULT_ROOT, metric, setSlider, inputValue, pollUntil, screenshot } from './helpers.mjs';
+import { createHarness, clearShots, DEFAULT_ROOT, metric, setSlider, inputValue, pollUntil, screenshot, waitMetric } from './helpers.mjs';
 
 const SUBPATH = '/courses/gpu/brrr/';
 
@@ -49,9 +49,9 @@ test(`the app works under a sub-path (${prefix ?? SUBPATH})`, { skip: prefix ? f
     assert.equal(await inputValue(page, 'workload'), 'chain');
     const before = await metric(page, 'wall_time_s');
     await setSlider(page, 'ops', 2); // 10^2 = 100 ops
-    const after = await pollUntil(() => metric(page, 'wall_time_s'), (v) => v !== before);
+    const after = await waitMetric(page, 'wall_time_s', '!==', before);
     assert.notEqual(after, before, 'the ops slider changed nothing');
-    const loc = await pollUntil(
+    const loc = await pollUntil(page, 
       () => page.evaluate(() => ({ path: location.pathname, search: location.search })),
       (l) => new URLSearchParams(l.search).has('ops'),
     );

@@ -9,7 +9,7 @@
 // skipped subtree is empty (CI failed that way once, under load).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHarness, metric, show, setSlider, pollUntil } from './helpers.mjs';
+import { createHarness, show, setSlider, waitMetric } from './helpers.mjs';
 
 const W = '#trace';
 
@@ -40,9 +40,9 @@ test("the widget's own module failing to load: error state, a message, and the p
     assert.match(await page.locator(`${W} [data-trace-message]`).textContent(), /trace analyser could not be loaded/);
     // the rest of the page still answers: the explorer's batch slider moves its regime
     await setSlider(page, 'batch', Math.log10(8192));
-    assert.equal(await pollUntil(() => metric(page, 'regime'), (v) => v === 'compute', { timeout: 30_000 }), 'compute');
+    assert.equal(await waitMetric(page, 'regime', '===', 'compute'), 'compute');
     await setSlider(page, 'batch', Math.log10(1));
-    assert.equal(await pollUntil(() => metric(page, 'regime'), (v) => v === 'overhead', { timeout: 30_000 }), 'overhead');
+    assert.equal(await waitMetric(page, 'regime', '===', 'overhead'), 'overhead');
   });
 });
 

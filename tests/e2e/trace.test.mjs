@@ -250,7 +250,7 @@ test('benchmark (BRRR_TRACE_BENCH=MB): a generated trace of that size', { skip: 
     await choose(page, [file]);
     await state(page, ['done', 'error'], 120_000);
     const ms = Date.now() - t0;
-    await settle(page, 300);
+    await settle(page);
     const long = await page.evaluate(() => window.__long);
     console.log(`trace bench: ${(fs.statSync(file).size / 1e6).toFixed(1)} MB in ${ms} ms (file chosen → diagnosis shown); main-thread long tasks: ${long.length}, longest ${Math.round(Math.max(0, ...long))} ms`);
     // then the timeline of its busiest second drawn, and zoomed in once
@@ -258,7 +258,7 @@ test('benchmark (BRRR_TRACE_BENCH=MB): a generated trace of that size', { skip: 
     const f = await drawn(page, 'trace-timeline');
     await page.locator(`${W} [data-trace-zoom="in"]`).click();
     await drawn(page, 'trace-timeline', f);
-    await settle(page, 300);
+    await settle(page);
     const tl = await page.evaluate(() => window.__long);
     const spans = await page.evaluate(() => document.querySelectorAll('#trace .marks [data-mark="span"]').length);
     console.log(`trace bench: timeline drawn and zoomed: long tasks ${tl.length}, longest ${Math.round(Math.max(0, ...tl))} ms (${spans} span tooltips)`);

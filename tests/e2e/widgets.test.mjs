@@ -8,10 +8,22 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  useHarness, metric, canvasHash, setSlider, typeBox, inputValue, pollUntil, OUT_DIR,
+  useHarness,
+  metric,
+  canvasHash,
+  setSlider,
+  typeBox,
+  inputValue,
+  pollUntil,
+  OUT_DIR,
   search,
   param,
-  WIDGET_IDS, readText, show as showLocator
+  WIDGET_IDS,
+  readText,
+  show as showLocator,
+  waitMetric,
+  drawnPast,
+  settle,
 } from './helpers.mjs';
 
 // the essay's widgets: every one but the explorer at the top
@@ -30,7 +42,7 @@ const show = (page, id) => showLocator(page.locator(`#${id}`));
 
 /** Hash of a canvas once it has drawn at least once. */
 async function drawnHash(page, sel) {
-  await pollUntil(() => page.evaluate((s) => Number(document.querySelector(s)?.getAttribute('data-frame') || 0), sel), (f) => f >= 1);
+  await drawnPast(page, sel);
   return canvasHash(page, sel);
 }
 
@@ -52,7 +64,7 @@ test('every widget renders in its anchored section, with a title', async () => {
 
 test('a #widget-id anchor scrolls to the widget', async () => {
   const page = await h.open('#microbench');
-  const top = await pollUntil(
+  const top = await pollUntil(page, 
     () => page.evaluate(() => document.getElementById('microbench').getBoundingClientRect().top),
     (t) => Math.abs(t) < 200,
   );
@@ -122,11 +134,11 @@ test('BERT: shares are finite, sum to 1, and matmuls take far less time than FLO
   // its own controls: fusing raises the matmul share; the sequence slider changes it
   await show(page, 'bert');
   await page.locator('#bert_fused').check();
-  const fused = await pollUntil(() => metric(page, 'bert_runtime_share_matmul'), (x) => x !== v[0]);
+  const fused = await waitMetric(page, 'bert_runtime_share_matmul', '!==', v[0]);
   assert.ok(fused > v[0], `fusing should raise the matmul share (${v[0]} -> ${fused})`);
   assert.equal(param(await search(page), 'bert_fused'), '1');
   await typeBox(page, 'bert_seq', '128');
-  const seq = await pollUntil(() => metric(page, 'bert_runtime_share_matmul'), (x) => x !== fused);
+  const seq = await waitMetric(page, 'bert_runtime_share_matmul', '!==', fused);
   assert.notEqual(seq, fused);
   assert.equal(param(await search(page), 'bert_seq'), '128');
 });
@@ -136,12 +148,12 @@ test('fusion counter: own control, shared sliders, bad input', async () => {
   await show(page, 'fusion');
   const s2 = await metric(page, 'fusion_speedup');
   await typeBox(page, 'fusion_n', '8');
-  const s8 = await pollUntil(() => metric(page, 'fusion_speedup'), (x) => x !== s2);
+  const s8 = await waitMetric(page, 'fusion_speedup', '!==', s2);
   assert.ok(s8 > s2, `8 ops should gain more from fusion than 2 (${s2} -> ${s8})`);
   assert.equal(param(await search(page), 'fusion_n'), '8');
   // shared slider: a tiny batch makes the fused kernel overhead-bound, lowering the gain
   await setSlider(page, 'batch', 0);
-  const tiny = await pollUntil(() => metric(page, 'fusion_speedup'), (x) => x !== s8);
+  const tiny = await waitMetric(page, 'fusion_speedup', '!==', s8);
   assert.notEqual(tiny, s8);
   // garbage keeps the last good value
   await typeBox(page, 'fusion_n', 'lots');
@@ -156,9 +168,9 @@ test('microbenchmark: redraws with the shared bandwidth slider and marks the cro
   const c0 = await metric(page, 'crossover_repeat');
   const h0 = await drawnHash(page, '#microbench-canvas');
   await setSlider(page, 'bw', 13); // 10 TB/s: more bandwidth, later crossover... earlier
-  const c1 = await pollUntil(() => metric(page, 'crossover_repeat'), (x) => x !== c0);
+  const c1 = await waitMetric(page, 'crossover_repeat', '!==', c0);
   assert.ok(c1 < c0, `more bandwidth should lower the crossover repeat (${c0} -> ${c1})`);
-  const h1 = await pollUntil(() => canvasHash(page, '#microbench-canvas'), (x) => x !== h0);
+  const h1 = await pollUntil(page, () => canvasHash(page, '#microbench-canvas'), (x) => x !== h0);
   assert.notEqual(h1, h0, 'microbench chart did not redraw');
 });
 
@@ -168,14 +180,14 @@ test('overhead timeline: remedies change the simulation and the URL', async () =
   const u0 = await metric(page, 'gpu_util');
   const h0 = await drawnHash(page, '#overhead-canvas');
   await page.locator('#graphs').check();
-  const u1 = await pollUntil(() => metric(page, 'gpu_util'), (x) => x !== u0);
+  const u1 = await waitMetric(page, 'gpu_util', '!==', u0);
   assert.ok(u1 > u0, `CUDA graphs should raise GPU-Util on tiny ops (${u0} -> ${u1})`);
   assert.equal(param(await search(page), 'graphs'), '1');
-  const h1 = await pollUntil(() => canvasHash(page, '#overhead-canvas'), (x) => x !== h0);
+  const h1 = await pollUntil(page, () => canvasHash(page, '#overhead-canvas'), (x) => x !== h0);
   assert.notEqual(h1, h0);
   await page.locator('#graphs').uncheck();
   await page.locator('#cpp').check();
-  const u2 = await pollUntil(() => metric(page, 'gpu_util'), (x) => x !== u0);
+  const u2 = await waitMetric(page, 'gpu_util', '!==', u0);
   assert.ok(u2 > u0, 'dropping Python should raise GPU-Util');
 });
 
@@ -186,7 +198,7 @@ test('remedies: the current regime is highlighted and a remedy applies to the sh
   assert.equal(await page.locator('#remedies tr.current').getAttribute('data-regime'), 'memory');
   const t0 = await metric(page, 'wall_time_s');
   await page.locator('#remedies tr[data-regime="memory"] button[data-apply="fuse"]').click();
-  await pollUntil(() => search(page), (q) => param(q, 'fused') === '1');
+  await pollUntil(page, () => search(page), (q) => param(q, 'fused') === '1');
   assert.equal(param(await search(page), 'fused'), '1');
   assert.ok((await metric(page, 'wall_time_s')) < t0, 'fusing an 8-op chain should cut the step time');
   assert.ok(await page.locator('#fused').isChecked(), 'the explorer toggle follows');
@@ -208,10 +220,10 @@ test('remedies: "tensor-core dtype" moves to the fastest dtype the GPU has that 
     assert.equal(await inputValue(page, 'dtype'), from);
     assert.match(await effect(page).innerText(), /→/, `${hw} ${from}: a prediction before the click`);
     await tensor(page).click();
-    assert.equal(await pollUntil(() => inputValue(page, 'dtype'), (v) => v === to), to, `${hw} ${from} → ${to}`);
+    assert.equal(await pollUntil(page, () => inputValue(page, 'dtype'), (v) => v === to), to, `${hw} ${from} → ${to}`);
     assert.equal(param(await search(page), 'dtype'), to);
     // now it does not apply, and the page says why (the remedy is no longer a button)
-    const why = await pollUntil(() => effect(page).innerText(), (t) => /not possible here/.test(t));
+    const why = await pollUntil(page, () => effect(page).innerText(), (t) => /not possible here/.test(t));
     assert.match(why, new RegExp(`not possible here: ${to} is already the fastest tensor-core dtype`), `${hw} ${to} is the fastest`);
     assert.equal(await tensor(page).count(), 0, 'no button for a remedy that does not apply');
     assert.equal(await page.locator('#remedies li[data-remedy="tensor"]').getAttribute('data-helps'), '0');
@@ -225,7 +237,7 @@ test('op calculator: each operation computes, and flash attention moves fewer by
   const text = async () => page.locator('#calculator .calc-results').innerText();
   const naive = await text();
   await page.locator('#calc_flash').check();
-  const flash = await pollUntil(text, (t) => t !== naive);
+  const flash = await pollUntil(page, text, (t) => t !== naive);
   assert.notEqual(flash, naive);
   assert.equal(param(await search(page), 'calc_flash'), null, 'flash is the default, so it leaves the URL');
   for (const op of ['matmul', 'pointwise', 'reduction', 'attention']) {
@@ -243,7 +255,7 @@ test('hardware table: choosing a row selects the preset everywhere', async () =>
   const page = await h.open('');
   await show(page, 'hardware');
   await page.locator('#hardware tr[data-preset="h100-sxm"] button').click();
-  await pollUntil(() => inputValue(page, 'hw'), (v) => v === 'h100-sxm');
+  await pollUntil(page, () => inputValue(page, 'hw'), (v) => v === 'h100-sxm');
   assert.equal(await inputValue(page, 'hw'), 'h100-sxm');
   assert.equal(param(await search(page), 'hw'), 'h100-sxm');
   assert.equal(await page.locator('#hardware tr.current').getAttribute('data-preset'), 'h100-sxm');
@@ -254,7 +266,7 @@ test('generations and tensor cores follow their controls and the preset', async 
   await show(page, 'generations');
   const g0 = await drawnHash(page, '#generations-canvas');
   await page.selectOption('#gen_line', 'consumer');
-  const g1 = await pollUntil(() => canvasHash(page, '#generations-canvas'), (x) => x !== g0);
+  const g1 = await pollUntil(page, () => canvasHash(page, '#generations-canvas'), (x) => x !== g0);
   assert.notEqual(g1, g0);
   assert.equal(param(await search(page), 'gen_line'), 'consumer');
   const tc = async () => page.locator('#tensor-cores .bars').innerText();
@@ -262,7 +274,7 @@ test('generations and tensor cores follow their controls and the preset', async 
   assert.match(a100, /312 TFLOP\/s/);
   assert.match(a100, /9\.75 TFLOP\/s/);
   await page.selectOption('#hw', 'h100-sxm');
-  assert.match(await pollUntil(tc, (t) => t !== a100), /989 TFLOP\/s/);
+  assert.match(await pollUntil(page, tc, (t) => t !== a100), /989 TFLOP\/s/);
 });
 
 test('bad widget parameters in the URL show notices and fall back', async () => {
@@ -289,7 +301,7 @@ test('accessibility: labelled charts, live summaries, keyboard-operable controls
   await page.locator('#fusion_n-slider').focus();
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('End');
-  await pollUntil(() => inputValue(page, 'fusion_n-box'), (v) => v === '1024');
+  await pollUntil(page, () => inputValue(page, 'fusion_n-box'), (v) => v === '1024');
   assert.equal(await inputValue(page, 'fusion_n-box'), '1024');
 });
 
@@ -301,7 +313,7 @@ for (const [w, hgt] of [[390, 844], [1440, 900]]) {
     for (const id of WIDGETS) {
       const el = page.locator(`#${id}`);
       await el.scrollIntoViewIfNeeded();
-      await page.waitForTimeout(60);
+      await settle(page); // on screen: drawn at its current view
       await el.screenshot({ path: path.join(SHOTS, `${id}-${w}.png`) });
     }
   });
@@ -316,10 +328,10 @@ test('widget readouts stay live while their widget is off-screen', async () => {
   await setSlider(page, 'batch', 0); // batch 1: tiny kernels
   await setSlider(page, 'bw', 14); // 100 TB/s
   for (const n of names.filter((x) => x !== 'bert_runtime_share_matmul')) {
-    const v = await pollUntil(() => metric(page, n), (x) => x !== before[n]);
+    const v = await pollUntil(page, () => metric(page, n), (x) => x !== before[n]);
     assert.notEqual(v, before[n], `${n} did not follow the shared sliders while off-screen`);
   }
-  const b = await pollUntil(() => metric(page, 'bert_runtime_share_matmul'), (x) => x !== before.bert_runtime_share_matmul);
+  const b = await waitMetric(page, 'bert_runtime_share_matmul', '!==', before.bert_runtime_share_matmul);
   assert.notEqual(b, before.bert_runtime_share_matmul, 'BERT shares did not follow the bandwidth slider');
 });
 
@@ -344,7 +356,7 @@ test('a gentler first step: "start here" above the explorer\'s controls, terms l
   }
   assert.equal(await page.locator('header nav a[href="#how-to-read"]').count(), 1, 'the contents reach the help');
   await page.locator('header nav a[href="#how-to-read"]').click();
-  await pollUntil(() => page.evaluate(() => document.getElementById('how-to-read').getBoundingClientRect().top), (t) => Math.abs(t) < 100);
+  await pollUntil(page, () => page.evaluate(() => document.getElementById('how-to-read').getBoundingClientRect().top), (t) => Math.abs(t) < 100);
   const top = await page.evaluate(() => document.getElementById('how-to-read').getBoundingClientRect().top);
   assert.ok(Math.abs(top) < 100, `the help is at ${top}`);
   await h.closePage(page);
@@ -362,7 +374,7 @@ test('every widget that depends on the GPU has a GPU select bound to the one sha
     assert.deepEqual(await page.$$eval(`#${sel} option`, (os) => os.map((o) => o.value)), ids, `${sel}: the preset ids`);
     const want = choices[next++ % choices.length];
     await el.selectOption(want);
-    assert.equal(await pollUntil(() => inputValue(page, 'hw'), (v) => v === want), want, `${sel} moves the explorer's preset`);
+    assert.equal(await pollUntil(page, () => inputValue(page, 'hw'), (v) => v === want), want, `${sel} moves the explorer's preset`);
     for (const other of Object.values(pickers)) assert.equal(await inputValue(page, other), want, `${sel} → ${other}`);
   }
   await h.closePage(page);

@@ -81,7 +81,7 @@ pub async fn probe() -> Result<AdapterInfo, String> {
 /// test hook, the error handler, and the device (destroying it frees its memory).
 pub(super) struct Session {
     pub(super) device: GpuDevice,
-    pub(super) _lost_hook: Closure<dyn FnMut()>,
+    pub(super) _lost_hook: Closure<dyn FnMut() -> wasm_bindgen::JsValue>,
     pub(super) _on_error: Closure<dyn FnMut(web_sys::GpuUncapturedErrorEvent)>,
 }
 

@@ -63,7 +63,11 @@ pub async fn run(small: bool, wall_clock: bool, hooks: &Hooks<'_>) -> Result<Lab
     device.set_onuncapturederror(Some(on_error.as_ref().unchecked_ref()));
     let lost_hook = {
         let d = device.clone();
-        Closure::<dyn FnMut()>::new(move || d.destroy())
+        // returns `device.lost`, so a test can wait until the loss is known
+        Closure::<dyn FnMut() -> wasm_bindgen::JsValue>::new(move || {
+            d.destroy();
+            d.lost().into()
+        })
     };
     if let Some(w) = web_sys::window() {
         let _ = Reflect::set(&w, &"__brrrLabLoseDevice".into(), lost_hook.as_ref());

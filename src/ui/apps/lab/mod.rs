@@ -10,7 +10,8 @@
 //! Test knobs: `?lab_size=small` (or `window.__brrrLabSmall = true`) runs at the
 //! small size; `?lab_timer=wall` (or `window.__brrrLabWallClock = true`) times
 //! with `performance.now()` even when timestamp queries exist;
-//! `window.__brrrLabLoseDevice()` (present during a run) destroys the device;
+//! `window.__brrrLabLoseDevice()` (present during a run) destroys the device and
+//! returns `device.lost`;
 //! `window.__brrrLabBreakShader = true` makes fused x·m ×2's WGSL invalid (read by
 //! `gpu::web` when it compiles that variant).
 

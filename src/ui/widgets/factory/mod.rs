@@ -68,6 +68,18 @@ impl Anim {
     fn should_run(&self) -> bool {
         self.alive && self.visible && !self.hidden && !self.reduced && self.plan.is_some()
     }
+
+    /// Says on the canvas whether the animation loop runs (`data-running`, "1"
+    /// or "0"; tests wait on it), written only when it changes.
+    fn mark_running(&self, on: bool) {
+        let Some(c) = self.canvas.as_ref() else {
+            return;
+        };
+        let v = if on { "1" } else { "0" };
+        if c.get_attribute("data-running").as_deref() != Some(v) {
+            let _ = c.set_attribute("data-running", v);
+        }
+    }
 }
 
 /// What the engine listens to, kept to be removed on unmount: the on-screen
@@ -107,6 +119,7 @@ impl Engine {
                 a.last_ts = None;
                 a.raf = self.request_frame();
             }
+            a.mark_running(a.raf.is_some());
             return;
         }
         if let Some(id) = a.raf.take() {
@@ -114,6 +127,7 @@ impl Engine {
                 let _ = w.cancel_animation_frame(id);
             }
         }
+        a.mark_running(false);
         if a.alive && a.visible && !a.hidden && a.dirty {
             let still = a.reduced;
             draw_frame(&mut a, 0.0, still);
@@ -124,6 +138,7 @@ impl Engine {
         let mut a = self.anim.borrow_mut();
         a.raf = None;
         if !a.should_run() {
+            a.mark_running(false);
             return;
         }
         let dt = match a.last_ts {
@@ -133,6 +148,7 @@ impl Engine {
         a.last_ts = Some(ts);
         draw_frame(&mut a, dt, false);
         a.raf = self.request_frame();
+        a.mark_running(a.raf.is_some());
     }
 
     fn shutdown(&self) {
@@ -516,7 +532,7 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
             "desk above it is the CPU writing one order per kernel launch."
         </p>
         <canvas id="factory-canvas" class="factory-canvas" node_ref=canvas role="img"
-            aria-label=aria data-frame="0"></canvas>
+            aria-label=aria data-frame="0" data-running="0"></canvas>
         <p class="note factory-motion">{motion_note}</p>
         <p class="sr-only" aria-live="polite">{move || summary.get()}</p>
         <div class="factory-gauges" role="group" aria-label="Where the step's time goes">
