@@ -15,17 +15,28 @@ if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknow
   rustup target add wasm32-unknown-unknown
 fi
 
-# 2. Pinned Trunk (~12 min the first time: it compiles from source).
+# The two tools are compiled from source once. Their own release profiles ask for
+# fat LTO in one codegen unit (Trunk's alone took ~12 min on 2 cores); they run
+# for seconds per build, so they are built without it, and Trunk without TLS
+# (no default features: it never downloads anything here, Trunk.toml pins the
+# tools and the build is --offline).
+quick_install() {
+  CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+  CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=0 \
+    cargo install --quiet "$@"
+}
+
+# 2. Pinned Trunk.
 if ! trunk --version 2>/dev/null | grep -q "$TRUNK_VERSION"; then
-  say "installing trunk $TRUNK_VERSION (one-off, ~12 min)"
-  cargo install trunk --version "$TRUNK_VERSION" --locked
+  say "installing trunk $TRUNK_VERSION (one-off, a few minutes)"
+  quick_install trunk --version "$TRUNK_VERSION" --locked --no-default-features
 fi
 
 # 3. wasm-bindgen-cli matching the wasm-bindgen pinned in Cargo.toml (not --locked:
 #    one of its locked dependencies is missing from the registry).
 if ! wasm-bindgen --version 2>/dev/null | grep -q "$WASM_BINDGEN_VERSION"; then
   say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION"
-  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  quick_install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
 # 4. npm packages: binaryen (wasm-opt), terser (JS glue minifier, a Trunk hook),

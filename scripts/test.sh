@@ -10,14 +10,31 @@ step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
 
 step "rustfmt"
 cargo fmt --all -- --check
+# The release build (four wasm binaries, each linked with fat LTO in one codegen
+# unit: long single-threaded phases) runs in the background while the native
+# checks below use the other core; the end-to-end tests wait for it.
+step "release build (trunk, offline): started in the background, log in target/trunk-build.log"
+mkdir -p target
+trunk_log="$ROOT/target/trunk-build.log"
+trunk build --release --offline >"$trunk_log" 2>&1 &
+trunk_pid=$!
+stop_trunk() { pkill -P "$trunk_pid" 2>/dev/null || true; kill "$trunk_pid" 2>/dev/null || true; }
+trap stop_trunk EXIT
+
 step "clippy (native + wasm32, warnings are errors)"
 cargo clippy --all-targets -- -D warnings
 cargo clippy --target wasm32-unknown-unknown -- -D warnings
 step "native tests (model, URL codec, properties, the lab's chains on the Vulkan adapter)"
 # bootstrap.sh installed Mesa's software Vulkan driver: a missing adapter is a failure
 BRRR_REQUIRE_ADAPTER=1 cargo test --quiet
-step "release build (trunk, offline)"
-trunk build --release --offline
+step "release build (trunk, offline): waiting for it"
+if ! wait "$trunk_pid"; then
+  cat "$trunk_log"
+  echo "the release build failed (its log is above)" >&2
+  exit 1
+fi
+trap - EXIT
+tail -n 3 "$trunk_log"
 step "brrr-lab: the native lab on a software Vulkan driver (small size)"
 # Every variant must verify (exit status 1 otherwise): this stops the tests before
 # the page imports the file it writes (tests/e2e/native-lab.test.mjs).
