@@ -6,7 +6,7 @@
 mod props {
     use brrr::trace::classify::CostClass;
     use brrr::trace::counterfactual::{warped_span, Scale};
-    use brrr::trace::parse::OpShape;
+    use brrr::trace::shapes::OpShape;
     use brrr::trace::{analyse, parse, shapes, TraceError};
     use proptest::prelude::*;
 

@@ -22,6 +22,7 @@
 //! - if any event's `ts` is a float (or missing), HTA rounds every event to whole
 //!   microseconds (`round_down_time_stamps`); [`Trace::float_ts`] records that.
 
+use super::shapes::OpShape;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
@@ -132,17 +133,6 @@ pub struct ShapedOp {
     pub end: f64,
     pub flops: f64,
     pub bytes: f64,
-}
-
-/// An aten op with shapes (`record_shapes=True`), for FLOPs from shapes.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OpShape {
-    pub name: String,
-    pub dims: Vec<Vec<i64>>,
-    pub types: Vec<String>,
-    /// `Concrete Inputs`: each non-tensor argument's value as PyTorch writes it
-    /// (`"[1, 1]"`, `"2"`, `"False"`), "" for a tensor; empty when not recorded.
-    pub concrete: Vec<String>,
 }
 
 /// A GPU from `deviceProperties`.
