@@ -30,6 +30,7 @@ pub mod scaling;
 pub mod tensor_cores;
 pub mod trace;
 pub mod trace_charts;
+pub mod trace_compare;
 pub mod trace_host;
 pub mod trace_row;
 
