@@ -186,6 +186,19 @@ mod fixtures {
         }
         assert_eq!(d.compute_class_share, 0.0);
         assert!(d.memory_class_share > 0.09, "{}", d.memory_class_share);
+        // SDPA's math path: its elementwise kernels do not get the attention's
+        // FLOPs (its aten::bmm children's kernels did them); one sat at 8113 %
+        // of its roof when they did
+        let sdpa: Vec<_> = d
+            .roofline
+            .iter()
+            .filter(|p| p.op == "aten::scaled_dot_product_attention")
+            .collect();
+        assert!(!sdpa.is_empty());
+        assert!(
+            sdpa.iter().all(|p| p.flops == 0.0 && p.bytes > 0.0),
+            "{sdpa:?}"
+        );
         // the eager MLP's cuBLAS GEMV kernels (batch 8): memory-bound, placed
         let m = h200("mlp_eager");
         assert_eq!((m.placed_kernels, m.compute_class_share), (m.kernels, 0.0));
@@ -539,6 +552,7 @@ mod fixtures {
             trace_file("a100_80gb"),
             trace_file("alexnet"),
             trace_file("synthetic_overlap"),
+            trace_file("h200_llama8b_decode_eager"),
         ];
         let now = cli_json(&files, &[]);
         same(

@@ -196,12 +196,19 @@ pub fn place(t: &Trace) -> Placement {
             continue;
         };
         let [all, mm] = per_op.get(&op_i).copied().unwrap_or([(dur, 1); 2]);
-        let flops = if mm.1 == 0 {
-            op.flops * part(all, dur)
-        } else if matmul_class(class) {
-            op.flops * part(mm, dur)
-        } else {
+        let flops = if mm.1 > 0 {
+            if matmul_class(class) {
+                op.flops * part(mm, dur)
+            } else {
+                0.0
+            }
+        } else if op.kind.is_compute() {
+            // a matmul, conv or attention op none of whose kernels is one: its
+            // FLOPs were done by its child ops' kernels (SDPA's math path runs
+            // aten::bmm), not by these copies and softmaxes
             0.0
+        } else {
+            op.flops * part(all, dur)
         };
         kernels.push(PlacedKernel {
             index,
