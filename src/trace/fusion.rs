@@ -142,17 +142,10 @@ pub fn fuse_factor(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trace::parse::parse;
-
-    fn trace(events: &[String]) -> Trace {
-        let body = format!(r#"{{"traceEvents": [{}]}}"#, events.join(","));
-        parse(body.as_bytes(), &mut |_| true).unwrap()
-    }
+    use crate::trace::testing::{kernel, trace};
 
     fn k(name: &str, ts: f64, dur: f64, corr: i64) -> String {
-        format!(
-            r#"{{"ph":"X","cat":"kernel","name":"{name}","ts":{ts},"dur":{dur},"args":{{"stream":7,"correlation":{corr},"device":0}}}}"#
-        )
+        kernel(name, ts, dur, corr, 7)
     }
 
     fn by_name(t: &Trace) -> impl Fn(usize) -> CostClass + '_ {

@@ -198,24 +198,7 @@ pub fn launch_stats(t: &Trace, acts: &[Activity]) -> LaunchStats {
 mod tests {
     use super::*;
     use crate::trace::breakdown::activities;
-    use crate::trace::parse::parse;
-
-    fn trace(events: &[String]) -> Trace {
-        let body = format!(r#"{{"traceEvents": [{}]}}"#, events.join(","));
-        parse(body.as_bytes(), &mut |_| true).unwrap()
-    }
-
-    fn k(name: &str, ts: f64, dur: f64, corr: i64, stream: i64) -> String {
-        format!(
-            r#"{{"ph":"X","cat":"kernel","name":"{name}","ts":{ts},"dur":{dur},"args":{{"stream":{stream},"correlation":{corr},"device":0}}}}"#
-        )
-    }
-
-    fn launch(name: &str, ts: f64, dur: f64, corr: i64) -> String {
-        format!(
-            r#"{{"ph":"X","cat":"cuda_runtime","name":"{name}","ts":{ts},"dur":{dur},"args":{{"correlation":{corr}}}}}"#
-        )
-    }
+    use crate::trace::testing::{call as launch, kernel as k, trace};
 
     #[test]
     fn idle_by_category() {

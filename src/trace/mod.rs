@@ -35,6 +35,8 @@ pub mod replay;
 pub mod report;
 pub mod shapes;
 pub mod steps;
+#[cfg(test)]
+mod testing;
 pub mod timeline;
 
 pub use bound::{roof_dtype, time_at_roof};

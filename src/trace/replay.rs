@@ -137,13 +137,8 @@ pub fn replay(t: &Trace, steps: &Steps, fused: &HashMap<usize, usize>, run_max: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trace::parse::parse;
     use crate::trace::steps::steps;
-
-    fn trace(events: &[String]) -> Trace {
-        let body = format!(r#"{{"traceEvents": [{}]}}"#, events.join(","));
-        parse(body.as_bytes(), &mut |_| true).unwrap()
-    }
+    use crate::trace::testing::trace;
 
     #[test]
     fn an_overhead_bound_step_replayed() {

@@ -218,12 +218,7 @@ fn holder(spans: &[(f64, f64, usize)], x: f64) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trace::parse::parse;
-
-    fn trace(events: &[String]) -> Trace {
-        let body = format!(r#"{{"traceEvents": [{}]}}"#, events.join(","));
-        parse(body.as_bytes(), &mut |_| true).unwrap()
-    }
+    use crate::trace::testing::{call, kernel as k, trace};
 
     fn mark(n: i64, cat: &str, ts: f64, dur: f64) -> String {
         format!(
@@ -232,15 +227,11 @@ mod tests {
     }
 
     fn kernel(ts: f64, dur: f64, corr: i64) -> String {
-        format!(
-            r#"{{"ph":"X","cat":"kernel","name":"k","ts":{ts},"dur":{dur},"args":{{"stream":7,"correlation":{corr},"device":0}}}}"#
-        )
+        k("k", ts, dur, corr, 7)
     }
 
     fn launch(ts: f64, corr: i64) -> String {
-        format!(
-            r#"{{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","ts":{ts},"dur":2,"args":{{"correlation":{corr}}}}}"#
-        )
+        call("cudaLaunchKernel", ts, 2.0, corr)
     }
 
     #[test]
