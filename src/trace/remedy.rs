@@ -143,7 +143,7 @@ pub fn remedies(x: &Inputs) -> Vec<Remedy> {
     v.push(warped(
         "no_idle",
         format!(
-            "No idle GPU time at all: the run becomes its busy time ({} of its {} span), an upper bound that needs CUDA graphs, no host syncs, and an input pipeline and collectives never waited on",
+            "the run shrinks to its busy time, {} of its {} span: an upper bound, which needs CUDA graphs, no host syncs, and an input pipeline and collectives never waited on",
             si(busy * 1e-6, "s"),
             si(x.profile.span(Scale::ONE) * 1e-6, "s")
         ),
@@ -154,7 +154,7 @@ pub fn remedies(x: &Inputs) -> Vec<Remedy> {
         v.push(remedy(
             "cuda_graphs",
             format!(
-                "CUDA graphs: each step replayed as one graph, its {} kernels back to back ({} µs apart, as measured in a replay), one launch and its host syncs: {} per step instead of {}",
+                "each step replayed as one graph, its {} kernels back to back ({} µs apart, as measured in a replay) after one launch, with its host syncs: {} per step instead of {}",
                 sig(x.kernels_per_step),
                 super::replay::GRAPH_GAP_US,
                 si(x.replay * 1e-6, "s"),
@@ -166,7 +166,7 @@ pub fn remedies(x: &Inputs) -> Vec<Remedy> {
         v.push(remedy(
             "compile_cuda_graphs",
             format!(
-                "torch.compile with mode=\"reduce-overhead\": the fusible runs fused ({} run{}), then each step replayed as a graph: {} per step instead of {} (Dynamo's own per-call CPU time, which an eager trace cannot show, not counted)",
+                "the fusible runs fused ({} run{}), then each step replayed as a graph, as torch.compile(mode=\"reduce-overhead\") does: {} per step instead of {} (Dynamo's own per-call CPU time, which an eager trace cannot show, not counted)",
                 x.fusion.runs,
                 if x.fusion.runs == 1 { "" } else { "s" },
                 si(x.replay_fused * 1e-6, "s"),
@@ -189,7 +189,7 @@ pub fn remedies(x: &Inputs) -> Vec<Remedy> {
         v.push(warped(
             MATMULS_AT_ROOF,
             format!(
-                "Matmuls at the roof of the {preset}: each matmul, conv and attention kernel placed by shape takes max(FLOPs ÷ achievable peak, bytes ÷ achievable bandwidth), never longer than it took; the kernels that could not be placed keep their time"
+                "each matmul, conv and attention kernel placed by shape runs at the achievable roof of the {preset}, max(FLOPs ÷ peak, bytes ÷ bandwidth), never longer than it took; the kernels that could not be placed keep their time"
             ),
             x,
             Scale {
@@ -202,9 +202,9 @@ pub fn remedies(x: &Inputs) -> Vec<Remedy> {
     v.push(warped(
         "overlap_communication",
         if x.communication {
-            "Communication fully overlapped with compute: collectives cost nothing where they ran alone".to_string()
+            "collectives hidden behind compute: they cost nothing where they ran alone".to_string()
         } else {
-            "Communication overlapped with compute: this run has no collectives, so nothing to hide".to_string()
+            "this run has no collectives, so nothing to hide".to_string()
         },
         x,
         Scale {
@@ -222,10 +222,10 @@ fn sig(x: f64) -> String {
 
 fn fuse_label(f: &FusionFound) -> String {
     if f.runs == 0 {
-        return "Fuse memory-bound kernels (torch.compile): no two memory-bound kernels run back to back on a stream within a step, so there is nothing to fuse".to_string();
+        return "as torch.compile would: no two memory-bound kernels run back to back on a stream within a step, so there is nothing to fuse".to_string();
     }
     format!(
-        "Fuse memory-bound kernels (torch.compile): {} run{} of back-to-back memory-bound kernels on a stream, within a step and with no host sync between, each become one kernel as long as its longest member; the longest run has {} kernels, so its traffic falls at most {}× (memory-bound time ×{} after)",
+        "as torch.compile would: {} run{} of back-to-back memory-bound kernels on a stream, within a step and with no host sync between, each become one kernel as long as its longest member; the longest run has {} kernels, so its traffic falls at most {}× (memory-bound time ×{} after)",
         f.runs,
         if f.runs == 1 { "" } else { "s" },
         f.longest,

@@ -365,6 +365,17 @@ test('the kernels on their roofline, the busiest second zoomed and panned, anoth
     assert.ok(notes.some((n) => /ran faster than the picked GPU allows, because they ran on the NVIDIA A100-SXM4-80GB/.test(n)), notes.join(' | '));
     assert.ok(!notes.some((n) => /cache hit/.test(n)), 'not explained as a cache hit on another GPU');
 
+    // an fp32 run on a V100 with no matmul placed: drawn against the fp32 roof,
+    // not the tensor cores' (the preset's default)
+    const v100 = path.join(dir, 'v100-fp32.json');
+    fs.writeFileSync(v100, JSON.stringify({ deviceProperties: [{ id: 0, name: 'Tesla V100-SXM2-16GB' }], traceEvents: [
+      { ph: 'X', cat: 'cpu_op', name: 'aten::mul', tid: 1, ts: 0, dur: 5, args: { 'External id': 7, 'Input Dims': [[1048576], [1048576]], 'Input type': ['float', 'float'] } },
+      { ph: 'X', cat: 'kernel', name: 'vectorized_elementwise_kernel', ts: 10, dur: 20, args: { stream: 7, correlation: 1, device: 0, 'External id': 7 } },
+    ] }));
+    await choose(page, [v100]);
+    assert.equal(await state(page, ['error', 'done']), 'done');
+    await page.waitForFunction(() => /V100.* roofline \(fp32,/.test(document.getElementById('trace-roofline')?.getAttribute('aria-label') || ''), null, { timeout: 60_000 });
+
     // an unknown GPU: no roofline until one is picked
     await choose(page, [unknown]);
     assert.equal(await state(page, ['error', 'done']), 'done');
@@ -378,7 +389,7 @@ test('the kernels on their roofline, the busiest second zoomed and panned, anoth
   });
 });
 
-test('an eager decode step: per step, HTA's idle causes, remedies as predicted steps, the profiled run said, the timeline as busy as it was', async (t) => {
+test('an eager decode step: per step, HTA idle causes, remedies as predicted steps, the profiled run said, the timeline as busy as it was', async (t) => {
   await h.withPage(t, '', async (page) => {
     await show(page.locator(W));
     await state(page, 'example');
@@ -415,10 +426,13 @@ async function laneInk(page, li) {
     const lanes = geo.areas[0].y[1];
     const laneH = (b - t) / lanes;
     const k = canvas.width / canvas.clientWidth;
-    const ctx = canvas.getContext('2d');
-    const row = (y) => ctx.getImageData(Math.round(l * k), Math.round(y * k), Math.round((r - l) * k), 1).data;
-    const mid = row(t + laneH * (i + 0.5));
-    const bg = row(t + laneH * (i + 0.05));
+    // one read of the lane's upper half (one getImageData: more would ask the
+    // canvas to be kept in memory for reading), then its first and last rows
+    const [x0, y0, w] = [Math.round(l * k), Math.round((t + laneH * (i + 0.05)) * k), Math.round((r - l) * k)];
+    const h = Math.round((t + laneH * (i + 0.5)) * k) - y0 + 1;
+    const img = canvas.getContext('2d').getImageData(x0, y0, w, h).data;
+    const bg = img.subarray(0, 4 * w);
+    const mid = img.subarray(4 * w * (h - 1), 4 * w * h);
     const d = [];
     for (let p = 0; p < mid.length; p += 4) {
       d.push(Math.hypot(mid[p] - bg[p], mid[p + 1] - bg[p + 1], mid[p + 2] - bg[p + 2]));

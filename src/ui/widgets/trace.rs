@@ -594,7 +594,7 @@ fn remedies(c: &Rank) -> impl IntoView {
         };
         let unprofiled = r.speedup_unprofiled.filter(|_| helps).map(|u| format!(" ({}× against the unprofiled step)", units::sig3(u)));
         view! { <li data-remedy=r.id.clone() data-speedup=r.speedup.to_string() data-step-after=r.step_after_s.to_string() data-helps=if helps { "1" } else { "0" }>
-            <strong>{remedy::name(&r.id)}</strong>". "{r.label.clone()}". "<span class="effect">{effect}{unprofiled}</span></li> }
+            <strong>{remedy::name(&r.id)}</strong>": "{r.label.clone()}". "<span class="effect">{effect}{unprofiled}</span></li> }
     }).collect_view();
     view! {
         <h4>"What would help (each remedy priced on this trace, per step)"</h4>
