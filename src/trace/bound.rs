@@ -60,11 +60,21 @@ pub struct Limits {
     pub cost: Vec<CostClass>,
     /// Per index: decided by the roof (placed on the preset), not by the name.
     pub by_roof: Vec<bool>,
+    /// Per index: the name class ([`kernel_class`]), computed once.
+    pub class: Vec<KernelClass>,
 }
 
 impl Limits {
     pub fn of(&self, index: usize) -> CostClass {
         self.cost.get(index).copied().unwrap_or(CostClass::Memory)
+    }
+
+    /// The name class of GPU event `index`.
+    pub fn class(&self, index: usize) -> KernelClass {
+        self.class
+            .get(index)
+            .copied()
+            .unwrap_or(KernelClass::Pointwise)
     }
 }
 
@@ -93,8 +103,9 @@ pub fn limits(t: &Trace, placement: &Placement, hw: Option<&Preset>) -> Limits {
     let mut out = Limits {
         cost: Vec::with_capacity(t.gpu.len()),
         by_roof: Vec::with_capacity(t.gpu.len()),
+        class: Vec::with_capacity(t.gpu.len()),
     };
-    let mut memo: std::collections::HashMap<(u32, u32), KernelClass> = Default::default();
+    let mut memo: rustc_hash::FxHashMap<(u32, u32), KernelClass> = Default::default();
     for (i, e) in t.gpu.iter().enumerate() {
         let class = *memo
             .entry((e.name, e.cat))
@@ -106,6 +117,7 @@ pub fn limits(t: &Trace, placement: &Placement, hw: Option<&Preset>) -> Limits {
         };
         out.cost.push(c);
         out.by_roof.push(roof);
+        out.class.push(class);
     }
     out
 }

@@ -18,9 +18,9 @@
 //! kernels so become one: close to `n`× less time, never more, since the fused
 //! kernel's extra inputs and FLOPs are not modelled (an optimistic bound).
 
-use super::classify::{is_gpu_cat, kernel_class, CostClass, KernelClass};
+use super::classify::{is_gpu_cat, CostClass, KernelClass};
 use super::parse::Trace;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// One fusible run of two or more kernels.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,12 +54,14 @@ pub fn host_sync_between(syncs: &[(f64, f64)], from: f64, to: f64) -> bool {
     syncs.get(i).is_some_and(|s| s.1 <= to)
 }
 
-/// Every fusible run of the trace. `cost` gives each GPU event's real limit,
-/// `step_of` its step (events of no step count as one more step of their own).
+/// Every fusible run of the trace. `class` gives each GPU event's name class,
+/// `cost` its real limit, `step_of` its step (events of no step count as one
+/// more step of their own).
 pub fn runs(
     t: &Trace,
+    class: &dyn Fn(usize) -> KernelClass,
     cost: &dyn Fn(usize) -> CostClass,
-    step_of: &BTreeMap<usize, usize>,
+    step_of: &[Option<usize>],
 ) -> Vec<Run> {
     // per (device, stream): (start, end, GPU event index)
     type Items = Vec<(f64, f64, usize)>;
@@ -71,15 +73,10 @@ pub fn runs(
             .or_default()
             .push((ts, end, i));
     }
-    let mut memo: HashMap<(u32, u32), KernelClass> = HashMap::new();
-    let mut fusible_at = |i: usize| {
-        let Some(e) = t.gpu.get(i).filter(|e| is_gpu_cat(t.name(e.cat))) else {
-            return false;
-        };
-        let class = *memo
-            .entry((e.name, e.cat))
-            .or_insert_with(|| kernel_class(t.name(e.name), t.name(e.cat)));
-        fusible(class) && cost(i) == CostClass::Memory
+    let fusible_at = |i: usize| {
+        t.gpu.get(i).is_some_and(|e| is_gpu_cat(t.name(e.cat)))
+            && fusible(class(i))
+            && cost(i) == CostClass::Memory
     };
     let mut out = Vec::new();
     for mut v in streams.into_values() {
@@ -88,7 +85,7 @@ pub fn runs(
         let mut prev: Option<(f64, usize)> = None;
         for &(ts, end, i) in &v {
             let joins = prev.is_some_and(|(pts, pi)| {
-                !host_sync_between(&t.host_syncs, pts, ts) && step_of.get(&pi) == step_of.get(&i)
+                !host_sync_between(&t.host_syncs, pts, ts) && step_of.get(pi) == step_of.get(i)
             });
             if !(joins && fusible_at(i)) {
                 out.extend(run.take().filter(|r| r.members.len() >= 2));
@@ -142,10 +139,19 @@ pub fn fuse_factor(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::trace::classify::kernel_class;
     use crate::trace::testing::{kernel, trace};
 
     fn k(name: &str, ts: f64, dur: f64, corr: i64) -> String {
         kernel(name, ts, dur, corr, 7)
+    }
+
+    fn class_of(t: &Trace) -> impl Fn(usize) -> KernelClass + '_ {
+        |i| {
+            t.gpu.get(i).map_or(KernelClass::Pointwise, |e| {
+                crate::trace::classify::kernel_class(t.name(e.name), t.name(e.cat))
+            })
+        }
     }
 
     fn by_name(t: &Trace) -> impl Fn(usize) -> CostClass + '_ {
@@ -174,7 +180,7 @@ mod tests {
         ev.push(r#"{"cat":"cuda_runtime","name":"cudaDeviceSynchronize","ts":33,"dur":5,"args":{"correlation":99}}"#.into());
         let t = trace(&ev);
         let cost = by_name(&t);
-        let r = runs(&t, &cost, &BTreeMap::new());
+        let r = runs(&t, &class_of(&t), &cost, &[]);
         let shape: Vec<(usize, f64, f64)> =
             r.iter().map(|r| (r.members.len(), r.sum, r.max)).collect();
         // the sync (ends at 38, between the starts 31 and 40) splits the last four
@@ -182,13 +188,15 @@ mod tests {
         // memory time 4+6+2+3+5+1+1+2+2 = 26; runs save 6 + 1 + 2 = 9
         assert_eq!(fuse_factor(&t, &r, &cost, &|_| true), 17.0 / 26.0);
         // a step boundary between the last two
-        let steps: BTreeMap<usize, usize> = [(8, 0), (9, 1)].into_iter().collect();
-        let r = runs(&t, &cost, &steps);
+        let mut steps = vec![None; t.gpu.len()];
+        steps[8] = Some(0);
+        steps[9] = Some(1);
+        let r = runs(&t, &class_of(&t), &cost, &steps);
         assert_eq!(r.len(), 2);
         // a memory-bound kernel by its real limit that is a matmul by name still
         // breaks a run; a norm found compute-bound is not fused
         let all_compute = |_: usize| CostClass::Compute;
-        assert!(runs(&t, &all_compute, &BTreeMap::new()).is_empty());
+        assert!(runs(&t, &class_of(&t), &all_compute, &[]).is_empty());
     }
 
     #[test]
@@ -199,7 +207,7 @@ mod tests {
             .collect();
         let t = trace(&ev);
         let cost = by_name(&t);
-        let r = runs(&t, &cost, &BTreeMap::new());
+        let r = runs(&t, &class_of(&t), &cost, &[]);
         assert_eq!(r.len(), 1);
         assert_eq!(fuse_factor(&t, &r, &cost, &|_| true), 1.0 / 8.0);
         assert!(host_sync_between(&[(0.0, 5.0)], 1.0, 5.0));

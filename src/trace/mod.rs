@@ -42,12 +42,13 @@ pub mod timeline;
 pub use bound::{roof_dtype, time_at_roof};
 use breakdown::{activities, breakdown, share, Activity, Breakdown};
 pub use classify::is_gpu_cat;
-use classify::{is_copy_cat, kernel_class, preset_for_device, CostClass, KernelClass};
+use classify::{is_copy_cat, preset_for_device, CostClass, KernelClass};
 use counterfactual::Halving;
 pub use parse::{parse, Trace, TraceError};
 use place::PlacedRow;
 pub use remedy::Remedy;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeMap;
 use timeline::TimelineRow;
 
 /// A gap counts as the GPU waiting for a launch when the kernel after it starts
@@ -254,8 +255,14 @@ pub fn diagnose_with(t: &Trace, options: &Options) -> Result<Diagnosis, TraceErr
     // each kernel placed by shape, and its real limit on the roof preset
     let placement = place::place(t);
     let limits = bound::limits(t, &placement, hw);
-    let in_acts: HashSet<usize> = acts.iter().map(|a| a.index).collect();
-    let placed = place::summary(t, &placement, &|i| in_acts.contains(&i));
+    let mut in_acts = vec![false; t.gpu.len()];
+    for a in &acts {
+        if let Some(x) = in_acts.get_mut(a.index) {
+            *x = true;
+        }
+    }
+    let in_acts = |i: usize| in_acts.get(i).copied().unwrap_or(false);
+    let placed = place::summary(t, &placement, &in_acts);
     let steps = steps::steps(t, (hta.start, hta.start + hta.span));
     let tally = tally(t, &acts, &limits, &steps);
 
@@ -381,14 +388,8 @@ struct Tally {
 /// Classes, short kernels, top kernels and the warp's spans of `acts`; each
 /// class's time per step from `steps`.
 fn tally(t: &Trace, acts: &[Activity], limits: &bound::Limits, steps: &steps::Steps) -> Tally {
-    let mut class_of: HashMap<(u32, u32), KernelClass> = HashMap::new();
-    let mut class = |e: &parse::GpuEvent| {
-        *class_of
-            .entry((e.name, e.cat))
-            .or_insert_with(|| kernel_class(t.name(e.name), t.name(e.cat)))
-    };
     let mut classes: BTreeMap<KernelClass, (usize, f64)> = BTreeMap::new();
-    let mut names: HashMap<u32, (KernelClass, usize, f64)> = HashMap::new();
+    let mut names: HashMap<u32, (KernelClass, usize, f64)> = HashMap::default();
     let mut spans = Vec::with_capacity(acts.len());
     let (mut kernels, mut short, mut short_time, mut kernel_time, mut total_time, mut unplaced) =
         (0usize, 0usize, 0.0, 0.0, 0.0, 0.0);
@@ -396,7 +397,7 @@ fn tally(t: &Trace, acts: &[Activity], limits: &bound::Limits, steps: &steps::St
         let Some(e) = t.gpu.get(a.index).filter(|e| is_gpu_cat(t.name(e.cat))) else {
             continue;
         };
-        let c = class(e);
+        let c = limits.class(a.index);
         // HTA's rounding can leave a sub-µs kernel with end < start: 0 here
         let dur = (a.end - a.ts).max(0.0);
         let x = classes.entry(c).or_insert((0, 0.0));
@@ -419,7 +420,7 @@ fn tally(t: &Trace, acts: &[Activity], limits: &bound::Limits, steps: &steps::St
         }
         spans.push((a.ts, a.end, limits.of(a.index)));
     }
-    let per_step = class_per_step(t, steps, &mut class);
+    let per_step = class_per_step(t, steps, limits);
     let classes: Vec<ClassTime> = classes
         .into_iter()
         .map(|(class, (count, time))| ClassTime {
@@ -468,12 +469,12 @@ fn tally(t: &Trace, acts: &[Activity], limits: &bound::Limits, steps: &steps::St
 fn class_per_step(
     t: &Trace,
     steps: &steps::Steps,
-    class: &mut dyn FnMut(&parse::GpuEvent) -> KernelClass,
+    limits: &bound::Limits,
 ) -> BTreeMap<KernelClass, f64> {
     let mut per: BTreeMap<KernelClass, f64> = BTreeMap::new();
     for s in &steps.steps {
-        for e in s.acts.iter().filter_map(|i| t.gpu.get(*i)) {
-            *per.entry(class(e)).or_insert(0.0) += e.dur.max(0.0);
+        for (i, e) in s.acts.iter().filter_map(|i| t.gpu.get(*i).map(|e| (*i, e))) {
+            *per.entry(limits.class(i)).or_insert(0.0) += e.dur.max(0.0);
         }
     }
     let n = steps.steps.len().max(1) as f64;
@@ -528,7 +529,7 @@ struct Found<'a> {
     t: &'a Trace,
     /// HTA's activities, and their GPU event indices.
     acts: &'a [Activity],
-    in_acts: &'a HashSet<usize>,
+    in_acts: &'a dyn Fn(usize) -> bool,
     steps: &'a steps::Steps,
     limits: &'a bound::Limits,
     placement: &'a place::Placement,
@@ -545,21 +546,22 @@ impl Found<'_> {
     ) -> Vec<Remedy> {
         let (t, steps, in_acts) = (self.t, self.steps, self.in_acts);
         let cost = |i: usize| self.limits.of(i);
-        let runs = fusion::runs(t, &cost, &steps.step_of());
+        let class = |i: usize| self.limits.class(i);
+        let runs = fusion::runs(t, &class, &cost, &steps.step_of(t.gpu.len()));
         let fused: HashMap<usize, usize> = runs
             .iter()
             .enumerate()
             .flat_map(|(r, run)| run.members.iter().map(move |m| (*m, r)))
             .collect();
         let run_max: Vec<f64> = runs.iter().map(|r| r.max).collect();
-        let in_runs = |r: &&fusion::Run| r.members.iter().all(|m| in_acts.contains(m));
+        let in_runs = |r: &&fusion::Run| r.members.iter().all(|m| in_acts(*m));
         let kernels: usize = steps.steps.iter().map(|s| s.acts.len()).sum();
         let inputs = remedy::Inputs {
             profile: counterfactual::Profile::new(spans),
             step: summary.mean,
             step_unprofiled: summary.unprofiled,
             graph_replay: graphs.replay(),
-            replay: replay::replay(t, steps, &HashMap::new(), &[]),
+            replay: replay::replay(t, steps, &HashMap::default(), &[]),
             replay_fused: replay::replay(t, steps, &fused, &run_max),
             kernels_per_step: kernels as f64 / steps.steps.len().max(1) as f64,
             fusion: remedy::FusionFound {
@@ -570,7 +572,7 @@ impl Found<'_> {
                     .map(|r| r.members.len())
                     .max()
                     .unwrap_or(0),
-                factor: fusion::fuse_factor(t, &runs, &cost, &|i| in_acts.contains(&i)),
+                factor: fusion::fuse_factor(t, &runs, &cost, in_acts),
             },
             roof: hw.map(|hw| {
                 let (c, m) = self.roof_factors(hw);
@@ -588,9 +590,13 @@ impl Found<'_> {
         let t = self.t;
         let mut sums = [(0.0, 0.0); 2];
         for a in self.acts {
-            let Some(e) = t.gpu.get(a.index).filter(|e| is_gpu_cat(t.name(e.cat))) else {
+            if !t
+                .gpu
+                .get(a.index)
+                .is_some_and(|e| is_gpu_cat(t.name(e.cat)))
+            {
                 continue;
-            };
+            }
             let slot = match self.limits.of(a.index) {
                 CostClass::Compute => 0,
                 CostClass::Memory => 1,
@@ -598,7 +604,7 @@ impl Found<'_> {
             };
             let dur = (a.end - a.ts).max(0.0);
             let matmul = matches!(
-                kernel_class(t.name(e.name), t.name(e.cat)),
+                self.limits.class(a.index),
                 KernelClass::Matmul | KernelClass::Attention
             );
             let at = self

@@ -23,9 +23,9 @@
 //!   microseconds (`round_down_time_stamps`); [`Trace::float_ts`] records that.
 
 use super::shapes::OpShape;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::cell::Cell;
-use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::io::{self, BufReader, Read};
 

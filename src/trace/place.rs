@@ -24,8 +24,8 @@ use super::breakdown::hta_times;
 use super::classify::{kernel_class, KernelClass};
 use super::parse::Trace;
 use super::shapes::OpKind;
+use rustc_hash::FxHashMap as HashMap;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 
 /// At most this many points in [`Placed::roofline`] (the longest).
 pub const MAX_POINTS: usize = 300;
@@ -144,7 +144,7 @@ fn links(t: &Trace) -> Vec<Link> {
         let k = by_ext.partition_point(|(x, _)| *x < ext);
         by_ext.get(k).filter(|(x, _)| *x == ext).map(|(_, i)| *i)
     };
-    let mut class_of: HashMap<(u32, u32), KernelClass> = HashMap::new();
+    let mut class_of: HashMap<(u32, u32), KernelClass> = HashMap::default();
     let mut out = Vec::new();
     for (gi, e) in t.gpu.iter().enumerate() {
         if !t.name(e.cat).eq_ignore_ascii_case("kernel") {
@@ -173,7 +173,7 @@ fn matmul_class(c: KernelClass) -> bool {
 pub fn place(t: &Trace) -> Placement {
     let linked = links(t);
     // per op: Σ durations of all its kernels, and of its matmul-class ones
-    let mut per_op: HashMap<usize, [(f64, usize); 2]> = HashMap::new();
+    let mut per_op: HashMap<usize, [(f64, usize); 2]> = HashMap::default();
     for &(_, op, dur, class) in &linked {
         let s = per_op.entry(op).or_insert([(0.0, 0); 2]);
         s[0].0 += dur;
@@ -231,7 +231,7 @@ pub fn place(t: &Trace) -> Placement {
 /// same FLOPs and bytes; returns how many.
 fn place_by_name(t: &Trace, kernels: &mut Vec<PlacedKernel>) -> usize {
     // per kernel name: one placed call, or None once two calls disagree
-    let mut donor: HashMap<u32, Option<PlacedKernel>> = HashMap::new();
+    let mut donor: HashMap<u32, Option<PlacedKernel>> = HashMap::default();
     for k in kernels.iter() {
         let Some(e) = t.gpu.get(k.index) else {
             continue;
@@ -249,7 +249,7 @@ fn place_by_name(t: &Trace, kernels: &mut Vec<PlacedKernel>) -> usize {
             })
             .or_insert(Some(*k));
     }
-    let placed: std::collections::HashSet<usize> = kernels.iter().map(|k| k.index).collect();
+    let placed: rustc_hash::FxHashSet<usize> = kernels.iter().map(|k| k.index).collect();
     let mut n = 0;
     for (index, e) in t.gpu.iter().enumerate() {
         if placed.contains(&index) || !t.name(e.cat).eq_ignore_ascii_case("kernel") {
@@ -277,7 +277,7 @@ fn place_by_name(t: &Trace, kernels: &mut Vec<PlacedKernel>) -> usize {
 /// (the breakdown's activities: HTA drops the last ProfilerStep's).
 pub fn summary(t: &Trace, p: &Placement, keep: &dyn Fn(usize) -> bool) -> Placed {
     let mut out = Placed::default();
-    let mut points: HashMap<(u32, u32), (usize, PlacedRow)> = HashMap::new();
+    let mut points: HashMap<(u32, u32), (usize, PlacedRow)> = HashMap::default();
     let mut counted = vec![false; t.ops.len()];
     for k in p.kernels.iter().filter(|k| keep(k.index)) {
         let (Some(op), Some(e)) = (t.ops.get(k.op), t.gpu.get(k.index)) else {

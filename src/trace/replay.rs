@@ -35,7 +35,7 @@
 use super::parse::Trace;
 use super::steps::{Step, Steps};
 use super::LAUNCH_SLACK_US;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// The gap between consecutive kernels of a CUDA-graph replay, µs: the median
 /// of the 45 gaps between the 16 kernels of each of the 3 replayed steps of
@@ -60,7 +60,7 @@ pub fn replay_step(t: &Trace, s: &Step, fused: &HashMap<usize, usize>, run_max: 
     let last_start = last.0;
     let last_end = acts.iter().fold(f64::NEG_INFINITY, |m, a| m.max(a.1));
     // kernels back to back, fusible runs as one
-    let mut seen_runs = std::collections::HashSet::new();
+    let mut seen_runs = rustc_hash::FxHashSet::default();
     let (mut busy, mut n) = (0.0, 0usize);
     for &(a, b, i) in &acts {
         match fused.get(&i) {
@@ -161,7 +161,7 @@ mod tests {
         let t = trace(&ev);
         let s = steps(&t, (23.0, 108.0));
         // launch 3 + kernels 15 + 2 gaps + the sync 4 + after it 46
-        let after = replay(&t, &s, &HashMap::new(), &[]);
+        let after = replay(&t, &s, &HashMap::default(), &[]);
         assert!(
             (after - (3.0 + 15.0 + 2.0 * GRAPH_GAP_US + 4.0 + 46.0)).abs() < 1e-9,
             "{after}"

@@ -93,12 +93,15 @@ impl Steps {
         }
     }
 
-    /// The step of each GPU event (index into [`Trace::gpu`]).
-    pub fn step_of(&self) -> BTreeMap<usize, usize> {
-        let mut m = BTreeMap::new();
+    /// The step of each of the `n` GPU events (by index into [`Trace::gpu`];
+    /// `None` outside every step).
+    pub fn step_of(&self, n: usize) -> Vec<Option<usize>> {
+        let mut m = vec![None; n];
         for (si, s) in self.steps.iter().enumerate() {
             for a in &s.acts {
-                m.insert(*a, si);
+                if let Some(x) = m.get_mut(*a) {
+                    *x = Some(si);
+                }
             }
         }
         m
@@ -261,7 +264,7 @@ mod tests {
         assert_eq!(s.steps[1].wall(), 100.0);
         assert_eq!(s.mean(), 125.0);
         assert_eq!(s.basis(), "gpu");
-        assert_eq!(s.step_of().get(&2), Some(&1));
+        assert_eq!(s.step_of(t.gpu.len()).get(2), Some(&Some(1)));
     }
 
     #[test]

@@ -24,8 +24,9 @@
 use super::breakdown::{hta_times, Activity};
 use super::classify::{is_gpu_cat, kernel_class, KernelClass};
 use super::parse::Trace;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 
 /// The window's length, s.
 pub const WINDOW_S: f64 = 1.0;
@@ -233,7 +234,7 @@ pub fn timeline(t: &Trace, acts: &[Activity], span_start: f64, span: f64) -> Opt
 
     // GPU lanes
     let mut lanes: BTreeMap<(i64, i64), Vec<Raw>> = BTreeMap::new();
-    let mut class_of: HashMap<(u32, u32), usize> = HashMap::new();
+    let mut class_of: HashMap<(u32, u32), usize> = HashMap::default();
     for a in &gpu {
         let Some(e) = t.gpu.get(a.index) else {
             continue;
@@ -268,7 +269,7 @@ pub fn timeline(t: &Trace, acts: &[Activity], span_start: f64, span: f64) -> Opt
 
     // names and seconds
     let mut names: Vec<String> = Vec::new();
-    let mut name_index: HashMap<u32, usize> = HashMap::new();
+    let mut name_index: HashMap<u32, usize> = HashMap::default();
     let lanes = all
         .into_iter()
         .map(|(label, kind, v)| {
