@@ -150,20 +150,10 @@ mod fixtures {
     }
 
     /// The `h200_*` traces (tests/data/traces/record_gpu.py, PyTorch 2.11 on an
-    /// H200, 2026-11-26): each workload lands in its own regime, and the fusion
-    /// estimate is checked against the compiled run measured beside it
-    /// (h200-meta.json: CUDA events, unprofiled).
+    /// H200, 2026-11-26): each workload lands in its own regime, kernels in the
+    /// class of their real limit.
     #[test]
     fn h200_workloads_land_in_their_regimes() {
-        let meta: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(Path::new(DIR).join("h200-meta.json")).unwrap(),
-        )
-        .unwrap();
-        let step_ms = |w: &str| meta["workloads"][w]["step_ms"].as_f64().unwrap();
-        let diag = |w: &str| run(&trace_file(&format!("h200_{w}"))).unwrap();
-        let remedy = |d: &brrr::trace::Diagnosis, id: &str| {
-            d.remedies.iter().find(|r| r.id == id).unwrap().speedup
-        };
         for (w, regime) in [
             ("chain_eager", "memory"),
             ("chain_compiled", "memory"),
@@ -172,55 +162,385 @@ mod fixtures {
             ("matmul_bf16", "compute"),
             ("llama8b_decode_eager", "overhead"),
         ] {
-            let d = diag(w);
+            let d = h200(w);
             assert_eq!(d.preset, Some("h200"), "{w}");
             assert_eq!(d.regime.id(), regime, "{w}");
         }
         // cuBLAS's nvjet kernels are matmuls, at a rate the H200 can reach
-        let mm = diag("matmul_bf16");
+        let mm = h200("matmul_bf16");
         assert!(mm
             .classes
             .iter()
             .any(|c| c.class.id() == "matmul" && c.share > 0.99));
         let rate = mm.matmul_flops / (mm.matmul_time * 1e-6);
         assert!((600e12..800e12).contains(&rate), "{rate}");
-        // an eager LLM decode step: GEMVs on cuBLAS's nvjet kernels, attention
-        let d = diag("llama8b_decode_eager");
+        // and an 8192³ GEMM is compute-bound by the roof as by its name
+        assert!(mm.compute_class_share > 0.95, "{}", mm.compute_class_share);
+        // an eager batch-1 LLM decode step: GEMVs (cuBLAS's nvjet kernels on
+        // aten::mm at one row) and attention over one query are matmul and
+        // attention by name, but memory-bound by where they sit on the H200's
+        // roof: nothing of the step is compute-bound
+        let d = h200("llama8b_decode_eager");
         for class in ["matmul", "attention", "pointwise"] {
             assert!(d.classes.iter().any(|c| c.class.id() == class), "{class}");
         }
-        // fusing the eager chain: the estimate against torch.compile's measured
-        // speedup (eager step ÷ compiled step), within 10 %; the host sync after
-        // every step keeps the runs of two steps apart (without that rule the
-        // estimate was ×8.95)
-        let predicted = remedy(&diag("chain_eager"), "fuse_memory_bound");
-        let measured = step_ms("chain_eager") / step_ms("chain_compiled");
+        assert_eq!(d.compute_class_share, 0.0);
+        assert!(d.memory_class_share > 0.09, "{}", d.memory_class_share);
+        // SDPA's math path: its elementwise kernels do not get the attention's
+        // FLOPs (its aten::bmm children's kernels did them); one sat at 8113 %
+        // of its roof when they did
+        let sdpa: Vec<_> = d
+            .roofline
+            .iter()
+            .filter(|p| p.op == "aten::scaled_dot_product_attention")
+            .collect();
+        assert!(!sdpa.is_empty());
         assert!(
-            (predicted / measured - 1.0).abs() < 0.10,
-            "{predicted} vs {measured}"
+            sdpa.iter().all(|p| p.flops == 0.0 && p.bytes > 0.0),
+            "{sdpa:?}"
         );
-        // an already fused kernel has nothing left to fuse
-        assert_eq!(remedy(&diag("chain_compiled"), "fuse_memory_bound"), 1.0);
-        // CUDA graphs: the remedy is an upper bound (every launch-wait gap gone);
-        // the graph replay measured beside it gets part of the way
-        let bound = remedy(&diag("mlp_eager"), "cuda_graphs");
-        let measured = step_ms("mlp_eager") / step_ms("mlp_graph");
-        assert!(measured > 2.0 && bound >= measured, "{bound} vs {measured}");
-        // kernels already replayed from a CUDA graph: waiting on the graph's own
-        // launch is not a gap CUDA graphs remove
-        let g = diag("mlp_graph");
-        assert_eq!(g.launch_wait, 0.0);
-        assert_eq!(remedy(&g, "cuda_graphs"), 1.0);
+        // the eager MLP's cuBLAS GEMV kernels (batch 8): memory-bound, placed
+        let m = h200("mlp_eager");
+        assert_eq!((m.placed_kernels, m.compute_class_share), (m.kernels, 0.0));
         // the Triton launcher's cpu_op (HTA counts its "stream": 0) is no device
-        let c = diag("chain_compiled");
+        let c = h200("chain_compiled");
         assert_eq!(
             c.per_device.iter().map(|d| d.0).collect::<Vec<_>>(),
             vec![0]
         );
     }
 
+    fn h200(w: &str) -> brrr::trace::Diagnosis {
+        run(&trace_file(&format!("h200_{w}"))).unwrap()
+    }
+
+    fn h200_meta(w: &str) -> f64 {
+        let meta: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(Path::new(DIR).join("h200-meta.json")).unwrap(),
+        )
+        .unwrap();
+        meta["workloads"][w]["step_ms"].as_f64().unwrap() * 1e-3
+    }
+
+    fn remedy<'a>(d: &'a brrr::trace::Diagnosis, id: &str) -> Option<&'a brrr::trace::Remedy> {
+        d.remedies.iter().find(|r| r.id == id)
+    }
+
+    /// Per step: the ProfilerStep#N markers (CPU and GPU annotations count
+    /// once, the last step counts), the step's time and which side made it.
+    #[test]
+    fn steps_of_the_h200_traces() {
+        for (w, steps, basis) in [
+            ("chain_eager", 3, "cpu"),
+            ("chain_compiled", 3, "cpu"),
+            ("mlp_eager", 3, "cpu"),
+            ("mlp_graph", 3, "cpu"),
+            ("matmul_bf16", 3, "cpu"),
+            ("llama8b_decode_eager", 0, "trace"),
+        ] {
+            let d = h200(w);
+            assert_eq!((d.steps.count, d.steps.basis), (steps, basis), "{w}");
+        }
+        // the chain's step: its 8 kernels (1.02 ms) and a host sync, CPU-timed
+        // 1.086, 1.063 and 1.058 ms
+        let c = h200("chain_eager");
+        assert!(
+            (c.steps.mean - (1085.653 + 1063.265 + 1058.173) / 3.0).abs() < 0.01,
+            "{}",
+            c.steps.mean
+        );
+        // the decode trace has no markers: its step is its GPU window (HTA's
+        // span, with the times as written: within a µs of HTA's rounded one)
+        let d = h200("llama8b_decode_eager");
+        assert!(
+            (d.steps.mean - d.hta.span).abs() <= 2.0,
+            "{} vs {}",
+            d.steps.mean,
+            d.hta.span
+        );
+    }
+
+    /// What a fix really buys, against the pairs recorded side by side on the
+    /// H200 (see tests/data/traces/README.md: the compiled decode traces the
+    /// issue's author recorded were not stored, so those checks cannot run).
+    /// Every constant the predictions use comes from another trace than the
+    /// one checked, except where said.
+    #[test]
+    fn predicted_steps_against_the_fixed_runs() {
+        let within = |what: &str, predicted: f64, measured: f64, tol: f64| {
+            let off = predicted / measured - 1.0;
+            println!(
+                "{what}: predicted {predicted:.6e} s, measured {measured:.6e} s ({:+.1} %)",
+                100.0 * off
+            );
+            assert!(off.abs() <= tol, "{what}: {predicted} vs {measured}");
+        };
+        let step_after =
+            |d: &brrr::trace::Diagnosis, id: &str| remedy(d, id).unwrap().step_after * 1e-6;
+        // the MLP: eager → a CUDA-graph replay (torch.cuda.graph): the step the
+        // graph trace shows (its mean ProfilerStep, CPU side); the in-graph gap
+        // the prediction uses was measured on this graph trace (4 % of its step)
+        let (eager, graph) = (h200("mlp_eager"), h200("mlp_graph"));
+        within(
+            "mlp cuda_graphs",
+            step_after(&eager, "cuda_graphs"),
+            graph.steps.mean * 1e-6,
+            0.30,
+        );
+        // the chain: eager → torch.compile (default mode: fused, no graph), the
+        // change `fuse_memory_bound` stands for
+        let (eager, compiled) = (h200("chain_eager"), h200("chain_compiled"));
+        within(
+            "chain fuse_memory_bound",
+            step_after(&eager, "fuse_memory_bound"),
+            compiled.steps.mean * 1e-6,
+            0.30,
+        );
+        // (compile_cuda_graphs predicts 0.15 ms there: it leaves out
+        // torch.compile's own 80-160 µs per call, which the eager trace cannot show)
+        assert!(step_after(&eager, "compile_cuda_graphs") < compiled.steps.mean * 1e-6);
+        // the Llama-3-8B-shaped decode, eager (2 tokens, no markers: the step is
+        // the trace) → its CUDA-graph replay measured unprofiled, per token
+        let decode: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(Path::new(DIR).join("../h200-decode.json")).unwrap(),
+        )
+        .unwrap();
+        let graph_ms = decode["graph_ms"].as_f64().unwrap();
+        let d = h200("llama8b_decode_eager");
+        within(
+            "decode cuda_graphs",
+            step_after(&d, "cuda_graphs") / 2.0,
+            graph_ms * 1e-3,
+            0.30,
+        );
+        // and the unprofiled eager step estimated from the profiled one (the
+        // factor comes from the MLP): the eager loop measured 26-48 ms per token
+        let unprofiled = d.steps.unprofiled.unwrap() * 1e-6 / 2.0;
+        within(
+            "decode unprofiled eager",
+            unprofiled,
+            decode["eager_ms"].as_f64().unwrap() * 1e-3,
+            0.30,
+        );
+        // the profiled step overstates what CUDA graphs buy unprofiled
+        let g = remedy(&d, "cuda_graphs").unwrap();
+        assert!(g.speedup > 1.5 * g.speedup_unprofiled.unwrap());
+        // the chain's GPU-bound step: the estimate is its kernels' time
+        let c = h200("chain_eager");
+        within(
+            "chain unprofiled eager",
+            c.steps.unprofiled.unwrap() * 1e-6,
+            h200_meta("chain_eager"),
+            0.05,
+        );
+    }
+
+    /// The constants the predictions use, recomputed from the stored traces
+    /// they were taken from (so neither can drift from its source).
+    #[test]
+    fn the_replay_constants_come_from_their_traces() {
+        use brrr::trace::{parse, remedy::PROFILED_CPU_FACTOR, replay::GRAPH_GAP_US, steps};
+        let parsed = |w: &str| {
+            let f = std::fs::File::open(trace_file(&format!("h200_{w}"))).unwrap();
+            parse(flate2::read::GzDecoder::new(f), &mut |_| true).unwrap()
+        };
+        // the in-graph gap: the median gap between consecutive kernels of a step
+        // of the graph replay
+        let t = parsed("mlp_graph");
+        let s = steps::steps(&t, (0.0, 0.0));
+        let mut gaps: Vec<f64> = s
+            .steps
+            .iter()
+            .flat_map(|st| {
+                st.acts.windows(2).map(|w| {
+                    let (a, b) = (&t.gpu[w[0]], &t.gpu[w[1]]);
+                    b.ts - (a.ts + a.dur)
+                })
+            })
+            .collect();
+        gaps.sort_by(f64::total_cmp);
+        assert_eq!(gaps.len(), 45);
+        assert!((gaps[22] - GRAPH_GAP_US).abs() < 0.01, "{}", gaps[22]);
+        // the profiler's CPU factor: the eager MLP's profiled step ÷ unprofiled
+        let t = parsed("mlp_eager");
+        let s = steps::steps(&t, (0.0, 0.0));
+        let factor = s.mean() * 1e-6 / h200_meta("mlp_eager");
+        assert!((factor - PROFILED_CPU_FACTOR).abs() < 0.01, "{factor}");
+    }
+
+    /// On a run that already replays CUDA graphs, no remedy with "graph" in its
+    /// id is offered (or it predicts under 1.05×); no fusion estimate exceeds
+    /// its traffic bound (n back-to-back kernels fused: at most n× less).
+    #[test]
+    fn graphs_are_not_offered_twice_and_fusion_keeps_its_bound() {
+        for name in fixtures() {
+            let Ok(d) = run(&trace_file(&name)) else {
+                continue;
+            };
+            if d.graphs.replay() {
+                for r in d.remedies.iter().filter(|r| r.id.contains("graph")) {
+                    assert!(r.speedup < 1.05, "{name}: {} ×{}", r.id, r.speedup);
+                }
+            }
+            let fuse = remedy(&d, "fuse_memory_bound").unwrap();
+            let bound = fuse
+                .label
+                .split("at most ")
+                .nth(1)
+                .and_then(|x| x.split('×').next())
+                .and_then(|x| x.parse::<f64>().ok())
+                .unwrap_or(1.0);
+            assert!(
+                fuse.speedup <= bound + 1e-9,
+                "{name}: ×{} over ×{bound}",
+                fuse.speedup
+            );
+        }
+        let g = h200("mlp_graph");
+        assert!(g.graphs.replay() && g.graphs.launches == 3 && g.graphs.replayed == 48);
+        assert!(g.remedies.iter().all(|r| !r.id.contains("graph")));
+        // the 8-op chain fused per step: several-fold, not 8× per step twice over
+        let c = h200("chain_eager");
+        let f = remedy(&c, "fuse_memory_bound").unwrap();
+        assert!((3.0..8.0).contains(&f.speedup), "{}", f.speedup);
+        assert!(f.label.contains("at most 8×"), "{}", f.label);
+    }
+
+    fn fixtures() -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(DIR)
+            .unwrap()
+            .map(|e| e.unwrap())
+            .filter(|e| e.path().is_dir())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// HTA 0.5.0's idle time breakdown, communication–computation overlap and
+    /// kernel launch statistics, each within 1 point of HTA's own on every
+    /// fixture (tests/data/traces/hta-0.5.0-all.json, hta-0.5.0-launch.json).
+    #[test]
+    fn idle_overlap_and_launches_agree_with_hta() {
+        let read = |f: &str| -> serde_json::Value {
+            serde_json::from_str(&std::fs::read_to_string(Path::new(DIR).join(f)).unwrap()).unwrap()
+        };
+        let (all, launch) = (read("hta-0.5.0-all.json"), read("hta-0.5.0-launch.json"));
+        let mut checked = 0;
+        for name in fixtures() {
+            let (h, l) = (&all[name.as_str()], &launch[name.as_str()]["0"]);
+            let Ok(d) = run(&trace_file(&name)) else {
+                assert!(h.get("error").is_some(), "{name}");
+                continue;
+            };
+            // idle: HTA's rows per stream and category, summed over streams
+            let mut sum = [0.0; 3];
+            for r in h["idle_breakdown"].as_array().unwrap() {
+                let i = ["host_wait", "kernel_wait", "other"]
+                    .iter()
+                    .position(|c| r["idle_category"] == *c)
+                    .unwrap();
+                sum[i] += r["idle_time"].as_f64().unwrap_or(0.0);
+            }
+            let total: f64 = sum.iter().sum();
+            match d.idle.shares() {
+                Some((a, b, c)) => {
+                    for (ours, theirs) in [a, b, c].iter().zip(sum) {
+                        assert!(
+                            (ours - theirs / total).abs() <= 0.01,
+                            "{name}: idle {ours} vs {}",
+                            theirs / total
+                        );
+                    }
+                }
+                None => assert_eq!(total, 0.0, "{name}"),
+            }
+            // overlap: HTA's percentage (rounded to 0.01)
+            let overlap = h["comm_comp_overlap"][0]["comp_comm_overlap_pctg"].as_f64();
+            match (d.comm_overlap, overlap) {
+                (Some(ours), Some(theirs)) => assert!(
+                    (100.0 * ours - theirs).abs() <= 1.0,
+                    "{name}: overlap {ours} vs {theirs} %"
+                ),
+                (None, None) => {}
+                // no communication: HTA's 0/0 reads null, or 0 on the hand-made traces whose comm spans are empty
+                (None, Some(theirs)) => assert_eq!(theirs, 0.0, "{name}"),
+                (Some(ours), None) => panic!("{name}: overlap {ours} where HTA has none"),
+            }
+            // launches: the pairs, the median delay (µs), the short ones
+            assert_eq!(d.launch.count as u64, l["n"].as_u64().unwrap(), "{name}");
+            assert_eq!(
+                d.launch.delay_median,
+                l["launch_delay_median_us"].as_f64(),
+                "{name}"
+            );
+            assert_eq!(
+                d.launch.short as u64,
+                l["short"].as_u64().unwrap(),
+                "{name}"
+            );
+            checked += 1;
+        }
+        assert!(checked >= 16, "{checked}");
+    }
+
     fn cli() -> Command {
         Command::new(env!("CARGO_BIN_EXE_brrr-trace"))
+    }
+
+    /// `stored`'s fields (recursively) equal `now`'s; file names may differ.
+    fn same(stored: &serde_json::Value, now: &serde_json::Value, at: &str, file: &str) {
+        match stored {
+            serde_json::Value::Object(m) => {
+                for (k, v) in m {
+                    same(v, &now[k.as_str()], &format!("{at}.{k}"), file);
+                }
+            }
+            serde_json::Value::Array(a) => {
+                let b = now
+                    .as_array()
+                    .unwrap_or_else(|| panic!("{at}: not a list now"));
+                assert_eq!(a.len(), b.len(), "{at}");
+                for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                    same(x, y, &format!("{at}[{i}]"), file);
+                }
+            }
+            // the file names differ (the path it ran on)
+            _ if at.ends_with(".file") => {}
+            _ => assert_eq!(stored, now, "{at}: regenerate {file}"),
+        }
+    }
+
+    fn stored(name: &str) -> serde_json::Value {
+        let root = env!("CARGO_MANIFEST_DIR");
+        serde_json::from_str(
+            &std::fs::read_to_string(format!("{root}/tests/e2e/data/{name}")).unwrap(),
+        )
+        .unwrap()
+    }
+
+    /// The CLI's --json for `args`, parsed.
+    fn cli_json(args: &[PathBuf], extra: &[&str]) -> serde_json::Value {
+        let out = std::env::temp_dir().join(format!(
+            "brrr-trace-stored-{}-{}.json",
+            std::process::id(),
+            args.len() + extra.len()
+        ));
+        let status = cli()
+            .args(args)
+            .args(extra)
+            .arg("--json")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            status.status.success(),
+            "{}",
+            String::from_utf8_lossy(&status.stderr)
+        );
+        let now = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        std::fs::remove_file(&out).ok();
+        now
     }
 
     /// tests/e2e/data/trace-cli.json (what the page's readouts are compared with,
@@ -228,50 +548,56 @@ mod fixtures {
     /// that moves a number must regenerate it (its `how` says how).
     #[test]
     fn the_stored_cli_json_is_current() {
-        fn same(stored: &serde_json::Value, now: &serde_json::Value, at: &str) {
-            match stored {
-                serde_json::Value::Object(m) => {
-                    for (k, v) in m {
-                        same(v, &now[k.as_str()], &format!("{at}.{k}"));
-                    }
-                }
-                serde_json::Value::Array(a) => {
-                    let b = now
-                        .as_array()
-                        .unwrap_or_else(|| panic!("{at}: not a list now"));
-                    assert_eq!(a.len(), b.len(), "{at}");
-                    for (i, (x, y)) in a.iter().zip(b).enumerate() {
-                        same(x, y, &format!("{at}[{i}]"));
-                    }
-                }
-                // the file names differ (the path it ran on)
-                _ if at.ends_with(".file") => {}
-                _ => assert_eq!(
-                    stored, now,
-                    "{at}: regenerate tests/e2e/data/trace-cli.json"
-                ),
-            }
-        }
-        let root = env!("CARGO_MANIFEST_DIR");
-        let stored: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(format!("{root}/tests/e2e/data/trace-cli.json")).unwrap(),
-        )
-        .unwrap();
-        let out =
-            std::env::temp_dir().join(format!("brrr-trace-stored-{}.json", std::process::id()));
-        let status = cli()
-            .arg(trace_file("a100_80gb"))
-            .arg(trace_file("alexnet"))
-            .arg(trace_file("synthetic_overlap"))
-            .arg("--json")
-            .arg(&out)
+        let files = [
+            trace_file("a100_80gb"),
+            trace_file("alexnet"),
+            trace_file("synthetic_overlap"),
+            trace_file("h200_llama8b_decode_eager"),
+        ];
+        let now = cli_json(&files, &[]);
+        same(
+            &stored("trace-cli.json")["ranks"],
+            &now["ranks"],
+            "ranks",
+            "tests/e2e/data/trace-cli.json",
+        );
+    }
+
+    /// tests/e2e/data/trace-compare.json (what the page's comparison is
+    /// compared with) is what `brrr-trace BEFORE --compare AFTER` writes today.
+    #[test]
+    fn the_stored_compare_json_is_current() {
+        let now = cli_json(
+            &[trace_file("h200_mlp_eager")],
+            &["--compare", &trace_file("h200_mlp_graph").to_string_lossy()],
+        );
+        same(
+            &stored("trace-compare.json")["compare"],
+            &now["compare"],
+            "compare",
+            "tests/e2e/data/trace-compare.json",
+        );
+        // {"compare": {speedup, predicted, classes: [{class, before_s, after_s}], kernels_added, kernels_removed}}
+        let c: brrr::trace::compare::CompareOut = serde_json::from_value(now).unwrap();
+        assert_eq!(c.compare.matched.as_deref(), Some("cuda_graphs"));
+        assert_eq!(c.ranks.len(), 2);
+        assert!((c.compare.speedup - c.ranks[0].step_s / c.ranks[1].step_s).abs() < 1e-12);
+        // the prediction came from the first trace's CUDA graphs remedy
+        let g = c.ranks[0]
+            .remedy_list
+            .iter()
+            .find(|r| r.id == "cuda_graphs")
+            .unwrap();
+        assert_eq!(c.compare.predicted, Some(g.speedup));
+        // usage: --compare takes one trace before it
+        let o = cli()
+            .arg(trace_file("triton"))
+            .arg(trace_file("nccl"))
+            .arg("--compare")
+            .arg(trace_file("triton"))
             .output()
             .unwrap();
-        assert!(status.status.success());
-        let now: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
-        std::fs::remove_file(&out).ok();
-        same(&stored["ranks"], &now["ranks"], "ranks");
+        assert_eq!(o.status.code(), Some(2));
     }
 
     #[test]
@@ -297,59 +623,46 @@ mod fixtures {
             "{stdout}"
         );
         assert!(stdout.contains("regime"), "{stdout}");
-        let v: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        let text = std::fs::read_to_string(&out).unwrap();
         std::fs::remove_file(&out).ok();
-        let ranks = v["ranks"].as_array().unwrap();
-        assert_eq!(ranks.len(), 2);
-        let r = &ranks[0];
-        for key in [
-            "file",
-            "rank",
-            "device",
-            "preset",
-            "kernels",
-            "span_s",
-            "idle_share",
-            "compute_share",
-            "noncompute_share",
-            "comm_share",
-            "memory_share",
-            "launch_wait_share",
-            "short_kernel_share",
-            "placed_kernels",
-            "regime",
-            "best_remedy",
-            "best_speedup",
-        ] {
-            assert!(r.get(key).is_some(), "missing {key}");
-        }
-        assert_eq!(r["file"], a.to_string_lossy().as_ref());
-        assert_eq!(r["preset"], "a100-80gb");
-        assert_eq!(r["rank"], 0);
+        // the one schema: the file reads back as the row type the CLI, the
+        // worker and the page share (every field present)
+        let typed: brrr::trace::report::Out = serde_json::from_str(&text).unwrap();
+        assert_eq!(typed.ranks.len(), 2);
+        assert_eq!(typed.ranks[0].preset.as_deref(), Some("a100-80gb"));
+        let r = &typed.ranks[0];
+        assert_eq!(r.file, a.to_string_lossy());
+        assert_eq!(r.rank, Some(0));
         // HTA: 705853 / 1016554 idle, raw (unrounded) fractions
-        assert!((r["idle_share"].as_f64().unwrap() - 705853.0 / 1016554.0).abs() < 1e-3);
-        assert!((r["span_s"].as_f64().unwrap() - 1.016554).abs() < 1e-6);
-        let sum: f64 = ["idle_share", "compute_share", "noncompute_share"]
-            .iter()
-            .map(|k| r[*k].as_f64().unwrap())
-            .sum();
-        assert!((sum - 1.0).abs() < 1e-9);
-        assert!(r["best_speedup"].as_f64().unwrap() >= 1.0);
-        assert!(["overhead", "compute", "memory", "communication"]
-            .contains(&r["regime"].as_str().unwrap()));
-        assert!(ranks[1]["comm_share"].as_f64().unwrap() > 0.0);
+        assert!((r.idle_share - 705853.0 / 1016554.0).abs() < 1e-3);
+        assert!((r.span_s - 1.016554).abs() < 1e-6);
+        assert!((r.idle_share + r.compute_share + r.noncompute_share - 1.0).abs() < 1e-9);
+        assert!(r.best_speedup.unwrap() >= 1.0);
+        assert!(["overhead", "compute", "memory", "communication"].contains(&r.regime.as_str()));
+        assert!(typed.ranks[1].comm_share > 0.0);
         // beyond the readouts: the roof preset, the roofline's points, the timeline
-        assert_eq!(r["roof_preset"], "a100-80gb");
-        let points = r["roofline"].as_array().unwrap();
-        assert!(!points.is_empty() && points.len() <= 300);
-        let placed: u64 = points.iter().map(|p| p["count"].as_u64().unwrap()).sum();
-        assert_eq!(placed, r["placed_kernels"].as_u64().unwrap());
-        let t = &r["timeline"];
-        let (a, b) = (t["start_s"].as_f64().unwrap(), t["end_s"].as_f64().unwrap());
-        assert!((b - a - 1.0).abs() < 1e-9 && a >= 0.0 && b <= 1.016554 + 1e-9);
-        assert!(t["lanes"].as_array().unwrap().len() >= 2);
-        assert!(r["remedies"].get("matmuls_at_roof").is_some());
+        assert_eq!(r.roof_preset.as_deref(), Some("a100-80gb"));
+        assert!(!r.roofline.is_empty() && r.roofline.len() <= 300);
+        let placed: usize = r.roofline.iter().map(|p| p.count).sum();
+        assert_eq!(placed, r.placed_kernels);
+        let t = r.timeline.as_ref().unwrap();
+        assert!(
+            (t.end_s - t.start_s - 1.0).abs() < 1e-9
+                && t.start_s >= 0.0
+                && t.end_s <= 1.016554 + 1e-9
+        );
+        assert!(t.lanes.len() >= 2);
+        assert!(r.remedies.contains_key("matmuls_at_roof"));
+        // per step: 5 ProfilerSteps; the run replays CUDA graphs, so none offered
+        assert_eq!((r.steps, r.graph_replay), (5, true));
+        assert!(r
+            .remedy_list
+            .iter()
+            .all(|x| !x.id.contains("graph") && x.step_after_s > 0.0));
+        // HTA's idle causes sum to 1
+        let idle =
+            r.idle_host_share.unwrap() + r.idle_kernel_share.unwrap() + r.idle_other_share.unwrap();
+        assert!((idle - 1.0).abs() < 1e-12);
     }
 
     #[test]

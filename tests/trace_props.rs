@@ -6,7 +6,7 @@
 mod props {
     use brrr::trace::classify::CostClass;
     use brrr::trace::counterfactual::{warped_span, Scale};
-    use brrr::trace::parse::OpShape;
+    use brrr::trace::shapes::OpShape;
     use brrr::trace::{analyse, parse, shapes, TraceError};
     use proptest::prelude::*;
 
@@ -78,16 +78,18 @@ mod props {
         fn shares_sum_to_one(ks in kernels(), float in any::<bool>()) {
             let d = analyse(trace(&ks, true, float).as_bytes(), &mut |_| true).unwrap();
             let b = d.hta;
-            prop_assert!(b.span > 0.0);
+            // HTA's rounding can leave a span of 0 (one 1 µs kernel at .25 µs)
+            prop_assert!(b.span >= 0.0);
             let sum = b.idle_share() + b.compute_share() + b.noncompute_share();
-            prop_assert!((sum - 1.0).abs() < 1e-9, "{sum}");
+            prop_assert!((sum - 1.0).abs() < 1e-9 || b.span == 0.0, "{sum}");
             for s in [b.idle_share(), b.compute_share(), b.noncompute_share(), d.launch_wait_share(),
                       d.comm_share, d.memory_class_share, d.compute_class_share, d.short_kernel_share()] {
                 prop_assert!((-1e-12..=1.0 + 1e-12).contains(&s), "{s}");
             }
             prop_assert!(d.launch_wait <= b.idle + 1e-9);
             let class_sum: f64 = d.classes.iter().map(|c| c.share).sum();
-            prop_assert!((class_sum - 1.0).abs() < 1e-9 || d.classes.is_empty());
+            // (all 0 when HTA's rounding left every kernel 0 µs long)
+            prop_assert!((class_sum - 1.0).abs() < 1e-9 || d.classes.iter().all(|c| c.time == 0.0));
             for r in &d.remedies {
                 prop_assert!(r.speedup >= 1.0 - 1e-12, "{r:?}");
             }

@@ -12,7 +12,8 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
-    use brrr::trace::report::{row, Out};
+    use brrr::trace::compare::{compare, CompareOut};
+    use brrr::trace::report::{row, Out, Row};
     use brrr::trace::{analyse_with, Diagnosis, Options, TraceError};
     use std::fs::File;
     use std::io::{BufRead, BufReader, IsTerminal, Read, Write};
@@ -22,10 +23,16 @@ brrr-trace: where a PyTorch-profiler trace's GPU time went, and which regime
 (overhead, compute, memory bandwidth, communication) the run is in.
 
 Usage: brrr-trace FILE... [--json OUT] [--gpu PRESET]
+       brrr-trace BEFORE --compare AFTER [--json OUT] [--gpu PRESET]
 
   FILE          a torch.profiler / Kineto trace (.json or .json.gz), one rank each
   --json OUT    also write the diagnosis as JSON to OUT (- for standard output;
                 the tables then go to standard error)
+  --compare AFTER  two traces of the same model, before and after a change:
+                what changed per step (step time, each class's time, the regime,
+                kernels that appeared or vanished) and whether the change
+                delivered what brrr predicted from BEFORE; --json writes
+                {\"compare\": {...}, \"ranks\": [BEFORE, AFTER]}
   --gpu PRESET  place the kernels on this hardware preset's roofline and price
                 matmuls_at_roof on it, instead of the preset matched from the
                 trace's GPU name (needed for a GPU brrr does not know); one of
@@ -33,8 +40,11 @@ Usage: brrr-trace FILE... [--json OUT] [--gpu PRESET]
   -h, --help    this text
 
 The idle / compute / non-compute shares are HTA 0.5.0's temporal breakdown
-(span = first GPU activity's start to the last one's end). The regime is the
-cost class whose halving shortens the run most.
+(span = first GPU activity's start to the last one's end); the idle time by
+cause, the communication overlap and the launch delay are HTA's too. The regime
+is the cost class whose halving shortens the run most, each kernel in the class
+of its real limit on the GPU's roof. Remedies are priced per ProfilerStep: the
+step after each fix, as a trace of the fixed run would show it.
 
 Exit status: 0 on success; 2 on bad usage or when any FILE is not a usable
 trace (one line on standard error per such file; the other files are still
@@ -69,6 +79,15 @@ analysed and written to --json); 1 when OUT cannot be written.";
     }
 
     fn table(file: &str, d: &Diagnosis) -> String {
+        let mut s = header(file, d);
+        s += &breakdown_lines(d);
+        s += &classes_lines(d);
+        s += &remedy_lines(d);
+        s += &shape_lines(d);
+        s
+    }
+
+    fn header(file: &str, d: &Diagnosis) -> String {
         let mut s = String::new();
         let rank = d.rank.map_or("?".to_string(), |r| r.to_string());
         let device = d.device.as_deref().unwrap_or("unknown GPU");
@@ -86,20 +105,65 @@ analysed and written to --json); 1 when OUT cannot be written.";
             d.kernels,
             d.launches_per_s
         );
+        let st = &d.steps;
+        s += &match st.basis {
+            "trace" => format!("  step          no ProfilerStep markers: the whole trace is one step, {:.6} s\n", st.mean * 1e-6),
+            basis => format!(
+                "  step          {:.6} s, mean of {} ProfilerSteps (the {} side was the longer){}\n",
+                st.mean * 1e-6,
+                st.count,
+                basis,
+                st.unprofiled.map_or(String::new(), |u| format!("; unprofiled, about {:.6} s", u * 1e-6))
+            ),
+        };
+        if d.graphs.replay() {
+            s += &format!(
+                "  CUDA graphs   replayed: {} graph launches, {} activities replayed\n",
+                d.graphs.launches, d.graphs.replayed
+            );
+        }
+        s
+    }
+
+    fn breakdown_lines(d: &Diagnosis) -> String {
+        let mut s = String::new();
         s += &format!(
             "  idle          {}  (waiting for launches {}, other {})\n",
             pct(d.hta.idle_share()),
             pct(d.launch_wait_share()).trim(),
             pct(d.hta.idle_share() - d.launch_wait_share()).trim()
         );
-        s += &format!("  compute       {}\n", pct(d.hta.compute_share()));
+        if let Some((h, k, o)) = d.idle.shares() {
+            s += &format!(
+                "  idle by cause HTA: host wait {}, kernel wait {}, other {} (of idle time)\n",
+                pct(h).trim(),
+                pct(k).trim(),
+                pct(o).trim()
+            );
+        }
         s += &format!(
-            "  non-compute   {}  (HTA's split; by class: communication {}, memory-bound {}, matmul {} of span)\n",
+            "  kernels busy  {}  (HTA's \"compute\")\n",
+            pct(d.hta.compute_share())
+        );
+        s += &format!(
+            "  non-compute   {}  (HTA's split; by real limit: communication {}, memory-bound {}, compute-bound {} of span)\n",
             pct(d.hta.noncompute_share()),
             pct(d.comm_share).trim(),
             pct(d.memory_class_share).trim(),
             pct(d.compute_class_share).trim()
         );
+        if let Some(o) = d.comm_overlap {
+            s += &format!(
+                "  comm overlap  {} of communication time beside computation (HTA)\n",
+                pct(o).trim()
+            );
+        }
+        if let Some(m) = d.launch.delay_median {
+            s += &format!(
+                "  launches      median launch delay {m} µs over {} launches; {} ran shorter than their launch call (HTA)\n",
+                d.launch.count, d.launch.short
+            );
+        }
         s += &format!(
             "  short kernels {} of {} under {} µs ({} of kernel time)\n",
             d.short_kernels,
@@ -107,6 +171,11 @@ analysed and written to --json); 1 when OUT cannot be written.";
             brrr::trace::SHORT_KERNEL_US,
             pct(d.short_kernel_time_share).trim()
         );
+        s
+    }
+
+    fn classes_lines(d: &Diagnosis) -> String {
+        let mut s = String::new();
         let classes: Vec<String> = d
             .classes
             .iter()
@@ -124,19 +193,38 @@ analysed and written to --json); 1 when OUT cannot be written.";
                 short(&k.name, 70)
             );
         }
+        s
+    }
+
+    fn remedy_lines(d: &Diagnosis) -> String {
         let halvings: Vec<String> = d
             .halvings
             .iter()
             .map(|h| format!("{} {}", h.class.id(), pct(h.saving).trim()))
             .collect();
-        s += &format!(
+        let mut s = format!(
             "  regime        {} (halving saves: {})\n",
             d.regime.id(),
             halvings.join(", ")
         );
-        if let Some(r) = d.best_remedy() {
-            s += &format!("  best remedy   {} ×{:.2}: {}\n", r.id, r.speedup, r.label);
+        for (i, r) in d.remedies.iter().enumerate() {
+            s += &format!(
+                "  {} {:<21} ×{:<6.2} step after {:.6} s{}\n      {}\n",
+                if i == 0 { "best remedy" } else { "           " },
+                r.id,
+                r.speedup,
+                r.step_after * 1e-6,
+                r.speedup_unprofiled.map_or(String::new(), |u| format!(
+                    " (×{u:.2} against the unprofiled step)"
+                )),
+                r.label
+            );
         }
+        s
+    }
+
+    fn shape_lines(d: &Diagnosis) -> String {
+        let mut s = String::new();
         if d.placed_kernels > 0 {
             s += &format!(
                 "  by shape      {} of {} kernels placed on their aten ops ({} op/kernel pairs)\n",
@@ -162,7 +250,7 @@ analysed and written to --json); 1 when OUT cannot be written.";
                 rate * 1e-12,
                 brrr::trace::breakdown::share(p.flops, p.bytes),
                 p.op,
-                p.dtype.unwrap_or("?"),
+                p.dtype.as_deref().unwrap_or("?"),
                 short(&p.kernel, 50)
             );
         }
@@ -195,111 +283,161 @@ analysed and written to --json); 1 when OUT cannot be written.";
         s
     }
 
-    pub fn main() -> i32 {
-        let args: Vec<String> = std::env::args().skip(1).collect();
-        let mut files = Vec::new();
-        let mut json: Option<String> = None;
-        let mut options = Options::default();
+    /// What the command line asked for.
+    struct Args {
+        files: Vec<String>,
+        json: Option<String>,
+        compare: Option<String>,
+        options: Options,
+    }
+
+    /// The command line, or the exit status to return at once.
+    fn args() -> Result<Args, i32> {
+        let argv: Vec<String> = std::env::args().skip(1).collect();
+        let mut a = Args {
+            files: Vec::new(),
+            json: None,
+            compare: None,
+            options: Options::default(),
+        };
         let mut i = 0;
-        while let Some(a) = args.get(i) {
-            match a.as_str() {
+        while let Some(x) = argv.get(i) {
+            let value = |what: &str| {
+                argv.get(i + 1).cloned().ok_or_else(|| {
+                    eprintln!("brrr-trace: {x} needs {what} (see --help)");
+                    2
+                })
+            };
+            match x.as_str() {
                 "-h" | "--help" => {
                     let ids: Vec<&str> = brrr::model::hardware::PRESETS
                         .iter()
                         .map(|p| p.id)
                         .collect();
                     println!("{}", HELP.replace("PRESETS", &ids.join(", ")));
-                    return 0;
+                    return Err(0);
                 }
-                "--json" => match args.get(i + 1) {
-                    Some(out) => {
-                        json = Some(out.clone());
-                        i += 1;
-                    }
-                    None => {
-                        eprintln!("brrr-trace: --json needs a file name (see --help)");
-                        return 2;
-                    }
-                },
-                "--gpu" => match args.get(i + 1).map(|id| Options::with_preset(id)) {
-                    Some(Ok(o)) => {
-                        options = o;
-                        i += 1;
-                    }
-                    Some(Err(e)) => {
+                "--json" => a.json = Some(value("a file name")?),
+                "--compare" => a.compare = Some(value("a second trace")?),
+                "--gpu" => {
+                    a.options = Options::with_preset(&value("a preset id")?).map_err(|e| {
                         eprintln!("brrr-trace: --gpu: {e}");
-                        return 2;
-                    }
-                    None => {
-                        eprintln!("brrr-trace: --gpu needs a preset id (see --help)");
-                        return 2;
-                    }
-                },
+                        2
+                    })?
+                }
                 s if s.starts_with("--") => {
                     eprintln!("brrr-trace: unknown option {s:?} (see --help)");
-                    return 2;
+                    return Err(2);
                 }
-                _ => files.push(a.clone()),
-            }
-            i += 1;
-        }
-        if files.is_empty() {
-            eprintln!(
-                "brrr-trace: no trace file given (usage: brrr-trace FILE... [--json OUT] [--gpu PRESET])"
-            );
-            return 2;
-        }
-        let to_stdout = json.as_deref() == Some("-");
-        let mut rows = Vec::new();
-        let mut bad = false;
-        for f in &files {
-            // progress on a terminal: MB read (decompressed), every 16 MiB
-            let tty = std::io::stderr().is_terminal();
-            let mut next = 16u64 << 20;
-            let mut progress = |bytes: u64| {
-                if tty && bytes >= next {
-                    next = bytes + (16 << 20);
-                    eprint!("\rbrrr-trace: {f}: {} MB read", bytes >> 20);
-                }
-                true
-            };
-            let result = open(f).and_then(|r| analyse_with(r, &mut progress, &options));
-            if tty && next > 16 << 20 {
-                eprint!("\r\x1b[K");
-            }
-            let d = match result {
-                Ok(d) => d,
-                Err(e) => {
-                    // one line per bad file; the others are still analysed
-                    eprintln!("brrr-trace: {f}: {e}");
-                    bad = true;
+                _ => {
+                    a.files.push(x.clone());
+                    i += 1;
                     continue;
                 }
-            };
-            let t = table(f, &d);
+            }
+            i += 2;
+        }
+        if a.files.is_empty() {
+            eprintln!("brrr-trace: no trace file given (usage: brrr-trace FILE... [--json OUT] [--gpu PRESET])");
+            return Err(2);
+        }
+        if a.compare.is_some() && a.files.len() != 1 {
+            eprintln!("brrr-trace: --compare takes one trace before it (BEFORE --compare AFTER)");
+            return Err(2);
+        }
+        Ok(a)
+    }
+
+    /// One file analysed, with progress on a terminal; one line on standard
+    /// error if it is not a usable trace.
+    fn analyse_file(f: &str, options: &Options) -> Option<Diagnosis> {
+        // progress on a terminal: MB read (decompressed), every 16 MiB
+        let tty = std::io::stderr().is_terminal();
+        let mut next = 16u64 << 20;
+        let mut progress = |bytes: u64| {
+            if tty && bytes >= next {
+                next = bytes + (16 << 20);
+                eprint!("\rbrrr-trace: {f}: {} MB read", bytes >> 20);
+            }
+            true
+        };
+        let result = open(f).and_then(|r| analyse_with(r, &mut progress, options));
+        if tty && next > 16 << 20 {
+            eprint!("\r\x1b[K");
+        }
+        result.map_err(|e| eprintln!("brrr-trace: {f}: {e}")).ok()
+    }
+
+    /// Writes `value` as JSON to `out` (`-`: standard output); 1 on failure.
+    fn write_json<T: serde::Serialize>(out: &str, value: &T) -> i32 {
+        let text = match serde_json::to_string_pretty(value) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("brrr-trace: JSON: {e}");
+                return 1;
+            }
+        };
+        let written = if out == "-" {
+            writeln!(std::io::stdout(), "{text}")
+        } else {
+            std::fs::write(out, text + "\n")
+        };
+        match written {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("brrr-trace: {out}: {e}");
+                1
+            }
+        }
+    }
+
+    pub fn main() -> i32 {
+        let a = match args() {
+            Ok(a) => a,
+            Err(code) => return code,
+        };
+        let to_stdout = a.json.as_deref() == Some("-");
+        let say = |t: &str| {
             if to_stdout {
                 eprint!("{t}");
             } else {
                 print!("{t}");
             }
-            rows.push(row(f, &d));
-        }
-        if let Some(out) = json {
-            let text = match serde_json::to_string_pretty(&Out { ranks: rows }) {
-                Ok(t) => t,
-                Err(e) => {
-                    eprintln!("brrr-trace: JSON: {e}");
-                    return 1;
+        };
+        let files: Vec<String> = a.files.iter().chain(&a.compare).cloned().collect();
+        let mut rows: Vec<Row> = Vec::new();
+        let mut bad = false;
+        for f in &files {
+            match analyse_file(f, &a.options) {
+                Some(d) => {
+                    say(&table(f, &d));
+                    rows.push(row(f, &d));
                 }
+                None => bad = true,
+            }
+        }
+        if a.compare.is_some() {
+            let (Some(before), Some(after)) = (rows.first(), rows.get(1)) else {
+                return 2;
             };
-            let written = if to_stdout {
-                writeln!(std::io::stdout(), "{text}")
-            } else {
-                std::fs::write(&out, text + "\n")
-            };
-            if let Err(e) = written {
-                eprintln!("brrr-trace: {out}: {e}");
-                return 1;
+            let c = compare(before, after);
+            say(&format!("compare       {}\n", c.sentence));
+            if let Some(out) = &a.json {
+                let code = write_json(
+                    out,
+                    &CompareOut {
+                        compare: c,
+                        ranks: rows,
+                    },
+                );
+                if code != 0 {
+                    return code;
+                }
+            }
+        } else if let Some(out) = &a.json {
+            let code = write_json(out, &Out { ranks: rows });
+            if code != 0 {
+                return code;
             }
         }
         if bad {

@@ -134,6 +134,28 @@ impl CostClass {
     }
 }
 
+/// A memcpy or memset category (Kineto's, and the capitalised ones of PyTorch 1.8).
+pub fn is_copy_cat(cat: &str) -> bool {
+    let c = cat.to_ascii_lowercase();
+    c == "gpu_memcpy" || c == "gpu_memset" || c == "memcpy" || c == "memset"
+}
+
+/// A GPU activity proper: a kernel, memcpy or memset. HTA's breakdown counts every
+/// event with a stream, which can include CPU ops that record one (`triton_…`
+/// launches, for one) and `cuda_sync` events (`Stream Sync`, `Context Sync`, and
+/// `Stream Wait Event`, which HTA even counts as computation: no `Sync` in its
+/// name); brrr's own figures (classes, short kernels, the regime) count only these.
+pub fn is_gpu_cat(cat: &str) -> bool {
+    cat.eq_ignore_ascii_case("kernel") || is_copy_cat(cat)
+}
+
+/// A matrix-vector product by its name (cuBLAS's `gemv…`, `gemvx`, and its
+/// `gemmSN…` kernels templated on `cublasGemvTensorStrided`): memory-bound
+/// whatever its dtype, since it reads each weight once for two FLOPs.
+pub fn is_gemv(name: &str) -> bool {
+    name.to_ascii_lowercase().contains("gemv")
+}
+
 fn has_any(hay: &str, needles: &[&str]) -> bool {
     needles.iter().any(|n| hay.contains(n))
 }
@@ -152,6 +174,18 @@ pub fn kernel_class(name: &str, cat: &str) -> KernelClass {
     }
     if has_any(&n, &["flash", "fmha", "sdpa", "attention", "attn"]) {
         return KernelClass::Attention;
+    }
+    // Inductor's kernels say what they are: `triton_poi_…` pointwise,
+    // `triton_red_…` / `triton_per_…` (persistent) reductions, `triton_tem_…`
+    // templates (matmul, conv)
+    if n.starts_with("triton_red_") || n.starts_with("triton_per_") {
+        return KernelClass::Reduction;
+    }
+    if n.starts_with("triton_poi_") {
+        return KernelClass::Pointwise;
+    }
+    if n.starts_with("triton_tem_") {
+        return KernelClass::Matmul;
     }
     let gemm = has_any(
         &n,
@@ -291,6 +325,11 @@ mod tests {
         use KernelClass::*;
         for (name, cat, class) in [
             ("ampere_sgemm_128x64_nn", "kernel", Matmul),
+            ("triton_poi_fused_mul_0", "kernel", Pointwise),
+            ("triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0", "kernel", Reduction),
+            ("triton_per_fused_add_mean_1", "kernel", Reduction),
+            ("triton_tem_fused_mm_2", "kernel", Matmul),
+            ("triton_poi_fused_add_norm_3", "kernel", Pointwise),
             (
                 "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64",
                 "kernel",

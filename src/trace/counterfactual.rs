@@ -18,7 +18,7 @@
 //! by spans of class [`CostClass::Overhead`], scaled by [`Scale::launch_wait`])
 //! and all other idle instants (scaled by [`Scale::idle`]).
 
-use super::classify::{CostClass, KernelClass};
+use super::classify::CostClass;
 
 /// Factors by which each cost class's time (and idle time) is multiplied.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -180,170 +180,6 @@ pub fn regime(iv: &[Span]) -> (CostClass, Vec<Halving>) {
     (best.map_or(CostClass::Overhead, |h| h.class), halvings)
 }
 
-/// A remedy the trace can price: its id, what it stands for, its scale.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RemedyPlan {
-    pub id: &'static str,
-    pub label: &'static str,
-    pub scale: Scale,
-}
-
-/// The remedies whose scale is fixed.
-pub const NO_IDLE: RemedyPlan = RemedyPlan {
-    id: "no_idle",
-    label: "no idle GPU time at all (CUDA graphs, no host syncs, input pipeline and collectives never waited on): the span becomes the busy time",
-    scale: Scale { idle: 0.0, launch_wait: 0.0, ..Scale::ONE },
-};
-pub const CUDA_GRAPHS: RemedyPlan = RemedyPlan {
-    id: "cuda_graphs",
-    label: "CUDA graphs (torch.compile mode=\"reduce-overhead\"): the gaps where the GPU waited for a launch disappear (an upper bound where the CPU was doing other work than launching between kernels)",
-    scale: Scale { launch_wait: 0.0, ..Scale::ONE },
-};
-pub const OVERLAP_COMMUNICATION: RemedyPlan = RemedyPlan {
-    id: "overlap_communication",
-    label: "communication fully overlapped with compute: collectives cost nothing alone",
-    scale: Scale {
-        communication: 0.0,
-        ..Scale::ONE
-    },
-};
-pub const FUSE_MEMORY_BOUND: &str = "fuse_memory_bound";
-pub const FUSE_LABEL: &str = "fuse memory-bound kernels (torch.compile): each run of back-to-back pointwise/norm/reduction kernels on a stream, with no host sync between them, costs its longest kernel (one pass over the data instead of one per kernel; an estimate)";
-pub const MATMULS_AT_ROOF: &str = "matmuls_at_roof";
-pub const ROOF_LABEL: &str = "matmuls at the roof: each matmul/conv/attention kernel placed by shape takes max(FLOPs ÷ achievable peak, bytes ÷ achievable bandwidth) on the preset; unplaced ones keep their time";
-
-/// The remedy ids, in the order they are priced (the list is sorted by speedup).
-pub const REMEDY_IDS: [&str; 5] = [
-    "no_idle",
-    "cuda_graphs",
-    FUSE_MEMORY_BOUND,
-    MATMULS_AT_ROOF,
-    "overlap_communication",
-];
-
-/// The factors the trace-specific remedies scale a cost class by.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Priced {
-    /// The memory class after fusion ÷ before ([`fuse_factor`]).
-    pub fuse_memory: f64,
-    /// The compute class at the roof ÷ as recorded ([`roof_factor`]); `None`
-    /// without a hardware preset (then `matmuls_at_roof` is not offered).
-    pub matmuls_at_roof: Option<f64>,
-}
-
-impl Priced {
-    /// Nothing changes (factors 1, no roof).
-    pub const NONE: Priced = Priced {
-        fuse_memory: 1.0,
-        matmuls_at_roof: None,
-    };
-}
-
-/// The remedies priced on a trace with these factors.
-pub fn plans(p: &Priced) -> Vec<RemedyPlan> {
-    let mut v = vec![
-        NO_IDLE,
-        CUDA_GRAPHS,
-        RemedyPlan {
-            id: FUSE_MEMORY_BOUND,
-            label: FUSE_LABEL,
-            scale: Scale {
-                memory: p.fuse_memory,
-                ..Scale::ONE
-            },
-        },
-    ];
-    if let Some(f) = p.matmuls_at_roof {
-        v.push(RemedyPlan {
-            id: MATMULS_AT_ROOF,
-            label: ROOF_LABEL,
-            scale: Scale {
-                compute: f,
-                ..Scale::ONE
-            },
-        });
-    }
-    v.push(OVERLAP_COMMUNICATION);
-    v
-}
-
-/// A priced remedy: predicted speedup (recorded span / counterfactual span).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Remedy {
-    pub id: &'static str,
-    pub label: &'static str,
-    pub speedup: f64,
-}
-
-/// Every remedy with its speedup, best first.
-pub fn remedies(iv: &[Span], p: &Priced) -> Vec<Remedy> {
-    let profile = Profile::new(iv);
-    let span0 = profile.span(Scale::ONE);
-    let mut out: Vec<Remedy> = plans(p)
-        .iter()
-        .map(|r| {
-            let s = profile.span(r.scale);
-            let speedup = if s > 0.0 { span0 / s } else { 1.0 };
-            Remedy {
-                id: r.id,
-                label: r.label,
-                speedup,
-            }
-        })
-        .collect();
-    out.sort_by(|a, b| b.speedup.total_cmp(&a.speedup));
-    out
-}
-
-/// Whether fusion merges a kernel of this class with its neighbours: pointwise,
-/// normalisation and reduction kernels (not copies, not collectives, not matmuls).
-pub fn fusible(c: KernelClass) -> bool {
-    matches!(
-        c,
-        KernelClass::Pointwise | KernelClass::Normalisation | KernelClass::Reduction
-    )
-}
-
-/// The memory class's time after fusion ÷ before, from each stream's
-/// activities in start order: `Some((class, duration))` for a kernel, memcpy or
-/// memset, `None` for any other activity on the stream. Every maximal run of
-/// [`fusible`] kernels with nothing else between them on a stream becomes one
-/// kernel costing as long as its longest member: a fused kernel reads its inputs
-/// and writes its outputs once, and the longest member approximates that one
-/// pass (the intermediate tensors the others wrote and read are gone; extra
-/// FLOPs, extra inputs and the launch gaps between them are not modelled). The
-/// factor is (Σ memory-class time − what the runs save) ÷ Σ memory-class time,
-/// copies included in both sums; 1 with no memory-class time.
-pub fn fuse_factor(streams: &[Vec<Option<(KernelClass, f64)>>]) -> f64 {
-    let (mut total, mut saved) = (0.0, 0.0);
-    for s in streams {
-        let (mut run_sum, mut run_max) = (0.0, 0.0f64);
-        for item in s.iter().chain([&None]) {
-            match item {
-                Some((c, d)) if fusible(*c) => {
-                    run_sum += d;
-                    run_max = run_max.max(*d);
-                }
-                _ => {
-                    saved += run_sum - run_max;
-                    run_sum = 0.0;
-                    run_max = 0.0;
-                }
-            }
-            if let Some((c, d)) = item {
-                if c.cost() == CostClass::Memory {
-                    total += d;
-                }
-            }
-        }
-    }
-    if total > 0.0 {
-        (total - saved) / total
-    } else {
-        1.0
-    }
-}
-
 /// The compute class's time at the roof ÷ as recorded, from each compute-class
 /// kernel's recorded duration and its time at the roof (`None` where it was not
 /// placed, or the preset has no peak for its dtype: it keeps its time). A time at
@@ -380,8 +216,7 @@ mod tests {
         let (r, h) = regime(&iv);
         assert_eq!(r, Memory);
         assert_eq!(h.len(), 4);
-        let best = remedies(&iv, &Priced::NONE);
-        assert_eq!(best[0].speedup, 50.0 / 40.0);
+        assert_eq!(50.0 / warped_span(&iv, Scale::only(Memory, 0.5)), 1.25);
     }
 
     #[test]
@@ -408,7 +243,6 @@ mod tests {
         let iv = [(0.0, 1.0, Compute), (100.0, 101.0, Memory)];
         assert_eq!(regime(&iv).0, Overhead);
         assert_eq!(warped_span(&iv, Scale::only(Overhead, 0.0)), 2.0);
-        assert_eq!(remedies(&iv, &Priced::NONE)[0].id, "no_idle");
     }
 
     #[test]
@@ -443,10 +277,6 @@ mod tests {
         );
         assert_eq!(warped_span(&iv, Scale::only(Overhead, 0.0)), 3.0);
         assert_eq!(warped_span(&iv, Scale::only(Overhead, 0.5)), 52.0);
-        let r = remedies(&iv, &Priced::NONE);
-        assert_eq!(r[0].id, "no_idle");
-        let graphs = r.iter().find(|r| r.id == "cuda_graphs").unwrap();
-        assert_eq!(graphs.speedup, 101.0 / 52.0);
     }
 
     #[test]
@@ -459,75 +289,6 @@ mod tests {
         let (r, h) = regime(&[]);
         assert_eq!(r, Overhead);
         assert!(h.iter().all(|h| h.saving == 0.0));
-    }
-
-    #[test]
-    fn remedies_priced_from_the_trace() {
-        // memory 15..35 halved by fusion: 50 → 40; compute at the roof ×0.2: 0..10 → 0..2
-        let iv = [
-            (0.0, 10.0, Compute),
-            (15.0, 35.0, Memory),
-            (40.0, 50.0, Communication),
-        ];
-        let p = Priced {
-            fuse_memory: 0.5,
-            matmuls_at_roof: Some(0.2),
-        };
-        let r = remedies(&iv, &p);
-        let get = |id: &str| r.iter().find(|x| x.id == id).map(|x| x.speedup);
-        assert_eq!(get("fuse_memory_bound"), Some(50.0 / 40.0));
-        assert_eq!(get("matmuls_at_roof"), Some(50.0 / 42.0));
-        assert_eq!(r.len(), 5);
-        // without a preset the roof remedy is absent
-        let r = remedies(
-            &iv,
-            &Priced {
-                matmuls_at_roof: None,
-                ..p
-            },
-        );
-        assert_eq!(r.len(), 4);
-        assert!(r.iter().all(|x| x.id != "matmuls_at_roof"));
-        assert!(r
-            .iter()
-            .all(|x| REMEDY_IDS.contains(&x.id) && !x.label.is_empty()));
-    }
-
-    #[test]
-    fn fusion_runs() {
-        use KernelClass::*;
-        let k = |c: KernelClass, d: f64| Some((c, d));
-        // stream 1: [pw 4, norm 6, red 2] | matmul 10 | [pw 3] | copy 5 | [pw 1, pw 1]
-        // stream 2: [pw 2, (a sync event), pw 2]
-        let s1 = vec![
-            k(Pointwise, 4.0),
-            k(Normalisation, 6.0),
-            k(Reduction, 2.0),
-            k(Matmul, 10.0),
-            k(Pointwise, 3.0),
-            k(Copy, 5.0),
-            k(Pointwise, 1.0),
-            k(Pointwise, 1.0),
-        ];
-        let s2 = vec![k(Pointwise, 2.0), None, k(Pointwise, 2.0)];
-        // memory time 4+6+2+3+5+1+1 + 2+2 = 26; runs save (12−6) + (2−1) = 7
-        assert_eq!(fuse_factor(&[s1, s2]), 19.0 / 26.0);
-        // lone kernels and copies save nothing; nothing memory-bound: 1
-        assert_eq!(
-            fuse_factor(&[vec![k(Pointwise, 3.0), k(Copy, 1.0), k(Pointwise, 3.0)]]),
-            1.0
-        );
-        assert_eq!(fuse_factor(&[vec![k(Matmul, 3.0)]]), 1.0);
-        assert_eq!(fuse_factor(&[]), 1.0);
-        // communication breaks a run and is not memory time
-        assert_eq!(
-            fuse_factor(&[vec![
-                k(Pointwise, 2.0),
-                k(Communication, 9.0),
-                k(Pointwise, 2.0)
-            ]]),
-            1.0
-        );
     }
 
     #[test]

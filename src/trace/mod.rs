@@ -5,31 +5,50 @@
 //! - [`mod@parse`]: streaming parse of the Chrome-trace JSON (any size, progress,
 //!   cancellation, defensive about every field);
 //! - [`mod@breakdown`]: HTA 0.5.0's temporal breakdown (idle / compute / non-compute),
-//!   reproduced exactly, per rank and per device;
+//!   reproduced exactly, per rank and per device; [`hta`]: its idle-time
+//!   breakdown, communication–computation overlap and launch statistics;
 //! - [`classify`]: kernel classes by name, HTA's kernel types, device → preset;
-//! - [`counterfactual`]: the time warp that prices halving a cost class, the
-//!   regime verdict and the remedies;
 //! - [`shapes`]: FLOPs/bytes of aten ops (matmul, conv, attention, pointwise,
 //!   norms, reductions) from recorded shapes;
 //! - [`place`]: kernels placed on their ops' FLOPs and bytes, the roofline points;
+//! - [`bound`]: each kernel's real limit (compute or memory) on the trace's GPU;
+//! - [`steps`]: `ProfilerStep#N`, the kernels of each step, the step's time;
+//! - [`fusion`]: the runs a compiler would fuse; [`replay`]: a step as a CUDA
+//!   graph replay;
+//! - [`counterfactual`]: the time warp that prices halving a cost class, the
+//!   regime verdict; [`remedy`]: the remedies, their predicted steps and sentences;
 //! - [`timeline`]: the busiest second as lanes of spans;
+//! - [`report`]: the JSON row; [`compare`]: two runs before and after a change;
 //! - [`diagnose`] puts them together into a [`Diagnosis`].
 
+pub mod bound;
 pub mod breakdown;
 pub mod classify;
+pub mod compare;
 pub mod counterfactual;
+pub mod fusion;
+pub mod hta;
 pub mod parse;
 pub mod place;
+pub mod remedy;
+pub mod replay;
 pub mod report;
 pub mod shapes;
+pub mod steps;
+#[cfg(test)]
+mod testing;
 pub mod timeline;
 
+pub use bound::{roof_dtype, time_at_roof};
 use breakdown::{activities, breakdown, share, Activity, Breakdown};
-use classify::{kernel_class, preset_for_device, CostClass, KernelClass};
-use counterfactual::{Halving, Priced, Remedy};
+pub use classify::is_gpu_cat;
+use classify::{is_copy_cat, preset_for_device, CostClass, KernelClass};
+use counterfactual::Halving;
 pub use parse::{parse, Trace, TraceError};
 use place::PlacedRow;
-use std::collections::{BTreeMap, HashMap};
+pub use remedy::Remedy;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeMap;
 use timeline::TimelineRow;
 
 /// A gap counts as the GPU waiting for a launch when the kernel after it starts
@@ -40,6 +59,9 @@ pub const LAUNCH_SLACK_US: f64 = 10.0;
 /// Kernels shorter than this (µs) are "short": launch overhead is of their order.
 pub const SHORT_KERNEL_US: f64 = 10.0;
 
+/// At most this many distinct kernel names are kept for a comparison.
+pub const MAX_KERNEL_NAMES: usize = 2000;
+
 /// Time per kernel class.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClassTime {
@@ -49,6 +71,9 @@ pub struct ClassTime {
     pub time: f64,
     /// Share of Σ durations of all activities.
     pub share: f64,
+    /// Σ durations per step, µs (mean over the steps, [`steps`]; the whole
+    /// trace when it has no `ProfilerStep` markers).
+    pub per_step: f64,
 }
 
 /// One kernel name's total.
@@ -60,6 +85,37 @@ pub struct TopKernel {
     pub time: f64,
 }
 
+/// Per step ([`steps`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StepSummary {
+    /// Distinct `ProfilerStep#N` (0 without markers).
+    pub count: usize,
+    /// The mean step, µs (the whole trace without markers).
+    pub mean: f64,
+    /// `cpu`, `gpu` or `trace` ([`steps::Steps::basis`]).
+    pub basis: &'static str,
+    /// The step as an unprofiled run would take it, µs, where the trace lets
+    /// brrr estimate it (an eager run with recorded shapes:
+    /// [`remedy::PROFILED_CPU_FACTOR`]).
+    pub unprofiled: Option<f64>,
+}
+
+/// CUDA graphs found in the trace.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Graphs {
+    /// Graph launch calls (`cudaGraphLaunch`, `hipGraphLaunch`).
+    pub launches: usize,
+    /// GPU activities launched by one (replayed from a graph).
+    pub replayed: usize,
+}
+
+impl Graphs {
+    /// The run replays CUDA graphs.
+    pub fn replay(&self) -> bool {
+        self.launches > 0 || self.replayed > 0
+    }
+}
+
 /// Everything `brrr-trace` reports for one rank.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Diagnosis {
@@ -67,8 +123,9 @@ pub struct Diagnosis {
     pub device: Option<String>,
     /// The hardware preset matched from the device's name.
     pub preset: Option<&'static str>,
-    /// The preset the kernels are placed against and `matmuls_at_roof` is priced
-    /// on: [`Options::preset`] if given, else [`Diagnosis::preset`].
+    /// The preset the kernels are placed against, classed by and
+    /// `matmuls_at_roof` is priced on: [`Options::preset`] if given, else
+    /// [`Diagnosis::preset`].
     pub roof_preset: Option<&'static str>,
     /// HTA's breakdown of the rank (all devices together), µs.
     pub hta: Breakdown,
@@ -87,17 +144,26 @@ pub struct Diagnosis {
     /// Kernels per second of span.
     pub launches_per_s: f64,
     pub classes: Vec<ClassTime>,
-    /// Union of each cost class's activities / span.
+    /// Union of each cost class's activities / span, each activity in the cost
+    /// class of its real limit ([`bound`]).
     pub compute_class_share: f64,
     pub memory_class_share: f64,
     pub comm_share: f64,
+    /// Kernel time (µs) whose class was decided by name, not placed on the roof.
+    pub unplaced_time: f64,
     pub top_kernels: Vec<TopKernel>,
     pub regime: CostClass,
     pub halvings: Vec<Halving>,
     pub remedies: Vec<Remedy>,
+    pub steps: StepSummary,
+    pub graphs: Graphs,
+    /// The run went through `torch.compile` ([`Trace::compiled`]).
+    pub compiled: bool,
     /// Kernels placed by shape: linked to an aten op of any kind [`shapes`]
     /// prices ([`place`]).
     pub placed_kernels: usize,
+    /// Of these, replayed kernels placed by their name ([`place::Placement::by_name`]).
+    pub placed_by_name: usize,
     /// FLOPs and bytes of the matmul-family ops with a placed kernel, and Σ
     /// those kernels' time (µs).
     pub matmul_flops: f64,
@@ -107,6 +173,12 @@ pub struct Diagnosis {
     pub roofline: Vec<PlacedRow>,
     /// The busiest second.
     pub timeline: Option<TimelineRow>,
+    /// HTA's idle time breakdown, communication overlap and launch statistics.
+    pub idle: hta::IdleBreakdown,
+    pub comm_overlap: Option<f64>,
+    pub launch: hta::LaunchStats,
+    /// Every distinct kernel name, sorted (at most [`MAX_KERNEL_NAMES`]).
+    pub kernel_names: Vec<String>,
 }
 
 impl Diagnosis {
@@ -165,21 +237,6 @@ pub fn analyse_with<R: std::io::Read>(
     diagnose_with(&parse(reader, progress)?, options)
 }
 
-fn is_copy_cat(cat: &str) -> bool {
-    let c = cat.to_ascii_lowercase();
-    c == "gpu_memcpy" || c == "gpu_memset" || c == "memcpy" || c == "memset"
-}
-
-/// A GPU activity proper: a kernel, memcpy or memset (Kineto's categories, and
-/// the capitalised ones of PyTorch 1.8). HTA's breakdown counts every event with
-/// a stream, which can include CPU ops that record one (`triton_…` launches,
-/// for one) and `cuda_sync` events (`Stream Sync`, `Context Sync`, and `Stream
-/// Wait Event`, which HTA even counts as computation: no `Sync` in its name);
-/// brrr's own figures (classes, short kernels, the regime) count only these.
-pub fn is_gpu_cat(cat: &str) -> bool {
-    cat.eq_ignore_ascii_case("kernel") || is_copy_cat(cat)
-}
-
 /// The diagnosis of one parsed trace; [`TraceError::NoGpuEvents`] when HTA's
 /// rules leave no GPU activity.
 pub fn diagnose(t: &Trace) -> Result<Diagnosis, TraceError> {
@@ -191,10 +248,99 @@ pub fn diagnose_with(t: &Trace, options: &Options) -> Result<Diagnosis, TraceErr
     let acts = activities(t);
     let refs: Vec<&Activity> = acts.iter().collect();
     let hta = breakdown(t, &refs).ok_or(TraceError::NoGpuEvents)?;
+    let (per_device, device, preset) = devices(t, &acts);
+    let roof_preset = options.preset.or(preset);
+    let hw = roof_preset.and_then(crate::model::hardware::preset);
 
-    // per device
-    let mut by_device: BTreeMap<i64, Vec<&Activity>> = BTreeMap::new();
+    // each kernel placed by shape, and its real limit on the roof preset
+    let placement = place::place(t);
+    let limits = bound::limits(t, &placement, hw);
+    let mut in_acts = vec![false; t.gpu.len()];
     for a in &acts {
+        if let Some(x) = in_acts.get_mut(a.index) {
+            *x = true;
+        }
+    }
+    let in_acts = |i: usize| in_acts.get(i).copied().unwrap_or(false);
+    let placed = place::summary(t, &placement, &in_acts);
+    let steps = steps::steps(t, (hta.start, hta.start + hta.span));
+    let tally = tally(t, &acts, &limits, &steps);
+
+    // the warp's timeline: each activity in its real limit's class, and the
+    // launch-wait gaps (CUDA graphs remove just these)
+    let launch_gaps = launch_gaps(t, &acts);
+    let mut spans = tally.spans.clone();
+    spans.extend(
+        launch_gaps
+            .iter()
+            .map(|(a, b)| (*a, *b, CostClass::Overhead)),
+    );
+    let (regime, halvings) = counterfactual::regime(&spans);
+    let union_share = |cost: CostClass| {
+        let iv = spans
+            .iter()
+            .filter(|s| s.2 == cost && s.1 > s.0)
+            .map(|s| (s.0, s.1))
+            .collect();
+        share(breakdown::covered(&breakdown::merge(iv)), hta.span)
+    };
+    let graphs = graphs(t);
+    let step_summary = step_summary(t, &steps, &graphs);
+    let found = Found {
+        t,
+        acts: &acts,
+        in_acts: &in_acts,
+        steps: &steps,
+        limits: &limits,
+        placement: &placement,
+    };
+    let remedies = found.priced(&step_summary, hw, &spans, &graphs);
+    Ok(Diagnosis {
+        rank: t.rank,
+        device,
+        preset,
+        roof_preset,
+        hta,
+        per_device,
+        activities: acts.len(),
+        kernels: tally.kernels,
+        launch_wait: launch_gaps.iter().fold(0.0, |acc, (a, b)| acc + (b - a)),
+        short_kernels: tally.short,
+        short_kernel_time_share: tally.short_time_share,
+        launches_per_s: share(tally.kernels as f64, hta.span * 1e-6),
+        classes: tally.classes,
+        compute_class_share: union_share(CostClass::Compute),
+        memory_class_share: union_share(CostClass::Memory),
+        comm_share: union_share(CostClass::Communication),
+        unplaced_time: tally.unplaced_time,
+        top_kernels: tally.top_kernels,
+        regime,
+        halvings,
+        remedies,
+        steps: step_summary,
+        graphs,
+        compiled: t.compiled,
+        placed_kernels: placed.count,
+        placed_by_name: placement.by_name,
+        matmul_flops: placed.matmul_flops,
+        matmul_bytes: placed.matmul_bytes,
+        matmul_time: placed.matmul_time,
+        roofline: placed.roofline,
+        timeline: timeline::timeline(t, &acts, hta.start, hta.span),
+        idle: hta::idle_breakdown(t, &acts),
+        comm_overlap: hta::comm_overlap(t, &acts),
+        launch: hta::launch_stats(t, &acts),
+        kernel_names: tally.names,
+    })
+}
+
+/// The breakdown per device, and the rank's GPU name and preset.
+fn devices(
+    t: &Trace,
+    acts: &[Activity],
+) -> (Vec<(i64, Breakdown)>, Option<String>, Option<&'static str>) {
+    let mut by_device: BTreeMap<i64, Vec<&Activity>> = BTreeMap::new();
+    for a in acts {
         if let Some(e) = t.gpu.get(a.index) {
             by_device.entry(e.device).or_default().push(a);
         }
@@ -213,7 +359,6 @@ pub fn diagnose_with(t: &Trace, options: &Options) -> Result<Diagnosis, TraceErr
         })
         .filter_map(|(d, v)| breakdown(t, v).map(|b| (*d, b)))
         .collect();
-
     // device name: the device with the most activities, else the first listed
     let main_device = by_device
         .iter()
@@ -224,28 +369,41 @@ pub fn diagnose_with(t: &Trace, options: &Options) -> Result<Diagnosis, TraceErr
         .or(t.devices.first());
     let device = info.map(|i| i.name.clone());
     let preset = info.and_then(|i| preset_for_device(&i.name, i.memory));
-    let roof_preset = options.preset.or(preset);
+    (per_device, device, preset)
+}
 
-    // classes, short kernels, top kernels, the warp's spans
-    let mut class_of: HashMap<(u32, u32), KernelClass> = HashMap::new();
+/// What one pass over the activities counts.
+struct Tally {
+    classes: Vec<ClassTime>,
+    top_kernels: Vec<TopKernel>,
+    kernels: usize,
+    short: usize,
+    short_time_share: f64,
+    unplaced_time: f64,
+    /// (start, end, cost class by real limit) of every kernel, memcpy, memset.
+    spans: Vec<counterfactual::Span>,
+    names: Vec<String>,
+}
+
+/// Classes, short kernels, top kernels and the warp's spans of `acts`; each
+/// class's time per step from `steps`.
+fn tally(t: &Trace, acts: &[Activity], limits: &bound::Limits, steps: &steps::Steps) -> Tally {
     let mut classes: BTreeMap<KernelClass, (usize, f64)> = BTreeMap::new();
-    let mut names: HashMap<u32, (KernelClass, usize, f64)> = HashMap::new();
+    let mut names: HashMap<u32, (KernelClass, usize, f64)> = HashMap::default();
     let mut spans = Vec::with_capacity(acts.len());
-    let (mut kernels, mut short, mut short_time, mut kernel_time, mut total_time) =
-        (0usize, 0usize, 0.0, 0.0, 0.0);
-    for a in &acts {
+    let (mut kernels, mut short, mut short_time, mut kernel_time, mut total_time, mut unplaced) =
+        (0usize, 0usize, 0.0, 0.0, 0.0, 0.0);
+    for a in acts {
         let Some(e) = t.gpu.get(a.index).filter(|e| is_gpu_cat(t.name(e.cat))) else {
             continue;
         };
-        let class = *class_of
-            .entry((e.name, e.cat))
-            .or_insert_with(|| kernel_class(t.name(e.name), t.name(e.cat)));
+        let c = limits.class(a.index);
         // HTA's rounding can leave a sub-µs kernel with end < start: 0 here
         let dur = (a.end - a.ts).max(0.0);
-        let c = classes.entry(class).or_insert((0, 0.0));
-        c.0 += 1;
-        c.1 += dur;
-        let n = names.entry(e.name).or_insert((class, 0, 0.0));
+        let x = classes.entry(c).or_insert((0, 0.0));
+        x.0 += 1;
+        x.1 += dur;
+        let n = names.entry(e.name).or_insert((c, 0, 0.0));
         n.1 += 1;
         n.2 += dur;
         total_time += dur;
@@ -256,9 +414,13 @@ pub fn diagnose_with(t: &Trace, options: &Options) -> Result<Diagnosis, TraceErr
                 short += 1;
                 short_time += dur;
             }
+            if !limits.by_roof.get(a.index).copied().unwrap_or(false) {
+                unplaced += dur;
+            }
         }
-        spans.push((a.ts, a.end, class.cost()));
+        spans.push((a.ts, a.end, limits.of(a.index)));
     }
+    let per_step = class_per_step(t, steps, limits);
     let classes: Vec<ClassTime> = classes
         .into_iter()
         .map(|(class, (count, time))| ClassTime {
@@ -266,8 +428,20 @@ pub fn diagnose_with(t: &Trace, options: &Options) -> Result<Diagnosis, TraceErr
             count,
             time,
             share: share(time, total_time),
+            per_step: per_step.get(&class).copied().unwrap_or(0.0),
         })
         .collect();
+    let mut all_names: Vec<String> = t
+        .gpu
+        .iter()
+        .filter(|e| t.name(e.cat).eq_ignore_ascii_case("kernel"))
+        .map(|e| e.name)
+        .collect::<HashSet<u32>>()
+        .into_iter()
+        .map(|n| t.name(n).to_string())
+        .collect();
+    all_names.sort();
+    all_names.truncate(MAX_KERNEL_NAMES);
     let mut top_kernels: Vec<TopKernel> = names
         .into_iter()
         .map(|(id, (class, count, time))| TopKernel {
@@ -279,196 +453,174 @@ pub fn diagnose_with(t: &Trace, options: &Options) -> Result<Diagnosis, TraceErr
         .collect();
     top_kernels.sort_by(|a, b| b.time.total_cmp(&a.time).then_with(|| a.name.cmp(&b.name)));
     top_kernels.truncate(10);
-
-    let union_share = |cost: CostClass| {
-        let iv = spans
-            .iter()
-            .filter(|s| s.2 == cost && s.1 > s.0)
-            .map(|s| (s.0, s.1))
-            .collect();
-        share(breakdown::covered(&breakdown::merge(iv)), hta.span)
-    };
-    let (compute_class_share, memory_class_share, comm_share) = (
-        union_share(CostClass::Compute),
-        union_share(CostClass::Memory),
-        union_share(CostClass::Communication),
-    );
-    // the launch-wait gaps, marked for the warp (CUDA graphs remove just these)
-    let launch_gaps = launch_gaps(t, &acts);
-    spans.extend(
-        launch_gaps
-            .iter()
-            .map(|(a, b)| (*a, *b, CostClass::Overhead)),
-    );
-    let (regime, halvings) = counterfactual::regime(&spans);
-
-    // kernels placed by shape; the remedies priced from the trace
-    let placement = place::place(t, &acts);
-    let priced = Priced {
-        fuse_memory: fuse_factor(t, &acts, &class_of),
-        matmuls_at_roof: roof_preset
-            .and_then(crate::model::hardware::preset)
-            .map(|hw| roof_factor(t, &acts, &class_of, &placement, hw)),
-    };
-    let remedies = counterfactual::remedies(&spans, &priced);
-    let timeline = timeline::timeline(t, &acts, hta.start, hta.span);
-
-    Ok(Diagnosis {
-        rank: t.rank,
-        device,
-        preset,
-        roof_preset,
-        hta,
-        per_device,
-        activities: acts.len(),
-        kernels,
-        launch_wait: launch_gaps.iter().fold(0.0, |acc, (a, b)| acc + (b - a)),
-        short_kernels: short,
-        short_kernel_time_share: share(short_time, kernel_time),
-        launches_per_s: share(kernels as f64, hta.span * 1e-6),
+    Tally {
         classes,
-        compute_class_share,
-        memory_class_share,
-        comm_share,
         top_kernels,
-        regime,
-        halvings,
-        remedies,
-        placed_kernels: placement.kernels.len(),
-        matmul_flops: placement.matmul_flops,
-        matmul_bytes: placement.matmul_bytes,
-        matmul_time: placement.matmul_time,
-        roofline: placement.roofline,
-        timeline,
-    })
-}
-
-/// Kernel classes by (name, category), as [`diagnose_with`] found them.
-type ClassOf = HashMap<(u32, u32), KernelClass>;
-
-/// The class of a GPU event, from `class_of` where it is known.
-fn class(t: &Trace, class_of: &ClassOf, e: &parse::GpuEvent) -> KernelClass {
-    class_of
-        .get(&(e.name, e.cat))
-        .copied()
-        .unwrap_or_else(|| kernel_class(t.name(e.name), t.name(e.cat)))
-}
-
-/// An activity on a stream for fusion: start, end, and its class and duration if
-/// it is a kernel, memcpy or memset.
-type StreamItem = (f64, f64, Option<(KernelClass, f64)>);
-
-/// [`counterfactual::fuse_factor`] of the activities, stream by stream.
-fn fuse_factor(t: &Trace, acts: &[Activity], class_of: &ClassOf) -> f64 {
-    let mut streams: BTreeMap<(i64, i64), Vec<StreamItem>> = BTreeMap::new();
-    for a in acts {
-        let Some(e) = t.gpu.get(a.index) else {
-            continue;
-        };
-        let item =
-            is_gpu_cat(t.name(e.cat)).then(|| (class(t, class_of, e), (a.end - a.ts).max(0.0)));
-        streams
-            .entry((e.device, e.stream))
-            .or_default()
-            .push((a.ts, a.end, item));
-    }
-    let lists: Vec<Vec<Option<(KernelClass, f64)>>> = streams
-        .into_values()
-        .map(|mut v| {
-            v.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-            let mut list = Vec::with_capacity(v.len());
-            for (i, x) in v.iter().enumerate() {
-                // the host waited on the GPU between the two starts: what follows
-                // was launched after the wait, so no compiler fuses across it
-                if i > 0 && host_sync_between(&t.host_syncs, v[i - 1].0, x.0) {
-                    list.push(None);
-                }
-                list.push(x.2);
-            }
-            list
-        })
-        .collect();
-    counterfactual::fuse_factor(&lists)
-}
-
-/// Whether a host sync (sorted by end) ended after `from` and no later than `to`.
-fn host_sync_between(syncs: &[(f64, f64)], from: f64, to: f64) -> bool {
-    let i = syncs.partition_point(|s| s.1 <= from);
-    syncs.get(i).is_some_and(|s| s.1 <= to)
-}
-
-/// The hardware dtype whose matmul peak a placed kernel's dtype id runs at: fp32
-/// storage at the fp32 peak, unless the kernel's name says TF32 (or the id is
-/// `tf32`, as a roofline point's is) (a trace does not
-/// record whether TF32 was allowed), fp16 and bf16 at the 16-bit tensor-core
-/// peak, fp8 at fp8's; other dtypes have none.
-pub fn roof_dtype(id: &str, tf32: bool) -> Option<crate::model::hardware::Dtype> {
-    use crate::model::hardware::Dtype;
-    match id {
-        "fp32" if tf32 => Some(Dtype::Tf32),
-        "tf32" => Some(Dtype::Tf32),
-        "fp32" => Some(Dtype::Fp32),
-        "bf16" | "fp16" => Some(Dtype::Bf16),
-        "fp8" => Some(Dtype::Fp8),
-        _ => None,
+        kernels,
+        short,
+        short_time_share: share(short_time, kernel_time),
+        unplaced_time: unplaced,
+        spans,
+        names: all_names,
     }
 }
 
-/// A placed kernel's time at the achievable roof of `hw`, µs: max(FLOPs ÷ the
-/// achievable matmul peak for its dtype, bytes ÷ the achievable bandwidth)
-/// (`crate::model::achievable::fractions` of the datasheet); `None` where the
-/// preset has no peak for its dtype.
-pub fn time_at_roof(k: &place::PlacedKernel, hw: &crate::model::hardware::Preset) -> Option<f64> {
-    let f = crate::model::achievable::fractions(hw);
-    let dtype = roof_dtype(k.dtype?, k.tf32)?;
-    let peak = hw.matmul_peak(dtype)? * f.matmul(dtype);
-    let bw = hw.mem_bw * f.bw;
-    (peak > 0.0 && bw > 0.0).then(|| (k.flops / peak).max(k.bytes / bw) * 1e6)
-}
-
-/// [`counterfactual::roof_factor`] over the compute-class kernels among `acts`.
-fn roof_factor(
+/// Each kernel class's time per step, µs (as written: a step's own figures).
+fn class_per_step(
     t: &Trace,
-    acts: &[Activity],
-    class_of: &ClassOf,
-    placement: &place::Placement,
-    hw: &crate::model::hardware::Preset,
-) -> f64 {
-    let mut at: HashMap<usize, f64> = HashMap::new();
-    for k in &placement.kernels {
-        if let Some(x) = time_at_roof(k, hw) {
-            at.insert(k.act, x);
+    steps: &steps::Steps,
+    limits: &bound::Limits,
+) -> BTreeMap<KernelClass, f64> {
+    let mut per: BTreeMap<KernelClass, f64> = BTreeMap::new();
+    for s in &steps.steps {
+        for (i, e) in s.acts.iter().filter_map(|i| t.gpu.get(*i).map(|e| (*i, e))) {
+            *per.entry(limits.class(i)).or_insert(0.0) += e.dur.max(0.0);
         }
     }
-    let kernels: Vec<(f64, Option<f64>)> = acts
-        .iter()
-        .enumerate()
-        .filter_map(|(i, a)| {
-            let e = t.gpu.get(a.index).filter(|e| is_gpu_cat(t.name(e.cat)))?;
-            let class = class(t, class_of, e);
-            (class.cost() == CostClass::Compute)
-                .then(|| ((a.end - a.ts).max(0.0), at.get(&i).copied()))
-        })
-        .collect();
-    counterfactual::roof_factor(&kernels)
+    let n = steps.steps.len().max(1) as f64;
+    per.values_mut().for_each(|v| *v /= n);
+    per
 }
 
-/// The innermost shaped op (index into [`Trace::ops`]) whose CPU interval holds
-/// the launch call of correlation `corr` on the same thread: older Kineto gives
-/// kernels their correlation as `External id`, so the op is found by time.
-pub fn enclosing_op(t: &Trace, corr: i64) -> Option<usize> {
-    let c = t.cpu.get(&corr)?;
-    let (lts, _) = c.launch?;
-    let tid = c.launch_tid;
-    // ops sorted by (tid, ts): the last op of this thread starting at or before lts
-    let after = t
-        .ops
-        .partition_point(|o| o.tid < tid || (o.tid == tid && o.ts <= lts));
-    (0..after)
-        .rev()
-        .take(64)
-        .take_while(|i| t.ops.get(*i).is_some_and(|o| o.tid == tid))
-        .find(|i| t.ops.get(*i).is_some_and(|o| o.ts <= lts && lts <= o.end))
+/// The graph launches and the activities they launched.
+fn graphs(t: &Trace) -> Graphs {
+    let replayed = t
+        .gpu
+        .iter()
+        .filter(|e| is_gpu_cat(t.name(e.cat)))
+        .filter(|e| {
+            t.cpu.get(&e.correlation).is_some_and(|c| {
+                c.launch.is_some() && t.name(c.launch_name).contains("GraphLaunch")
+            })
+        })
+        .count();
+    Graphs {
+        launches: t.graph_launches.len(),
+        replayed,
+    }
+}
+
+/// The steps' count, mean, basis and unprofiled estimate: for an eager run with
+/// recorded shapes (not compiled, no graphs), each step's CPU side ÷
+/// [`remedy::PROFILED_CPU_FACTOR`], or its kernels' time where that is longer.
+fn step_summary(t: &Trace, steps: &steps::Steps, graphs: &Graphs) -> StepSummary {
+    let eager = t.shapes_recorded && !t.compiled && !graphs.replay();
+    let unprofiled = eager.then(|| {
+        steps::mean(steps.steps.iter().map(|s| {
+            let busy: f64 = s
+                .acts
+                .iter()
+                .filter_map(|i| t.gpu.get(*i))
+                .map(|e| e.dur.max(0.0))
+                .sum();
+            busy.max(s.wall() / remedy::PROFILED_CPU_FACTOR)
+        }))
+    });
+    StepSummary {
+        count: steps.count(),
+        mean: steps.mean(),
+        basis: steps.basis(),
+        unprofiled,
+    }
+}
+
+/// What the analysis found that the remedies are priced from.
+struct Found<'a> {
+    t: &'a Trace,
+    /// HTA's activities, and their GPU event indices.
+    acts: &'a [Activity],
+    in_acts: &'a dyn Fn(usize) -> bool,
+    steps: &'a steps::Steps,
+    limits: &'a bound::Limits,
+    placement: &'a place::Placement,
+}
+
+impl Found<'_> {
+    /// Every remedy priced on this trace.
+    fn priced(
+        &self,
+        summary: &StepSummary,
+        hw: Option<&'static crate::model::hardware::Preset>,
+        spans: &[counterfactual::Span],
+        graphs: &Graphs,
+    ) -> Vec<Remedy> {
+        let (t, steps, in_acts) = (self.t, self.steps, self.in_acts);
+        let cost = |i: usize| self.limits.of(i);
+        let class = |i: usize| self.limits.class(i);
+        let runs = fusion::runs(t, &class, &cost, &steps.step_of(t.gpu.len()));
+        let fused: HashMap<usize, usize> = runs
+            .iter()
+            .enumerate()
+            .flat_map(|(r, run)| run.members.iter().map(move |m| (*m, r)))
+            .collect();
+        let run_max: Vec<f64> = runs.iter().map(|r| r.max).collect();
+        let in_runs = |r: &&fusion::Run| r.members.iter().all(|m| in_acts(*m));
+        let kernels: usize = steps.steps.iter().map(|s| s.acts.len()).sum();
+        let inputs = remedy::Inputs {
+            profile: counterfactual::Profile::new(spans),
+            step: summary.mean,
+            step_unprofiled: summary.unprofiled,
+            graph_replay: graphs.replay(),
+            replay: replay::replay(t, steps, &HashMap::default(), &[]),
+            replay_fused: replay::replay(t, steps, &fused, &run_max),
+            kernels_per_step: kernels as f64 / steps.steps.len().max(1) as f64,
+            fusion: remedy::FusionFound {
+                runs: runs.iter().filter(in_runs).count(),
+                longest: runs
+                    .iter()
+                    .filter(in_runs)
+                    .map(|r| r.members.len())
+                    .max()
+                    .unwrap_or(0),
+                factor: fusion::fuse_factor(t, &runs, &cost, in_acts),
+            },
+            roof: hw.map(|hw| {
+                let (c, m) = self.roof_factors(hw);
+                (c, m, hw.name)
+            }),
+            communication: spans.iter().any(|s| s.2 == CostClass::Communication),
+        };
+        remedy::remedies(&inputs)
+    }
+
+    /// `matmuls_at_roof`'s factors: the compute class's and the memory class's
+    /// time with every matmul-class kernel placed by shape at its time at the
+    /// roof (never longer than it took), ÷ as recorded (1 without such time).
+    fn roof_factors(&self, hw: &crate::model::hardware::Preset) -> (f64, f64) {
+        let t = self.t;
+        let mut sums = [(0.0, 0.0); 2];
+        for a in self.acts {
+            if !t
+                .gpu
+                .get(a.index)
+                .is_some_and(|e| is_gpu_cat(t.name(e.cat)))
+            {
+                continue;
+            }
+            let slot = match self.limits.of(a.index) {
+                CostClass::Compute => 0,
+                CostClass::Memory => 1,
+                _ => continue,
+            };
+            let dur = (a.end - a.ts).max(0.0);
+            let matmul = matches!(
+                self.limits.class(a.index),
+                KernelClass::Matmul | KernelClass::Attention
+            );
+            let at = self
+                .placement
+                .get(a.index)
+                .filter(|_| matmul)
+                .and_then(|k| time_at_roof(k, hw))
+                .map_or(dur, |x| x.clamp(0.0, dur));
+            if let Some(s) = sums.get_mut(slot) {
+                s.0 += dur;
+                s.1 += at;
+            }
+        }
+        let f = |(old, new): (f64, f64)| if old > 0.0 { new / old } else { 1.0 };
+        (f(sums[0]), f(sums[1]))
+    }
 }
 
 /// The gaps of the union (start, end; µs) where the GPU waited for the CPU: the
@@ -543,11 +695,22 @@ mod tests {
         assert_eq!(d.short_kernel_share(), 2.0 / 3.0);
         assert!((d.launches_per_s - 3.0 / 50e-6).abs() < 1e-6);
         assert_eq!(d.regime, CostClass::Overhead);
-        assert_eq!(d.best_remedy().map(|r| r.id), Some("no_idle"));
-        assert!((d.best_remedy().unwrap().speedup - 50.0 / 19.0).abs() < 1e-12);
-        // CUDA graphs remove only the launch-wait gap 5..26
-        let graphs = d.remedies.iter().find(|r| r.id == "cuda_graphs").unwrap();
-        assert!((graphs.speedup - 50.0 / 29.0).abs() < 1e-12);
+        let get = |id: &str| d.remedies.iter().find(|r| r.id == id).unwrap();
+        assert!((get("no_idle").speedup - 50.0 / 19.0).abs() < 1e-12);
+        // no markers: the trace is the step. CUDA graphs replay its kernels back
+        // to back (19 µs and two in-graph gaps; the first kernel's launch is not
+        // in the trace); compiled, the three pointwise kernels fuse into one as
+        // long as the longest (10 µs)
+        let graphs = get("cuda_graphs");
+        let after = 19.0 + 2.0 * replay::GRAPH_GAP_US;
+        assert!((graphs.step_after - after).abs() < 1e-12);
+        assert!((graphs.speedup - 50.0 / after).abs() < 1e-12);
+        assert_eq!(get("compile_cuda_graphs").step_after, 10.0);
+        assert_eq!(d.best_remedy().map(|r| r.id), Some("compile_cuda_graphs"));
+        assert_eq!(
+            (d.steps.count, d.steps.mean, d.steps.basis),
+            (0, 50.0, "trace")
+        );
     }
 
     #[test]
@@ -694,18 +857,21 @@ mod tests {
             (r[0].op.as_str(), r[0].kernel.as_str()),
             ("aten::mm", "sm80_gemm_bf16")
         );
-        assert_eq!((r[0].flops, r[0].bytes), (mm_flops * 0.75, mm_bytes * 0.75));
-        assert_eq!((r[1].flops, r[1].bytes), (mm_flops * 0.25, mm_bytes * 0.25));
+        // the FLOPs go to the op's matmul kernel alone (a split-K reduction does
+        // not do the GEMM's FLOPs), the bytes by duration
+        assert_eq!((r[0].flops, r[0].bytes), (mm_flops, mm_bytes * 0.75));
+        assert_eq!((r[1].flops, r[1].bytes), (0.0, mm_bytes * 0.25));
         assert_eq!(r[0].class, "matmul");
-        assert_eq!(r[0].dtype, Some("bf16"));
+        assert_eq!(r[0].dtype.as_deref(), Some("bf16"));
         assert!((r[0].time_s - 30e-6).abs() < 1e-18);
         assert_eq!(
-            (r[2].op.as_str(), r[2].class, r[2].count),
+            (r[2].op.as_str(), r[2].class.as_str(), r[2].count),
             ("aten::add", "pointwise", 1)
         );
         assert_eq!((r[2].flops, r[2].bytes), (1000.0, 6000.0));
-        // the intensity of every kernel of an op is the op's
-        assert!((r[0].flops / r[0].bytes - r[1].flops / r[1].bytes).abs() < 1e-12);
+        // the op's FLOPs and bytes are all handed out
+        assert_eq!(r[0].flops + r[1].flops, mm_flops);
+        assert_eq!(r[0].bytes + r[1].bytes, mm_bytes);
     }
 
     #[test]
@@ -733,7 +899,7 @@ mod tests {
         assert_eq!(d.roofline.len(), 1);
         let p = &d.roofline[0];
         assert_eq!(
-            (p.count, p.flops, p.bytes, p.dtype),
+            (p.count, p.flops, p.bytes, p.dtype.as_deref()),
             (4, 4.0 * 256.0, 4.0 * 256.0 * 8.0, Some("fp32"))
         );
         assert!((p.time_s - 8e-6).abs() < 1e-18);
@@ -796,7 +962,7 @@ mod tests {
         let d = analyse(unknown.as_bytes(), &mut |_| true).unwrap();
         assert_eq!((d.preset, d.roof_preset), (None, None));
         assert!(d.remedies.iter().all(|r| r.id != "matmuls_at_roof"));
-        assert_eq!(d.remedies.len(), 4);
+        assert_eq!(d.remedies.len(), 5);
         assert!(Options::with_preset("nope")
             .unwrap_err()
             .contains("a100-80gb"));
@@ -822,7 +988,7 @@ mod tests {
             ),
             ks("cutlass_80_tensorop_s1688gemm_64x64", 0.0, 10.0, 1, 7, 7),
         ]);
-        assert_eq!(d.roofline[0].dtype, Some("tf32"));
+        assert_eq!(d.roofline[0].dtype.as_deref(), Some("tf32"));
         assert!(!place::tf32_kernel("ampere_sgemm_128x64_nn"));
     }
 
@@ -888,11 +1054,11 @@ mod tests {
             ]
         );
         assert_eq!(
-            tl.lanes.iter().map(|l| l.kind).collect::<Vec<_>>(),
+            tl.lanes.iter().map(|l| l.kind.as_str()).collect::<Vec<_>>(),
             ["gpu", "gpu", "cpu"]
         );
         assert_eq!(tl.classes.len(), KernelClass::ALL.len() + 1);
-        assert_eq!(tl.classes.last(), Some(&"launch"));
+        assert_eq!(tl.classes.last().map(String::as_str), Some("launch"));
         assert!(!tl.merged);
         let burst = &tl.lanes[1];
         assert_eq!(burst.spans.len(), 700);
@@ -955,6 +1121,12 @@ mod tests {
         let s = tl.lanes[0].spans[0];
         assert!((s[1] - (29_999.0 * 11.0 + 9.0) * 1e-6).abs() < 1e-12);
         assert_eq!(tl.names[s[3] as usize], "elementwise_a");
+        // and it is drawn as busy as its members were, not solid
+        let busy = tl.lanes[0].busy[0];
+        assert!(
+            (busy - 15_000.0 * (10.0 + 9.0) * 1e-6).abs() < 1e-9,
+            "{busy}"
+        );
     }
 
     #[test]

@@ -22,9 +22,10 @@
 //! - if any event's `ts` is a float (or missing), HTA rounds every event to whole
 //!   microseconds (`round_down_time_stamps`); [`Trace::float_ts`] records that.
 
+use super::shapes::OpShape;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::cell::Cell;
-use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::io::{self, BufReader, Read};
 
@@ -100,6 +101,15 @@ pub struct GpuEvent {
     pub hta_gpu: bool,
 }
 
+impl GpuEvent {
+    /// (start, end) as written, µs: brrr's own per-step figures use these (HTA's
+    /// whole-µs rounding, [`super::breakdown::hta_times`], would take up to a µs
+    /// off every kernel).
+    pub fn span(&self) -> (f64, f64) {
+        (self.ts, self.ts + self.dur.max(0.0))
+    }
+}
+
 /// What the CPU side says about one correlation id.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CpuCorrelation {
@@ -132,17 +142,6 @@ pub struct ShapedOp {
     pub end: f64,
     pub flops: f64,
     pub bytes: f64,
-}
-
-/// An aten op with shapes (`record_shapes=True`), for FLOPs from shapes.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OpShape {
-    pub name: String,
-    pub dims: Vec<Vec<i64>>,
-    pub types: Vec<String>,
-    /// `Concrete Inputs`: each non-tensor argument's value as PyTorch writes it
-    /// (`"[1, 1]"`, `"2"`, `"False"`), "" for a tensor; empty when not recorded.
-    pub concrete: Vec<String>,
 }
 
 /// A GPU from `deviceProperties`.
@@ -184,6 +183,34 @@ pub struct Trace {
     /// cudaStreamSynchronize, cudaEventSynchronize, hipDeviceSynchronize, …),
     /// sorted by end. Work launched after one cannot be fused with work before it.
     pub host_syncs: Vec<(f64, f64)>,
+    /// `ProfilerStep#N` annotations, CPU (`user_annotation`) and GPU
+    /// (`gpu_user_annotation`), in file order ([`StepMark`]).
+    pub step_marks: Vec<StepMark>,
+    /// Graph launches (`cudaGraphLaunch`, `hipGraphLaunch`): (start, end) of each
+    /// call, as written. Kernels launched by one were replayed from a CUDA graph.
+    pub graph_launches: Vec<(f64, f64)>,
+    /// The run went through `torch.compile`: a `Torch-Compiled Region` or
+    /// `CompiledFxGraph` annotation, or a kernel Inductor generated (`triton_…`).
+    pub compiled: bool,
+    /// Some aten op recorded `Input Dims` (`record_shapes=True`).
+    pub shapes_recorded: bool,
+}
+
+/// One `ProfilerStep#N` annotation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepMark {
+    /// N.
+    pub number: i64,
+    /// The GPU-side annotation (`gpu_user_annotation`), else the CPU's.
+    pub gpu: bool,
+    /// Start and duration as written, µs.
+    pub ts: f64,
+    pub dur: f64,
+}
+
+/// N of a name `ProfilerStep#N`.
+pub fn step_number(name: &str) -> Option<i64> {
+    name.strip_prefix("ProfilerStep#")?.trim().parse().ok()
 }
 
 impl Trace {
@@ -329,6 +356,9 @@ struct Facts {
     launch_cat: bool,
     trace_cat: bool,
     shaped: bool,
+    graph_launch: bool,
+    compiled: bool,
+    gpu_annotation: bool,
 }
 
 #[derive(Default)]
@@ -346,6 +376,10 @@ struct Builder {
     devices: Vec<DeviceInfo>,
     ops: Vec<ShapedOp>,
     host_syncs: Vec<(f64, f64)>,
+    step_marks: Vec<StepMark>,
+    graph_launches: Vec<(f64, f64)>,
+    compiled: bool,
+    shapes_recorded: bool,
 }
 
 impl Builder {
@@ -362,6 +396,11 @@ impl Builder {
                     || s.contains("driver"),
                 trace_cat: s == "Trace",
                 shaped: super::shapes::op_kind(s).is_some(),
+                graph_launch: s.contains("GraphLaunch"),
+                compiled: s.starts_with("Torch-Compiled Region")
+                    || s.contains("CompiledFxGraph")
+                    || s.starts_with("triton_"),
+                gpu_annotation: s == "gpu_user_annotation",
             });
         }
         id
@@ -396,6 +435,22 @@ impl Builder {
                 self.step_ids.insert(id);
             }
         }
+        if nf.step {
+            if let Some(number) = step_number(
+                self.strings
+                    .names
+                    .get(name as usize)
+                    .map_or("", String::as_str),
+            ) {
+                self.step_marks.push(StepMark {
+                    number,
+                    gpu: cf.gpu_annotation,
+                    ts,
+                    dur,
+                });
+            }
+        }
+        self.compiled |= nf.compiled;
         let a = e.args.unwrap_or_default();
         let stream = a.stream.as_ref().map_or(-1, Scalar::python_int);
         let correlation = a.correlation.as_ref().map_or(-1, Scalar::as_id);
@@ -427,8 +482,13 @@ impl Builder {
         if nf.step {
             self.last_step_ts = Some(self.last_step_ts.map_or(ts, |m: f64| m.max(ts)));
         }
-        if nf.host_sync && cf.launch_cat && dur.is_finite() {
-            self.host_syncs.push((ts, ts + dur.max(0.0)));
+        if cf.launch_cat && (nf.host_sync || nf.graph_launch) {
+            let call = (ts, ts + dur.max(0.0));
+            if nf.host_sync {
+                self.host_syncs.push(call);
+            } else {
+                self.graph_launches.push(call);
+            }
         }
         let entry = self.cpu.entry(correlation).or_insert(CpuCorrelation {
             min_ts: ts,
@@ -442,37 +502,41 @@ impl Builder {
             entry.launch_tid = e.tid.unwrap_or(-1);
             entry.launch_name = name;
         }
+        self.shapes_recorded |= a.dims.is_some();
         if nf.shaped {
-            let name_id = name;
-            if let (Some(dims), Some(ext)) = (a.dims, a.external_id.as_ref().map(Scalar::as_id)) {
-                let name = self
-                    .strings
-                    .names
-                    .get(name as usize)
-                    .cloned()
-                    .unwrap_or_default();
-                let op = OpShape {
-                    name,
-                    dims,
-                    types: a.types.unwrap_or_default(),
-                    concrete: a.concrete.unwrap_or_default(),
-                };
-                if let Some(c) = super::shapes::cost(&op) {
-                    let (flops, bytes) = (c.flops, c.bytes);
-                    let tid = e.tid.unwrap_or(-1);
-                    self.ops.push(ShapedOp {
-                        name: name_id,
-                        kind: c.kind,
-                        dtype: c.dtype,
-                        external_id: ext,
-                        tid,
-                        ts,
-                        end: ts + dur,
-                        flops,
-                        bytes,
-                    });
-                }
-            }
+            self.push_op(name, e.tid.unwrap_or(-1), ts, dur, a);
+        }
+    }
+
+    /// An aten op with shapes: kept with its cost where [`super::shapes::cost`]
+    /// knows it.
+    fn push_op(&mut self, name: u32, tid: i64, ts: f64, dur: f64, a: Args) {
+        let (Some(dims), Some(ext)) = (a.dims, a.external_id.as_ref().map(Scalar::as_id)) else {
+            return;
+        };
+        let op = OpShape {
+            name: self
+                .strings
+                .names
+                .get(name as usize)
+                .cloned()
+                .unwrap_or_default(),
+            dims,
+            types: a.types.unwrap_or_default(),
+            concrete: a.concrete.unwrap_or_default(),
+        };
+        if let Some(c) = super::shapes::cost(&op) {
+            self.ops.push(ShapedOp {
+                name,
+                kind: c.kind,
+                dtype: c.dtype,
+                external_id: ext,
+                tid,
+                ts,
+                end: ts + dur,
+                flops: c.flops,
+                bytes: c.bytes,
+            });
         }
     }
 
@@ -498,6 +562,10 @@ impl Builder {
                 v.sort_by(|a, b| a.1.total_cmp(&b.1));
                 v
             },
+            step_marks: self.step_marks,
+            graph_launches: self.graph_launches,
+            compiled: self.compiled,
+            shapes_recorded: self.shapes_recorded,
         }
     }
 }

@@ -1,22 +1,24 @@
 //! The diagnosis as JSON: the one row per rank that `brrr-trace --json` writes
 //! and the page's trace worker posts (`src/bin/brrr-trace-worker.rs`), so the
-//! browser's readouts and the CLI's file are the same numbers. Shares are
+//! browser's readouts and the CLI's file are the same numbers. The schema is
+//! written once, here: the CLI and the worker serialise [`Row`], and the page
+//! (`ui/widgets/trace.rs`) and the tests deserialise the same type. Shares are
 //! fractions (0–1), times seconds, unrounded. Fields are added, never renamed.
 
 use super::breakdown::share;
 pub use super::place::PlacedRow;
 pub use super::timeline::{LaneRow, TimelineRow};
 use super::Diagnosis;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// One rank in `--json`'s `ranks` array.
-#[derive(Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     pub file: String,
     pub rank: Option<i64>,
     pub device: Option<String>,
-    pub preset: Option<&'static str>,
+    pub preset: Option<String>,
     pub kernels: usize,
     pub span_s: f64,
     pub idle_share: f64,
@@ -27,39 +29,76 @@ pub struct Row {
     pub launch_wait_share: f64,
     pub short_kernel_share: f64,
     pub placed_kernels: usize,
-    pub regime: &'static str,
-    pub best_remedy: Option<&'static str>,
+    pub regime: String,
+    pub best_remedy: Option<String>,
     pub best_speedup: Option<f64>,
     // beyond the issue's list
     pub activities: usize,
     pub matmul_share: f64,
     pub short_kernel_time_share: f64,
     pub launches_per_s: f64,
-    pub halving_saves: BTreeMap<&'static str, f64>,
-    pub remedies: BTreeMap<&'static str, f64>,
-    pub class_time_share: BTreeMap<&'static str, f64>,
+    pub halving_saves: BTreeMap<String, f64>,
+    pub remedies: BTreeMap<String, f64>,
+    pub class_time_share: BTreeMap<String, f64>,
     pub matmul_flops: f64,
     pub matmul_kernel_s: f64,
     pub devices: Vec<DeviceRow>,
     // what the page's trace widget draws beyond the figures above
     pub matmul_bytes: f64,
-    /// Remedies best first, with their labels.
+    /// Remedies best first, with their sentences and predicted steps.
     pub remedy_list: Vec<RemedyRow>,
     /// Kernel classes in `KernelClass::ALL` order (only those present).
     pub classes: Vec<ClassRow>,
     /// The ten kernel names with the most time, most first.
     pub top_kernels: Vec<KernelRow>,
-    /// The preset the kernels are placed against and `matmuls_at_roof` priced on:
-    /// the one asked for (`--gpu`, the worker's `preset`), else `preset`.
-    pub roof_preset: Option<&'static str>,
+    /// The preset the kernels are placed against, classed by and
+    /// `matmuls_at_roof` priced on: the one asked for (`--gpu`, the worker's
+    /// `preset`), else `preset`.
+    pub roof_preset: Option<String>,
     /// Kernels placed by shape, one point per (aten op, kernel name), most time
     /// first, at most 300 (`trace::place`).
     pub roofline: Vec<PlacedRow>,
     /// The busiest second's lanes (`trace::timeline`); null without GPU activity.
     pub timeline: Option<TimelineRow>,
+    // issue 31: per step, graphs, HTA's other analyses
+    /// Distinct `ProfilerStep#N` (0 without markers).
+    pub steps: usize,
+    /// The mean step, s: the longer of its GPU window and CPU span
+    /// (`step_basis` says which: `gpu`, `cpu`; `trace` without markers, when
+    /// it is HTA's span).
+    pub step_s: f64,
+    pub step_basis: String,
+    /// The step an unprofiled run would take, estimated (eager runs with
+    /// recorded shapes only; null elsewhere).
+    pub step_unprofiled_s: Option<f64>,
+    /// The run replays CUDA graphs: graph launch calls, activities replayed.
+    pub graph_replay: bool,
+    pub graph_launches: usize,
+    pub replayed_kernels: usize,
+    /// The run went through torch.compile.
+    pub compiled: bool,
+    /// Replayed kernels placed by their name (of `placed_kernels`).
+    pub placed_by_name: usize,
+    /// Kernel time whose class was decided by its name, not by the roof, s.
+    pub unplaced_kernel_s: f64,
+    /// HTA's idle time breakdown: each category's share of the rank's idle
+    /// time summed over its streams (they sum to 1); null without idle time.
+    pub idle_host_share: Option<f64>,
+    pub idle_kernel_share: Option<f64>,
+    pub idle_other_share: Option<f64>,
+    /// HTA's communication–computation overlap (a fraction); null without
+    /// communication.
+    pub comm_overlap: Option<f64>,
+    /// HTA's kernel launch statistics: the median launch delay, s, the pairs
+    /// counted, and the share of them that ran shorter than their launch call.
+    pub launch_delay_median_s: Option<f64>,
+    pub launch_pairs: usize,
+    pub launch_short_share: Option<f64>,
+    /// Every distinct kernel name, sorted (for a comparison).
+    pub kernel_names: Vec<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DeviceRow {
     pub device: i64,
     pub span_s: f64,
@@ -68,25 +107,32 @@ pub struct DeviceRow {
     pub noncompute_share: f64,
 }
 
-#[derive(Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RemedyRow {
-    pub id: &'static str,
-    pub label: &'static str,
+    pub id: String,
+    /// What it is and what it buys on this trace, a sentence.
+    pub label: String,
     pub speedup: f64,
+    /// The step after the fix, s, as a trace of the fixed run would show it.
+    pub step_after_s: f64,
+    /// Against the unprofiled step estimate (`step_unprofiled_s`), where there is one.
+    pub speedup_unprofiled: Option<f64>,
 }
 
-#[derive(Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ClassRow {
-    pub class: &'static str,
+    pub class: String,
     pub count: usize,
     pub time_s: f64,
     pub share: f64,
+    /// Its time per step, s.
+    pub step_s: f64,
 }
 
-#[derive(Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct KernelRow {
     pub name: String,
-    pub class: &'static str,
+    pub class: String,
     pub count: usize,
     pub time_s: f64,
     /// Of all GPU activities' summed time.
@@ -94,7 +140,7 @@ pub struct KernelRow {
 }
 
 /// `--json`'s top level.
-#[derive(Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Out {
     pub ranks: Vec<Row>,
 }
@@ -102,12 +148,12 @@ pub struct Out {
 /// The row of `file`'s diagnosis.
 pub fn row(file: &str, d: &Diagnosis) -> Row {
     let best = d.best_remedy();
-    let total: f64 = d.classes.iter().map(|c| c.time).sum();
-    Row {
+    let idle = d.idle.shares();
+    let mut r = Row {
         file: file.to_string(),
         rank: d.rank,
         device: d.device.clone(),
-        preset: d.preset,
+        preset: d.preset.map(str::to_string),
         kernels: d.kernels,
         span_s: d.span_s(),
         idle_share: d.hta.idle_share(),
@@ -118,8 +164,8 @@ pub fn row(file: &str, d: &Diagnosis) -> Row {
         launch_wait_share: d.launch_wait_share(),
         short_kernel_share: d.short_kernel_share(),
         placed_kernels: d.placed_kernels,
-        regime: d.regime.id(),
-        best_remedy: best.map(|r| r.id),
+        regime: d.regime.id().to_string(),
+        best_remedy: best.map(|r| r.id.to_string()),
         best_speedup: best.map(|r| r.speedup),
         activities: d.activities,
         matmul_share: d.compute_class_share,
@@ -128,58 +174,102 @@ pub fn row(file: &str, d: &Diagnosis) -> Row {
         halving_saves: d
             .halvings
             .iter()
-            .map(|h| (h.class.id(), h.saving))
+            .map(|h| (h.class.id().to_string(), h.saving))
             .collect(),
-        remedies: d.remedies.iter().map(|r| (r.id, r.speedup)).collect(),
-        class_time_share: d.classes.iter().map(|c| (c.class.id(), c.share)).collect(),
-        matmul_flops: d.matmul_flops,
-        matmul_kernel_s: d.matmul_time * 1e-6,
-        devices: d
-            .per_device
-            .iter()
-            .map(|(dev, b)| DeviceRow {
-                device: *dev,
-                span_s: b.span * 1e-6,
-                idle_share: b.idle_share(),
-                compute_share: b.compute_share(),
-                noncompute_share: b.noncompute_share(),
-            })
-            .collect(),
-        matmul_bytes: d.matmul_bytes,
-        remedy_list: d
+        remedies: d
             .remedies
             .iter()
-            .map(|r| RemedyRow {
-                id: r.id,
-                label: r.label,
-                speedup: r.speedup,
-            })
+            .map(|r| (r.id.to_string(), r.speedup))
             .collect(),
-        classes: d
+        class_time_share: d
             .classes
             .iter()
-            .map(|c| ClassRow {
-                class: c.class.id(),
-                count: c.count,
-                time_s: c.time * 1e-6,
-                share: c.share,
-            })
+            .map(|c| (c.class.id().to_string(), c.share))
             .collect(),
-        top_kernels: d
-            .top_kernels
-            .iter()
-            .map(|k| KernelRow {
-                name: k.name.clone(),
-                class: k.class.id(),
-                count: k.count,
-                time_s: k.time * 1e-6,
-                share: share(k.time, total),
-            })
-            .collect(),
-        roof_preset: d.roof_preset,
+        matmul_flops: d.matmul_flops,
+        matmul_kernel_s: d.matmul_time * 1e-6,
+        matmul_bytes: d.matmul_bytes,
+        roof_preset: d.roof_preset.map(str::to_string),
         roofline: d.roofline.clone(),
         timeline: d.timeline.clone(),
-    }
+        steps: d.steps.count,
+        step_s: d.steps.mean * 1e-6,
+        step_basis: d.steps.basis.to_string(),
+        step_unprofiled_s: d.steps.unprofiled.map(|x| x * 1e-6),
+        graph_replay: d.graphs.replay(),
+        graph_launches: d.graphs.launches,
+        replayed_kernels: d.graphs.replayed,
+        compiled: d.compiled,
+        placed_by_name: d.placed_by_name,
+        unplaced_kernel_s: d.unplaced_time * 1e-6,
+        idle_host_share: idle.map(|x| x.0),
+        idle_kernel_share: idle.map(|x| x.1),
+        idle_other_share: idle.map(|x| x.2),
+        comm_overlap: d.comm_overlap,
+        launch_delay_median_s: d.launch.delay_median.map(|x| x * 1e-6),
+        launch_pairs: d.launch.count,
+        launch_short_share: (d.launch.count > 0)
+            .then(|| share(d.launch.short as f64, d.launch.count as f64)),
+        kernel_names: d.kernel_names.clone(),
+        ..Row::default()
+    };
+    lists(&mut r, d);
+    r
+}
+
+/// The row's lists: devices, remedies, classes, top kernels.
+fn lists(r: &mut Row, d: &Diagnosis) {
+    let total: f64 = d.classes.iter().map(|c| c.time).sum();
+    r.devices = d
+        .per_device
+        .iter()
+        .map(|(dev, b)| DeviceRow {
+            device: *dev,
+            span_s: b.span * 1e-6,
+            idle_share: b.idle_share(),
+            compute_share: b.compute_share(),
+            noncompute_share: b.noncompute_share(),
+        })
+        .collect();
+    r.remedy_list = d
+        .remedies
+        .iter()
+        .map(|x| RemedyRow {
+            id: x.id.to_string(),
+            label: x.label.clone(),
+            speedup: x.speedup,
+            step_after_s: x.step_after * 1e-6,
+            speedup_unprofiled: x.speedup_unprofiled,
+        })
+        .collect();
+    r.classes = d
+        .classes
+        .iter()
+        .map(|c| ClassRow {
+            class: c.class.id().to_string(),
+            count: c.count,
+            time_s: c.time * 1e-6,
+            share: c.share,
+            step_s: c.per_step * 1e-6,
+        })
+        .collect();
+    r.top_kernels = d
+        .top_kernels
+        .iter()
+        .map(|k| KernelRow {
+            name: k.name.clone(),
+            class: k.class.id().to_string(),
+            count: k.count,
+            time_s: k.time * 1e-6,
+            share: share(k.time, total),
+        })
+        .collect();
+}
+
+/// A row as the worker posted it (the page's side of the one schema); `None`
+/// when the text is not one.
+pub fn decode(text: &str) -> Option<Row> {
+    serde_json::from_str(text).ok()
 }
 
 #[cfg(test)]
@@ -198,17 +288,17 @@ mod tests {
         // remedies: the list is the map, best first, and the best is the row's
         assert_eq!(r.remedy_list.len(), r.remedies.len());
         for x in &r.remedy_list {
-            assert_eq!(r.remedies.get(x.id), Some(&x.speedup));
+            assert_eq!(r.remedies.get(&x.id), Some(&x.speedup));
             assert!(!x.label.is_empty());
         }
-        assert_eq!(r.remedy_list.first().map(|x| x.id), r.best_remedy);
+        assert_eq!(r.remedy_list.first().map(|x| x.id.clone()), r.best_remedy);
         assert!(r
             .remedy_list
             .windows(2)
             .all(|w| w[0].speedup >= w[1].speedup));
         // classes and top kernels: the same shares, times in seconds
         for c in &r.classes {
-            assert_eq!(r.class_time_share.get(c.class), Some(&c.share));
+            assert_eq!(r.class_time_share.get(&c.class), Some(&c.share));
         }
         assert_eq!(
             r.top_kernels.first().map(|k| k.name.as_str()),

@@ -12,7 +12,19 @@
 //! `ScalarList`, `GenericList`, `TensorList` or "" (None); a trace without types
 //! counts every input with dims as a tensor.
 
-use super::parse::OpShape;
+/// An aten op with shapes (`record_shapes=True`), for FLOPs from shapes: what
+/// the parser reads from one event (`Input Dims`, `Input type`, `Concrete
+/// Inputs`). It lives here, not in `parse`, so that `parse` uses `shapes` and
+/// nothing runs the other way.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpShape {
+    pub name: String,
+    pub dims: Vec<Vec<i64>>,
+    pub types: Vec<String>,
+    /// `Concrete Inputs`: each non-tensor argument's value as PyTorch writes it
+    /// (`"[1, 1]"`, `"2"`, `"False"`), "" for a tensor; empty when not recorded.
+    pub concrete: Vec<String>,
+}
 
 /// Bytes per element of a `Input type` string (4 where unknown).
 pub fn dtype_bytes(t: &str) -> f64 {

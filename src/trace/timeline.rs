@@ -22,11 +22,11 @@
 //!   [`TimelineRow::merged`] says it happened.
 
 use super::breakdown::{hta_times, Activity};
-use super::classify::{kernel_class, KernelClass};
-use super::is_gpu_cat;
+use super::classify::{is_gpu_cat, kernel_class, KernelClass};
 use super::parse::Trace;
-use serde::Serialize;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// The window's length, s.
 pub const WINDOW_S: f64 = 1.0;
@@ -36,13 +36,13 @@ pub const MAX_SPANS: usize = 20_000;
 pub const LAUNCH: &str = "launch";
 
 /// The timeline (`timeline` in the JSON row).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TimelineRow {
     /// The window, s from the span's start (HTA's first GPU activity).
     pub start_s: f64,
     pub end_s: f64,
     /// Class ids: [`KernelClass::ALL`]'s, then [`LAUNCH`].
-    pub classes: Vec<&'static str>,
+    pub classes: Vec<String>,
     /// Kernel and call names the spans refer to.
     pub names: Vec<String>,
     pub lanes: Vec<LaneRow>,
@@ -51,14 +51,19 @@ pub struct TimelineRow {
 }
 
 /// One lane: a GPU stream or the launching CPU thread.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LaneRow {
     /// e.g. "GPU 0 · stream 7", "CPU thread 1234 (launches)".
     pub label: String,
     /// "gpu" or "cpu".
-    pub kind: &'static str,
+    pub kind: String,
     /// `[start_s, dur_s, class index, name index]`, by start.
     pub spans: Vec<[f64; 4]>,
+    /// Where spans were merged (the cap): each span's busy time, s (Σ its
+    /// members' durations; a merged span is that busy, not solid); empty
+    /// when nothing in the lane was merged.
+    #[serde(default)]
+    pub busy: Vec<f64>,
 }
 
 fn class_index(c: KernelClass) -> usize {
@@ -111,6 +116,8 @@ struct Raw {
     class: usize,
     name: u32,
     longest: f64,
+    /// Σ its members' durations (its own duration until merged).
+    busy: f64,
 }
 
 /// Merges neighbours in a lane sorted by start (see the module doc).
@@ -125,11 +132,78 @@ fn merge_lane(spans: &[Raw], gap: f64, any_class: bool) -> Vec<Raw> {
                     m.class = s.class;
                 }
                 m.end = m.end.max(s.end);
+                m.busy += s.busy;
             }
             _ => out.push(*s),
         }
     }
     out
+}
+
+/// A lane: its label, kind and spans.
+type Lane = (String, &'static str, Vec<Raw>);
+
+/// The CPU thread with the most launch calls in the window (`inside`), as a lane.
+fn launch_lane(t: &Trace, inside: &dyn Fn(f64, f64) -> bool) -> Option<Lane> {
+    let launch_class = KernelClass::ALL.len();
+    let launched: HashSet<i64> = t
+        .gpu
+        .iter()
+        .filter(|e| e.correlation >= 0 && is_gpu_cat(t.name(e.cat)))
+        .map(|e| e.correlation)
+        .collect();
+    let mut threads: BTreeMap<i64, Vec<Raw>> = BTreeMap::new();
+    for (corr, c) in &t.cpu {
+        let Some((lts, ldur)) = c.launch.filter(|_| launched.contains(corr)) else {
+            continue;
+        };
+        let (ts, end) = hta_times(t, lts, ldur);
+        if !inside(ts, end) {
+            continue;
+        }
+        let end = end.max(ts);
+        threads.entry(c.launch_tid).or_default().push(Raw {
+            ts,
+            end,
+            class: launch_class,
+            name: c.launch_name,
+            longest: end - ts,
+            busy: end - ts,
+        });
+    }
+    let (tid, v) = threads
+        .into_iter()
+        .fold(None, |best: Option<(i64, Vec<Raw>)>, (tid, v)| match best {
+            Some(b) if b.1.len() >= v.len() => Some(b),
+            _ => Some((tid, v)),
+        })?;
+    Some((format!("CPU thread {tid} (launches)"), "cpu", v))
+}
+
+/// Merges neighbours until at most [`MAX_SPANS`] spans remain (the module doc);
+/// whether any were merged. `window` is the window's length, µs.
+fn cap(all: &mut [Lane], window: f64) -> bool {
+    let total = |all: &[Lane]| all.iter().map(|l| l.2.len()).sum::<usize>();
+    let mut merged = false;
+    let mut gap = window.max(1e-3) / MAX_SPANS as f64;
+    let mut any_class = false;
+    while total(all) > MAX_SPANS {
+        merged = true;
+        for (_, _, v) in all.iter_mut() {
+            *v = merge_lane(v, gap, any_class);
+        }
+        if gap >= window.max(1e-3) {
+            if any_class {
+                // each lane is now about one span: nothing left to merge
+                break;
+            }
+            any_class = true;
+        } else {
+            gap *= 2.0;
+        }
+    }
+
+    merged
 }
 
 /// The timeline of `acts` (HTA's activities; only kernels, memcpy and memset are
@@ -160,7 +234,7 @@ pub fn timeline(t: &Trace, acts: &[Activity], span_start: f64, span: f64) -> Opt
 
     // GPU lanes
     let mut lanes: BTreeMap<(i64, i64), Vec<Raw>> = BTreeMap::new();
-    let mut class_of: HashMap<(u32, u32), usize> = HashMap::new();
+    let mut class_of: HashMap<(u32, u32), usize> = HashMap::default();
     for a in &gpu {
         let Some(e) = t.gpu.get(a.index) else {
             continue;
@@ -178,102 +252,59 @@ pub fn timeline(t: &Trace, acts: &[Activity], span_start: f64, span: f64) -> Opt
             class,
             name: e.name,
             longest: end - a.ts,
+            busy: end - a.ts,
         });
     }
-    let mut all: Vec<(String, &'static str, Vec<Raw>)> = lanes
+    let mut all: Vec<Lane> = lanes
         .into_iter()
         .map(|((d, s), v)| (format!("GPU {d} · stream {s}"), "gpu", v))
         .collect();
 
-    // the CPU thread with the most launch calls in the window
-    let launch_class = KernelClass::ALL.len();
-    let launched: HashSet<i64> = t
-        .gpu
-        .iter()
-        .filter(|e| e.correlation >= 0 && is_gpu_cat(t.name(e.cat)))
-        .map(|e| e.correlation)
-        .collect();
-    let mut threads: BTreeMap<i64, Vec<Raw>> = BTreeMap::new();
-    for (corr, c) in &t.cpu {
-        let Some((lts, ldur)) = c.launch.filter(|_| launched.contains(corr)) else {
-            continue;
-        };
-        let (ts, end) = hta_times(t, lts, ldur);
-        if !inside(ts, end) {
-            continue;
-        }
-        let end = end.max(ts);
-        threads.entry(c.launch_tid).or_default().push(Raw {
-            ts,
-            end,
-            class: launch_class,
-            name: c.launch_name,
-            longest: end - ts,
-        });
-    }
-    if let Some((tid, v)) =
-        threads
-            .into_iter()
-            .fold(None, |best: Option<(i64, Vec<Raw>)>, (tid, v)| match best {
-                Some(b) if b.1.len() >= v.len() => Some(b),
-                _ => Some((tid, v)),
-            })
-    {
-        all.push((format!("CPU thread {tid} (launches)"), "cpu", v));
-    }
+    all.extend(launch_lane(t, &inside));
     for (_, _, v) in &mut all {
         v.sort_by(|a, b| a.ts.total_cmp(&b.ts).then(a.end.total_cmp(&b.end)));
     }
 
-    // the cap
-    let total =
-        |all: &[(String, &'static str, Vec<Raw>)]| all.iter().map(|l| l.2.len()).sum::<usize>();
-    let mut merged = false;
-    let mut gap = (we - ws).max(1e-3) / MAX_SPANS as f64;
-    let mut any_class = false;
-    while total(&all) > MAX_SPANS {
-        merged = true;
-        for (_, _, v) in &mut all {
-            *v = merge_lane(v, gap, any_class);
-        }
-        if gap >= (we - ws).max(1e-3) {
-            if any_class {
-                // each lane is now about one span: nothing left to merge
-                break;
-            }
-            any_class = true;
-        } else {
-            gap *= 2.0;
-        }
-    }
+    let merged = cap(&mut all, we - ws);
 
     // names and seconds
     let mut names: Vec<String> = Vec::new();
-    let mut name_index: HashMap<u32, usize> = HashMap::new();
+    let mut name_index: HashMap<u32, usize> = HashMap::default();
     let lanes = all
         .into_iter()
-        .map(|(label, kind, v)| LaneRow {
-            label,
-            kind,
-            spans: v
-                .iter()
-                .map(|r| {
-                    let n = *name_index.entry(r.name).or_insert_with(|| {
-                        names.push(t.name(r.name).to_string());
-                        names.len() - 1
-                    });
-                    [
-                        (r.ts - span_start) * 1e-6,
-                        (r.end - r.ts) * 1e-6,
-                        r.class as f64,
-                        n as f64,
-                    ]
-                })
-                .collect(),
+        .map(|(label, kind, v)| {
+            let busy = if v.iter().any(|r| r.busy < (r.end - r.ts) * (1.0 - 1e-9)) {
+                v.iter().map(|r| r.busy.max(0.0) * 1e-6).collect()
+            } else {
+                Vec::new()
+            };
+            LaneRow {
+                label,
+                kind: kind.to_string(),
+                spans: v
+                    .iter()
+                    .map(|r| {
+                        let n = *name_index.entry(r.name).or_insert_with(|| {
+                            names.push(t.name(r.name).to_string());
+                            names.len() - 1
+                        });
+                        [
+                            (r.ts - span_start) * 1e-6,
+                            (r.end - r.ts) * 1e-6,
+                            r.class as f64,
+                            n as f64,
+                        ]
+                    })
+                    .collect(),
+                busy,
+            }
         })
         .collect();
-    let mut classes: Vec<&'static str> = KernelClass::ALL.iter().map(|c| c.id()).collect();
-    classes.push(LAUNCH);
+    let mut classes: Vec<String> = KernelClass::ALL
+        .iter()
+        .map(|c| c.id().to_string())
+        .collect();
+    classes.push(LAUNCH.to_string());
     Some(TimelineRow {
         start_s: (ws - span_start) * 1e-6,
         end_s: (we - span_start) * 1e-6,

@@ -4,7 +4,10 @@
 // file (tests/e2e/data/trace-cli.json, written by the native CLI, see its
 // "how" field); chosen files (.json, .json.gz, several at once) give `done`; bad
 // files give `error` and leave the rest of the page alone; Cancel stops the worker;
-// dark mode, a phone width and the axe audit. Every wait is on data-trace-state.
+// dark mode, a phone width and the axe audit; per step, the remedies' predicted
+// steps, HTA's idle causes and launch delay, two files compared before and after
+// (tests/e2e/data/trace-compare.json, the CLI's --compare), the timeline's
+// busy fraction. Every wait is on data-trace-state or a drawn frame.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,6 +19,7 @@ const h = useHarness();
 const W = '#trace';
 const TRACES = path.join(REPO_ROOT, 'tests', 'data', 'traces');
 const CLI = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'tests', 'e2e', 'data', 'trace-cli.json'), 'utf8'));
+const COMPARE = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'tests', 'e2e', 'data', 'trace-compare.json'), 'utf8')).compare;
 const AXE = path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js');
 const SHOTS = path.join(OUT_DIR, 'trace');
 fs.mkdirSync(SHOTS, { recursive: true });
@@ -25,6 +29,9 @@ const FILES = {
   alexnet: path.join(TRACES, 'alexnet', 'benchmark_result_2869224_1695835535_trace.json.gz'),
   overlap: path.join(TRACES, 'synthetic_overlap', 'trace.json'),
   cpu: path.join(TRACES, 'cpu_only', 'rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz'),
+  decode: path.join(TRACES, 'h200_llama8b_decode_eager', 'llama8b_decode_eager.pt.trace.json.gz'),
+  mlpEager: path.join(TRACES, 'h200_mlp_eager', 'mlp_eager.pt.trace.json.gz'),
+  mlpGraph: path.join(TRACES, 'h200_mlp_graph', 'mlp_graph.pt.trace.json.gz'),
 };
 
 /** The CLI's row for a fixture file (by its base name). */
@@ -46,29 +53,36 @@ async function state(page, states, timeout = 60_000) {
 }
 
 const NUMERIC = ['kernels', 'span_s', 'idle_share', 'compute_share', 'noncompute_share', 'comm_share', 'memory_share',
-  'launch_wait_share', 'short_kernel_share', 'placed_kernels', 'best_speedup'];
+  'launch_wait_share', 'short_kernel_share', 'placed_kernels', 'best_speedup', 'steps', 'step_s',
+  'idle_host_share', 'idle_kernel_share', 'idle_other_share', 'comm_overlap', 'launch_delay_median_s'];
 
-/** Every readout of the shown rank equals the CLI's row, exactly. */
+/** Every readout of the shown rank equals the CLI's row, exactly (null: ""). */
 async function sameAsCli(page, r) {
-  for (const k of NUMERIC) assert.equal(await metric(page, `trace_${k}`), r[k], `trace_${k}`);
+  for (const k of NUMERIC) assert.equal(await metric(page, `trace_${k}`), r[k] ?? '', `trace_${k}`);
   const str = async (k) => page.locator(`[data-metric="trace_${k}"]`).getAttribute('data-value');
   assert.equal(await str('regime'), r.regime);
   assert.equal(await str('best_remedy'), r.best_remedy ?? '');
   assert.equal(await str('device'), r.device ?? '');
   assert.equal(await str('preset'), r.preset ?? '');
   assert.equal(await str('rank'), r.rank === null ? '' : String(r.rank));
-  // the remedy items: the CLI's speedups, helping iff ≥ 1.05×
-  const items = await page.$$eval(`${W} li[data-remedy]`, (lis) => lis.map((li) => [li.dataset.remedy, Number(li.dataset.speedup), li.dataset.helps]));
+  // the remedy items: the CLI's speedups and predicted steps, helping iff ≥ 1.05×,
+  // in words (the id is an attribute, never the text)
+  const items = await page.$$eval(`${W} li[data-remedy]`, (lis) => lis.map((li) => [li.dataset.remedy, Number(li.dataset.speedup), li.dataset.helps, Number(li.dataset.stepAfter), li.textContent]));
   assert.equal(items.length, Object.keys(r.remedies).length);
-  for (const [id, sp, helps] of items) {
+  for (const [id, sp, helps, after, text] of items) {
     assert.equal(sp, r.remedies[id], id);
     assert.equal(helps, sp >= 1.05 ? '1' : '0', id);
+    assert.equal(after, r.remedy_list.find((x) => x.id === id).step_after_s, `${id} data-step-after`);
+    assert.ok(!text.includes(id), `${id}: the item reads as a sentence, not its id: ${text}`);
   }
 }
 
 async function choose(page, files) {
   await page.locator(`${W} input[type=file][data-trace-input]`).setInputFiles(files);
 }
+
+/** The names the file input holds. */
+const inputNames = (page) => page.$eval(`${W} input[data-trace-input]`, (i) => [...i.files].map((f) => f.name));
 
 test('the example opens when the widget is first on screen, fetched only then, and equals brrr-trace', async (t) => {
   await h.withPage(t, '', async (page) => {
@@ -98,6 +112,9 @@ test('choosing a .json and a .json.gz: done, a table per rank, the slowest named
     assert.equal(await state(page, ['done', 'error']), 'done');
     assert.equal(await page.locator(`${W} [data-trace-state]`).getAttribute('data-trace-file'), 'trace.json');
     await sameAsCli(page, row(FILES.overlap));
+    // the input keeps naming the file read, and the widget says it too
+    assert.deepEqual(await inputNames(page), ['trace.json']);
+    assert.match(await page.locator(`${W} [data-trace-loaded]`).textContent(), /Read: trace\.json/);
 
     await choose(page, [FILES.alexnet]);
     await state(page, 'loading', 10_000).catch(() => {});
@@ -118,10 +135,11 @@ test('choosing a .json and a .json.gz: done, a table per rank, the slowest named
     await page.waitForFunction((v) => document.querySelector('[data-metric="trace_span_s"]')?.getAttribute('data-value') === String(v), row(FILES.alexnet).span_s);
     await sameAsCli(page, row(FILES.alexnet));
 
-    // Reset: back to the example
+    // Reset: back to the example, and the input names no file
     await page.locator(`${W} [data-trace-reset]`).click();
     assert.equal(await state(page, 'example'), 'example');
     await sameAsCli(page, row(FILES.a100));
+    assert.deepEqual(await inputNames(page), []);
   });
 });
 
@@ -139,6 +157,7 @@ test('dropping a file onto the widget reads it like choosing one', async (t) => 
     assert.equal(await state(page, ['done', 'error']), 'done');
     assert.equal(await page.locator(`${W} [data-trace-state]`).getAttribute('data-trace-file'), 'dropped.json');
     await sameAsCli(page, row(FILES.overlap));
+    assert.deepEqual(await inputNames(page), ['dropped.json'], 'the input names the dropped file');
   });
 });
 
@@ -339,6 +358,23 @@ test('the kernels on their roofline, the busiest second zoomed and panned, anoth
     await page.waitForFunction((sel) => /NVIDIA H100 SXM roofline/.test(document.getElementById('trace-roofline')?.getAttribute('aria-label') || ''), W, { timeout: 60_000 });
     assert.equal(await state(page, ['example', 'error']), 'example');
     assert.equal(await page.locator('[data-metric="trace_preset"]').getAttribute('data-value'), 'a100-80gb');
+    // a slower GPU: the dots above its roof ran on the A100, and the sentence says so
+    await page.locator(`${W} select[data-trace-preset]`).selectOption('t4');
+    await page.waitForFunction(() => /T4 roofline/.test(document.getElementById('trace-roofline')?.getAttribute('aria-label') || ''), null, { timeout: 60_000 });
+    const notes = await page.locator(`${W} [data-trace-roof-note]`).allTextContents();
+    assert.ok(notes.some((n) => /ran faster than the picked GPU allows, because they ran on the NVIDIA A100-SXM4-80GB/.test(n)), notes.join(' | '));
+    assert.ok(!notes.some((n) => /cache hit/.test(n)), 'not explained as a cache hit on another GPU');
+
+    // an fp32 run on a V100 with no matmul placed: drawn against the fp32 roof,
+    // not the tensor cores' (the preset's default)
+    const v100 = path.join(dir, 'v100-fp32.json');
+    fs.writeFileSync(v100, JSON.stringify({ deviceProperties: [{ id: 0, name: 'Tesla V100-SXM2-16GB' }], traceEvents: [
+      { ph: 'X', cat: 'cpu_op', name: 'aten::mul', tid: 1, ts: 0, dur: 5, args: { 'External id': 7, 'Input Dims': [[1048576], [1048576]], 'Input type': ['float', 'float'] } },
+      { ph: 'X', cat: 'kernel', name: 'vectorized_elementwise_kernel', ts: 10, dur: 20, args: { stream: 7, correlation: 1, device: 0, 'External id': 7 } },
+    ] }));
+    await choose(page, [v100]);
+    assert.equal(await state(page, ['error', 'done']), 'done');
+    await page.waitForFunction(() => /V100.* roofline \(fp32,/.test(document.getElementById('trace-roofline')?.getAttribute('aria-label') || ''), null, { timeout: 60_000 });
 
     // an unknown GPU: no roofline until one is picked
     await choose(page, [unknown]);
@@ -350,5 +386,83 @@ test('the kernels on their roofline, the busiest second zoomed and panned, anoth
     assert.equal(await state(page, ['error', 'done']), 'done');
     assert.equal(await page.locator('[data-metric="trace_preset"]').getAttribute('data-value'), '');
     assert.match(await page.locator(`${W} [data-trace-unplaced]`).innerText(), /None of the 1 kernels could be placed/);
+  });
+});
+
+test('an eager decode step: per step, HTA idle causes, remedies as predicted steps, the profiled run said, the timeline as busy as it was', async (t) => {
+  await h.withPage(t, '', async (page) => {
+    await show(page.locator(W));
+    await state(page, 'example');
+    await choose(page, [FILES.decode]);
+    assert.equal(await state(page, ['done', 'error']), 'done');
+    const r = row(FILES.decode);
+    await sameAsCli(page, r);
+    assert.equal(await metric(page, 'trace_steps'), 0);
+    assert.match(await page.locator('[data-metric="trace_step_s"]').textContent(), /no markers: the whole trace/);
+    // a profiled eager run: the step an unprofiled run would take, and the factor
+    assert.match(await page.locator(`${W} [data-trace-profiled]`).textContent(), /1\.88× slower/);
+    // HTA's "compute" beside the essay's regime, in words
+    assert.match(await page.locator(`${W} [data-trace-regime-note]`).textContent(), /HTA's "compute" is every busy kernel/);
+    // the kernels not placed: how much time kept its name class
+    assert.match(await page.locator(`${W} [data-trace-unplaced]`).textContent(), /of kernel time kept the class of its name/);
+    // the timeline at its default zoom: the GPU lane is drawn about as busy as
+    // it was (90 % idle), not solid
+    const ink = await laneInk(page, 0);
+    assert.ok(ink < 0.35 && ink > 0.01, `GPU lane drawn ${Math.round(100 * ink)} % inked for a lane busy ${Math.round(100 * (1 - r.idle_share))} % of the time`);
+  });
+});
+
+/**
+ * How much of lane `li` of the timeline is inked, 0..1: along the lane's middle
+ * row, each pixel's distance from the plot's background (sampled just above the
+ * lane, in its margin) over the largest distance on the row (a fully busy pixel).
+ */
+async function laneInk(page, li) {
+  await drawn(page, 'trace-timeline');
+  return page.evaluate(([sel, i]) => {
+    const canvas = document.getElementById('trace-timeline');
+    const geo = JSON.parse(document.querySelector(`${sel} .trace-timeline [data-geometry]`).getAttribute('data-geometry'));
+    const [l, t, r, b] = geo.areas[0].rect;
+    const lanes = geo.areas[0].y[1];
+    const laneH = (b - t) / lanes;
+    const k = canvas.width / canvas.clientWidth;
+    // one read of the lane's upper half (one getImageData: more would ask the
+    // canvas to be kept in memory for reading), then its first and last rows
+    const [x0, y0, w] = [Math.round(l * k), Math.round((t + laneH * (i + 0.05)) * k), Math.round((r - l) * k)];
+    const h = Math.round((t + laneH * (i + 0.5)) * k) - y0 + 1;
+    const img = canvas.getContext('2d').getImageData(x0, y0, w, h).data;
+    const bg = img.subarray(0, 4 * w);
+    const mid = img.subarray(4 * w * (h - 1), 4 * w * h);
+    const d = [];
+    for (let p = 0; p < mid.length; p += 4) {
+      d.push(Math.hypot(mid[p] - bg[p], mid[p + 1] - bg[p + 1], mid[p + 2] - bg[p + 2]));
+    }
+    const max = Math.max(...d);
+    return max > 0 ? d.reduce((a, x) => a + x, 0) / (d.length * max) : 0;
+  }, [W, li]);
+}
+
+test('two runs of one model, before and after: what changed and whether the fix delivered what was predicted', async (t) => {
+  await h.withPage(t, '', async (page) => {
+    await show(page.locator(W));
+    await state(page, 'example');
+    await choose(page, [FILES.mlpEager, FILES.mlpGraph]);
+    assert.equal(await state(page, ['done', 'error']), 'done');
+    // two files of no rank: compared at once, the CLI's numbers exactly
+    assert.equal(await page.locator(`${W} input[data-trace-compare]`).isChecked(), true);
+    assert.equal(await metric(page, 'trace_compare_speedup'), COMPARE.speedup);
+    assert.equal(await metric(page, 'trace_compare_predicted'), COMPARE.predicted);
+    assert.equal(await page.locator(`${W} [data-trace-compare-matched]`).getAttribute('data-trace-compare-matched'), COMPARE.matched);
+    const sentence = await page.locator(`${W} [data-trace-compare-sentence]`).textContent();
+    assert.equal(sentence, COMPARE.sentence);
+    assert.equal(await page.locator(`${W} table.trace-compare-classes tbody tr`).count(), COMPARE.classes.length);
+    // the graph run: CUDA graphs are not offered to it
+    await page.locator(`${W} select[name="trace_rank"]`).selectOption('1');
+    await page.waitForFunction(() => document.querySelector('[data-metric="trace_steps"]') && !document.querySelector('#trace li[data-remedy="cuda_graphs"]'));
+    assert.match(await page.locator(`${W} [data-trace-regime-note]`).textContent(), /already replays CUDA graphs/);
+    // unchecked: ranks of one run, no comparison
+    await page.locator(`${W} input[data-trace-compare]`).uncheck();
+    await page.waitForFunction(() => !document.querySelector('[data-metric="trace_compare_speedup"]'));
+    assert.equal(await page.locator(`${W} table.trace-ranks tbody tr`).count(), 2);
   });
 });

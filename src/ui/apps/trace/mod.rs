@@ -7,17 +7,20 @@
 //! not carry it; the parsing and the analysis (`crate::trace`) run in a Web
 //! Worker (`src/bin/brrr-trace-worker.rs`, protocol in its module docs). This
 //! file starts the worker, follows its messages and draws the rows it posts
-//! (`trace::report::Row` as JSON, read back with the small JSON reader
-//! `gpu::json`). The readouts are the CLI's `--json` fields, unrounded.
+//! (`trace::report::Row` as JSON, the one schema, `trace_row`). The readouts
+//! are the CLI's `--json` fields, unrounded; two files of one rank are compared
+//! before and after (`trace_compare`).
 
 use crate::ui::kit::readout::Readout;
 mod charts;
+mod compare;
 mod row;
 
+use row::{decode, pc, raw, secs, Rank};
 use crate::model::hardware;
 use crate::model::units;
+use crate::trace::remedy;
 use leptos::prelude::*;
-use row::{decode, Rank};
 use wasm_bindgen::{closure::Closure, JsCast, JsValue};
 
 /// The worker's loader (static/trace-worker.js), beside index.html.
@@ -82,6 +85,10 @@ struct Sig {
     last: StoredValue<Option<(js_sys::Array, bool, String)>, LocalStorage>,
     /// The preset chosen for the roofline and remedies (none: the trace's own).
     preset: RwSignal<Option<String>>,
+    /// The first two files compared before → after (else ranks of one run).
+    compare: RwSignal<bool>,
+    /// The names of the files last chosen (the example: none).
+    loaded: RwSignal<Vec<String>>,
 }
 
 impl Sig {
@@ -194,6 +201,9 @@ impl Sig {
         }
         self.errors.set(bad);
         self.sel.set(0);
+        // two files of the same rank (or of none) are one model before and after
+        self.compare
+            .set(got.len() >= 2 && got.first().map(|r| r.rank) == got.get(1).map(|r| r.rank));
         let unknown: Vec<String> = got
             .iter()
             .filter(|r| r.preset.is_none())
@@ -248,6 +258,7 @@ impl Sig {
 
     fn example(self) {
         self.preset.set(None);
+        self.loaded.set(Vec::new());
         let items = js_sys::Array::of1(&EXAMPLE.into());
         self.start(items, true, "the example".into());
     }
@@ -263,24 +274,14 @@ impl Sig {
             }
         }
         let first = list.get(0).map(|f| f.name()).unwrap_or_default();
+        self.loaded.set(
+            (0..list.length())
+                .filter_map(|i| list.get(i))
+                .map(|f| f.name())
+                .collect(),
+        );
         self.preset.set(None);
         self.start(items, false, first);
-    }
-}
-
-/// A share as the page writes it; "—" when absent.
-fn pc(v: f64) -> String {
-    if v.is_finite() {
-        units::percent(v)
-    } else {
-        "—".into()
-    }
-}
-fn raw(v: f64) -> String {
-    if v.is_finite() {
-        v.to_string()
-    } else {
-        String::new()
     }
 }
 
@@ -320,6 +321,8 @@ fn Trace(dark: RwSignal<bool>) -> impl IntoView {
         job: StoredValue::new_local(None),
         last: StoredValue::new_local(None),
         preset: RwSignal::new(None),
+        compare: RwSignal::new(false),
+        loaded: RwSignal::new(Vec::new()),
     };
     // this app is loaded when the widget is first on screen: the example now
     g.example();
@@ -328,34 +331,96 @@ fn Trace(dark: RwSignal<bool>) -> impl IntoView {
         Phase::Done => g.ranks.with(|r| r.first().map(|r| r.file.clone())),
         _ => None,
     };
-    let ro = move |name: &'static str, rawf: fn(&Rank) -> String, text: fn(&Rank) -> String| {
-        view! { <Readout name=name raw=Signal::derive(move || cur.with(|c| c.as_ref().map(rawf).unwrap_or_default()))
-        text=Signal::derive(move || cur.with(|c| c.as_ref().map_or("—".into(), text)))/> }
-    };
-    let share = move |name: &'static str, key: &'static str| {
-        view! { <Readout name=name raw=Signal::derive(move || cur.with(|c| c.as_ref().map(|c| raw(c.num(key))).unwrap_or_default()))
-        text=Signal::derive(move || cur.with(|c| c.as_ref().map_or("—".into(), |c| pc(c.num(key)))))/> }
-    };
-    let on_change = move |ev: leptos::ev::Event| {
-        let input = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
-        if let Some(input) = input {
-            g.files(input.files());
-            input.set_value("");
-        }
-    };
     let on_drop = move |ev: leptos::ev::DragEvent| {
         ev.prevent_default();
-        g.files(ev.data_transfer().and_then(|d| d.files()));
+        let files = ev.data_transfer().and_then(|d| d.files());
+        // the file input names what was dropped, as it names what was chosen
+        let input = ev
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.query_selector("[data-trace-input]").ok().flatten())
+            .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok());
+        if let (Some(input), Some(list)) = (input, files.as_ref()) {
+            input.set_files(Some(list));
+        }
+        g.files(files);
     };
-    let ranks_table = move || {
+    let detail = move || cur.get().map(|c| detail(&c));
+    view! {
+        <div class="trace" data-trace-state=move || g.phase.get().id() data-trace-file=first_file
+            on:dragover=|e: leptos::ev::DragEvent| e.prevent_default() on:drop=on_drop>
+            <Picker g=g/>
+            <p class="note">"…or drop them here. Files are read inside this page by a worker thread: nothing leaves the page."</p>
+            <p class="trace-status" data-trace-message role="status" aria-live="polite">{move || g.message.get()}</p>
+            <ul class="trace-errors">{move || g.errors.get().into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}</ul>
+            <RanksTable g=g/>
+            <compare::ComparePanel ranks=g.ranks on=g.compare/>
+            <Readouts g=g cur=cur/>
+            {detail}
+            <GpuPicker g=g cur=cur/>
+            <charts::TraceCharts cur=cur dark=dark/>
+        </div>
+    }
+}
+
+/// The file input (it keeps naming the files read; a drop puts them there
+/// too), Cancel and Reset.
+#[component]
+fn Picker(g: Sig) -> impl IntoView {
+    let input = NodeRef::<leptos::html::Input>::new();
+    let on_change = move |ev: leptos::ev::Event| {
+        let el = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+        if let Some(el) = el {
+            g.files(el.files());
+        }
+    };
+    // the input names the files read: a drop sets them on it, the example clears it
+    Effect::new(move |_| {
+        let names = g.loaded.get();
+        if let Some(el) = input.get() {
+            if names.is_empty() && !el.value().is_empty() {
+                el.set_value("");
+            }
+        }
+    });
+    let loaded = move || {
+        g.loaded.with(|n| match n.as_slice() {
+            [] => "Showing the bundled example.".to_string(),
+            [one] => format!("Read: {one}"),
+            many => format!("Read: {}", many.join(", ")),
+        })
+    };
+    view! {
+        <div class="trace-pick">
+            <label class="file">"Choose trace files (.json, .json.gz) "
+                <input type="file" node_ref=input data-trace-input multiple accept=".json,.gz,application/json,application/gzip" on:change=on_change/></label>
+            <button type="button" data-trace-cancel disabled=move || g.phase.get() != Phase::Loading on:click=move |_| g.cancel()>"Cancel"</button>
+            <button type="button" data-trace-reset on:click=move |_| g.example()>"Reset to the example"</button>
+            <span class="note" data-trace-loaded>{loaded}</span>
+        </div>
+    }
+}
+
+/// Several files: one row each, the slowest named, the rank shown picked.
+#[component]
+fn RanksTable(g: Sig) -> impl IntoView {
+    move || {
         let ranks = g.ranks.get();
         (ranks.len() > 1).then(|| {
-            let slowest = ranks.iter().enumerate()
-                .max_by(|a, b| a.1.num("span_s").total_cmp(&b.1.num("span_s"))).map_or(0, |(i, _)| i);
+            let slowest = ranks
+                .iter()
+                .enumerate()
+                .max_by(|a, b| a.1.span_s.total_cmp(&b.1.span_s))
+                .map_or(0, |(i, _)| i);
             let name = |r: &Rank, i: usize| r.rank.map_or(format!("file {}", i + 1), |x| format!("rank {x}"));
             let slow_name = ranks.get(slowest).map(|r| format!("{} ({})", name(r, slowest), r.file)).unwrap_or_default();
+            let rows = ranks.iter().enumerate().map(|(i, r)| vec![
+                if i == slowest { format!("{} (slowest)", name(r, i)) } else { name(r, i) }, r.file.clone(),
+                r.device.clone().unwrap_or_else(|| "unknown".into()), units::si(r.span_s, "s"),
+                pc(Some(r.idle_share)), pc(Some(r.compute_share)), pc(Some(r.noncompute_share)), format!("{}-bound", r.regime),
+            ]).collect();
             view! {
                 <p class="note" data-trace-slowest=slowest.to_string()>"Slowest: "{slow_name}</p>
                 <label class="select">"Rank shown "
@@ -365,115 +430,185 @@ fn Trace(dark: RwSignal<bool>) -> impl IntoView {
                             <option value=i.to_string() selected=move || g.sel.get() == i>{format!("{} — {}", name(r, i), r.file)}</option>
                         }).collect_view()}
                     </select></label>
-                {table("trace-ranks", "One row per file (rank)", &["rank", "file", "GPU", "span", "idle", "compute", "non-compute", "regime"],
-                    ranks.iter().enumerate().map(|(i, r)| vec![
-                        if i == slowest { format!("{} (slowest)", name(r, i)) } else { name(r, i) }, r.file.clone(),
-                        r.device.clone().unwrap_or_else(|| "unknown".into()), units::si(r.num("span_s"), "s"),
-                        pc(r.num("idle_share")), pc(r.num("compute_share")), pc(r.num("noncompute_share")), r.regime.clone(),
-                    ]).collect())}
+                {table("trace-ranks", "One row per file (rank)", &["rank", "file", "GPU", "span", "idle", "kernels busy (HTA's compute)", "HTA's non-compute", "regime"], rows)}
             }
         })
-    };
-    let detail = move || cur.get().map(|c| detail(&c));
+    }
+}
+
+/// One readout of the rank shown.
+fn ro(
+    cur: Memo<Option<Rank>>,
+    name: &'static str,
+    rawf: fn(&Rank) -> String,
+    text: fn(&Rank) -> String,
+) -> impl IntoView {
+    view! { <Readout name=name raw=Signal::derive(move || cur.with(|c| c.as_ref().map(rawf).unwrap_or_default()))
+    text=Signal::derive(move || cur.with(|c| c.as_ref().map_or("—".into(), text)))/> }
+}
+
+/// A share readout of the rank shown.
+fn share(
+    cur: Memo<Option<Rank>>,
+    name: &'static str,
+    f: fn(&Rank) -> Option<f64>,
+) -> impl IntoView {
+    view! { <Readout name=name raw=Signal::derive(move || cur.with(|c| raw(c.as_ref().and_then(f))))
+    text=Signal::derive(move || cur.with(|c| pc(c.as_ref().and_then(f))))/> }
+}
+
+#[component]
+fn Readouts(g: Sig, cur: Memo<Option<Rank>>) -> impl IntoView {
     view! {
-        <div class="trace" data-trace-state=move || g.phase.get().id() data-trace-file=first_file
-            on:dragover=|e: leptos::ev::DragEvent| e.prevent_default() on:drop=on_drop>
-            <div class="trace-pick">
-                <label class="file">"Choose trace files (.json, .json.gz) "
-                    <input type="file" data-trace-input multiple accept=".json,.gz,application/json,application/gzip" on:change=on_change/></label>
-                <button type="button" data-trace-cancel disabled=move || g.phase.get() != Phase::Loading on:click=move |_| g.cancel()>"Cancel"</button>
-                <button type="button" data-trace-reset on:click=move |_| g.example()>"Reset to the example"</button>
-            </div>
-            <p class="note">"…or drop them here. Files are read inside this page by a worker thread: nothing leaves the page."</p>
-            <p class="trace-status" data-trace-message role="status" aria-live="polite">{move || g.message.get()}</p>
-            <ul class="trace-errors">{move || g.errors.get().into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}</ul>
-            {ranks_table}
-            <dl class="metrics">
-                <div class="metric"><dt>"Ranks"</dt><dd><Readout name="trace_ranks" raw=Signal::derive(move || g.ranks.with(|r| if r.is_empty() { String::new() } else { r.len().to_string() }))
-                    text=Signal::derive(move || g.ranks.with(|r| r.len().to_string()))/></dd></div>
-                <div class="metric"><dt>"Rank"</dt><dd>{ro("trace_rank", |c| c.rank.map(|r| r.to_string()).unwrap_or_default(), |c| c.rank.map_or("unknown".into(), |r| r.to_string()))}</dd></div>
-                <div class="metric"><dt>"GPU"</dt><dd>{ro("trace_device", |c| c.device.clone().unwrap_or_default(), |c| c.device.clone().unwrap_or_else(|| "unknown".into()))}</dd></div>
-                <div class="metric"><dt>"Preset"</dt><dd>{ro("trace_preset", |c| c.preset.clone().unwrap_or_default(), |c| c.preset.clone().unwrap_or_else(|| "none (unknown GPU)".into()))}</dd></div>
-                <div class="metric"><dt>"Kernels"</dt><dd>{ro("trace_kernels", |c| raw(c.num("kernels")), |c| units::sig3(c.num("kernels")))}</dd></div>
-                <div class="metric"><dt>"Span"</dt><dd>{ro("trace_span_s", |c| raw(c.num("span_s")), |c| units::si(c.num("span_s"), "s"))}</dd></div>
-                <div class="metric"><dt>"Idle"</dt><dd>{share("trace_idle_share", "idle_share")}</dd></div>
-                <div class="metric"><dt>"Compute"</dt><dd>{share("trace_compute_share", "compute_share")}</dd></div>
-                <div class="metric"><dt>"Non-compute"</dt><dd>{share("trace_noncompute_share", "noncompute_share")}</dd></div>
-                <div class="metric"><dt>"Communication (of span)"</dt><dd>{share("trace_comm_share", "comm_share")}</dd></div>
-                <div class="metric"><dt>"Memory-bound kernels (of span)"</dt><dd>{share("trace_memory_share", "memory_share")}</dd></div>
-                <div class="metric"><dt>"Waiting for launches"</dt><dd>{share("trace_launch_wait_share", "launch_wait_share")}</dd></div>
-                <div class="metric"><dt>"Kernels under 10 µs"</dt><dd>{share("trace_short_kernel_share", "short_kernel_share")}</dd></div>
-                <div class="metric"><dt>"Kernels placed by shape"</dt><dd>{ro("trace_placed_kernels", |c| raw(c.num("placed_kernels")), |c| units::sig3(c.num("placed_kernels")))}</dd></div>
-                <div class="metric"><dt>"Regime"</dt><dd>{ro("trace_regime", |c| c.regime.clone(), |c| format!("{}-bound", c.regime))}</dd></div>
-                <div class="metric"><dt>"Best remedy"</dt><dd>{ro("trace_best_remedy", |c| c.best_remedy.clone().unwrap_or_default(), |c| c.best_remedy.clone().unwrap_or_else(|| "none".into()))}
-                    " "{ro("trace_best_speedup", |c| raw(c.num("best_speedup")), |c| format!("{}×", units::sig3(c.num("best_speedup"))))}</dd></div>
-            </dl>
-            {detail}
-            {move || (!g.ranks.with(Vec::is_empty)).then(|| view! {
-                <label class="select">"GPU for the roofline and remedies "
-                    <select name="trace_gpu" data-trace-preset on:change=move |e| {
-                        let v = event_target_value(&e);
-                        g.repick(hardware::preset(&v).map(|p| p.id.to_string()));
-                    }>
-                        <option value="" selected=move || g.preset.with(Option::is_none)>{move || cur.with(|c| {
-                            match c.as_ref().and_then(|c| c.preset.clone()) {
-                                Some(p) => format!("the trace's own ({p})"),
-                                None => "the trace's own (no preset matches it)".to_string(),
-                            }
-                        })}</option>
-                        {hardware::PRESETS.iter().map(|p| view! {
-                            <option value=p.id selected=move || g.preset.get().as_deref() == Some(p.id)>{p.name}</option>
-                        }).collect_view()}
-                    </select></label>
-            })}
-            <charts::TraceCharts cur=cur dark=dark/>
-        </div>
+        <dl class="metrics">
+            <div class="metric"><dt>"Ranks"</dt><dd><Readout name="trace_ranks" raw=Signal::derive(move || g.ranks.with(|r| if r.is_empty() { String::new() } else { r.len().to_string() }))
+                text=Signal::derive(move || g.ranks.with(|r| r.len().to_string()))/></dd></div>
+            <div class="metric"><dt>"Rank"</dt><dd>{ro(cur, "trace_rank", |c| c.rank.map(|r| r.to_string()).unwrap_or_default(), |c| c.rank.map_or("unknown".into(), |r| r.to_string()))}</dd></div>
+            <div class="metric"><dt>"GPU"</dt><dd>{ro(cur, "trace_device", |c| c.device.clone().unwrap_or_default(), |c| c.device.clone().unwrap_or_else(|| "unknown".into()))}</dd></div>
+            <div class="metric"><dt>"Preset"</dt><dd>{ro(cur, "trace_preset", |c| c.preset.clone().unwrap_or_default(), |c| c.preset.clone().unwrap_or_else(|| "none (unknown GPU)".into()))}</dd></div>
+            <div class="metric"><dt>"Kernels"</dt><dd>{ro(cur, "trace_kernels", |c| c.kernels.to_string(), |c| units::sig3(c.kernels as f64))}</dd></div>
+            <div class="metric"><dt>"Span"</dt><dd>{ro(cur, "trace_span_s", |c| raw(Some(c.span_s)), |c| units::si(c.span_s, "s"))}</dd></div>
+            <div class="metric"><dt>"Steps (ProfilerStep)"</dt><dd>{ro(cur, "trace_steps", |c| c.steps.to_string(), |c| if c.steps == 0 { "none marked".into() } else { c.steps.to_string() })}</dd></div>
+            <div class="metric"><dt>"Step"</dt><dd>{ro(cur, "trace_step_s", |c| raw(Some(c.step_s)), step_text)}</dd></div>
+            <div class="metric"><dt>"Idle (HTA)"</dt><dd>{share(cur, "trace_idle_share", |c| Some(c.idle_share))}</dd></div>
+            <div class="metric"><dt>"Kernels busy (HTA's compute)"</dt><dd>{share(cur, "trace_compute_share", |c| Some(c.compute_share))}</dd></div>
+            <div class="metric"><dt>"HTA's non-compute"</dt><dd>{share(cur, "trace_noncompute_share", |c| Some(c.noncompute_share))}</dd></div>
+            <div class="metric"><dt>"Idle waiting on the host (of idle, HTA)"</dt><dd>{share(cur, "trace_idle_host_share", |c| c.idle_host_share)}</dd></div>
+            <div class="metric"><dt>"Idle between queued kernels (of idle, HTA)"</dt><dd>{share(cur, "trace_idle_kernel_share", |c| c.idle_kernel_share)}</dd></div>
+            <div class="metric"><dt>"Other idle (of idle, HTA)"</dt><dd>{share(cur, "trace_idle_other_share", |c| c.idle_other_share)}</dd></div>
+            <div class="metric"><dt>"Communication (of span)"</dt><dd>{share(cur, "trace_comm_share", |c| Some(c.comm_share))}</dd></div>
+            <div class="metric"><dt>"Communication beside compute (HTA)"</dt><dd>{share(cur, "trace_comm_overlap", |c| c.comm_overlap)}</dd></div>
+            <div class="metric"><dt>"Memory-bound kernels (of span)"</dt><dd>{share(cur, "trace_memory_share", |c| Some(c.memory_share))}</dd></div>
+            <div class="metric"><dt>"Waiting for launches"</dt><dd>{share(cur, "trace_launch_wait_share", |c| Some(c.launch_wait_share))}</dd></div>
+            <div class="metric"><dt>"Median launch delay (HTA)"</dt><dd>{ro(cur, "trace_launch_delay_median_s", |c| raw(c.launch_delay_median_s), |c| secs(c.launch_delay_median_s))}</dd></div>
+            <div class="metric"><dt>"Kernels under 10 µs"</dt><dd>{share(cur, "trace_short_kernel_share", |c| Some(c.short_kernel_share))}</dd></div>
+            <div class="metric"><dt>"Kernels placed by shape"</dt><dd>{ro(cur, "trace_placed_kernels", |c| c.placed_kernels.to_string(), |c| units::sig3(c.placed_kernels as f64))}</dd></div>
+            <div class="metric"><dt>"Regime"</dt><dd>{ro(cur, "trace_regime", |c| c.regime.clone(), |c| format!("{}-bound", c.regime))}</dd></div>
+            <div class="metric"><dt>"Best remedy"</dt><dd>{ro(cur, "trace_best_remedy", |c| c.best_remedy.clone().unwrap_or_default(), |c| c.best_remedy.as_deref().map_or("none", remedy::name).to_string())}
+                " "{ro(cur, "trace_best_speedup", |c| raw(c.best_speedup), |c| c.best_speedup.map_or("—".into(), |x| format!("{}×", units::sig3(x))))}</dd></div>
+        </dl>
+    }
+}
+
+/// The step readout's text: its time and what measured it.
+fn step_text(c: &Rank) -> String {
+    let what = match c.step_basis.as_str() {
+        "cpu" => "the CPU step span, the longer",
+        "gpu" => "first kernel to last",
+        _ => "no markers: the whole trace",
+    };
+    format!("{} ({what})", units::si(c.step_s, "s"))
+}
+
+/// The GPU the roofline and the remedies use (the files are read again).
+#[component]
+fn GpuPicker(g: Sig, cur: Memo<Option<Rank>>) -> impl IntoView {
+    move || {
+        (!g.ranks.with(Vec::is_empty)).then(|| view! {
+        <label class="select">"GPU for the roofline, the kernels' limits and the remedies "
+            <select name="trace_gpu" data-trace-preset on:change=move |e| {
+                let v = event_target_value(&e);
+                g.repick(hardware::preset(&v).map(|p| p.id.to_string()));
+            }>
+                <option value="" selected=move || g.preset.with(Option::is_none)>{move || cur.with(|c| {
+                    match c.as_ref().and_then(|c| c.preset.clone()) {
+                        Some(p) => format!("the trace's own ({p})"),
+                        None => "the trace's own (no preset matches it)".to_string(),
+                    }
+                })}</option>
+                {hardware::PRESETS.iter().map(|p| view! {
+                    <option value=p.id selected=move || g.preset.get().as_deref() == Some(p.id)>{p.name}</option>
+                }).collect_view()}
+            </select></label>
+    })
     }
 }
 
 /// What the selected rank shows beyond its readouts.
 fn detail(c: &Rank) -> impl IntoView {
     let bar = [
-        ("overhead", "idle", c.num("idle_share")),
-        ("compute", "compute", c.num("compute_share")),
-        ("memory", "non-compute", c.num("noncompute_share")),
+        ("overhead", "idle", c.idle_share),
+        ("compute", "kernels busy (HTA's compute)", c.compute_share),
+        ("memory", "HTA's non-compute", c.noncompute_share),
     ];
     let label = format!(
-        "Where the GPU time went: idle {}, compute {}, non-compute {}",
-        pc(bar[0].2),
-        pc(bar[1].2),
-        pc(bar[2].2)
+        "Where the GPU time went, in HTA's terms: idle {}, kernels busy {}, non-compute {}",
+        pc(Some(bar[0].2)),
+        pc(Some(bar[1].2)),
+        pc(Some(bar[2].2))
     );
     let per_device = (c.devices.len() > 1).then(|| view! {
-        <ul class="note">{c.devices.iter().map(|d| view! { <li>{format!("GPU {}: span {}, idle {}, compute {}, non-compute {}", d[0], units::si(d[1], "s"), pc(d[2]), pc(d[3]), pc(d[4]))}</li> }).collect_view()}</ul>
+        <ul class="note">{c.devices.iter().map(|d| view! { <li>{format!("GPU {}: span {}, idle {}, kernels busy {}, non-compute {}", d.device, units::si(d.span_s, "s"), pc(Some(d.idle_share)), pc(Some(d.compute_share)), pc(Some(d.noncompute_share)))}</li> }).collect_view()}</ul>
     });
-    let saves = c.remedies.iter().map(|(id, label, sp)| {
-        let helps = *sp >= BAR;
-        view! { <li data-remedy=id.clone() data-speedup=sp.to_string() data-helps=if helps { "1" } else { "0" }>
-            {label.clone()}" — "<span class="effect">{if helps { format!("{}× faster", units::sig3(*sp)) } else { format!("{}× (under the 5 % bar)", units::sig3(*sp)) }}</span></li> }
-    }).collect_view();
     view! {
         <div class="share-bar" role="img" aria-label=label.clone() title=label>
-            {bar.iter().map(|(cls, l, v)| view! { <div class=format!("share {cls}") style=format!("width:{:.3}%", 100.0 * v.max(0.0)) title=format!("{l}: {}", pc(*v))></div> }).collect_view()}
+            {bar.iter().map(|(cls, l, v)| view! { <div class=format!("share {cls}") style=format!("width:{:.3}%", 100.0 * v.max(0.0)) title=format!("{l}: {}", pc(Some(*v)))></div> }).collect_view()}
         </div>
         <ul class="legend">
             <li><span class="swatch region overhead"></span>"idle"</li>
-            <li><span class="swatch compute"></span>"compute kernels (HTA)"</li>
-            <li><span class="swatch memory"></span>"non-compute: communication, copies, memory"</li>
+            <li><span class="swatch compute"></span>"kernels busy (HTA's \"compute\": every kernel but copies and collectives)"</li>
+            <li><span class="swatch memory"></span>"HTA's non-compute: communication, copies"</li>
         </ul>
         {per_device}
-        <p>{format!("Halving each cost would save: {}.", c.halvings.iter().map(|(k, v)| format!("{k} {}", pc(*v))).collect::<Vec<_>>().join(", "))}</p>
-        <h4>"What would help (each remedy priced on this timeline)"</h4>
-        <ul class="remedy-list">{saves}</ul>
-        {table("trace-classes", "Kernel time by class", &["class", "kernels", "time", "share"],
-            c.classes.iter().map(|(k, n, t, sh)| vec![k.clone(), units::sig3(*n), units::si(*t, "s"), pc(*sh)]).collect())}
+        <p data-trace-regime-note>{regime_sentence(c)}</p>
+        {remedies(c)}
+        {table("trace-classes", "Kernel time by class (by name)", &["class", "kernels", "time", "per step", "share"],
+            c.classes.iter().map(|k| vec![k.class.clone(), units::sig3(k.count as f64), units::si(k.time_s, "s"), units::si(k.step_s, "s"), pc(Some(k.share))]).collect())}
         {table("trace-top", "Top kernels by time", &["kernel", "class", "calls", "time", "share"],
-            c.top.iter().map(|(name, k, n, t, sh)| vec![short(name), k.clone(), units::sig3(*n), units::si(*t, "s"), pc(*sh)]).collect())}
+            c.top_kernels.iter().map(|k| vec![short(&k.name), k.class.clone(), units::sig3(k.count as f64), units::si(k.time_s, "s"), pc(Some(k.share))]).collect())}
+    }
+}
+
+/// HTA's "compute" beside the essay's regimes, in words from this rank.
+fn regime_sentence(c: &Rank) -> String {
+    let halving = |k: &str| c.halving_saves.get(k).copied();
+    let mut s = format!(
+        "HTA's \"compute\" is every busy kernel ({} of the span here); the essay's regime is another question: halving each cost, {} time saves most ({} of the span). By each kernel's real limit on the roof, {} of the span is compute-bound kernels and {} memory-bound ones.",
+        pc(Some(c.compute_share)),
+        match c.regime.as_str() {
+            "overhead" => "idle",
+            "compute" => "compute-bound kernels'",
+            "memory" => "memory-bound kernels'",
+            _ => "communication",
+        },
+        pc(halving(&c.regime)),
+        pc(Some(c.matmul_share)),
+        pc(Some(c.memory_share))
+    );
+    if c.graph_replay {
+        s += &format!(
+            " This run already replays CUDA graphs ({} graph launches, {} kernels replayed), so CUDA graphs are not offered.",
+            c.graph_launches, c.replayed_kernels
+        );
+    }
+    s
+}
+
+/// The remedies as sentences, each with its predicted step.
+fn remedies(c: &Rank) -> impl IntoView {
+    let profiled = c.step_unprofiled_s.map(|u| format!(
+        "A profiled run's CPU side is slower than an unprofiled one: eager PyTorch under torch.profiler with record_shapes ran its CPU side {}× slower on an H200 (PyTorch 2.11, measured). Unprofiled, this step would take about {}, so a speedup against the profiled step ({}) overstates what an unprofiled run gains; that gain is given in brackets.",
+        remedy::PROFILED_CPU_FACTOR, units::si(u, "s"), units::si(c.step_s, "s")));
+    let items = c.remedy_list.iter().map(|r| {
+        let helps = r.speedup >= BAR;
+        let effect = if helps {
+            format!("{}× faster: a step of {} instead of {}", units::sig3(r.speedup), units::si(r.step_after_s, "s"), units::si(c.step_s, "s"))
+        } else {
+            format!("{}× (under the 5 % bar)", units::sig3(r.speedup))
+        };
+        let unprofiled = r.speedup_unprofiled.filter(|_| helps).map(|u| format!(" ({}× against the unprofiled step)", units::sig3(u)));
+        view! { <li data-remedy=r.id.clone() data-speedup=r.speedup.to_string() data-step-after=r.step_after_s.to_string() data-helps=if helps { "1" } else { "0" }>
+            <strong>{remedy::name(&r.id)}</strong>": "{r.label.clone()}". "<span class="effect">{effect}{unprofiled}</span></li> }
+    }).collect_view();
+    view! {
+        <h4>"What would help (each remedy priced on this trace, per step)"</h4>
+        {profiled.map(|p| view! { <p class="note" data-trace-profiled>{p}</p> })}
+        <ul class="remedy-list">{items}</ul>
     }
 }
 
 /// A captioned table in a keyboard-scrollable region; a row's first cell heads it.
-fn table(
+pub(super) fn table(
     class: &'static str,
     caption: &'static str,
     heads: &'static [&'static str],

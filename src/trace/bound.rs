@@ -1,0 +1,190 @@
+//! Each kernel's real limit: compute- or memory-bound by where it sits against
+//! the roof of the trace's GPU, not by its name.
+//!
+//! The page's one rule for a regime is "halve each cost and see which saves
+//! most" (`model::limit`). For one kernel placed by shape ([`super::place`]) with
+//! FLOPs `F` and bytes `B` on a preset with an achievable peak `P` for its dtype
+//! and an achievable bandwidth `W` ([`crate::model::achievable::fractions`]), its
+//! time at the roof is `max(F / P, B / W)`: doubling the FLOP rate helps it iff
+//! `F / P > B / W` (it sits right of the ridge), so it is compute-bound there,
+//! else memory-bound. A GEMV (by its name, [`is_gemv`]) is memory-bound even where
+//! it could not be placed. Every other kernel keeps the cost class of its name
+//! class ([`KernelClass::cost`]): matmul, conv and attention compute; pointwise,
+//! normalisation, reduction and copies memory; collectives communication. Without
+//! a preset (an unknown GPU and no `--gpu`) every kernel keeps its name's class.
+
+use super::classify::{is_gemv, is_gpu_cat, kernel_class, CostClass, KernelClass};
+use super::parse::Trace;
+use super::place::{PlacedKernel, Placement};
+use crate::model::hardware::{Dtype, Preset};
+
+/// The hardware dtype whose matmul peak a placed kernel's dtype id runs at: fp32
+/// storage at the fp32 peak, unless the kernel's name says TF32 (or the id is
+/// `tf32`, as a roofline point's is) (a trace does not record whether TF32 was
+/// allowed), fp16 and bf16 at the 16-bit tensor-core peak, fp8 at fp8's; other
+/// dtypes have none.
+pub fn roof_dtype(id: &str, tf32: bool) -> Option<Dtype> {
+    match id {
+        "fp32" if tf32 => Some(Dtype::Tf32),
+        "tf32" => Some(Dtype::Tf32),
+        "fp32" => Some(Dtype::Fp32),
+        "bf16" | "fp16" => Some(Dtype::Bf16),
+        "fp8" => Some(Dtype::Fp8),
+        _ => None,
+    }
+}
+
+/// A placed kernel's time at the achievable roof of `hw`, µs, split into the
+/// FLOP time and the byte time: (FLOPs ÷ the achievable matmul peak for its
+/// dtype, bytes ÷ the achievable bandwidth); `None` where the preset has no
+/// peak for its dtype.
+pub fn roof_times(k: &PlacedKernel, hw: &Preset) -> Option<(f64, f64)> {
+    let f = crate::model::achievable::fractions(hw);
+    let dtype = roof_dtype(k.dtype?, k.tf32)?;
+    let peak = hw.matmul_peak(dtype)? * f.matmul(dtype);
+    let bw = hw.mem_bw * f.bw;
+    (peak > 0.0 && bw > 0.0).then(|| (k.flops / peak * 1e6, k.bytes / bw * 1e6))
+}
+
+/// A placed kernel's time at the achievable roof of `hw`, µs: the longer of
+/// [`roof_times`].
+pub fn time_at_roof(k: &PlacedKernel, hw: &Preset) -> Option<f64> {
+    roof_times(k, hw).map(|(f, b)| f.max(b))
+}
+
+/// The cost class of every GPU event and how it was decided.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Limits {
+    /// Per [`Trace::gpu`] index: the cost class (for events that are not GPU
+    /// activities, their name class's, unused).
+    pub cost: Vec<CostClass>,
+    /// Per index: decided by the roof (placed on the preset), not by the name.
+    pub by_roof: Vec<bool>,
+    /// Per index: the name class ([`kernel_class`]), computed once.
+    pub class: Vec<KernelClass>,
+}
+
+impl Limits {
+    pub fn of(&self, index: usize) -> CostClass {
+        self.cost.get(index).copied().unwrap_or(CostClass::Memory)
+    }
+
+    /// The name class of GPU event `index`.
+    pub fn class(&self, index: usize) -> KernelClass {
+        self.class
+            .get(index)
+            .copied()
+            .unwrap_or(KernelClass::Pointwise)
+    }
+}
+
+/// The cost class of one kernel: by the roof where it is placed and `hw` has a
+/// peak for its dtype, a GEMV memory-bound, else by its name class.
+pub fn cost_class(
+    class: KernelClass,
+    name: &str,
+    placed: Option<&PlacedKernel>,
+    hw: Option<&Preset>,
+) -> (CostClass, bool) {
+    let by_roof = placed
+        .zip(hw)
+        .filter(|(k, _)| k.flops > 0.0 || k.bytes > 0.0)
+        .and_then(|(k, hw)| roof_times(k, hw));
+    match by_roof {
+        Some((flop_t, byte_t)) if flop_t > byte_t => (CostClass::Compute, true),
+        Some(_) => (CostClass::Memory, true),
+        None if is_gemv(name) => (CostClass::Memory, false),
+        None => (class.cost(), false),
+    }
+}
+
+/// Every GPU event's cost class (see the module doc).
+pub fn limits(t: &Trace, placement: &Placement, hw: Option<&Preset>) -> Limits {
+    let mut out = Limits {
+        cost: Vec::with_capacity(t.gpu.len()),
+        by_roof: Vec::with_capacity(t.gpu.len()),
+        class: Vec::with_capacity(t.gpu.len()),
+    };
+    let mut memo: rustc_hash::FxHashMap<(u32, u32), KernelClass> = Default::default();
+    for (i, e) in t.gpu.iter().enumerate() {
+        let class = *memo
+            .entry((e.name, e.cat))
+            .or_insert_with(|| kernel_class(t.name(e.name), t.name(e.cat)));
+        let (c, roof) = if is_gpu_cat(t.name(e.cat)) {
+            cost_class(class, t.name(e.name), placement.get(i), hw)
+        } else {
+            (class.cost(), false)
+        };
+        out.cost.push(c);
+        out.by_roof.push(roof);
+        out.class.push(class);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn placed(flops: f64, bytes: f64, dtype: &'static str) -> PlacedKernel {
+        PlacedKernel {
+            index: 0,
+            op: 0,
+            class: KernelClass::Matmul,
+            dur: 10.0,
+            flops,
+            bytes,
+            dtype: Some(dtype),
+            tf32: false,
+        }
+    }
+
+    #[test]
+    fn the_ridge_decides() {
+        let h200 = crate::model::hardware::preset("h200").unwrap();
+        let f = crate::model::achievable::fractions(h200);
+        let ridge = h200.bf16.unwrap() * f.tensor / (h200.mem_bw * f.bw);
+        let mm = KernelClass::Matmul;
+        // a bf16 GEMM at twice the ridge: compute; at half of it: memory
+        let at = |i: f64| cost_class(mm, "nvjet", Some(&placed(i * 1e9, 1e9, "bf16")), Some(h200));
+        assert_eq!(at(2.0 * ridge), (CostClass::Compute, true));
+        assert_eq!(at(0.5 * ridge), (CostClass::Memory, true));
+        // a batch-1 decode GEMV placed by shape: ~1 FLOP per byte
+        let n = 4096.0f64;
+        let gemv = placed(2.0 * n * n, 2.0 * (n * n + 2.0 * n), "bf16");
+        assert_eq!(
+            cost_class(mm, "nvjet", Some(&gemv), Some(h200)).0,
+            CostClass::Memory
+        );
+        // unplaced: a GEMV by its name is memory-bound, a GEMM keeps its class
+        let gemv_name = "void gemmSN_TN_kernel<float, 128, cublasGemvTensorStrided<float>>";
+        assert_eq!(
+            cost_class(mm, gemv_name, None, Some(h200)),
+            (CostClass::Memory, false)
+        );
+        assert_eq!(
+            cost_class(mm, "sm90_xmma_gemm", None, Some(h200)),
+            (CostClass::Compute, false)
+        );
+        // no preset: names only
+        assert_eq!(
+            cost_class(mm, "nvjet", Some(&gemv), None),
+            (CostClass::Compute, false)
+        );
+        // a dtype the preset has no peak for: names only
+        let int = placed(1e12, 1.0, "int64");
+        assert_eq!(
+            cost_class(mm, "k", Some(&int), Some(h200)),
+            (CostClass::Compute, false)
+        );
+    }
+
+    #[test]
+    fn dtypes_of_the_roof() {
+        assert_eq!(roof_dtype("fp32", false), Some(Dtype::Fp32));
+        assert_eq!(roof_dtype("fp32", true), Some(Dtype::Tf32));
+        assert_eq!(roof_dtype("tf32", false), Some(Dtype::Tf32));
+        assert_eq!(roof_dtype("fp16", false), Some(Dtype::Bf16));
+        assert_eq!(roof_dtype("int64", false), None);
+    }
+}
