@@ -5,6 +5,7 @@ pub mod achievable;
 pub mod bert;
 pub mod dit;
 pub mod fusion;
+pub mod gemm;
 pub mod generations;
 pub mod hardware;
 pub mod limit;
