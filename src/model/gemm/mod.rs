@@ -50,6 +50,7 @@
 //! are not modelled (10240³ runs 10 % below the model on an H100).
 
 pub mod measured;
+pub mod view;
 
 use super::achievable::{self, Roof};
 use super::hardware::{Dtype, Preset};
@@ -338,6 +339,8 @@ pub struct Hw {
     pub slow: f64,
     /// Elements per 16 bytes in the matmul's dtype.
     pub align: u32,
+    /// The small-M path's fixed seconds ([`GEMV_LATENCY`]).
+    pub gemv: f64,
     /// The preset's achievable copy bandwidth as a share of its datasheet: the
     /// machine's bandwidth already holds it, so a GEMM's streaming fraction of the
     /// datasheet is divided by it.
@@ -378,6 +381,7 @@ impl Hw {
             fill: 0.0,
             slow: slow_path(hw).share,
             align: alignment(dtype),
+            gemv: GEMV_LATENCY,
             copy: achievable::fractions(hw).bw,
         };
         let (min_s, _, _) = min_gemm(hw);
@@ -524,7 +528,7 @@ fn tiled(g: &Gemm, m: &Machine, h: &Hw) -> Tiled {
 /// model `h`. A step prices the same layer's matmuls many times over, so the
 /// last prices are kept (a small table keyed by every input, bit for bit).
 pub fn price(g: &Gemm, bytes: f64, m: &Machine, h: &Hw) -> Priced {
-    type Key = ([u32; 5], [u64; 9]);
+    type Key = ([u32; 5], [u64; 10]);
     const SLOTS: usize = 64;
     thread_local! {
         static KEPT: std::cell::RefCell<Vec<Option<(Key, Priced)>>> =
@@ -541,6 +545,7 @@ pub fn price(g: &Gemm, bytes: f64, m: &Machine, h: &Hw) -> Priced {
             h.sm_share.to_bits(),
             h.fill.to_bits(),
             h.slow.to_bits(),
+            h.gemv.to_bits(),
             h.copy.to_bits() ^ u64::from(h.sms) ^ (u64::from(h.align) << 32),
         ],
     );
@@ -577,7 +582,7 @@ fn price_afresh(g: &Gemm, bytes: f64, m: &Machine, h: &Hw) -> Priced {
         } else {
             (mem, Bound::Memory)
         };
-        let seconds = super::workload::floored(roof + GEMV_LATENCY, m.floor);
+        let seconds = super::workload::floored(roof + h.gemv, m.floor);
         return Priced {
             seconds,
             roof,
@@ -619,13 +624,13 @@ pub fn tiling(g: &Gemm, m: &Machine, h: &Hw) -> Tiling {
     tiled(g, m, h).tiling
 }
 
-/// The GPU time a matmul `[m, k] × [k, n]` in `dtype` should take on `hw` with
-/// `roof`'s roofs, operands in HBM, as a CUDA graph replays it (no CPU launch
-/// cost): the shape model under achievable roofs, the essay's roofline on
-/// datasheet roofs. For callers that have a shape and a preset, not a step (a
-/// trace's placed matmul).
-pub fn gpu_seconds(m: u32, n: u32, k: u32, dtype: Dtype, hw: &'static Preset, roof: Roof) -> f64 {
-    let g = Gemm::new(m, n, k, dtype);
+/// The GPU time the matmul `g` in `dtype` should take on `hw` with `roof`'s
+/// roofs, operands in HBM, as a CUDA graph replays it (no CPU launch cost): the
+/// shape model under achievable roofs, the essay's roofline (at least the kernel
+/// floor) on datasheet roofs. For callers that have a shape and a preset, not a
+/// step (a trace's placed matmul: `Gemm::new(m, n, k, dtype)`, or `batch` > 1
+/// for a batched product).
+pub fn gpu_seconds(g: Gemm, dtype: Dtype, hw: &'static Preset, roof: Roof) -> f64 {
     let group = super::workload::KernelGroup::gemm("matmul", g, g.bytes(dtype.bytes()));
     group.parts(&Setting::on(hw, dtype, roof).machine()).total
 }
@@ -720,6 +725,15 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn gpu_seconds_is_the_model_on_achievable_and_the_roofline_on_datasheet() {
+        let g = Gemm::new(4096, 1664, 4096, Dtype::Bf16);
+        let shaped = gpu_seconds(g, Dtype::Bf16, h100(), Roof::Achievable);
+        assert_eq!(shaped, time(g, h100()).seconds);
+        let roof = gpu_seconds(g, Dtype::Bf16, h100(), Roof::Datasheet);
+        assert_eq!(roof, g.flops() / 989.4e12);
     }
 
     #[test]
