@@ -549,11 +549,16 @@ pub fn price(g: &Gemm, bytes: f64, m: &Machine, h: &Hw) -> Priced {
             h.copy.to_bits() ^ u64::from(h.sms) ^ (u64::from(h.align) << 32),
         ],
     );
+    // a multiply-rotate hash (FxHash's): a few nanoseconds, enough for a table
     let slot = {
-        use std::hash::{Hash, Hasher};
-        let mut s = std::collections::hash_map::DefaultHasher::new();
-        key.hash(&mut s);
-        (s.finish() as usize) % SLOTS
+        let mix = |h: u64, x: u64| (h.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        let h = key
+            .0
+            .iter()
+            .map(|&x| u64::from(x))
+            .chain(key.1)
+            .fold(0, mix);
+        (h >> 32) as usize % SLOTS
     };
     if let Some(p) = KEPT.with(|k| {
         k.borrow()
