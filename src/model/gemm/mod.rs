@@ -798,6 +798,30 @@ mod bench {
 
     #[test]
     #[ignore]
+    fn time_the_shapes_view() {
+        let hw = preset("h100-sxm").unwrap();
+        let t0 = std::time::Instant::now();
+        let mut s = 0.0;
+        for i in 0..200u32 {
+            let v = super::view::view(4096, 3000 + 37 * i, 4096, crate::model::Dtype::Bf16, hw);
+            let w = super::view::sweep(super::view::SweepKey::of(
+                4096,
+                3000 + 37 * i,
+                4096,
+                crate::model::Dtype::Bf16,
+                hw,
+            ));
+            s += w.aligned.len() as f64;
+            s += v.map_or(0.0, |v| v.seconds);
+        }
+        println!(
+            "view: {:.3} ms each ({s})",
+            t0.elapsed().as_secs_f64() * 1e3 / 200.0
+        );
+    }
+
+    #[test]
+    #[ignore]
     fn time_an_llm_step() {
         let (config, _) = LlmModel::Llama3_8b.config().unwrap();
         for phase in [Phase::Decode, Phase::Prefill] {

@@ -19,8 +19,8 @@ use crate::model::workload::Machine;
 pub const DIM: (u32, u32) = (1, 65536);
 /// The pad remedy's multiple (nanoGPT's vocabulary: 50257 → 50304).
 pub const PAD: u32 = 64;
-/// Points per series of the sweep.
-pub const SWEEP_POINTS: u32 = 480;
+/// Points per series of the sweep, at most.
+pub const SWEEP_POINTS: u32 = 320;
 
 /// One point of the sweep: N and the TFLOP/s it reaches.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -60,10 +60,6 @@ pub struct ShapesView {
     pub align: u32,
     pub limit: Limit,
     pub regime: Regime,
-    /// N swept from 1 to twice the current N: on multiples of the alignment,
-    /// and one past each.
-    pub sweep_aligned: Vec<SweepPoint>,
-    pub sweep_unaligned: Vec<SweepPoint>,
     pub pad: Option<Pad>,
     /// Why the shape runs as it does, one sentence each.
     pub why: Vec<String>,
@@ -87,7 +83,8 @@ fn priced(g: &Gemm, dtype: Dtype, m: &Machine, h: &Hw) -> Priced {
 }
 
 /// The view for `M × K × N` (clamped to [`DIM`]) on `hw` in `dtype`; `None` where
-/// the GPU's layout is unknown (the lab's measured GPU).
+/// the GPU's layout is unknown (the lab's measured GPU). The chart's sweep is
+/// [`sweep`]'s, apart: it depends on fewer things and is kept while N moves.
 pub fn view(m_: u32, n: u32, k: u32, dtype: Dtype, hw: &'static Preset) -> Option<ShapesView> {
     let (dtype, m, h) = machine(hw, dtype)?;
     let clamp = |x: u32| x.clamp(DIM.0, DIM.1);
@@ -104,7 +101,6 @@ pub fn view(m_: u32, n: u32, k: u32, dtype: Dtype, hw: &'static Preset) -> Optio
         priced(&g, dtype, &m2, &h2).seconds
     });
     let align = alignment(dtype);
-    let (sweep_aligned, sweep_unaligned) = sweep(&g, dtype, &m, &h);
     let pad = pad(&g, dtype, &m, &h, p.seconds);
     let mut v = ShapesView {
         hw,
@@ -120,8 +116,6 @@ pub fn view(m_: u32, n: u32, k: u32, dtype: Dtype, hw: &'static Preset) -> Optio
         align,
         regime: limit.regime,
         limit,
-        sweep_aligned,
-        sweep_unaligned,
         pad,
         why: Vec::new(),
     };
@@ -148,22 +142,61 @@ fn halved(hv: Halving, m: &Machine, h: &Hw) -> (Machine, Hw) {
     }
 }
 
-fn sweep(g: &Gemm, dtype: Dtype, m: &Machine, h: &Hw) -> (Vec<SweepPoint>, Vec<SweepPoint>) {
+/// What the sweep depends on: M, K, the dtype, the GPU and how far N goes (the
+/// next power of two from twice N, so the sweep stays while N moves below it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SweepKey {
+    pub m: u32,
+    pub k: u32,
+    pub dtype: Dtype,
+    pub hw: &'static Preset,
+    pub top: u32,
+}
+
+impl SweepKey {
+    pub fn of(m: u32, n: u32, k: u32, dtype: Dtype, hw: &'static Preset) -> SweepKey {
+        let clamp = |x: u32| x.clamp(DIM.0, DIM.1);
+        SweepKey {
+            m: clamp(m),
+            k: clamp(k),
+            dtype,
+            hw,
+            top: clamp(n)
+                .saturating_mul(2)
+                .next_power_of_two()
+                .clamp(256, DIM.1),
+        }
+    }
+}
+
+/// N swept from one step to [`SweepKey::top`]: TFLOP/s on multiples of the
+/// alignment (times a power of two, so the series passes the round sizes) and one
+/// past each. Empty where the GPU's layout is unknown.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Sweep {
+    pub aligned: Vec<SweepPoint>,
+    pub unaligned: Vec<SweepPoint>,
+    pub align: u32,
+}
+
+pub fn sweep(key: SweepKey) -> Sweep {
+    let Some((dtype, m, h)) = machine(key.hw, key.dtype) else {
+        return Sweep::default();
+    };
     let align = alignment(dtype);
-    let top = (g.n.saturating_mul(2)).clamp(256, DIM.1);
-    // the alignment times a power of two as the step: the aligned series stays
-    // aligned and passes through the round sizes
+    let top = key.top;
     let step = top
         .div_ceil(SWEEP_POINTS)
         .div_ceil(align)
         .max(1)
         .next_power_of_two()
         * align;
+    let g = Gemm::new(key.m, top, key.k, dtype);
     let at = |n: u32| {
-        let s = Gemm { n, ..*g };
+        let s = Gemm { n, ..g };
         SweepPoint {
             n,
-            flops: s.flops() / priced(&s, dtype, m, h).seconds,
+            flops: s.flops() / priced(&s, dtype, &m, &h).seconds,
         }
     };
     let aligned: Vec<SweepPoint> = (1..=top / step).map(|i| at(i * step)).collect();
@@ -176,7 +209,11 @@ fn sweep(g: &Gemm, dtype: Dtype, m: &Machine, h: &Hw) -> (Vec<SweepPoint>, Vec<S
     } else {
         Vec::new()
     };
-    (aligned, unaligned)
+    Sweep {
+        aligned,
+        unaligned,
+        align,
+    }
 }
 
 fn pad(g: &Gemm, dtype: Dtype, m: &Machine, h: &Hw, before: f64) -> Option<Pad> {
@@ -332,27 +369,24 @@ mod tests {
 
     #[test]
     fn sweeps_cover_twice_n_aligned_and_not() {
-        let s = v(4096, 4096, 4096);
-        assert!(s.sweep_aligned.len() >= SWEEP_POINTS as usize / 4);
-        assert!(s.sweep_aligned.iter().all(|p| p.n % 8 == 0));
-        assert!(s.sweep_unaligned.iter().all(|p| p.n % 8 == 1));
-        assert!(s
-            .sweep_aligned
-            .last()
-            .is_some_and(|p| p.n <= 8192 && p.n > 8000));
-        // the cliff: each unaligned point is far below its aligned neighbour
-        let a = s
-            .sweep_aligned
-            .iter()
-            .find(|p| p.n == 4096)
-            .map(|p| p.flops);
-        let u = s
-            .sweep_unaligned
-            .iter()
-            .find(|p| p.n == 4089 || p.n == 4097);
+        let v = v(4096, 4096, 4096);
+        let key = SweepKey::of(4096, 4096, 4096, Dtype::Bf16, h100());
+        assert_eq!(key.top, 8192);
+        // N moving below the top keeps the sweep
+        assert_eq!(SweepKey::of(4096, 3000, 4096, Dtype::Bf16, h100()), key);
+        let s = sweep(key);
+        assert!(s.aligned.len() >= SWEEP_POINTS as usize / 4);
+        assert!(s.aligned.iter().all(|p| p.n % 8 == 0));
+        assert!(s.unaligned.iter().all(|p| p.n % 8 == 1));
+        assert!(s.aligned.last().is_some_and(|p| p.n == 8192));
+        // the cliff: each unaligned point is far below its aligned neighbour,
+        // and the sweep passes through the current shape
+        let a = s.aligned.iter().find(|p| p.n == 4096).map(|p| p.flops);
+        assert!(a.is_some_and(|a| (a / v.flops - 1.0).abs() < 1e-12));
+        let u = s.unaligned.iter().find(|p| p.n == 4097);
         assert!(u.is_some_and(|u| a.is_some_and(|a| u.flops < 0.5 * a)));
-        for p in s.sweep_aligned.iter().chain(&s.sweep_unaligned) {
-            assert!(p.flops > 0.0 && p.flops <= s.roof * 1.0001, "{p:?}");
+        for p in s.aligned.iter().chain(&s.unaligned) {
+            assert!(p.flops > 0.0 && p.flops <= v.roof * 1.0001, "{p:?}");
         }
     }
 
@@ -367,6 +401,11 @@ mod tests {
                     (77, 3, 65535),
                 ] {
                     let s = view(m, n, k, d, hw).unwrap();
+                    let w = sweep(SweepKey::of(m, n, k, d, hw));
+                    assert!(w
+                        .aligned
+                        .iter()
+                        .all(|p| p.flops.is_finite() && p.flops > 0.0));
                     assert!(s.seconds.is_finite() && s.seconds > 0.0, "{} {d:?}", hw.id);
                     assert!(s.flops.is_finite() && s.flops > 0.0);
                     assert!(!s.why.is_empty());
