@@ -33,7 +33,7 @@ impl Roof {
     pub fn label(self) -> &'static str {
         match self {
             Roof::Datasheet => "datasheet peaks",
-            Roof::Achievable => "achievable (measured fractions)",
+            Roof::Achievable => "achievable (measured fractions, matmuls priced by shape)",
         }
     }
 }

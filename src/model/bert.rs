@@ -201,6 +201,8 @@ pub struct BertOp {
     pub output: f64,
     /// Name of the fused kernel this op joins; `None` for matmuls.
     pub segment: Option<&'static str>,
+    /// A weight matmul's shape (the GEMM model prices it under achievable roofs).
+    pub gemm: Option<super::gemm::Gemm>,
 }
 
 impl BertOp {
@@ -227,6 +229,7 @@ pub fn layer_ops(cfg: &BertConfig, batch: u32, seq: u32) -> Vec<BertOp> {
     let th = t * h;
     let tf = t * f;
     let scores = b * a * s * s;
+    use super::gemm::dim;
     let mm = |name, count, m: f64, n: f64, k: f64| BertOp {
         name,
         class: OpClass::TensorContraction,
@@ -236,6 +239,13 @@ pub fn layer_ops(cfg: &BertConfig, batch: u32, seq: u32) -> Vec<BertOp> {
         extra: k * n,
         output: m * n,
         segment: None,
+        gemm: Some(super::gemm::Gemm {
+            m: dim(m),
+            n: dim(n),
+            k: dim(k),
+            batch: 1,
+            b: super::gemm::Stored::Bf16,
+        }),
     };
     let pw = |name, class, per_elem: f64, n: f64, extra: f64, segment| BertOp {
         name,
@@ -246,6 +256,7 @@ pub fn layer_ops(cfg: &BertConfig, batch: u32, seq: u32) -> Vec<BertOp> {
         extra,
         output: n,
         segment: Some(segment),
+        gemm: None,
     };
     use OpClass::{ElementWise as E, StatNormalization as N};
     // Batched attention matmuls: B·A problems, accounted as one kernel.
@@ -258,6 +269,7 @@ pub fn layer_ops(cfg: &BertConfig, batch: u32, seq: u32) -> Vec<BertOp> {
         extra: th,
         output: scores,
         segment: None,
+        gemm: None,
     };
     let av = BertOp {
         name: "attention · V",
@@ -268,6 +280,7 @@ pub fn layer_ops(cfg: &BertConfig, batch: u32, seq: u32) -> Vec<BertOp> {
         extra: th,
         output: th,
         segment: None,
+        gemm: None,
     };
     // "Add & Norm" after attention and after the FFN: the projection's bias,
     // dropout, the residual add and layernorm.
@@ -333,12 +346,14 @@ pub struct BertKernel {
     /// How the kernel's time is split between classes: the member ops' eager
     /// roofline times, per kernel.
     pub class_weight: ByClass,
+    /// A weight matmul's shape.
+    pub gemm: Option<super::gemm::Gemm>,
 }
 
 impl BertKernel {
     pub fn group(&self) -> KernelGroup {
         KernelGroup {
-            bw_eff: 1.0,
+            gemm: self.gemm,
             cpu_ops: 0,
             latency: 0.0,
             name: self.name,
@@ -349,9 +364,15 @@ impl BertKernel {
         }
     }
 
-    /// Roofline time of one kernel on `m`.
+    /// Time of one kernel on `m`: its roofline time, or a weight matmul's price
+    /// under the GEMM model (achievable roofs, fixed costs included).
     pub fn time(&self, m: &Machine) -> f64 {
-        kernel_time(self.flops, self.bytes, m.ceiling(self.unit), m.bw).0
+        let p = self.group().parts(m);
+        if self.gemm.is_some() && m.gemm.is_some() {
+            p.total
+        } else {
+            p.roof
+        }
     }
 }
 
@@ -378,6 +399,10 @@ fn single(op: &BertOp, m: &Machine) -> BertKernel {
         bytes: op.bytes(m.elem_bytes),
         class_flops,
         class_weight,
+        gemm: op.gemm.map(|g| super::gemm::Gemm {
+            b: super::gemm::Stored::of_bytes(m.elem_bytes),
+            ..g
+        }),
     }
 }
 
@@ -417,6 +442,7 @@ fn fuse(run: &[BertOp], m: &Machine) -> Option<BertKernel> {
         bytes: m.elem_bytes * elems,
         class_flops,
         class_weight,
+        gemm: None,
     })
 }
 

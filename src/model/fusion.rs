@@ -146,7 +146,7 @@ pub fn remat(ops: u32, elements: f64, m: &Machine) -> Remat {
     let n = f64::from(ops.max(1));
     let b = m.elem_bytes;
     let kernel = |name, flops_per_elem: f64, accesses: f64| KernelGroup {
-        bw_eff: 1.0,
+        gemm: None,
         cpu_ops: 0,
         latency: 0.0,
         name,

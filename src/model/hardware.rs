@@ -90,6 +90,12 @@ pub struct Preset {
     pub fp8: Option<f64>,
     /// Where the numbers come from.
     pub source: &'static str,
+    /// Streaming multiprocessors (NVIDIA), compute units (AMD) or GPU cores
+    /// (Apple): how many output tiles of a matmul run at once (`model::gemm`);
+    /// 0 where unknown (the lab's measured GPU).
+    pub sms: u32,
+    /// Where [`Preset::sms`] comes from.
+    pub sms_source: &'static str,
 }
 
 const T: f64 = 1e12;
@@ -154,6 +160,8 @@ pub static PRESETS: &[Preset] = &[
         bf16: Some(125.0 * T), // fp16 tensor cores (V100 has no bf16; fp16 peak used)
         fp8: None,
         source: "NVIDIA Tesla V100 datasheet (2017): FP32 15.7 TFLOPS, Tensor 125 TFLOPS, HBM2 900 GB/s",
+        sms: 80,
+        sms_source: "NVIDIA Tesla V100 GPU Architecture whitepaper (2017): 80 SMs on the V100 SXM2",
     },
     Preset {
         id: "a100-40gb",
@@ -168,6 +176,8 @@ pub static PRESETS: &[Preset] = &[
         bf16: Some(312.0 * T),
         fp8: None,
         source: "NVIDIA A100 datasheet (2020) and Ampere whitepaper: FP32 19.5, TF32 156, BF16/FP16 312 TFLOPS dense; HBM2 1,555 GB/s",
+        sms: 108,
+        sms_source: "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020): 108 SMs",
     },
     Preset {
         id: "a100-80gb",
@@ -182,6 +192,8 @@ pub static PRESETS: &[Preset] = &[
         bf16: Some(312.0 * T),
         fp8: None,
         source: "NVIDIA A100 datasheet (80GB SXM column): FP32 19.5, TF32 156, BF16/FP16 312 TFLOPS dense; HBM2e 2,039 GB/s",
+        sms: 108,
+        sms_source: "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020): 108 SMs (both memory sizes)",
     },
     Preset {
         id: "h100-sxm",
@@ -196,6 +208,8 @@ pub static PRESETS: &[Preset] = &[
         bf16: Some(989.4 * T),
         fp8: Some(1978.9 * T),
         source: "NVIDIA H100 datasheet (SXM column; sparse figures halved): FP32 67, TF32 494.7, BF16 989.4, FP8 1,978.9 TFLOPS; HBM3 3.35 TB/s",
+        sms: 132,
+        sms_source: "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022): 132 SMs on the SXM5 part (989.4 TFLOP/s = 132 SMs x 1.83 GHz x 4,096 bf16 FLOP per clock)",
     },
     Preset {
         id: "h100-pcie",
@@ -210,6 +224,8 @@ pub static PRESETS: &[Preset] = &[
         bf16: Some(756.0 * T),
         fp8: Some(1513.0 * T),
         source: "NVIDIA H100 datasheet (PCIe column; sparse figures halved): FP32 51.2, TF32 378, BF16 756, FP8 1,513 TFLOPS; HBM2e 2.0 TB/s",
+        sms: 114,
+        sms_source: "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022): 114 SMs on the PCIe part (Chips and Cheese, 2023-07, tested one with 114)",
     },
     Preset {
         id: "h200",
@@ -224,6 +240,8 @@ pub static PRESETS: &[Preset] = &[
         bf16: Some(989.4 * T),
         fp8: Some(1978.9 * T),
         source: "NVIDIA H200 datasheet (SXM column; sparse figures halved): FP32 67, TF32 494.7, BF16 989.4, FP8 1,978.9 TFLOPS; HBM3e 4.8 TB/s, 141 GB",
+        sms: 132,
+        sms_source: "the H100 SXM's GH100 configuration, 132 SMs: its bf16 peak, 989.4 TFLOP/s, is 132 SMs x 1.83 GHz x 4,096 FLOP per clock",
     },
     Preset {
         id: "b200",
@@ -238,6 +256,8 @@ pub static PRESETS: &[Preset] = &[
         bf16: Some(2250.0 * T),
         fp8: Some(4500.0 * T),
         source: "NVIDIA DGX/HGX B200 datasheet, per GPU (8-GPU totals divided by 8, sparse halved): TF32 1.1, BF16 2.25, FP8 4.5 PFLOPS dense, FP32 80 TFLOPS; HBM3e 8 TB/s",
+        sms: 148,
+        sms_source: "NVIDIA Blackwell architecture: two dies of 74 SMs, 148 SMs per B200 GPU",
     },
     Preset {
         id: "mi300x",
@@ -252,6 +272,8 @@ pub static PRESETS: &[Preset] = &[
         bf16: Some(1307.4 * T),
         fp8: Some(2614.9 * T),
         source: "AMD Instinct MI300X datasheet: FP32 vector 81.7, FP32 matrix 163.4, TF32 653.7, BF16 1,307.4, FP8 2,614.9 TFLOPS dense; HBM3 5.3 TB/s",
+        sms: 304,
+        sms_source: "AMD Instinct MI300X datasheet and CDNA 3 whitepaper: 304 compute units",
     },
     Preset {
         id: "rtx-3090",
@@ -266,6 +288,8 @@ pub static PRESETS: &[Preset] = &[
         bf16: Some(71.0 * T),
         fp8: None,
         source: "NVIDIA Ampere GA102 whitepaper (RTX 3090): FP32 35.6, TF32 35.6, FP16 tensor with FP32 accumulate 71 TFLOPS dense; GDDR6X 936 GB/s",
+        sms: 82,
+        sms_source: "NVIDIA Ampere GA102 whitepaper: 82 SMs on the RTX 3090",
     },
     Preset {
         id: "rtx-4090",
@@ -280,6 +304,8 @@ pub static PRESETS: &[Preset] = &[
         bf16: Some(165.2 * T),
         fp8: Some(330.3 * T),
         source: "NVIDIA Ada Lovelace whitepaper (RTX 4090): FP32 82.6, TF32 82.6, FP16/BF16 tensor with FP32 accumulate 165.2, FP8 330.3 TFLOPS dense; GDDR6X 1,008 GB/s",
+        sms: 128,
+        sms_source: "NVIDIA Ada Lovelace architecture whitepaper: 128 SMs on the RTX 4090",
     },
     Preset {
         id: "l4",
@@ -294,6 +320,8 @@ pub static PRESETS: &[Preset] = &[
         bf16: Some(121.0 * T),
         fp8: Some(242.5 * T),
         source: "NVIDIA L4 datasheet (sparse figures halved): FP32 30.3, TF32 60, BF16 121, FP8 242.5 TFLOPS; GDDR6 300 GB/s",
+        sms: 58,
+        sms_source: "NVIDIA L4 datasheet and Ada whitepaper: 7,424 CUDA cores at 128 per SM, 58 SMs",
     },
     Preset {
         id: "t4",
@@ -308,6 +336,8 @@ pub static PRESETS: &[Preset] = &[
         bf16: Some(65.0 * T), // fp16 tensor cores (Turing has no bf16; fp16 peak used)
         fp8: None,
         source: "NVIDIA T4 datasheet: FP32 8.1, mixed-precision FP16 tensor 65 TFLOPS; GDDR6 320 GB/s",
+        sms: 40,
+        sms_source: "NVIDIA Turing architecture whitepaper: T4 has 40 SMs (2,560 CUDA cores at 64 per SM)",
     },
     Preset {
         id: "m2-max",
@@ -322,6 +352,8 @@ pub static PRESETS: &[Preset] = &[
         bf16: None,
         fp8: None,
         source: "Apple M2 Pro/M2 Max press release (Jan 2023): 13.6 TFLOPS GPU, 400 GB/s unified memory; no matrix units exposed to the GPU",
+        sms: 38,
+        sms_source: "Apple M2 Pro/M2 Max press release (Jan 2023): a 38-core GPU",
     },
 ];
 
@@ -349,6 +381,8 @@ pub static MEASURED: Preset = Preset {
     source:
         "Measured by brrr's lab in this browser: fp32 peak (FMA = 2 FLOPs), copy bandwidth and \
              launch overhead. Its tensor cores, if any, are not measured.",
+    sms: 0,
+    sms_source: "not known: the lab measures rates, not the GPU's layout",
 };
 
 impl Preset {
@@ -422,6 +456,11 @@ mod tests {
                 assert!(peak.is_finite() && peak > 0.0, "{} {:?}", p.id, d);
             }
             assert!(p.source.len() > 20, "{} needs a source", p.id);
+            assert!(
+                p.sms > 0 && p.sms_source.len() > 20,
+                "{} needs its SM count",
+                p.id
+            );
             assert!(p.supports(p.default_dtype()));
             assert!(p.supports(Dtype::Fp32));
         }

@@ -67,7 +67,7 @@ pub struct Crossover {
 /// The fused kernel of `repeat` (at least 1) multiplies on `n` elements.
 pub fn kernel(repeat: u32, n: f64, elem_bytes: f64) -> KernelGroup {
     KernelGroup {
-        bw_eff: 1.0,
+        gemm: None,
         cpu_ops: 0,
         latency: 0.0,
         name: "x * 2, repeated",

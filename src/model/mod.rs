@@ -6,6 +6,7 @@ pub mod bert;
 pub mod dit;
 pub mod double_batch;
 pub mod fusion;
+pub mod gemm;
 pub mod generations;
 pub mod hardware;
 pub mod limit;

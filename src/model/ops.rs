@@ -63,19 +63,16 @@ pub enum Attention {
     Flash,
 }
 
-/// `[m, k] × [k, n]`: one kernel.
+/// `[m, k] × [k, n]`: one kernel (priced by the GEMM model under achievable roofs).
 pub fn matmul(m: u32, n: u32, k: u32, b: f64) -> Vec<KernelGroup> {
-    let (m, n, k) = (f64::from(m), f64::from(n), f64::from(k));
-    vec![KernelGroup {
-        bw_eff: 1.0,
-        cpu_ops: 0,
-        latency: 0.0,
-        name: "matmul",
-        unit: Unit::Matmul,
-        count: 1,
-        flops: 2.0 * m * n * k,
-        bytes: b * (m * k + k * n + m * n),
-    }]
+    let g = super::gemm::Gemm {
+        m,
+        n,
+        k,
+        batch: 1,
+        b: super::gemm::Stored::of_bytes(b),
+    };
+    vec![KernelGroup::gemm("matmul", g, g.bytes(b))]
 }
 
 /// A chain of `ops` (at least 1) one-FLOP pointwise ops on `elements` elements.
@@ -83,7 +80,7 @@ pub fn pointwise_chain(ops: u32, elements: f64, b: f64, fused: bool) -> Vec<Kern
     let ops = ops.max(1);
     if fused {
         vec![KernelGroup {
-            bw_eff: 1.0,
+            gemm: None,
             cpu_ops: 0,
             latency: 0.0,
             name: "fused chain",
@@ -94,7 +91,7 @@ pub fn pointwise_chain(ops: u32, elements: f64, b: f64, fused: bool) -> Vec<Kern
         }]
     } else {
         vec![KernelGroup {
-            bw_eff: 1.0,
+            gemm: None,
             cpu_ops: 0,
             latency: 0.0,
             name: "pointwise op",
@@ -114,7 +111,7 @@ pub fn row_reduction(kind: Reduction, rows: u32, cols: u32, b: f64) -> Vec<Kerne
         Reduction::Softmax => 0.0,
     };
     vec![KernelGroup {
-        bw_eff: 1.0,
+        gemm: None,
         cpu_ops: 0,
         latency: 0.0,
         name: match kind {
@@ -147,7 +144,7 @@ pub fn attention(
     match kind {
         Attention::Naive => vec![
             KernelGroup {
-                bw_eff: 1.0,
+                gemm: None,
                 cpu_ops: 0,
                 latency: 0.0,
                 name: "QKᵀ",
@@ -157,7 +154,7 @@ pub fn attention(
                 bytes: b * (2.0 * qkv + scores),
             },
             KernelGroup {
-                bw_eff: 1.0,
+                gemm: None,
                 cpu_ops: 0,
                 latency: 0.0,
                 name: "softmax",
@@ -167,7 +164,7 @@ pub fn attention(
                 bytes: b * 2.0 * scores,
             },
             KernelGroup {
-                bw_eff: 1.0,
+                gemm: None,
                 cpu_ops: 0,
                 latency: 0.0,
                 name: "P·V",
@@ -178,7 +175,7 @@ pub fn attention(
             },
         ],
         Attention::Flash => vec![KernelGroup {
-            bw_eff: 1.0,
+            gemm: None,
             cpu_ops: 0,
             latency: 0.0,
             name: "flash attention",

@@ -371,7 +371,7 @@ impl OneAdd {
 
 pub fn one_add(elements: f64, m: &Machine) -> OneAdd {
     let add = KernelGroup {
-        bw_eff: 1.0,
+        gemm: None,
         cpu_ops: 0,
         latency: 0.0,
         name: "a + b",

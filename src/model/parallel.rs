@@ -327,7 +327,7 @@ pub fn kernel(
         count: 1,
         flops: 0.0,
         bytes: c.bus_factor(n) * bytes.max(0.0),
-        bw_eff: 1.0,
+        gemm: None,
         cpu_ops: 0,
         latency: collective(c, n, bytes, link).total(),
     }

@@ -67,8 +67,33 @@ impl Setting {
     /// The effective machine: the matmul ceiling is the slider; the pointwise
     /// ceiling is the preset's (half its fp32 FMA rate) scaled by the same factor the
     /// slider moved the matmul peak by. With achievable roofs, each is scaled by the
-    /// preset's measured (or estimated) fraction ([`achievable::fractions`]).
+    /// preset's measured (or estimated) fraction ([`achievable::fractions`]) and
+    /// matmuls with a shape are priced by the GEMM model ([`super::gemm`]).
     pub fn machine(&self) -> Machine {
+        Machine {
+            gemm: match self.roof {
+                Roof::Datasheet => None,
+                Roof::Achievable => super::gemm::Hw::of(self.hw, self.dtype),
+            },
+            ..self.roofs()
+        }
+    }
+
+    /// [`Setting::machine`] at the preset's own datasheet numbers on achievable
+    /// roofs, without the GEMM model: what the GEMM model is calibrated on.
+    pub fn achievable_machine(&self) -> Machine {
+        Setting {
+            flops: preset_flops(self.hw, self.dtype),
+            bw: self.hw.mem_bw,
+            roof: Roof::Achievable,
+            ..*self
+        }
+        .roofs()
+    }
+
+    /// The machine's roofs: the sliders, scaled by the achievable fractions on
+    /// achievable roofs; no GEMM model.
+    fn roofs(&self) -> Machine {
         let scale = self.flops / preset_flops(self.hw, self.dtype);
         let (f_mm, f_pw, f_bw) = match self.roof {
             Roof::Datasheet => (1.0, 1.0, 1.0),
@@ -84,6 +109,7 @@ impl Setting {
             overhead: self.overhead,
             elem_bytes: self.dtype.bytes(),
             floor: super::hardware::kernel_floor(self.hw).seconds,
+            gemm: None,
         }
     }
 

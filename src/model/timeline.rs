@@ -180,8 +180,11 @@ pub fn simulate_issued(
     let mut link = 0.0f64;
     let (mut busy_compute, mut busy_memory, mut busy_floor, mut busy_comm) = (0.0, 0.0, 0.0, 0.0);
     for (gi, g) in groups.iter().enumerate() {
-        let (roof, bound) = g.roof_time(m);
-        let t = g.fixed_time(roof, m);
+        let super::workload::Parts {
+            roof,
+            bound,
+            total: t,
+        } = g.parts(m);
         for _ in 0..g.count {
             let (cpu_start, cpu_end) = issue(spans.len());
             let (gpu_start, gpu_end) = match g.unit {
@@ -244,12 +247,13 @@ mod tests {
             overhead,
             elem_bytes: 4.0,
             floor: 0.0,
+            gemm: None,
         }
     }
 
     fn group(count: u32, flops: f64, bytes: f64) -> KernelGroup {
         KernelGroup {
-            bw_eff: 1.0,
+            gemm: None,
             cpu_ops: 0,
             latency: 0.0,
             name: "k",

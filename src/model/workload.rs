@@ -70,6 +70,9 @@ pub struct Machine {
     /// (`hardware::kernel_floor`: 1.0 µs measured per kernel inside a CUDA graph on
     /// an H100). A kernel's time is `max(roofline time, floor)`.
     pub floor: f64,
+    /// The GEMM model's numbers for this GPU and dtype (achievable roofs); `None`
+    /// on datasheet roofs, where matmuls keep the roofline.
+    pub gemm: Option<super::gemm::Hw>,
 }
 
 impl Machine {
@@ -101,51 +104,87 @@ pub struct KernelGroup {
     pub flops: f64,
     /// Per kernel.
     pub bytes: f64,
-    /// The share of the machine's bandwidth this kernel reaches, in (0, 1]: 1 on
-    /// datasheet roofs; under achievable roofs a weight-streaming decode matmul gets
-    /// its measured fraction (`model::llm::stream`).
-    pub bw_eff: f64,
     /// Ops the framework dispatches along with each kernel that launch no kernel
     /// themselves (views, reshapes, metadata): each costs the CPU one
     /// [`Machine::overhead`] and the GPU nothing.
     pub cpu_ops: u32,
-    /// GPU seconds the kernel takes beyond its roofline time: a small matrix-vector
-    /// product's ramp and tail under achievable roofs (`model::llm::stream`), 0
-    /// elsewhere. Counted with the kernel floor as fixed cost per kernel.
+    /// GPU seconds the kernel takes beyond its roofline time, 0 but for a
+    /// collective, whose whole time it is (`model::parallel::kernel`).
     pub latency: f64,
+    /// The matmul's shape, where it is one: priced by the GEMM model
+    /// ([`super::gemm::price`]) whenever the machine carries one (achievable
+    /// roofs), by the roofline otherwise.
+    pub gemm: Option<super::gemm::Gemm>,
+}
+
+/// One kernel's time on a machine: its roof part (what compute or memory takes),
+/// what bounds it, and its whole time (the roof part and its fixed costs: the
+/// kernel floor, a GEMM's launch and fills, a collective's time).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Parts {
+    pub roof: f64,
+    pub bound: Bound,
+    pub total: f64,
 }
 
 impl KernelGroup {
+    /// A matmul kernel `g` moving `bytes`, at the matmul ceiling.
+    pub fn gemm(name: &'static str, g: super::gemm::Gemm, bytes: f64) -> KernelGroup {
+        KernelGroup {
+            name,
+            unit: Unit::Matmul,
+            count: 1,
+            flops: g.flops(),
+            bytes,
+            cpu_ops: 0,
+            latency: 0.0,
+            gemm: Some(g),
+        }
+    }
     pub fn intensity(&self) -> f64 {
         self.flops / self.bytes
     }
-    /// Time of one kernel of this group and what bounds its roofline time: at least
-    /// the machine's kernel floor ([`Machine::floor`]).
-    pub fn time(&self, m: &Machine) -> (f64, Bound) {
-        let (t, bound) = self.roof_time(m);
-        (self.fixed_time(t, m), bound)
-    }
-    /// A roofline time `t` with the kernel's fixed costs: its latency added, then
-    /// raised to the machine's floor.
-    pub fn fixed_time(&self, t: f64, m: &Machine) -> f64 {
-        let latency = if self.latency > 0.0 {
-            self.latency
-        } else {
-            0.0
-        };
-        floored(t + latency, m.floor)
-    }
-    /// The roofline time alone (no floor): max(FLOPs / ceiling, bytes / bandwidth).
-    pub fn roof_time(&self, m: &Machine) -> (f64, Bound) {
-        let eff = if self.bw_eff > 0.0 && self.bw_eff <= 1.0 {
-            self.bw_eff
-        } else {
-            1.0
-        };
+    /// THE time of one kernel of this group on `m`: a matmul with a shape on a
+    /// machine with the GEMM model is priced by it ([`super::gemm::price`]);
+    /// every other kernel by the roofline, at least the machine's kernel floor
+    /// ([`Machine::floor`]), a collective by its own time.
+    pub fn parts(&self, m: &Machine) -> Parts {
         if let Unit::Collective { .. } = self.unit {
-            return (0.0, Bound::Memory);
+            let t = if self.latency > 0.0 {
+                self.latency
+            } else {
+                0.0
+            };
+            return Parts {
+                roof: 0.0,
+                bound: Bound::Memory,
+                total: floored(t, m.floor),
+            };
         }
-        kernel_time(self.flops, self.bytes, m.ceiling(self.unit), m.bw * eff)
+        if let (Unit::Matmul, Some(g), Some(h)) = (self.unit, self.gemm, m.gemm) {
+            let p = super::gemm::price(&g, self.bytes, m, &h);
+            return Parts {
+                roof: p.roof,
+                bound: p.bound,
+                total: p.seconds,
+            };
+        }
+        let (roof, bound) = kernel_time(self.flops, self.bytes, m.ceiling(self.unit), m.bw);
+        Parts {
+            roof,
+            bound,
+            total: floored(roof, m.floor),
+        }
+    }
+    /// Time of one kernel of this group and what bounds its roof part.
+    pub fn time(&self, m: &Machine) -> (f64, Bound) {
+        let p = self.parts(m);
+        (p.total, p.bound)
+    }
+    /// The roof part alone: compute or memory time, without the fixed costs.
+    pub fn roof_time(&self, m: &Machine) -> (f64, Bound) {
+        let p = self.parts(m);
+        (p.roof, p.bound)
     }
     /// Ops dispatched for each kernel of the group: the kernel's own and its
     /// [`KernelGroup::cpu_ops`].
@@ -171,22 +210,24 @@ pub fn kernels(s: &Shape, elem_bytes: f64) -> Vec<KernelGroup> {
     let ops = f64::from(s.ops.max(1));
     let mut out = Vec::with_capacity(2);
     if s.workload == Workload::Mlp {
-        out.push(KernelGroup {
-            bw_eff: 1.0,
-            cpu_ops: 0,
-            latency: 0.0,
-            name: "matmul",
-            unit: Unit::Matmul,
-            count: 1,
-            flops: 2.0 * b * d * d,
-            bytes: elem_bytes * (b * d + d * d + b * d),
-        });
+        let g = super::gemm::Gemm {
+            m: s.batch,
+            n: s.hidden,
+            k: s.hidden,
+            batch: 1,
+            b: super::gemm::Stored::of_bytes(elem_bytes),
+        };
+        out.push(KernelGroup::gemm(
+            "matmul",
+            g,
+            elem_bytes * (b * d + d * d + b * d),
+        ));
     }
     if s.fused {
         out.push(KernelGroup {
-            bw_eff: 1.0,
             cpu_ops: 0,
             latency: 0.0,
+            gemm: None,
             name: "fused chain",
             unit: Unit::Pointwise,
             count: 1,
@@ -195,9 +236,9 @@ pub fn kernels(s: &Shape, elem_bytes: f64) -> Vec<KernelGroup> {
         });
     } else {
         out.push(KernelGroup {
-            bw_eff: 1.0,
             cpu_ops: 0,
             latency: 0.0,
+            gemm: None,
             name: "pointwise op",
             unit: Unit::Pointwise,
             count: s.ops.max(1),

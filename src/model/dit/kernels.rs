@@ -23,7 +23,7 @@ fn views(r: &DitRun, mut k: KernelGroup, n: u32) -> KernelGroup {
 
 fn g(name: &'static str, unit: Unit, flops: f64, bytes: f64) -> KernelGroup {
     KernelGroup {
-        bw_eff: 1.0,
+        gemm: None,
         cpu_ops: 0,
         latency: 0.0,
         name,
@@ -32,6 +32,20 @@ fn g(name: &'static str, unit: Unit, flops: f64, bytes: f64) -> KernelGroup {
         flops,
         bytes,
     }
+}
+
+/// `k` with the shape of its matmul: `m` rows, `k_in` shared, `n` columns out,
+/// bf16 (the GEMM model prices it under achievable roofs).
+fn shaped(mut k: KernelGroup, m: f64, k_in: f64, n: f64) -> KernelGroup {
+    use crate::model::gemm::dim;
+    k.gemm = Some(crate::model::gemm::Gemm {
+        m: dim(m),
+        n: dim(n),
+        k: dim(k_in),
+        batch: 1,
+        b: crate::model::gemm::Stored::Bf16,
+    });
+    k
 }
 
 /// One collective of the sequence-parallel step over `r.link` (its whole time is
@@ -72,11 +86,16 @@ pub fn block(r: &DitRun) -> Vec<(KernelGroup, Class)> {
         (
             views(
                 r,
-                g(
-                    "adaLN modulation linear",
-                    Matmul,
-                    2.0 * b * cd * 6.0 * h,
-                    A * (cd * 6.0 * h + b * (cd + 6.0 * h)),
+                shaped(
+                    g(
+                        "adaLN modulation linear",
+                        Matmul,
+                        2.0 * b * cd * 6.0 * h,
+                        A * (cd * 6.0 * h + b * (cd + 6.0 * h)),
+                    ),
+                    b,
+                    cd,
+                    6.0 * h,
                 ),
                 1,
             ),
@@ -117,11 +136,16 @@ pub fn block(r: &DitRun) -> Vec<(KernelGroup, Class)> {
     let epi = if r.fused { A * act } else { 0.0 };
     ln_mod(&mut out);
     out.push((
-        g(
-            "QKV projection",
-            Matmul,
-            2.0 * t * h * 3.0 * h,
-            A * (3.0 * h * h + act + 3.0 * act),
+        shaped(
+            g(
+                "QKV projection",
+                Matmul,
+                2.0 * t * h * 3.0 * h,
+                A * (3.0 * h * h + act + 3.0 * act),
+            ),
+            t,
+            h,
+            3.0 * h,
         ),
         Attention,
     ));
@@ -173,11 +197,16 @@ pub fn block(r: &DitRun) -> Vec<(KernelGroup, Class)> {
     out.push((
         views(
             r,
-            g(
-                "output projection",
-                Matmul,
-                2.0 * t * h * h,
-                A * (h * h + 2.0 * act) + epi,
+            shaped(
+                g(
+                    "output projection",
+                    Matmul,
+                    2.0 * t * h * h,
+                    A * (h * h + 2.0 * act) + epi,
+                ),
+                t,
+                h,
+                h,
             ),
             1,
         ),
@@ -186,11 +215,16 @@ pub fn block(r: &DitRun) -> Vec<(KernelGroup, Class)> {
     gate_res(&mut out);
     ln_mod(&mut out);
     out.push((
-        g(
-            "fc1",
-            Matmul,
-            2.0 * t * h * 4.0 * h,
-            A * (4.0 * h * h + act + 4.0 * act),
+        shaped(
+            g(
+                "fc1",
+                Matmul,
+                2.0 * t * h * 4.0 * h,
+                A * (4.0 * h * h + act + 4.0 * act),
+            ),
+            t,
+            h,
+            4.0 * h,
         ),
         Mlp,
     ));
@@ -201,11 +235,16 @@ pub fn block(r: &DitRun) -> Vec<(KernelGroup, Class)> {
         ));
     }
     out.push((
-        g(
-            "fc2",
-            Matmul,
-            2.0 * t * 4.0 * h * h,
-            A * (4.0 * h * h + 4.0 * act + act) + epi,
+        shaped(
+            g(
+                "fc2",
+                Matmul,
+                2.0 * t * 4.0 * h * h,
+                A * (4.0 * h * h + 4.0 * act + act) + epi,
+            ),
+            t,
+            4.0 * h,
+            h,
         ),
         Mlp,
     ));
@@ -225,20 +264,30 @@ pub fn kernels(r: &DitRun) -> Vec<(KernelGroup, Class)> {
     let cd = f64::from(c.cond);
     let mut out = vec![
         (
-            g(
-                "patch embedding",
-                Unit::Matmul,
-                2.0 * t * patch_in * h,
-                A * (patch_in * h + t * (patch_in + h)),
+            shaped(
+                g(
+                    "patch embedding",
+                    Unit::Matmul,
+                    2.0 * t * patch_in * h,
+                    A * (patch_in * h + t * (patch_in + h)),
+                ),
+                t,
+                patch_in,
+                h,
             ),
             p,
         ),
         (
-            g(
-                "timestep embedding",
-                Unit::Matmul,
-                2.0 * b * 2.0 * cd * cd,
-                A * 2.0 * cd * cd,
+            shaped(
+                g(
+                    "timestep embedding",
+                    Unit::Matmul,
+                    2.0 * b * 2.0 * cd * cd,
+                    A * 2.0 * cd * cd,
+                ),
+                b,
+                2.0 * cd,
+                cd,
             ),
             p,
         ),
@@ -257,11 +306,16 @@ pub fn kernels(r: &DitRun) -> Vec<(KernelGroup, Class)> {
         p,
     ));
     out.push((
-        g(
-            "final linear",
-            Unit::Matmul,
-            2.0 * t * h * patch_out,
-            A * (h * patch_out + t * (h + patch_out)),
+        shaped(
+            g(
+                "final linear",
+                Unit::Matmul,
+                2.0 * t * h * patch_out,
+                A * (h * patch_out + t * (h + patch_out)),
+            ),
+            t,
+            h,
+            patch_out,
         ),
         p,
     ));

@@ -116,26 +116,40 @@ fn linear(
                 0.0,
                 a * params,
             ),
+            super::kernels::shaped(
+                k(
+                    name,
+                    Unit::Matmul,
+                    part,
+                    2.0 * t * params,
+                    0.0,
+                    0.0,
+                    a * (params + t * (n_in + n_out)),
+                ),
+                t,
+                n_in,
+                n_out,
+                1.0,
+                crate::model::gemm::Stored::Bf16,
+            ),
+            pass("× scales", part, t * n_out, 2.0 * a, a),
+        ]
+    } else {
+        vec![super::kernels::shaped(
             k(
                 name,
                 Unit::Matmul,
                 part,
                 2.0 * t * params,
+                w * params,
                 0.0,
-                0.0,
-                a * (params + t * (n_in + n_out)),
+                a * t * (n_in + n_out),
             ),
-            pass("× scales", part, t * n_out, 2.0 * a, a),
-        ]
-    } else {
-        vec![k(
-            name,
-            Unit::Matmul,
-            part,
-            2.0 * t * params,
-            w * params,
-            0.0,
-            a * t * (n_in + n_out),
+            t,
+            n_in,
+            n_out,
+            1.0,
+            r.wdtype.stored(),
         )]
     }
 }

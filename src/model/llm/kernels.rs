@@ -109,7 +109,7 @@ pub(super) fn k(
 ) -> LlmKernel {
     LlmKernel {
         group: KernelGroup {
-            bw_eff: 1.0,
+            gemm: None,
             cpu_ops: 0,
             latency: 0.0,
             name,
@@ -123,6 +123,28 @@ pub(super) fn k(
         kv_bytes,
         in_layer: true,
     }
+}
+
+/// `kern` with the shape of its matmul: `t` rows (tokens), `n_in` wide in
+/// (the shared dimension), `n_out` wide out, `batch` problems (a mixture of
+/// experts' grouped kernel), the weights stored as `b`.
+pub(super) fn shaped(
+    mut kern: LlmKernel,
+    t: f64,
+    n_in: f64,
+    n_out: f64,
+    batch: f64,
+    b: crate::model::gemm::Stored,
+) -> LlmKernel {
+    use crate::model::gemm::dim;
+    kern.group.gemm = Some(crate::model::gemm::Gemm {
+        m: dim(t),
+        n: dim(n_out),
+        k: dim(n_in),
+        batch: dim(batch),
+        b,
+    });
+    kern
 }
 
 /// Tokens through the layers in one step.
@@ -232,6 +254,11 @@ pub fn per_gpu_layer(layer: Vec<LlmKernel>, r: &LlmRun) -> Vec<LlmKernel> {
         }
         let dispatch = moe && kern.group.name == "top-k routing";
         if split_by_tp(&kern) {
+            // the output and down projections split their input rows (K), the
+            // others their output columns (N)
+            let along_k =
+                kern.group.name == "output projection" || kern.group.name.contains("down");
+            kern.group.gemm = kern.group.gemm.map(|g| g.split(tp, along_k));
             kern.group.flops /= n;
             kern.group.bytes /= n;
             kern.weight_bytes /= n;
@@ -314,16 +341,24 @@ pub fn compiled_layer(r: &LlmRun) -> Vec<LlmKernel> {
             3.0 * a * t * h,
         )
     };
+    let stored = r.wdtype.stored();
     let mut out = vec![
         norm("RMSNorm (attention)"),
-        k(
-            "QKV projection",
-            Unit::Matmul,
-            Part::Projections,
-            2.0 * t * h * (h + 2.0 * kvw),
-            w * h * (h + 2.0 * kvw),
-            kvb * t * 2.0 * kvw,
-            a * t * (2.0 * h),
+        shaped(
+            k(
+                "QKV projection",
+                Unit::Matmul,
+                Part::Projections,
+                2.0 * t * h * (h + 2.0 * kvw),
+                w * h * (h + 2.0 * kvw),
+                kvb * t * 2.0 * kvw,
+                a * t * (2.0 * h),
+            ),
+            t,
+            h,
+            h + 2.0 * kvw,
+            1.0,
+            stored,
         ),
         k(
             "RoPE",
@@ -385,14 +420,21 @@ pub fn compiled_layer(r: &LlmRun) -> Vec<LlmKernel> {
         )),
         (Phase::Prefill, false) => naive(&mut out, b * heads * ctx * ctx, t * kvw * kvb),
     }
-    out.push(k(
-        "output projection",
-        Unit::Matmul,
-        Part::Projections,
-        2.0 * t * h * h,
-        w * h * h,
-        0.0,
-        2.0 * a * t * h,
+    out.push(shaped(
+        k(
+            "output projection",
+            Unit::Matmul,
+            Part::Projections,
+            2.0 * t * h * h,
+            w * h * h,
+            0.0,
+            2.0 * a * t * h,
+        ),
+        t,
+        h,
+        h,
+        1.0,
+        stored,
     ));
     out.push(residual());
     out.push(norm("RMSNorm (MLP)"));
@@ -401,14 +443,21 @@ pub fn compiled_layer(r: &LlmRun) -> Vec<LlmKernel> {
     // touches, after a router
     let (kk, touched, names) = if c.experts > 1 {
         let e = f64::from(c.experts);
-        out.push(k(
-            "router",
-            Unit::Matmul,
-            Part::Mlp,
-            2.0 * t * h * e,
-            w * h * e,
-            0.0,
-            a * t * (h + e),
+        out.push(shaped(
+            k(
+                "router",
+                Unit::Matmul,
+                Part::Mlp,
+                2.0 * t * h * e,
+                w * h * e,
+                0.0,
+                a * t * (h + e),
+            ),
+            t,
+            h,
+            e,
+            1.0,
+            stored,
         ));
         out.push(k(
             "top-k routing",
@@ -427,14 +476,24 @@ pub fn compiled_layer(r: &LlmRun) -> Vec<LlmKernel> {
     } else {
         (1.0, 1.0, ["MLP gate+up", "SiLU·mul", "MLP down"])
     };
-    out.push(k(
-        names[0],
-        Unit::Matmul,
-        Part::Mlp,
-        2.0 * t * kk * h * 2.0 * f,
-        w * touched * h * 2.0 * f,
-        0.0,
-        a * t * kk * (h + 2.0 * f),
+    // a mixture of experts' grouped kernel: the touched experts' problems side
+    // by side, the routed tokens shared among them
+    let rows = t * kk / touched;
+    out.push(shaped(
+        k(
+            names[0],
+            Unit::Matmul,
+            Part::Mlp,
+            2.0 * t * kk * h * 2.0 * f,
+            w * touched * h * 2.0 * f,
+            0.0,
+            a * t * kk * (h + 2.0 * f),
+        ),
+        rows,
+        h,
+        2.0 * f,
+        touched,
+        stored,
     ));
     out.push(k(
         names[1],
@@ -445,14 +504,21 @@ pub fn compiled_layer(r: &LlmRun) -> Vec<LlmKernel> {
         0.0,
         3.0 * a * t * kk * f,
     ));
-    out.push(k(
-        names[2],
-        Unit::Matmul,
-        Part::Mlp,
-        2.0 * t * kk * f * h,
-        w * touched * f * h,
-        0.0,
-        a * t * kk * (f + h),
+    out.push(shaped(
+        k(
+            names[2],
+            Unit::Matmul,
+            Part::Mlp,
+            2.0 * t * kk * f * h,
+            w * touched * f * h,
+            0.0,
+            a * t * kk * (f + h),
+        ),
+        rows,
+        f,
+        h,
+        touched,
+        stored,
     ));
     out.push(residual());
     out
@@ -487,14 +553,21 @@ pub(super) fn compiled_after(r: &LlmRun) -> Vec<LlmKernel> {
             0.0,
             2.0 * a * b * h,
         ),
-        k(
-            "LM head",
-            Unit::Matmul,
-            Part::LmHead,
-            2.0 * b * h * v,
-            w * h * v,
-            0.0,
-            a * b * (h + v),
+        shaped(
+            k(
+                "LM head",
+                Unit::Matmul,
+                Part::LmHead,
+                2.0 * b * h * v,
+                w * h * v,
+                0.0,
+                a * b * (h + v),
+            ),
+            b,
+            h,
+            v,
+            1.0,
+            r.wdtype.stored(),
         ),
         k(
             "sample: top-k",

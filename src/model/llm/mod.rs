@@ -26,7 +26,6 @@ pub mod kernels;
 pub mod launch;
 pub mod measured;
 pub mod step;
-pub mod stream;
 pub mod view;
 
 use super::hardware::Dtype;
@@ -176,6 +175,16 @@ impl WeightDtype {
     pub const IDS: [&'static str; 4] = ["bf16", "fp8", "int8", "int4"];
     pub fn id(self) -> &'static str {
         Self::IDS[self as usize]
+    }
+    /// How the GEMM model streams weights stored this way.
+    pub fn stored(self) -> crate::model::gemm::Stored {
+        use crate::model::gemm::Stored;
+        match self {
+            WeightDtype::Bf16 => Stored::Bf16,
+            WeightDtype::Fp8 => Stored::Fp8,
+            WeightDtype::Int8 => Stored::Int8,
+            WeightDtype::Int4 => Stored::Int4,
+        }
     }
     pub fn bytes(self) -> f64 {
         match self {
@@ -377,6 +386,9 @@ pub fn machine_for(setting: &Setting, dtype: Dtype) -> Machine {
     Machine {
         matmul_flops: base.matmul_flops * scale,
         elem_bytes: dtype.bytes(),
+        gemm: base
+            .gemm
+            .and_then(|_| crate::model::gemm::Hw::of(setting.hw, dtype)),
         ..base
     }
 }

@@ -162,22 +162,10 @@ pub fn machine(r: &LlmRun, setting: &Setting) -> Machine {
     }
 }
 
-/// The step's kernels as the timeline runs them: weight-streaming matmuls at their
-/// measured share of the bandwidth, plus a GEMV's fixed latency, under achievable
-/// roofs ([`super::stream`]).
-pub fn groups(r: &LlmRun, ks: &[LlmKernel], setting: &Setting) -> Vec<KernelGroup> {
-    let eff = super::stream::efficiency(r.wdtype, setting);
-    let latency = super::stream::latency(setting);
-    ks.iter()
-        .map(|k| {
-            let mut g = k.group.clone();
-            if k.weight_bytes > 0.0 && g.unit == Unit::Matmul {
-                g.bw_eff = eff;
-                g.latency = latency;
-            }
-            g
-        })
-        .collect()
+/// The step's kernels as the timeline runs them (each matmul priced by the GEMM
+/// model under achievable roofs, [`crate::model::gemm`]).
+pub fn groups(_r: &LlmRun, ks: &[LlmKernel], _setting: &Setting) -> Vec<KernelGroup> {
+    ks.iter().map(|k| k.group.clone()).collect()
 }
 
 /// The timeline on `m`: every op dispatched by the CPU (eager), or the compiled

@@ -25,6 +25,7 @@ pub mod llm;
 pub mod microbench;
 pub mod overhead;
 pub mod remedies;
+pub mod shapes;
 pub mod tensor_cores;
 pub mod trace;
 
@@ -120,6 +121,7 @@ registry! {
     diagnosis,
     generations,
     tensor_cores,
+    shapes,
     bert,
     factory,
     fusion,

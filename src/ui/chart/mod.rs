@@ -1,7 +1,7 @@
 //! The one place that knows plotters: canvas sizing at devicePixelRatio, the
 //! theme's look (colours from [`palette`]), drawing to a canvas or to an SVG
 //! string with the same code (render functions are written against
-//! `backend::AnyBackend`), log-log axes with few labels whose background, grid and
+//! `backend::AnyBackend`), log-log (and, for the shapes widget, linear) axes with few labels whose background, grid and
 //! labels a canvas keeps between redraws (`backend::Layer`), and the redraw counter
 //! tests and benchmarks read.
 
@@ -26,6 +26,10 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlCanvasElement;
 
 pub type LogLog = Cartesian2d<LogCoord<f64>, LogCoord<f64>>;
+
+/// Linear axes both ways.
+pub type Lin =
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>;
 
 pub type Area<DB> = DrawingArea<DB, Shift>;
 
@@ -330,6 +334,54 @@ pub fn log_log_with<'a, 'b>(
         .y_labels(decades(y.0, y.1))
         .x_label_formatter(x_label)
         .y_label_formatter(&|v| decade_label(*v))
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .apply(|m| theme_mesh(m, look))
+        .draw()
+        .map_err(|e| e.to_string())?;
+    root.draw(&Layer::Save { key: &key })
+        .map_err(|e| e.to_string())?;
+    Ok(chart)
+}
+
+/// Linear axes (a few round ticks each) for charts whose subject is a
+/// difference, not an order of magnitude (the shapes widget's sawtooth); kept
+/// between redraws like [`log_log_with`]'s.
+pub fn linear<'a, 'b>(
+    root: &'a Area<AnyBackend<'b>>,
+    x: (f64, f64),
+    y: (f64, f64),
+    x_desc: &str,
+    y_desc: &str,
+    y_label: &dyn Fn(&f64) -> String,
+    look: &Look,
+) -> Result<ChartContext<'a, AnyBackend<'b>, Lin>, String> {
+    let dpr = look.dpr;
+    let mut chart = ChartBuilder::on(root)
+        .margin(px(12.0, dpr))
+        .x_label_area_size(px(40.0, dpr))
+        .y_label_area_size(px(52.0, dpr))
+        .build_cartesian_2d(x.0..x.1, y.0..y.1)
+        .map_err(|e| e.to_string())?;
+    let key = format!(
+        "lin|{:?}|{x:?}|{y:?}|{x_desc}|{y_desc}|{look:?}",
+        root.dim_in_pixel()
+    );
+    let kept = Cell::new(false);
+    root.draw(&Layer::Restore {
+        key: &key,
+        hit: &kept,
+    })
+    .map_err(|e| e.to_string())?;
+    if kept.get() {
+        return Ok(chart);
+    }
+    chart
+        .configure_mesh()
+        .x_labels(6)
+        .y_labels(6)
+        .x_label_formatter(&|v| crate::model::units::sig3(*v))
+        .y_label_formatter(y_label)
         .x_desc(x_desc)
         .y_desc(y_desc)
         .apply(|m| theme_mesh(m, look))

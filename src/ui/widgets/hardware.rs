@@ -45,7 +45,7 @@ pub fn HardwareTable(ctx: Ctx) -> impl IntoView {
                     <tr>
                         <th scope="col">"GPU"</th><th scope="col">"year"</th>
                         <th scope="col">"fp32"</th><th scope="col">"tf32"</th><th scope="col">"bf16/fp16"</th>
-                        <th scope="col">"fp8"</th><th scope="col">"bandwidth"</th><th scope="col">"memory"</th>
+                        <th scope="col">"fp8"</th><th scope="col">"bandwidth"</th><th scope="col">"memory"</th><th scope="col">"SMs / CUs"</th>
                         <th scope="col">"link between GPUs"</th><th scope="col">"ridge point"</th><th scope="col">"source"</th>
                     </tr>
                 </thead>
@@ -72,6 +72,7 @@ pub fn HardwareTable(ctx: Ctx) -> impl IntoView {
                                     <td>{peak(p, Dtype::Fp8)}</td>
                                     <td data-col="bandwidth">{format!("{} GB/s", units::gb(p.mem_bw))}</td>
                                     <td data-col="memory">{format!("{} GB", units::gb(p.mem_bytes))}</td>
+                                    <td data-col="sms" title=p.sms_source>{p.sms}</td>
                                     <td data-col="link" title=crate::model::parallel::default_link(p.id).map_or("", |l| l.source)>
                                         {crate::model::parallel::default_link(p.id).map_or("none".to_string(), |l| format!("{}, {} GB/s", l.name, units::gb(l.bw)))}
                                     </td>

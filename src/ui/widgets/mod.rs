@@ -24,6 +24,7 @@ pub mod readouts;
 pub mod remedies;
 pub mod roofline;
 pub mod scaling;
+pub mod shapes;
 pub mod tensor_cores;
 pub mod trace;
 
@@ -49,6 +50,9 @@ pub const VIEWS: [(&str, Render); WIDGETS.len()] = [
     }),
     ("tensor-cores", |ctx| {
         view! { <tensor_cores::TensorCores ctx=ctx/> }.into_any()
+    }),
+    ("shapes", |ctx| {
+        view! { <shapes::Shapes ctx=ctx/> }.into_any()
     }),
     ("bert", |ctx| view! { <bert::Bert ctx=ctx/> }.into_any()),
     ("factory", |ctx| {

@@ -1,0 +1,853 @@
+//! One GEMM, priced as the GPU runs it: the one rule for the time of every matmul
+//! brrr prices under achievable roofs (`roof=achievable`) and in every
+//! model-vs-measured comparison. Datasheet roofs keep the essay's idealisation
+//! (`FLOPs ÷ peak` or `bytes ÷ bandwidth`, whichever is longer) and never come here.
+//!
+//! For `C[M, N] = A[M, K] · B[K, N]` (`batch` such problems at once), the library
+//! cuts C into output tiles of `tm × tn` and hands one tile to each SM; a wave is
+//! one tile on every SM (NVIDIA's "Matrix Multiplication Background" user guide;
+//! Horace He, "What Shapes Do Matrix Multiplications Like?"):
+//!
+//! ```text
+//! tiles      = ⌈M/tm⌉ · ⌈N/tn⌉ · split · batch       waves = ⌈tiles ÷ SMs⌉
+//! wave eff.  = tiles ÷ (waves · SMs)                  tile eff. = M·N ÷ (⌈M/tm⌉tm · ⌈N/tn⌉tn)
+//! one tile   = fill + 2·tm·tn·⌈K/split⌉ ÷ (r_SM · path) + tm·tn·c ÷ (bandwidth ÷ SMs)
+//! compute    = launch + waves · one tile (+ the split-K partials: split·M·N·4 + M·N·c bytes)
+//! memory     = launch + bytes ÷ (bandwidth · stream)
+//! time       = max(compute, memory)        at the fastest tile and split of the set
+//! ```
+//!
+//! - **Tiles** ([`TILES`]): the guide's cuBLAS tiles, 256×128 down to 64×64, each
+//!   with split-K 1, 2, 4 or 8 ([`SPLITS`], for long K and few tiles); the library's
+//!   choice is modelled as the fastest of them.
+//! - **r_SM**, one SM's rate on a full tile, is calibrated so that an 8192³ matmul
+//!   takes what the achievable roof says it does (the roof IS that measurement on
+//!   the H100: 787 TFLOP/s): the shape model moves every other shape, not that one.
+//! - **fill**: per wave, a tile waits for its first operands before it computes.
+//!   It is what the smallest GEMM measured takes beyond an empty kernel and its own
+//!   work ([`MIN_GEMM_S`]: a 256³ bf16 GEMM replayed in a CUDA graph, 2.7 µs on an
+//!   H100; `launch` is the kernel floor, `hardware::kernel_floor`).
+//! - **Epilogue**: each SM writes its output tile (c bytes per element) at its
+//!   share of the bandwidth; with split-K the partial sums are fp32 and a
+//!   reduction reads them back.
+//! - **Alignment** ([`alignment`]): a K or N (the leading dimensions of row-major
+//!   A, B and C) that is not a multiple of 16 bytes' worth of elements (8 in bf16)
+//!   runs the library's slow path, at a measured share of the fast one's rate
+//!   ([`slow_path`]). `mm_aligned` reports all of M, N and K.
+//! - **Small M** (`M` below the smallest tile, 64 rows): the library's
+//!   matrix-vector kernels stream B at a measured share of the bandwidth with a
+//!   fixed cost of their own ([`GEMV_LATENCY`]):
+//!   `time = GEMV_LATENCY + max(FLOPs ÷ peak, bytes ÷ (bandwidth · stream))`, the
+//!   decode model's rule (torchao's and calm's streaming fractions, [`streamed`]),
+//!   here as this model's small-M end. From 64 rows on the tiled kernels take
+//!   over, with their own least time, so the step from 63 to 64 rows is a cliff
+//!   of the model's (a real library switches kernels somewhere there too).
+//!
+//! **Where it misses** (tests/data/README.md, README's "How close is the model?"):
+//! the fill and the per-tile rates are one number for every tile size, so
+//! small tiles are priced as efficient as large ones per SM; the slow path's speed
+//! is measured once per architecture; power and clock limits at very large sizes
+//! are not modelled (10240³ runs 10 % below the model on an H100).
+
+pub mod measured;
+pub mod view;
+
+use super::achievable::{self, Roof};
+use super::hardware::{Dtype, Preset};
+use super::roofline::Bound;
+use super::setting::Setting;
+use super::workload::Machine;
+
+/// The output tiles cuBLAS uses, most efficient first (NVIDIA, "Matrix
+/// Multiplication Background" user guide, "Typical tile dimensions in cuBLAS and
+/// performance": 256×128 and 128×256 the most efficient, 64×64 the least).
+pub const TILES: [(u32, u32); 8] = [
+    (256, 128),
+    (128, 256),
+    (128, 128),
+    (256, 64),
+    (64, 256),
+    (128, 64),
+    (64, 128),
+    (64, 64),
+];
+
+/// Split-K factors the library may use: the K loop cut into this many slices,
+/// each its own tile, their fp32 partial sums added by a reduction.
+pub const SPLITS: [u32; 4] = [1, 2, 4, 8];
+
+/// Rows below which the library's small-M (matrix-vector) kernels run: the
+/// height of the smallest tile.
+pub const SMALL_M: u32 = 64;
+
+/// The time of the smallest GEMM replayed in a CUDA graph: a 256³ bf16 GEMM on an
+/// H100 SXM, ~2.7 µs (issue 30's author, PyTorch 2.11; an empty kernel is ~1 µs).
+pub const MIN_GEMM_S: f64 = 2.7e-6;
+
+/// The calibration shape: the achievable matmul roof is an 8192³ matmul.
+pub const REFERENCE: u32 = 8192;
+/// The smallest GEMM, whose time is [`MIN_GEMM_S`].
+pub const SMALLEST: u32 = 256;
+
+/// The fixed GPU time of a small matrix-vector product beyond its bytes at the
+/// streaming rate: a 2048 × 2048 bf16 GEMV takes ~6.9 µs on an H200
+/// (pytorch/pytorch issue #161134), where 8.4 MB at 70 % of 4.8 TB/s is 2.5 µs.
+/// Big matrices hide it, small ones do not: this is why a 70B model's GEMVs
+/// stream closer to the roof than an 8B model's.
+pub const GEMV_LATENCY: f64 = 4.4e-6;
+
+/// How B (a layer's weights) is stored: the matmul's own dtype, or a weight-only
+/// quantised format the kernel unpacks (W8A16, W4A16).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stored {
+    Bf16,
+    Fp8,
+    Int8,
+    Int4,
+}
+
+impl Stored {
+    /// The storage of a matmul's operands in `dtype` (fp32 and TF32 stream like
+    /// bf16: a stated estimate, nothing measured).
+    pub fn of(dtype: Dtype) -> Stored {
+        match dtype {
+            Dtype::Fp8 => Stored::Fp8,
+            _ => Stored::Bf16,
+        }
+    }
+    /// The storage of operands of `bytes` per element (1: fp8, else as bf16).
+    pub fn of_bytes(bytes: f64) -> Stored {
+        if bytes <= 1.0 {
+            Stored::Fp8
+        } else {
+            Stored::Bf16
+        }
+    }
+}
+
+/// A measured share of the datasheet bandwidth, with its source.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Streamed {
+    /// Bytes per second reached, as a fraction of the GPU's datasheet bandwidth.
+    pub of_datasheet: f64,
+    pub source: &'static str,
+}
+
+/// torchao's benchmark of Llama-3-8B decode at batch 1 on an A100-80GB
+/// (`torch.compile`), pytorch/ao `torchao/sparsity/README.md` @ 8b03a80: the bytes
+/// the step reads (weights and scales, not the embedding table) per second,
+/// 1,436 / 1,151 / 763 GB/s in bf16 / int8 / int4 (groups of 64).
+/// The A100-80GB's datasheet bandwidth, bytes/s.
+pub const A100_80GB_BW: f64 = 2039e9;
+/// calm (github.com/zeux/calm, README @ cab0b7b): Mixtral-8x7B with fp8 weights on
+/// an H100 SXM streams ~2,550 GB/s of its 3,350 GB/s.
+pub const CALM_H100_FP8: (f64, f64) = (2550e9, 3350e9);
+
+/// torchao's rows as tokens/s and the bytes each token reads (the same README:
+/// Llama-3-8B, 15.01 / 7.52 / 4.22 GB).
+pub const TORCHAO_TOKENS_PER_S: [(Stored, f64, f64); 3] = [
+    (Stored::Bf16, 95.64, 15.01e9),
+    (Stored::Int8, 153.03, 7.52e9),
+    (Stored::Int4, 180.80, 4.22e9),
+];
+/// Weight matmuls per token in torchao's Llama (`wqkv`, `wo`, `w1`, `w3`, `w2` in
+/// each of 32 layers, and the output head).
+pub const TORCHAO_MATMULS: f64 = 161.0;
+
+/// The streaming fraction for B stored as `w`: torchao's measured time per
+/// token, less [`GEMV_LATENCY`] per weight matmul, is the bytes at this fraction
+/// of the A100's datasheet bandwidth.
+pub fn streamed(w: Stored) -> Streamed {
+    let torchao = |d: Stored| {
+        TORCHAO_TOKENS_PER_S
+            .iter()
+            .find(|x| x.0 == d)
+            .map_or(1.0, |&(_, tps, bytes)| {
+                bytes / (1.0 / tps - TORCHAO_MATMULS * GEMV_LATENCY) / A100_80GB_BW
+            })
+    };
+    match w {
+        Stored::Bf16 => Streamed {
+            of_datasheet: torchao(w),
+            source: "torchao, Llama-3-8B bf16 decode on an A100-80GB (1,436 GB/s of 2,039 over the whole step)",
+        },
+        Stored::Fp8 => Streamed {
+            of_datasheet: CALM_H100_FP8.0 / CALM_H100_FP8.1,
+            source: "calm, Mixtral-8x7B fp8 decode on an H100 SXM: 2,550 of 3,350 GB/s",
+        },
+        Stored::Int8 => Streamed {
+            of_datasheet: torchao(w),
+            source: "torchao, Llama-3-8B int8 weight-only decode on an A100-80GB (1,151 GB/s of 2,039 over the whole step)",
+        },
+        Stored::Int4 => Streamed {
+            of_datasheet: torchao(w),
+            source: "torchao, Llama-3-8B int4 weight-only (groups of 64) decode on an A100-80GB (763 GB/s of 2,039 over the whole step)",
+        },
+    }
+}
+
+/// What a GEMM's slow path reaches, as a share of the fast path's rate, with
+/// its source.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SlowPath {
+    pub share: f64,
+    pub measured: bool,
+    pub source: &'static str,
+}
+
+/// Issue 30's vocabulary pair on an H100 SXM (PyTorch 2.11, bf16, CUDA graph):
+/// 8192 × 768 × 50257 at 127 TFLOP/s against × 50304 at 592. Hopper's fast
+/// kernels load tiles with TMA, which needs 16-byte aligned rows; an unaligned
+/// row falls back to the older align-1 kernels.
+pub const HOPPER_UNALIGNED: (f64, f64) = (127e12, 592e12);
+/// pytorch/pytorch issue #181718 (RTX 4090, bf16, square): N = 2055 runs a
+/// `cutlass_75 … align1` kernel at 115.6 TFLOP/s against 155.9 for N = 2040.
+pub const ADA_UNALIGNED: (f64, f64) = (115.6e12, 155.9e12);
+
+/// The slow path's share for `hw`: Hopper's (H100, H200; the B200, TMA too, an
+/// estimate from it) or Ada's (RTX 4090; the pre-Hopper NVIDIA parts, AMD and
+/// Apple an estimate from it).
+pub fn slow_path(hw: &Preset) -> SlowPath {
+    let (hopper, ada) = (
+        HOPPER_UNALIGNED.0 / HOPPER_UNALIGNED.1,
+        ADA_UNALIGNED.0 / ADA_UNALIGNED.1,
+    );
+    match hw.id {
+        "h100-sxm" => SlowPath {
+            share: hopper,
+            measured: true,
+            source: "measured on an H100 SXM (issue 30): 8192×768×50257 at 127 TFLOP/s, ×50304 at 592",
+        },
+        "h100-pcie" | "h200" | "b200" => SlowPath {
+            share: hopper,
+            measured: false,
+            source: "estimate: the H100 SXM's measured 127 of 592 TFLOP/s (TMA kernels need aligned rows on this GPU too)",
+        },
+        "rtx-4090" => SlowPath {
+            share: ada,
+            measured: true,
+            source: "measured on an RTX 4090 (pytorch/pytorch#181718): N = 2055 at 115.6 TFLOP/s, N = 2040 at 155.9",
+        },
+        _ => SlowPath {
+            share: ada,
+            measured: false,
+            source: "estimate: the RTX 4090's measured 115.6 of 155.9 TFLOP/s (pytorch/pytorch#181718)",
+        },
+    }
+}
+
+/// The least time of a GEMM on `hw` ([`MIN_GEMM_S`]): measured on the H100 SXM,
+/// a stated estimate elsewhere. `(seconds, measured, source)`.
+pub fn min_gemm(hw: &Preset) -> (f64, bool, &'static str) {
+    if hw.id == "h100-sxm" {
+        (
+            MIN_GEMM_S,
+            true,
+            "measured on an H100 SXM (issue 30): a 256³ bf16 GEMM in a CUDA graph, ~2.7 µs",
+        )
+    } else {
+        (
+            MIN_GEMM_S,
+            false,
+            "estimate, not measured on this GPU: the H100 SXM's 2.7 µs for a 256³ bf16 GEMM in a CUDA graph",
+        )
+    }
+}
+
+/// Elements per 16 bytes in `dtype`: the alignment the fast kernels need (8 for
+/// 16-bit types on NVIDIA, as the guide says).
+pub fn alignment(dtype: Dtype) -> u32 {
+    (16.0 / dtype.bytes()) as u32
+}
+
+/// A dimension counted as a float (tokens, widths) as a GEMM's whole number of
+/// rows or columns, at least 1.
+pub fn dim(x: f64) -> u32 {
+    x.round().clamp(1.0, f64::from(u32::MAX)) as u32
+}
+
+/// One GEMM: `C[m, n] = A[m, k] · B[k, n]`, `batch` of them at once (a batched or
+/// grouped kernel), B stored as `b`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Gemm {
+    pub m: u32,
+    pub n: u32,
+    pub k: u32,
+    pub batch: u32,
+    pub b: Stored,
+}
+
+impl Gemm {
+    /// One `[m, k] × [k, n]` product with B in the matmul's own dtype.
+    pub fn new(m: u32, n: u32, k: u32, dtype: Dtype) -> Gemm {
+        Gemm {
+            m,
+            n,
+            k,
+            batch: 1,
+            b: Stored::of(dtype),
+        }
+    }
+    /// 2·M·N·K per problem.
+    pub fn flops(&self) -> f64 {
+        2.0 * f64::from(self.m) * f64::from(self.n) * f64::from(self.k) * f64::from(self.batch)
+    }
+    /// A, B and C read or written once, `elem` bytes per element.
+    pub fn bytes(&self, elem: f64) -> f64 {
+        let (m, n, k) = (f64::from(self.m), f64::from(self.n), f64::from(self.k));
+        elem * (m * k + k * n + m * n) * f64::from(self.batch)
+    }
+    /// Every dimension a multiple of `align` (the readout `mm_aligned`).
+    pub fn aligned(&self, align: u32) -> bool {
+        let a = align.max(1);
+        self.m.is_multiple_of(a) && self.n.is_multiple_of(a) && self.k.is_multiple_of(a)
+    }
+    /// The leading dimensions of row-major A, B and C (K and N) aligned: the
+    /// fast path.
+    pub fn fast_path(&self, align: u32) -> bool {
+        let a = align.max(1);
+        self.n.is_multiple_of(a) && self.k.is_multiple_of(a)
+    }
+    /// The same product on one of `tp` GPUs that split its output columns
+    /// (`along_k = false`) or its shared dimension (`along_k = true`).
+    pub fn split(self, tp: u32, along_k: bool) -> Gemm {
+        let tp = tp.max(1);
+        if along_k {
+            Gemm {
+                k: self.k.div_ceil(tp).max(1),
+                ..self
+            }
+        } else {
+            Gemm {
+                n: self.n.div_ceil(tp).max(1),
+                ..self
+            }
+        }
+    }
+}
+
+/// The shape model's numbers for one GPU in one dtype, calibrated ([`Hw::of`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hw {
+    pub sms: u32,
+    /// One SM's rate on a full tile, as a share of the machine's matmul ceiling
+    /// (so 2× FLOP/s doubles it).
+    pub sm_share: f64,
+    /// Seconds each wave waits for its first operands.
+    pub fill: f64,
+    /// The slow path's share of the fast rate.
+    pub slow: f64,
+    /// Elements per 16 bytes in the matmul's dtype.
+    pub align: u32,
+    /// The small-M path's fixed seconds ([`GEMV_LATENCY`]).
+    pub gemv: f64,
+    /// The preset's achievable copy bandwidth as a share of its datasheet: the
+    /// machine's bandwidth already holds it, so a GEMM's streaming fraction of the
+    /// datasheet is divided by it.
+    pub copy: f64,
+}
+
+impl Hw {
+    /// The shape model for `hw` in `dtype` under achievable roofs, calibrated on
+    /// the preset's own achievable numbers; `None` where the GPU's layout is not
+    /// known (the lab's measured GPU).
+    pub fn of(hw: &'static Preset, dtype: Dtype) -> Option<Hw> {
+        if hw.sms == 0 || hw.is_measured() {
+            return None;
+        }
+        // the calibration depends on the preset and dtype alone: kept once made
+        thread_local! {
+            static MADE: std::cell::RefCell<Vec<(&'static str, Dtype, Hw)>> =
+                const { std::cell::RefCell::new(Vec::new()) };
+        }
+        if let Some(h) = MADE.with(|c| {
+            c.borrow()
+                .iter()
+                .find(|(id, d, _)| *id == hw.id && *d == dtype)
+                .map(|x| x.2)
+        }) {
+            return Some(h);
+        }
+        let h = Hw::calibrate(hw, dtype);
+        MADE.with(|c| c.borrow_mut().push((hw.id, dtype, h)));
+        Some(h)
+    }
+
+    fn calibrate(hw: &'static Preset, dtype: Dtype) -> Hw {
+        let m = Setting::on(hw, dtype, Roof::Datasheet).achievable_machine();
+        let mut h = Hw {
+            sms: hw.sms,
+            sm_share: 1.0 / f64::from(hw.sms),
+            fill: 0.0,
+            slow: slow_path(hw).share,
+            align: alignment(dtype),
+            gemv: GEMV_LATENCY,
+            copy: achievable::fractions(hw).bw,
+        };
+        let (min_s, _, _) = min_gemm(hw);
+        let big = Gemm::new(REFERENCE, REFERENCE, REFERENCE, dtype);
+        let small = Gemm::new(SMALLEST, SMALLEST, SMALLEST, dtype);
+        let target = big.flops() / m.matmul_flops;
+        // a fixed point: the rate that makes 8192³ take its roof time, the fill
+        // that makes 256³ take the least time; each moves the other a little
+        for _ in 0..12 {
+            let t = tiled(&big, &m, &h).seconds;
+            if t > 0.0 && t.is_finite() {
+                h.sm_share *= t / target;
+            }
+            let work = tiled(&small, &m, &Hw { fill: 0.0, ..h }).seconds - m.floor;
+            h.fill = (min_s - m.floor - work).max(0.0);
+        }
+        h
+    }
+}
+
+/// Which kernels the library runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    /// Small M: matrix-vector kernels streaming B.
+    Gemv,
+    /// Output tiles over the SMs.
+    Tiled,
+}
+
+/// The tile the model picks, and how it fills the GPU.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tiling {
+    pub tm: u32,
+    pub tn: u32,
+    pub split: u32,
+    pub tiles: f64,
+    pub waves: f64,
+    /// tiles ÷ (waves × SMs).
+    pub wave_efficiency: f64,
+    /// Useful ÷ padded output elements.
+    pub tile_efficiency: f64,
+    /// Tiles in the last wave (SMs busy then).
+    pub last_wave: f64,
+}
+
+/// One GEMM priced.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Priced {
+    pub seconds: f64,
+    /// The part of [`Priced::seconds`] that is compute (tile work, waste
+    /// included) or memory (bytes at the streaming rate), per [`Priced::bound`].
+    pub roof: f64,
+    /// Fixed costs: the launch, each wave's fill, or the GEMV's latency.
+    pub fixed: f64,
+    pub bound: Bound,
+    pub path: Path,
+    /// The tiled path's choice (`None` on the small-M path: [`tiling`] gives
+    /// what the tiled kernels would do).
+    pub tiling: Option<Tiling>,
+    /// K and N aligned: the fast path ran.
+    pub fast: bool,
+}
+
+/// The tiled path's compute time for one tile and split choice, and its tiling.
+fn tile_choice(g: &Gemm, m: &Machine, h: &Hw, tm: u32, tn: u32, split: u32) -> (f64, f64, Tiling) {
+    let sms = f64::from(h.sms.max(1));
+    let (mm, nn) = (g.m.max(1).div_ceil(tm), g.n.max(1).div_ceil(tn));
+    let tiles = f64::from(mm) * f64::from(nn) * f64::from(split) * f64::from(g.batch.max(1));
+    let waves = (tiles / sms).ceil();
+    let ks = f64::from(g.k.max(1).div_ceil(split));
+    let rate = m.matmul_flops * h.sm_share;
+    // the slow path's kernels run their whole tile (loads, products, stores) at
+    // the measured share of the fast path's speed
+    let slow = if g.fast_path(h.align) { 1.0 } else { h.slow };
+    let (t, c) = (f64::from(tm) * f64::from(tn), m.elem_bytes);
+    let out = if split > 1 { 4.0 } else { c };
+    let work = (2.0 * t * ks / rate + t * out / (m.bw / sms)) / slow;
+    let reduce = if split > 1 {
+        let (m_, n_) = (f64::from(g.m), f64::from(g.n));
+        (f64::from(split) * m_ * n_ * 4.0 + m_ * n_ * c) * f64::from(g.batch.max(1)) / m.bw
+    } else {
+        0.0
+    };
+    let useful = f64::from(g.m) * f64::from(g.n);
+    let padded = f64::from(mm) * f64::from(tm) * f64::from(nn) * f64::from(tn);
+    let last = tiles - (waves - 1.0) * sms;
+    (
+        waves * work + reduce,
+        waves * h.fill,
+        Tiling {
+            tm,
+            tn,
+            split,
+            tiles,
+            waves,
+            wave_efficiency: tiles / (waves * sms),
+            tile_efficiency: useful / padded,
+            last_wave: last,
+        },
+    )
+}
+
+/// The tiled path at its fastest tile and split: compute branch only.
+struct Tiled {
+    seconds: f64,
+    work: f64,
+    tiling: Tiling,
+}
+
+fn tiled(g: &Gemm, m: &Machine, h: &Hw) -> Tiled {
+    let mut best: Option<Tiled> = None;
+    for &(tm, tn) in &TILES {
+        for &split in &SPLITS {
+            // split-K is for a grid that leaves SMs idle, and a K long enough
+            let whole = f64::from(g.m.max(1).div_ceil(tm))
+                * f64::from(g.n.max(1).div_ceil(tn))
+                * f64::from(g.batch.max(1));
+            if split > 1 && (g.k.div_ceil(split) < 64 || whole >= f64::from(h.sms)) {
+                continue;
+            }
+            let (work, fill, tiling) = tile_choice(g, m, h, tm, tn, split);
+            let seconds = m.floor + fill + work;
+            if best.as_ref().is_none_or(|b| seconds < b.seconds) {
+                best = Some(Tiled {
+                    seconds,
+                    work,
+                    tiling,
+                });
+            }
+        }
+    }
+    best.unwrap_or_else(|| {
+        let (work, fill, tiling) = tile_choice(g, m, h, 128, 128, 1);
+        Tiled {
+            seconds: m.floor + fill + work,
+            work,
+            tiling,
+        }
+    })
+}
+
+/// THE price of one GEMM under the shape model: `bytes` is what the kernel moves
+/// (A, B and C, and whatever its epilogue reads), on machine `m` with the shape
+/// model `h`. A step prices the same layer's matmuls many times over, so the
+/// last prices are kept (a small table keyed by every input, bit for bit).
+pub fn price(g: &Gemm, bytes: f64, m: &Machine, h: &Hw) -> Priced {
+    type Key = ([u32; 5], [u64; 10]);
+    const SLOTS: usize = 64;
+    thread_local! {
+        static KEPT: std::cell::RefCell<Vec<Option<(Key, Priced)>>> =
+            std::cell::RefCell::new(vec![None; SLOTS]);
+    }
+    let key: Key = (
+        [g.m, g.n, g.k, g.batch, g.b as u32],
+        [
+            bytes.to_bits(),
+            m.matmul_flops.to_bits(),
+            m.bw.to_bits(),
+            m.elem_bytes.to_bits(),
+            m.floor.to_bits(),
+            h.sm_share.to_bits(),
+            h.fill.to_bits(),
+            h.slow.to_bits(),
+            h.gemv.to_bits(),
+            h.copy.to_bits() ^ u64::from(h.sms) ^ (u64::from(h.align) << 32),
+        ],
+    );
+    // a multiply-rotate hash (FxHash's): a few nanoseconds, enough for a table
+    let slot = {
+        let mix = |h: u64, x: u64| (h.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        let h = key
+            .0
+            .iter()
+            .map(|&x| u64::from(x))
+            .chain(key.1)
+            .fold(0, mix);
+        (h >> 32) as usize % SLOTS
+    };
+    if let Some(p) = KEPT.with(|k| {
+        k.borrow()
+            .get(slot)
+            .and_then(|e| e.as_ref().filter(|(kk, _)| *kk == key).map(|(_, p)| *p))
+    }) {
+        return p;
+    }
+    let p = price_afresh(g, bytes, m, h);
+    KEPT.with(|k| {
+        if let Some(e) = k.borrow_mut().get_mut(slot) {
+            *e = Some((key, p));
+        }
+    });
+    p
+}
+
+fn price_afresh(g: &Gemm, bytes: f64, m: &Machine, h: &Hw) -> Priced {
+    let stream = (streamed(g.b).of_datasheet / h.copy).clamp(f64::MIN_POSITIVE, 1.0);
+    let mem = bytes.max(0.0) / (m.bw * stream);
+    let fast = g.fast_path(h.align);
+    if g.m < SMALL_M {
+        let compute = g.flops() / m.matmul_flops;
+        let (roof, bound) = if compute > mem {
+            (compute, Bound::Compute)
+        } else {
+            (mem, Bound::Memory)
+        };
+        let seconds = super::workload::floored(roof + h.gemv, m.floor);
+        return Priced {
+            seconds,
+            roof,
+            fixed: seconds - roof,
+            bound,
+            path: Path::Gemv,
+            tiling: None,
+            fast,
+        };
+    }
+    let t = tiled(g, m, h);
+    let memory = m.floor + mem;
+    if t.seconds > memory {
+        Priced {
+            seconds: t.seconds,
+            roof: t.work,
+            fixed: t.seconds - t.work,
+            bound: Bound::Compute,
+            path: Path::Tiled,
+            tiling: Some(t.tiling),
+            fast,
+        }
+    } else {
+        Priced {
+            seconds: memory,
+            roof: mem,
+            fixed: m.floor,
+            bound: Bound::Memory,
+            path: Path::Tiled,
+            tiling: Some(t.tiling),
+            fast,
+        }
+    }
+}
+
+/// The tiling the tiled kernels would use for `g` (on the small-M path too,
+/// where another kernel runs): what the shapes widget draws.
+pub fn tiling(g: &Gemm, m: &Machine, h: &Hw) -> Tiling {
+    tiled(g, m, h).tiling
+}
+
+/// The GPU time the matmul `g` in `dtype` should take on `hw` with `roof`'s
+/// roofs, operands in HBM, as a CUDA graph replays it (no CPU launch cost): the
+/// shape model under achievable roofs, the essay's roofline (at least the kernel
+/// floor) on datasheet roofs. For callers that have a shape and a preset, not a
+/// step (a trace's placed matmul: `Gemm::new(m, n, k, dtype)`, or `batch` > 1
+/// for a batched product).
+pub fn gpu_seconds(g: Gemm, dtype: Dtype, hw: &'static Preset, roof: Roof) -> f64 {
+    let group = super::workload::KernelGroup::gemm("matmul", g, g.bytes(dtype.bytes()));
+    group.parts(&Setting::on(hw, dtype, roof).machine()).total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::hardware::{preset, PRESETS};
+
+    fn h100() -> &'static Preset {
+        preset("h100-sxm").unwrap_or(&PRESETS[0])
+    }
+
+    fn on(hw: &'static Preset, dtype: Dtype) -> (Machine, Hw) {
+        let m = Setting::on(hw, dtype, Roof::Achievable).machine();
+        (m, m.gemm.unwrap_or_else(|| Hw::of(hw, dtype).unwrap()))
+    }
+
+    fn time(g: Gemm, hw: &'static Preset) -> Priced {
+        let (m, h) = on(hw, Dtype::Bf16);
+        price(&g, g.bytes(2.0), &m, &h)
+    }
+
+    #[test]
+    fn the_calibration_holds_its_two_anchors() {
+        let (m, _) = on(h100(), Dtype::Bf16);
+        let big = time(Gemm::new(8192, 8192, 8192, Dtype::Bf16), h100());
+        let roof = Gemm::new(8192, 8192, 8192, Dtype::Bf16).flops() / m.matmul_flops;
+        assert!((big.seconds / roof - 1.0).abs() < 1e-3, "{big:?}");
+        let small = time(Gemm::new(256, 256, 256, Dtype::Bf16), h100());
+        assert!((small.seconds - MIN_GEMM_S).abs() < 0.05e-6, "{small:?}");
+    }
+
+    #[test]
+    fn one_more_partial_wave_costs_what_issue_30_measured() {
+        // 4096 × 4096 × 1536 against × 1664 (M × K × N): 714 vs 615 TFLOP/s
+        let a = time(Gemm::new(4096, 1536, 4096, Dtype::Bf16), h100());
+        let b = time(Gemm::new(4096, 1664, 4096, Dtype::Bf16), h100());
+        let fa = Gemm::new(4096, 1536, 4096, Dtype::Bf16).flops() / a.seconds;
+        let fb = Gemm::new(4096, 1664, 4096, Dtype::Bf16).flops() / b.seconds;
+        assert!(fb < fa, "{fa} vs {fb}");
+        let (ta, tb) = (a.tiling.unwrap(), b.tiling.unwrap());
+        assert!(tb.wave_efficiency < ta.wave_efficiency);
+    }
+
+    #[test]
+    fn the_vocabulary_pair_differs_by_more_than_three() {
+        let a = time(Gemm::new(8192, 50257, 768, Dtype::Bf16), h100());
+        let b = time(Gemm::new(8192, 50304, 768, Dtype::Bf16), h100());
+        assert!(!a.fast && b.fast);
+        assert!(
+            a.seconds > 3.0 * b.seconds,
+            "{} vs {}",
+            a.seconds,
+            b.seconds
+        );
+    }
+
+    #[test]
+    fn small_m_is_the_decode_rule() {
+        // M = 1: latency + bytes at the streaming fraction, exactly
+        let (m, h) = on(h100(), Dtype::Bf16);
+        let g = Gemm::new(1, 4096, 4096, Dtype::Bf16);
+        let p = price(&g, g.bytes(2.0), &m, &h);
+        let stream = streamed(Stored::Bf16).of_datasheet / h.copy;
+        let expect = g.bytes(2.0) / (m.bw * stream) + GEMV_LATENCY;
+        assert_eq!(p.path, Path::Gemv);
+        assert_eq!(p.bound, Bound::Memory);
+        assert!((p.seconds / expect - 1.0).abs() < 1e-12, "{p:?}");
+    }
+
+    #[test]
+    fn every_preset_is_calibrated_and_finite() {
+        for hw in PRESETS {
+            for d in hw.dtypes() {
+                let (m, h) = on(hw, d);
+                assert!(
+                    h.sm_share > 0.0 && h.sm_share.is_finite(),
+                    "{} {d:?}",
+                    hw.id
+                );
+                assert!(h.fill >= 0.0 && h.fill < 1e-5, "{} {d:?} {}", hw.id, h.fill);
+                for g in [
+                    Gemm::new(1, 1, 1, d),
+                    Gemm::new(65536, 65536, 65536, d),
+                    Gemm::new(63, 4097, 77, d),
+                ] {
+                    let p = price(&g, g.bytes(d.bytes()), &m, &h);
+                    assert!(p.seconds.is_finite() && p.seconds > 0.0, "{} {g:?}", hw.id);
+                    assert!(p.roof >= 0.0 && p.fixed >= 0.0, "{} {g:?} {p:?}", hw.id);
+                    assert!((p.roof + p.fixed - p.seconds).abs() <= 1e-12 * p.seconds.max(1.0));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn gpu_seconds_is_the_model_on_achievable_and_the_roofline_on_datasheet() {
+        let g = Gemm::new(4096, 1664, 4096, Dtype::Bf16);
+        let shaped = gpu_seconds(g, Dtype::Bf16, h100(), Roof::Achievable);
+        assert_eq!(shaped, time(g, h100()).seconds);
+        let roof = gpu_seconds(g, Dtype::Bf16, h100(), Roof::Datasheet);
+        assert_eq!(roof, g.flops() / 989.4e12);
+    }
+
+    #[test]
+    fn stored_fractions_come_from_torchao() {
+        // the decode model's numbers, unchanged: torchao's time per token less
+        // the GEMV latency per matmul
+        let bf16 = streamed(Stored::Bf16).of_datasheet;
+        assert!((bf16 - 0.755).abs() < 0.002, "{bf16}");
+        assert!(streamed(Stored::Int4).of_datasheet < streamed(Stored::Int8).of_datasheet);
+    }
+}
+
+#[cfg(test)]
+mod bench {
+    use crate::model::achievable::Roof;
+    use crate::model::hardware::preset;
+    use crate::model::llm::{step, KvDtype, LlmModel, LlmRun, Phase, WeightDtype};
+    use crate::model::parallel::Parallel;
+    use crate::model::Setting;
+
+    #[test]
+    #[ignore]
+    fn time_a_price() {
+        let hw = preset("h100-sxm").unwrap();
+        let m = Setting::on(hw, crate::model::Dtype::Bf16, Roof::Achievable).machine();
+        let h = m.gemm.unwrap();
+        let t0 = std::time::Instant::now();
+        let mut s = 0.0;
+        for i in 0..10000u32 {
+            let g = super::Gemm::new(8 + i % 2, 4096, 4096, crate::model::Dtype::Bf16);
+            s += super::price(&g, g.bytes(2.0), &m, &h).seconds;
+        }
+        println!(
+            "price: {:.3} us each ({s})",
+            t0.elapsed().as_secs_f64() * 1e6 / 10000.0
+        );
+        let t0 = std::time::Instant::now();
+        for i in 0..10000u32 {
+            let g = super::Gemm::new(2048 + i, 4096, 4096, crate::model::Dtype::Bf16);
+            s += super::tiling(&g, &m, &h).waves;
+        }
+        println!(
+            "tiling: {:.3} us each ({s})",
+            t0.elapsed().as_secs_f64() * 1e6 / 10000.0
+        );
+        let t0 = std::time::Instant::now();
+        for _ in 0..1000 {
+            s += Setting::on(hw, crate::model::Dtype::Bf16, Roof::Achievable)
+                .machine()
+                .bw;
+        }
+        println!(
+            "machine: {:.3} us each ({s})",
+            t0.elapsed().as_secs_f64() * 1e6 / 1000.0
+        );
+    }
+
+    #[test]
+    #[ignore]
+    fn time_the_shapes_view() {
+        let hw = preset("h100-sxm").unwrap();
+        let t0 = std::time::Instant::now();
+        let mut s = 0.0;
+        for i in 0..200u32 {
+            let v = super::view::view(4096, 3000 + 37 * i, 4096, crate::model::Dtype::Bf16, hw);
+            let w = super::view::sweep(super::view::SweepKey::of(
+                4096,
+                3000 + 37 * i,
+                4096,
+                crate::model::Dtype::Bf16,
+                hw,
+            ));
+            s += w.aligned.len() as f64;
+            s += v.map_or(0.0, |v| v.seconds);
+        }
+        println!(
+            "view: {:.3} ms each ({s})",
+            t0.elapsed().as_secs_f64() * 1e3 / 200.0
+        );
+    }
+
+    #[test]
+    #[ignore]
+    fn time_an_llm_step() {
+        let (config, _) = LlmModel::Llama3_8b.config().unwrap();
+        for phase in [Phase::Decode, Phase::Prefill] {
+            for roof in [Roof::Datasheet, Roof::Achievable] {
+                let r = LlmRun {
+                    config,
+                    phase,
+                    batch: 8,
+                    context: 2048,
+                    wdtype: WeightDtype::Bf16,
+                    kvdtype: KvDtype::Bf16,
+                    graphs: true,
+                    flash: true,
+                    par: Parallel::ONE,
+                };
+                let s = Setting::on(preset("h100-sxm").unwrap(), crate::model::Dtype::Bf16, roof);
+                let t0 = std::time::Instant::now();
+                let mut w = 0.0;
+                for _ in 0..20 {
+                    w += step::run(&r, &s).wall;
+                }
+                println!(
+                    "{phase:?} {roof:?}: {:.3} ms per run ({w})",
+                    t0.elapsed().as_secs_f64() * 1e3 / 20.0
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! Widget `shapes`: "What shapes do matrix multiplications like?" (issue 30):
+//! one GEMM `C[M, N] = A[M, K] · B[K, N]` on the shared GPU, priced by the GEMM
+//! model (`model::gemm::view`) on the preset's achievable roofs.
+
+use super::super::params::params;
+use super::super::State;
+use super::{NativeOnly, Spec};
+use crate::model::gemm::view::{self, ShapesView, SweepKey};
+use crate::model::Dtype;
+
+params! {
+    in shapes;
+    m: Int[view::DIM.0, view::DIM.1] = 4096, "mm_m", "M (rows of A and C)";
+    n: Int[view::DIM.0, view::DIM.1] = 4096, "mm_n", "N (columns of B and C)";
+    k: Int[view::DIM.0, view::DIM.1] = 4096, "mm_k", "K (the shared dimension)";
+    /// Asked for; where the preset lacks it the widget shows its default dtype
+    /// and says so.
+    dtype: Choice<Dtype> = Dtype::Bf16, "mm_dtype", "Dtype";
+}
+
+/// THE WIDGET'S ONE MODEL CALL: the GEMM on the shared GPU; `None` on the lab's
+/// measured GPU, whose SMs are not known.
+pub fn view(s: &State) -> Option<ShapesView> {
+    let w = &s.widgets.shapes;
+    view::view(w.m, w.n, w.k, w.dtype, s.setting.hw)
+}
+
+/// What the chart's sweep depends on ([`view::sweep`] draws it): it stays while
+/// N moves below the sweep's end, so dragging N redraws one point.
+pub fn sweep_key(s: &State) -> SweepKey {
+    let w = &s.widgets.shapes;
+    SweepKey::of(w.m, w.n, w.k, w.dtype, s.setting.hw)
+}
+
+pub const SPEC: Spec = Spec {
+    id: "shapes",
+    title: "What shapes do matrix multiplications like?",
+    // 1143 px at 720 px wide by default; the pad remedy, a fifth sentence and a
+    // dtype notice add ~80 (tests/e2e/embed.test.mjs)
+    embed_height: 1240,
+    gate: true,
+    inside: None,
+    params: PARAMS,
+    sliders: NativeOnly::new(sliders),
+    model: NativeOnly::new(Some(|s| view(s).map_or(1.0, |v| v.seconds))),
+    on_gpu: None,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::url::{decode, encode};
+    use super::*;
+    use crate::model::Regime;
+
+    #[test]
+    fn keys_round_trip_and_fall_back() {
+        let (s, n) = decode("hw=h100-sxm&mm_m=8192&mm_k=768&mm_n=50257&mm_dtype=fp8");
+        assert!(n.is_empty(), "{n:?}");
+        let w = &s.widgets.shapes;
+        assert_eq!((w.m, w.n, w.k, w.dtype), (8192, 50257, 768, Dtype::Fp8));
+        let q = encode(&s);
+        assert!(
+            q.contains("mm_n=50257") && q.contains("mm_dtype=fp8"),
+            "{q}"
+        );
+        assert_eq!(decode(&q).0, s);
+        let (d, _) = decode("");
+        assert!(!encode(&d).contains("mm_"), "defaults are not written");
+        let (s, n) = decode("mm_m=0&mm_n=abc&mm_k=65537&mm_dtype=fp4");
+        assert_eq!(n.len(), 4, "{n:?}");
+        assert_eq!(s.widgets.shapes, Params::default());
+    }
+
+    #[test]
+    fn the_view_follows_the_state() {
+        let (s, _) = decode("hw=h100-sxm&mm_m=1");
+        assert_eq!(view(&s).map(|v| v.regime), Some(Regime::Memory));
+        let (s, _) = decode("hw=measured&flops=1e13&bw=1e11");
+        assert!(view(&s).is_none());
+        // a dtype the preset lacks falls back to its default
+        let (s, _) = decode("hw=a100-40gb&mm_dtype=fp8");
+        assert_eq!(view(&s).map(|v| v.dtype), Some(Dtype::Bf16));
+    }
+}
