@@ -5,15 +5,15 @@
 //! alignment under the roof) and the last wave on a grid of the GPU's SMs. This
 //! file only draws what the model returns.
 
-use super::controls::{GpuPicker, LogSlider, Select};
-use super::readout::Readout;
-use super::Ctx;
 use crate::model::gemm::view::{self as model, ShapesView, SweepPoint};
 use crate::model::units;
 use crate::state::widgets::shapes::{self as spec, field};
 use crate::ui::chart::backend::{AnyBackend, AnyError};
 use crate::ui::chart::plot::{csv, plot_with, shared, Plot, PlotCanvas};
 use crate::ui::chart::{self, Area, Look};
+use crate::ui::kit::controls::{GpuPicker, LogSlider, Select};
+use crate::ui::kit::readout::Readout;
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 use plotters::prelude::*;
 

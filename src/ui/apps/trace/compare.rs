@@ -5,11 +5,11 @@
 //! from the first trace. Two files of the same rank (or of none) are compared
 //! at once; the checkbox switches between that and ranks of one run.
 
-use crate::ui::kit::readout::Readout;
-use super::table;
 use super::row::{raw, Rank};
+use super::table;
 use crate::model::units;
 use crate::trace::compare::{compare, Compare};
+use crate::ui::kit::readout::Readout;
 use leptos::prelude::*;
 
 /// At most this many kernel names are listed as added or removed.

@@ -16,11 +16,11 @@ mod charts;
 mod compare;
 mod row;
 
-use row::{decode, pc, raw, secs, Rank};
 use crate::model::hardware;
 use crate::model::units;
 use crate::trace::remedy;
 use leptos::prelude::*;
+use row::{decode, pc, raw, secs, Rank};
 use wasm_bindgen::{closure::Closure, JsCast, JsValue};
 
 /// The worker's loader (static/trace-worker.js), beside index.html.
