@@ -16,6 +16,7 @@ pub mod overhead;
 pub mod parallel;
 pub mod remedies;
 pub mod roofline;
+pub mod serve;
 pub mod setting;
 pub mod timeline;
 pub mod units;
