@@ -199,7 +199,7 @@ pub fn share(s: &Shares, r: Regime) -> f64 {
 }
 
 /// What a share of the time is, in words that name no regime.
-fn time_words(r: Regime) -> &'static str {
+pub fn time_words(r: Regime) -> &'static str {
     match r {
         Regime::Compute => "arithmetic",
         Regime::Memory => "memory traffic",

@@ -271,10 +271,58 @@ fn a_speedup_under_the_bar_never_reads_as_the_bar() {
             before: sp,
             after: 1.0,
             change: Change::Cpu(Remedies::NONE),
+            cuts: Regime::Overhead,
         }),
     };
     assert_eq!(speedup_text(&o(1.0496)), "1.0496");
     assert_eq!(speedup_text(&o(1.05)), "1.05");
     assert_eq!(speedup_text(&o(1.5)), "1.5");
     assert!(!o(1.0496).helps() && o(1.05).helps());
+}
+
+/// Issue 35: bf16 wins on a fused fp32 chain (no matmul at all) by halving the
+/// bytes it moves; the headline names that mechanism, not the tensor cores the
+/// remedy is named for (it said "a remedy for compute time, which still takes
+/// 0.0 % of the step").
+#[test]
+fn the_headline_names_how_the_winner_wins() {
+    let hw = crate::model::hardware::preset("a100-40gb").unwrap_or(&PRESETS[0]);
+    let mut s = State::for_preset(hw).setting();
+    s.select_dtype(Dtype::Fp32);
+    s.shape = Shape {
+        workload: Workload::Chain,
+        batch: 65536,
+        hidden: 4096,
+        ops: 32,
+        fused: true,
+    };
+    let r = analyse(&s.shape, &s.machine());
+    let outs = evaluate(&s);
+    let b = best(&outs).filter(|b| b.helps());
+    let b = b.unwrap_or_else(|| panic!("something helps: {outs:?}"));
+    assert_eq!(b.id, RemedyId::Tensor, "{outs:?}");
+    let cuts = b.effect.as_ref().map(|e| e.cuts);
+    assert_eq!(cuts, Ok(Regime::Memory));
+    let h = headline(&r.limit, &outs);
+    assert!(!h.contains("compute time"), "{h}");
+    if r.regime == Regime::Memory {
+        assert!(h.contains("a remedy for what limits the step"), "{h}");
+    } else {
+        assert!(h.contains("by cutting memory traffic, which takes"), "{h}");
+    }
+    // every winner's mechanism is the class its run cut most, so a headline that
+    // calls it "a remedy for what limits the step" cut that very class
+    for s in settings().iter().step_by(7) {
+        let r = analyse(&s.shape, &s.machine());
+        let outs = evaluate(s);
+        let h = headline(&r.limit, &outs);
+        if let Some(b) = best(&outs).filter(|b| b.helps()) {
+            let cuts = b.effect.as_ref().map(|e| e.cuts).unwrap_or(r.regime);
+            assert_eq!(
+                h.contains("a remedy for what limits the step"),
+                cuts == r.regime,
+                "{h}"
+            );
+        }
+    }
 }
