@@ -42,6 +42,7 @@
 
 pub mod measured;
 pub mod step;
+pub mod view;
 
 use crate::model::hardware::{Dtype, Preset};
 use crate::model::limit::{Halving, Limit};
@@ -237,6 +238,35 @@ fn whole(x: f64) -> u32 {
 /// The steady state of `r` on `setting` ([`Serve`]); `None` when not one sequence
 /// fits in the memory beside the weights.
 pub fn run(r: &ServeRun, setting: &Setting) -> Option<Serve> {
+    run_with(r, setting, Limits::Decide).map(|x| x.0)
+}
+
+/// [`run`] and the decode step whose limit it reports (the batch one request
+/// sees, at the mean context: what the roofline draws).
+pub fn run_with_step(r: &ServeRun, setting: &Setting) -> Option<(Serve, llm::step::LlmStep)> {
+    let (s, st) = run_with(r, setting, Limits::Decide)?;
+    Some((s, st?))
+}
+
+/// [`run`] without the decode step's counterfactual runs: its `limit` holds no
+/// speedups and `regime` names the largest share (for sweeps that only need the
+/// times).
+pub fn run_plain(r: &ServeRun, setting: &Setting) -> Option<Serve> {
+    run_with(r, setting, Limits::Skip).map(|x| x.0)
+}
+
+/// Whether [`run_with`] decides the decode step's limit.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Limits {
+    Decide,
+    Skip,
+}
+
+fn run_with(
+    r: &ServeRun,
+    setting: &Setting,
+    limits: Limits,
+) -> Option<(Serve, Option<llm::step::LlmStep>)> {
     let kv = kv_max_seqs(r, setting);
     let max_seqs = r.max_seqs.max(1);
     let (cap, capped_by) = match kv {
@@ -361,8 +391,19 @@ pub fn run(r: &ServeRun, setting: &Setting) -> Option<Serve> {
     let queue = e2e - s.e2e_run;
     let ttft = s.ttft_run + queue;
     let tok_s = s.req_s * f64::from(osl);
-    let limit = decode_limit(r, s.decode_seen, ctx, e, setting);
-    Some(Serve {
+    let (limit, step) = match limits {
+        Limits::Decide => {
+            let st = llm::step::run(&step::decode_run(&r.llm, s.decode_seen, ctx), setting);
+            (limit_with_engine(&st, e), Some(st))
+        }
+        Limits::Skip => {
+            let wall = s.itl;
+            let k = (wall - e) / wall.max(f64::MIN_POSITIVE);
+            let shares = Shares::three(0.0, k, 1.0 - k);
+            (Limit::decide(wall, shares, |_| wall), None)
+        }
+    };
+    let out = Serve {
         run: *r,
         kv_max_seqs: kv,
         cap,
@@ -392,7 +433,8 @@ pub fn run(r: &ServeRun, setting: &Setting) -> Option<Serve> {
         batch: tok_s * s.itl,
         regime: limit.regime,
         limit,
-    })
+    };
+    Some((out, step))
 }
 
 /// The steady state's parts before the queue.
@@ -417,18 +459,11 @@ struct Partial {
 /// as `1 / (1 − ρ)`; past it the budget is the bound, see [`run`]).
 const RHO_MAX: f64 = 0.95;
 
-/// What limits the decode step of `batch` sequences at `context` tokens with the
-/// engine's `engine` seconds per step: the `llm` step's own counterfactual runs
-/// (2× FLOP/s, 2× bandwidth, half the CPU overhead, the link), the engine's time
-/// counted as CPU overhead (halved with it), decided by the page's one rule.
-pub fn decode_limit(
-    r: &ServeRun,
-    batch: u32,
-    context: u32,
-    engine: f64,
-    setting: &Setting,
-) -> Limit {
-    let st = llm::step::run(&step::decode_run(&r.llm, batch, context), setting);
+/// What limits the decode step `st` with the engine's `engine` seconds per step:
+/// the `llm` step's own counterfactual runs (2× FLOP/s, 2× bandwidth, half the
+/// CPU overhead, the link), the engine's time counted as CPU overhead (halved
+/// with it), decided by the page's one rule.
+pub fn limit_with_engine(st: &llm::step::LlmStep, engine: f64) -> Limit {
     let wall = st.wall + engine;
     let gpu = st.limit.shares;
     let k = st.wall / wall.max(f64::MIN_POSITIVE);
