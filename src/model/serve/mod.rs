@@ -383,12 +383,7 @@ fn run_with(
         }
     };
     // Little's law over the whole loop: c requests finishing req_s per second
-    let e2e = if c > n || prefill_bound {
-        (f64::from(c) / s.req_s).max(s.e2e_run)
-    } else {
-        s.e2e_run
-    };
-    let queue = e2e - s.e2e_run;
+    let (e2e, queue) = queued(c, n, prefill_bound, s.req_s, s.e2e_run);
     let ttft = s.ttft_run + queue;
     let tok_s = s.req_s * f64::from(osl);
     let (limit, step) = match limits {
@@ -435,6 +430,44 @@ fn run_with(
         limit,
     };
     Some((out, step))
+}
+
+/// End to end and the queue's part of it for `c` requests in the loop, `n`
+/// running: Little's law over the whole loop (`c` requests finishing `req_s`
+/// per second) where some wait for a place or for the prefill budget.
+fn queued(c: u32, n: u32, prefill_bound: bool, req_s: f64, e2e_run: f64) -> (f64, f64) {
+    let e2e = if c > n || prefill_bound {
+        (f64::from(c) / req_s).max(e2e_run)
+    } else {
+        e2e_run
+    };
+    (e2e, e2e - e2e_run)
+}
+
+impl Serve {
+    /// The same engine with `c` requests in the loop, where the running batch
+    /// is already full (`running == cap`, and `c ≥ cap`): the steps, the batch
+    /// and the throughput are the same, only the queue grows (`None` where the
+    /// batch is not full or `c` is below it). What [`run`] gives at `c`.
+    pub fn at_concurrency(&self, c: u32) -> Option<Serve> {
+        if self.running < self.cap || c < self.cap {
+            return None;
+        }
+        let e2e_run = self.e2e - self.queue;
+        let ttft_run = self.ttft - self.queue;
+        let (e2e, queue) = queued(c, self.running, self.prefill_bound, self.req_s, e2e_run);
+        Some(Serve {
+            run: ServeRun {
+                concurrency: c,
+                ..self.run
+            },
+            waiting: c - self.running,
+            ttft: ttft_run + queue,
+            e2e,
+            queue,
+            ..*self
+        })
+    }
 }
 
 /// The steady state's parts before the queue.

@@ -186,6 +186,12 @@ fn throughput_saturates_at_the_kv_cap() {
         assert!(v.ttft > full.ttft && v.queue_share() > 0.0);
     }
     assert!(at(4096).queue_share() > 0.9);
+    // what the sweep reads past the knee: the full batch's run, requeued, is
+    // the run at that concurrency, figure for figure
+    for c in [cap, cap + 1, 2 * cap, 4096] {
+        assert_eq!(full.at_concurrency(c), Some(at(c)), "{c}");
+    }
+    assert_eq!(at(cap / 2).at_concurrency(cap), None);
     // max_seqs below the KV cache is the cap instead
     let capped = go(
         &ServeRun {

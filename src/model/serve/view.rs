@@ -42,7 +42,8 @@ pub struct Remedy {
     pub id: &'static str,
     /// The change in words ("an fp8 KV cache").
     pub label: String,
-    /// The run with the change (`None`: it does not apply, `why` says so).
+    /// The run with the change (`None`: it does not apply, `why` says so);
+    /// [`super::run_plain`]'s: its times, not its decode step's limit.
     pub after: Option<Serve>,
     pub why: String,
     /// It improves TTFT, ITL or throughput per GPU by at least
@@ -138,16 +139,28 @@ pub fn widget(asked: &ServeRun, setting: &Setting, typed: Option<f64>, drawn: bo
         v.sentences.push(no_room(&r, setting));
         return v;
     };
+    // past the knee the running batch is full: the same steps, only the queue
+    // grows (`Serve::at_concurrency`), so the model runs up to it
+    let full = super::run_plain(
+        &ServeRun {
+            concurrency: s.cap,
+            ..r
+        },
+        setting,
+    );
     v.sweep = concurrencies(r.concurrency)
         .into_iter()
         .filter_map(|c| {
-            let p = super::run_plain(
-                &ServeRun {
-                    concurrency: c,
-                    ..r
-                },
-                setting,
-            )?;
+            let p = match full.and_then(|f| f.at_concurrency(c)) {
+                Some(p) if c > s.cap => p,
+                _ => super::run_plain(
+                    &ServeRun {
+                        concurrency: c,
+                        ..r
+                    },
+                    setting,
+                )?,
+            };
             Some(SweepPoint {
                 concurrency: c,
                 ttft: p.ttft,
@@ -223,7 +236,7 @@ fn remedies(r: &ServeRun, setting: &Setting, now: &Serve, usd_h: Option<f64>) ->
     let mut out = Vec::new();
     let mut push = |id: &'static str, label: String, change: Result<ServeRun, String>| {
         let (after, why) = match change {
-            Ok(changed) => match super::run(&changed, setting) {
+            Ok(changed) => match super::run_plain(&changed, setting) {
                 Some(a) => (Some(a), String::new()),
                 None => (None, "it would not fit in memory".into()),
             },

@@ -100,7 +100,7 @@ fn each_remedy_is_the_model_run_again() {
         },
     ];
     for (x, c) in v.remedies.iter().zip(changed) {
-        assert_eq!(x.after, super::super::run(&c, &s), "{}", x.id);
+        assert_eq!(x.after, super::super::run_plain(&c, &s), "{}", x.id);
         let a = x.after.unwrap_or_else(|| panic!("{}", x.id));
         let helps = now.ttft / a.ttft >= HELPS_FROM
             || now.itl / a.itl >= HELPS_FROM
@@ -235,4 +235,59 @@ fn compute_from_is_the_first_compute_bound_point() {
     }
     // short sequences reach it; long ones fill the KV cache first
     assert!(found[0].is_some() && found[1].is_none(), "{found:?}");
+}
+
+#[test]
+#[ignore]
+fn time_the_view() {
+    let p = super::super::measured::NIM[4];
+    let r = super::super::measured::serve_run(&p);
+    let s = super::super::measured::setting(&p);
+    let time = |name: &str, f: &dyn Fn()| {
+        let mut best = std::time::Duration::MAX;
+        for _ in 0..5 {
+            let t = std::time::Instant::now();
+            for _ in 0..10 {
+                f();
+            }
+            best = best.min(t.elapsed() / 10);
+        }
+        eprintln!("{name}: {best:?}");
+    };
+    time("run_plain", &|| {
+        std::hint::black_box(super::super::run_plain(&r, &s));
+    });
+    time("run", &|| {
+        std::hint::black_box(super::super::run(&r, &s));
+    });
+    time("llm step::run", &|| {
+        std::hint::black_box(crate::model::llm::step::run(
+            &super::super::step::decode_run(&r.llm, 86, 5250),
+            &s,
+        ));
+    });
+    time("llm step::run_plain", &|| {
+        std::hint::black_box(crate::model::llm::step::run_plain(
+            &super::super::step::decode_run(&r.llm, 86, 5250),
+            &s,
+        ));
+    });
+    time("mixed", &|| {
+        std::hint::black_box(super::super::step::mixed(
+            &r.llm, 80, 5250, 5000.0, 5000, &s,
+        ));
+    });
+    let now = super::super::run(&r, &s).unwrap_or_else(|| panic!());
+    time("remedies", &|| {
+        std::hint::black_box(remedies(&r, &s, &now, Some(1.0)));
+    });
+    time("compute_from", &|| {
+        std::hint::black_box(compute_from(&r, &s, &[], now.cap));
+    });
+    time("view off", &|| {
+        std::hint::black_box(widget(&r, &s, None, false));
+    });
+    time("view drawn", &|| {
+        std::hint::black_box(widget(&r, &s, None, true));
+    });
 }
