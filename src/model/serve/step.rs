@@ -3,7 +3,7 @@
 //! (chunked prefill, as vLLM and TensorRT-LLM schedule it), timed by the `llm`
 //! widget's step model ([`crate::model::llm::step`]) on the merged kernels.
 //!
-//! **The merge.** Three runs of [`kernels`] with the same model, dtypes, graphs,
+//! **The merge.** Three runs of [`launch::kernels`] with the same model, dtypes, graphs,
 //! FlashAttention and spread: `dec`, a decode step of the `d` decoding sequences
 //! at their mean context; `pre`, the prefill of one whole prompt of `isl` tokens;
 //! `all`, a decode step of all `T = d + q` tokens (`q` the chunk's prompt tokens).
@@ -21,7 +21,7 @@
 //! ([`step::run_plain`]), so one request reproduces it exactly.
 
 use crate::model::llm::step::{self, LlmKernel, Part, Split};
-use crate::model::llm::{kernels, LlmRun, Phase};
+use crate::model::llm::{launch, LlmRun, Phase};
 use crate::model::setting::Setting;
 use crate::model::timeline::Timeline;
 use crate::model::workload::Machine;
@@ -96,7 +96,7 @@ fn combine(x: &LlmKernel, kx: f64, y: &LlmKernel, ky: f64) -> LlmKernel {
 /// attention) and the LM head's, from a one-layer model of the same shape (the
 /// kernels around the layers do not depend on how many there are).
 fn by_phase(r: &LlmRun) -> (Vec<LlmKernel>, Vec<LlmKernel>) {
-    let layer = kernels::layer_kernels(r);
+    let layer = launch::layer_kernels(r);
     let one = LlmRun {
         config: crate::model::llm::LlmConfig {
             layers: 1,
@@ -105,7 +105,7 @@ fn by_phase(r: &LlmRun) -> (Vec<LlmKernel>, Vec<LlmKernel>) {
         par: crate::model::llm::Parallel { pp: 1, ..r.par },
         ..*r
     };
-    let head = kernels::kernels(&one)
+    let head = launch::kernels(&one)
         .into_iter()
         .filter(|k| !k.in_layer && k.part == Part::LmHead)
         .collect();
@@ -127,7 +127,7 @@ pub fn kernels_of(
         .round()
         .clamp(1.0, f64::from(u32::MAX)) as u32;
     let all = decode_run(run, total, context);
-    let ks_all = kernels::kernels(&all);
+    let ks_all = launch::kernels(&all);
     if q <= 0.0 {
         return (ks_all, all);
     }
@@ -275,7 +275,7 @@ mod tests {
                         );
                         assert!(!ha.is_empty() && la.iter().any(|k| k.part == Part::Attention));
                         // the full list is the layer L times and the same LM head
-                        let full = kernels::kernels(&decode_run(&r, 40, 600));
+                        let full = launch::kernels(&decode_run(&r, 40, 600));
                         let layers = full.iter().filter(|k| k.in_layer).count();
                         assert_eq!(layers, la.len() * r.config.layers as usize);
                         let heads: Vec<_> = full
@@ -295,9 +295,9 @@ mod tests {
         // merging one layer and the LM head is merging every kernel of the step
         let r = run(LlmModel::Mixtral8x7b, 2, true, true);
         let (ks, _) = kernels_of(&r, 12, 900, 700.0, 1400);
-        let all = kernels::kernels(&decode_run(&r, 712, 900));
-        let dec = kernels::kernels(&decode_run(&r, 12, 900));
-        let pre = kernels::kernels(&prefill_run(&r, 1400));
+        let all = launch::kernels(&decode_run(&r, 712, 900));
+        let dec = launch::kernels(&decode_run(&r, 12, 900));
+        let pre = launch::kernels(&prefill_run(&r, 1400));
         assert_eq!(ks.len(), all.len());
         for (i, k) in ks.iter().enumerate() {
             let want = match all[i].part {
