@@ -1239,6 +1239,16 @@ pub fn compare() -> Vec<Compared> {
     NIM.iter().chain(TRTLLM.iter()).map(model).collect()
 }
 
+/// The rows issue 34 sets targets for, against the model (the readout's, cheap
+/// beside [`compare`]).
+pub fn compare_targets() -> Vec<Compared> {
+    NIM.iter()
+        .chain(TRTLLM.iter())
+        .filter(|p| p.target)
+        .map(model)
+        .collect()
+}
+
 /// The largest |error| over the rows issue 34 sets targets for
 /// (`serve_vs_measured_max_error`).
 pub fn max_error(rows: &[Compared]) -> f64 {
