@@ -183,3 +183,26 @@ fn every_row_has_an_answer() {
         assert!(m.tok_s.is_finite() && m.tok_s > 0.0 && m.ttft > 0.0 && m.itl > 0.0);
     }
 }
+
+#[test]
+fn the_misses_are_said_from_the_rows() {
+    let rows = compare_targets();
+    let said = misses(&rows);
+    let one = rows[0].ttft_error().unwrap_or(0.0);
+    assert!(
+        said.contains(&format!("{:.0} % short of NIM's", -one * 100.0)),
+        "{said}"
+    );
+    let within = rows
+        .iter()
+        .filter(|c| c.row.engine == Engine::Nim)
+        .flat_map(|c| [c.itl_error(), c.tok_error()])
+        .flatten()
+        .fold(0.0, |m: f64, e| m.max(e.abs()));
+    assert!(
+        said.contains(&format!("within {:.0} %", within * 100.0)),
+        "{said}"
+    );
+    eprintln!("{said}");
+    assert_eq!(misses(&[]), "");
+}
