@@ -25,6 +25,7 @@ pub mod readouts;
 pub mod remedies;
 pub mod roofline;
 pub mod scaling;
+pub mod serve;
 pub mod tensor_cores;
 pub mod trace;
 
@@ -72,6 +73,7 @@ pub const VIEWS: [(&str, Render); WIDGETS.len()] = [
         view! { <trace::TraceHost ctx=ctx/> }.into_any()
     }),
     ("llm", |ctx| view! { <llm::Llm ctx=ctx/> }.into_any()),
+    ("serve", |ctx| view! { <serve::Serve ctx=ctx/> }.into_any()),
     ("dit", |ctx| view! { <dit::Dit ctx=ctx/> }.into_any()),
     ("calculator", |ctx| {
         view! { <calculator::Calculator ctx=ctx/> }.into_any()
