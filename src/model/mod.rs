@@ -19,6 +19,7 @@ pub mod parallel;
 pub mod reference;
 pub mod remedies;
 pub mod roofline;
+pub mod serve;
 pub mod setting;
 pub mod timeline;
 pub mod units;

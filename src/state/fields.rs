@@ -31,14 +31,23 @@ pub(crate) fn to_u32(v: f64) -> u32 {
 }
 
 impl Field {
-    /// The slider's position for a value (sliders are log10 scaled).
+    /// The slider's position for a value (sliders are log10 scaled; in a range
+    /// that starts at 0, 0 sits one decade below 1, [`ZERO_AT`]).
     pub fn to_slider(&self, v: f64) -> f64 {
-        v.log10()
+        if self.min <= 0.0 && v <= 0.0 {
+            ZERO_AT
+        } else {
+            v.log10()
+        }
     }
 
     /// The value for a slider position: rounded to a whole number or three
     /// significant digits, clamped to the range. Never NaN.
     pub fn from_slider(&self, x: f64) -> f64 {
+        // a range from 0: the lower half-decade of the notch, and NaN, are 0
+        if self.min <= 0.0 && (x.is_nan() || x < ZERO_AT / 2.0) {
+            return 0.0;
+        }
         let x = if x.is_finite() { x } else { self.min.log10() };
         let v = 10f64.powf(x);
         let v = if self.integer {
@@ -92,6 +101,10 @@ impl Field {
     /// a continuous value to the next of 1, 2, 5 × 10ⁿ (a big step: a decade).
     /// Clamped to the range.
     pub fn key_step(&self, v: f64, up: bool, big: bool) -> f64 {
+        // a range from 0: one step from 0 is 1, one step down from 1 is 0
+        if self.min <= 0.0 && (v.is_nan() || v < 1.0 || (v == 1.0 && !up)) {
+            return if up { 1f64.min(self.max) } else { 0.0 };
+        }
         let (ladder, per_big): (&[f64], i32) = if self.integer {
             (&[1.0], 3)
         } else {
@@ -142,6 +155,9 @@ impl Field {
     /// Validate typed text (in the box unit). Errors are sentences for the user.
     pub fn parse_box(&self, text: &str) -> Result<f64, String> {
         let v = units::parse_number(text).map_err(|e| e.to_string())? * self.scale;
+        if v == 0.0 && self.min <= 0.0 {
+            return Ok(0.0);
+        }
         if self.integer && v.fract() != 0.0 {
             return Err(ParseError::NotInteger.to_string());
         }
@@ -160,6 +176,10 @@ impl Field {
         })
     }
 }
+
+/// The slider position of 0 in a range that starts at 0 (`serve_engine_us`): one
+/// decade below 1, as a log slider cannot reach 0 itself.
+pub const ZERO_AT: f64 = -1.0;
 
 /// Round to `digits` significant digits.
 pub fn round_sig(v: f64, digits: i32) -> f64 {
@@ -276,5 +296,32 @@ mod tests {
         assert_eq!(round_sig(0.1 + 0.2, 3), 0.3);
         assert_eq!(round_sig(312.4e12, 3), 312e12);
         assert_eq!(round_sig(3.5714285e-6, 4), 3.571e-6);
+    }
+
+    #[test]
+    fn a_range_from_zero_keeps_a_notch_for_zero() {
+        let f = Field {
+            min: 0.0,
+            max: 100_000.0,
+            ..BATCH
+        };
+        assert_eq!(f.to_slider(0.0), ZERO_AT);
+        assert_eq!(f.to_slider(f.min), ZERO_AT);
+        assert_eq!(f.from_slider(ZERO_AT), 0.0);
+        assert_eq!(f.from_slider(f64::NAN), 0.0);
+        assert_eq!(f.from_slider(0.0), 1.0);
+        assert_eq!(f.from_slider(f.to_slider(580.0)), 580.0);
+        assert_eq!(f.key_step(0.0, true, false), 1.0);
+        assert_eq!(f.key_step(1.0, false, false), 0.0);
+        assert_eq!(f.key_step(0.0, false, false), 0.0);
+        assert_eq!(f.key_step(1.0, true, false), 2.0);
+        assert_eq!(f.parse_box("0"), Ok(0.0));
+        assert!(f.parse_box("-1").is_err());
+        // a range from 1 is unchanged: 0 is refused, its slider starts at 1
+        assert!(BATCH.parse_box("0").is_err());
+        assert_eq!(BATCH.to_slider(BATCH.min), 0.0);
+        assert_eq!(crate::state::parse::parse_int("0", 0, 10), Ok(0));
+        assert!(crate::state::parse::parse_int("0", 1, 10).is_err());
+        assert!(crate::state::parse::parse_int("-1", 0, 10).is_err());
     }
 }

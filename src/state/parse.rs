@@ -8,7 +8,8 @@ pub fn parse_int(v: &str, min: u32, max: u32) -> Result<u32, String> {
     match v.trim().parse::<f64>() {
         Err(_) => Err("not a number".into()),
         Ok(x) if !x.is_finite() => Err("not a finite number".into()),
-        Ok(x) if x <= 0.0 => Err("must be greater than zero".into()),
+        Ok(x) if x <= 0.0 && min > 0 => Err("must be greater than zero".into()),
+        Ok(x) if x < 0.0 => Err("must not be negative".into()),
         Ok(x) if x.fract() != 0.0 => Err("must be a whole number".into()),
         Ok(x) if x < f64::from(min) || x > f64::from(max) => {
             Err(format!("out of range {min} to {max}"))

@@ -166,9 +166,15 @@ pub fn capacity(st: &LlmStep, hw_name: &str) -> String {
         );
     }
     let total = f.weights + f.kv;
+    // the reserve, in words: the rule and what it keeps back
+    let kept = format!(
+        "the KV cache may fill {} of what the weights leave, {} is kept for activations and CUDA graphs",
+        units::percent(super::fit::KV_FRACTION),
+        units::si(f.reserve, "B")
+    );
     if f.fits {
         return format!(
-            "Weights {} + KV cache {} = {} of the {} GB on {hw_name}: it fits (up to {} sequences at this context).",
+            "Weights {} + KV cache {} = {} of the {} GB on {hw_name} ({kept}): it fits (up to {} sequences at this context).",
             units::si(f.weights, "B"),
             units::si(f.kv, "B"),
             units::percent(total / f.capacity),
@@ -180,11 +186,12 @@ pub fn capacity(st: &LlmStep, hw_name: &str) -> String {
         let (w, cap) = units::gb_apart(f.weights, f.capacity);
         format!("the weights alone ({w} GB) exceed the {cap} GB on {hw_name}")
     } else {
-        let (t, cap) = units::gb_apart(total, f.capacity);
+        let (t, cap) = units::gb_apart(total + f.reserve, f.capacity);
         format!(
-            "weights {} + KV cache {} = {t} GB exceed the {cap} GB on {hw_name}",
+            "weights {} + KV cache {} + the reserve {} = {t} GB exceed the {cap} GB on {hw_name} ({kept})",
             units::si(f.weights, "B"),
             units::si(f.kv, "B"),
+            units::si(f.reserve, "B"),
         )
     };
     let fixes: Vec<String> = f.fixes.iter().map(|x| x.words()).collect();

@@ -170,12 +170,35 @@ pub fn groups(_r: &LlmRun, ks: &[LlmKernel], _setting: &Setting) -> Vec<KernelGr
 
 /// The timeline on `m`: every op dispatched by the CPU (eager), or the compiled
 /// step replayed as one CUDA graph.
-fn simulate(r: &LlmRun, groups: &[KernelGroup], m: &Machine) -> Timeline {
+pub fn simulate(r: &LlmRun, groups: &[KernelGroup], m: &Machine) -> Timeline {
     if r.graphs {
         overhead::simulate_graph(groups, m, m.overhead)
     } else {
         timeline::simulate(groups, m)
     }
+}
+
+/// Where the wall time of the timeline `tl` of kernels `ks` (timed as `gs` on
+/// `m`) goes: a compute-bound kernel's roofline time is compute, a memory-bound
+/// one's is split by its weight, KV-cache and activation bytes; the timeline's
+/// overhead and communication are their own parts.
+pub fn split_of(ks: &[LlmKernel], gs: &[KernelGroup], m: &Machine, tl: &Timeline) -> Split {
+    let mut split = Split::default();
+    for (kern, g) in ks.iter().zip(gs) {
+        let (t, bound) = g.roof_time(m);
+        match bound {
+            Bound::Compute => split.compute += t,
+            Bound::Memory => {
+                let b = g.bytes.max(f64::MIN_POSITIVE);
+                split.weights += t * kern.weight_bytes / b;
+                split.kv += t * kern.kv_bytes / b;
+                split.activations += t * (b - kern.weight_bytes - kern.kv_bytes).max(0.0) / b;
+            }
+        }
+    }
+    split.overhead = tl.overhead();
+    split.comm = tl.busy_comm;
+    split
 }
 
 /// Run the model for one step, with what limits it ([`Limit`]: three more runs).
@@ -260,21 +283,7 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool) -> LlmStep {
     } else {
         Limit::decide(wall, shares, |_| wall)
     };
-    let mut split = Split::default();
-    for (kern, g) in ks.iter().zip(&gs) {
-        let (t, bound) = g.roof_time(&m);
-        match bound {
-            Bound::Compute => split.compute += t,
-            Bound::Memory => {
-                let b = g.bytes.max(f64::MIN_POSITIVE);
-                split.weights += t * kern.weight_bytes / b;
-                split.kv += t * kern.kv_bytes / b;
-                split.activations += t * (b - kern.weight_bytes - kern.kv_bytes).max(0.0) / b;
-            }
-        }
-    }
-    split.overhead = tl.overhead();
-    split.comm = tl.busy_comm;
+    let mut split = split_of(&ks, &gs, &m, &tl);
     if pp > 1 {
         split = split.scaled(busy);
         split.comm += bubble;

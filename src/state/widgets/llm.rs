@@ -98,7 +98,7 @@ pub const LINK_LAT: Field = lat_field(
 /// The run as the controls ask for it: the model (the custom shape from its
 /// keys, KV heads at most the heads), the controls and the spread, before
 /// [`llm::spread`] checks the spread against the model.
-fn asked(s: &State) -> llm::LlmRun {
+pub(super) fn asked(s: &State) -> llm::LlmRun {
     let w = &s.widgets.llm;
     let config = w.model.config().map(|c| c.0).unwrap_or(llm::LlmConfig {
         layers: w.layers,

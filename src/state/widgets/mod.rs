@@ -25,6 +25,7 @@ pub mod llm;
 pub mod microbench;
 pub mod overhead;
 pub mod remedies;
+pub mod serve;
 pub mod shapes;
 pub mod tensor_cores;
 pub mod trace;
@@ -131,6 +132,7 @@ registry! {
     lab,
     trace,
     llm,
+    serve,
     dit,
     calculator,
     hardware,

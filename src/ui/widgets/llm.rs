@@ -146,36 +146,7 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
     };
     let fits = Memo::new(move |_| st.with(|s| s.fits));
     // one layer's kernels and the whole step on the roofline of this machine
-    let roof = Memo::new(move |_| {
-        st.with(|st| RooflineData {
-            m: st.machine,
-            kernels: st
-                .layer
-                .iter()
-                .map(|row| Point {
-                    name: row.name.into(),
-                    intensity: row.intensity,
-                    flops: row.flops / row.time.max(f64::MIN_POSITIVE),
-                    time: row.time,
-                    count: st.run.config.layers,
-                    unit: row.unit,
-                    bound: row.bound,
-                })
-                .collect(),
-            step: Some(RoofStep {
-                intensity: st.flops / st.bytes.max(f64::MIN_POSITIVE),
-                flops: st.flops / st.wall.max(f64::MIN_POSITIVE),
-                time: st.wall,
-                regime: st.regime,
-            }),
-            measured: None,
-            link: (st.link_bytes > 0.0).then(|| super::roofline::LinkRoof {
-                bw: st.run.par.link.bw,
-                intensity: st.flops / st.link_bytes,
-                flops: st.flops / st.wall.max(f64::MIN_POSITIVE),
-            }),
-        })
-    });
+    let roof = Memo::new(move |_| st.with(roof_of));
     view! {
         <div class="controls-inline">
             <GpuPicker ctx=ctx id="llm-hw"/>
@@ -317,6 +288,39 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                 </table>
             </div>
         </details>
+    }
+}
+
+/// One layer's kernels and the whole step on the roofline of its machine (the
+/// `serve` widget draws its decode step the same way).
+pub(super) fn roof_of(st: &LlmStep) -> RooflineData {
+    RooflineData {
+        m: st.machine,
+        kernels: st
+            .layer
+            .iter()
+            .map(|row| Point {
+                name: row.name.into(),
+                intensity: row.intensity,
+                flops: row.flops / row.time.max(f64::MIN_POSITIVE),
+                time: row.time,
+                count: st.run.config.layers,
+                unit: row.unit,
+                bound: row.bound,
+            })
+            .collect(),
+        step: Some(RoofStep {
+            intensity: st.flops / st.bytes.max(f64::MIN_POSITIVE),
+            flops: st.flops / st.wall.max(f64::MIN_POSITIVE),
+            time: st.wall,
+            regime: st.regime,
+        }),
+        measured: None,
+        link: (st.link_bytes > 0.0).then(|| super::roofline::LinkRoof {
+            bw: st.run.par.link.bw,
+            intensity: st.flops / st.link_bytes,
+            flops: st.flops / st.wall.max(f64::MIN_POSITIVE),
+        }),
     }
 }
 

@@ -24,6 +24,7 @@ pub mod readouts;
 pub mod remedies;
 pub mod roofline;
 pub mod scaling;
+pub mod serve;
 pub mod shapes;
 pub mod tensor_cores;
 pub mod trace;
@@ -75,6 +76,7 @@ pub const VIEWS: [(&str, Render); WIDGETS.len()] = [
         view! { <trace::TraceHost ctx=ctx/> }.into_any()
     }),
     ("llm", |ctx| view! { <llm::Llm ctx=ctx/> }.into_any()),
+    ("serve", |ctx| view! { <serve::Serve ctx=ctx/> }.into_any()),
     ("dit", |ctx| view! { <dit::Dit ctx=ctx/> }.into_any()),
     ("calculator", |ctx| {
         view! { <calculator::Calculator ctx=ctx/> }.into_any()

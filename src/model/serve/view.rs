@@ -1,0 +1,468 @@
+//! The `serve` widget's one model entry point ([`widget`]): the steady state for
+//! the current state, its cost, the concurrency sweep the charts draw (throughput
+//! per GPU against tokens per second per user; TTFT and ITL against
+//! concurrency, with the knee where the running batch is full and the
+//! concurrency from which decode is compute-bound), the decode step the roofline
+//! draws, what would help (each one the model run again with one change) and
+//! the sentences, each built from those numbers.
+
+use super::{Cap, Serve, ServeRun};
+use crate::model::llm::advice::HELPS_FROM;
+use crate::model::llm::step::LlmStep;
+use crate::model::llm::{self, KvDtype};
+use crate::model::setting::Setting;
+use crate::model::timeline::Regime;
+use crate::model::units;
+
+/// Concurrencies the sweep runs: 1, 2, 4 … 4096 and the current one.
+pub fn concurrencies(current: u32) -> Vec<u32> {
+    let mut c: Vec<u32> = (0..=12).map(|i| 1u32 << i).collect();
+    c.push(current.clamp(super::limits::CONCURRENCY.0, super::limits::CONCURRENCY.1));
+    c.sort_unstable();
+    c.dedup();
+    c
+}
+
+/// One point of the concurrency sweep.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SweepPoint {
+    pub concurrency: u32,
+    pub ttft: f64,
+    pub itl: f64,
+    pub tok_s_gpu: f64,
+    pub tok_s_user: f64,
+    pub queue_share: f64,
+}
+
+/// One thing that might help, and what the model says it does.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Remedy {
+    /// Stable id (`data-remedy`): `fp8_kv`, `more_gpus`, `larger_chunk`,
+    /// `fewer_seqs`, `faster_engine`.
+    pub id: &'static str,
+    /// The change in words ("an fp8 KV cache").
+    pub label: String,
+    /// The run with the change (`None`: it does not apply, `why` says so);
+    /// [`super::run_plain`]'s: its times, not its decode step's limit.
+    pub after: Option<Serve>,
+    pub why: String,
+    /// It improves TTFT, ITL or throughput per GPU by at least
+    /// [`HELPS_FROM`].
+    pub helps: bool,
+    /// Its effect in words, from the two runs.
+    pub sentence: String,
+}
+
+/// Everything the `serve` widget shows for one state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServeView {
+    /// The steady state (`None`: not one sequence fits beside the weights).
+    pub serve: Option<Serve>,
+    /// The run with the spread the model can split, and what changed.
+    pub run: ServeRun,
+    pub spread_notes: Vec<String>,
+    /// Dollars per GPU-hour in use (typed, else the GPU's cited price) and its
+    /// source; `None`: no price for this GPU until one is typed.
+    pub usd_h: Option<f64>,
+    pub price_source: String,
+    pub usd_per_mtok: Option<f64>,
+    pub usd_per_mtok_in_out: Option<f64>,
+    /// The decode step at the batch one request sees (the roofline's kernels,
+    /// its split), with the engine's time beside it.
+    pub step: Option<LlmStep>,
+    /// Drawn only (empty off the screen): the sweep, the knee, where decode
+    /// turns compute-bound, the remedies and the sentences.
+    pub sweep: Vec<SweepPoint>,
+    /// The concurrency at which the running batch is full and queueing begins.
+    pub knee: Option<u32>,
+    /// The smallest concurrency of the sweep whose decode step is
+    /// compute-bound (`None`: none up to 4096).
+    pub compute_from: Option<u32>,
+    pub remedies: Vec<Remedy>,
+    pub sentences: Vec<String>,
+}
+
+/// The price in use: `typed` dollars per GPU-hour, else the GPU's cited one.
+fn price_of(typed: Option<f64>, setting: &Setting) -> (Option<f64>, String) {
+    match typed {
+        Some(p) => (Some(p), "the price typed in".into()),
+        None => match super::price(setting.hw) {
+            Some(p) => (Some(p.usd_per_gpu_h), p.source.into()),
+            None => (
+                None,
+                format!(
+                    "no public price is stored for the {}: type one to see the cost",
+                    setting.hw.name
+                ),
+            ),
+        },
+    }
+}
+
+/// The widget's model for `asked` (the spread as the controls ask for it) on
+/// `setting`, at `typed` dollars per GPU-hour (`None`: the GPU's own price);
+/// what is only drawn where `drawn`.
+pub fn widget(asked: &ServeRun, setting: &Setting, typed: Option<f64>, drawn: bool) -> ServeView {
+    let (par, spread_notes) = llm::spread(&asked.llm.config, asked.llm.par);
+    let r = ServeRun {
+        llm: llm::LlmRun { par, ..asked.llm },
+        ..*asked
+    };
+    let (serve, step) = match super::run_with_step(&r, setting) {
+        Some((s, st)) => (Some(s), Some(st)),
+        None => (None, None),
+    };
+    let (usd_h, price_source) = price_of(typed, setting);
+    let cost = |s: &Option<Serve>, f: fn(&Serve, f64) -> f64| match (s, usd_h) {
+        (Some(s), Some(p)) => Some(f(s, p)),
+        _ => None,
+    };
+    let mut v = ServeView {
+        usd_per_mtok: cost(&serve, Serve::usd_per_mtok),
+        usd_per_mtok_in_out: cost(&serve, Serve::usd_per_mtok_in_out),
+        serve,
+        run: r,
+        spread_notes,
+        usd_h,
+        price_source,
+        step,
+        sweep: Vec::new(),
+        knee: None,
+        compute_from: None,
+        remedies: Vec::new(),
+        sentences: Vec::new(),
+    };
+    if !drawn {
+        return v;
+    }
+    let Some(s) = serve else {
+        v.sentences.push(no_room(&r, setting));
+        return v;
+    };
+    // past the knee the running batch is full: the same steps, only the queue
+    // grows (`Serve::at_concurrency`), so the model runs up to it
+    let full = super::run_plain(
+        &ServeRun {
+            concurrency: s.cap,
+            ..r
+        },
+        setting,
+    );
+    v.sweep = concurrencies(r.concurrency)
+        .into_iter()
+        .filter_map(|c| {
+            let p = match full.and_then(|f| f.at_concurrency(c)) {
+                Some(p) if c > s.cap => p,
+                _ => super::run_plain(
+                    &ServeRun {
+                        concurrency: c,
+                        ..r
+                    },
+                    setting,
+                )?,
+            };
+            Some(SweepPoint {
+                concurrency: c,
+                ttft: p.ttft,
+                itl: p.itl,
+                tok_s_gpu: p.tok_s_gpu,
+                tok_s_user: p.tok_s_user,
+                queue_share: p.queue_share(),
+            })
+        })
+        .collect();
+    v.knee = Some(s.cap);
+    v.compute_from = compute_from(&r, setting, &v.sweep, s.cap);
+    v.remedies = remedies(&r, setting, &s, usd_h);
+    v.sentences = sentences(&v, &s, setting);
+    v
+}
+
+/// Whether the decode step at concurrency `c` is compute-bound by the page's
+/// one rule (the engine's time counted).
+fn compute_bound(r: &ServeRun, setting: &Setting, c: u32) -> bool {
+    super::run(
+        &ServeRun {
+            concurrency: c,
+            ..*r
+        },
+        setting,
+    )
+    .is_some_and(|s| s.regime == Regime::Compute)
+}
+
+/// The smallest concurrency of the sweep at or below the knee whose decode step
+/// is compute-bound. The decode step's arithmetic intensity only grows with its
+/// batch, and past the knee the batch stops growing, so the knee's step is
+/// tested first and the sweep's points below it are searched by halves
+/// (`tests::compute_from_is_the_first_compute_bound_point` checks it against
+/// every point).
+fn compute_from(r: &ServeRun, setting: &Setting, sweep: &[SweepPoint], knee: u32) -> Option<u32> {
+    let below: Vec<u32> = sweep
+        .iter()
+        .map(|p| p.concurrency)
+        .filter(|&c| c < knee)
+        .chain([knee])
+        .collect();
+    let last = *below.last()?;
+    if !compute_bound(r, setting, last) {
+        return None;
+    }
+    let (mut lo, mut hi) = (0usize, below.len() - 1);
+    // `below[hi]` is compute-bound; find the first that is
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if compute_bound(r, setting, below[mid]) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    below.get(hi).copied()
+}
+
+/// Why nothing runs: the weights leave no room for one sequence.
+fn no_room(r: &ServeRun, setting: &Setting) -> String {
+    format!(
+        "Not one sequence of {} tokens fits beside the weights in the {} GB of the {} (the KV cache may fill 90 % of what the weights leave): nothing can be served; more GPUs or smaller weights would make room.",
+        r.isl.saturating_add(r.osl),
+        units::gb(setting.hw.mem_bytes),
+        setting.hw.name
+    )
+}
+
+/// The five changes, each run again.
+fn remedies(r: &ServeRun, setting: &Setting, now: &Serve, usd_h: Option<f64>) -> Vec<Remedy> {
+    let mut out = Vec::new();
+    let mut push = |id: &'static str, label: String, change: Result<ServeRun, String>| {
+        let (after, why) = match change {
+            Ok(changed) => match super::run_plain(&changed, setting) {
+                Some(a) => (Some(a), String::new()),
+                None => (None, "it would not fit in memory".into()),
+            },
+            Err(why) => (None, why),
+        };
+        let helps = after.is_some_and(|a| {
+            now.ttft / a.ttft >= HELPS_FROM
+                || now.itl / a.itl >= HELPS_FROM
+                || a.tok_s_gpu / now.tok_s_gpu >= HELPS_FROM
+        });
+        let sentence = match after {
+            Some(a) => effect(&label, now, &a, usd_h),
+            None => format!("{} would not apply: {why}.", capital(&label)),
+        };
+        out.push(Remedy {
+            id,
+            label,
+            after,
+            why,
+            helps,
+            sentence,
+        });
+    };
+    let kv = if r.llm.kvdtype == KvDtype::Fp8 {
+        Err("the KV cache is already fp8".into())
+    } else {
+        let mut c = *r;
+        c.llm.kvdtype = KvDtype::Fp8;
+        Ok(c)
+    };
+    push("fp8_kv", "an fp8 KV cache".into(), kv);
+    let tp = r.llm.par.tp.max(1);
+    let more = crate::model::parallel::DEGREES
+        .into_iter()
+        .find(|&d| d > tp && r.llm.config.splits_over(d));
+    let link = if r.llm.par.link.valid() {
+        Some(r.llm.par.link)
+    } else {
+        crate::model::parallel::default_link(setting.hw.id).copied()
+    };
+    let gpus = match (more, link) {
+        (Some(d), Some(link)) if link.valid() => {
+            let mut c = *r;
+            c.llm.par.tp = d;
+            c.llm.par.link = link;
+            Ok((d, c))
+        }
+        (None, _) => Err(format!(
+            "no tensor-parallel degree above {tp} up to 8 splits the heads evenly"
+        )),
+        _ => Err(format!("the {} has no link between GPUs", setting.hw.name)),
+    };
+    match gpus {
+        Ok((d, c)) => push(
+            "more_gpus",
+            format!("tensor parallelism over {d} GPUs"),
+            Ok(c),
+        ),
+        Err(why) => push("more_gpus", "more GPUs (tensor parallel)".into(), Err(why)),
+    }
+    let chunk = r.chunk.saturating_mul(2).min(super::limits::CHUNK.1);
+    let bigger = if chunk > r.chunk && r.isl > r.chunk {
+        Ok(ServeRun { chunk, ..*r })
+    } else if chunk <= r.chunk {
+        Err("the chunk is at its largest".into())
+    } else {
+        Err(format!(
+            "each prompt ({} tokens) already fits in one chunk of {}",
+            r.isl, r.chunk
+        ))
+    };
+    push("larger_chunk", format!("chunks of {chunk} tokens"), bigger);
+    let fewer = (now.running / 2).max(1);
+    let seqs = if fewer < now.running {
+        Ok(ServeRun {
+            max_seqs: fewer,
+            ..*r
+        })
+    } else {
+        Err("one sequence is the fewest".into())
+    };
+    push(
+        "fewer_seqs",
+        format!("at most {fewer} sequences running"),
+        seqs,
+    );
+    let engine = if r.engine_s > 0.0 {
+        Ok(ServeRun {
+            engine_s: r.engine_s / 2.0,
+            ..*r
+        })
+    } else {
+        Err("the engine's CPU time is already 0".into())
+    };
+    push(
+        "faster_engine",
+        format!(
+            "an engine with half the CPU time per step ({})",
+            units::si(r.engine_s / 2.0, "s")
+        ),
+        engine,
+    );
+    out
+}
+
+/// Dollars as a price is written: cents from $0.01, three figures below.
+pub fn usd(x: f64) -> String {
+    if x >= 0.01 || x <= 0.0 || !x.is_finite() {
+        format!("${x:.2}")
+    } else {
+        let decimals = (2.0 - x.log10().floor()).clamp(0.0, 12.0) as usize;
+        format!("${x:.decimals$}")
+    }
+}
+
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// `before → after` of a quantity, with the factor.
+fn change(name: &str, before: f64, after: f64, unit: &str) -> String {
+    format!(
+        "{name} {} → {}",
+        units::si(before, unit),
+        units::si(after, unit)
+    )
+}
+
+/// What `label` does to TTFT, ITL, throughput per GPU and cost, from the runs
+/// before and after.
+fn effect(label: &str, now: &Serve, a: &Serve, usd_h: Option<f64>) -> String {
+    let cost = usd_h
+        .map(|p| {
+            format!(
+                ", {} → {} per million output tokens",
+                usd(now.usd_per_mtok(p)),
+                usd(a.usd_per_mtok(p))
+            )
+        })
+        .unwrap_or_default();
+    format!(
+        "{}: {}, {}, {} output tokens/s per GPU{cost}.",
+        capital(label),
+        change("TTFT", now.ttft, a.ttft, "s"),
+        change("ITL", now.itl, a.itl, "s"),
+        format_args!(
+            "{} → {}",
+            units::sig3(now.tok_s_gpu),
+            units::sig3(a.tok_s_gpu)
+        ),
+    )
+}
+
+/// The widget's sentences, each from the numbers of this state.
+fn sentences(v: &ServeView, s: &Serve, setting: &Setting) -> Vec<String> {
+    let r = &v.run;
+    let mut out = Vec::new();
+    // the running batch and what caps it
+    let kv = match s.kv_max_seqs {
+        Some(k) => format!(
+            "The KV cache holds {} of {} tokens (90 % of what the weights leave on each GPU)",
+            units::count(k, "sequence", "sequences"),
+            r.isl.saturating_add(r.osl)
+        ),
+        None => format!("The memory of the {} is not known", setting.hw.name),
+    };
+    let cap = match s.capped_by {
+        Cap::Kv => format!("so at most {} run at once", s.cap),
+        Cap::MaxSeqs => format!("and at most {} run at once (the maximum set)", s.cap),
+    };
+    let queue = if s.waiting > 0 {
+        format!(
+            "; {} of the {} requests wait in a queue, {} of their time to first token",
+            s.waiting,
+            r.concurrency,
+            units::percent(s.queue_share())
+        )
+    } else if r.concurrency == 1 {
+        "; the one request runs alone".to_string()
+    } else {
+        format!("; all {} requests run, none waits", r.concurrency)
+    };
+    out.push(format!("{kv}, {cap}{queue}."));
+    // a step as a request sees it
+    let mix = if s.mixed_share > 0.0 {
+        format!(
+            ", and {} of its steps also prefill {} prompt tokens ({} instead of {})",
+            units::percent(s.mixed_share),
+            units::sig3(s.mixed_prompt),
+            units::si(s.t_mixed, "s"),
+            units::si(s.t_decode, "s")
+        )
+    } else {
+        String::new()
+    };
+    out.push(format!(
+        "Each step decodes {} tokens{mix}; with {} of the engine's CPU time per step, one token follows another every {} (ITL), and the first comes after {} (TTFT).",
+        s.decode_seen,
+        units::si(r.engine_s, "s"),
+        units::si(s.itl, "s"),
+        units::si(s.ttft, "s"),
+    ));
+    // what limits the decode step (the page's one rule)
+    let best = crate::model::limit::Limit::halving(s.regime);
+    out.push(format!(
+        "The decode step at this batch is {}: {} would make it {}× faster.",
+        s.regime.label(),
+        best.words(),
+        units::sig3(s.limit.speedup(best))
+    ));
+    // where decode turns compute-bound, against the knee
+    out.push(match (v.compute_from, v.knee) {
+        (Some(c), Some(k)) if c <= k => format!(
+            "Decode turns compute-bound from about {c} requests in flight, before the running batch is full at {k}."
+        ),
+        (_, Some(k)) => format!(
+            "Decode stays short of compute-bound up to the full running batch ({k}): beyond it requests only queue, so throughput stops growing there."
+        ),
+        _ => String::new(),
+    });
+    out.retain(|x| !x.is_empty());
+    out
+}
+
+#[cfg(test)]
+mod tests;

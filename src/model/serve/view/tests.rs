@@ -1,0 +1,293 @@
+use super::*;
+use crate::model::hardware;
+use crate::model::llm::{LlmModel, LlmRun, Parallel, Phase, WeightDtype};
+
+fn setting(hw: &str) -> Setting {
+    crate::model::llm::measured::setting_on(hardware::preset(hw).unwrap_or(&hardware::PRESETS[0]))
+}
+
+fn base(c: u32) -> ServeRun {
+    ServeRun {
+        llm: LlmRun {
+            config: LlmModel::Llama3_8b.config_or_toy(),
+            phase: Phase::Decode,
+            batch: 1,
+            context: 1,
+            wdtype: WeightDtype::Bf16,
+            kvdtype: KvDtype::Bf16,
+            graphs: true,
+            flash: true,
+            par: Parallel {
+                link: crate::model::parallel::link("nvlink4")
+                    .copied()
+                    .unwrap_or(crate::model::parallel::Link::NONE),
+                ..Parallel::ONE
+            },
+        },
+        isl: 1000,
+        osl: 1000,
+        concurrency: c,
+        chunk: 8192,
+        max_seqs: 256,
+        engine_s: super::super::ENGINE_US * 1e-6,
+    }
+}
+
+#[test]
+fn off_screen_the_readouts_are_the_same() {
+    let s = setting("h100-sxm");
+    for c in [1, 16, 700] {
+        let on = widget(&base(c), &s, None, true);
+        let off = widget(&base(c), &s, None, false);
+        assert_eq!(
+            (on.serve, on.usd_per_mtok, &on.step),
+            (off.serve, off.usd_per_mtok, &off.step)
+        );
+        assert!(off.sweep.is_empty() && off.remedies.is_empty() && off.sentences.is_empty());
+        assert!(!on.sweep.is_empty() && on.remedies.len() == 5 && !on.sentences.is_empty());
+        // the view's steady state is the model's, and its step the decode step
+        // one request sees
+        let (m, st) = super::super::run_with_step(&base(c), &s).unwrap_or_else(|| panic!("{c}"));
+        assert_eq!(on.serve, Some(m));
+        assert_eq!(on.step.as_ref().map(|x| x.run.batch), Some(m.decode_seen));
+        assert_eq!(on.step.as_ref().map(|x| x.wall), Some(st.wall));
+        // the sweep's point at the current concurrency is the current state
+        let here = on.sweep.iter().find(|p| p.concurrency == c);
+        assert_eq!(
+            here.map(|p| (p.ttft, p.itl, p.tok_s_gpu)),
+            Some((m.ttft, m.itl, m.tok_s_gpu))
+        );
+    }
+}
+
+#[test]
+fn each_remedy_is_the_model_run_again() {
+    let s = setting("h100-sxm");
+    let r = ServeRun {
+        isl: 20000,
+        osl: 500,
+        chunk: 4096,
+        ..base(300)
+    };
+    let v = widget(&r, &s, None, true);
+    let now = v.serve.unwrap_or_else(|| panic!("fits"));
+    let ids: Vec<&str> = v.remedies.iter().map(|x| x.id).collect();
+    assert_eq!(
+        ids,
+        [
+            "fp8_kv",
+            "more_gpus",
+            "larger_chunk",
+            "fewer_seqs",
+            "faster_engine"
+        ]
+    );
+    let mut kv = r;
+    kv.llm.kvdtype = KvDtype::Fp8;
+    let mut tp = r;
+    tp.llm.par.tp = 2;
+    let changed = [
+        kv,
+        tp,
+        ServeRun { chunk: 8192, ..r },
+        ServeRun {
+            max_seqs: now.running / 2,
+            ..r
+        },
+        ServeRun {
+            engine_s: r.engine_s / 2.0,
+            ..r
+        },
+    ];
+    for (x, c) in v.remedies.iter().zip(changed) {
+        assert_eq!(x.after, super::super::run_plain(&c, &s), "{}", x.id);
+        let a = x.after.unwrap_or_else(|| panic!("{}", x.id));
+        let helps = now.ttft / a.ttft >= HELPS_FROM
+            || now.itl / a.itl >= HELPS_FROM
+            || a.tok_s_gpu / now.tok_s_gpu >= HELPS_FROM;
+        assert_eq!(x.helps, helps, "{}", x.id);
+        assert!(
+            x.sentence.contains(&units::si(a.ttft, "s")),
+            "{}",
+            x.sentence
+        );
+    }
+    // an fp8 KV cache holds twice the sequences: the queue shrinks
+    let fp8 = v.remedies[0].after.unwrap_or_else(|| panic!("fp8"));
+    assert!(fp8.cap > now.cap && fp8.ttft < now.ttft && v.remedies[0].helps);
+    // two GPUs: faster steps, more room, and twice the GPUs to pay for
+    assert!(v.remedies[1].sentence.contains("per million output tokens"));
+    // what does not apply says why
+    let mut fp8r = r;
+    fp8r.llm.kvdtype = KvDtype::Fp8;
+    let w = widget(
+        &ServeRun {
+            engine_s: 0.0,
+            isl: 100,
+            ..fp8r
+        },
+        &s,
+        None,
+        true,
+    );
+    for id in ["fp8_kv", "larger_chunk", "faster_engine"] {
+        let x = w
+            .remedies
+            .iter()
+            .find(|x| x.id == id)
+            .unwrap_or_else(|| panic!("{id}"));
+        assert!(
+            x.after.is_none() && !x.helps && x.sentence.contains("would not apply"),
+            "{x:?}"
+        );
+    }
+}
+
+#[test]
+fn cost_needs_a_price() {
+    let s = setting("h100-sxm");
+    let v = widget(&base(16), &s, None, false);
+    assert_eq!(v.usd_h, Some(3.49));
+    assert!(v.price_source.contains("runpod.io"));
+    let typed = widget(&base(16), &s, Some(2.0), false);
+    assert_eq!(typed.usd_h, Some(2.0));
+    let (a, b) = (
+        v.usd_per_mtok.unwrap_or(0.0),
+        typed.usd_per_mtok.unwrap_or(0.0),
+    );
+    assert!((a / b - 3.49 / 2.0).abs() < 1e-9);
+    // a GPU with no stored price: no cost until one is typed
+    let mi = setting("mi300x");
+    let none = widget(&base(16), &mi, None, false);
+    assert!(
+        none.usd_h.is_none() && none.usd_per_mtok.is_none() && none.usd_per_mtok_in_out.is_none()
+    );
+    assert!(none.price_source.contains("type one"));
+    assert!(widget(&base(16), &mi, Some(1.0), false)
+        .usd_per_mtok
+        .is_some());
+}
+
+#[test]
+fn the_sentences_say_this_state() {
+    let s = setting("h100-sxm");
+    let v = widget(&base(700), &s, None, true);
+    let m = v.serve.unwrap_or_else(|| panic!("fits"));
+    let all = v.sentences.join(" ");
+    assert!(
+        all.contains(&format!("at most {} run at once", m.cap)),
+        "{all}"
+    );
+    assert!(
+        all.contains(&format!(
+            "{} of the 700 requests wait in a queue",
+            700 - m.cap
+        )),
+        "{all}"
+    );
+    assert!(all.contains(&format!("is {}", m.regime.label())), "{all}");
+    assert!(all.contains(&units::si(m.itl, "s")) && all.contains(&units::si(m.ttft, "s")));
+    let one = widget(&base(1), &s, None, true).sentences.join(" ");
+    assert!(one.contains("the one request runs alone"), "{one}");
+    assert_eq!(usd(0.5237), "$0.52");
+    assert_eq!(usd(0.004567), "$0.00457");
+    // nothing fits: one sentence says so
+    let mut r70 = base(1);
+    r70.llm.config = LlmModel::Llama3_70b.config_or_toy();
+    let v = widget(&r70, &s, None, true);
+    assert!(
+        v.serve.is_none()
+            && v.sentences.len() == 1
+            && v.sentences[0].starts_with("Not one sequence")
+    );
+}
+
+#[test]
+fn compute_from_is_the_first_compute_bound_point() {
+    let s = setting("h100-sxm");
+    let mut found = Vec::new();
+    for (isl, osl, wdtype) in [
+        (128, 128, WeightDtype::Fp8),
+        (1000, 1000, WeightDtype::Bf16),
+        (64, 2048, WeightDtype::Int4),
+    ] {
+        let mut r = ServeRun {
+            isl,
+            osl,
+            max_seqs: 4096,
+            ..base(16)
+        };
+        r.llm.wdtype = wdtype;
+        if wdtype == WeightDtype::Fp8 {
+            r.llm.kvdtype = KvDtype::Fp8;
+        }
+        let v = widget(&r, &s, None, true);
+        let knee = v.knee.unwrap_or(0);
+        let scan = v
+            .sweep
+            .iter()
+            .map(|p| p.concurrency)
+            .filter(|&c| c <= knee)
+            .chain([knee])
+            .find(|&c| compute_bound(&r, &s, c));
+        assert_eq!(v.compute_from, scan, "{isl}/{osl} {wdtype:?}");
+        found.push(v.compute_from);
+    }
+    // short sequences reach it; long ones fill the KV cache first
+    assert!(found[0].is_some() && found[1].is_none(), "{found:?}");
+}
+
+#[test]
+#[ignore]
+fn time_the_view() {
+    let p = super::super::measured::NIM[4];
+    let r = super::super::measured::serve_run(&p);
+    let s = super::super::measured::setting(&p);
+    let time = |name: &str, f: &dyn Fn()| {
+        let mut best = std::time::Duration::MAX;
+        for _ in 0..5 {
+            let t = std::time::Instant::now();
+            for _ in 0..10 {
+                f();
+            }
+            best = best.min(t.elapsed() / 10);
+        }
+        eprintln!("{name}: {best:?}");
+    };
+    time("run_plain", &|| {
+        std::hint::black_box(super::super::run_plain(&r, &s));
+    });
+    time("run", &|| {
+        std::hint::black_box(super::super::run(&r, &s));
+    });
+    time("llm step::run", &|| {
+        std::hint::black_box(crate::model::llm::step::run(
+            &super::super::step::decode_run(&r.llm, 86, 5250),
+            &s,
+        ));
+    });
+    time("llm step::run_plain", &|| {
+        std::hint::black_box(crate::model::llm::step::run_plain(
+            &super::super::step::decode_run(&r.llm, 86, 5250),
+            &s,
+        ));
+    });
+    time("mixed", &|| {
+        std::hint::black_box(super::super::step::mixed(
+            &r.llm, 80, 5250, 5000.0, 5000, &s,
+        ));
+    });
+    let now = super::super::run(&r, &s).unwrap_or_else(|| panic!());
+    time("remedies", &|| {
+        std::hint::black_box(remedies(&r, &s, &now, Some(1.0)));
+    });
+    time("compute_from", &|| {
+        std::hint::black_box(compute_from(&r, &s, &[], now.cap));
+    });
+    time("view off", &|| {
+        std::hint::black_box(widget(&r, &s, None, false));
+    });
+    time("view drawn", &|| {
+        std::hint::black_box(widget(&r, &s, None, true));
+    });
+}

@@ -1,0 +1,229 @@
+//! Widget `serve` (issue 34): serving under load (`model::serve`), a
+//! continuous-batching engine in steady state on the `llm` widget's model,
+//! dtypes, CUDA graphs, GPU and spread: it reads them from `s.widgets.llm` (one
+//! state; its selects below are the same fields under their own element ids).
+//! Its own keys (`serve_*`) and its one model call, [`view`].
+
+use super::super::fields::Field;
+use super::super::params::{params, ChoiceField, FlagField};
+use super::super::State;
+use super::{NativeOnly, Spec};
+use crate::model::serve::{self, limits as l, view::ServeView, ServeRun};
+
+params! {
+    in serve;
+    isl: Int[l::ISL.0, l::ISL.1] = 1000, "serve_isl", "Input tokens per request";
+    osl: Int[l::OSL.0, l::OSL.1] = 1000, "serve_osl", "Output tokens per request";
+    c: Int[l::CONCURRENCY.0, l::CONCURRENCY.1] = 16, "serve_c", "Requests in flight (concurrency)";
+    chunk: Int[l::CHUNK.0, l::CHUNK.1] = 8192, "serve_chunk", "Prefill chunk (prompt tokens per step)";
+    max_seqs: Int[l::MAX_SEQS.0, l::MAX_SEQS.1] = 256, "serve_max_seqs", "Most sequences running (sequences)";
+    engine_us: Int[l::ENGINE_US.0, l::ENGINE_US.1] = 580, "serve_engine_us", "Engine CPU time per step (µs)";
+    usd_h: Milli[USD_MILLI.0, USD_MILLI.1] = 0, "serve_usd_h", "Price per GPU-hour ($)";
+}
+
+/// `serve_usd_h`: $0.01 to $1000 per GPU-hour, in thousandths of a dollar; 0
+/// (absent) is the GPU's own cited price (`model::serve::price`).
+pub const USD_MILLI: (u32, u32) = (10, 1_000_000);
+
+/// The price in use: typed, else the GPU's cited one (`None`: neither).
+pub fn price(s: &State) -> Option<f64> {
+    match s.widgets.serve.usd_h {
+        0 => serve::price(s.setting.hw).map(|p| p.usd_per_gpu_h),
+        t => Some(f64::from(t) / 1000.0),
+    }
+}
+
+/// The price's control: a slider and box in dollars per GPU-hour showing the
+/// price in use (the GPU's own until one is typed; where it has none, $1 with
+/// the cost readouts empty); typing the GPU's own price back clears the key.
+pub const PRICE: Field = Field {
+    id: "serve_usd_h",
+    label: "Price per GPU-hour",
+    box_unit: "$",
+    base_unit: "$",
+    scale: 1.0,
+    min: USD_MILLI.0 as f64 / 1000.0,
+    max: USD_MILLI.1 as f64 / 1000.0,
+    integer: false,
+    get: |s| price(s).unwrap_or(1.0),
+    set: |s, v| {
+        let own = serve::price(s.setting.hw).map(|p| p.usd_per_gpu_h);
+        let t = (v * 1000.0).round();
+        s.widgets.serve.usd_h = if Some(t) == own.map(|o| (o * 1000.0).round()) || !t.is_finite() {
+            0
+        } else {
+            t.clamp(f64::from(USD_MILLI.0), f64::from(USD_MILLI.1)) as u32
+        };
+    },
+};
+
+/// The `llm` widget's selects as this widget shows them: the same state, their
+/// own element ids.
+pub const MODEL: ChoiceField<crate::model::llm::LlmModel> = ChoiceField {
+    id: "serve-llm_model",
+    ..super::llm::field::model
+};
+pub const WDTYPE: ChoiceField<crate::model::llm::WeightDtype> = ChoiceField {
+    id: "serve-llm_wdtype",
+    ..super::llm::field::wdtype
+};
+pub const KVDTYPE: ChoiceField<crate::model::llm::KvDtype> = ChoiceField {
+    id: "serve-llm_kvdtype",
+    ..super::llm::field::kvdtype
+};
+pub const TP: ChoiceField<super::common::Degree> = ChoiceField {
+    id: "serve-llm_tp",
+    ..super::llm::field::tp
+};
+pub const GRAPHS: FlagField = FlagField {
+    id: "serve-llm_graphs",
+    ..super::llm::field::graphs
+};
+
+/// The run as the controls ask for it: the `llm` widget's run (the spread as
+/// asked) with this widget's lengths, concurrency and engine.
+pub fn asked(s: &State) -> ServeRun {
+    let w = &s.widgets.serve;
+    ServeRun {
+        llm: super::llm::asked(s),
+        isl: w.isl,
+        osl: w.osl,
+        concurrency: w.c,
+        chunk: w.chunk,
+        max_seqs: w.max_seqs,
+        engine_s: f64::from(w.engine_us) * 1e-6,
+    }
+}
+
+/// THE WIDGET'S ONE MODEL CALL: everything it shows ([`serve::view::widget`]);
+/// what is only drawn where `drawn`.
+pub fn view(s: &State, drawn: bool) -> ServeView {
+    let typed = match s.widgets.serve.usd_h {
+        0 => None,
+        t => Some(f64::from(t) / 1000.0),
+    };
+    serve::view::widget(&asked(s), &s.setting, typed, drawn)
+}
+
+pub const SPEC: Spec = Spec {
+    id: "serve",
+    title: "Serving under load: time to first token, inter-token latency, throughput and cost",
+    embed_height: 4000,
+    gate: true,
+    inside: None,
+    params: PARAMS,
+    sliders: NativeOnly::new(sliders),
+    model: NativeOnly::new(Some(|s| view(s, true).serve.map_or(1.0, |v| v.itl))),
+    on_gpu: None,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::url::{decode, encode};
+    use super::super::tests::states;
+    use super::*;
+    use crate::model::hardware;
+
+    /// The widget's one call is the model's entry point on the llm widget's run
+    /// and this widget's keys, bit for bit; off the screen, the same readouts.
+    #[test]
+    fn view_is_the_model_on_the_llm_widgets_run() {
+        for (i, mut s) in states().into_iter().enumerate() {
+            let w = &mut s.widgets.serve;
+            w.c = [1, 16, 300, 4096][i % 4];
+            w.isl = [1000, 128, 20000][i % 3];
+            w.engine_us = [580, 0][i % 2];
+            let w = s.widgets.serve.clone();
+            let r = asked(&s);
+            assert_eq!(r.llm, super::super::llm::asked(&s));
+            assert_eq!((r.isl, r.concurrency), (w.isl, w.c));
+            let v = view(&s, true);
+            let want = serve::view::widget(&r, &s.setting, None, true);
+            let q = encode(&s);
+            assert_eq!(v, want, "{q}");
+            let off = view(&s, false);
+            assert_eq!(
+                (off.serve, off.usd_per_mtok),
+                (v.serve, v.usd_per_mtok),
+                "{q}"
+            );
+            assert!(off.sweep.is_empty() && off.sentences.is_empty());
+        }
+    }
+
+    #[test]
+    fn the_keys_round_trip_and_bad_values_are_refused() {
+        let q = "serve_isl=5000&serve_osl=500&serve_c=250&serve_chunk=4096&serve_max_seqs=128&serve_engine_us=0&serve_usd_h=2.5";
+        let (s, n) = decode(q);
+        assert!(n.is_empty(), "{n:?}");
+        let w = &s.widgets.serve;
+        assert_eq!(
+            (w.isl, w.osl, w.c, w.chunk, w.max_seqs, w.engine_us, w.usd_h),
+            (5000, 500, 250, 4096, 128, 0, 2500)
+        );
+        assert_eq!(decode(&encode(&s)), (s.clone(), vec![]));
+        assert_eq!(price(&s), Some(2.5));
+        for (q, why) in [
+            ("serve_c=0", "greater than zero"),
+            ("serve_c=5000", "out of range"),
+            ("serve_isl=lots", "not a number"),
+            ("serve_engine_us=-1", "negative"),
+            ("serve_usd_h=0.001", "out of range"),
+            ("serve_usd_h=0", "greater than zero"),
+        ] {
+            let (s, n) = decode(q);
+            assert_eq!(n.len(), 1, "{q}");
+            assert!(n[0].reason.contains(why), "{q}: {}", n[0].reason);
+            assert_eq!(s.widgets.serve, Params::default(), "{q}");
+        }
+        // the defaults are the issue's
+        let d = Params::default();
+        assert_eq!(
+            (d.isl, d.osl, d.c, d.chunk, d.max_seqs, d.engine_us, d.usd_h),
+            (1000, 1000, 16, 8192, 256, 580, 0)
+        );
+        assert_eq!(f64::from(d.engine_us), serve::ENGINE_US);
+    }
+
+    #[test]
+    fn the_price_is_the_gpus_own_until_typed() {
+        let mut s = State::default();
+        s.select_preset(hardware::preset("h100-sxm").unwrap());
+        assert_eq!(price(&s), Some(3.49));
+        assert_eq!((PRICE.get)(&s), 3.49);
+        (PRICE.set)(&mut s, 2.0);
+        assert_eq!((s.widgets.serve.usd_h, price(&s)), (2000, Some(2.0)));
+        // typing the GPU's own price back drops the key
+        (PRICE.set)(&mut s, 3.49);
+        assert_eq!(s.widgets.serve.usd_h, 0);
+        // a GPU with no cited price: no cost until one is typed
+        s.select_preset(hardware::preset("mi300x").unwrap());
+        assert_eq!(price(&s), None);
+        assert!(view(&s, false).usd_per_mtok.is_none());
+        (PRICE.set)(&mut s, 1.5);
+        assert!(view(&s, false).usd_per_mtok.is_some());
+        // the box's range is the URL's
+        assert!(PRICE.parse_box("0.001").is_err() && PRICE.parse_box("1001").is_err());
+        assert_eq!(PRICE.parse_box("0.01"), Ok(0.01));
+    }
+
+    #[test]
+    fn its_selects_are_the_llm_widgets_fields() {
+        let mut s = State::default();
+        (MODEL.set)(&mut s, crate::model::llm::LlmModel::Llama3_70b);
+        (TP.set)(&mut s, super::super::common::Degree::Two);
+        (GRAPHS.set)(&mut s, true);
+        let l = &s.widgets.llm;
+        assert_eq!(
+            (l.model, l.tp.n(), l.graphs),
+            (crate::model::llm::LlmModel::Llama3_70b, 2, true)
+        );
+        assert_eq!(
+            asked(&s).llm.config,
+            crate::model::llm::LlmModel::Llama3_70b.config_or_toy()
+        );
+        for id in [MODEL.id, WDTYPE.id, KVDTYPE.id, TP.id, GRAPHS.id] {
+            assert!(id.starts_with("serve-llm_"), "{id}");
+        }
+    }
+}

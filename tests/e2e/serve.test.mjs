@@ -1,0 +1,105 @@
+// Issue 34: the `serve` widget (serving under load on the llm widget's model) — its
+// readouts and their contract, the URL round trip, a bad URL value as a notice, a
+// bad typed value kept out with an inline message, the shared llm state, the charts,
+// the remedies, the published rows and a screenshot.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import fs from 'node:fs';
+import { useHarness, metric, pollUntil, search, param, inputValue, OUT_DIR, readText, typeBox } from './helpers.mjs';
+
+const h = useHarness();
+const SHOTS = path.join(OUT_DIR, 'serve');
+fs.mkdirSync(SHOTS, { recursive: true });
+const W = '#serve';
+const text = (page, sel = W) => readText(page.locator(sel));
+const READOUTS = ['serve_ttft_s', 'serve_itl_s', 'serve_e2e_s', 'serve_tok_s', 'serve_tok_s_gpu', 'serve_tok_s_user',
+  'serve_batch', 'serve_kv_max_seqs', 'serve_queue_share', 'serve_regime', 'serve_usd_per_mtok', 'serve_vs_measured_max_error'];
+
+async function drawn(page, sel) {
+  await page.locator(sel).scrollIntoViewIfNeeded();
+  return pollUntil(() => page.evaluate((s) => Number(document.querySelector(s)?.getAttribute('data-frame') || 0), sel), (f) => f >= 1);
+}
+
+test('default: every readout holds its value; one request in flight is the llm decode step', async (t) => {
+  await h.withPage(t, '?hw=h100-sxm', async (page) => {
+    await page.locator(W).scrollIntoViewIfNeeded();
+    for (const name of READOUTS) {
+      const v = await metric(page, name);
+      assert.ok(v !== null && v !== '' && (typeof v !== 'number' || Number.isFinite(v)), `${name}: ${v}`);
+    }
+    assert.equal(await inputValue(page, 'serve_c-box'), '16');
+    // Little's law on the page: tok/s × e2e = concurrency × output tokens
+    const tok = await metric(page, 'serve_tok_s');
+    const e2e = await metric(page, 'serve_e2e_s');
+    assert.ok(Math.abs(tok * e2e / (16 * 1000) - 1) < 1e-6, `${tok} × ${e2e}`);
+    assert.equal(await metric(page, 'serve_tok_s_gpu'), tok);
+    assert.ok(Math.abs((await metric(page, 'serve_tok_s_user')) * (await metric(page, 'serve_itl_s')) - 1) < 1e-9);
+    assert.match(await metric(page, 'serve_regime'), /^(compute|memory|overhead|communication)$/);
+  });
+  // one request, no engine time: the llm widget's decode step at batch 1 and the mean context
+  await h.withPage(t, '?hw=h100-sxm&llm_graphs=1&serve_c=1&serve_engine_us=0&llm_context=1500', async (page) => {
+    await page.locator(W).scrollIntoViewIfNeeded();
+    assert.equal(await metric(page, 'serve_itl_s'), await metric(page, 'llm_step_s'));
+    assert.equal(await metric(page, 'serve_queue_share'), 0);
+    assert.equal(await metric(page, 'serve_batch'), 1);
+  });
+});
+
+test('the keys round-trip through the URL; bad values fall back with a notice', async (t) => {
+  const q = '?hw=h100-sxm&serve_isl=5000&serve_osl=500&serve_c=250&serve_chunk=4096&serve_max_seqs=128&serve_engine_us=300&serve_usd_h=2.5';
+  await h.withPage(t, q, async (page) => {
+    await page.locator(W).scrollIntoViewIfNeeded();
+    for (const [k, v] of [['serve_c', '250'], ['serve_isl', '5000'], ['serve_osl', '500'], ['serve_chunk', '4096'], ['serve_max_seqs', '128'], ['serve_engine_us', '300'], ['serve_usd_h', '2.5']]) {
+      assert.equal(await inputValue(page, `${k}-box`), v, k);
+      assert.equal(param(await search(page), k), v, k);
+    }
+    // 250 requests, at most 128 running: the rest queue
+    assert.ok((await metric(page, 'serve_queue_share')) > 0.5);
+    assert.ok((await metric(page, 'serve_batch')) <= 128);
+  });
+  await h.withPage(t, '?serve_c=0&serve_isl=abc&serve_usd_h=-1', async (page) => {
+    for (const k of ['serve_c', 'serve_isl', 'serve_usd_h']) {
+      assert.equal(await page.locator(`#url-notices li[data-param="${k}"]`).count(), 1, `a notice for ${k}`);
+    }
+    await page.locator(W).scrollIntoViewIfNeeded();
+    assert.equal(await inputValue(page, 'serve_c-box'), '16');
+    assert.equal(await inputValue(page, 'serve_isl-box'), '1000');
+  });
+});
+
+test('a bad typed value keeps the last good one, with an inline message', async (t) => {
+  await h.withPage(t, '', async (page) => {
+    await page.locator(W).scrollIntoViewIfNeeded();
+    const before = await metric(page, 'serve_ttft_s');
+    await typeBox(page, 'serve_c', '5000');
+    assert.match(await readText(page.locator('#serve_c-error')), /between 1 and 4096/);
+    await typeBox(page, 'serve_isl', 'lots');
+    assert.match(await readText(page.locator('#serve_isl-error')), /number/);
+    assert.equal(await metric(page, 'serve_ttft_s'), before);
+    assert.equal(param(await search(page), 'serve_c'), null);
+    await typeBox(page, 'serve_c', '64');
+    await pollUntil(() => metric(page, 'serve_batch'), (b) => b > 16);
+  });
+});
+
+test('one state with the llm widget; the charts, remedies and published rows', async (t) => {
+  await h.withPage(t, '?hw=h100-sxm&llm_model=llama3-70b&llm_tp=2&llm_link=nvlink4&llm_wdtype=fp8&llm_kvdtype=bf16&llm_graphs=1&serve_isl=5000&serve_osl=500&serve_c=100', async (page) => {
+    await page.locator(W).scrollIntoViewIfNeeded();
+    // the serve widget's model select is the llm widget's
+    assert.equal(await inputValue(page, 'serve-llm_model'), 'llama3-70b');
+    await drawn(page, '#serve-curve');
+    const marks = await page.$$eval(`${W} button.mark`, (bs) => bs.map((b) => b.getAttribute('aria-label') || ''));
+    assert.ok(marks.some((m) => /100 in flight \(current\)/.test(m)), marks.join('\n'));
+    const remedies = await page.$$eval(`${W} [data-remedy]`, (ls) => ls.map((l) => [l.dataset.remedy, l.dataset.helps]));
+    assert.deepEqual(remedies.map((r) => r[0]), ['fp8_kv', 'more_gpus', 'larger_chunk', 'fewer_seqs', 'faster_engine']);
+    // bf16 KV on 2 × 80 GB: the cache is full well below 100, and fp8 helps
+    assert.equal(remedies[0][1], '1');
+    const rows = await page.$$eval(`${W} tr[data-target="1"]`, (rs) => rs.length);
+    assert.equal(rows, 11);
+    await page.selectOption('#serve-llm_kvdtype', 'fp8');
+    assert.equal(await pollUntil(() => inputValue(page, 'llm_kvdtype'), (v) => v === 'fp8'), 'fp8');
+    await page.locator(W).screenshot({ path: path.join(SHOTS, 'serve-nim.png') });
+  });
+});
