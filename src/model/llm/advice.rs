@@ -2,6 +2,7 @@
 //! state and its counterfactuals (the same model with one thing changed), never
 //! looked up. A change is said to help when it predicts ≥ 1.05× (as the remedies do).
 
+use super::kernels::{repeats_kv, KvRead};
 use super::step::{self, LlmStep};
 use super::{LlmRun, Phase, WeightDtype};
 use crate::model::limit;
@@ -67,8 +68,25 @@ pub fn where_time_goes(st: &LlmStep) -> String {
         Phase::Prefill => "The prefill",
     };
     let (part, share) = largest_part(st);
+    // the copies of K and V for every query head, named where they are a large
+    // part of each layer's kernel time and the activations lead
+    let layer_time: f64 = st.layer.iter().map(|k| k.time).sum();
+    let copies: f64 = st
+        .layer
+        .iter()
+        .filter(|k| k.name.starts_with("repeat "))
+        .map(|k| k.time)
+        .sum();
+    let named = if part == "activations" && copies >= 0.25 * layer_time && layer_time > 0.0 {
+        format!(
+            "; copying K and V out to every query head takes {} of each layer's kernel time",
+            units::percent(copies / layer_time)
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "{}{what} takes {} ({} tokens/s); the largest part is {} ({}). {}",
+        "{}{what} takes {} ({} tokens/s); the largest part is {} ({}){named}. {}",
         if st.fits {
             ""
         } else {
@@ -224,26 +242,59 @@ pub fn counterfactuals(r: &LlmRun, s: &Setting, st: &LlmStep) -> Vec<(&'static s
             format!("{what} would change the step by less than 5 %.")
         }
     };
-    let g = speed(LlmRun {
+    let other = LlmRun {
         graphs: !r.graphs,
         ..*r
-    });
+    };
+    let g = speed(other);
     let f = speed(LlmRun {
         flash: !r.flash,
         ..*r
     });
+    // the copies of K and V for every query head: what reading them in place
+    // buys, from whichever of this step and the other one makes them
+    let (eager, compiled) = if r.graphs { (&other, r) } else { (r, &other) };
+    let repeat = if repeats_kv(eager, KvRead::AsWritten) && !repeats_kv(compiled, KvRead::AsWritten)
+    {
+        let as_written = if r.graphs {
+            step::run_plain(eager, s).wall
+        } else {
+            st.wall
+        };
+        let in_place = step::run_in_place(eager, s).wall;
+        (in_place > 0.0).then(|| as_written / in_place)
+    } else {
+        None
+    };
+    let graphs_text = {
+        let what = "Compiled kernels in one CUDA graph (torch.compile, mode=\"reduce-overhead\")";
+        match repeat {
+            // most of what compiling buys is the attention reading the grouped
+            // K/V in place: credited to that, the rest to fusion and the graph
+            Some(x) if x >= HELPS_FROM => {
+                let whole = if r.graphs { 1.0 / g } else { g };
+                let (all, rep) = limit::two_speedups(whole, x);
+                let rest = units::sig3(whole / x);
+                if r.graphs {
+                    format!(
+                        "{what} are on; turning them off would make the step {all}× slower, {rep}× of it because the eager attention would copy K and V out to every query head (repeat_interleave) and {rest}× from the separate kernels and their launches."
+                    )
+                } else {
+                    format!(
+                        "{what} would make the step {all}× faster, not all through the graph: {rep}× of it is the attention reading the grouped K/V in place, as Inductor's generated decode attention does (an eager attention that reads grouped K/V gets that alone), and {rest}× is fusing the kernels and launching them as one graph."
+                    )
+                }
+            }
+            _ => say(what, g, r.graphs),
+        }
+    };
     let mut out = vec![
-        (
-            "graphs",
-            g,
-            say(
-                "Compiled kernels in one CUDA graph (torch.compile, mode=\"reduce-overhead\")",
-                g,
-                r.graphs,
-            ),
-        ),
+        ("graphs", g, graphs_text),
         ("flash", f, say("FlashAttention kernels", f, r.flash)),
     ];
+    if let Some(text) = repeat_kv(r, s, st) {
+        out.push(text);
+    }
     if r.wdtype != WeightDtype::Fp8 {
         let q = speed(LlmRun {
             wdtype: WeightDtype::Fp8,
@@ -266,6 +317,47 @@ pub fn counterfactuals(r: &LlmRun, s: &Setting, st: &LlmStep) -> Vec<(&'static s
         out.push(("fp8", q, text));
     }
     out
+}
+
+/// Grouped-query attention's copies ([`repeats_kv`]): what they are, how much
+/// they move, and what an attention that reads the grouped K/V in place would
+/// buy (the model run without them) and which changes give one. `None` where
+/// the step makes no copies.
+pub fn repeat_kv(r: &LlmRun, s: &Setting, st: &LlmStep) -> Option<(&'static str, f64, String)> {
+    if !repeats_kv(r, KvRead::AsWritten) {
+        return None;
+    }
+    let c = &r.config;
+    let tp = f64::from(r.par.tp.max(1));
+    let keys = f64::from(r.batch.max(1)) * f64::from(r.context.max(1));
+    // K and V written for every query head, and the cache they copy, per layer
+    // on one GPU (its heads)
+    let written = 2.0 * keys * f64::from(c.hidden) * r.kvdtype.bytes() / tp;
+    let cache = 2.0 * keys * c.kv_width() * r.kvdtype.bytes() / tp;
+    let t = step::run_in_place(r, s).wall;
+    let x = if t > 0.0 { st.wall / t } else { 1.0 };
+    let gain = if x >= HELPS_FROM {
+        format!("would make the step {x:.2}× faster")
+    } else {
+        "would change the step by less than 5 %".to_string()
+    };
+    let how = if r.phase == Phase::Decode {
+        "SDPA's enable_gqa=True, FlashAttention's grouped heads, or compiling, whose generated decode attention indexes the cache"
+    } else {
+        "SDPA's enable_gqa=True or FlashAttention's grouped heads; compiling keeps the copies, as the prefill's attention stays a library kernel that takes K and V for every head"
+    };
+    Some((
+        "repeat_kv",
+        x,
+        format!(
+            "Grouped-query attention: {} query heads share {} K/V heads, but this step first copies K and V out to every query head (repeat_interleave, as gpt-fast's model.py does; Hugging Face's repeat_kv alike): {} written per layer on each GPU, {}× the {} of cache they copy, then read back by the attention. An attention that reads the grouped K/V in place ({how}) {gain}.",
+            c.heads,
+            c.kv_heads,
+            units::si(written, "B"),
+            units::sig3(written / cache.max(f64::MIN_POSITIVE)),
+            units::si(cache, "B"),
+        ),
+    ))
 }
 
 /// What more or fewer GPUs, a faster link and overlap would buy (issue 24): the
@@ -711,5 +803,101 @@ mod tests {
         };
         let v1 = parallel(&one, &step::run(&one, &s), &step::scaling(&one, &s));
         assert_eq!(v1.len(), 1, "{v1:?}");
+    }
+
+    /// Issue 35 item 6: Llama-3-70B, 8 H100s, fp8 weights and cache, 128 k
+    /// context, 16 sequences, eager: most of the step is the copies of K and V
+    /// for every query head; the sentences say what they are and credit what
+    /// compiling buys to reading the grouped K/V in place, not to the graph.
+    #[test]
+    fn the_repeat_of_k_and_v_is_named_and_credited() {
+        let s = h100();
+        let r = LlmRun {
+            config: LlmModel::Llama3_70b.config_or_toy(),
+            wdtype: WeightDtype::Fp8,
+            kvdtype: KvDtype::Fp8,
+            par: crate::model::parallel::Parallel {
+                tp: 8,
+                ..crate::model::parallel::Parallel::ONE
+            },
+            ..run8b(16, 131072)
+        };
+        let st = step::run(&r, &s);
+        let w = where_time_goes(&st);
+        assert!(
+            w.contains("the largest part is moving activations")
+                && w.contains("copying K and V out to every query head takes"),
+            "{w}"
+        );
+        let cf = counterfactuals(&r, &s, &st);
+        let get = |id: &str| cf.iter().find(|c| c.0 == id).cloned();
+        let (_, x, rep) = get("repeat_kv").expect("the repeat's sentence");
+        assert!(x > 3.0, "{x}");
+        assert!(
+            rep.contains("64 query heads share 8 K/V heads")
+                && rep.contains("enable_gqa=True")
+                && rep.contains(&format!("would make the step {x:.2}× faster")),
+            "{rep}"
+        );
+        // 16 × 131072 positions × 2 (K, V) × 8192 wide ÷ 8 GPUs × 1 byte
+        assert!(
+            rep.contains("4.29 GB written per layer on each GPU, 8× the 537 MB"),
+            "{rep}"
+        );
+        let (_, g, graphs) = get("graphs").expect("the graphs' sentence");
+        assert!(g > x, "{g} vs {x}");
+        assert!(
+            graphs.contains(&format!(
+                "{}× of it is the attention reading the grouped K/V in place",
+                limit::two_speedups(g, x).1
+            )),
+            "{graphs}"
+        );
+        // the part left to fusion and the graph is what they buy without the copies
+        let ip = step::run_in_place(&r, &s).wall;
+        let compiled = step::run_plain(&LlmRun { graphs: true, ..r }, &s).wall;
+        assert!(
+            graphs.contains(&format!(
+                "{}× is fusing the kernels",
+                units::sig3(ip / compiled)
+            )),
+            "{graphs}"
+        );
+        // compiled, the step makes no copies and says so from the other side
+        let on = LlmRun { graphs: true, ..r };
+        let st_on = step::run(&on, &s);
+        let cf_on = counterfactuals(&on, &s, &st_on);
+        assert!(cf_on.iter().all(|c| c.0 != "repeat_kv"));
+        let off = &cf_on.iter().find(|c| c.0 == "graphs").expect("graphs").2;
+        assert!(
+            off.contains("because the eager attention would copy K and V out to every query head"),
+            "{off}"
+        );
+        // a model whose heads each have their own K and V makes no copies
+        let mha = LlmRun {
+            config: crate::model::llm::LlmConfig {
+                kv_heads: 32,
+                ..LlmModel::Llama3_8b.config_or_toy()
+            },
+            ..run8b(16, 4096)
+        };
+        let st = step::run(&mha, &s);
+        assert!(counterfactuals(&mha, &s, &st)
+            .iter()
+            .all(|c| c.0 != "repeat_kv" && !c.2.contains("grouped K/V")));
+        // prefill: compiling keeps the copies, and the sentence says so
+        let pre = LlmRun {
+            phase: Phase::Prefill,
+            graphs: true,
+            ..run8b(1, 4096)
+        };
+        let st = step::run(&pre, &s);
+        let cf = counterfactuals(&pre, &s, &st);
+        let rep = &cf
+            .iter()
+            .find(|c| c.0 == "repeat_kv")
+            .expect("prefill copies")
+            .2;
+        assert!(rep.contains("compiling keeps the copies"), "{rep}");
     }
 }
