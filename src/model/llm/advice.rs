@@ -108,11 +108,7 @@ pub fn where_time_goes(st: &LlmStep) -> String {
 pub fn critical(st: &LlmStep, s: &Setting, hw_name: &str) -> String {
     let b = f64::from(st.run.batch);
     let cb = st.critical_batch;
-    let tokens = if step::tokens(&st.run) == 1.0 {
-        "1 token".to_string()
-    } else {
-        format!("{} tokens", units::sig3(step::tokens(&st.run)))
-    };
+    let tokens = units::amount(step::tokens(&st.run), "token", "tokens");
     let head = format!(
         "The weight matmuls reach the compute roof from a batch of about {} tokens (ridge {} FLOP/B × {} B per weight ÷ 2{})",
         units::sig3(cb),
@@ -127,9 +123,9 @@ pub fn critical(st: &LlmStep, s: &Setting, hw_name: &str) -> String {
                 format!("at this context not even the weights fit in the {} GB of the {hw_name}", units::gb(fit.capacity))
             } else {
                 format!(
-                    "at this context only {max} sequence{} fit{} in the {} GB of the {hw_name}",
-                    if max == 1 { "" } else { "s" },
-                    if max == 1 { "s" } else { "" },
+                    "at this context only {} {} in the {} GB of the {hw_name}",
+                    units::count(max, "sequence", "sequences"),
+                    if max == 1 { "fits" } else { "fit" },
                     units::gb(fit.capacity)
                 )
             };
@@ -148,8 +144,9 @@ pub fn critical(st: &LlmStep, s: &Setting, hw_name: &str) -> String {
             )
         }
         (Some(max), _) if !fit.fits => format!(
-            "{head}; {} sequences do not fit at this context ({max} do), so a step at {tokens} is hypothetical.",
-            st.run.batch
+            "{head}; {} do not fit at this context ({max} {}), so a step at {tokens} is hypothetical.",
+            units::count(st.run.batch, "sequence", "sequences"),
+            if max == 1 { "does" } else { "do" }
         ),
         _ if b < cb => format!(
             "{head}; at {tokens} per step you are below it, each weight read is shared by too few tokens to keep the tensor cores busy."
@@ -186,12 +183,12 @@ pub fn capacity(st: &LlmStep, hw_name: &str) -> String {
     let total = f.weights + f.kv;
     if f.fits {
         return format!(
-            "Weights {} + KV cache {} = {} of the {} GB on {hw_name}: it fits (up to {} sequences at this context).",
+            "Weights {} + KV cache {} = {} of the {} GB on {hw_name}: it fits (up to {} at this context).",
             units::si(f.weights, "B"),
             units::si(f.kv, "B"),
             units::percent(total / f.capacity),
             units::gb(f.capacity),
-            f.max_batch.unwrap_or(0)
+            units::count(f.max_batch.unwrap_or(0), "sequence", "sequences")
         );
     }
     let miss = if f.weights > f.capacity {
@@ -400,8 +397,8 @@ pub fn parallel_counterfactuals(
             "tp_up",
             x,
             format!(
-                "Tensor parallelism over {} GPUs would {}{} ({} tokens/s per GPU instead of {}).",
-                tp * 2,
+                "Tensor parallelism over {} would {}{} ({} tokens/s per GPU instead of {}).",
+                units::count(tp * 2, "GPU", "GPUs"),
                 change(x),
                 fit_words(fits),
                 units::sig3(st.tokens_per_s * x / f64::from(2 * r.par.gpus())),
@@ -468,13 +465,13 @@ pub fn parallel(r: &LlmRun, st: &LlmStep, sc: &step::Scaling) -> Vec<String> {
     let n = r.par.gpus();
     if n > 1 {
         out.push(format!(
-            "On {n} GPUs ({} tensor parallel × {} pipeline stage{}) over {}: {} of the step waits on the other GPUs, {} collectives per pass through the model.",
+            "On {} ({} tensor parallel × {}) over {}: {} of the step waits on the other GPUs, {} per pass through the model.",
+            units::count(n, "GPU", "GPUs"),
             r.par.tp,
-            r.par.pp,
-            if r.par.pp == 1 { "" } else { "s" },
+            units::count(r.par.pp, "pipeline stage", "pipeline stages"),
             r.par.link.name,
             units::percent(st.split.comm / st.wall.max(f64::MIN_POSITIVE)),
-            st.collectives,
+            units::count(st.collectives, "collective", "collectives"),
         ));
         if r.par.pp > 1 {
             out.push(if r.phase == Phase::Prefill && r.batch > 1 {
@@ -501,7 +498,7 @@ pub fn parallel(r: &LlmRun, st: &LlmStep, sc: &step::Scaling) -> Vec<String> {
             if e.base == 1 {
                 "one GPU".to_string()
             } else {
-                format!("{} GPUs (the fewest that fit)", e.base)
+                format!("{} (the fewest that fit)", units::count(e.base, "GPU", "GPUs"))
             },
             units::sig3(f64::from(r.par.tp) / f64::from(e.base)),
         ));

@@ -262,8 +262,10 @@ pub fn spread(c: &LlmConfig, want: Parallel) -> (Parallel, Vec<String>) {
     let pp = fall(want.pp, &|d| d <= c.layers.max(1));
     if pp != want.pp.max(1) {
         notes.push(format!(
-            "{} pipeline stages need at least {} layers, the model has {}: showing {pp}.",
-            want.pp, want.pp, c.layers
+            "{} need at least {}, the model has {}: showing {pp}.",
+            super::units::count(want.pp, "pipeline stage", "pipeline stages"),
+            super::units::count(want.pp, "layer", "layers"),
+            c.layers
         ));
     }
     let mut par = Parallel { tp, pp, ..want };
