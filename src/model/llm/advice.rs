@@ -214,8 +214,10 @@ pub fn capacity(st: &LlmStep, hw_name: &str) -> String {
     )
 }
 
-/// What CUDA graphs, FlashAttention and fp8 weights would buy from here: the model
-/// run with each one changed.
+/// What compiling (fused kernels in one CUDA graph), FlashAttention, one-byte
+/// weights the GPU runs (fp8, else int8) and, where the step copies K and V to
+/// every query head, reading them in place ([`repeat_kv`]) would buy from here:
+/// the model run with each one changed.
 pub fn counterfactuals(r: &LlmRun, s: &Setting, st: &LlmStep) -> Vec<(&'static str, f64, String)> {
     let speed = |alt: LlmRun| {
         let t = step::run_plain(&alt, s).wall;
@@ -292,26 +294,27 @@ pub fn counterfactuals(r: &LlmRun, s: &Setting, st: &LlmStep) -> Vec<(&'static s
     if let Some(text) = repeat_kv(r, s, st) {
         out.push(text);
     }
-    if r.wdtype != WeightDtype::Fp8 {
-        let q = speed(LlmRun {
-            wdtype: WeightDtype::Fp8,
-            ..*r
-        });
+    // one-byte weights the GPU runs (the one dtype rule): fp8 where it has
+    // fp8, else int8 (weight-only, dequantised in the kernel) in place of bf16
+    let small = if s.hw.supports(crate::model::hardware::Dtype::Fp8) {
+        (r.wdtype != WeightDtype::Fp8).then_some(WeightDtype::Fp8)
+    } else {
+        (r.wdtype == WeightDtype::Bf16).then_some(WeightDtype::Int8)
+    };
+    if let Some(w) = small {
+        let alt = LlmRun { wdtype: w, ..*r };
+        let q = speed(alt);
         // and what they do to the fit (the figures of a state that does not fit
         // are hypothetical; int4 weights are smaller than fp8)
-        let fp8 = LlmRun {
-            wdtype: WeightDtype::Fp8,
-            ..*r
-        };
-        let fits = super::fit::fits(&fp8, st.capacity);
-        let mut text = say("fp8 weights", q, false);
+        let fits = super::fit::fits(&alt, st.capacity);
+        let mut text = say(&format!("{} weights", w.id()), q, false);
         match (st.fits, fits) {
             (false, true) => text.push_str(" They would also make it fit in memory."),
             (false, false) => text.push_str(" It would still not fit in memory."),
             (true, false) => text.push_str(" But it would no longer fit in memory."),
             (true, true) => {}
         }
-        out.push(("fp8", q, text));
+        out.push((w.id(), q, text));
     }
     out
 }
@@ -696,21 +699,30 @@ mod tests {
         let cf = counterfactuals(&run8b(512, 4096), &h100, &st512);
         let fp8 = fp8_of(&cf);
         assert!(fp8.ends_with("It would still not fit in memory."), "{fp8}");
-        // int4 weights that fit where fp8 ones would not (Mixtral on a 32 GB V100):
-        // said so
+        // int4 weights that fit where fp8 ones would not (Mixtral at 80 × 4 k on an
+        // H100): said so
         let mx = LlmRun {
             config: LlmModel::Mixtral8x7b.config_or_toy(),
             wdtype: WeightDtype::Int4,
-            ..run8b(1, 4096)
+            ..run8b(80, 4096)
         };
-        let v100 = on("v100");
-        let st4 = step::run(&mx, &v100);
-        assert!(st4.fits, "{}", capacity(&st4, "V100"));
-        let cf = counterfactuals(&mx, &v100, &st4);
+        let st4 = step::run(&mx, &h100);
+        assert!(st4.fits, "{}", capacity(&st4, "H100"));
+        let cf = counterfactuals(&mx, &h100, &st4);
         let fp8 = fp8_of(&cf);
         assert!(
             fp8.ends_with("But it would no longer fit in memory."),
             "{fp8}"
+        );
+        // a V100 has no fp8: none is offered (and int4 weights are smaller than
+        // the int8 it runs)
+        let v100 = on("v100");
+        let mx1 = LlmRun { batch: 1, ..mx };
+        let cf = counterfactuals(&mx1, &v100, &step::run(&mx1, &v100));
+        assert!(
+            cf.iter()
+                .all(|c| !c.2.contains("fp8") && !c.2.contains("int8")),
+            "{cf:?}"
         );
         // on an A100, which has no fp8 tensor cores, the 1-byte weights named are int8
         let a100 = on("a100-80gb");
@@ -896,5 +908,33 @@ mod tests {
             .expect("prefill copies")
             .2;
         assert!(rep.contains("compiling keeps the copies"), "{rep}");
+    }
+
+    /// Issue 35 item 5: no sentence offers fp8 weights on a GPU without fp8
+    /// (the one dtype rule); there the one-byte weights offered are int8.
+    #[test]
+    fn one_byte_weights_offered_are_ones_the_gpu_runs() {
+        for p in crate::model::hardware::PRESETS {
+            let s = on(p.id);
+            let r = run8b(1, 4096);
+            let st = step::run(&r, &s);
+            let cf = counterfactuals(&r, &s, &st);
+            let said: Vec<&String> = cf.iter().map(|c| &c.2).collect();
+            let fp8 = said.iter().any(|t| t.contains("fp8"));
+            assert_eq!(
+                fp8,
+                p.supports(crate::model::hardware::Dtype::Fp8),
+                "{}: {said:?}",
+                p.id
+            );
+            if !fp8 {
+                assert!(
+                    said.iter().any(|t| t.starts_with("int8 weights would")),
+                    "{}: {said:?}",
+                    p.id
+                );
+            }
+            assert!(!capacity(&st, p.name).contains("fp8") || fp8, "{}", p.id);
+        }
     }
 }
