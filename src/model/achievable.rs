@@ -7,7 +7,7 @@
 //! and says so.
 
 use super::hardware::{Dtype, Preset};
-use super::measured::h100;
+use super::reference::h100;
 
 /// Which roofs the model runs against (URL `roof=`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -64,7 +64,7 @@ impl Fractions {
     }
 }
 
-/// The H100 SXM, measured (`measured::h100`): PyTorch's device copy, an 8192³
+/// The H100 SXM, measured (`reference::h100`): PyTorch's device copy, an 8192³
 /// matmul in bf16 and fp32 (no TF32), and Triton's fused `x * m` chain at its best
 /// repeat.
 pub fn h100_sxm() -> Fractions {

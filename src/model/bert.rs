@@ -601,11 +601,11 @@ pub const IVANOV_2020: MeasuredShares = MeasuredShares {
     source: "Ivanov, Dryden, Ben-Nun, Li, Hoefler, \"Data Movement Is All You Need: A Case Study on Optimizing Transformers\", arXiv 2007.00072 (MLSys 2021): BERT encoder layer training in PyTorch",
 };
 
-/// BERT-base training step measured on an H100 (`measured::h100`): kernel-time
+/// BERT-base training step measured on an H100 (`reference::h100`): kernel-time
 /// shares by class (fp16 autocast, eager attention; HF transformers, PyTorch 2.11).
 /// Casts and copies that autocast inserts count as element-wise.
 pub fn h100_2026() -> ByClass {
-    let (tensor, norm, elementwise) = super::measured::h100::BERT_TRAIN_SHARES;
+    let (tensor, norm, elementwise) = super::reference::h100::BERT_TRAIN_SHARES;
     ByClass {
         tensor,
         norm,

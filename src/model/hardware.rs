@@ -477,7 +477,7 @@ pub struct KernelFloor {
 /// takes the same figure as a stated estimate (the same order as the 1–2 µs
 /// vendors and profilers report for an empty kernel).
 pub fn kernel_floor(hw: &Preset) -> KernelFloor {
-    let seconds = super::measured::h100::CUDA_GRAPH_TINY_KERNEL_S;
+    let seconds = super::reference::h100::CUDA_GRAPH_TINY_KERNEL_S;
     if hw.id == "h100-sxm" {
         KernelFloor {
             seconds,

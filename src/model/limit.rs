@@ -279,7 +279,7 @@ pub fn verdict(l: &Limit) -> String {
 /// `cause` says what makes the batch nearly free in that case, and the sentence
 /// says the quick test misleads there.
 pub fn doubling(new_batch: u32, ratio: f64, l: &Limit, cause: &str) -> String {
-    use super::overhead::{verdict, BatchVerdict};
+    use super::double_batch::{verdict, BatchVerdict};
     let head = format!(
         "Doubling the batch to {new_batch} costs {:+.0} % time per step",
         (ratio - 1.0) * 100.0

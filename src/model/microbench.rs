@@ -296,7 +296,7 @@ pub struct Bench {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Overlay {
     pub series: &'static super::measured::Series,
-    pub points: Vec<super::measured::Compared>,
+    pub points: Vec<Compared>,
 }
 
 /// What the `microbench` widget shows for one state: its one model entry point
@@ -323,20 +323,63 @@ pub fn widget(bench: Bench, preset: &str) -> BenchView {
         .into_iter()
         .map(|series| Overlay {
             series,
-            points: measured::compare(series.points, bench.n, &bench.machine, series.eager),
+            points: compare(series.points, bench.n, &bench.machine, series.eager),
         })
         .collect();
     BenchView {
         max_error: (!overlays.is_empty()).then(|| {
             overlays
                 .iter()
-                .map(|o| measured::max_error(&o.points))
+                .map(|o| max_error(&o.points))
                 .fold(0.0, f64::max)
         }),
         elsewhere: measured::elsewhere(preset, bench.dtype, bench.n),
         overlays,
         bench,
     }
+}
+
+/// One point of a measured repeat sweep beside the model's prediction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Compared {
+    pub repeat: u32,
+    pub model_s: f64,
+    pub measured_s: f64,
+}
+
+impl Compared {
+    /// model ÷ measured − 1.
+    pub fn error(&self) -> f64 {
+        self.model_s / self.measured_s - 1.0
+    }
+}
+
+/// The model's time for each measured `(repeat, seconds)` on `n` elements: one
+/// fused kernel, or `repeat` eager kernels (one multiply each), launch overhead
+/// included as in the explorer.
+pub fn compare(series: &[(u32, f64)], n: f64, m: &Machine, eager: bool) -> Vec<Compared> {
+    series
+        .iter()
+        .map(|&(repeat, measured_s)| {
+            let model_s = if eager {
+                let mut k = kernel(1, n, m.elem_bytes);
+                k.count = repeat.max(1);
+                timeline::simulate(&[k], m).wall
+            } else {
+                point(repeat, n, m).runtime
+            };
+            Compared {
+                repeat,
+                model_s,
+                measured_s,
+            }
+        })
+        .collect()
+}
+
+/// The largest |model ÷ measured − 1| over `points` (0 for none).
+pub fn max_error(points: &[Compared]) -> f64 {
+    points.iter().map(|p| p.error().abs()).fold(0.0, f64::max)
 }
 
 pub fn bench(m: &Machine, dtype: Dtype, n: f64, hw: &'static str) -> Bench {
@@ -912,5 +955,62 @@ mod tests {
         assert_eq!(pow2(f64::NAN), None);
         let b = bench(&a100_fp32(), Dtype::Fp32, 1e6, A100);
         assert_eq!(b.size_text(), "1 million elements (4 MB in fp32)");
+    }
+
+    /// The essay's microbenchmark on the H100 preset, fp32, 2^28 elements.
+    fn h100_machine(roof: crate::model::achievable::Roof) -> crate::model::Machine {
+        let mut s =
+            crate::state::State::for_preset(crate::model::hardware::preset("h100-sxm").unwrap());
+        s.select_dtype(crate::model::Dtype::Fp32);
+        s.roof = roof;
+        s.machine()
+    }
+
+    #[test]
+    fn achievable_roofs_put_the_model_within_10_percent_of_the_h100() {
+        use crate::model::achievable::Roof;
+        let n = crate::model::reference::h100::TORCH_ELEMENTS;
+        let m = h100_machine(Roof::Achievable);
+        let pts = super::compare(
+            &crate::model::reference::h100::TRITON_FUSED_MUL,
+            n,
+            &m,
+            false,
+        );
+        let upto256: Vec<_> = pts.iter().copied().filter(|p| p.repeat <= 256).collect();
+        assert!(super::max_error(&upto256) < 0.10, "{upto256:?}");
+        let measured =
+            crate::model::measured::crossover(&crate::model::reference::h100::TRITON_FUSED_MUL, n);
+        assert!(
+            (measured - 88.0).abs() < 1.5, // the issue says ~88
+            "measured crossover {measured}"
+        );
+        let model = super::crossover_repeat(&m, m.elem_bytes);
+        assert!(
+            (model / measured - 1.0).abs() < 0.15,
+            "model {model} vs {measured}"
+        );
+        // datasheet roofs: right in shape, optimistic in size (the issue's 0.645 ms at 1)
+        let d = h100_machine(Roof::Datasheet);
+        let p1 = super::compare(
+            &crate::model::reference::h100::TRITON_FUSED_MUL[..1],
+            n,
+            &d,
+            false,
+        )[0];
+        assert!(
+            p1.model_s < p1.measured_s && (p1.model_s - 0.645e-3).abs() < 0.01e-3,
+            "{p1:?}"
+        );
+        let dc = super::crossover_repeat(&d, d.elem_bytes);
+        assert!((dc - 80.0).abs() < 0.5, "{dc}");
+        // eager PyTorch: the model's per-kernel time is right, its overhead hides
+        let e = super::compare(
+            &crate::model::reference::h100::PYTORCH_EAGER_MUL,
+            n,
+            &m,
+            true,
+        );
+        assert!(super::max_error(&e) < 0.10, "{e:?}");
     }
 }

@@ -4,6 +4,7 @@
 pub mod achievable;
 pub mod bert;
 pub mod dit;
+pub mod double_batch;
 pub mod fusion;
 pub mod generations;
 pub mod hardware;
@@ -14,6 +15,7 @@ pub mod microbench;
 pub mod ops;
 pub mod overhead;
 pub mod parallel;
+pub mod reference;
 pub mod remedies;
 pub mod roofline;
 pub mod setting;

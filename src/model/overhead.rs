@@ -35,6 +35,7 @@
 //!   10 % slower" lies well inside); ratio ≥ [`SCALES_FROM`] = 1.8 → runtime scales
 //!   with the work; in between, partly overhead-bound.
 
+pub use super::double_batch::{verdict, BatchVerdict, OVERHEAD_BOUND_BELOW, SCALES_FROM};
 use super::timeline::{self, Timeline};
 use super::workload::{self, KernelGroup, Machine, Shape};
 
@@ -283,43 +284,6 @@ fn limit_of(base: &OverheadRun, shape: &Shape, m: &Machine) -> super::limit::Lim
 /// of `groups` back to back. Every span records the one CPU launch `[0, cpu_cost]`.
 pub fn simulate_graph(groups: &[KernelGroup], m: &Machine, cpu_cost: f64) -> Timeline {
     timeline::simulate_issued(groups, m, |_| (0.0, cpu_cost))
-}
-
-/// What doubling the batch says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BatchVerdict {
-    /// Runtime barely moved: the GPU mostly waits for the CPU.
-    OverheadBound,
-    /// In between.
-    Partly,
-    /// Runtime roughly doubled with the work.
-    ScalesWithWork,
-}
-
-impl BatchVerdict {
-    pub fn label(self) -> &'static str {
-        match self {
-            BatchVerdict::OverheadBound => "time barely moves (the quick test's sign of overhead)",
-            BatchVerdict::Partly => "time grows, but less than the work",
-            BatchVerdict::ScalesWithWork => "time grows with the work",
-        }
-    }
-}
-
-/// Double-batch ratio below which the step is called overhead-bound.
-pub const OVERHEAD_BOUND_BELOW: f64 = 1.2;
-/// Double-batch ratio from which the runtime is said to scale with the work.
-pub const SCALES_FROM: f64 = 1.8;
-
-/// Classify a double-batch ratio (see [`OVERHEAD_BOUND_BELOW`], [`SCALES_FROM`]).
-pub fn verdict(ratio: f64) -> BatchVerdict {
-    if ratio < OVERHEAD_BOUND_BELOW {
-        BatchVerdict::OverheadBound
-    } else if ratio < SCALES_FROM {
-        BatchVerdict::Partly
-    } else {
-        BatchVerdict::ScalesWithWork
-    }
 }
 
 /// `wall(2·batch) / wall(batch)` with the same remedies. 1 if the wall is zero.
@@ -732,13 +696,5 @@ mod tests {
             }),
             0.0
         );
-    }
-
-    #[test]
-    fn verdict_thresholds() {
-        assert_eq!(verdict(1.0), BatchVerdict::OverheadBound);
-        assert_eq!(verdict(1.1), BatchVerdict::OverheadBound);
-        assert_eq!(verdict(1.5), BatchVerdict::Partly);
-        assert_eq!(verdict(2.0), BatchVerdict::ScalesWithWork);
     }
 }

@@ -1,4 +1,7 @@
-//! The kernels of one LLM step (timed and simulated in [`super::step`]).
+//! The kernels of one LLM step (timed and simulated in [`super::step`]): the
+//! vocabulary both kernel lists use (kernel, part, sizes, the tensor-parallel split)
+//! and the compiled step's kernels; the eager step's are [`super::eager`]'s, and
+//! [`super::launch`] puts either in launch order.
 //!
 //! `T` tokens go through the layers: `T = B` when decoding (one new token per
 //! sequence), `T = B·C` when prefilling `B` prompts of `C` tokens. Per layer, in
@@ -220,22 +223,6 @@ pub(super) fn repeat_kernels(d: &Dims, keys: f64) -> [LlmKernel; 2] {
     })
 }
 
-/// The kernels of one layer, in launch order: eager ([`super::eager::layer`]) or
-/// compiled ([`compiled_layer`]) as `r.graphs` says.
-pub fn layer_kernels(r: &LlmRun) -> Vec<LlmKernel> {
-    layer_kernels_with(r, KvRead::AsWritten)
-}
-
-/// [`layer_kernels`] with the grouped K/V read as `read` says.
-pub fn layer_kernels_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
-    let layer = if r.graphs {
-        compiled_layer_with(r, read)
-    } else {
-        super::eager::layer(r, read)
-    };
-    per_gpu_layer(layer, r)
-}
-
 /// Whether tensor parallelism splits a kernel's work over the GPUs of a stage.
 /// The split is gpt-fast's (`tp.py`, Megatron's layout): the QKV and MLP
 /// gate/up matmuls by output columns, the output and MLP down matmuls by input
@@ -345,7 +332,7 @@ pub fn compiled_layer(r: &LlmRun) -> Vec<LlmKernel> {
     compiled_layer_with(r, KvRead::AsWritten)
 }
 
-fn compiled_layer_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
+pub(super) fn compiled_layer_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
     let c = &r.config;
     let Dims {
         h,
@@ -536,48 +523,7 @@ fn compiled_layer_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
     out
 }
 
-/// Every kernel of the step in launch order: eager, as [`super::eager`] counts them,
-/// or compiled: the embedding, `layers` × the compiled layer, the final norm, the LM
-/// head and the sampler (top-k, then softmax and the draw fused).
-pub fn kernels(r: &LlmRun) -> Vec<LlmKernel> {
-    kernels_with(r, KvRead::AsWritten)
-}
-
-/// [`kernels`] with the grouped K/V read as `read` says.
-pub fn kernels_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
-    let c = &r.config;
-    let layer = layer_kernels_with(r, read);
-    let (before, after) = if r.graphs {
-        (compiled_before(r), compiled_after(r))
-    } else {
-        (super::eager::before(r), super::eager::after(r))
-    };
-    let mut out = Vec::with_capacity(layer.len() * c.layers as usize + before.len() + after.len());
-    out.extend(before.into_iter().map(outer));
-    // a pipeline hands the activations to the next stage between its stages
-    let per_stage = stage_layers(r);
-    for i in 0..c.layers {
-        if i > 0 && i % per_stage == 0 {
-            out.push(outer(collective(
-                "send to the next stage",
-                super::super::parallel::Collective::Send,
-                2,
-                tokens(r) * f64::from(c.hidden) * ACT_BYTES,
-                r,
-            )));
-        }
-        out.extend(layer.iter().cloned());
-    }
-    out.extend(after.into_iter().map(outer));
-    out
-}
-
-fn outer(mut k: LlmKernel) -> LlmKernel {
-    k.in_layer = false;
-    k
-}
-
-fn compiled_before(r: &LlmRun) -> Vec<LlmKernel> {
+pub(super) fn compiled_before(r: &LlmRun) -> Vec<LlmKernel> {
     let c = &r.config;
     let (h, t, a, w) = (f64::from(c.hidden), tokens(r), ACT_BYTES, r.wdtype.bytes());
     vec![k(
@@ -591,7 +537,7 @@ fn compiled_before(r: &LlmRun) -> Vec<LlmKernel> {
     )]
 }
 
-fn compiled_after(r: &LlmRun) -> Vec<LlmKernel> {
+pub(super) fn compiled_after(r: &LlmRun) -> Vec<LlmKernel> {
     let c = &r.config;
     let (h, a, w) = (f64::from(c.hidden), ACT_BYTES, r.wdtype.bytes());
     let b = f64::from(r.batch.max(1));

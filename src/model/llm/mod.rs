@@ -23,6 +23,7 @@ pub mod advice;
 pub mod eager;
 pub mod fit;
 pub mod kernels;
+pub mod launch;
 pub mod measured;
 pub mod step;
 pub mod stream;
@@ -227,7 +228,7 @@ pub const INT4_GROUP: f64 = 64.0;
 /// or reshape): one tiny eager op measured on an H100 host, PyTorch 2.11
 /// (tests/data/h100.json, 9.7 µs). The explorer's overhead slider stays the essay's
 /// 2022 figure for a bare loop (3.57 µs); a model's forward pass is measured slower.
-pub const EAGER_OP_S: f64 = crate::model::measured::h100::EAGER_TINY_OP_S;
+pub const EAGER_OP_S: f64 = crate::model::reference::h100::EAGER_TINY_OP_S;
 
 /// Everything the `llm` widget's controls choose.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -19,6 +19,7 @@ use super::super::setting::Setting;
 use super::super::timeline::{self, Regime, Timeline};
 use super::super::workload::{KernelGroup, Machine, Unit};
 pub use super::kernels::*;
+pub use super::launch::{kernels, kernels_with, layer_kernels, layer_kernels_with};
 use super::{machine_for, LlmRun, Phase, WeightDtype};
 
 /// The compute dtype of the matmuls: fp8 for fp8 weights where the preset has fp8

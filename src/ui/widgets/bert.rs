@@ -7,7 +7,7 @@ use super::controls::{GpuPicker, LogSlider, Toggle};
 use super::readout::Readout;
 use super::Ctx;
 use crate::model::bert::{self, ByClass, OpClass, IVANOV_2020};
-use crate::model::measured::h100;
+use crate::model::reference::h100;
 use crate::model::units;
 use crate::state::widgets::field;
 use crate::state::State;

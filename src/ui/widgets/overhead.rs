@@ -5,8 +5,8 @@
 use super::controls::{GpuPicker, Toggle};
 use super::readout::Readout;
 use super::Ctx;
-use crate::model::measured::h100;
 use crate::model::overhead::{self, CpuPart, OverheadRun};
+use crate::model::reference::h100;
 use crate::model::{units, Bound};
 use crate::state::widgets::field;
 use crate::state::State;
