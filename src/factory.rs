@@ -283,10 +283,14 @@ impl Storyboard {
             .unwrap_or(0.0);
 
         let launches = spans.len();
-        let fused_ops = if s.fused { s.ops.max(1) } else { 0 };
+        let fused_ops = if s.setting.shape.fused {
+            s.setting.shape.ops.max(1)
+        } else {
+            0
+        };
         let trips_text = format!(
             "{} · {launches} round trip{} per step",
-            units::si(s.bw, "B/s"),
+            units::si(s.setting.bw, "B/s"),
             if launches == 1 { "" } else { "s" }
         );
 
@@ -304,8 +308,8 @@ impl Storyboard {
             fused_ops,
             launches,
             still_t,
-            flops_text: units::si(s.flops, "FLOP/s"),
-            overhead_text: units::si(s.overhead, "s"),
+            flops_text: units::si(s.setting.flops, "FLOP/s"),
+            overhead_text: units::si(s.setting.overhead, "s"),
             wall_text: units::si(wall, "s"),
             trips_text,
         }
@@ -459,10 +463,10 @@ mod tests {
     /// its own truck trip.
     fn chain(ops: u32, fused: bool) -> impl FnOnce(&mut State) {
         move |s: &mut State| {
-            s.workload = Workload::Chain;
-            s.ops = ops;
-            s.fused = fused;
-            s.overhead = 1e-8;
+            s.setting.shape.workload = Workload::Chain;
+            s.setting.shape.ops = ops;
+            s.setting.shape.fused = fused;
+            s.setting.overhead = 1e-8;
         }
     }
 
@@ -470,9 +474,9 @@ mod tests {
     fn boards() -> Vec<(State, Report, Storyboard)> {
         vec![
             board(|_| {}),
-            board(|s| s.fused = true),
-            board(|s| s.overhead = 1e-3),
-            board(|s| s.overhead = 1e-2),
+            board(|s| s.setting.shape.fused = true),
+            board(|s| s.setting.overhead = 1e-3),
+            board(|s| s.setting.overhead = 1e-2),
             board(chain(2, false)),
             board(chain(64, false)),
             board(chain(1024, false)),
@@ -590,9 +594,9 @@ mod tests {
     fn a_gap_is_dark_and_counts_the_orders_waiting() {
         // launches much slower than the kernels: the GPU waits between them
         let (_, r, b) = board(|s| {
-            s.workload = Workload::Chain;
-            s.ops = 2;
-            s.overhead = 1e-2;
+            s.setting.shape.workload = Workload::Chain;
+            s.setting.shape.ops = 2;
+            s.setting.overhead = 1e-2;
         });
         assert_eq!(r.regime, Regime::Overhead);
         let gap = b
@@ -661,7 +665,7 @@ mod tests {
     #[test]
     fn texts_describe_the_state() {
         let (s, _, b) = board(chain(2, false));
-        assert_eq!(b.flops_text, units::si(s.flops, "FLOP/s"));
+        assert_eq!(b.flops_text, units::si(s.setting.flops, "FLOP/s"));
         assert!(
             b.trips_text.ends_with("2 round trips per step"),
             "{}",

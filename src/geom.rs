@@ -606,11 +606,11 @@ mod tests {
                     for batch in [1, 256, 65536] {
                         let mut s = State::for_preset(hw);
                         s.select_dtype(dtype);
-                        s.bw = bw;
-                        s.batch = batch;
+                        s.setting.bw = bw;
+                        s.setting.shape.batch = batch;
                         let m = s.machine();
                         let top = m.matmul_flops.max(m.pointwise_flops);
-                        for g in analyse(&s.shape(), &m).groups {
+                        for g in analyse(&s.setting.shape, &m).groups {
                             let p = (g.group.intensity(), g.achieved_flops);
                             if !inside(p) {
                                 continue;
@@ -783,7 +783,7 @@ mod tests {
             let hw = hardware::preset("a100-40gb").expect("preset");
             let mut s = State::for_preset(hw);
             s.select_dtype(dtype);
-            s.bw = 1e9;
+            s.setting.bw = 1e9;
             let m = s.machine();
             let (out, labels, ax) = check(m.bw, m.matmul_flops, m.pointwise_flops, w, h, px);
             for (r, (along, _)) in out.iter().zip(&labels) {

@@ -10,8 +10,8 @@ fn main() {
     let r = s.report();
     println!(
         "{} {}: wall {} , {} , regime {}",
-        s.hw.name,
-        s.dtype.id(),
+        s.setting.hw.name,
+        s.setting.dtype.id(),
         brrr::model::units::si(r.wall_time_s, "s"),
         brrr::model::units::si(r.achieved_flops, "FLOP/s"),
         r.regime.label()

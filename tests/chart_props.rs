@@ -45,8 +45,8 @@ proptest! {
     ) {
         let mut s = State::for_preset(&brrr::model::hardware::PRESETS[hw]);
         s.select_dtype(Dtype::ALL[dt]);
-        (s.flops, s.bw, s.batch, s.hidden, s.ops, s.fused) = (flops, bw, batch, hidden, ops, fused);
-        s.workload = if mlp { Workload::Mlp } else { Workload::Chain };
+        (s.setting.flops, s.setting.bw, s.setting.shape.batch, s.setting.shape.hidden, s.setting.shape.ops, s.setting.shape.fused) = (flops, bw, batch, hidden, ops, fused);
+        s.setting.shape.workload = if mlp { Workload::Mlp } else { Workload::Chain };
         let m = s.machine();
         let top = m.matmul_flops.max(m.pointwise_flops);
         for g in s.report().groups {

@@ -98,23 +98,23 @@ fn explorer_headline_hints_and_overhead_follow_the_rule() {
         let hw = preset(&mut rng);
         let mut s = State::for_preset(hw);
         s.select_dtype(rng.pick(&Dtype::ALL));
-        s.batch = rng.log(1.0, 65536.0) as u32;
-        s.hidden = rng.log(1.0, 16384.0) as u32;
-        s.ops = rng.log(1.0, 256.0) as u32;
-        s.fused = rng.pick(&[false, true]);
-        s.workload = rng.pick(&Workload::ALL);
-        s.overhead = rng.log(1e-7, 1e-4);
-        s.roof = rng.pick(&brrr::model::achievable::Roof::ALL);
+        s.setting.shape.batch = rng.log(1.0, 65536.0) as u32;
+        s.setting.shape.hidden = rng.log(1.0, 16384.0) as u32;
+        s.setting.shape.ops = rng.log(1.0, 256.0) as u32;
+        s.setting.shape.fused = rng.pick(&[false, true]);
+        s.setting.shape.workload = rng.pick(&Workload::ALL);
+        s.setting.overhead = rng.log(1e-7, 1e-4);
+        s.setting.roof = rng.pick(&brrr::model::achievable::Roof::ALL);
         let r = s.report();
         check_rule(&r.limit, "explorer");
         assert_eq!(r.regime, r.limit.regime);
         // each speedup is the model re-run with that one change
         let m = s.machine();
         for h in Halving::ALL {
-            let after = brrr::model::analyse(&s.shape(), &h.apply(&m)).wall_time_s;
+            let after = brrr::model::analyse(&s.setting.shape, &h.apply(&m)).wall_time_s;
             assert!(close(r.limit.speedup(h), r.wall_time_s / after), "{h:?}");
         }
-        let outs = remedies::evaluate(&s.setting());
+        let outs = remedies::evaluate(&s.setting);
         let mut texts = vec![remedies::headline(&r.limit, &outs)];
         texts.extend(limit::contrast(&r.limit));
         check_words(&texts, r.regime, "explorer");
@@ -136,15 +136,16 @@ fn explorer_headline_hints_and_overhead_follow_the_rule() {
                 ..Remedies::NONE
             },
         ] {
-            let l = overhead::limit(&s.shape(), &m, rem);
+            let l = overhead::limit(&s.setting.shape, &m, rem);
             check_rule(&l, "overhead");
             if rem == Remedies::NONE {
                 assert_eq!(
                     l.regime, r.regime,
                     "the overhead widget agrees with the explorer"
                 );
-                let ratio = overhead::double_batch_ratio(&s.shape(), &m, rem);
-                let t = limit::doubling(s.batch.saturating_mul(2), ratio, &l, "cause");
+                let ratio = overhead::double_batch_ratio(&s.setting.shape, &m, rem);
+                let t =
+                    limit::doubling(s.setting.shape.batch.saturating_mul(2), ratio, &l, "cause");
                 branches.count(&l, ratio, &t);
                 check_words(&[t], l.regime, "doubling");
             }
@@ -198,8 +199,8 @@ impl Branches {
 
 fn llm_setting(rng: &mut Rng) -> Setting {
     let mut s = State::for_preset(preset(rng));
-    s.roof = rng.pick(&brrr::model::achievable::Roof::ALL);
-    s.setting()
+    s.setting.roof = rng.pick(&brrr::model::achievable::Roof::ALL);
+    s.setting
 }
 
 #[test]
@@ -337,10 +338,8 @@ fn dit_regime_and_sentences_follow_the_rule() {
 #[test]
 fn the_issue_states() {
     // ?batch=1: the launches set the pace, whatever the shares say
-    let s = State {
-        batch: 1,
-        ..State::default()
-    };
+    let mut s = State::default();
+    s.setting.shape.batch = 1;
     let r = s.report();
     assert_eq!(r.regime, Regime::Overhead, "{:?}", r.limit);
     assert!(r.limit.overhead_half > r.limit.bw2);
@@ -353,8 +352,8 @@ fn the_issue_states() {
     let a100 = {
         let mut s = State::default();
         s.select_preset(hardware::preset("a100-80gb").unwrap_or(&hardware::PRESETS[0]));
-        s.roof = brrr::model::achievable::Roof::Achievable;
-        s.setting()
+        s.setting.roof = brrr::model::achievable::Roof::Achievable;
+        s.setting
     };
     let run = LlmRun {
         config: llm::measured::GPT_FAST[0].config,
@@ -393,7 +392,7 @@ fn the_issue_states() {
             sp: 1,
             link: brrr::model::parallel::Link::NONE,
         };
-        let d = State::default().setting();
+        let d = State::default().setting;
         let st = dit::run(&r, &d);
         let texts = vec![dit::advice::split(&st), dit::advice::double_batch(&r, &d)];
         check_words(&texts, st.regime, "dit 128");

@@ -17,7 +17,7 @@ fn arb_setting() -> impl Strategy<Value = Setting> {
         if graphs_dtype {
             s.select_dtype(brrr::model::Dtype::Fp32);
         }
-        s.setting()
+        s.setting
     })
 }
 

@@ -21,14 +21,14 @@ fn arb_state() -> impl Strategy<Value = State> {
         .prop_map(|(hw, dt, f, b, batch, hidden, mlp, ops, fused, o)| {
             let mut s = State::for_preset(&presets[hw]);
             s.select_dtype(Dtype::ALL[dt]);
-            s.flops = 10f64.powf(f).clamp(limits::FLOPS.0, limits::FLOPS.1);
-            s.bw = 10f64.powf(b).clamp(limits::BW.0, limits::BW.1);
-            s.batch = batch;
-            s.hidden = hidden;
-            s.workload = if mlp { Workload::Mlp } else { Workload::Chain };
-            s.ops = ops;
-            s.fused = fused;
-            s.overhead = 10f64.powf(o).clamp(limits::OVERHEAD.0, limits::OVERHEAD.1);
+            s.setting.flops = 10f64.powf(f).clamp(limits::FLOPS.0, limits::FLOPS.1);
+            s.setting.bw = 10f64.powf(b).clamp(limits::BW.0, limits::BW.1);
+            s.setting.shape.batch = batch;
+            s.setting.shape.hidden = hidden;
+            s.setting.shape.workload = if mlp { Workload::Mlp } else { Workload::Chain };
+            s.setting.shape.ops = ops;
+            s.setting.shape.fused = fused;
+            s.setting.overhead = 10f64.powf(o).clamp(limits::OVERHEAD.0, limits::OVERHEAD.1);
             s
         })
 }
@@ -50,9 +50,9 @@ proptest! {
     #[test]
     fn more_flops_bw_or_less_overhead_never_slower(s in arb_state(), k in 1.0f64..100.0) {
         let t = s.report().wall_time_s;
-        let mut f = s.clone(); f.flops *= k;
-        let mut b = s.clone(); b.bw *= k;
-        let mut o = s.clone(); o.overhead /= k;
+        let mut f = s.clone(); f.setting.flops *= k;
+        let mut b = s.clone(); b.setting.bw *= k;
+        let mut o = s.clone(); o.setting.overhead /= k;
         prop_assert!(f.report().wall_time_s <= t * (1.0 + 1e-12));
         prop_assert!(b.report().wall_time_s <= t * (1.0 + 1e-12));
         prop_assert!(o.report().wall_time_s <= t * (1.0 + 1e-12));
@@ -77,8 +77,8 @@ proptest! {
 
     #[test]
     fn fused_never_slower_than_eager(s in arb_state()) {
-        let mut e = s.clone(); e.fused = false;
-        let mut f = s; f.fused = true;
+        let mut e = s.clone(); e.setting.shape.fused = false;
+        let mut f = s; f.setting.shape.fused = true;
         prop_assert!(f.report().wall_time_s <= e.report().wall_time_s * (1.0 + 1e-12));
     }
 

@@ -1,6 +1,6 @@
 //! README's URL contract and the codec agree both ways (issue 25, item 2): every
 //! key README's two tables name is one the page reads, and every key the page
-//! reads (the explorer's `state::url::KEYS`, the widgets' `state::widgets::PARAMS`)
+//! reads (the explorer's `state::url::KEYS`, every registered widget's own `params`)
 //! has its row. A key added to the code without its row, or a row left behind by
 //! a removed key, fails here. The page-mode keys (`embed`, `theme`) are named in
 //! README's prose, and each widget key's default in README is its declared one.
@@ -31,7 +31,7 @@ fn first_column_keys(readme: &str, heading: &str) -> BTreeSet<String> {
 fn readme_tables_and_the_codec_name_the_same_keys() {
     let readme = include_str!("../README.md");
     let explorer = first_column_keys(readme, "## URL contract");
-    let code: BTreeSet<String> = brrr::state::params::EXPLORER
+    let code: BTreeSet<String> = brrr::state::widgets::explorer::ROWS
         .iter()
         .map(|p| p.key)
         .map(|k| k.to_string())
@@ -42,7 +42,7 @@ fn readme_tables_and_the_codec_name_the_same_keys() {
     );
     assert_eq!(
         explorer, code,
-        "README's URL table vs state::params::EXPLORER"
+        "README's URL table vs state::widgets::explorer::ROWS"
     );
     assert_eq!(brrr::state::url::KEYS.len(), code.len());
     let contract = readme.split("## URL contract").nth(1).unwrap_or_default();
@@ -54,8 +54,7 @@ fn readme_tables_and_the_codec_name_the_same_keys() {
     }
 
     let widgets = first_column_keys(readme, "Widget parameters (");
-    let code: BTreeSet<String> = brrr::state::widgets::PARAMS
-        .iter()
+    let code: BTreeSet<String> = brrr::state::widgets::params()
         .map(|p| p.key.to_string())
         .collect();
     assert!(
@@ -130,7 +129,7 @@ fn readme_gives_each_widget_key_its_declared_default() {
     }
     assert_eq!(
         checked,
-        brrr::state::widgets::PARAMS.len(),
+        brrr::state::widgets::params().count(),
         "defaults checked"
     );
 }

@@ -84,7 +84,7 @@ const NASTY: &[&str] = &[
 
 fn key(r: &mut Rng) -> String {
     let main: Vec<&str> = url::KEYS.to_vec();
-    let wk: Vec<&str> = widgets::PARAMS.iter().map(|p| p.key).collect();
+    let wk: Vec<&str> = widgets::params().map(|p| p.key).collect();
     match r.below(10) {
         0..=3 => r.pick(&main).to_string(),
         4..=6 => r.pick(&wk).to_string(),
@@ -176,12 +176,12 @@ fn check(q: &str) {
         assert!(v.is_finite(), "non-finite readout for {q:?}: {r:?}");
     }
     // the microbenchmark's own dtype and size (mb_dtype, mb_elems)
-    let b = s.microbench();
+    let b = widgets::microbench::bench(&s);
     assert!(
-        s.hw.supports(b.dtype),
+        s.setting.hw.supports(b.dtype),
         "{q:?}: {:?} on {}",
         b.dtype,
-        s.hw.id
+        s.setting.hw.id
     );
     for p in &b.points {
         for v in [
@@ -229,20 +229,14 @@ fn fuzz_url_decoder_and_model() {
 
 #[test]
 fn fuzz_typed_number_boxes() {
-    use brrr::state::fields::{self, Field};
+    use brrr::state::fields::Field;
     let cases: usize = std::env::var("BRRR_FUZZ_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(20_000);
-    let mut all: Vec<Field> = vec![
-        fields::FLOPS,
-        fields::BW,
-        fields::OVERHEAD,
-        fields::BATCH,
-        fields::HIDDEN,
-        fields::OPS,
-    ];
-    all.extend(widgets::sliders());
+    // every widget's numeric controls, the explorer's first
+    let all: Vec<Field> = widgets::sliders();
+    assert!(all.len() >= 6 + 20, "{} fields", all.len());
     let mut r = Rng(0x5eed_f00d);
     for _ in 0..cases {
         let f = all[r.below(all.len())];

@@ -2,10 +2,10 @@
 //! `src/gpu/web/`), wasm32 only: Trunk builds it as a separate ES module with its
 //! own .wasm (`index.html`'s `data-type="worker" data-bindgen-target="web"` link,
 //! used here only for its unhashed names), which the page's stand-in
-//! (`src/ui/widgets/lab_host.rs`) imports when the widget first comes on screen. The
+//! (`src/ui/widgets/lab.rs`) imports when the widget first comes on screen. The
 //! page's first load therefore does not carry the lab.
 //!
-//! Exports: `mount(element, options)` (once; the options are `lab_host.rs`'s),
+//! Exports: `mount(element, options)` (once; the options are `ui/widgets/lab.rs`'s),
 //! `set_dark(dark)` (on every theme change) and `set_view(query)` (whenever the
 //! state the widget draws changes). Natively an empty program.
 

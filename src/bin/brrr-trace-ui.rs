@@ -2,7 +2,7 @@
 //! wasm32 only: Trunk builds it as a separate ES module with its own .wasm
 //! (`index.html`'s `data-type="worker" data-bindgen-target="web"` link, used
 //! here only for its unhashed names), which the page's stand-in
-//! (`src/ui/widgets/trace_host.rs`) imports when the widget first comes on screen. The
+//! (`src/ui/widgets/trace.rs`) imports when the widget first comes on screen. The
 //! page's first load therefore does not carry the widget's UI.
 //!
 //! Exports: `mount(element, dark)` (once) and `set_dark(dark)` (on every theme

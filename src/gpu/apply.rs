@@ -44,21 +44,21 @@ pub fn apply(s: &mut State, sum: &Summary, adapter: &str) -> Result<Applied, Str
     let hw = &hardware::MEASURED;
     s.select_preset(hw);
     s.gpu_name = url::gpu_name(adapter);
-    let ratio = preset_flops(hw, s.dtype) / hw.pointwise_peak();
-    s.flops = (peak * ratio).clamp(limits::FLOPS.0, limits::FLOPS.1);
-    s.bw = bw.clamp(limits::BW.0, limits::BW.1);
+    let ratio = preset_flops(hw, s.setting.dtype) / hw.pointwise_peak();
+    s.setting.flops = (peak * ratio).clamp(limits::FLOPS.0, limits::FLOPS.1);
+    s.setting.bw = bw.clamp(limits::BW.0, limits::BW.1);
     let per_kernel = [sum.dispatch, sum.encode]
         .into_iter()
         .flatten()
         .filter_map(positive)
         .fold(None, |a: Option<f64>, x| Some(a.map_or(x, |a| a.max(x))));
     let overhead = per_kernel.map(|o| {
-        s.overhead = o.clamp(limits::OVERHEAD.0, limits::OVERHEAD.1);
-        s.overhead
+        s.setting.overhead = o.clamp(limits::OVERHEAD.0, limits::OVERHEAD.1);
+        s.setting.overhead
     });
     Ok(Applied {
-        flops: s.flops,
-        bw: s.bw,
+        flops: s.setting.flops,
+        bw: s.setting.bw,
         overhead,
     })
 }
@@ -83,14 +83,18 @@ mod tests {
             ..Summary::default()
         };
         let a = apply(&mut s, &sum, "NVIDIA (H100)").unwrap();
-        assert!(s.hw.is_measured());
+        assert!(s.setting.hw.is_measured());
         assert_eq!(s.hw_name(), "Measured: NVIDIA (H100)");
-        assert_eq!(s.dtype, Dtype::Fp32);
-        assert_eq!(s.bw, 200e9);
-        assert_eq!(s.overhead, 2e-6);
+        assert_eq!(s.setting.dtype, Dtype::Fp32);
+        assert_eq!(s.setting.bw, 200e9);
+        assert_eq!(s.setting.overhead, 2e-6);
         // the explorer's fp32 peak is FMA/s × 2 FLOP, its pointwise ceiling half of it
         let m = s.machine();
-        assert!((s.flops / 4e12 - 1.0).abs() < 1e-12, "{}", s.flops);
+        assert!(
+            (s.setting.flops / 4e12 - 1.0).abs() < 1e-12,
+            "{}",
+            s.setting.flops
+        );
         assert!((a.flops / 4e12 - 1.0).abs() < 1e-12, "{}", a.flops);
         assert!(
             (m.pointwise_flops / 2e12 - 1.0).abs() < 1e-12,
@@ -116,9 +120,9 @@ mod tests {
             ..Summary::default()
         };
         apply(&mut s, &sum, "x").unwrap();
-        assert_eq!(s.bw, limits::BW.0);
-        assert_eq!(s.flops, limits::FLOPS.1);
-        assert_eq!(s.overhead, limits::OVERHEAD.1);
+        assert_eq!(s.setting.bw, limits::BW.0);
+        assert_eq!(s.setting.flops, limits::FLOPS.1);
+        assert_eq!(s.setting.overhead, limits::OVERHEAD.1);
         // no ceiling: nothing changes
         let mut s = State::default();
         let before = s.clone();

@@ -7,11 +7,11 @@ use crate::state::State;
 fn a100_chain(ops: u32, fused: bool) -> State {
     let mut s = State::default();
     s.select_dtype(Dtype::Fp32);
-    s.workload = Workload::Chain;
-    s.batch = 65536;
-    s.hidden = 4096;
-    s.ops = ops;
-    s.fused = fused;
+    s.setting.shape.workload = Workload::Chain;
+    s.setting.shape.batch = 65536;
+    s.setting.shape.hidden = 4096;
+    s.setting.shape.ops = ops;
+    s.setting.shape.fused = fused;
     s
 }
 
@@ -54,10 +54,10 @@ fn fusing_cos_cos_is_2x() {
 #[test]
 fn tiny_tensor_is_overhead_bound() {
     let mut s = a100_chain(8, false);
-    s.batch = 1;
-    s.hidden = 1024;
+    s.setting.shape.batch = 1;
+    s.setting.shape.hidden = 1024;
     assert_eq!(s.report().regime, Regime::Overhead);
-    s.fused = true;
+    s.setting.shape.fused = true;
     assert_eq!(s.report().regime, Regime::Overhead);
 }
 
@@ -78,26 +78,24 @@ fn a100_fp32_loads_400_billion_numbers_per_20_trillion_ops() {
 fn double_batch_diagnostic() {
     // Overhead-bound: doubling batch barely moves runtime. Compute-bound: ~2x.
     let mut tiny = a100_chain(4, false);
-    tiny.batch = 1;
+    tiny.setting.shape.batch = 1;
     let mut tiny2 = tiny.clone();
-    tiny2.batch = 2;
+    tiny2.setting.shape.batch = 2;
     let r = tiny2.report().wall_time_s / tiny.report().wall_time_s;
     assert!(r < 1.1, "{r}");
     let big = a100_chain(1024, true);
     let mut big2 = big.clone();
-    big2.batch = 32768;
+    big2.setting.shape.batch = 32768;
     let r = big.report().wall_time_s / big2.report().wall_time_s;
     assert!((r - 2.0).abs() < 0.01, "{r}");
 }
 
 #[test]
 fn bigger_batches_raise_mlp_intensity() {
-    let mut s = State {
-        batch: 16,
-        ..State::default()
-    };
+    let mut s = State::default();
+    s.setting.shape.batch = 16;
     let a = s.report().groups[0].group.intensity();
-    s.batch = 32;
+    s.setting.shape.batch = 32;
     let b = s.report().groups[0].group.intensity();
     assert!(b > 1.9 * a);
 }
@@ -106,12 +104,10 @@ fn bigger_batches_raise_mlp_intensity() {
 fn mlp_batch_sweep_crosses_regimes() {
     // Default MLP (D=4096, bf16, eager, 8 ops): big batches are compute-bound only
     // once the chain is fused; tiny batches on the chain are overhead-bound.
-    let mut s = State {
-        fused: true,
-        batch: 8192,
-        ..State::default()
-    };
+    let mut s = State::default();
+    s.setting.shape.fused = true;
+    s.setting.shape.batch = 8192;
     assert_eq!(s.report().regime, Regime::Compute);
-    s.batch = 16;
+    s.setting.shape.batch = 16;
     assert_eq!(s.report().regime, Regime::Memory);
 }

@@ -899,7 +899,7 @@ mod tests {
                 let mut s = crate::state::State::for_preset(hw);
                 s.select_dtype(dtype);
                 for overhead in [1e-8, 1e-7, 1e-6, 3.57e-6, 1e-5, 1e-4, 1e-2] {
-                    s.overhead = overhead;
+                    s.setting.overhead = overhead;
                     for k in (10..=30).step_by(2) {
                         let n = f64::from(1u32 << k);
                         let b = bench(&s.machine(), dtype, n, hw.name);
@@ -962,7 +962,7 @@ mod tests {
         let mut s =
             crate::state::State::for_preset(crate::model::hardware::preset("h100-sxm").unwrap());
         s.select_dtype(crate::model::Dtype::Fp32);
-        s.roof = roof;
+        s.setting.roof = roof;
         s.machine()
     }
 

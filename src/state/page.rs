@@ -111,12 +111,15 @@ mod tests {
 
     #[test]
     fn the_page_mode_and_knobs() {
-        let s = decode("?embed=fusion&theme=dark&lab_size=small&batch=8", registry);
+        let s = decode(
+            "?embed=fusion&theme=dark&lab_size=small&fusion_n=8",
+            registry,
+        );
         assert!(s.notices.is_empty(), "{:?}", s.notices);
         assert_eq!(s.embed, Some("fusion"));
         assert_eq!(s.theme, Some(Theme::Dark));
         assert!(s.knobs.lab_small && !s.knobs.lab_wall_clock && !s.knobs.debug_panic);
-        assert_eq!(s.state.batch, 8);
+        assert_eq!(s.state.widgets.fusion.n, 8);
         let s = decode("lab_timer=wall&debug_panic=1&theme=light", registry);
         assert_eq!(s.theme, Some(Theme::Light));
         assert!(s.knobs.lab_wall_clock && s.knobs.debug_panic && !s.knobs.lab_small);
@@ -126,11 +129,11 @@ mod tests {
     #[test]
     fn bad_mode_values_are_notices_with_the_shared_truncation() {
         let long = "x".repeat(100);
-        let s = decode(&format!("embed={long}&theme=sepia&batch=0"), registry);
+        let s = decode(&format!("embed={long}&theme=sepia&fusion_n=0"), registry);
         assert_eq!(s.embed, None);
         assert_eq!(s.theme, None);
         let params: Vec<&str> = s.notices.iter().map(|n| n.param.as_str()).collect();
-        assert_eq!(params, ["batch", "theme", "embed"]);
+        assert_eq!(params, ["fusion_n", "theme", "embed"]);
         // the same rule as every other notice: 40 characters and an ellipsis
         assert_eq!(s.notices[2].value, shown(&long));
         assert!(s.notices[2].value.ends_with('…'));

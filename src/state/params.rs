@@ -1,21 +1,30 @@
-//! The explorer's URL keys, ONE DECLARATION EACH: a row of [`EXPLORER`] gives the
-//! key, how a value is read into the [`State`] (a bad one → the reason for its
-//! notice) and how the state writes it. A number is its control's [`Field`]
-//! (`fields.rs`: range, units, the slider and the box), so the codec and the
-//! control cannot disagree on a range. `url::decode`/`encode` and `url::KEYS` run
-//! over this table, as they run over the widgets' `params!` table
-//! (`widgets::PARAMS`); adding an explorer key is one row here plus its control
-//! (and its README row: tests/url_contract.rs checks both ways).
+//! How a URL key is declared, read and written: the machinery every widget's
+//! state file (`state::widgets::NAME`) declares its keys with.
 //!
-//! Rows are in URL order, which is also the order they are read in: `hw` first
-//! (it picks the preset every later default comes from), `dtype` before `flops`
-//! (whose default is the preset's peak in that dtype).
+//! Two kinds of key:
+//! - **the explorer's** ([`XParam`]): a number through its control's [`Field`]
+//!   (range, units, the slider and the box, so the codec and the control cannot
+//!   disagree on a range), or any other value with its own read and write;
+//! - **a widget's own** ([`WParam`]): declared by one row of a [`params!`] table
+//!   (`field: Kind [range] = default, "url_key", "label";`), from which follow the
+//!   widget's `Params` field and its type, its default, its URL codec (kind, range,
+//!   parse, format) and the control the widget shows (its `field` module: a slider
+//!   [`Field`], a [`FlagField`] or a [`ChoiceField`] with its label). Choices are
+//!   typed enums declared with [`choice_enum!`] (or [`model_choice!`] for a model
+//!   enum), whose variants carry their URL ids and labels.
+//!
+//! Keys and defaults are part of the public URL contract (README); a widget key is
+//! written only when its value differs from its default, so links stay short.
 
-use super::fields::{self, Field};
-use super::parse::{gpu_name, parse_int};
-use super::{preset_flops, State};
-use crate::model::achievable::Roof;
-use crate::model::{hardware, Dtype, Workload};
+use super::fields::Field;
+use super::State;
+use crate::model::Dtype;
+
+pub use super::parse::parse_int;
+
+// ---------------------------------------------------------------------------
+// The explorer's keys
+// ---------------------------------------------------------------------------
 
 /// The other keys of the query, for a key whose reading depends on them.
 pub type Lookup<'a> = &'a dyn Fn(&str) -> Option<String>;
@@ -44,57 +53,20 @@ pub enum XKind {
     },
 }
 
-/// Every explorer key, in URL order. Keys are stable (README "URL contract").
-pub const EXPLORER: &[XParam] = &[
-    other("hw", read_hw, |s| Some(s.hw.id.into())),
-    other("dtype", read_dtype, |s| Some(s.dtype.id().into())),
-    number(fields::FLOPS),
-    number(fields::BW),
-    number(fields::BATCH),
-    number(fields::HIDDEN),
-    other("workload", read_workload, |s| Some(s.workload.id().into())),
-    number(fields::OPS),
-    other("fused", read_fused, |s| {
-        Some(if s.fused { "1" } else { "0" }.into())
-    }),
-    number(fields::OVERHEAD),
-    // written only when not the default, so older links read the same
-    other("roof", read_roof, |s| {
-        (s.roof != Roof::Datasheet).then(|| s.roof.id().into())
-    }),
-    // only with a measured GPU
-    other("gpu", read_gpu, |s| {
-        (s.hw.is_measured() && !s.gpu_name.is_empty()).then(|| s.gpu_name.clone())
-    }),
-];
-
-const fn number(f: Field) -> XParam {
+/// A numeric explorer key: its control's field.
+pub const fn number(f: Field) -> XParam {
     XParam {
         key: f.id,
         kind: XKind::Number(f),
     }
 }
 
-const fn other(key: &'static str, read: Read, write: fn(&State) -> Option<String>) -> XParam {
+/// Any other explorer key.
+pub const fn other(key: &'static str, read: Read, write: fn(&State) -> Option<String>) -> XParam {
     XParam {
         key,
         kind: XKind::Other { read, write },
     }
-}
-
-/// The explorer's keys, in URL order.
-pub const KEYS: [&str; EXPLORER.len()] = {
-    let mut k = [""; EXPLORER.len()];
-    let mut i = 0;
-    while i < EXPLORER.len() {
-        k[i] = EXPLORER[i].key;
-        i += 1;
-    }
-    k
-};
-
-pub fn param(key: &str) -> Option<&'static XParam> {
-    EXPLORER.iter().find(|p| p.key == key)
 }
 
 impl XParam {
@@ -136,103 +108,432 @@ fn parse_float(v: &str, min: f64, max: f64) -> Result<f64, String> {
     }
 }
 
-fn read_hw(s: &mut State, v: &str, get: Lookup) -> Result<(), String> {
-    match hardware::preset(v) {
-        // a measured GPU is only its numbers: without them there is nothing to show
-        Some(p) if p.is_measured() && (get("flops").is_none() || get("bw").is_none()) => {
-            Err("a measured GPU needs its measured flops= and bw= in the link".into())
-        }
-        Some(p) => {
-            *s = State::for_preset(p);
-            Ok(())
-        }
-        None => Err("unknown hardware preset".into()),
+// ---------------------------------------------------------------------------
+// A widget's own keys
+// ---------------------------------------------------------------------------
+
+/// A choice parameter's type: a fieldless enum whose variants are its URL ids.
+pub trait Choice: Copy + PartialEq + Send + Sync + 'static {
+    /// Every variant, in URL-id order (the order of the select's options).
+    const ALL: &'static [Self];
+    /// The URL ids of `ALL`, in the same order (the codec's table needs them as a
+    /// constant).
+    const IDS: &'static [&'static str];
+    fn id(self) -> &'static str;
+    /// What the control shows for it.
+    fn label(self) -> &'static str;
+    /// Its position in [`Choice::ALL`].
+    fn index(self) -> u32 {
+        Self::ALL.iter().position(|v| *v == self).unwrap_or(0) as u32
+    }
+    fn from_index(i: u32) -> Option<Self> {
+        Self::ALL.get(i as usize).copied()
+    }
+    fn from_id(id: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|v| v.id() == id)
     }
 }
 
-fn read_dtype(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
-    match Dtype::from_id(v) {
-        Some(d) if s.hw.supports(d) => {
-            s.select_dtype(d);
-            // the preset's peak in that dtype, unless `flops` says otherwise
-            s.flops = preset_flops(s.hw, s.dtype);
-            Ok(())
+/// A fieldless enum implementing [`Choice`]: `Variant = "url-id" "label"`.
+macro_rules! choice_enum {
+    ($(#[$m:meta])* pub enum $name:ident { $($(#[$vm:meta])* $var:ident = $id:literal $label:literal,)* }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum $name { $($(#[$vm])* $var,)* }
+        impl $crate::state::params::Choice for $name {
+            const ALL: &'static [Self] = &[$($name::$var,)*];
+            const IDS: &'static [&'static str] = &[$($id,)*];
+            fn id(self) -> &'static str {
+                match self { $($name::$var => $id,)* }
+            }
+            fn label(self) -> &'static str {
+                match self { $($name::$var => $label,)* }
+            }
         }
-        Some(_) => Err(format!("{} has no {v} mode", s.hw.name)),
-        None => Err("unknown dtype (fp32, tf32, bf16, fp8)".into()),
-    }
-}
-
-fn read_workload(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
-    s.workload = Workload::from_id(v).ok_or("must be mlp or chain")?;
-    Ok(())
-}
-
-fn read_fused(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
-    s.fused = match v {
-        "1" => true,
-        "0" => false,
-        _ => return Err("must be 1 or 0".into()),
     };
-    Ok(())
 }
+pub(crate) use choice_enum;
 
-fn read_roof(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
-    s.roof = Roof::from_id(v).ok_or("must be datasheet or achievable")?;
-    Ok(())
+/// A model enum as a choice: its variants and URL ids are the model's (`ALL`
+/// order = the model's `IDS` order, tested), its labels are the control's.
+macro_rules! model_choice {
+    ($t:ident { $($var:ident = $label:literal,)* }) => {
+        impl $crate::state::params::Choice for $t {
+            const ALL: &'static [Self] = &[$($t::$var,)*];
+            const IDS: &'static [&'static str] = &$t::IDS;
+            fn id(self) -> &'static str {
+                $t::id(self)
+            }
+            fn label(self) -> &'static str {
+                match self { $($t::$var => $label,)* }
+            }
+        }
+    };
 }
+pub(crate) use model_choice;
 
-fn read_gpu(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
-    if !s.hw.is_measured() {
-        return Err("only used with hw=measured".into());
+/// The model's dtypes as a choice, by their ids (the microbenchmark's `mb_dtype`).
+impl Choice for Dtype {
+    const ALL: &'static [Self] = &Dtype::ALL;
+    const IDS: &'static [&'static str] = &[
+        Dtype::Fp32.id(),
+        Dtype::Tf32.id(),
+        Dtype::Bf16.id(),
+        Dtype::Fp8.id(),
+    ];
+    fn id(self) -> &'static str {
+        Dtype::id(self)
     }
-    s.gpu_name = gpu_name(v);
-    Ok(())
+    fn label(self) -> &'static str {
+        Dtype::id(self)
+    }
 }
+
+/// A checkbox's parameter: URL key (also the DOM id), label, access.
+#[derive(Clone, Copy)]
+pub struct FlagField {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub get: fn(&State) -> bool,
+    pub set: fn(&mut State, bool),
+}
+
+/// A select's parameter: URL key (also the DOM id), label, access; the options
+/// are `T::ALL` with their ids and labels.
+pub struct ChoiceField<T: Choice> {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub get: fn(&State) -> T,
+    pub set: fn(&mut State, T),
+}
+
+impl<T: Choice> Clone for ChoiceField<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T: Choice> Copy for ChoiceField<T> {}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WKind {
+    Int {
+        min: u32,
+        max: u32,
+        default: u32,
+    },
+    Flag {
+        default: bool,
+    },
+    Choice {
+        names: &'static [&'static str],
+        default: u32,
+    },
+    /// A decimal figure that replaces one from elsewhere (`widgets::common`'s
+    /// typed link figures): kept in thousandths of its URL unit, `min..=max`; the
+    /// default 0 is "not typed" (never written; a typed 0 is refused).
+    Milli {
+        min: u32,
+        max: u32,
+    },
+}
+
+impl WKind {
+    pub fn default(&self) -> u32 {
+        match *self {
+            WKind::Int { default, .. } | WKind::Choice { default, .. } => default,
+            WKind::Flag { default } => u32::from(default),
+            WKind::Milli { .. } => 0,
+        }
+    }
+}
+
+/// One widget parameter as the URL codec sees it: values as `u32` (a flag 0/1, a
+/// choice its index).
+#[derive(Clone, Copy)]
+pub struct WParam {
+    pub key: &'static str,
+    pub kind: WKind,
+    pub get: fn(&State) -> u32,
+    pub set: fn(&mut State, u32),
+}
+
+impl WParam {
+    /// Parse a URL value; `Err` is the reason shown to the user.
+    pub fn parse(&self, v: &str) -> Result<u32, String> {
+        match self.kind {
+            WKind::Flag { .. } => match v {
+                "1" => Ok(1),
+                "0" => Ok(0),
+                _ => Err("must be 1 or 0".into()),
+            },
+            WKind::Choice { names, .. } => names
+                .iter()
+                .position(|n| *n == v)
+                .map(|i| i as u32)
+                .ok_or_else(|| format!("must be one of {}", names.join(", "))),
+            WKind::Int { min, max, .. } => parse_int(v, min, max),
+            WKind::Milli { min, max } => parse_milli(v, min, max),
+        }
+    }
+
+    /// The URL text of a value.
+    pub fn format(&self, v: u32) -> String {
+        match self.kind {
+            WKind::Flag { .. } => if v != 0 { "1" } else { "0" }.into(),
+            WKind::Choice { names, .. } => names.get(v as usize).copied().unwrap_or("").into(),
+            WKind::Int { .. } => v.to_string(),
+            WKind::Milli { .. } => milli_text(v),
+        }
+    }
+
+    /// Clamp a value from a control into the parameter's range.
+    pub fn clamp(&self, v: u32) -> u32 {
+        match self.kind {
+            WKind::Int { min, max, .. } => v.clamp(min, max),
+            WKind::Milli { min, max } if v != 0 => v.clamp(min, max),
+            WKind::Milli { .. } => 0,
+            WKind::Flag { .. } => u32::from(v != 0),
+            WKind::Choice { names, default } => {
+                if (v as usize) < names.len() {
+                    v
+                } else {
+                    default
+                }
+            }
+        }
+    }
+}
+
+/// A `Milli` value as URL text: thousandths as a decimal, trailing zeros dropped
+/// (`900000` → `900`, `600` → `0.6`); 0 (not typed) is empty.
+pub fn milli_text(v: u32) -> String {
+    match (v / 1000, v % 1000) {
+        _ if v == 0 => String::new(),
+        (i, 0) => i.to_string(),
+        (i, f) => format!("{i}.{f:03}").trim_end_matches('0').to_string(),
+    }
+}
+
+/// A positive decimal in `min..=max` thousandths (to three decimals) from URL text.
+fn parse_milli(v: &str, min: u32, max: u32) -> Result<u32, String> {
+    match v.trim().parse::<f64>() {
+        Err(_) => Err("not a number".into()),
+        Ok(x) if !x.is_finite() => Err("not a finite number".into()),
+        Ok(x) if x <= 0.0 => Err("must be greater than zero".into()),
+        Ok(x) => {
+            let t = (x * 1000.0).round();
+            if t < f64::from(min) || t > f64::from(max) {
+                Err(format!(
+                    "out of range {} to {}",
+                    milli_text(min),
+                    milli_text(max)
+                ))
+            } else {
+                // in range and whole, so the conversion is exact
+                Ok(t as u32)
+            }
+        }
+    }
+}
+
+// The pieces of one `params!` row, by kind.
+macro_rules! param_ty {
+    (Int) => {
+        u32
+    };
+    (Milli) => {
+        u32
+    };
+    (Flag) => {
+        bool
+    };
+    (Choice $t:ty) => {
+        $t
+    };
+}
+macro_rules! param_kind {
+    (Int [] [$min:expr, $max:expr] $d:expr) => {
+        $crate::state::params::WKind::Int {
+            min: $min,
+            max: $max,
+            default: $d,
+        }
+    };
+    (Flag [] [] $d:expr) => {
+        $crate::state::params::WKind::Flag { default: $d }
+    };
+    (Milli [] [$min:expr, $max:expr] $d:expr) => {
+        $crate::state::params::WKind::Milli {
+            min: $min,
+            max: $max,
+        }
+    };
+    (Choice [$t:ty] [] $d:expr) => {
+        $crate::state::params::WKind::Choice {
+            names: <$t as $crate::state::params::Choice>::IDS,
+            default: $d as u32,
+        }
+    };
+}
+macro_rules! param_get {
+    (Int $v:expr) => {
+        $v
+    };
+    (Milli $v:expr) => {
+        $v
+    };
+    (Flag $v:expr) => {
+        u32::from($v)
+    };
+    (Choice $v:expr) => {
+        $crate::state::params::Choice::index($v)
+    };
+}
+macro_rules! param_set {
+    (Int [] $place:expr, $v:ident) => {
+        $place = $v
+    };
+    (Milli [] $place:expr, $v:ident) => {
+        $place = $v
+    };
+    (Flag [] $place:expr, $v:ident) => {
+        $place = $v != 0
+    };
+    (Choice [$t:ty] $place:expr, $v:ident) => {
+        if let Some(x) = <$t as $crate::state::params::Choice>::from_index($v) {
+            $place = x;
+        }
+    };
+}
+macro_rules! param_field {
+    (Int [] [$min:expr, $max:expr] $w:ident $f:ident $key:literal $label:literal) => {
+        pub const $f: $crate::state::fields::Field = $crate::state::fields::Field {
+            id: $key,
+            label: $label,
+            box_unit: "",
+            base_unit: "",
+            scale: 1.0,
+            min: $min as f64,
+            max: $max as f64,
+            integer: true,
+            get: |s| f64::from(s.widgets.$w.$f),
+            set: |s, v| s.widgets.$w.$f = $crate::state::fields::to_u32(v),
+        };
+    };
+    (Flag [] [] $w:ident $f:ident $key:literal $label:literal) => {
+        pub const $f: $crate::state::params::FlagField = $crate::state::params::FlagField {
+            id: $key,
+            label: $label,
+            get: |s| s.widgets.$w.$f,
+            set: |s, v| s.widgets.$w.$f = v,
+        };
+    };
+    (Choice [$t:ty] [] $w:ident $f:ident $key:literal $label:literal) => {
+        pub const $f: $crate::state::params::ChoiceField<$t> = $crate::state::params::ChoiceField {
+            id: $key,
+            label: $label,
+            get: |s| s.widgets.$w.$f,
+            set: |s, v| s.widgets.$w.$f = v,
+        };
+    };
+    // its control shows the figure it replaces: `widgets::common`'s link boxes
+    (Milli [] [$min:expr, $max:expr] $w:ident $f:ident $key:literal $label:literal) => {};
+}
+macro_rules! param_slider {
+    (Int $v:ident $f:ident) => {
+        $v.push(field::$f)
+    };
+    ($kind:ident $v:ident $f:ident) => {};
+}
+pub(crate) use {param_field, param_get, param_kind, param_set, param_slider, param_ty};
+
+/// A widget's parameter table, in its state file: one row per parameter,
+/// `field: Kind [range] = default, "url_key", "label";`, under `in NAME`, the
+/// widget's file name (its part of `state::Widgets`). It declares:
+/// - `Params`, the widget's own controls (one field per row) with their defaults;
+/// - `PARAMS`, its URL keys in URL order, for its `Spec`;
+/// - `field::NAME`, each row as the control its view shows;
+/// - `sliders()`, its integer rows' slider fields (tests run over every control).
+macro_rules! params {
+    (in $w:ident; $($(#[doc = $doc:literal])* $f:ident: $kind:ident $(<$t:ty>)? $([$min:expr, $max:expr])? = $d:expr, $key:literal, $label:literal;)*) => {
+        /// The widget's own controls, one field per URL parameter.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Params {
+            $($(#[doc = $doc])* pub $f: $crate::state::params::param_ty!($kind $($t)?),)*
+        }
+
+        impl Default for Params {
+            fn default() -> Self {
+                Params { $($f: $d,)* }
+            }
+        }
+
+        /// The widget's URL parameters, in URL order. Keys are stable.
+        pub const PARAMS: &[$crate::state::params::WParam] = &[$(
+            $crate::state::params::WParam {
+                key: $key,
+                kind: $crate::state::params::param_kind!($kind [$($t)?] [$($min, $max)?] $d),
+                get: |s| $crate::state::params::param_get!($kind s.widgets.$w.$f),
+                set: |s, v| { $crate::state::params::param_set!($kind [$($t)?] s.widgets.$w.$f, v) },
+            },
+        )*];
+
+        /// The integer parameters' slider fields (tests run over every control).
+        #[allow(clippy::vec_init_then_push, unused_mut)]
+        pub fn sliders() -> Vec<$crate::state::fields::Field> {
+            let mut v = Vec::new();
+            $($crate::state::params::param_slider!($kind v $f);)*
+            v
+        }
+
+        /// Each parameter as the control the widget shows, named after its field.
+        #[allow(non_upper_case_globals, unused_imports)]
+        pub mod field {
+            use super::*;
+            $($crate::state::params::param_field!($kind [$($t)?] [$($min, $max)?] $w $f $key $label);)*
+        }
+    };
+}
+pub(crate) use params;
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn keys_are_unique_and_never_a_widget_key() {
-        for (i, k) in KEYS.iter().enumerate() {
-            assert!(!KEYS[..i].contains(k), "{k} twice");
-            assert!(
-                super::super::widgets::param(k).is_none(),
-                "{k} is also a widget key"
-            );
+    fn choice_ids_follow_their_variants() {
+        fn check<T: Choice + std::fmt::Debug>() {
+            assert_eq!(T::ALL.len(), T::IDS.len());
+            for (i, v) in T::ALL.iter().enumerate() {
+                assert_eq!(v.id(), T::IDS[i]);
+                assert_eq!(v.index(), i as u32);
+                assert_eq!(T::from_index(i as u32), Some(*v));
+                assert_eq!(T::from_id(v.id()), Some(*v));
+                assert!(!v.label().is_empty());
+            }
+            assert_eq!(T::from_index(T::ALL.len() as u32), None);
+        }
+        check::<Dtype>();
+        // every choice a widget declares, through its rows' names
+        for p in super::super::widgets::params() {
+            if let WKind::Choice { names, default } = p.kind {
+                assert!((default as usize) < names.len(), "{}", p.key);
+                for (i, n) in names.iter().enumerate() {
+                    assert_eq!(p.parse(n), Ok(i as u32), "{}={n}", p.key);
+                    assert_eq!(p.format(i as u32), *n, "{}", p.key);
+                }
+            }
         }
     }
 
     #[test]
-    fn every_number_row_is_its_controls_range() {
-        for p in EXPLORER {
-            if let XKind::Number(f) = p.kind {
-                assert_eq!(p.key, f.id);
-                let s = State::default();
-                // the default is inside the range, and reads back as itself
-                let v = p.write(&s).unwrap_or_default();
-                let mut t = State::default();
-                assert_eq!(p.read(&mut t, &v, &|_| None), Ok(()), "{}={v}", p.key);
-                assert_eq!((f.get)(&t), (f.get)(&s), "{}", p.key);
-                // just outside either end is refused
-                for x in [f.min / 2.0, f.max * 2.0] {
-                    let v = if f.integer {
-                        format!("{}", x.floor().max(0.0))
-                    } else {
-                        format!("{x:e}")
-                    };
-                    if f.integer && x < 1.0 {
-                        continue; // "0" is refused as "must be greater than zero", also a refusal
-                    }
-                    assert!(
-                        p.read(&mut t, &v, &|_| None).is_err(),
-                        "{}={v} accepted",
-                        p.key
-                    );
-                }
-            }
+    fn milli_figures() {
+        assert_eq!(milli_text(600), "0.6");
+        assert_eq!(milli_text(1_000_000), "1000");
+        assert_eq!(milli_text(0), "");
+        assert_eq!(parse_milli("12.5", 100, 100_000_000), Ok(12_500));
+        for bad in ["0", "-1", "x", "inf", "200000", "0.01"] {
+            assert!(parse_milli(bad, 100, 100_000_000).is_err(), "{bad}");
         }
     }
 }

@@ -5,6 +5,7 @@
 //! Components read the shared [`Ctx`] and never compute physics: they call
 //! `model` through `state`.
 
+pub mod apps;
 pub mod chart;
 pub mod shell;
 pub mod widgets;
@@ -101,26 +102,26 @@ pub fn start() {
 
 /// The trace widget's own app (`src/bin/brrr-trace-ui.rs`): mounts it into `el`.
 pub fn mount_trace(el: web_sys::HtmlElement, dark: bool) {
-    widgets::trace::mount(el, dark);
+    apps::trace::mount(el, dark);
 }
 
 /// The page's theme changed (the trace widget's app follows it).
 pub fn trace_dark(on: bool) {
-    widgets::trace::set_dark(on);
+    apps::trace::set_dark(on);
 }
 
 /// The lab's own app (`src/bin/brrr-lab-ui.rs`): mounts it into `el` with the
-/// host's options (`widgets/lab_host.rs`).
+/// host's options (`widgets/lab.rs`).
 pub fn mount_lab(el: web_sys::HtmlElement, opts: &wasm_bindgen::JsValue) {
-    widgets::lab::mount(el, opts);
+    apps::lab::mount(el, opts);
 }
 
 /// The page's theme changed (the lab's app follows it).
 pub fn lab_dark(on: bool) {
-    widgets::lab::set_dark(on);
+    apps::lab::set_dark(on);
 }
 
 /// The state the page draws changed (a URL query; the lab's app follows it).
 pub fn lab_view(query: &str) {
-    widgets::lab::set_view(query);
+    apps::lab::set_view(query);
 }

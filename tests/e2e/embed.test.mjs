@@ -1,7 +1,7 @@
 // Embeds that size themselves, and the explorer on a phone (issue 10):
 // - every widget's copied embed snippet has a height that fits the widget at 720 px
 //   wide in its default state (so a widget that grows fails here, and its height in
-//   src/ui/widgets/mod.rs must follow);
+//   its src/state/widgets/ file must follow);
 // - an embed posts {type: "brrr:height", id, height} to the page around it, on load
 //   and whenever its height changes, and README's host-page snippet (run here as
 //   written) makes the iframe follow it: no scrollbar inside, no empty space below;
@@ -90,7 +90,7 @@ test("every widget fits its copied embed snippet's height at 720 px wide", async
       wide: document.documentElement.scrollWidth - window.innerWidth,
     }));
     report.push(`${id} ${Math.ceil(got.content)}/${height}`);
-    assert.ok(got.content <= height, `${id}: ${Math.ceil(got.content)} px of content in a ${height} px snippet (raise embed_height in src/ui/widgets/mod.rs)`);
+    assert.ok(got.content <= height, `${id}: ${Math.ceil(got.content)} px of content in a ${height} px snippet (raise embed_height in its src/state/widgets/ file)`);
     assert.ok(got.scroll <= got.inner, `${id}: the embed scrolls (${got.scroll} > ${got.inner})`);
     assert.ok(got.wide <= 0, `${id}: ${got.wide} px wider than 720`);
     // and not needlessly tall either: at most a quarter (or 200 px) left empty

@@ -365,21 +365,10 @@ export async function inputValue(page, id) {
   return page.locator(`#${id}`).inputValue();
 }
 
-/** Every widget id in the registry, in its order (the page's): read from the registry
- * itself, `WIDGETS` in src/ui/widgets/mod.rs, so a new widget needs only its row there
- * (widgets.test.mjs checks the page's widgets against this list). */
-export const WIDGET_IDS = registryIds(fs.readFileSync(path.join(REPO_ROOT, 'src', 'ui', 'widgets', 'mod.rs'), 'utf8'));
-
-/** The `id: "…"` of each row of the `WIDGETS` table in widgets/mod.rs's source. */
-export function registryIds(source) {
-  const start = source.indexOf('pub const WIDGETS');
-  const end = source.indexOf('\n];', start);
-  assert.ok(start >= 0 && end > start, 'src/ui/widgets/mod.rs: no `pub const WIDGETS: &[WidgetDef] = &[ … ];` table');
-  const ids = [...source.slice(start, end).matchAll(/^\s*id:\s*"([^"]+)",/gm)].map((m) => m[1]);
-  const rows = source.slice(start, end).match(/WidgetDef\s*\{/g) ?? [];
-  assert.ok(ids.length > 0 && ids.length === rows.length, `src/ui/widgets/mod.rs: ${rows.length} rows but ${ids.length} ids read`);
-  return ids;
-}
+/** Every widget id in the registry, in its order (the page's): tests/e2e/data/widgets.json,
+ * which a native test keeps equal to `state::widgets::WIDGETS` (so a new widget needs no
+ * test list; widgets.test.mjs checks the page's widgets against this list). */
+export const WIDGET_IDS = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'tests', 'e2e', 'data', 'widgets.json'), 'utf8'));
 
 /** The page's current query string (`?…`). */
 /**

@@ -192,7 +192,7 @@ mod tests {
         if let Some(p) = crate::model::hardware::preset("h100-sxm") {
             st.select_preset(p);
         }
-        let s = st.setting();
+        let s = st.setting;
         let r = DitRun {
             model: DitModel::XL2,
             res: 256,

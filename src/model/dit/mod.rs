@@ -480,7 +480,7 @@ mod tests {
         if let Some(p) = crate::model::hardware::preset("h100-sxm") {
             s.select_preset(p);
         }
-        s.setting()
+        s.setting
     }
 
     #[test]

@@ -532,7 +532,7 @@ mod tests {
         if let Some(p) = crate::model::hardware::preset("h100-sxm") {
             s.select_preset(p);
         }
-        s.setting()
+        s.setting
     }
 
     fn run8b(batch: u32, context: u32) -> LlmRun {
@@ -605,7 +605,7 @@ mod tests {
             config: LlmModel::Llama3_70b.config_or_toy(),
             ..run8b(1, 16)
         };
-        let c = capacity(&step::run_plain(&r70, &h200.setting()), "H200");
+        let c = capacity(&step::run_plain(&r70, &h200.setting), "H200");
         assert!(
             c.contains("the weights alone (141.1 GB) exceed the 141.0 GB"),
             "{c}"
@@ -626,7 +626,7 @@ mod tests {
         if let Some(p) = crate::model::hardware::preset(hw) {
             s.select_preset(p);
         }
-        s.setting()
+        s.setting
     }
 
     #[test]

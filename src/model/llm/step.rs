@@ -540,7 +540,7 @@ mod tests {
         if let Some(p) = hardware::preset(hw) {
             s.select_preset(p);
         }
-        s.setting()
+        s.setting
     }
 
     pub(crate) fn llama8b(phase: Phase, batch: u32, context: u32) -> LlmRun {
@@ -643,7 +643,7 @@ mod tests {
         for p in hardware::PRESETS {
             let mut st = State::default();
             st.select_preset(p);
-            let direct = run(&r, &st.setting());
+            let direct = run(&r, &st.setting);
             assert_eq!(on_preset(&r, &base, p), direct, "{}", p.id);
         }
         // Llama-3-70B in bf16 fits on an MI300X (192 GB) and not on an H100

@@ -15,7 +15,7 @@ fn settings() -> Vec<Setting> {
                     for fused in [false, true] {
                         for ops in [1, 8, limits::OPS.1] {
                             for overhead in [limits::OVERHEAD.0, 1.0 / 280e3, limits::OVERHEAD.1] {
-                                let mut s = State::for_preset(hw).setting();
+                                let mut s = State::for_preset(hw).setting;
                                 s.select_dtype(dtype);
                                 s.overhead = overhead;
                                 s.shape = Shape {
@@ -110,7 +110,7 @@ fn dtype_remedies_follow_the_preset() {
         }
     }
     let outcome = |hw: &str, dtype: Dtype, id: RemedyId| {
-        let mut s = State::for_preset(crate::model::hardware::preset(hw).unwrap()).setting();
+        let mut s = State::for_preset(crate::model::hardware::preset(hw).unwrap()).setting;
         s.select_dtype(dtype);
         s.shape.batch = 16384; // big enough that the GPU, not the CPU, sets the pace
         evaluate(&s).into_iter().find(|o| o.id == id).unwrap()
@@ -143,7 +143,7 @@ fn the_default_state_is_compute_heavy_yet_fusing_helps_most() {
     assert_eq!(r.shares.largest(), Regime::Compute);
     assert_eq!(r.regime, Regime::Memory);
     assert!(r.limit.bw2 > 1.2 && r.limit.flops2 < 1.1, "{:?}", r.limit);
-    let outs = evaluate(&s.setting());
+    let outs = evaluate(&s.setting);
     let fuse = outs.iter().find(|o| o.id == RemedyId::Fuse).unwrap();
     assert!(fuse.helps());
     assert!((fuse.speedup() - 1.56).abs() < 0.01, "{}", fuse.speedup());
@@ -153,7 +153,7 @@ fn the_default_state_is_compute_heavy_yet_fusing_helps_most() {
 #[test]
 fn overhead_remedies_help_only_where_overhead_is_the_cost() {
     // tiny chain, eager: overhead-bound, tracing and graphs help a lot, FLOP/s not
-    let mut s = State::default().setting();
+    let mut s = State::default().setting;
     s.shape.workload = Workload::Chain;
     s.shape.batch = 1;
     s.shape.hidden = 1024;
@@ -166,7 +166,7 @@ fn overhead_remedies_help_only_where_overhead_is_the_cost() {
     assert!(!get(RemedyId::Flops).helps());
     assert!(!get(RemedyId::Bw).helps());
     // a big matmul: the CPU-side remedies do nothing
-    let mut s = State::default().setting();
+    let mut s = State::default().setting;
     s.shape.batch = limits::BATCH.1;
     s.shape.fused = true;
     let outs = evaluate(&s);
@@ -215,7 +215,7 @@ fn the_headline_follows_the_numbers() {
     assert_eq!(r.shares.largest(), Regime::Compute);
     assert!(r.limit.bw2 > r.limit.flops2, "{:?}", r.limit);
     assert_eq!(r.regime, Regime::Memory);
-    let h = headline(&r.limit, &evaluate(&s.setting()));
+    let h = headline(&r.limit, &evaluate(&s.setting));
     assert!(
         h.starts_with("Biggest win: “Fuse the 8 pointwise ops into one kernel” (1.56×"),
         "{h}"
@@ -287,7 +287,7 @@ fn a_speedup_under_the_bar_never_reads_as_the_bar() {
 #[test]
 fn the_headline_names_how_the_winner_wins() {
     let hw = crate::model::hardware::preset("a100-40gb").unwrap_or(&PRESETS[0]);
-    let mut s = State::for_preset(hw).setting();
+    let mut s = State::for_preset(hw).setting;
     s.select_dtype(Dtype::Fp32);
     s.shape = Shape {
         workload: Workload::Chain,

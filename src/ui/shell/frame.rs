@@ -3,15 +3,16 @@
 
 use super::share::ShareButtons;
 use crate::model::Report;
+use crate::state::widgets::Spec;
 use crate::state::State;
 use crate::ui::chart::OnScreen;
-use crate::ui::widgets::{widget, WidgetDef};
+use crate::ui::widgets::{render, widget};
 use crate::ui::Ctx;
 use leptos::html::Section;
 use leptos::prelude::*;
 
 #[component]
-pub fn WidgetFrame(ctx: Ctx, def: &'static WidgetDef) -> impl IntoView {
+pub fn WidgetFrame(ctx: Ctx, def: &'static Spec) -> impl IntoView {
     let (id, title, embed_height) = (def.id, def.title, def.embed_height);
     let section = NodeRef::<Section>::new();
     let on = OnScreen::new(section);
@@ -26,7 +27,7 @@ pub fn WidgetFrame(ctx: Ctx, def: &'static WidgetDef) -> impl IntoView {
                 <h3 id=heading class="widget-title">{title}</h3>
                 <ShareButtons ctx=ctx def=def/>
             </div>
-            {(def.render)(inner)}
+            {render(def, inner)}
         </section>
     }
 }

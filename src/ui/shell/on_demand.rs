@@ -1,5 +1,5 @@
 //! Loading a widget's own module on demand (the trace widget's and the lab's
-//! stand-ins, `trace_host.rs` and `lab_host.rs`): `import()` of an ES module beside
+//! stand-ins, `widgets/trace.rs` and `widgets/lab.rs`): `import()` of an ES module beside
 //! index.html (Trunk's `data-type="worker" data-bindgen-target="web"` build of a
 //! `src/bin/*-ui.rs`, unhashed names), instantiating its .wasm, and calling its
 //! exports by name. Every failure comes back as text for the stand-in to show.

@@ -3,19 +3,19 @@
 //! a read-only box, so it can be copied by hand where the clipboard is blocked.
 
 use super::store;
-use crate::ui::widgets::WidgetDef;
+use crate::state::widgets::Spec;
 use crate::ui::Ctx;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 /// The link that reopens the page at `def` with the current state.
-pub fn link(ctx: Ctx, def: &WidgetDef) -> String {
+pub fn link(ctx: Ctx, def: &Spec) -> String {
     let q = ctx.state.with_untracked(|s| store::query(s, None));
     store::page_url(&q, &format!("#{}", def.id))
 }
 
 /// The iframe snippet that embeds `def` alone with the current state.
-pub fn embed_code(ctx: Ctx, def: &WidgetDef) -> String {
+pub fn embed_code(ctx: Ctx, def: &Spec) -> String {
     let q = ctx.state.with_untracked(|s| store::query(s, Some(def.id)));
     let src = store::page_url(&q, "");
     // Only our own URL (percent-encoded by the codec) and static titles go in here.
@@ -35,7 +35,7 @@ async fn copy(text: String) -> bool {
 }
 
 #[component]
-pub fn ShareButtons(ctx: Ctx, def: &'static WidgetDef) -> impl IntoView {
+pub fn ShareButtons(ctx: Ctx, def: &'static Spec) -> impl IntoView {
     let shown = RwSignal::new(None::<(String, String)>); // (what, text)
     let act = move |what: &'static str, text: String| {
         shown.set(Some((format!("{what}: copying…"), text.clone())));

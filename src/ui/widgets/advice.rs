@@ -11,7 +11,7 @@ use leptos::prelude::*;
 
 /// The remedies evaluated on the widget's view of the state, once per change.
 pub fn outcomes(ctx: Ctx) -> Memo<Vec<Outcome>> {
-    Memo::new(move |_| ctx.view.with(|s| remedies::evaluate(&s.setting())))
+    Memo::new(move |_| ctx.view.with(|s| remedies::evaluate(&s.setting)))
 }
 
 /// "1.56× faster", "no faster (1.00×)", or why it does not apply.

@@ -9,8 +9,7 @@ use super::Ctx;
 use crate::model::bert::{self, ByClass, OpClass, IVANOV_2020};
 use crate::model::reference::h100;
 use crate::model::units;
-use crate::state::widgets::field;
-use crate::state::State;
+use crate::state::widgets::bert::{self as spec, field};
 use crate::ui::chart::palette::{self, bg};
 use leptos::prelude::*;
 
@@ -37,7 +36,7 @@ fn stacked(shares: ByClass, label: String) -> impl IntoView {
 pub fn Bert(ctx: Ctx) -> impl IntoView {
     // the widget's one model call (`State::bert_view`), once per change on the
     // live path (its shares are readouts), drawn held while off-screen
-    let live_view = ctx.live(State::bert_view);
+    let live_view = ctx.live(spec::view);
     let held = ctx.held(live_view);
     let prof = Memo::new(move |_| held.with(|v| v.profile.clone()));
     let runtime = Memo::new(move |_| held.with(|v| v.runtime));
@@ -58,15 +57,15 @@ pub fn Bert(ctx: Ctx) -> impl IntoView {
     view! {
         <div class="controls-inline">
             <GpuPicker ctx=ctx id="bert-hw"/>
-            <LogSlider ctx=ctx field=field::bert_batch/>
-            <LogSlider ctx=ctx field=field::bert_seq/>
-            <Toggle ctx=ctx flag=field::bert_fused/>
+            <LogSlider ctx=ctx field=field::batch/>
+            <LogSlider ctx=ctx field=field::seq/>
+            <Toggle ctx=ctx flag=field::fused/>
         </div>
         <p class="note">
             {move || ctx.view.with(|s| format!(
                 "BERT-base forward pass (12 layers, hidden 768, FFN 3072, 12 heads) on {} in {}; {} kernels, {} per step.{}",
-                s.hw_name(), s.dtype.id(), prof.with(|p| p.kernel_count), units::si(prof.with(|p| p.wall), "s"),
-                if s.hw.is_measured() {
+                s.hw_name(), s.setting.dtype.id(), prof.with(|p| p.kernel_count), units::si(prof.with(|p| p.wall), "s"),
+                if s.setting.hw.is_measured() {
                     " The lab measures fp32 only, so matmuls here run on the measured fp32 units: this GPU's tensor cores, if it has any, are unknown."
                 } else { "" }))}
         </p>

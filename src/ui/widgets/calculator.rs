@@ -5,47 +5,19 @@
 use super::controls::{GpuPicker, LogSlider, Select, Toggle};
 use super::roofline::{Legend, Point, RooflineData, Step};
 use super::Ctx;
-use crate::model::ops::{self, Attention, Reduction};
-use crate::model::{units, KernelGroup};
-use crate::state::widgets::{field, CalcOp, Norm};
-use crate::state::State;
+use crate::model::ops::{self};
+use crate::model::units;
+use crate::state::widgets::calculator::{self as spec, field, CalcOp};
 use crate::ui::chart::plot::{shared, PlotCanvas};
 use leptos::prelude::*;
 
-fn kernels(s: &State) -> Vec<KernelGroup> {
-    let w = &s.widgets;
-    let b = s.dtype.bytes();
-    match w.calc {
-        CalcOp::Pointwise => {
-            ops::pointwise_chain(w.calc_ops, f64::from(w.calc_elems), b, w.calc_fused)
-        }
-        CalcOp::Reduction => {
-            let kind = match w.calc_norm {
-                Norm::Softmax => Reduction::Softmax,
-                Norm::LayerNorm => Reduction::LayerNorm,
-            };
-            ops::row_reduction(kind, w.calc_rows, w.calc_cols, b)
-        }
-        CalcOp::Attention => {
-            let kind = if w.calc_flash {
-                Attention::Flash
-            } else {
-                Attention::Naive
-            };
-            ops::attention(w.calc_batch, w.calc_heads, w.calc_seq, w.calc_hd, b, kind)
-        }
-        CalcOp::Matmul => ops::matmul(w.calc_m, w.calc_n, w.calc_k, b),
-    }
-}
-
 #[component]
 pub fn Calculator(ctx: Ctx) -> impl IntoView {
-    let op = Memo::new(move |_| ctx.view.with(|s| s.widgets.calc));
+    let op = Memo::new(move |_| ctx.view.with(|s| s.widgets.calculator.op));
     let result = Memo::new(move |_| {
         ctx.view.with(|s| {
             let m = s.machine();
-            let groups = kernels(s);
-            let summary = ops::summarize(&groups, &m);
+            let (groups, summary) = spec::view(s);
             let points: Vec<Point> = groups
                 .iter()
                 .map(|g| {
@@ -86,35 +58,35 @@ pub fn Calculator(ctx: Ctx) -> impl IntoView {
     view! {
         <div class="controls-inline">
             <GpuPicker ctx=ctx id="calc-hw"/>
-            <Select ctx=ctx field=field::calc/>
+            <Select ctx=ctx field=field::op/>
         </div>
         <div class="calc-params">
             {move || match op.get() {
                 CalcOp::Pointwise => view! {
-                    <LogSlider ctx=ctx field=field::calc_elems/>
-                    <LogSlider ctx=ctx field=field::calc_ops/>
-                    <Toggle ctx=ctx flag=field::calc_fused/>
+                    <LogSlider ctx=ctx field=field::elems/>
+                    <LogSlider ctx=ctx field=field::ops/>
+                    <Toggle ctx=ctx flag=field::fused/>
                 }.into_any(),
                 CalcOp::Reduction => view! {
-                    <Select ctx=ctx field=field::calc_norm/>
-                    <LogSlider ctx=ctx field=field::calc_rows/>
-                    <LogSlider ctx=ctx field=field::calc_cols/>
+                    <Select ctx=ctx field=field::norm/>
+                    <LogSlider ctx=ctx field=field::rows/>
+                    <LogSlider ctx=ctx field=field::cols/>
                 }.into_any(),
                 CalcOp::Attention => view! {
-                    <LogSlider ctx=ctx field=field::calc_batch/>
-                    <LogSlider ctx=ctx field=field::calc_heads/>
-                    <LogSlider ctx=ctx field=field::calc_seq/>
-                    <LogSlider ctx=ctx field=field::calc_hd/>
-                    <Toggle ctx=ctx flag=field::calc_flash/>
+                    <LogSlider ctx=ctx field=field::batch/>
+                    <LogSlider ctx=ctx field=field::heads/>
+                    <LogSlider ctx=ctx field=field::seq/>
+                    <LogSlider ctx=ctx field=field::hd/>
+                    <Toggle ctx=ctx flag=field::flash/>
                 }.into_any(),
                 CalcOp::Matmul => view! {
-                    <LogSlider ctx=ctx field=field::calc_m/>
-                    <LogSlider ctx=ctx field=field::calc_n/>
-                    <LogSlider ctx=ctx field=field::calc_k/>
+                    <LogSlider ctx=ctx field=field::m/>
+                    <LogSlider ctx=ctx field=field::n/>
+                    <LogSlider ctx=ctx field=field::k/>
                 }.into_any(),
             }}
         </div>
-        <p class="note">{move || ctx.view.with(|s| format!("On {} in {} (explorer's hardware and dtype).", s.hw_name(), s.dtype.id()))}</p>
+        <p class="note">{move || ctx.view.with(|s| format!("On {} in {} (explorer's hardware and dtype).", s.hw_name(), s.setting.dtype.id()))}</p>
         <dl class="metrics calc-results" aria-live="polite">
             {row("FLOPs", |s| units::si(s.flops, "FLOP"))}
             {row("bytes moved", |s| units::si(s.bytes, "B"))}

@@ -5,25 +5,13 @@
 //! not fit in memory is hypothetical (italic).
 
 use super::Ctx;
-use crate::model::hardware::{Preset, PRESETS};
 use crate::model::setting::Setting;
-use crate::model::timeline::Regime;
 use crate::model::units;
+use crate::state::widgets::common::compare;
 use crate::state::State;
 use leptos::prelude::*;
 
-/// One preset's figures.
-#[derive(Clone, PartialEq)]
-pub struct Row {
-    /// Seconds per step.
-    pub step: f64,
-    /// Tokens or samples per second.
-    pub rate: f64,
-    /// Fits in memory, bytes over it, largest batch that fits (`None`: the
-    /// widget has no memory model).
-    pub fit: Option<(bool, f64, Option<u32>)>,
-    pub regime: Regime,
-}
+pub use crate::state::widgets::common::Row;
 
 #[derive(Clone, Copy, PartialEq)]
 enum SortBy {
@@ -48,16 +36,10 @@ pub fn CompareGpus(
         if !open.get() {
             return Vec::new();
         }
-        ctx.view.with(|s| {
-            let base = s.setting();
-            PRESETS
-                .iter()
-                .map(|p| (p, row(s, &base.on_preset(p))))
-                .collect::<Vec<(&'static Preset, Row)>>()
-        })
+        ctx.view.with(|s| compare(s, row))
     });
     let memory = Memo::new(move |_| rows.with(|r| r.iter().any(|x| x.1.fit.is_some())));
-    let current = Memo::new(move |_| ctx.state.with(|s| s.hw.id));
+    let current = Memo::new(move |_| ctx.state.with(|s| s.setting.hw.id));
     let head = move |by: SortBy, label: &'static str, dir: &'static str| {
         view! {
             <th scope="col" aria-sort=move || if sort.get() == by { dir } else { "none" }>

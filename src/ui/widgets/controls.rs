@@ -4,8 +4,9 @@
 use super::Ctx;
 use crate::model::achievable::{self, Roof};
 use crate::model::{hardware, units, Dtype, Workload};
-use crate::state::fields::{self, Field};
-use crate::state::widgets::{Choice, ChoiceField, FlagField};
+use crate::state::fields::Field;
+use crate::state::params::{Choice, ChoiceField, FlagField};
+use crate::state::widgets::explorer;
 use crate::ui::shell::later::Later;
 use leptos::prelude::*;
 
@@ -22,16 +23,16 @@ pub fn Controls(ctx: Ctx) -> impl IntoView {
 #[component]
 fn HardwareControls(ctx: Ctx) -> impl IntoView {
     let state = ctx.state;
-    let hw = Memo::new(move |_| state.with(|s| s.hw.id));
-    let dtype = Memo::new(move |_| state.with(|s| s.dtype));
-    let roof = Memo::new(move |_| state.with(|s| s.roof));
+    let hw = Memo::new(move |_| state.with(|s| s.setting.hw.id));
+    let dtype = Memo::new(move |_| state.with(|s| s.setting.dtype));
+    let roof = Memo::new(move |_| state.with(|s| s.setting.roof));
 
     let on_dtype = move |ev| {
         if let Some(d) = Dtype::from_id(&event_target_value(&ev)) {
             state.update(|s| s.select_dtype(d));
         }
     };
-    let source = Memo::new(move |_| state.with(|s| s.hw.source));
+    let source = Memo::new(move |_| state.with(|s| s.setting.hw.source));
 
     view! {
         <h4 class="panel-title">"Hardware"</h4>
@@ -46,7 +47,7 @@ fn HardwareControls(ctx: Ctx) -> impl IntoView {
             <label for="roof">"Roofs"</label>
             <select id="roof" on:change=move |ev| {
                 if let Some(r) = Roof::from_id(&event_target_value(&ev)) {
-                    state.update(|s| s.roof = r);
+                    state.update(|s| s.setting.roof = r);
                 }
             } prop:value=move || roof.get().id()>
                 {Roof::ALL.into_iter().map(|r| view! {
@@ -57,12 +58,12 @@ fn HardwareControls(ctx: Ctx) -> impl IntoView {
         {move || (roof.get() == Roof::Achievable).then(|| view! {
             <p class="source" id="roof-source" title="Achievable fractions">
                 {move || state.with(|s| {
-                    let f = achievable::fractions(s.hw);
+                    let f = achievable::fractions(s.setting.hw);
                     format!(
                         "Achievable: bandwidth {}, matmul {} ({}), pointwise {} of the datasheet; {}",
                         units::percent(f.bw),
-                        units::percent(f.matmul(s.dtype)),
-                        s.dtype.id(),
+                        units::percent(f.matmul(s.setting.dtype)),
+                        s.setting.dtype.id(),
                         units::percent(f.pointwise),
                         f.source
                     )
@@ -86,9 +87,9 @@ fn HardwareControls(ctx: Ctx) -> impl IntoView {
                 }}
             </select>
         </div>
-        <LogSlider ctx=ctx field=fields::FLOPS/>
-        <LogSlider ctx=ctx field=fields::BW/>
-        <LogSlider ctx=ctx field=fields::OVERHEAD/>
+        <LogSlider ctx=ctx field=explorer::FLOPS/>
+        <LogSlider ctx=ctx field=explorer::BW/>
+        <LogSlider ctx=ctx field=explorer::OVERHEAD/>
     }
 }
 
@@ -98,7 +99,7 @@ fn HardwareControls(ctx: Ctx) -> impl IntoView {
 #[component]
 pub fn HwSelect(ctx: Ctx, id: &'static str) -> impl IntoView {
     let state = ctx.state;
-    let hw = Memo::new(move |_| state.with(|s| s.hw.id));
+    let hw = Memo::new(move |_| state.with(|s| s.setting.hw.id));
     let on_hw = move |ev| {
         if let Some(p) = hardware::preset(&event_target_value(&ev)) {
             state.update(|s| s.select_preset(p));
@@ -139,11 +140,11 @@ pub fn GpuPicker(ctx: Ctx, id: &'static str) -> impl IntoView {
 #[component]
 fn WorkloadControls(ctx: Ctx) -> impl IntoView {
     let state = ctx.state;
-    let workload = Memo::new(move |_| state.with(|s| s.workload));
-    let fused = Memo::new(move |_| state.with(|s| s.fused));
+    let workload = Memo::new(move |_| state.with(|s| s.setting.shape.workload));
+    let fused = Memo::new(move |_| state.with(|s| s.setting.shape.fused));
     let on_workload = move |ev| {
         if let Some(w) = Workload::from_id(&event_target_value(&ev)) {
-            state.update(|s| s.workload = w);
+            state.update(|s| s.setting.shape.workload = w);
         }
     };
     view! {
@@ -163,9 +164,9 @@ fn WorkloadControls(ctx: Ctx) -> impl IntoView {
                     .collect_view()}
             </select>
         </div>
-        <LogSlider ctx=ctx field=fields::BATCH/>
-        <LogSlider ctx=ctx field=fields::HIDDEN/>
-        <LogSlider ctx=ctx field=fields::OPS/>
+        <LogSlider ctx=ctx field=explorer::BATCH/>
+        <LogSlider ctx=ctx field=explorer::HIDDEN/>
+        <LogSlider ctx=ctx field=explorer::OPS/>
         <div class="row toggle">
             <input
                 type="checkbox"
@@ -173,7 +174,7 @@ fn WorkloadControls(ctx: Ctx) -> impl IntoView {
                 prop:checked=move || fused.get()
                 on:change=move |ev| {
                     let on = event_target_checked(&ev);
-                    state.update(|s| s.fused = on);
+                    state.update(|s| s.setting.shape.fused = on);
                 }
             />
             <label for="fused">

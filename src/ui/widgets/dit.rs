@@ -7,37 +7,10 @@
 use super::controls::{GpuPicker, LogSlider, Select, Toggle};
 use super::readout::Readout;
 use super::Ctx;
-use crate::model::dit::{self, DitModel, DitStep};
+use crate::model::dit::{self, DitStep};
 use crate::model::units;
-use crate::state::link;
-use crate::state::widgets::{field, ChoiceField};
-use crate::state::State;
+use crate::state::widgets::dit::{self as spec, field};
 use leptos::prelude::*;
-
-/// The model select: switching model also resets `dit_res` to the new model's
-/// default (256 px for an image model, 49 frames for a video one).
-const MODEL: ChoiceField<DitModel> = ChoiceField {
-    set: |s, v| {
-        if s.widgets.dit_model != v {
-            s.widgets.dit_model = v;
-            s.widgets.dit_res = v.res_meaning().1;
-        }
-    },
-    ..field::dit_model
-};
-
-/// One row of "Compare GPUs": this state's denoising step on a preset's setting
-/// (samples per second = batch ÷ step; DiT's memory is not modelled).
-fn compare_row(s: &State, on: &crate::model::setting::Setting) -> super::compare::Row {
-    let r = s.dit_run();
-    let st = dit::run(&r, on);
-    super::compare::Row {
-        step: st.wall,
-        rate: f64::from(r.batch.max(1)) / st.wall.max(f64::MIN_POSITIVE),
-        fit: None,
-        regime: st.regime,
-    }
-}
 
 /// The split's parts: CSS class and words, in the bar's order.
 const PARTS: &[(&str, &str)] = &[
@@ -87,7 +60,7 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
     // per change on the live path (its figures are readouts; off-screen only
     // they) and drawn held
     // while the widget is off-screen; the rest only reads its fields
-    let live = ctx.live_drawn(State::dit_view);
+    let live = ctx.live_drawn(spec::view);
     let v = ctx.held(live);
     let st = Memo::new(move |_| v.with(|v| v.step.clone()));
     let scale_chart = Memo::new(move |_| v.with(|v| scaling_chart(&v.step.run, &v.scaling)));
@@ -125,20 +98,20 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
     view! {
         <div class="controls-inline">
             <GpuPicker ctx=ctx id="dit-hw"/>
-            <Select ctx=ctx field=MODEL/>
-            <LogSlider ctx=ctx field=field::dit_res/>
-            <LogSlider ctx=ctx field=field::dit_batch/>
-            <Toggle ctx=ctx flag=field::dit_flash/>
-            <Toggle ctx=ctx flag=field::dit_fused/>
-            <Toggle ctx=ctx flag=field::dit_graphs/>
-            <Select ctx=ctx field=field::dit_sp/>
-            <Select ctx=ctx field=link::DIT_LINK/>
-            <LogSlider ctx=ctx field=link::DIT_LINK_BW/>
-            <LogSlider ctx=ctx field=link::DIT_LINK_LAT/>
+            <Select ctx=ctx field=spec::MODEL/>
+            <LogSlider ctx=ctx field=field::res/>
+            <LogSlider ctx=ctx field=field::batch/>
+            <Toggle ctx=ctx flag=field::flash/>
+            <Toggle ctx=ctx flag=field::fused/>
+            <Toggle ctx=ctx flag=field::graphs/>
+            <Select ctx=ctx field=field::sp/>
+            <Select ctx=ctx field=spec::LINK_SELECT/>
+            <LogSlider ctx=ctx field=spec::LINK_BW/>
+            <LogSlider ctx=ctx field=spec::LINK_LAT/>
         </div>
         <p class="note">
             {move || ctx.view.with(|s| {
-                let m = s.widgets.dit_model;
+                let m = s.widgets.dit.model;
                 let c = m.config();
                 format!(
                     "{}: {} blocks, hidden {}, {} heads; resolution means {}. One denoising step (one forward) is {} kernels on {} in bf16.",
@@ -169,7 +142,7 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
             <div class="metric"><dt>"More GPUs stop paying at"</dt><dd><Readout name="dit_sp_stops_paying" raw=Signal::derive(move || stops().map(|t| t.to_string()).unwrap_or_default())
                 text=Signal::derive(move || stops().map(|t| format!("{t} GPUs")).unwrap_or_else(|| "not up to 8".into()))/></dd></div>
         </dl>
-        <super::compare::CompareGpus ctx=ctx prefix="dit" rate="samples/s" row=compare_row/>
+        <super::compare::CompareGpus ctx=ctx prefix="dit" rate="samples/s" row=spec::compare_row/>
         <div class="share-bar" role="img" aria-label=bar_label>{bar}</div>
         <ul class="legend">
             <li><span class="swatch compute"></span>"attention (QKV, scores, projection)"</li>
@@ -189,7 +162,7 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
         <p class="note">"The step on 1, 2, 4 and 8 GPUs, each holding its share of the tokens: black the time per step, the lines its parts as in the bar above, teal the time spent waiting on the other GPUs. A doubling that buys less than 1.1× no longer pays (dashed)."</p>
         <div class="table-scroll" tabindex="0" role="region" aria-label="The step by resolution, scrollable">
             <table class="kernels dit-res">
-                <caption>{move || ctx.view.with(|s| format!("The step by {} (batch and switches as set)", s.widgets.dit_model.res_meaning().0))}</caption>
+                <caption>{move || ctx.view.with(|s| format!("The step by {} (batch and switches as set)", s.widgets.dit.model.res_meaning().0))}</caption>
                 <thead><tr><th scope="col">"resolution"</th><th scope="col">"tokens"</th><th scope="col">"step"</th>
                     <th scope="col">"attention"</th><th scope="col">"MLP"</th><th scope="col">"pointwise"</th><th scope="col">"overhead"</th></tr></thead>
                 <tbody>

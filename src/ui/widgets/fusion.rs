@@ -6,15 +6,14 @@ use super::controls::{GpuPicker, LogSlider};
 use super::readout::Readout;
 use super::Ctx;
 use crate::model::units;
-use crate::state::widgets::field;
-use crate::state::State;
+use crate::state::widgets::fusion::{self as spec, field};
 use leptos::prelude::*;
 
 #[component]
 pub fn Fusion(ctx: Ctx) -> impl IntoView {
     // the widget's one model call (`State::fusion_view`), once per change on the
     // live path (the speedups are readouts); the comparison is drawn held
-    let live = ctx.live(State::fusion_view);
+    let live = ctx.live(spec::view);
     let speedup = Memo::new(move |_| live.with(|v| v.compare.speedup()));
     let held = ctx.held(live);
     let cmp = Memo::new(move |_| held.with(|v| v.compare.clone()));
@@ -36,9 +35,9 @@ pub fn Fusion(ctx: Ctx) -> impl IntoView {
     view! {
         <div class="controls-inline">
             <GpuPicker ctx=ctx id="fusion-hw"/>
-            <LogSlider ctx=ctx field=field::fusion_n/>
+            <LogSlider ctx=ctx field=field::n/>
         </div>
-        <p class="code"><code>{code}</code>" on "{move || ctx.view.with(|s| format!("{} × {} {} elements", s.batch, s.hidden, s.dtype.id()))}</p>
+        <p class="code"><code>{code}</code>" on "{move || ctx.view.with(|s| format!("{} × {} {} elements", s.setting.shape.batch, s.setting.shape.hidden, s.setting.dtype.id()))}</p>
         <div class="compare">
             <div class="side eager">
                 <h4>"Eager: one kernel per op"</h4>

@@ -7,7 +7,7 @@ use super::Ctx;
 use crate::geom;
 use crate::model::generations::{self as gen, Line, Metric, PATTERSON_2004};
 use crate::model::units;
-use crate::state::widgets::field;
+use crate::state::widgets::generations::field;
 use crate::ui::chart::backend::{AnyBackend, AnyError};
 use crate::ui::chart::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use crate::ui::chart::{self, Area, Look};
@@ -21,7 +21,7 @@ fn fmt_dt(v: Option<f64>) -> String {
 
 #[component]
 pub fn Generations(ctx: Ctx) -> impl IntoView {
-    let line = Memo::new(move |_| ctx.view.with(|s| s.widgets.gen_line.filter()));
+    let line = Memo::new(move |_| ctx.view.with(|s| s.widgets.generations.line.filter()));
     let rows = Memo::new(move |_| Rows(gen::rows(line.get())));
     let fits = move || {
         Line::ALL
@@ -42,7 +42,7 @@ pub fn Generations(ctx: Ctx) -> impl IntoView {
             .collect_view()
     };
     view! {
-        <Select ctx=ctx field=field::gen_line/>
+        <Select ctx=ctx field=field::line/>
         <PlotCanvas ctx=ctx id="generations-canvas" data=shared(rows)
             label="Peak FLOP/s (fp32 and 16-bit tensor) and DRAM bandwidth of GPU generations by year, log scale: the FLOP/s lines climb faster than the bandwidth line."/>
         <ul class="legend">

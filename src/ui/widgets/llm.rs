@@ -13,9 +13,7 @@ use crate::model::llm::step::{self, LlmStep, SweepPoint};
 use crate::model::llm::view::LlmView;
 use crate::model::llm::{LlmModel, Phase};
 use crate::model::{units, Bound};
-use crate::state::link;
-use crate::state::widgets::field;
-use crate::state::State;
+use crate::state::widgets::llm::{self as spec, field};
 use crate::ui::chart::backend::{AnyBackend, AnyError};
 use crate::ui::chart::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use crate::ui::chart::{self, Area, Look};
@@ -85,7 +83,7 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
     // change on the live path (its figures are readouts; off-screen only they)
     // and drawn held while the widget is off-screen; the rest only reads its
     // fields
-    let live = ctx.live_drawn(State::llm_view);
+    let live = ctx.live_drawn(spec::view);
     let v = ctx.held(live);
     let st = Memo::new(move |_| v.with(|v| v.step.clone()));
     let scale_chart = Memo::new(move |_| v.with(scaling_chart));
@@ -101,7 +99,7 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
             prefill: v.step.run.phase == Phase::Prefill,
         })
     });
-    let custom = Memo::new(move |_| ctx.state.with(|s| s.widgets.llm_model == LlmModel::Custom));
+    let custom = Memo::new(move |_| ctx.state.with(|s| s.widgets.llm.model == LlmModel::Custom));
     let readout = |name: &'static str,
                    raw: fn(&LlmStep) -> String,
                    text: fn(&LlmStep) -> String| {
@@ -181,39 +179,39 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
     view! {
         <div class="controls-inline">
             <GpuPicker ctx=ctx id="llm-hw"/>
-            <Select ctx=ctx field=field::llm_model/>
-            <Select ctx=ctx field=field::llm_phase/>
-            <Select ctx=ctx field=field::llm_wdtype/>
-            <Select ctx=ctx field=field::llm_kvdtype/>
-            <LogSlider ctx=ctx field=field::llm_batch/>
-            <LogSlider ctx=ctx field=field::llm_context/>
-            <Toggle ctx=ctx flag=field::llm_graphs/>
-            <Toggle ctx=ctx flag=field::llm_flash/>
+            <Select ctx=ctx field=field::model/>
+            <Select ctx=ctx field=field::phase/>
+            <Select ctx=ctx field=field::wdtype/>
+            <Select ctx=ctx field=field::kvdtype/>
+            <LogSlider ctx=ctx field=field::batch/>
+            <LogSlider ctx=ctx field=field::context/>
+            <Toggle ctx=ctx flag=field::graphs/>
+            <Toggle ctx=ctx flag=field::flash/>
         </div>
         <div class="controls-inline" id="llm-parallel">
-            <Select ctx=ctx field=field::llm_tp/>
-            <Select ctx=ctx field=field::llm_pp/>
-            <Select ctx=ctx field=link::LLM_LINK/>
-            <LogSlider ctx=ctx field=link::LLM_LINK_BW/>
-            <LogSlider ctx=ctx field=link::LLM_LINK_LAT/>
-            <Toggle ctx=ctx flag=field::llm_overlap/>
+            <Select ctx=ctx field=field::tp/>
+            <Select ctx=ctx field=field::pp/>
+            <Select ctx=ctx field=spec::LINK_SELECT/>
+            <LogSlider ctx=ctx field=spec::LINK_BW/>
+            <LogSlider ctx=ctx field=spec::LINK_LAT/>
+            <Toggle ctx=ctx flag=field::overlap/>
         </div>
         {move || spread_notes.with(|n| n.iter().map(|t| view! {
             <p class="field-error llm-spread" role="status">{t.clone()}</p>
         }).collect_view())}
         {move || custom.get().then(|| view! {
             <div class="controls-inline" id="llm-custom">
-                <LogSlider ctx=ctx field=field::llm_layers/>
-                <LogSlider ctx=ctx field=field::llm_hidden/>
-                <LogSlider ctx=ctx field=field::llm_heads/>
-                <LogSlider ctx=ctx field=field::llm_kv_heads/>
-                <LogSlider ctx=ctx field=field::llm_ffn/>
-                <LogSlider ctx=ctx field=field::llm_vocab/>
+                <LogSlider ctx=ctx field=field::layers/>
+                <LogSlider ctx=ctx field=field::hidden/>
+                <LogSlider ctx=ctx field=field::heads/>
+                <LogSlider ctx=ctx field=field::kv_heads/>
+                <LogSlider ctx=ctx field=field::ffn/>
+                <LogSlider ctx=ctx field=field::vocab/>
             </div>
         })}
         <p class="note">
             {move || ctx.view.with(|s| st.with(|st| {
-                let src = s.widgets.llm_model.config().map(|c| c.1)
+                let src = s.widgets.llm.model.config().map(|c| c.1)
                     .unwrap_or("custom shape from the sliders (KV heads at most the heads)");
                 let c = &st.run.config;
                 format!(
@@ -257,7 +255,7 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
             <div class="share-bar" role="img" aria-label=move || fit_text.get()>{mem}</div>
             <p class="note" id="llm-fit">{move || fit_text.get()}</p>
         </div>
-        <super::compare::CompareGpus ctx=ctx prefix="llm" rate="tokens/s" row=compare_row/>
+        <super::compare::CompareGpus ctx=ctx prefix="llm" rate="tokens/s" row=spec::compare_row/>
         <div class="share-bar" role="img" aria-label=bar_label>{bar}</div>
         <ul class="legend">
             <li><span class="swatch memory"></span>"weight loading"</li>
@@ -319,17 +317,6 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                 </table>
             </div>
         </details>
-    }
-}
-
-/// One row of "Compare GPUs": this state's step on a preset's setting.
-fn compare_row(s: &State, on: &crate::model::setting::Setting) -> super::compare::Row {
-    let st = step::run(&s.llm_run(), on);
-    super::compare::Row {
-        step: st.wall,
-        rate: st.tokens_per_s,
-        fit: Some((st.fits, st.fit.over(), st.fit.max_batch)),
-        regime: st.regime,
     }
 }
 

@@ -9,8 +9,7 @@ use super::readout::Readout;
 use super::Ctx;
 use crate::model::microbench::{self, Overlay};
 use crate::model::{units, Bound, Dtype, Regime};
-use crate::state::widgets::MB_ELEMS;
-use crate::state::State;
+use crate::state::widgets::microbench::{self as spec, ELEMS as MB_ELEMS};
 use crate::ui::chart::backend::{AnyBackend, AnyError};
 use crate::ui::chart::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use crate::ui::chart::{self, Area, Look};
@@ -93,7 +92,7 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
     // the widget's one model call (`State::microbench_view`: the bench and the
     // measured sweeps beside it) runs once per change on the live path and the
     // chart draws it held off-screen.
-    let view = ctx.live(State::microbench_view);
+    let view = ctx.live(spec::view);
     let live = Memo::new(move |_| view.with(|v| v.bench.clone()));
     let shown = ctx.held(view);
     let data = Memo::new(move |_| {
@@ -111,14 +110,14 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
     let over = Memo::new(move |_| view.with(|v| v.overlays.clone()));
     let err = Memo::new(move |_| view.with(|v| v.max_error));
     let elsewhere = Memo::new(move |_| view.with(|v| v.elsewhere.clone()));
-    let hw = Memo::new(move |_| state.with(|s| s.hw));
-    let dtype = Memo::new(move |_| state.with(|s| s.mb_dtype()));
-    let elems = Memo::new(move |_| state.with(|s| s.widgets.mb_elems));
+    let hw = Memo::new(move |_| state.with(|s| s.setting.hw));
+    let dtype = Memo::new(move |_| state.with(spec::dtype));
+    let elems = Memo::new(move |_| state.with(|s| s.widgets.microbench.elems));
 
     let on_dtype = move |ev| {
         let v = event_target_value(&ev);
         if let Some(d) = Dtype::from_id(&v) {
-            state.update(|s| s.widgets.mb_dtype = d);
+            state.update(|s| s.widgets.microbench.dtype = d);
         }
     };
     let (lo, hi) = (exponent(MB_ELEMS.0), exponent(MB_ELEMS.1));
@@ -129,7 +128,7 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
             let n = 2f64
                 .powf(k)
                 .clamp(f64::from(MB_ELEMS.0), f64::from(MB_ELEMS.1)) as u32;
-            state.update(|s| s.widgets.mb_elems = n);
+            state.update(|s| s.widgets.microbench.elems = n);
         }
     };
     let size = move || live.with(|b| b.size_text());
@@ -213,7 +212,7 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
                         <Readout name="model_vs_measured_max_error"
                             raw=Signal::derive(move || err.get().map(|e| e.to_string()).unwrap_or_default())
                             text=Signal::derive(move || err.get().map(units::percent).unwrap_or_default())/>
-                        {move || state.with(|s| if s.roof == crate::model::achievable::Roof::Datasheet {
+                        {move || state.with(|s| if s.setting.roof == crate::model::achievable::Roof::Datasheet {
                             " (datasheet roofs: try “achievable” beside the preset)."
                         } else { "." })}
                     </p>

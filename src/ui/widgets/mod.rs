@@ -1,6 +1,7 @@
-//! The widget registry: every essay widget, its stable id (URL anchor `#id`, embed
-//! id, test hook), its title and the height an embed of it needs. One file per
-//! widget; this table is the only list of them.
+//! The essay's widgets: one view file per registered widget (its name in
+//! `state::widgets`' registry), the parts several share (controls, readouts,
+//! the roofline chart, "Compare GPUs", the scaling chart), and [`VIEWS`], each
+//! registered widget's view in registry order.
 
 pub mod advice;
 pub mod bert;
@@ -13,11 +14,8 @@ pub mod explorer;
 pub mod factory;
 pub mod fusion;
 pub mod generations;
-pub mod hardware_table;
+pub mod hardware;
 pub mod lab;
-pub mod lab_datasheet;
-pub mod lab_host;
-pub mod lab_view;
 pub mod llm;
 pub mod llm_measured;
 pub mod microbench;
@@ -29,166 +27,95 @@ pub mod roofline;
 pub mod scaling;
 pub mod tensor_cores;
 pub mod trace;
-pub mod trace_charts;
-pub mod trace_host;
-pub mod trace_row;
 
 use super::Ctx;
+use crate::state::widgets::{Spec, WIDGETS};
 use leptos::prelude::*;
 
-pub struct WidgetDef {
-    pub id: &'static str,
-    pub title: &'static str,
-    /// The copied iframe snippet's height in CSS pixels: the embed's content
-    /// height at 720 px wide in its default state, measured in Chromium, plus
-    /// about 5 % (tests/e2e/embed.test.mjs fails when a widget outgrows it). An
-    /// embed also posts its real height to the host page
-    /// (`shell::embed::HEIGHT_MESSAGE`).
-    pub embed_height: u32,
-    /// Hold the widget's view of the state while it is off-screen (see
-    /// `shell::frame::gate`). Off for the explorer and the diagnosis card: their
-    /// readouts are the page's primary contract and must always be current.
-    pub gate: bool,
-    pub render: fn(Ctx) -> AnyView,
-}
+/// A widget's view, given its context.
+pub type Render = fn(Ctx) -> AnyView;
 
-pub const WIDGETS: &[WidgetDef] = &[
-    WidgetDef {
-        id: "roofline-explorer",
-        title: "The roofline explorer",
-        // 2102 px at 720 px wide in the default state, with the advice lists (embed.test.mjs)
-        embed_height: 2210,
-        gate: false,
-        render: |ctx| view! { <explorer::Explorer ctx=ctx/> }.into_any(),
-    },
-    WidgetDef {
-        id: "diagnosis",
-        title: "Which regime am I in?",
-        // 616 px at 720 px wide by default (the halvings and the contrast sentence)
-        embed_height: 640,
-        gate: false,
-        render: |ctx| view! { <diagnosis::Diagnosis ctx=ctx/> }.into_any(),
-    },
-    WidgetDef {
-        id: "generations",
-        title: "Compute grows faster than bandwidth",
-        embed_height: 1300,
-        gate: true,
-        render: |ctx| view! { <generations::Generations ctx=ctx/> }.into_any(),
-    },
-    WidgetDef {
-        id: "tensor-cores",
-        title: "Tensor cores vs everything else",
-        // 452 px at 720 px wide by default, its GPU select included
-        embed_height: 475,
-        gate: true,
-        render: |ctx| view! { <tensor_cores::TensorCores ctx=ctx/> }.into_any(),
-    },
-    WidgetDef {
-        id: "bert",
-        title: "BERT: FLOPs are not time",
-        embed_height: 870,
-        gate: true,
-        render: |ctx| view! { <bert::Bert ctx=ctx/> }.into_any(),
-    },
-    WidgetDef {
-        id: "factory",
-        title: "Factory, warehouse, trucks",
-        embed_height: 720,
-        gate: true,
-        render: |ctx| view! { <factory::Factory ctx=ctx/> }.into_any(),
-    },
-    WidgetDef {
-        id: "fusion",
-        title: "Operator fusion: count the trips",
-        embed_height: 760,
-        gate: true,
-        render: |ctx| view! { <fusion::Fusion ctx=ctx/> }.into_any(),
-    },
-    WidgetDef {
-        id: "microbench",
-        title: "The repeat microbenchmark",
-        // its own controls (the GPU select among them), the regions' legend, three
-        // panels and the sentences: 1149 px at 720 px wide in its tallest state,
-        // 1008 by default (tests/e2e/microbench.test.mjs)
-        embed_height: 1195,
-        gate: true,
-        render: |ctx| view! { <microbench::Microbench ctx=ctx/> }.into_any(),
-    },
-    WidgetDef {
-        id: "overhead",
-        title: "Overhead: the CPU lane and the GPU lane",
-        // 1160 px at 720 px wide by default
-        embed_height: 1190,
-        gate: true,
-        render: |ctx| view! { <overhead::Overhead ctx=ctx/> }.into_any(),
-    },
-    WidgetDef {
-        id: "remedies",
-        title: "Regime → remedies",
-        embed_height: 890,
-        gate: true,
-        render: |ctx| view! { <remedies::Remedies ctx=ctx/> }.into_any(),
-    },
-    WidgetDef {
-        id: "lab",
-        title: "Measure my GPU",
-        embed_height: 1380,
-        gate: true,
-        render: |ctx| view! { <lab_host::LabHost ctx=ctx/> }.into_any(),
-    },
-    // chapter "Diagnose your own run"
-    WidgetDef {
-        id: "trace",
-        title: "Diagnose your own run",
-        // 3266 px at 720 px wide showing its example with its roofline and
-        // timeline (embed.test.mjs waits for it)
-        embed_height: 3380,
-        gate: true,
-        render: |ctx| view! { <trace_host::TraceHost ctx=ctx/> }.into_any(),
-    },
-    // chapter "Beyond the essay"
-    WidgetDef {
-        id: "llm",
-        title: "LLM inference: decode and prefill",
-        // 4456 px at 720 px wide by default (eager: the layer's kernel list folded;
-        // the GPU picker, the fit and parallel readouts, the scaling chart, the
-        // closed "compare GPUs" and tensor-parallel rows);
-        // the custom shape adds three rows of sliders and the hypothetical note
-        // (4814), a compiled step opens its kernel list (4902), Llama-3-70B on
-        // 8 × 2 GPUs adds the parallel sentences and the link's roof (5271; 5396
-        // with the link's bandwidth and latency boxes); tests/e2e/llm.test.mjs
-        // measures them
-        embed_height: 5470,
-        gate: true,
-        render: |ctx| view! { <llm::Llm ctx=ctx/> }.into_any(),
-    },
-    WidgetDef {
-        id: "dit",
-        title: "Diffusion transformers: one denoising step",
-        // 1843 px at 720 px wide by default (its GPU select, the folded
-        // "compare GPUs" and the scaling chart included); 2020 on 4 GPUs with
-        // the parallel sentences (2126 with the link's bandwidth and latency boxes)
-        embed_height: 2170,
-        gate: true,
-        render: |ctx| view! { <dit::Dit ctx=ctx/> }.into_any(),
-    },
-    WidgetDef {
-        id: "calculator",
-        title: "Op calculator",
-        embed_height: 1120,
-        gate: true,
-        render: |ctx| view! { <calculator::Calculator ctx=ctx/> }.into_any(),
-    },
-    WidgetDef {
-        id: "hardware",
-        title: "Hardware presets",
-        embed_height: 1340,
-        gate: true,
-        render: |ctx| view! { <hardware_table::HardwareTable ctx=ctx/> }.into_any(),
-    },
+/// Each registered widget's view: `(id, render)`, one row per widget in the
+/// registry's order (`state::widgets::WIDGETS`). The length is the registry's,
+/// and a const check below fails the build when an id or the order differs.
+pub const VIEWS: [(&str, Render); WIDGETS.len()] = [
+    ("roofline-explorer", |ctx| {
+        view! { <explorer::Explorer ctx=ctx/> }.into_any()
+    }),
+    ("diagnosis", |ctx| {
+        view! { <diagnosis::Diagnosis ctx=ctx/> }.into_any()
+    }),
+    ("generations", |ctx| {
+        view! { <generations::Generations ctx=ctx/> }.into_any()
+    }),
+    ("tensor-cores", |ctx| {
+        view! { <tensor_cores::TensorCores ctx=ctx/> }.into_any()
+    }),
+    ("bert", |ctx| view! { <bert::Bert ctx=ctx/> }.into_any()),
+    ("factory", |ctx| {
+        view! { <factory::Factory ctx=ctx/> }.into_any()
+    }),
+    ("fusion", |ctx| {
+        view! { <fusion::Fusion ctx=ctx/> }.into_any()
+    }),
+    ("microbench", |ctx| {
+        view! { <microbench::Microbench ctx=ctx/> }.into_any()
+    }),
+    ("overhead", |ctx| {
+        view! { <overhead::Overhead ctx=ctx/> }.into_any()
+    }),
+    ("remedies", |ctx| {
+        view! { <remedies::Remedies ctx=ctx/> }.into_any()
+    }),
+    ("lab", |ctx| view! { <lab::LabHost ctx=ctx/> }.into_any()),
+    ("trace", |ctx| {
+        view! { <trace::TraceHost ctx=ctx/> }.into_any()
+    }),
+    ("llm", |ctx| view! { <llm::Llm ctx=ctx/> }.into_any()),
+    ("dit", |ctx| view! { <dit::Dit ctx=ctx/> }.into_any()),
+    ("calculator", |ctx| {
+        view! { <calculator::Calculator ctx=ctx/> }.into_any()
+    }),
+    ("hardware", |ctx| {
+        view! { <hardware::HardwareTable ctx=ctx/> }.into_any()
+    }),
 ];
 
-pub fn widget(id: &str) -> Option<&'static WidgetDef> {
-    WIDGETS.iter().find(|w| w.id == id)
+/// `VIEWS` names the registry's widgets, in its order.
+const _: () = {
+    const fn same(a: &str, b: &str) -> bool {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        if a.len() != b.len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < a.len() {
+            if a[i] != b[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+    let mut i = 0;
+    while i < WIDGETS.len() {
+        assert!(
+            same(VIEWS[i].0, WIDGETS[i].id),
+            "ui::widgets::VIEWS and state::widgets::WIDGETS differ"
+        );
+        i += 1;
+    }
+};
+
+/// The registered widget with this id.
+pub fn widget(id: &str) -> Option<&'static Spec> {
+    crate::state::widgets::widget(id)
+}
+
+/// A registered widget's view.
+pub fn render(spec: &Spec, ctx: Ctx) -> AnyView {
+    match VIEWS.iter().find(|(id, _)| *id == spec.id) {
+        Some((_, r)) => r(ctx),
+        None => ().into_any(),
+    }
 }

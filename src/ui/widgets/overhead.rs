@@ -8,8 +8,7 @@ use super::Ctx;
 use crate::model::overhead::{self, CpuPart, OverheadRun};
 use crate::model::reference::h100;
 use crate::model::{units, Bound};
-use crate::state::widgets::field;
-use crate::state::State;
+use crate::state::widgets::overhead::{self as spec, field};
 use crate::ui::chart::palette::{self, bg, rgb};
 use crate::ui::chart::plot::{csv, plot_with, shared, Plot, PlotCanvas};
 use crate::ui::chart::{Area, Look};
@@ -26,7 +25,7 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
     // the double-batch ratio, what limits it and the one add, computed once per
     // change on the live path (GPU-Util and the regime are readouts); the chart
     // and the flamegraph draw it held while off-screen.
-    let live = ctx.live(State::overhead_view);
+    let live = ctx.live(spec::view);
     let held = ctx.held(live);
     let data = Memo::new(move |_| held.with(|v| Lanes(v.run.clone())));
     let util = Memo::new(move |_| live.with(|v| v.run.gpu_util()));
@@ -144,7 +143,7 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
             <tbody>
                 <tr><th scope="row">"one tiny eager PyTorch op (CPU)"</th>
                     <td data-value=h100::EAGER_TINY_OP_S.to_string()>{units::si(h100::EAGER_TINY_OP_S, "s")}</td>
-                    <td>{move || format!("{} (the slider; the essay's 280 K ops/s is {})", units::si(ctx.view.with(|s| s.overhead), "s"), units::si(1.0 / overhead::PYTORCH_OPS_PER_S, "s"))}</td></tr>
+                    <td>{move || format!("{} (the slider; the essay's 280 K ops/s is {})", units::si(ctx.view.with(|s| s.setting.overhead), "s"), units::si(1.0 / overhead::PYTORCH_OPS_PER_S, "s"))}</td></tr>
                 <tr><th scope="row">"one tiny kernel inside a replayed CUDA graph"</th>
                     <td data-value=h100::CUDA_GRAPH_TINY_KERNEL_S.to_string()>{units::si(h100::CUDA_GRAPH_TINY_KERNEL_S, "s")}</td>
                     <td>"0 (the model charges one launch per graph, nothing per kernel)"</td></tr>

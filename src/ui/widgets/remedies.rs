@@ -21,7 +21,7 @@ const ROWS: [(Regime, &str); 3] = [
 /// Apply remedy `id` to the live state, re-evaluated at click time.
 fn apply(ctx: Ctx, id: RemedyId) {
     let change = ctx.state.with_untracked(|s| {
-        remedies::evaluate(&s.setting())
+        remedies::evaluate(&s.setting)
             .into_iter()
             .find(|o| o.id == id)
             .and_then(|o| o.effect.ok())

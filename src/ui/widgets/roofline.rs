@@ -198,7 +198,7 @@ pub fn Roofline(ctx: Ctx) -> impl IntoView {
                 "Roofline of {} in {}: memory roof {}, matmul ceiling {}, pointwise ceiling {}; \
                  this step is {}.",
                 s.hw_name(),
-                s.dtype.id(),
+                s.setting.dtype.id(),
                 units::si(m.bw, "B/s"),
                 units::si(m.matmul_flops, "FLOP/s"),
                 units::si(m.pointwise_flops, "FLOP/s"),
@@ -221,9 +221,11 @@ pub fn Legend(ctx: Ctx) -> impl IntoView {
     // tensor cores only where the dtype's matmuls run on them
     let units = move || {
         ctx.view.with(|s| {
-            if s.dtype == crate::model::Dtype::Fp32 && s.hw.fp32_matmul > s.hw.fp32_vector {
+            if s.setting.dtype == crate::model::Dtype::Fp32
+                && s.setting.hw.fp32_matmul > s.setting.hw.fp32_vector
+            {
                 "matmul ceiling (matrix cores, fp32)"
-            } else if s.dtype == crate::model::Dtype::Fp32 {
+            } else if s.setting.dtype == crate::model::Dtype::Fp32 {
                 "matmul ceiling (fp32 units, no tensor cores)"
             } else {
                 "matmul ceiling (tensor cores)"

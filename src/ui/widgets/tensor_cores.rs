@@ -3,65 +3,16 @@
 //! drawn on the roofline explorer.
 
 use super::Ctx;
-use crate::model::achievable::{self, Roof};
-use crate::model::{units, Dtype};
-use crate::state::preset_flops;
+use crate::model::units;
+use crate::state::widgets::tensor_cores as spec;
 use leptos::prelude::*;
 
 #[component]
 pub fn TensorCores(ctx: Ctx) -> impl IntoView {
-    // (label, FLOP/s, class) rows for the current preset, scaled like the explorer.
-    let rows = Memo::new(move |_| {
-        ctx.view.with(|s| {
-            let scale = s.flops / preset_flops(s.hw, s.dtype);
-            // achievable roofs scale each unit by its measured (or estimated) fraction
-            let f = match s.roof {
-                Roof::Datasheet => None,
-                Roof::Achievable => Some(achievable::fractions(s.hw)),
-            };
-            let mm = |d: Dtype| f.map_or(1.0, |f| f.matmul(d));
-            let pw = f.map_or(1.0, |f| f.pointwise);
-            let mut rows: Vec<(String, f64, &'static str)> = Dtype::ALL
-                .into_iter()
-                .filter_map(|d| {
-                    let p = s.hw.matmul_peak(d)?;
-                    let what = if d == Dtype::Fp32 {
-                        "matmul, fp32 (no TF32)"
-                    } else {
-                        "matmul, tensor cores"
-                    };
-                    Some((format!("{} {what}", d.id()), p * scale * mm(d), "compute"))
-                })
-                .collect();
-            rows.push((
-                "general units, fp32 FMA".into(),
-                s.hw.fp32_vector * scale * pw,
-                "vector",
-            ));
-            rows.push((
-                "pointwise op (plain multiply)".into(),
-                s.hw.pointwise_peak() * scale * pw,
-                "vector",
-            ));
-            rows
-        })
-    });
-    let ratio = Memo::new(move |_| {
-        ctx.view.with(|s| {
-            let m = s.machine();
-            let best = Dtype::ALL
-                .into_iter()
-                .filter_map(|d| s.hw.matmul_peak(d))
-                .fold(0.0, f64::max);
-            (
-                best / s.hw.fp32_vector,
-                m.matmul_flops / m.pointwise_flops,
-                s.hw_name(),
-                s.dtype.id(),
-                s.hw.is_measured(),
-            )
-        })
-    });
+    // (label, FLOP/s, class) rows for the current preset, scaled like the
+    // explorer, and the takeaway's ratios (`state::widgets::tensor_cores`)
+    let rows = Memo::new(move |_| ctx.view.with(spec::bars));
+    let ratio = Memo::new(move |_| ctx.view.with(spec::ratio));
     let max = move || rows.with(|r| r.iter().map(|x| x.1).fold(1.0, f64::max));
     view! {
         <super::controls::GpuPicker ctx=ctx id="tc-hw"/>

@@ -327,7 +327,7 @@ struct Doubling {
 
 fn doubled(s: &State) -> State {
     let mut t = s.clone();
-    t.flops = (s.flops * 2.0).min(limits::FLOPS.1);
+    t.setting.flops = (s.setting.flops * 2.0).min(limits::FLOPS.1);
     t
 }
 
@@ -409,7 +409,9 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
         })
     });
     let aria = move || {
-        let (fused, ops) = ctx.view.with(|s| (s.fused, s.ops));
+        let (fused, ops) = ctx
+            .view
+            .with(|s| (s.setting.shape.fused, s.setting.shape.ops));
         ctx.report.with(|r| {
             let how = if fused {
                 format!(
@@ -430,14 +432,14 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
 
     // "Double the factory"
     let last = RwSignal::new(None::<Doubling>);
-    let at_max = Memo::new(move |_| ctx.view.with(|s| s.flops >= limits::FLOPS.1));
-    let at_min = Memo::new(move |_| ctx.view.with(|s| s.flops <= limits::FLOPS.0));
+    let at_max = Memo::new(move |_| ctx.view.with(|s| s.setting.flops >= limits::FLOPS.1));
+    let at_min = Memo::new(move |_| ctx.view.with(|s| s.setting.flops <= limits::FLOPS.0));
     let preview = Memo::new(move |_| {
         ctx.view.with(|s| {
             let t = doubled(s);
             let after = t.report();
             (
-                t.flops,
+                t.setting.flops,
                 ctx.report.with(|r| (r.wall_time_s, r.regime)),
                 after.wall_time_s,
             )
@@ -446,14 +448,14 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
     let double = move |_| {
         let before = ctx.state.get_untracked();
         let after = doubled(&before);
-        if after.flops <= before.flops {
+        if after.setting.flops <= before.setting.flops {
             return;
         }
         let (wall_before, shares_before) = ctx.report.with_untracked(|r| (r.wall_time_s, r.shares));
         let wall_after = after.report().wall_time_s;
         last.set(Some(Doubling {
             after: after.clone(),
-            flops_before: before.flops,
+            flops_before: before.setting.flops,
             wall_before,
             wall_after,
             shares_before,
@@ -462,7 +464,7 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
     };
     let halve = move |_| {
         ctx.state
-            .update(|s| s.flops = (s.flops / 2.0).max(limits::FLOPS.0));
+            .update(|s| s.setting.flops = (s.setting.flops / 2.0).max(limits::FLOPS.0));
     };
     let caption = move || {
         let done = last.with(|d| {
@@ -476,7 +478,7 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
                 format!(
                     "You doubled the factory from {} to {}: the step went from {} to {}, {}× faster — {}",
                     units::si(d.flops_before, "FLOP/s"),
-                    units::si(d.after.flops, "FLOP/s"),
+                    units::si(d.after.setting.flops, "FLOP/s"),
                     units::si(d.wall_before, "s"),
                     units::si(d.wall_after, "s"),
                     units::sig3(sp),

@@ -7,10 +7,10 @@
 //! `brrr-lab` natively against the browser on the same GPU). Words and numbers come from
 //! the pure modules; this only lays them out.
 
-use super::readout::Readout;
 use crate::gpu::results::LabRun;
 use crate::gpu::{analysis, datasheet};
 use crate::model::hardware;
+use crate::ui::widgets::readout::Readout;
 use leptos::prelude::*;
 
 /// `choice`: the preset the user picked (`Some("")` = none), `None` = the guess.

@@ -4,8 +4,7 @@
 //! pan. Both are [`Plot`]s, so they get the page's chart scaffolding (sizing,
 //! theme, hover/keyboard tooltips on points, PNG/SVG/CSV exports).
 
-use super::roofline::{Point, RooflineData};
-use super::trace_row::{Placed, Rank, Timeline};
+use super::row::{Placed, Rank, Timeline};
 use crate::geom::{self, Rect};
 use crate::model::achievable::Roof;
 use crate::model::hardware::{self, Dtype, Preset};
@@ -16,6 +15,7 @@ use crate::ui::chart::palette::{self, rgb};
 use crate::ui::chart::plot::{csv, plot_with, Marks, Plot};
 use crate::ui::chart::plot::{Chart, SharedPlot};
 use crate::ui::chart::{Area, Look};
+use crate::ui::widgets::roofline::{Point, RooflineData};
 use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};

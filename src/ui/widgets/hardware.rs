@@ -24,7 +24,7 @@ fn peak(p: &hardware::Preset, d: Dtype) -> String {
 
 #[component]
 pub fn HardwareTable(ctx: Ctx) -> impl IntoView {
-    let current = Memo::new(move |_| ctx.view.with(|s| s.hw.id));
+    let current = Memo::new(move |_| ctx.view.with(|s| s.setting.hw.id));
     view! {
         <p>"Choose a row to load it into every widget."</p>
         <p class="sr-only" aria-live="polite">

@@ -3,11 +3,11 @@
 //! of `gpu::table`, so values from the browser or an imported file are text nodes,
 //! never HTML.
 
-use super::readout::Readout;
 use crate::gpu::analysis::rows;
 use crate::gpu::results::{AdapterInfo, Dt, LabRun, Op};
 use crate::gpu::table::{self, Cells};
 use crate::model::units;
+use crate::ui::widgets::readout::Readout;
 use leptos::prelude::*;
 
 #[component]

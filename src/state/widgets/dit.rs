@@ -1,0 +1,173 @@
+//! Widget `dit` (issue 13): a diffusion transformer's denoising step
+//! (`model::dit`). Its keys (`dit_*`), sequence parallelism over the shared link
+//! ([`super::common`]), and its one model call, [`view`].
+
+use super::super::fields::Field;
+use super::super::params::{model_choice, params, ChoiceField};
+use super::super::State;
+use super::common::{self, bw_field, lat_field, Degree, LinkChoice, LinkKeys, Row};
+use super::{NativeOnly, Spec};
+use crate::model::dit::{self, DitModel, DitView};
+use crate::model::setting::Setting;
+
+model_choice!(DitModel {
+    XL2 = "DiT-XL/2 (image)",
+    CogVideoX2b = "CogVideoX-2B (video, 480 × 720)",
+});
+
+params! {
+    in dit;
+    model: Choice<DitModel> = DitModel::XL2, "dit_model", "Model";
+    res: Int[1, 1024] = 256, "dit_res", "Resolution (px) or frames";
+    batch: Int[1, 256] = 1, "dit_batch", "Batch";
+    flash: Flag = true, "dit_flash", "FlashAttention";
+    graphs: Flag = false, "dit_graphs", "CUDA graphs (one launch per step)";
+    fused: Flag = false, "dit_fused", "fuse adaLN scale/shift/gate and GELU into neighbours";
+    sp: Choice<Degree> = Degree::One, "dit_sp", "Sequence parallel (GPUs)";
+    link: Choice<LinkChoice> = LinkChoice::Preset, "dit_link", "Link between GPUs";
+    link_bw: Milli[common::BW_MILLI.0, common::BW_MILLI.1] = 0, "dit_link_bw", "Link bandwidth, each way (GB/s)";
+    link_lat: Milli[common::LAT_MILLI.0, common::LAT_MILLI.1] = 0, "dit_link_lat", "Link latency per ring step (µs)";
+}
+
+/// The model select: switching model also resets the resolution to the new
+/// model's default (256 px for an image model, 49 frames for a video one).
+pub const MODEL: ChoiceField<DitModel> = ChoiceField {
+    set: |s, v| {
+        let w = &mut s.widgets.dit;
+        if w.model != v {
+            w.model = v;
+            w.res = v.res_meaning().1;
+        }
+    },
+    ..field::model
+};
+
+/// The widget's link keys.
+pub const LINK: LinkKeys = LinkKeys {
+    get: |s| {
+        let w = &s.widgets.dit;
+        (w.link, w.link_bw, w.link_lat)
+    },
+    clear: |s| {
+        s.widgets.dit.link_bw = 0;
+        s.widgets.dit.link_lat = 0;
+    },
+};
+
+/// The link select: the typed figures go when the link changes.
+pub const LINK_SELECT: ChoiceField<LinkChoice> = ChoiceField {
+    set: |s, v| {
+        LINK.choose(s, v);
+        s.widgets.dit.link = v;
+    },
+    ..field::link
+};
+
+/// The link's bandwidth box.
+pub const LINK_BW: Field = bw_field(
+    "dit_link_bw",
+    |s| LINK.link(s).bw,
+    |s, v| s.widgets.dit.link_bw = LINK.typed_bw(s, v),
+);
+
+/// The link's latency box.
+pub const LINK_LAT: Field = lat_field(
+    "dit_link_lat",
+    |s| LINK.link(s).hop,
+    |s, v| s.widgets.dit.link_lat = LINK.typed_lat(s, v),
+);
+
+/// The widget's run.
+pub fn run(s: &State) -> dit::DitRun {
+    let w = &s.widgets.dit;
+    dit::DitRun {
+        model: w.model,
+        res: w.res,
+        batch: w.batch,
+        flash: w.flash,
+        graphs: w.graphs,
+        fused: w.fused,
+        sp: w.sp.n(),
+        // kept on one GPU too: the scaling chart uses it
+        link: LINK.link(s),
+    }
+}
+
+/// THE WIDGET'S ONE MODEL CALL: everything it shows ([`dit::widget`]); what is
+/// only drawn where `drawn`.
+pub fn view(s: &State, drawn: bool) -> DitView {
+    dit::widget(&run(s), &s.setting, drawn)
+}
+
+/// One row of "Compare GPUs": this state's denoising step on a preset's setting
+/// (samples per second = batch ÷ step; DiT's memory is not modelled).
+pub fn compare_row(s: &State, on: &Setting) -> Row {
+    let r = run(s);
+    let st = dit::run(&r, on);
+    Row {
+        step: st.wall,
+        rate: f64::from(r.batch.max(1)) / st.wall.max(f64::MIN_POSITIVE),
+        fit: None,
+        regime: st.regime,
+    }
+}
+
+pub const SPEC: Spec = Spec {
+    id: "dit",
+    title: "Diffusion transformers: one denoising step",
+    // 1843 px at 720 px wide by default (its GPU select, the folded
+    // "compare GPUs" and the scaling chart included); 2020 on 4 GPUs with
+    // the parallel sentences (2126 with the link's bandwidth and latency boxes)
+    embed_height: 2170,
+    gate: true,
+    inside: None,
+    params: PARAMS,
+    sliders: NativeOnly::new(sliders),
+    model: NativeOnly::new(Some(|s| view(s, true).step.wall)),
+    on_gpu: Some(|s, before| LINK.follow_gpu(s, before)),
+};
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::url::encode;
+    use super::super::tests::states;
+    use super::*;
+    use crate::model::dit::advice;
+
+    /// The widget's one call gives what its separate calls gave.
+    #[test]
+    fn view_is_what_the_separate_calls_gave() {
+        for s in states() {
+            let set = s.setting;
+            let v = view(&s, true);
+            let r = run(&s);
+            let st = dit::run(&r, &set);
+            let sc = dit::scaling(&r, &set);
+            let mut said = vec![advice::split(&st), advice::double_batch(&r, &set)];
+            said.extend(advice::switches(&r, &set).into_iter().map(|x| x.2));
+            said.extend(advice::parallel(&st, &sc));
+            let q = encode(&s);
+            assert_eq!(v.step, st, "{q}");
+            let ratio = dit::double_batch_ratio(&r, &set);
+            assert_eq!(v.double_batch.to_bits(), ratio.to_bits(), "{q}");
+            assert_eq!(v.scaling, sc, "{q}");
+            assert_eq!(v.sentences, said, "{q}");
+            assert_eq!(v.by_resolution, advice::by_resolution(&r, &set), "{q}");
+            let off = view(&s, false);
+            assert_eq!((&off.step, &off.scaling), (&v.step, &v.scaling), "{q}");
+            assert_eq!(off.double_batch.to_bits(), ratio.to_bits(), "{q}");
+            assert!(off.sentences.is_empty() && off.by_resolution.is_empty());
+        }
+    }
+
+    #[test]
+    fn choosing_a_model_sets_its_resolution() {
+        let mut s = State::default();
+        (MODEL.set)(&mut s, DitModel::CogVideoX2b);
+        assert_eq!(s.widgets.dit.res, DitModel::CogVideoX2b.res_meaning().1);
+        // the same model again keeps a resolution set since
+        s.widgets.dit.res = 9;
+        (MODEL.set)(&mut s, DitModel::CogVideoX2b);
+        assert_eq!(s.widgets.dit.res, 9);
+    }
+}

@@ -1,0 +1,424 @@
+//! Widget `roofline-explorer`: the explorer's controls are the model's
+//! [`Setting`] (`State::setting`). ONE DECLARATION PER KEY: a key is one field of
+//! `Setting`, one row of [`ROWS`] (how a URL value is read into the state, a bad
+//! one → the reason for its notice, and how the state writes it) and its control
+//! in `ui::widgets::controls`. A number's row is its control's [`Field`] (below:
+//! range, units, the slider and the box), so the codec and the control cannot
+//! disagree on a range. Its README row: tests/url_contract.rs checks both ways.
+//!
+//! Rows are in URL order, which is also the order they are read in: the preset
+//! first (it picks the preset every later default comes from), the dtype before
+//! the peak (whose default is the preset's peak in that dtype).
+
+use super::super::fields::{to_u32, Field};
+use super::super::params::{number, other, params, Lookup, XParam};
+use super::super::parse::gpu_name;
+use super::super::{limits, preset_flops, State};
+use super::{NativeOnly, Spec};
+use crate::model::achievable::Roof;
+use crate::model::{hardware, Dtype, Preset, Setting, Shape, Workload};
+
+/// PyTorch manages about 280 thousand tiny ops per second: ~3.57 µs per kernel.
+pub const DEFAULT_OVERHEAD_S: f64 = 1.0 / 280_000.0;
+pub const DEFAULT_BATCH: u32 = 256;
+pub const DEFAULT_HIDDEN: u32 = 4096;
+pub const DEFAULT_OPS: u32 = 8;
+
+/// The explorer's defaults on a preset: its default dtype, its peaks, the MLP.
+pub fn default_setting(hw: &'static Preset) -> Setting {
+    let dtype = hw.default_dtype();
+    Setting {
+        hw,
+        dtype,
+        flops: preset_flops(hw, dtype),
+        bw: hw.mem_bw,
+        overhead: DEFAULT_OVERHEAD_S,
+        roof: Roof::Datasheet,
+        shape: Shape {
+            workload: Workload::Mlp,
+            batch: DEFAULT_BATCH,
+            hidden: DEFAULT_HIDDEN,
+            ops: DEFAULT_OPS,
+            fused: false,
+        },
+    }
+}
+
+const fn range_u32((a, b): (u32, u32)) -> (f64, f64) {
+    (a as f64, b as f64)
+}
+
+pub const FLOPS: Field = Field {
+    id: "flops",
+    label: "Peak FLOP/s (matmul)",
+    box_unit: "TFLOP/s",
+    base_unit: "FLOP/s",
+    scale: 1e12,
+    min: limits::FLOPS.0,
+    max: limits::FLOPS.1,
+    integer: false,
+    get: |s| s.setting.flops,
+    set: |s, v| s.setting.flops = v,
+};
+
+pub const BW: Field = Field {
+    id: "bw",
+    label: "Memory bandwidth",
+    box_unit: "TB/s",
+    base_unit: "B/s",
+    scale: 1e12,
+    min: limits::BW.0,
+    max: limits::BW.1,
+    integer: false,
+    get: |s| s.setting.bw,
+    set: |s, v| s.setting.bw = v,
+};
+
+pub const OVERHEAD: Field = Field {
+    id: "overhead",
+    label: "Overhead per kernel",
+    box_unit: "µs",
+    base_unit: "s",
+    scale: 1e-6,
+    min: limits::OVERHEAD.0,
+    max: limits::OVERHEAD.1,
+    integer: false,
+    get: |s| s.setting.overhead,
+    set: |s, v| s.setting.overhead = v,
+};
+
+pub const BATCH: Field = Field {
+    id: "batch",
+    label: "Batch size B",
+    box_unit: "",
+    base_unit: "",
+    scale: 1.0,
+    min: range_u32(limits::BATCH).0,
+    max: range_u32(limits::BATCH).1,
+    integer: true,
+    get: |s| f64::from(s.setting.shape.batch),
+    set: |s, v| s.setting.shape.batch = to_u32(v),
+};
+
+pub const HIDDEN: Field = Field {
+    id: "hidden",
+    label: "Hidden size D",
+    box_unit: "",
+    base_unit: "",
+    scale: 1.0,
+    min: range_u32(limits::HIDDEN).0,
+    max: range_u32(limits::HIDDEN).1,
+    integer: true,
+    get: |s| f64::from(s.setting.shape.hidden),
+    set: |s, v| s.setting.shape.hidden = to_u32(v),
+};
+
+pub const OPS: Field = Field {
+    id: "ops",
+    label: "Pointwise ops in the chain",
+    box_unit: "",
+    base_unit: "",
+    scale: 1.0,
+    min: range_u32(limits::OPS).0,
+    max: range_u32(limits::OPS).1,
+    integer: true,
+    get: |s| f64::from(s.setting.shape.ops),
+    set: |s, v| s.setting.shape.ops = to_u32(v),
+};
+
+/// The numeric controls, in the order the page shows them.
+pub const FIELDS: [Field; 6] = [FLOPS, BW, OVERHEAD, BATCH, HIDDEN, OPS];
+
+/// The preset select (`#hw`).
+pub const HW: XParam = other("hw", read_hw, |s| Some(s.setting.hw.id.into()));
+/// The dtype select.
+pub const DTYPE: XParam = other("dtype", read_dtype, |s| Some(s.setting.dtype.id().into()));
+/// The workload select.
+pub const WORKLOAD: XParam = other("workload", read_workload, |s| {
+    Some(s.setting.shape.workload.id().into())
+});
+/// The fuse checkbox.
+pub const FUSED: XParam = other("fused", read_fused, |s| {
+    Some(if s.setting.shape.fused { "1" } else { "0" }.into())
+});
+/// The roofs select: written only when not the default, so older links read the
+/// same.
+pub const ROOF: XParam = other("roof", read_roof, |s| {
+    (s.setting.roof != Roof::Datasheet).then(|| s.setting.roof.id().into())
+});
+/// The measured GPU's name: only with a measured GPU.
+pub const GPU: XParam = other("gpu", read_gpu, |s| {
+    (s.setting.hw.is_measured() && !s.gpu_name.is_empty()).then(|| s.gpu_name.clone())
+});
+
+/// Every explorer key, in URL order. Keys are stable (README "URL contract").
+pub const ROWS: &[XParam] = &[
+    HW,
+    DTYPE,
+    number(FLOPS),
+    number(BW),
+    number(BATCH),
+    number(HIDDEN),
+    WORKLOAD,
+    number(OPS),
+    FUSED,
+    number(OVERHEAD),
+    ROOF,
+    GPU,
+];
+
+/// The explorer's keys, in URL order.
+pub const KEYS: [&str; ROWS.len()] = {
+    let mut k = [""; ROWS.len()];
+    let mut i = 0;
+    while i < ROWS.len() {
+        k[i] = ROWS[i].key;
+        i += 1;
+    }
+    k
+};
+
+/// The explorer key `key`.
+pub fn param(key: &str) -> Option<&'static XParam> {
+    ROWS.iter().find(|p| p.key == key)
+}
+
+fn read_hw(s: &mut State, v: &str, get: Lookup) -> Result<(), String> {
+    match hardware::preset(v) {
+        // a measured GPU is only its numbers: without them there is nothing to show
+        Some(p) if p.is_measured() && (get(FLOPS.id).is_none() || get(BW.id).is_none()) => {
+            Err(format!(
+                "a measured GPU needs its measured {}= and {}= in the link",
+                FLOPS.id, BW.id
+            ))
+        }
+        Some(p) => {
+            *s = State::for_preset(p);
+            Ok(())
+        }
+        None => Err("unknown hardware preset".into()),
+    }
+}
+
+fn read_dtype(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
+    match Dtype::from_id(v) {
+        Some(d) if s.setting.hw.supports(d) => {
+            s.select_dtype(d);
+            // the preset's peak in that dtype, unless `flops` says otherwise
+            s.setting.flops = preset_flops(s.setting.hw, s.setting.dtype);
+            Ok(())
+        }
+        Some(_) => Err(format!("{} has no {v} mode", s.setting.hw.name)),
+        None => Err("unknown dtype (fp32, tf32, bf16, fp8)".into()),
+    }
+}
+
+fn read_workload(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
+    s.setting.shape.workload = Workload::from_id(v).ok_or("must be mlp or chain")?;
+    Ok(())
+}
+
+fn read_fused(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
+    s.setting.shape.fused = match v {
+        "1" => true,
+        "0" => false,
+        _ => return Err("must be 1 or 0".into()),
+    };
+    Ok(())
+}
+
+fn read_roof(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
+    s.setting.roof = Roof::from_id(v).ok_or("must be datasheet or achievable")?;
+    Ok(())
+}
+
+fn read_gpu(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
+    if !s.setting.hw.is_measured() {
+        return Err(format!("only used with {}=measured", HW.key));
+    }
+    s.gpu_name = gpu_name(v);
+    Ok(())
+}
+
+params! { in explorer; }
+
+pub const SPEC: Spec = Spec {
+    id: "roofline-explorer",
+    title: "The roofline explorer",
+    // 2102 px at 720 px wide in the default state, with the advice lists (embed.test.mjs)
+    embed_height: 2210,
+    gate: false,
+    inside: None,
+    params: PARAMS,
+    sliders: NativeOnly::new(|| FIELDS.to_vec()),
+    model: NativeOnly::new(Some(|s| s.report().wall_time_s)),
+    on_gpu: None,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::params::XKind;
+    use super::super::super::url::{decode, encode, gpu_name, Notice, GPU_NAME_MAX, MAX_SHOWN};
+    use super::*;
+
+    #[test]
+    fn keys_are_unique_and_never_a_widget_key() {
+        for (i, k) in KEYS.iter().enumerate() {
+            assert!(!KEYS[..i].contains(k), "{k} twice");
+            assert!(super::super::param(k).is_none(), "{k} is also a widget key");
+        }
+    }
+
+    #[test]
+    fn every_number_row_is_its_controls_range() {
+        for p in ROWS {
+            if let XKind::Number(f) = p.kind {
+                assert_eq!(p.key, f.id);
+                let s = State::default();
+                // the default is inside the range, and reads back as itself
+                let v = p.write(&s).unwrap_or_default();
+                let mut t = State::default();
+                assert_eq!(p.read(&mut t, &v, &|_| None), Ok(()), "{}={v}", p.key);
+                assert_eq!((f.get)(&t), (f.get)(&s), "{}", p.key);
+                // just outside either end is refused
+                for x in [f.min / 2.0, f.max * 2.0] {
+                    let v = if f.integer {
+                        format!("{}", x.floor().max(0.0))
+                    } else {
+                        format!("{x:e}")
+                    };
+                    if f.integer && x < 1.0 {
+                        continue; // "0" is refused as "must be greater than zero", also a refusal
+                    }
+                    assert!(
+                        p.read(&mut t, &v, &|_| None).is_err(),
+                        "{}={v} accepted",
+                        p.key
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_measured_gpu_round_trips_with_its_name() {
+        let q = "hw=measured&flops=2e13&bw=4e11&overhead=5e-6&gpu=Apple%20M2%0A%20%20Max";
+        let (s, n) = decode(q);
+        assert!(n.is_empty(), "{n:?}");
+        assert!(s.setting.hw.is_measured());
+        assert_eq!(s.gpu_name, "Apple M2 Max");
+        assert_eq!(s.hw_name(), "Measured: Apple M2 Max");
+        assert_eq!((s.setting.flops, s.setting.bw), (2e13, 4e11));
+        assert_eq!(decode(&encode(&s)).0, s);
+        // without its numbers it is nothing: the default preset, with a notice
+        let (s, n) = decode("hw=measured");
+        assert_eq!(s.setting.hw.id, hardware::DEFAULT_PRESET);
+        assert_eq!(n[0].param, "hw");
+        assert!(n[0].reason.contains("flops= and bw="), "{}", n[0].reason);
+        // a name without a measured GPU is ignored, with a notice
+        let (s, n) = decode("gpu=foo");
+        assert!(s.gpu_name.is_empty());
+        assert_eq!(n[0].param, "gpu");
+        assert_eq!(n[0].reason, "only used with hw=measured");
+        assert_eq!(gpu_name(&"x".repeat(500)).chars().count(), GPU_NAME_MAX);
+        // cleaning is idempotent (a link survives a round trip), also at the cut
+        let cut = format!("{} tail", "y".repeat(GPU_NAME_MAX - 1));
+        assert_eq!(gpu_name(&gpu_name(&cut)), gpu_name(&cut));
+        assert!(!gpu_name(&cut).ends_with(' '));
+    }
+
+    #[test]
+    fn achievable_roofs_round_trip_and_scale_the_machine() {
+        let (s, n) = decode("hw=h100-sxm&roof=achievable");
+        assert!(n.is_empty());
+        assert_eq!(s.setting.roof, Roof::Achievable);
+        assert_eq!(decode(&encode(&s)).0, s);
+        let d = decode("hw=h100-sxm").0;
+        assert!(
+            !encode(&d).contains("roof"),
+            "the default stays out of links"
+        );
+        let (a, b) = (s.machine(), d.machine());
+        assert!(
+            a.bw < b.bw && a.matmul_flops < b.matmul_flops && a.pointwise_flops < b.pointwise_flops
+        );
+        let (_, n) = decode("roof=dreamy");
+        assert_eq!(n[0].param, "roof");
+    }
+
+    #[test]
+    fn full_round_trip() {
+        let q = "hw=h100-sxm&dtype=fp8&flops=2e15&bw=3.35e12&batch=4096&hidden=8192&workload=chain&ops=64&fused=1&overhead=1e-5";
+        let (s, n) = decode(q);
+        assert!(n.is_empty(), "{n:?}");
+        let t = &s.setting;
+        assert_eq!(t.hw.id, "h100-sxm");
+        assert_eq!(t.dtype, Dtype::Fp8);
+        assert_eq!(t.flops, 2e15);
+        assert_eq!(t.shape.batch, 4096);
+        assert_eq!(t.shape.workload, Workload::Chain);
+        assert!(t.shape.fused);
+        // every key written, in URL order
+        assert_eq!(encode(&s), q);
+        assert_eq!(decode(&encode(&s)), (s, vec![]));
+    }
+
+    #[test]
+    fn plain_and_exponent_numbers() {
+        assert_eq!(decode("flops=312000000000000").0.setting.flops, 312e12);
+        assert_eq!(decode("flops=3.12e14").0.setting.flops, 312e12);
+        assert_eq!(decode("flops=312E12").0.setting.flops, 312e12);
+    }
+
+    #[test]
+    fn bad_values_fall_back_with_a_notice() {
+        for (q, key) in [
+            ("flops=abc", "flops"),
+            ("flops=NaN", "flops"),
+            ("flops=inf", "flops"),
+            ("flops=-5", "flops"),
+            ("flops=0", "flops"),
+            ("flops=1e400", "flops"),
+            ("bw=1", "bw"),
+            ("batch=0", "batch"),
+            ("batch=1.5", "batch"),
+            ("batch=70000", "batch"),
+            ("ops=2000", "ops"),
+            ("hidden=", "hidden"),
+            ("fused=yes", "fused"),
+            ("workload=cnn", "workload"),
+            ("hw=z80", "hw"),
+            ("dtype=fp64", "dtype"),
+            ("dtype=fp8", "dtype"), // A100 has no fp8
+            ("overhead=1", "overhead"),
+        ] {
+            let (s, n) = decode(q);
+            assert_eq!(n.len(), 1, "{q}: {n:?}");
+            assert_eq!(n[0].param, key, "{q}");
+            assert_eq!(s, State::default(), "{q}");
+        }
+    }
+
+    #[test]
+    fn unknown_keys_ignored_and_repeats_reported() {
+        let (s, n) = decode("foo=bar&embed=x&batch=8&batch=9");
+        assert_eq!(s.setting.shape.batch, 8);
+        assert_eq!(n.len(), 1);
+        assert_eq!(n[0].param, "batch");
+    }
+
+    #[test]
+    fn flops_default_follows_hw_and_dtype() {
+        let (s, _) = decode("hw=h100-sxm&dtype=fp32");
+        assert_eq!(s.setting.flops, 67e12);
+        assert_eq!(s.setting.bw, 3.35e12);
+    }
+
+    #[test]
+    fn long_values_are_truncated_in_notices() {
+        let long = "x".repeat(10_000);
+        let (_, n) = decode(&format!("hw={long}"));
+        assert!(n[0].value.chars().count() <= MAX_SHOWN + 1);
+        let _: &Notice = &n[0];
+    }
+}

@@ -1,0 +1,384 @@
+//! Widget `llm` (issue 13): a decoder-only LLM's decode step or prefill
+//! (`model::llm`). Its keys (`llm_*`; the custom shape's apply with
+//! `llm_model=custom`), more than one GPU (issue 24: `llm_tp`, `llm_pp` and the
+//! link, [`super::common`]), and its one model call, [`view`].
+
+use super::super::fields::Field;
+use super::super::params::{model_choice, params, ChoiceField};
+use super::super::State;
+use super::common::{self, bw_field, lat_field, Degree, LinkChoice, LinkKeys, Row};
+use super::{NativeOnly, Spec};
+use crate::model::llm::{self, step, view::LlmView, KvDtype, LlmModel, Phase, WeightDtype};
+use crate::model::setting::Setting;
+
+model_choice!(LlmModel {
+    Llama3_8b = "Llama-3-8B",
+    Llama3_70b = "Llama-3-70B",
+    Mistral7b = "Mistral-7B",
+    Mixtral8x7b = "Mixtral-8x7B (MoE, 2 of 8 experts)",
+    Custom = "custom shape",
+});
+model_choice!(Phase {
+    Decode = "decode (one new token per sequence)",
+    Prefill = "prefill (the whole prompt)",
+});
+model_choice!(WeightDtype {
+    Bf16 = "bf16",
+    Fp8 = "fp8",
+    Int8 = "int8 (weight-only)",
+    Int4 = "int4 (weight-only)",
+});
+model_choice!(KvDtype {
+    Bf16 = "bf16",
+    Fp8 = "fp8",
+});
+
+use llm::limits as l;
+params! {
+    in llm;
+    model: Choice<LlmModel> = LlmModel::Llama3_8b, "llm_model", "Model";
+    phase: Choice<Phase> = Phase::Decode, "llm_phase", "Phase";
+    batch: Int[l::BATCH.0, l::BATCH.1] = 1, "llm_batch", "Batch (sequences)";
+    context: Int[l::CONTEXT.0, l::CONTEXT.1] = 4096, "llm_context", "Context (tokens)";
+    wdtype: Choice<WeightDtype> = WeightDtype::Bf16, "llm_wdtype", "Weights";
+    kvdtype: Choice<KvDtype> = KvDtype::Bf16, "llm_kvdtype", "KV cache";
+    graphs: Flag = false, "llm_graphs", "CUDA graphs (one launch per step)";
+    flash: Flag = true, "llm_flash", "FlashAttention";
+    // the custom shape (with `llm_model=custom`)
+    layers: Int[l::LAYERS.0, l::LAYERS.1] = 32, "llm_layers", "Layers";
+    hidden: Int[l::HIDDEN.0, l::HIDDEN.1] = 4096, "llm_hidden", "Hidden size";
+    heads: Int[l::HEADS.0, l::HEADS.1] = 32, "llm_heads", "Attention heads";
+    kv_heads: Int[l::HEADS.0, l::HEADS.1] = 8, "llm_kv_heads", "KV heads";
+    ffn: Int[l::FFN.0, l::FFN.1] = 14336, "llm_ffn", "FFN width";
+    vocab: Int[l::VOCAB.0, l::VOCAB.1] = 128256, "llm_vocab", "Vocabulary";
+    // more than one GPU (issue 24, `model::parallel`)
+    tp: Choice<Degree> = Degree::One, "llm_tp", "Tensor parallel (GPUs per stage)";
+    pp: Choice<Degree> = Degree::One, "llm_pp", "Pipeline stages";
+    link: Choice<LinkChoice> = LinkChoice::Preset, "llm_link", "Link between GPUs";
+    link_bw: Milli[common::BW_MILLI.0, common::BW_MILLI.1] = 0, "llm_link_bw", "Link bandwidth, each way (GB/s)";
+    link_lat: Milli[common::LAT_MILLI.0, common::LAT_MILLI.1] = 0, "llm_link_lat", "Link latency per ring step (µs)";
+    overlap: Flag = false, "llm_overlap", "Overlap communication with compute";
+}
+
+/// The widget's link keys.
+pub const LINK: LinkKeys = LinkKeys {
+    get: |s| {
+        let w = &s.widgets.llm;
+        (w.link, w.link_bw, w.link_lat)
+    },
+    clear: |s| {
+        s.widgets.llm.link_bw = 0;
+        s.widgets.llm.link_lat = 0;
+    },
+};
+
+/// The link select: the typed figures go when the link changes.
+pub const LINK_SELECT: ChoiceField<LinkChoice> = ChoiceField {
+    set: |s, v| {
+        LINK.choose(s, v);
+        s.widgets.llm.link = v;
+    },
+    ..field::link
+};
+
+/// The link's bandwidth box.
+pub const LINK_BW: Field = bw_field(
+    "llm_link_bw",
+    |s| LINK.link(s).bw,
+    |s, v| s.widgets.llm.link_bw = LINK.typed_bw(s, v),
+);
+
+/// The link's latency box.
+pub const LINK_LAT: Field = lat_field(
+    "llm_link_lat",
+    |s| LINK.link(s).hop,
+    |s, v| s.widgets.llm.link_lat = LINK.typed_lat(s, v),
+);
+
+/// The run as the controls ask for it: the model (the custom shape from its
+/// keys, KV heads at most the heads), the controls and the spread, before
+/// [`llm::spread`] checks the spread against the model.
+fn asked(s: &State) -> llm::LlmRun {
+    let w = &s.widgets.llm;
+    let config = w.model.config().map(|c| c.0).unwrap_or(llm::LlmConfig {
+        layers: w.layers,
+        hidden: w.hidden,
+        heads: w.heads,
+        kv_heads: w.kv_heads.min(w.heads),
+        ffn: w.ffn,
+        vocab: w.vocab,
+        experts: 1,
+        top_k: 1,
+    });
+    llm::LlmRun {
+        config,
+        phase: w.phase,
+        batch: w.batch,
+        context: w.context,
+        wdtype: w.wdtype,
+        kvdtype: w.kvdtype,
+        graphs: w.graphs,
+        flash: w.flash,
+        par: parallel(s),
+    }
+}
+
+/// The widget's run: [`asked`] with the spread the model can split.
+pub fn run(s: &State) -> llm::LlmRun {
+    let r = asked(s);
+    llm::LlmRun {
+        par: llm::spread(&r.config, r.par).0,
+        ..r
+    }
+}
+
+/// The spread the controls ask for, before [`llm::spread`] checks it against
+/// the model.
+pub fn parallel(s: &State) -> llm::Parallel {
+    let w = &s.widgets.llm;
+    llm::Parallel {
+        tp: w.tp.n(),
+        pp: w.pp.n(),
+        link: LINK.link(s),
+        overlap: w.overlap,
+    }
+}
+
+/// THE WIDGET'S ONE MODEL CALL: everything it shows ([`llm::view::widget`]);
+/// what is only drawn where `drawn`.
+pub fn view(s: &State, drawn: bool) -> LlmView {
+    llm::view::widget(&asked(s), &s.setting, &s.hw_name(), drawn)
+}
+
+/// One row of "Compare GPUs": this state's step on a preset's setting.
+pub fn compare_row(s: &State, on: &Setting) -> Row {
+    let st = step::run(&run(s), on);
+    Row {
+        step: st.wall,
+        rate: st.tokens_per_s,
+        fit: Some((st.fits, st.fit.over(), st.fit.max_batch)),
+        regime: st.regime,
+    }
+}
+
+pub const SPEC: Spec = Spec {
+    id: "llm",
+    title: "LLM inference: decode and prefill",
+    // 4456 px at 720 px wide by default (eager: the layer's kernel list folded;
+    // the GPU picker, the fit and parallel readouts, the scaling chart, the
+    // closed "compare GPUs" and tensor-parallel rows);
+    // the custom shape adds three rows of sliders and the hypothetical note
+    // (4814), a compiled step opens its kernel list (4902), Llama-3-70B on
+    // 8 × 2 GPUs adds the parallel sentences and the link's roof (5271; 5396
+    // with the link's bandwidth and latency boxes); tests/e2e/llm.test.mjs
+    // measures them
+    embed_height: 5470,
+    gate: true,
+    inside: None,
+    params: PARAMS,
+    sliders: NativeOnly::new(sliders),
+    model: NativeOnly::new(Some(|s| view(s, true).step.wall)),
+    on_gpu: Some(|s, before| LINK.follow_gpu(s, before)),
+};
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::params::WKind;
+    use super::super::super::url::{decode, encode, Notice};
+    use super::super::common::{EDITED_NAME, EDITED_SOURCE};
+    use super::super::tests::states;
+    use super::super::{dit, param};
+    use super::*;
+    use crate::model::hardware;
+    use crate::model::llm::advice;
+
+    /// The widget's one call gives what its separate model calls gave, bit for
+    /// bit: the step, the double-batch ratio (its two runs read from the step
+    /// and the sweep), the scaling and batch sweeps, every sentence in the
+    /// widget's order, the fit and the spread's notes.
+    #[test]
+    fn view_is_what_the_separate_calls_gave() {
+        for s in states() {
+            let (set, name) = (s.setting, s.hw_name());
+            let v = view(&s, true);
+            let r = run(&s);
+            let st = step::run(&r, &set);
+            let sc = step::scaling(&r, &set);
+            let ratio = step::double_batch_ratio(&r, &set);
+            let mut said = vec![
+                advice::where_time_goes(&st),
+                advice::double_batch(&r, &set, &st),
+            ];
+            if r.phase == Phase::Decode {
+                said.push(advice::critical(&st, &set, &name));
+            }
+            said.extend(
+                advice::counterfactuals(&r, &set, &st)
+                    .into_iter()
+                    .map(|c| c.2),
+            );
+            said.extend(
+                advice::parallel_counterfactuals(&r, &set, &st, &sc)
+                    .into_iter()
+                    .map(|c| c.2),
+            );
+            said.extend(advice::parallel(&r, &st, &sc));
+            let q = encode(&s);
+            assert_eq!(v.step, st, "{q}");
+            assert_eq!(v.double_batch.to_bits(), ratio.to_bits(), "{q}");
+            assert_eq!(v.scaling, sc, "{q}");
+            assert_eq!(v.sweep, step::sweep(&r, &set), "{q}");
+            assert_eq!(v.sentences, said, "{q}");
+            assert_eq!(v.fit, advice::capacity(&st, &name), "{q}");
+            assert_eq!(v.spread_notes, llm::spread(&r.config, parallel(&s)).1);
+            // off the screen: the readouts' parts alike, nothing only drawn
+            let off = view(&s, false);
+            assert_eq!((&off.step, &off.scaling), (&v.step, &v.scaling), "{q}");
+            assert_eq!(off.double_batch.to_bits(), ratio.to_bits(), "{q}");
+            assert_eq!(off.spread_notes, v.spread_notes);
+            assert!(off.sweep.is_empty() && off.sentences.is_empty() && off.fit.is_empty());
+        }
+    }
+
+    #[test]
+    fn the_controls_value_texts() {
+        assert_eq!(field::context.value_text(4096.0), "4096 tokens");
+        assert_eq!(field::context.value_text(1.0), "1 token");
+        assert_eq!(field::batch.value_text(1.0), "1 sequence");
+        assert_eq!(field::context.key_step(4096.0, true, false), 8192.0);
+    }
+
+    fn h100() -> State {
+        let mut s = State::default();
+        s.select_preset(hardware::preset("h100-sxm").unwrap());
+        s
+    }
+
+    /// `q` on an H100 (the explorer's keys of `h100()` first).
+    fn on_h100(q: &str) -> (State, Vec<Notice>) {
+        decode(&format!("{}&{q}", encode(&h100())))
+    }
+
+    #[test]
+    fn absent_keys_are_the_links_own_figures() {
+        let s = h100();
+        let nv4 = crate::model::parallel::link("nvlink4").copied().unwrap();
+        assert_eq!(LINK.link(&s), nv4);
+        assert_eq!(dit::LINK.link(&s), nv4);
+        assert_eq!((LINK_BW.get)(&s), 450e9);
+        assert!(((LINK_LAT.get)(&s) - 0.6e-6).abs() < 1e-18);
+        assert_eq!(LINK_BW.format_box((LINK_BW.get)(&s)), "450");
+        assert_eq!(LINK_LAT.format_box((LINK_LAT.get)(&s)), "0.6");
+    }
+
+    #[test]
+    fn typed_figures_round_trip_through_the_url() {
+        let (s, n) = on_h100("llm_link_bw=900&llm_link_lat=1.25&dit_link_bw=12.5");
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!(s.widgets.llm.link_bw, 900_000);
+        let (l, d) = (LINK.link(&s), dit::LINK.link(&s));
+        assert_eq!(l.bw, 900e9);
+        assert!((l.hop - 1.25e-6).abs() < 1e-18);
+        // NCCL's base latency of a call is not the per-step figure
+        assert_eq!(l.base, crate::model::parallel::NCCL_RING_BASE_S);
+        assert_eq!(d.bw, 12.5e9);
+        assert_eq!(d.hop, 0.6e-6);
+        let q = encode(&s);
+        assert!(q.contains("llm_link_bw=900&llm_link_lat=1.25"), "{q}");
+        assert!(
+            q.contains("dit_link_bw=12.5") && !q.contains("dit_link_lat"),
+            "{q}"
+        );
+        assert_eq!(decode(&q), (s.clone(), vec![]));
+        // the sentences no longer name the preset the figures replaced
+        assert_eq!(l.name, EDITED_NAME);
+        assert_eq!(d.source, EDITED_SOURCE);
+        // the run the widgets compute uses them
+        assert_eq!(parallel(&s).link.bw, 900e9);
+        assert_eq!(dit::run(&s).link.bw, 12.5e9);
+        // the ends of the ranges
+        for q in [
+            "llm_link_bw=0.1",
+            "llm_link_bw=100000",
+            "llm_link_lat=0.001",
+            "llm_link_lat=1000",
+        ] {
+            let (s, n) = decode(q);
+            assert!(n.is_empty(), "{q}: {n:?}");
+            assert_eq!(decode(&encode(&s)), (s, vec![]), "{q}");
+        }
+    }
+
+    #[test]
+    fn bad_figures_are_refused_with_a_reason_and_the_links_own_kept() {
+        for (q, why) in [
+            ("llm_link_bw=0", "greater than zero"),
+            ("llm_link_bw=-5", "greater than zero"),
+            ("llm_link_bw=fast", "not a number"),
+            ("llm_link_bw=1e9", "out of range"),
+            ("llm_link_bw=0.0001", "out of range"),
+            ("llm_link_bw=NaN", "not a finite number"),
+            ("dit_link_lat=0", "greater than zero"),
+            ("dit_link_lat=5000", "out of range"),
+        ] {
+            let (s, n) = on_h100(q);
+            assert_eq!(n.len(), 1, "{q}");
+            assert!(n[0].reason.contains(why), "{q}: {}", n[0].reason);
+            assert_eq!(LINK.link(&s).bw, 450e9, "{q}");
+            assert_eq!(dit::LINK.link(&s).hop, 0.6e-6, "{q}");
+        }
+        // the box refuses the same values and says why; the state is not touched
+        for t in ["0", "-1", "abc", "1e9", ""] {
+            assert!(LINK_BW.parse_box(t).is_err(), "{t}");
+        }
+        assert!(LINK_LAT.parse_box("0").is_err());
+        assert_eq!(LINK_BW.parse_box("900"), Ok(900e9));
+    }
+
+    #[test]
+    fn the_codec_rows_are_the_controls_ranges() {
+        for f in [LINK_BW, LINK_LAT, dit::LINK_BW, dit::LINK_LAT] {
+            let p = param(f.id).unwrap();
+            let WKind::Milli { min, max } = p.kind else {
+                panic!("{}: {:?}", f.id, p.kind)
+            };
+            // the box's range in its unit is the URL's
+            assert_eq!(f.format_box(f.min), p.format(min), "{}", f.id);
+            assert_eq!(f.format_box(f.max), p.format(max), "{}", f.id);
+            assert_eq!(p.kind.default(), 0);
+        }
+    }
+
+    #[test]
+    fn a_typed_figure_belongs_to_its_link() {
+        let mut s = h100();
+        (LINK_BW.set)(&mut s, 900e9);
+        (LINK_LAT.set)(&mut s, 2e-6);
+        (dit::LINK_BW.set)(&mut s, 100e9);
+        assert_eq!(LINK.link(&s).bw, 900e9);
+        assert_eq!(LINK.link(&s).hop, 2e-6);
+        // the link's own figure typed back clears the key
+        (LINK_LAT.set)(&mut s, 0.6e-6);
+        assert_eq!(s.widgets.llm.link_lat, 0);
+        // the same link chosen by its id: kept
+        (LINK_SELECT.set)(&mut s, LinkChoice::Nvlink4);
+        assert_eq!(LINK.link(&s).bw, 900e9);
+        // another link: its own figures, the dit widget's untouched
+        (LINK_SELECT.set)(&mut s, LinkChoice::Pcie4);
+        assert_eq!(s.widgets.llm.link, LinkChoice::Pcie4);
+        assert_eq!(LINK.link(&s).bw, 32e9);
+        assert_eq!(LINK.link(&s).hop, 1.0e-6);
+        assert_eq!(dit::LINK.link(&s).bw, 100e9);
+        // a GPU with another own link: the dit widget (on "the GPU's own") starts
+        // again; the llm widget's chosen PCIe 4.0 is the same link, kept typed
+        (LINK_BW.set)(&mut s, 16e9);
+        s.select_preset(hardware::preset("h100-pcie").unwrap());
+        assert_eq!(dit::LINK.link(&s).id, "pcie5");
+        assert_eq!(dit::LINK.link(&s).bw, 64e9);
+        assert_eq!(LINK.link(&s).bw, 16e9);
+        // a GPU with the same own link keeps the figure
+        (dit::LINK_BW.set)(&mut s, 20e9);
+        s.select_preset(hardware::preset("h100-pcie").unwrap());
+        assert_eq!(dit::LINK.link(&s).bw, 20e9);
+    }
+}

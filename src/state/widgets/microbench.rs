@@ -1,0 +1,163 @@
+//! Widget `microbench`: the essay's repeat microbenchmark (`model::microbench`)
+//! in its own dtype and tensor size, on the explorer's hardware, with the
+//! measured sweeps beside it.
+
+use super::super::params::params;
+use super::super::State;
+use super::{NativeOnly, Spec};
+use crate::model::{microbench, Dtype};
+
+/// The tensor size in elements: 2^10 … 2^30, the essay's 2^28.
+pub const ELEMS: (u32, u32) = (1 << 10, 1 << 30);
+pub const ELEMS_DEFAULT: u32 = 1 << 28;
+
+params! {
+    in microbench;
+    /// Asked for; where the preset lacks it the widget shows fp32 ([`dtype`]).
+    dtype: Choice<Dtype> = Dtype::Fp32, "mb_dtype", "Dtype";
+    elems: Int[ELEMS.0, ELEMS.1] = ELEMS_DEFAULT, "mb_elems", "Tensor size (elements)";
+}
+
+/// The dtype: the one asked for (`mb_dtype`) and the one shown, which falls
+/// back to fp32 (every preset has it) where the preset lacks the one asked for;
+/// the widget says so.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MbDtype {
+    pub wanted: Dtype,
+    pub used: Dtype,
+}
+
+pub fn dtype(s: &State) -> MbDtype {
+    let wanted = s.widgets.microbench.dtype;
+    let used = if s.setting.hw.supports(wanted) {
+        wanted
+    } else {
+        Dtype::Fp32
+    };
+    MbDtype { wanted, used }
+}
+
+/// The benchmark: its own dtype and size on the explorer's hardware
+/// (bandwidth, pointwise ceiling, launch overhead).
+pub fn bench(s: &State) -> microbench::Bench {
+    microbench::bench(
+        &s.machine(),
+        dtype(s).used,
+        f64::from(s.widgets.microbench.elems),
+        s.setting.hw.name,
+    )
+}
+
+/// THE WIDGET'S ONE MODEL CALL: [`bench`] and the measured sweeps beside it
+/// ([`microbench::widget`]).
+pub fn view(s: &State) -> microbench::BenchView {
+    microbench::widget(bench(s), s.setting.hw.id)
+}
+
+pub const SPEC: Spec = Spec {
+    id: "microbench",
+    title: "The repeat microbenchmark",
+    // its own controls (the GPU select among them), the regions' legend, three
+    // panels and the sentences: 1149 px at 720 px wide in its tallest state,
+    // 1008 by default (tests/e2e/microbench.test.mjs)
+    embed_height: 1195,
+    gate: true,
+    inside: None,
+    params: PARAMS,
+    sliders: NativeOnly::new(sliders),
+    model: NativeOnly::new(Some(|s| view(s).bench.n)),
+    on_gpu: None,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::url::{decode, encode};
+    use super::super::tests::states;
+    use super::*;
+    use crate::model::{hardware, Regime};
+
+    #[test]
+    fn defaults_to_the_essay_and_falls_back_to_fp32() {
+        // default: A100, fp32, 2^28 elements (1 GiB) whatever the explorer's dtype
+        let s = State::default();
+        assert_eq!(s.setting.dtype, Dtype::Bf16);
+        let b = bench(&s);
+        assert_eq!(b.dtype, Dtype::Fp32);
+        assert_eq!(b.bytes(), f64::from(1u32 << 30));
+        assert!((b.crossover.repeat - 50.16).abs() < 0.01);
+        assert_eq!(b.regime_at_1(), Regime::Memory);
+        // fp8 on an A100: shown as fp32, the choice kept for presets that have it
+        let mut s = s;
+        s.widgets.microbench.dtype = Dtype::Fp8;
+        assert_eq!(
+            dtype(&s),
+            MbDtype {
+                wanted: Dtype::Fp8,
+                used: Dtype::Fp32
+            }
+        );
+        assert_eq!(bench(&s).dtype, Dtype::Fp32);
+        s.select_preset(hardware::preset("h100-sxm").unwrap());
+        assert_eq!(dtype(&s).used, Dtype::Fp8);
+        assert!(bench(&s).crossover.repeat < b.crossover.repeat / 2.0);
+        // the M2 Max has fp32 only
+        s.select_preset(hardware::preset("m2-max").unwrap());
+        assert_eq!(bench(&s).dtype, Dtype::Fp32);
+        // small sizes: overhead-bound at repeat 1
+        s.widgets.microbench.elems = 1 << 10;
+        assert_eq!(bench(&s).regime_at_1(), Regime::Overhead);
+    }
+
+    #[test]
+    fn keys_round_trip_and_fall_back() {
+        let (s, n) = decode("mb_dtype=bf16&mb_elems=1048576");
+        assert!(n.is_empty(), "{n:?}");
+        let w = &s.widgets.microbench;
+        assert_eq!((w.dtype, w.elems), (Dtype::Bf16, 1 << 20));
+        let q = encode(&s);
+        assert!(
+            q.contains("mb_dtype=bf16") && q.contains("mb_elems=1048576"),
+            "{q}"
+        );
+        assert_eq!(decode(&q), (s, vec![]));
+        // defaults are not written
+        assert!(!encode(&State::default()).contains("mb_"));
+        // a dtype the preset lacks is kept (the widget falls back and says so)
+        let (s, n) = decode("mb_dtype=fp8");
+        assert!(n.is_empty());
+        assert_eq!(dtype(&s).used, Dtype::Fp32);
+        assert_eq!(decode(&encode(&s)), (s, vec![]));
+        for (q, key) in [
+            ("mb_dtype=fp64", "mb_dtype"),
+            ("mb_dtype=", "mb_dtype"),
+            ("mb_elems=1023", "mb_elems"),
+            ("mb_elems=2000000000", "mb_elems"),
+            ("mb_elems=4096.5", "mb_elems"),
+            ("mb_elems=abc", "mb_elems"),
+        ] {
+            let (s, n) = decode(q);
+            assert_eq!(n.len(), 1, "{q}: {n:?}");
+            assert_eq!(n[0].param, key, "{q}");
+            assert_eq!(s, State::default(), "{q}");
+        }
+        let mb = super::super::param("mb_elems").unwrap();
+        assert!(mb.parse("1073741825").is_err());
+        assert_eq!(mb.parse("1073741824"), Ok(1 << 30));
+        assert_eq!(mb.parse("1000000"), Ok(1_000_000));
+    }
+
+    /// The widget's one call gives what its separate calls gave.
+    #[test]
+    fn view_is_what_the_separate_calls_gave() {
+        for s in states() {
+            let q = encode(&s);
+            let mb = view(&s);
+            assert_eq!(mb.bench, bench(&s), "{q}");
+            let (id, dt, n) = (s.setting.hw.id, mb.bench.dtype, mb.bench.n);
+            let series = crate::model::measured::series_for(id, dt, n);
+            assert_eq!(mb.overlays.len(), series.len(), "{q}");
+            assert_eq!(mb.max_error.is_some(), !series.is_empty(), "{q}");
+            assert_eq!(mb.elsewhere, crate::model::measured::elsewhere(id, dt, n));
+        }
+    }
+}

@@ -1,0 +1,480 @@
+//! THE WIDGET REGISTRY. One file per essay widget (`NAME.rs`: its parameter
+//! rows, their labels, its adapters from the state to its model, and its
+//! [`Spec`]), shared pieces in [`common`], and [`WIDGETS`], the only list of
+//! widgets: page order, embed ids, the URL codec's keys (`state::url` runs over
+//! every spec's `params`) and the page's views (`ui::widgets::VIEWS`, checked
+//! against it as the page compiles) all come from it.
+//!
+//! Adding a widget (ARCHITECTURE.md, "A new widget"): its model module, this
+//! folder's `NAME.rs`, `ui/widgets/NAME.rs`, one line in [`registry!`] below and
+//! one in `ui::widgets::VIEWS`, its slot in `index.html` and its README rows. The
+//! test `every_registered_widget_has_each_part` below checks each part.
+
+pub mod bert;
+pub mod calculator;
+pub mod common;
+pub mod diagnosis;
+pub mod dit;
+pub mod explorer;
+pub mod factory;
+pub mod fusion;
+pub mod generations;
+pub mod hardware;
+pub mod lab;
+pub mod llm;
+pub mod microbench;
+pub mod overhead;
+pub mod remedies;
+pub mod tensor_cores;
+pub mod trace;
+
+use super::fields::Field;
+use super::params::{WKind, WParam};
+use super::State;
+use crate::model::Preset;
+
+/// A widget's model for a state, reduced to one figure it shows.
+pub type Model = fn(&State) -> f64;
+
+/// One widget, as pure data.
+pub struct Spec {
+    /// Stable: the section's anchor (`#id`), `?embed=id`, `data-slot`,
+    /// `data-widget` and the tests' hook.
+    pub id: &'static str,
+    pub title: &'static str,
+    /// The copied iframe snippet's height in CSS pixels: the embed's content
+    /// height at 720 px wide in its default state, measured in Chromium, plus
+    /// about 5 % (tests/e2e/embed.test.mjs fails when a widget outgrows it). An
+    /// embed also posts its real height to the host page.
+    pub embed_height: u32,
+    /// Hold the widget's view of the state while it is off-screen
+    /// (`ui::shell::frame::gate`). Off for the explorer and the diagnosis card:
+    /// their readouts are the page's primary contract and must always be current.
+    pub gate: bool,
+    /// Where the page shows it: `None`, its own `data-slot` in index.html;
+    /// `Some(id)`, inside widget `id`'s view (the diagnosis card sits in the
+    /// explorer), its embed alone.
+    pub inside: Option<&'static str>,
+    /// Its own URL keys, in URL order (`params!` in its file); empty where it
+    /// reads only the explorer's.
+    pub params: &'static [WParam],
+    /// Its numeric controls' fields (tests fuzz every one).
+    pub sliders: NativeOnly<fn() -> Vec<Field>>,
+    /// Its model for a state, reduced to one figure it shows (a step's seconds,
+    /// a count): the registry walk runs it at every value of every parameter and
+    /// it must be finite and above zero. `None` where the widget has no model of
+    /// its own in this crate's page (fixed data, a measurement, a trace file).
+    pub model: NativeOnly<Option<Model>>,
+    /// What its own controls do when the explorer's GPU changes from the preset
+    /// given (a link typed for the old GPU's own link goes, `common::LinkKeys`).
+    pub on_gpu: Option<fn(&mut State, &'static Preset)>,
+}
+
+/// A part of a [`Spec`] only native code reads (the registry walk, the fuzz
+/// tests): native builds keep it, the page's .wasm, which never calls it, drops
+/// it with the code it names (`NativeOnly::new` there discards its value).
+#[derive(Clone, Copy)]
+pub struct NativeOnly<T: Copy> {
+    #[cfg(not(target_arch = "wasm32"))]
+    value: T,
+    kind: std::marker::PhantomData<T>,
+}
+
+impl<T: Copy> NativeOnly<T> {
+    #[allow(unused_variables)]
+    pub const fn new(value: T) -> Self {
+        NativeOnly {
+            #[cfg(not(target_arch = "wasm32"))]
+            value,
+            kind: std::marker::PhantomData,
+        }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn get(self) -> T {
+        self.value
+    }
+}
+
+/// The registry: one line per widget, in page order, naming its file here (and
+/// in `ui/widgets/`). It declares [`WIDGETS`] and [`Widgets`].
+macro_rules! registry {
+    ($($m:ident,)*) => {
+        /// Every essay widget, in page order: THE list of them.
+        pub const WIDGETS: &[&Spec] = &[$(&$m::SPEC,)*];
+
+        /// The widgets' own controls: one part per widget, named after its file
+        /// (`s.widgets.llm.batch`).
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct Widgets {
+            $(pub $m: $m::Params,)*
+        }
+
+        /// Each widget's file name, in registry order.
+        pub const FILES: &[&str] = &[$(stringify!($m),)*];
+    };
+}
+
+registry! {
+    explorer,
+    diagnosis,
+    generations,
+    tensor_cores,
+    bert,
+    factory,
+    fusion,
+    microbench,
+    overhead,
+    remedies,
+    lab,
+    trace,
+    llm,
+    dit,
+    calculator,
+    hardware,
+}
+
+/// The registered widget with this id.
+pub fn widget(id: &str) -> Option<&'static Spec> {
+    WIDGETS.iter().copied().find(|w| w.id == id)
+}
+
+/// How many URL parameters the widgets have.
+const N_PARAMS: usize = {
+    let (mut n, mut i) = (0, 0);
+    while i < WIDGETS.len() {
+        n += WIDGETS[i].params.len();
+        i += 1;
+    }
+    n
+};
+
+/// Every widget's own URL parameters, in URL order (widgets in page order): the
+/// specs' `params` laid end to end, once, as the build compiles.
+pub const PARAMS: [&WParam; N_PARAMS] = {
+    let mut out = [&EMPTY_PARAM; N_PARAMS];
+    let (mut i, mut k) = (0, 0);
+    while i < WIDGETS.len() {
+        let mut j = 0;
+        while j < WIDGETS[i].params.len() {
+            out[k] = &WIDGETS[i].params[j];
+            j += 1;
+            k += 1;
+        }
+        i += 1;
+    }
+    out
+};
+
+/// A placeholder while [`PARAMS`] is filled (every slot is overwritten).
+const EMPTY_PARAM: WParam = WParam {
+    key: "",
+    kind: WKind::Flag { default: false },
+    get: |_| 0,
+    set: |_, _| {},
+};
+
+/// Every widget's own URL parameters, in URL order (widgets in page order).
+pub fn params() -> impl Iterator<Item = &'static WParam> {
+    PARAMS.iter().copied()
+}
+
+/// The widget parameter with this URL key.
+pub fn param(key: &str) -> Option<&'static WParam> {
+    params().find(|p| p.key == key)
+}
+
+/// The widget whose control `key` is.
+pub fn owner(key: &str) -> Option<&'static Spec> {
+    WIDGETS
+        .iter()
+        .copied()
+        .find(|w| w.params.iter().any(|p| p.key == key))
+}
+
+/// Every widget's numeric controls (the explorer's first).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn sliders() -> Vec<Field> {
+    WIDGETS.iter().flat_map(|w| (w.sliders.get())()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::params::XKind;
+    use super::super::url::{decode, encode};
+    use super::*;
+
+    /// Each registered widget has every part the recipe names: a state file
+    /// here, a view file in `ui/widgets/` (the page's `VIEWS` table is checked
+    /// against `WIDGETS` when the page compiles), its slot in index.html, its
+    /// rows in README's widget and embed tables, a title and an embed height,
+    /// and each of its URL keys in README's parameter table, owned by it alone.
+    #[test]
+    fn every_registered_widget_has_each_part() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let read = |p: &str| std::fs::read_to_string(format!("{root}/{p}")).unwrap_or_default();
+        let (index, readme) = (read("index.html"), read("README.md"));
+        let table = |heading: &str| {
+            readme
+                .split(heading)
+                .nth(1)
+                .and_then(|t| t.split("\n\n").find(|b| b.starts_with('|')))
+                .unwrap_or("")
+                .to_string()
+        };
+        let (widgets, embeds) = (
+            table("## The essay, widget by widget"),
+            table("### Widget embeds"),
+        );
+        let keys = readme
+            .split("Widget parameters (")
+            .nth(1)
+            .and_then(|t| t.split("\n\n`embed=").next())
+            .unwrap_or("");
+        assert_eq!(WIDGETS.len(), FILES.len());
+        assert!(WIDGETS.len() >= 16, "{}", WIDGETS.len());
+        let mut slots = Vec::new();
+        for (w, file) in WIDGETS.iter().zip(FILES) {
+            let exists = |p: String| std::path::Path::new(&format!("{root}/{p}")).exists();
+            assert!(exists(format!("src/state/widgets/{file}.rs")), "{file}");
+            assert!(
+                exists(format!("src/ui/widgets/{file}.rs"))
+                    || exists(format!("src/ui/widgets/{file}/mod.rs")),
+                "{}: no view file src/ui/widgets/{file}.rs",
+                w.id
+            );
+            let id = w.id;
+            assert!(
+                !id.is_empty() && id.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+                "{id}: ids are lowercase words joined by '-'"
+            );
+            assert_eq!(widget(id).map(|s| s.title), Some(w.title), "{id} twice");
+            assert!(!w.title.is_empty() && w.embed_height >= 300, "{id}");
+            let slot = format!("data-slot=\"{id}\"");
+            let at = index.find(&slot);
+            match w.inside {
+                None => {
+                    assert!(at.is_some(), "index.html has no {slot}");
+                    slots.push(at.unwrap_or(0));
+                }
+                Some(host) => {
+                    assert!(at.is_none(), "{id} is inside {host}, and has a slot too");
+                    let h = widget(host);
+                    assert!(h.is_some_and(|h| h.inside.is_none()), "{id} inside {host}");
+                }
+            }
+            let row = format!("| `{id}` |");
+            assert!(widgets.contains(&row), "README's widget table: no {row}");
+            assert!(embeds.contains(&row), "README's embed table: no {row}");
+            for p in w.params {
+                assert!(
+                    keys.contains(&format!("`{}`", p.key)),
+                    "README's widget parameter table lacks `{}`",
+                    p.key
+                );
+                assert_eq!(owner(p.key).map(|o| o.id), Some(id), "{} twice", p.key);
+                assert!(
+                    super::explorer::param(p.key).is_none(),
+                    "{} is also an explorer key",
+                    p.key
+                );
+            }
+        }
+        // the slots are in registry order
+        assert!(
+            slots.windows(2).all(|p| p[0] < p[1]),
+            "index.html's slots out of order"
+        );
+    }
+
+    /// The browser tests' list of widgets, tests/e2e/data/widgets.json, is
+    /// the registry's ids in order.
+    #[test]
+    fn the_browser_tests_list_is_the_registry() {
+        let want: String = format!(
+            "[\n{}\n]\n",
+            WIDGETS
+                .iter()
+                .map(|w| format!("  \"{}\"", w.id))
+                .collect::<Vec<_>>()
+                .join(",\n")
+        );
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/e2e/data/widgets.json");
+        let got = std::fs::read_to_string(path).unwrap_or_default();
+        assert_eq!(got, want, "write this registry into {path}");
+    }
+
+    #[test]
+    fn every_default_is_valid_and_reads_back() {
+        let w = State::default();
+        for p in params() {
+            let d = p.kind.default();
+            assert_eq!(p.clamp(d), d, "{}", p.key);
+            assert_eq!((p.get)(&w), d, "{}", p.key);
+            // a `Milli` default is "not typed": never written, so never read
+            if !matches!(p.kind, WKind::Milli { .. }) {
+                assert_eq!(p.parse(&p.format(d)), Ok(d), "{}", p.key);
+            }
+        }
+        for f in sliders() {
+            if let Some(p) = param(f.id) {
+                let WKind::Int { min, max, .. } = p.kind else {
+                    panic!("{}: {:?}", f.id, p.kind)
+                };
+                assert_eq!((f.min, f.max), (f64::from(min), f64::from(max)), "{}", f.id);
+            }
+        }
+    }
+
+    /// States over every preset with each widget's controls varied (batch,
+    /// phase, model, spread, switches, resolution, remedies, chain length): the
+    /// sweep the widgets' one-call tests run over.
+    pub(super) fn states() -> Vec<State> {
+        use super::super::params::Choice;
+        use super::common::{Degree, LinkChoice};
+        use crate::model::dit::DitModel;
+        use crate::model::hardware::PRESETS;
+        use crate::model::llm::{LlmModel, Phase};
+        let mut out = vec![State::default()];
+        for (i, hw) in PRESETS.iter().enumerate() {
+            let mut s = State::default();
+            s.select_preset(hw);
+            let bit = |b: usize| (i >> b) & 1 == 1;
+            let l = &mut s.widgets.llm;
+            l.model = LlmModel::ALL[i % LlmModel::ALL.len()];
+            l.phase = if i % 3 == 2 {
+                Phase::Prefill
+            } else {
+                Phase::Decode
+            };
+            l.batch = [1, 7, 64, 4096][i % 4];
+            l.context = [4096, 512, 32768][i % 3];
+            l.graphs = bit(0);
+            l.flash = !bit(2);
+            l.tp = Degree::ALL[(i + 1) % 4];
+            l.pp = Degree::ALL[(i / 3) % 3];
+            l.link = LinkChoice::ALL[i % LinkChoice::ALL.len()];
+            l.overlap = bit(1);
+            l.heads = [32, 12, 40][i % 3];
+            let d = &mut s.widgets.dit;
+            d.model = DitModel::ALL[i % 2];
+            d.res = [256, 9, 512, 49][i % 4];
+            d.batch = [1, 4, 32][i % 3];
+            d.flash = !bit(1);
+            d.fused = bit(0);
+            d.graphs = bit(2);
+            d.sp = Degree::ALL[i % 4];
+            d.link = LinkChoice::ALL[(i + 3) % LinkChoice::ALL.len()];
+            let o = &mut s.widgets.overhead;
+            o.graphs = bit(0);
+            o.compiled = bit(1);
+            o.cpp = bit(2);
+            s.widgets.fusion.n = [1, 2, 8, 1024][i % 4];
+            let b = &mut s.widgets.bert;
+            b.batch = [1, 8, 64][i % 3];
+            b.seq = [128, 512, 8][i % 3];
+            b.fused = bit(1);
+            s.setting.shape.batch = [256, 1, 4096][i % 3];
+            out.push(s);
+        }
+        out
+    }
+
+    /// Every value worth trying for one widget parameter, as URL text.
+    fn values(kind: WKind) -> Vec<String> {
+        match kind {
+            WKind::Int { min, max, default } => {
+                let mid = ((f64::from(min) * f64::from(max)).sqrt()) as u32;
+                [min, max, default, mid.clamp(min, max)]
+                    .iter()
+                    .map(u32::to_string)
+                    .collect()
+            }
+            WKind::Flag { .. } => vec!["0".into(), "1".into()],
+            WKind::Choice { names, .. } => names.iter().map(|n| n.to_string()).collect(),
+            // the default (not typed) is no value: the ends and the middle
+            WKind::Milli { min, max } => {
+                let mid = ((f64::from(min) * f64::from(max)).sqrt()) as u32;
+                [min, max, mid.clamp(min, max)]
+                    .into_iter()
+                    .map(super::super::params::milli_text)
+                    .collect()
+            }
+        }
+    }
+
+    /// Everything a widget computes from the state (the model of `spec`, or of
+    /// every widget): none of it may panic, and the numbers must be finite.
+    fn run_all(spec: Option<&Spec>, s: &State, q: &str) {
+        let r = s.report();
+        assert!(
+            r.wall_time_s.is_finite() && r.wall_time_s > 0.0,
+            "{q}: wall {}",
+            r.wall_time_s
+        );
+        for w in WIDGETS {
+            if spec.is_none_or(|x| x.id == w.id) {
+                if let Some(model) = w.model.get() {
+                    let v = model(s);
+                    assert!(v.is_finite() && v > 0.0, "{}: {q}: {v}", w.id);
+                }
+            }
+        }
+        let _ = super::super::hints::hints(s);
+        let _ = crate::model::remedies::evaluate(&s.setting);
+    }
+
+    /// The registry walk (as egui's demo tests walk every demo): every widget at
+    /// every value worth trying of each of its parameters, through the URL
+    /// codec both ways and its own model; then the explorer's numbers at both
+    /// ends of their ranges through every widget's model.
+    #[test]
+    fn every_widget_runs_at_every_value_of_each_of_its_parameters() {
+        let mut walked = 0;
+        for w in WIDGETS {
+            // a widget's model runs on the default state too
+            run_all(Some(w), &State::default(), "");
+            for p in w.params {
+                for v in values(p.kind) {
+                    // the llm's custom shape only applies with the custom model
+                    for base in ["", "llm_model=custom&"] {
+                        if p.key == "llm_model" && !base.is_empty() {
+                            continue;
+                        }
+                        let q = format!("{base}{}={v}", p.key);
+                        let (s, n) = decode(&q);
+                        assert!(n.is_empty(), "{}: {q}: {n:?}", w.id);
+                        assert_eq!(p.format((p.get)(&s)), v, "{}: {q} read back", w.id);
+                        assert_eq!(
+                            decode(&encode(&s)),
+                            (s.clone(), vec![]),
+                            "{}: {q} round trip",
+                            w.id
+                        );
+                        run_all(Some(w), &s, &q);
+                        walked += 1;
+                    }
+                }
+            }
+        }
+        // the explorer's own numbers, each at both ends of its range
+        for p in super::explorer::ROWS {
+            if let XKind::Number(f) = p.kind {
+                for x in [f.min, f.max] {
+                    let v = if f.integer {
+                        format!("{}", x as u32)
+                    } else {
+                        format!("{x:e}")
+                    };
+                    let q = format!("{}={v}", p.key);
+                    let (s, n) = decode(&q);
+                    assert!(n.is_empty(), "{q}: {n:?}");
+                    assert_eq!(decode(&encode(&s)), (s.clone(), vec![]), "{q} round trip");
+                    run_all(None, &s, &q);
+                    walked += 1;
+                }
+            }
+        }
+        assert!(walked > 200, "walked {walked} states");
+    }
+}
