@@ -436,8 +436,8 @@ mod tests {
                 s.select_preset(p);
             }
             for batch in [1, 8, 64, 256, 1024, 4096] {
-                s.batch = batch;
-                let v = widget(&s.setting(), Remedies::default());
+                s.setting.shape.batch = batch;
+                let v = widget(&s.setting, Remedies::default());
                 let case = v.limit.regime == Regime::Overhead
                     && verdict(v.double_batch) != BatchVerdict::OverheadBound;
                 let said = v
@@ -456,7 +456,7 @@ mod tests {
         if let Some(p) = crate::model::hardware::preset("h100-sxm") {
             s.select_preset(p);
         }
-        let v = widget(&s.setting(), Remedies::default());
+        let v = widget(&s.setting, Remedies::default());
         assert!(v.double_batch > OVERHEAD_BOUND_BELOW, "{}", v.double_batch);
         assert!(
             v.doubling.contains("yet the launches still set the pace"),
