@@ -92,6 +92,13 @@ impl State {
                 follow(self, before);
             }
         }
+        // a widget's value the new GPU cannot run (fp8 weights on a GPU without
+        // fp8) falls back to its default, as the explorer's dtype does
+        for p in widgets::PARAMS {
+            if p.check(self, (p.get)(self)).is_err() {
+                (p.set)(self, p.default_value());
+            }
+        }
         if !t.hw.is_measured() {
             self.gpu_name.clear();
         }

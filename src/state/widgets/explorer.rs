@@ -201,16 +201,13 @@ fn read_hw(s: &mut State, v: &str, get: Lookup) -> Result<(), String> {
 }
 
 fn read_dtype(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
-    match Dtype::from_id(v) {
-        Some(d) if s.setting.hw.supports(d) => {
-            s.select_dtype(d);
-            // the preset's peak in that dtype, unless `flops` says otherwise
-            s.setting.flops = preset_flops(s.setting.hw, s.setting.dtype);
-            Ok(())
-        }
-        Some(_) => Err(format!("{} has no {v} mode", s.setting.hw.name)),
-        None => Err("unknown dtype (fp32, tf32, bf16, fp8)".into()),
-    }
+    let d = Dtype::from_id(v).ok_or("unknown dtype (fp32, tf32, bf16, fp8)")?;
+    // the one dtype rule (the llm widget's weights and cache follow it too)
+    s.setting.hw.check(d)?;
+    s.select_dtype(d);
+    // the preset's peak in that dtype, unless `flops` says otherwise
+    s.setting.flops = preset_flops(s.setting.hw, s.setting.dtype);
+    Ok(())
 }
 
 fn read_workload(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {

@@ -27,11 +27,11 @@ model_choice!(WeightDtype {
     Fp8 = "fp8",
     Int8 = "int8 (weight-only)",
     Int4 = "int4 (weight-only)",
-});
+} needs WeightDtype::needs);
 model_choice!(KvDtype {
     Bf16 = "bf16",
     Fp8 = "fp8",
-});
+} needs KvDtype::needs);
 
 use llm::limits as l;
 params! {
@@ -252,6 +252,51 @@ mod tests {
         let mut s = State::default();
         s.select_preset(hardware::preset("h100-sxm").unwrap());
         s
+    }
+
+    /// Issue 35 item 5: the one dtype rule. fp8 weights or an fp8 cache on a
+    /// GPU without fp8 are refused as `dtype=fp8` is, with the same reason, and
+    /// the last good value stays; a GPU change falls back from them as the
+    /// explorer's dtype does.
+    #[test]
+    fn fp8_weights_and_cache_follow_the_explorers_dtype_rule() {
+        let (s, n) = decode("hw=m2-max&llm_wdtype=fp8&llm_kvdtype=fp8&llm_tp=8&dtype=fp8");
+        let why = |key: &str| n.iter().find(|x| x.param == key).map(|x| x.reason.clone());
+        for key in ["dtype", "llm_wdtype", "llm_kvdtype"] {
+            assert_eq!(
+                why(key).as_deref(),
+                Some("Apple M2 Max (38-core GPU) has no fp8 mode"),
+                "{key}: {n:?}"
+            );
+        }
+        assert_eq!(s.widgets.llm.wdtype, WeightDtype::Bf16);
+        assert_eq!(s.widgets.llm.kvdtype, KvDtype::Bf16);
+        assert_eq!(s.widgets.llm.tp, Degree::Eight);
+        // a V100 and a T4 too; an H100 takes them
+        for hw in ["v100", "t4"] {
+            let (_, n) = decode(&format!("hw={hw}&llm_wdtype=fp8"));
+            assert_eq!(n.len(), 1, "{hw}: {n:?}");
+        }
+        let (s, n) = on_h100("llm_wdtype=fp8&llm_kvdtype=fp8");
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!(
+            (s.widgets.llm.wdtype, s.widgets.llm.kvdtype),
+            (WeightDtype::Fp8, KvDtype::Fp8)
+        );
+        // choosing a GPU without fp8 falls back to bf16; int8 weights stay
+        let mut t = s.clone();
+        t.select_preset(hardware::preset("t4").unwrap());
+        assert_eq!(
+            (t.widgets.llm.wdtype, t.widgets.llm.kvdtype),
+            (WeightDtype::Bf16, KvDtype::Bf16)
+        );
+        let mut t = s.clone();
+        t.widgets.llm.wdtype = WeightDtype::Int8;
+        t.select_preset(hardware::preset("m2-max").unwrap());
+        assert_eq!(t.widgets.llm.wdtype, WeightDtype::Int8);
+        // every state the codec makes runs on its GPU by the rule
+        let r = run(&t);
+        assert!(r.check_on(t.setting.hw).is_ok());
     }
 
     /// `q` on an H100 (the explorer's keys of `h100()` first).
