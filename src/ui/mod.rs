@@ -1,19 +1,16 @@
-//! The Leptos front end (wasm32 only), in three layers: [`widgets`], the essay's
-//! widgets (one file each, and the registry of them); [`chart`], the plotters
-//! layer they draw with; [`shell`], the page around them (start, URL store, theme,
-//! the tasks left for later, offline, the panic banner, notices, embed mode).
-//! Components read the shared [`Ctx`] and never compute physics: they call
-//! `model` through `state`.
+//! The Leptos front end (wasm32 only), in layers, each importing only those below
+//! it: [`kit`] (the context, deferred work, on-demand modules, downloads,
+//! storage, controls, readouts), [`chart`] (the plotters layer), [`widgets`] (a
+//! view per registered widget and the parts they share), then [`shell`] (the
+//! page and embed assembly) and [`apps`] (the two separately built apps) on top.
+//! Components read the shared [`kit::Ctx`] and never compute physics: they call
+//! `model` through `state`. This file only hands the entry points on.
 
 pub mod apps;
 pub mod chart;
+pub mod kit;
 pub mod shell;
 pub mod widgets;
-
-use crate::model::Report;
-use crate::state::page::Knobs;
-use crate::state::State;
-use leptos::prelude::*;
 
 /// The renderer must be vendor/tachys (the registry's tachys with
 /// vendor/tachys.patch, built by scripts/vendor-tachys.sh): only that copy has this
@@ -21,79 +18,6 @@ use leptos::prelude::*;
 /// to a newer tachys, where cargo only warns "patch not used") fails here rather
 /// than losing the fix in silence. vendor/PATCHED.md says how to drop the patch.
 const _: &str = leptos::tachys::BRRR_PATCHED;
-
-/// Shared, reactive app state. `Copy`, so components take it by value.
-///
-/// How a widget reads it (ARCHITECTURE.md, "Reactive reads"):
-/// - what it only draws: `view` / `report` (held while the widget is off-screen);
-/// - what it publishes as a readout (`data-metric`, a live contract read at any
-///   time): [`Ctx::live`], computed from `state` on every change, on screen or off;
-/// - a value it both publishes and draws: computed once with [`Ctx::live`] and
-///   drawn through [`Ctx::held`], never computed a second time from `view`;
-/// - `state` itself: written by controls, read untracked by actions.
-#[derive(Clone, Copy)]
-pub struct Ctx {
-    /// The shared state: write here (every control does).
-    pub state: RwSignal<State>,
-    /// The state to read for display. Inside a widget frame it holds still while the
-    /// widget is off-screen (see `shell::frame::gate`), so a slider move only
-    /// recomputes and re-renders what a user can see; elsewhere it follows `state`
-    /// exactly.
-    pub view: Memo<State>,
-    /// Whether the widget is on (or near) the screen; always true outside a gated
-    /// frame. `view`, `report` and [`Ctx::held`] values follow it.
-    pub on_screen: Signal<bool>,
-    /// The model's answer for `state`; recomputed once per change.
-    pub report: Memo<Report>,
-    /// Dark theme on (charts pick their palette from it).
-    pub dark: RwSignal<bool>,
-    /// The URL's test knobs (`state::page::Knobs`).
-    pub knobs: Knobs,
-}
-
-impl Ctx {
-    /// A value of the live path: computed from the shared `state` on every change,
-    /// whether the widget is on screen or not. For readouts (`data-metric`) and
-    /// anything else a reader may ask for at any time.
-    pub fn live<T>(self, f: impl Fn(&State) -> T + Send + Sync + 'static) -> Memo<T>
-    where
-        T: PartialEq + Send + Sync + 'static,
-    {
-        let state = self.state;
-        Memo::new(move |_| state.with(&f))
-    }
-
-    /// A widget's one model call, on the live path like [`Ctx::live`]: `f`'s
-    /// flag says whether to compute what is only drawn too (sweeps, sentences,
-    /// tables): true while the widget is on (or near) the screen and for the
-    /// first value, false off-screen, where [`Ctx::held`] keeps drawing the last
-    /// whole value, so a slider moved elsewhere pays only for the readouts.
-    pub fn live_drawn<T>(self, f: impl Fn(&State, bool) -> T + Send + Sync + 'static) -> Memo<T>
-    where
-        T: PartialEq + Send + Sync + 'static,
-    {
-        let (state, on) = (self.state, self.on_screen);
-        Memo::new(move |prev: Option<&T>| {
-            // read first, so the memo follows the widget on and off the screen
-            let drawn = on.get() || prev.is_none();
-            state.with(|s| f(s, drawn))
-        })
-    }
-
-    /// What the widget draws of a live value: follows it while the widget is on
-    /// screen, holds its last value while off-screen (like `view`), without
-    /// computing it again.
-    pub fn held<T>(self, live: Memo<T>) -> Memo<T>
-    where
-        T: Clone + PartialEq + Send + Sync + 'static,
-    {
-        let on = self.on_screen;
-        Memo::new(move |prev: Option<&T>| match prev {
-            Some(p) if !on.get() => p.clone(),
-            _ => live.get(),
-        })
-    }
-}
 
 /// Starts the app (`src/main.rs`): [`shell::start::start`].
 pub fn start() {

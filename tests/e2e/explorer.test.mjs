@@ -68,7 +68,7 @@ const waitForSearch = (page, pred, timeout = 3000) => pollUntil(() => search(pag
 test('page loads, becomes ready, draws the roofline, stays on its origin', async (t) => {
   await withPage(t, '', async (page) => {
     assert.equal(await page.getAttribute('html', 'data-ready'), '1');
-    // the parts built a frame after the first screen (ui::shell::later) are all in
+    // the parts built a frame after the first screen (ui::kit::later) are all in
     assert.equal(await page.locator('.later').count(), 0, 'a later part is still a placeholder at data-ready');
     for (const id of ['hw', 'workload', 'diagnosis', 'hidden-slider']) {
       assert.equal(await page.locator(`#roofline-explorer #${id}`).count(), 1, `#${id} missing at data-ready`);

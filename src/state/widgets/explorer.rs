@@ -2,7 +2,7 @@
 //! [`Setting`] (`State::setting`). ONE DECLARATION PER KEY: a key is one field of
 //! `Setting`, one row of [`ROWS`] (how a URL value is read into the state, a bad
 //! one → the reason for its notice, and how the state writes it) and its control
-//! in `ui::widgets::controls`. A number's row is its control's [`Field`] (below:
+//! in `ui::widgets::explorer`. A number's row is its control's [`Field`] (below:
 //! range, units, the slider and the box), so the codec and the control cannot
 //! disagree on a range. Its README row: tests/url_contract.rs checks both ways.
 //!

@@ -4,7 +4,7 @@
 use super::frame::framed;
 use super::{notices, store};
 use crate::state::url as state_url;
-use crate::ui::Ctx;
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 
 /// Embed mode (`?embed=WIDGET_ID`): one widget, no page chrome, filling the iframe,

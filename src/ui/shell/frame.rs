@@ -6,8 +6,8 @@ use crate::model::Report;
 use crate::state::widgets::Spec;
 use crate::state::State;
 use crate::ui::chart::OnScreen;
+use crate::ui::kit::Ctx;
 use crate::ui::widgets::{render, widget};
-use crate::ui::Ctx;
 use leptos::html::Section;
 use leptos::prelude::*;
 

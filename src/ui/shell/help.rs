@@ -4,7 +4,7 @@
 
 use crate::model::{hardware, roofline, units};
 use crate::state::hints;
-use crate::ui::Ctx;
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 
 #[component]

@@ -4,7 +4,7 @@
 
 use super::store;
 use crate::state::widgets::Spec;
-use crate::ui::Ctx;
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 

@@ -3,11 +3,12 @@
 
 use super::embed::Embed;
 use super::frame::framed;
-use super::{help, later, notices, offline, panic, store, theme};
+use super::{help, notices, offline, panic, store, theme};
 use crate::state::url as state_url;
 use crate::state::State;
+use crate::ui::kit::later;
+use crate::ui::kit::Ctx;
 use crate::ui::widgets;
-use crate::ui::Ctx;
 use leptos::prelude::*;
 
 /// Starts the app. The full page's text is already in `index.html` (it paints

@@ -2,8 +2,8 @@
 //! with the toggle; the pick is remembered in localStorage (`brrr.theme.v1`). A
 //! `theme=light|dark` in the URL (an embed in a course page) wins over both.
 
-use super::storage;
-use crate::ui::Ctx;
+use crate::ui::kit::storage;
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 
 const KEY: &str = "brrr.theme.v1";

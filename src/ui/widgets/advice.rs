@@ -5,8 +5,8 @@
 //! The words and numbers come from `model::remedies::evaluate`; nothing here
 //! decides what helps.
 
-use super::Ctx;
 use crate::model::remedies::{self, Outcome};
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 
 /// The remedies evaluated on the widget's view of the state, once per change.

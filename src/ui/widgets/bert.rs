@@ -3,14 +3,14 @@
 //! share of FLOPs against its predicted share of GPU time on the explorer's
 //! hardware, eager or fused, beside the shares Ivanov et al. measured.
 
-use super::controls::{GpuPicker, LogSlider, Toggle};
-use super::readout::Readout;
-use super::Ctx;
 use crate::model::bert::{self, ByClass, OpClass, IVANOV_2020};
 use crate::model::reference::h100;
 use crate::model::units;
 use crate::state::widgets::bert::{self as spec, field};
 use crate::ui::chart::palette::{self, bg};
+use crate::ui::kit::controls::{GpuPicker, LogSlider, Toggle};
+use crate::ui::kit::readout::Readout;
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 
 fn pct(v: f64) -> String {

@@ -2,13 +2,13 @@
 //! attention — through the model on the explorer's hardware: FLOPs, bytes,
 //! intensity, regime, time and achieved FLOP/s, and its kernels on a roofline.
 
-use super::controls::{GpuPicker, LogSlider, Select, Toggle};
 use super::roofline::{Legend, Point, RooflineData, Step};
-use super::Ctx;
 use crate::model::ops::{self};
 use crate::model::units;
 use crate::state::widgets::calculator::{self as spec, field, CalcOp};
 use crate::ui::chart::plot::{shared, PlotCanvas};
+use crate::ui::kit::controls::{GpuPicker, LogSlider, Select, Toggle};
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 
 #[component]

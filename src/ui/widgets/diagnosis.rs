@@ -6,11 +6,11 @@
 //! step at least 5 % faster per sample.
 
 use super::advice;
-use super::readout::Readout;
-use super::Ctx;
 use crate::model::limit::{self, Halving};
 use crate::model::remedies;
 use crate::model::{units, Report};
+use crate::ui::kit::readout::Readout;
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 
 #[component]

@@ -4,12 +4,12 @@
 //! double-the-batch test, how the step moves with resolution, and what
 //! FlashAttention, fusion and CUDA graphs each buy (`model::dit::advice`).
 
-use super::controls::{GpuPicker, LogSlider, Select, Toggle};
-use super::readout::Readout;
-use super::Ctx;
 use crate::model::dit::{self, DitStep};
 use crate::model::units;
 use crate::state::widgets::dit::{self as spec, field};
+use crate::ui::kit::controls::{GpuPicker, LogSlider, Select, Toggle};
+use crate::ui::kit::readout::Readout;
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 
 /// The split's parts: CSS class and words, in the bar's order.

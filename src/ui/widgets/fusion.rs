@@ -2,11 +2,11 @@
 //! accesses per element eager (2n) vs fused (2), bytes, predicted time each way and
 //! the speedup, on the tensor and hardware of the explorer.
 
-use super::controls::{GpuPicker, LogSlider};
-use super::readout::Readout;
-use super::Ctx;
 use crate::model::units;
 use crate::state::widgets::fusion::{self as spec, field};
+use crate::ui::kit::controls::{GpuPicker, LogSlider};
+use crate::ui::kit::readout::Readout;
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 
 #[component]

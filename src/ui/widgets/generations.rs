@@ -2,8 +2,6 @@
 //! the FLOP-per-byte ratio they imply, fitted doubling times, and the CPU
 //! observation (Patterson, CACM 2004) the essay starts from.
 
-use super::controls::Select;
-use super::Ctx;
 use crate::geom;
 use crate::model::generations::{self as gen, Line, Metric, PATTERSON_2004};
 use crate::model::units;
@@ -11,6 +9,8 @@ use crate::state::widgets::generations::field;
 use crate::ui::chart::backend::{AnyBackend, AnyError};
 use crate::ui::chart::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use crate::ui::chart::{self, Area, Look};
+use crate::ui::kit::controls::Select;
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 use plotters::prelude::*;
 

@@ -1,8 +1,8 @@
 //! Widget `hardware`: every preset with its datasheet numbers and source; choosing a
 //! row selects that preset everywhere.
 
-use super::Ctx;
 use crate::model::{hardware, units, Dtype};
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 
 /// What the ridge belongs to: the dtype and the units that run its matmuls.

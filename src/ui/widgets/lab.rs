@@ -18,9 +18,9 @@
 //! - afterwards: `set_view(query)` whenever the drawn state changes, `set_dark`
 //!   on every theme change.
 
-use super::Ctx;
 use crate::state::url;
-use crate::ui::shell::on_demand::{self, call};
+use crate::ui::kit::on_demand::{self, call};
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 

@@ -4,10 +4,7 @@
 //! the critical batch, and what graphs, FlashAttention and fp8 weights would buy.
 //! Every sentence comes from `model::llm::advice`.
 
-use super::controls::{GpuPicker, LogSlider, Select, Toggle};
-use super::readout::Readout;
 use super::roofline::{Point, RooflineData, Step as RoofStep};
-use super::Ctx;
 use crate::geom;
 use crate::model::llm::step::{self, LlmStep, SweepPoint};
 use crate::model::llm::view::LlmView;
@@ -17,6 +14,9 @@ use crate::state::widgets::llm::{self as spec, field};
 use crate::ui::chart::backend::{AnyBackend, AnyError};
 use crate::ui::chart::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use crate::ui::chart::{self, Area, Look};
+use crate::ui::kit::controls::{GpuPicker, LogSlider, Select, Toggle};
+use crate::ui::kit::readout::Readout;
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};

@@ -3,13 +3,13 @@
 //! modelled step) and a chart of model against measured tokens/s with the ±20 %
 //! band. The rows are fixed: computed once when the widget is built.
 
-use super::readout::Readout;
-use super::Ctx;
 use crate::model::llm::measured::{self, Compared};
 use crate::model::units;
 use crate::ui::chart::backend::{AnyBackend, AnyError};
 use crate::ui::chart::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use crate::ui::chart::{self, Area, Look};
+use crate::ui::kit::readout::Readout;
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 use plotters::prelude::*;
 

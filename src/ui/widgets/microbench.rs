@@ -5,14 +5,14 @@
 //! compute-bound regions shaded, the crossover and the launch's share read out.
 //! Every sentence comes from `model::microbench::Bench` for the current state.
 
-use super::readout::Readout;
-use super::Ctx;
 use crate::model::microbench::{self, Overlay};
 use crate::model::{units, Bound, Dtype, Regime};
 use crate::state::widgets::microbench::{self as spec, ELEMS as MB_ELEMS};
 use crate::ui::chart::backend::{AnyBackend, AnyError};
 use crate::ui::chart::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use crate::ui::chart::{self, Area, Look};
+use crate::ui::kit::readout::Readout;
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 use plotters::prelude::*;
 
@@ -137,7 +137,7 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
 
     view! {
         <div class="mb-controls">
-            <super::controls::GpuPicker ctx=ctx id="mb-hw"/>
+            <crate::ui::kit::controls::GpuPicker ctx=ctx id="mb-hw"/>
             <div class="row">
                 <label for="mb_dtype">"Dtype"</label>
                 <select id="mb_dtype" on:change=on_dtype prop:value=move || dtype.get().used.id()>

@@ -1,13 +1,13 @@
-//! The essay's widgets: one view file per registered widget (its name in
-//! `state::widgets`' registry), the parts several share (controls, readouts,
-//! the roofline chart, "Compare GPUs", the scaling chart), and [`VIEWS`], each
-//! registered widget's view in registry order.
+//! The essay's widgets, above the kit and the chart layer: one view file per
+//! registered widget (its name in `state::widgets`' registry), the parts several
+//! share (the roofline chart, "Compare GPUs", the scaling chart, the remedy
+//! items, the explorer's readouts), and [`VIEWS`], each registered widget's view
+//! in registry order.
 
 pub mod advice;
 pub mod bert;
 pub mod calculator;
 pub mod compare;
-pub mod controls;
 pub mod diagnosis;
 pub mod dit;
 pub mod explorer;
@@ -20,7 +20,6 @@ pub mod llm;
 pub mod llm_measured;
 pub mod microbench;
 pub mod overhead;
-pub mod readout;
 pub mod readouts;
 pub mod remedies;
 pub mod roofline;
@@ -28,7 +27,7 @@ pub mod scaling;
 pub mod tensor_cores;
 pub mod trace;
 
-use super::Ctx;
+use super::kit::Ctx;
 use crate::state::widgets::{Spec, WIDGETS};
 use leptos::prelude::*;
 

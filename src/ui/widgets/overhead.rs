@@ -2,9 +2,6 @@
 //! launch) and the GPU lane running them, simulated for the explorer's workload;
 //! GPU-Util, the double-the-batch diagnostic, and remedy toggles.
 
-use super::controls::{GpuPicker, Toggle};
-use super::readout::Readout;
-use super::Ctx;
 use crate::model::overhead::{self, CpuPart, OverheadRun};
 use crate::model::reference::h100;
 use crate::model::{units, Bound};
@@ -12,6 +9,9 @@ use crate::state::widgets::overhead::{self as spec, field};
 use crate::ui::chart::palette::{self, bg, rgb};
 use crate::ui::chart::plot::{csv, plot_with, shared, Plot, PlotCanvas};
 use crate::ui::chart::{Area, Look};
+use crate::ui::kit::controls::{GpuPicker, Toggle};
+use crate::ui::kit::readout::Readout;
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 use plotters::prelude::*;
 

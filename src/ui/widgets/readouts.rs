@@ -1,8 +1,8 @@
 //! The explorer's key numbers (each a `data-metric` / `data-value` readout, a
 //! public contract) and the per-kernel table.
 
-use super::Ctx;
 use crate::model::{units, Bound, Report};
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 
 /// A readout: visible text plus the raw value in SI base units for machines.

@@ -7,9 +7,9 @@
 //! carries `data-remedy` and its contract).
 
 use super::advice;
-use super::Ctx;
 use crate::model::remedies::{self, Change, Outcome, RemedyId};
 use crate::model::{units, Regime};
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 
 const ROWS: [(Regime, &str); 3] = [

@@ -1,13 +1,13 @@
 //! The roofline chart: memory roof, matmul and pointwise ceilings, and kernels as
 //! points. Used by the explorer (the current step) and the op calculator.
 
-use super::Ctx;
 use crate::geom::{self, Along, Pt, Rect, ROOFLINE_X as X, ROOFLINE_Y as Y};
 use crate::model::{units, Bound, Machine, Regime, Report, Unit};
 use crate::ui::chart::backend::{AnyBackend, AnyError};
 use crate::ui::chart::palette::{self, rgb};
 use crate::ui::chart::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use crate::ui::chart::{self, Area, Look};
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};

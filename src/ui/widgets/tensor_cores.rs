@@ -2,9 +2,9 @@
 //! units, for the selected preset, scaled by the peak slider. The same two roofs are
 //! drawn on the roofline explorer.
 
-use super::Ctx;
 use crate::model::units;
 use crate::state::widgets::tensor_cores as spec;
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 
 #[component]
@@ -15,7 +15,7 @@ pub fn TensorCores(ctx: Ctx) -> impl IntoView {
     let ratio = Memo::new(move |_| ctx.view.with(spec::ratio));
     let max = move || rows.with(|r| r.iter().map(|x| x.1).fold(1.0, f64::max));
     view! {
-        <super::controls::GpuPicker ctx=ctx id="tc-hw"/>
+        <crate::ui::kit::controls::GpuPicker ctx=ctx id="tc-hw"/>
         <p>
             "Matrix multiplies run on dedicated tensor (matrix) cores; everything else runs on the general "
             "units, and a plain multiply is not a fused multiply-add, so it gets half their advertised rate."

@@ -8,8 +8,8 @@
 //! `data-trace-state="error"`) and the rest of the page is untouched. The page's
 //! theme is passed on at mount and on every change (`set_dark`).
 
-use super::Ctx;
-use crate::ui::shell::on_demand::{self, call};
+use crate::ui::kit::on_demand::{self, call};
+use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 

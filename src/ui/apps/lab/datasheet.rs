@@ -10,7 +10,7 @@
 use crate::gpu::results::LabRun;
 use crate::gpu::{analysis, datasheet};
 use crate::model::hardware;
-use crate::ui::widgets::readout::Readout;
+use crate::ui::kit::readout::Readout;
 use leptos::prelude::*;
 
 /// `choice`: the preset the user picked (`Some("")` = none), `None` = the guess.

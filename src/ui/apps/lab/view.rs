@@ -7,7 +7,7 @@ use crate::gpu::analysis::rows;
 use crate::gpu::results::{AdapterInfo, Dt, LabRun, Op};
 use crate::gpu::table::{self, Cells};
 use crate::model::units;
-use crate::ui::widgets::readout::Readout;
+use crate::ui::kit::readout::Readout;
 use leptos::prelude::*;
 
 #[component]

@@ -10,7 +10,7 @@
 //! (`trace::report::Row` as JSON, read back with the small JSON reader
 //! `gpu::json`). The readouts are the CLI's `--json` fields, unrounded.
 
-use crate::ui::widgets::readout::Readout;
+use crate::ui::kit::readout::Readout;
 mod charts;
 mod row;
 

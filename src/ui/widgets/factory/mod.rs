@@ -18,12 +18,12 @@
 
 mod draw;
 
-use super::Ctx;
 use crate::factory::{Storyboard, PERIOD_S};
 use crate::js::OnScreenWatch;
 use crate::model::{remedies, units, Shares};
 use crate::state::{limits, State};
 use crate::ui::chart;
+use crate::ui::kit::Ctx;
 use draw::{layout, render, Vars};
 use leptos::html::Canvas;
 use leptos::prelude::*;

@@ -1,97 +1,13 @@
-//! The explorer's controls: hardware, dtype, workload, fusion, and the log-scale
-//! sliders with typed number boxes.
+//! The controls every widget builds with, each bound to the one shared state:
+//! the preset select ([`HwSelect`], a widget's [`GpuPicker`]), the log-scale
+//! slider with its typed number box ([`LogSlider`], for a `Field`), the checkbox
+//! ([`Toggle`], a `FlagField`) and the select ([`Select`], a `ChoiceField`).
 
-use super::Ctx;
-use crate::model::achievable::{self, Roof};
-use crate::model::{hardware, units, Dtype, Workload};
+use super::ctx::Ctx;
+use crate::model::hardware;
 use crate::state::fields::Field;
 use crate::state::params::{Choice, ChoiceField, FlagField};
-use crate::state::widgets::explorer;
-use crate::ui::shell::later::Later;
 use leptos::prelude::*;
-
-/// The two groups, hardware and workload, each built in a task of its own
-/// after the explorer's chart ([`Later`]).
-#[component]
-pub fn Controls(ctx: Ctx) -> impl IntoView {
-    view! {
-        <Later><HardwareControls ctx=ctx/></Later>
-        <Later><WorkloadControls ctx=ctx/></Later>
-    }
-}
-
-#[component]
-fn HardwareControls(ctx: Ctx) -> impl IntoView {
-    let state = ctx.state;
-    let hw = Memo::new(move |_| state.with(|s| s.setting.hw.id));
-    let dtype = Memo::new(move |_| state.with(|s| s.setting.dtype));
-    let roof = Memo::new(move |_| state.with(|s| s.setting.roof));
-
-    let on_dtype = move |ev| {
-        if let Some(d) = Dtype::from_id(&event_target_value(&ev)) {
-            state.update(|s| s.select_dtype(d));
-        }
-    };
-    let source = Memo::new(move |_| state.with(|s| s.setting.hw.source));
-
-    view! {
-        <h4 class="panel-title">"Hardware"</h4>
-        <div class="row">
-            <label for="hw">"Preset"</label>
-            <HwSelect ctx=ctx id="hw"/>
-            <button id="reset" class="small" title="Restore every control to its default"
-                on:click=move |_| state.set(crate::state::State::default())>"Reset"</button>
-        </div>
-        <p class="source" title="Source of the numbers">{move || source.get()}</p>
-        <div class="row">
-            <label for="roof">"Roofs"</label>
-            <select id="roof" on:change=move |ev| {
-                if let Some(r) = Roof::from_id(&event_target_value(&ev)) {
-                    state.update(|s| s.setting.roof = r);
-                }
-            } prop:value=move || roof.get().id()>
-                {Roof::ALL.into_iter().map(|r| view! {
-                    <option value=r.id() selected=move || roof.get() == r>{r.label()}</option>
-                }).collect_view()}
-            </select>
-        </div>
-        {move || (roof.get() == Roof::Achievable).then(|| view! {
-            <p class="source" id="roof-source" title="Achievable fractions">
-                {move || state.with(|s| {
-                    let f = achievable::fractions(s.setting.hw);
-                    format!(
-                        "Achievable: bandwidth {}, matmul {} ({}), pointwise {} of the datasheet; {}",
-                        units::percent(f.bw),
-                        units::percent(f.matmul(s.setting.dtype)),
-                        s.setting.dtype.id(),
-                        units::percent(f.pointwise),
-                        f.source
-                    )
-                })}
-            </p>
-        })}
-        <div class="row">
-            <label for="dtype">"Dtype"</label>
-            <select id="dtype" on:change=on_dtype prop:value=move || dtype.get().id()>
-                {move || {
-                    let p = hardware::preset(hw.get()).unwrap_or_else(hardware::default_preset);
-                    p.dtypes()
-                        .map(|d| {
-                            view! {
-                                <option value=d.id() selected=move || dtype.get() == d>
-                                    {d.label()}
-                                </option>
-                            }
-                        })
-                        .collect_view()
-                }}
-            </select>
-        </div>
-        <LogSlider ctx=ctx field=explorer::FLOPS/>
-        <LogSlider ctx=ctx field=explorer::BW/>
-        <LogSlider ctx=ctx field=explorer::OVERHEAD/>
-    }
-}
 
 /// The hardware preset select: option values are the preset ids (the explorer's
 /// `#hw`, and a compact copy in each widget that depends on the GPU), all bound to
@@ -133,62 +49,6 @@ pub fn GpuPicker(ctx: Ctx, id: &'static str) -> impl IntoView {
         <div class="row">
             <label for=id>"GPU"</label>
             <HwSelect ctx=ctx id=id/>
-        </div>
-    }
-}
-
-#[component]
-fn WorkloadControls(ctx: Ctx) -> impl IntoView {
-    let state = ctx.state;
-    let workload = Memo::new(move |_| state.with(|s| s.setting.shape.workload));
-    let fused = Memo::new(move |_| state.with(|s| s.setting.shape.fused));
-    let on_workload = move |ev| {
-        if let Some(w) = Workload::from_id(&event_target_value(&ev)) {
-            state.update(|s| s.setting.shape.workload = w);
-        }
-    };
-    view! {
-        <h4 class="panel-title">"Workload"</h4>
-        <div class="row">
-            <label for="workload">"Step"</label>
-            <select id="workload" on:change=on_workload prop:value=move || workload.get().id()>
-                {Workload::ALL
-                    .into_iter()
-                    .map(|w| {
-                        view! {
-                            <option value=w.id() selected=move || workload.get() == w>
-                                {w.label()}
-                            </option>
-                        }
-                    })
-                    .collect_view()}
-            </select>
-        </div>
-        <LogSlider ctx=ctx field=explorer::BATCH/>
-        <LogSlider ctx=ctx field=explorer::HIDDEN/>
-        <LogSlider ctx=ctx field=explorer::OPS/>
-        <div class="row toggle">
-            <input
-                type="checkbox"
-                id="fused"
-                prop:checked=move || fused.get()
-                on:change=move |ev| {
-                    let on = event_target_checked(&ev);
-                    state.update(|s| s.setting.shape.fused = on);
-                }
-            />
-            <label for="fused">
-                "Fuse the pointwise chain "
-                <span class="hint">
-                    {move || {
-                        if fused.get() {
-                            "(one kernel: read once, write once)"
-                        } else {
-                            "(eager: one kernel per op, each reads and writes memory)"
-                        }
-                    }}
-                </span>
-            </label>
         </div>
     }
 }

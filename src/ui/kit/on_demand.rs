@@ -86,11 +86,11 @@ impl Stage {
 /// mounts it; the page's theme goes to its `set_dark` on every change. Returns the
 /// stage (for the stand-in) and the module once loaded.
 pub fn when_on_screen(
-    ctx: crate::ui::Ctx,
+    ctx: super::ctx::Ctx,
     host: NodeRef<leptos::html::Div>,
     js: &'static str,
     wasm: &'static str,
-    mount: fn(&JsValue, web_sys::HtmlElement, crate::ui::Ctx) -> Result<(), String>,
+    mount: fn(&JsValue, web_sys::HtmlElement, super::ctx::Ctx) -> Result<(), String>,
 ) -> (RwSignal<Stage>, StoredValue<Option<JsValue>, LocalStorage>) {
     let stage = RwSignal::new(Stage::Waiting);
     let module = StoredValue::new_local(None::<JsValue>);
