@@ -147,18 +147,22 @@ pub fn parallel(s: &State) -> llm::Parallel {
 /// THE WIDGET'S ONE MODEL CALL: everything it shows ([`llm::view::widget`]);
 /// what is only drawn where `drawn`.
 pub fn view(s: &State, drawn: bool) -> LlmView {
-    llm::view::widget(&asked(s), &s.setting, &s.hw_name(), drawn)
+    llm::view::widget(&asked(s), &s.beyond(), &s.hw_name(), drawn)
 }
 
-/// One row of "Compare GPUs": this state's step on a preset's setting.
-pub fn compare_row(s: &State, on: &Setting) -> Row {
-    let st = step::run(&run(s), on);
-    Row {
+/// One row of "Compare GPUs": this state's step on a preset's setting; none
+/// on a preset the one dtype rule refuses these weights or this cache on
+/// (`LlmRun::check_on`: fp8 on a GPU without fp8).
+pub fn compare_row(s: &State, on: &Setting) -> Result<Row, String> {
+    let r = run(s);
+    r.check_on(on.hw)?;
+    let st = step::run(&r, on);
+    Ok(Row {
         step: st.wall,
         rate: st.tokens_per_s,
         fit: Some((st.fits, st.fit.over(), st.fit.max_batch)),
         regime: st.regime,
-    }
+    })
 }
 
 pub const SPEC: Spec = Spec {
@@ -199,7 +203,7 @@ mod tests {
     #[test]
     fn view_is_what_the_separate_calls_gave() {
         for s in states() {
-            let (set, name) = (s.setting, s.hw_name());
+            let (set, name) = (s.beyond(), s.hw_name());
             let v = view(&s, true);
             let r = run(&s);
             let st = step::run(&r, &set);

@@ -122,8 +122,8 @@ pub fn roof_summary(m: &Machine, hw: &Preset, dt: Dtype, roof: Roof, pts: &[Poin
         let (achieved, intensity) = (flops / secs, flops / bytes);
         let attainable = m.matmul_flops.min(m.bw * intensity);
         out.push(format!(
-            "The matmul, conv and attention kernels placed here ({} calls) did {} in {}: {} at {} FLOP per byte, {} of the {} allows there ({}, {} roofs: {}).",
-            calls,
+            "The matmul, conv and attention kernels placed here ({}) did {} in {}: {} at {} FLOP per byte, {} of the {} allows there ({}, {} roofs: {}).",
+            units::count(u32::try_from(calls).unwrap_or(u32::MAX), "call", "calls"),
             units::si(flops, "FLOP"),
             units::si(secs, "s"),
             units::si(achieved, "FLOP/s"),
@@ -141,8 +141,9 @@ pub fn roof_summary(m: &Machine, hw: &Preset, dt: Dtype, roof: Roof, pts: &[Poin
         .count();
     if above > 0 {
         out.push(format!(
-            "{above} of the {} points sit above their roof: their op moved fewer bytes than its shapes count (a cache hit, a broadcast, an in-place op) or did less than they imply; the roofline bounds what the counted work could take, not these kernels.",
-            pts.len()
+            "{above} of the {} {} above their roof: their op moved fewer bytes than its shapes count (a cache hit, a broadcast, an in-place op) or did less than they imply; the roofline bounds what the counted work could take, not these kernels.",
+            units::count(pts.len() as u32, "point", "points"),
+            if above == 1 { "sits" } else { "sit" }
         ));
     }
     out
@@ -384,11 +385,11 @@ pub fn TraceCharts(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoVi
     let roof_label = Signal::derive(move || {
         roof_data.with(|d| match (d, hw.get()) {
             (Some((dt, r)), Some(hw)) => format!(
-                "The trace's kernels on the {} roofline ({}, {} roofs): {} points, one per aten op and kernel name, at the FLOP/s they achieved",
+                "The trace's kernels on the {} roofline ({}, {} roofs): {}, one per aten op and kernel name, at the FLOP/s they achieved",
                 hw.name,
                 dt.label(),
                 roof.get().id(),
-                r.kernels.len()
+                units::count(r.kernels.len() as u32, "point", "points")
             ),
             _ => String::new(),
         })
@@ -411,12 +412,12 @@ pub fn TraceCharts(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoVi
             Some(if hw.get().is_none() {
                 "No roofline: the trace's GPU matches no preset. Pick the GPU it ran on above to place its kernels.".to_string()
             } else if c.placed.is_empty() {
-                format!("None of the {} kernels could be placed: the trace has no recorded shapes (profile with record_shapes=True) or no op this page can count FLOPs for.", units::sig3(all))
+                format!("None of the {} could be placed: the trace has no recorded shapes (profile with record_shapes=True) or no op this page can count FLOPs for.", units::amount(all, "kernel", "kernels"))
             } else {
                 format!(
-                    "{} of {} kernels placed by their op's shapes; the other {} are not on the chart (no shapes, or an op whose FLOPs this page does not count).",
+                    "{} of {} placed by their op's shapes; the other {} are not on the chart (no shapes, or an op whose FLOPs this page does not count).",
                     units::sig3(placed),
-                    units::sig3(all),
+                    units::amount(all, "kernel", "kernels"),
                     units::sig3((all - placed).max(0.0))
                 )
             })
@@ -454,8 +455,8 @@ pub fn TraceCharts(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoVi
             let Some(t) = t else { return String::new() };
             let (a, b) = win.get();
             format!(
-                "Timeline of the busiest second: {} lanes (GPU streams and the launching CPU thread) from {} ms to {} ms",
-                t.lanes.len(),
+                "Timeline of the busiest second: {} (GPU streams and the launching CPU thread) from {} ms to {} ms",
+                units::count(t.lanes.len() as u32, "lane", "lanes"),
                 units::sig3(a * 1e3),
                 units::sig3(b * 1e3)
             )
