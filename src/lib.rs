@@ -2,6 +2,7 @@
 //!
 //! - [`model`]: the pure functional core (no web imports), tested natively.
 //! - [`state`]: app state and the URL codec (a public, stable contract).
+//! - [`colour`]: WCAG contrast and the legible text colour the charts draw with.
 //! - [`csv`]: CSV written and read in one place (charts' and lab's exports).
 //! - [`factory`]: the factory analogy's storyboard (what the animated picture
 //!   shows at each instant), tested natively.
@@ -14,6 +15,7 @@
 //! - `js`: the JS glue `ui` and `gpu::web` share (wasm32 only).
 //! - `ui`: the Leptos shell (wasm32 only).
 
+pub mod colour;
 pub mod csv;
 pub mod factory;
 pub mod geom;

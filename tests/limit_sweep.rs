@@ -50,6 +50,34 @@ fn check_words(texts: &[String], regime: Regime, what: &str) {
         for r in named_regimes(t) {
             assert_eq!(r, regime, "{what}: “{t}” names {r:?}");
         }
+        check_plurals(t, what);
+    }
+}
+
+/// No count of one with its noun in the plural ("1 GPUs", "1 collectives"):
+/// every count goes through `units::count` (issue 35 item 9).
+fn check_plurals(t: &str, what: &str) {
+    const NOUNS: [&str; 10] = [
+        "GPUs",
+        "lanes",
+        "collectives",
+        "stages",
+        "pipeline stages",
+        "sequences",
+        "tokens",
+        "kernels",
+        "layers",
+        "heads",
+    ];
+    for noun in NOUNS {
+        let one = format!("1 {noun}");
+        for (i, _) in t.match_indices(&one) {
+            let before = t[..i].chars().last();
+            let after = t[i + one.len()..].chars().next();
+            let whole = !before.is_some_and(|c| c.is_ascii_digit() || c == '.' || c == ',')
+                && !after.is_some_and(|c| c.is_alphanumeric());
+            assert!(!whole, "{what}: “{t}” says {one}");
+        }
     }
 }
 

@@ -257,11 +257,11 @@ analysed and written to --json); 1 when OUT cannot be written.";
         if let Some(tl) = &d.timeline {
             let spans: usize = tl.lanes.iter().map(|l| l.spans.len()).sum();
             s += &format!(
-                "  busiest       {:.6} s to {:.6} s: {} lanes, {} spans{}\n",
+                "  busiest       {:.6} s to {:.6} s: {}, {}{}\n",
                 tl.start_s,
                 tl.end_s,
-                tl.lanes.len(),
-                spans,
+                brrr::model::units::count(tl.lanes.len() as u32, "lane", "lanes"),
+                brrr::model::units::count(spans as u32, "span", "spans"),
                 if tl.merged {
                     " (neighbours merged)"
                 } else {

@@ -117,8 +117,22 @@ impl Preset {
         self.fp32_vector / 2.0
     }
 
+    /// THE dtype-support rule, which every widget follows (the explorer's
+    /// `dtype`, the llm widget's weights and KV cache and its Compare GPUs rows,
+    /// the remedies, the microbenchmark): a preset runs a dtype where it has a
+    /// matmul peak for it. [`Preset::check`] is the same rule with its reason.
     pub fn supports(&self, dtype: Dtype) -> bool {
         self.matmul_peak(dtype).is_some()
+    }
+
+    /// [`Preset::supports`] with the reason the page shows where it does not:
+    /// "Apple M2 Max has no fp8 mode".
+    pub fn check(&self, dtype: Dtype) -> Result<(), String> {
+        if self.supports(dtype) {
+            Ok(())
+        } else {
+            Err(format!("{} has no {} mode", self.name, dtype.id()))
+        }
     }
 
     pub fn dtypes(&self) -> impl Iterator<Item = Dtype> + '_ {

@@ -217,6 +217,15 @@ pub fn stops_paying(walls: &[(u32, f64)]) -> Option<u32> {
         .map(|w| w[0].0)
 }
 
+/// Where adding GPUs stops paying, in words (the widgets' readout): "1 GPU",
+/// "4 GPUs", or "not up to 8" where every doubling pays.
+pub fn stops_words(at: Option<u32>) -> String {
+    match at {
+        Some(n) => super::units::count(n, "GPU", "GPUs"),
+        None => format!("not up to {}", DEGREES[DEGREES.len() - 1]),
+    }
+}
+
 /// Scaling efficiency: the speedup from `base` GPUs (wall `t_base`) to `n`
 /// GPUs (wall `t_n`), divided by the `n / base` more GPUs; 1 is perfect.
 pub fn efficiency(base: u32, t_base: f64, n: u32, t_n: f64) -> f64 {
@@ -442,6 +451,9 @@ mod tests {
             Some(2)
         );
         assert_eq!(stops_paying(&[(1, 10.0), (2, 9.5)]), Some(1));
+        assert_eq!(stops_words(Some(1)), "1 GPU");
+        assert_eq!(stops_words(Some(4)), "4 GPUs");
+        assert_eq!(stops_words(None), "not up to 8");
         assert!((efficiency(1, 10.0, 4, 2.5) - 1.0).abs() < 1e-12);
         assert!((efficiency(2, 10.0, 8, 5.0) - 0.5).abs() < 1e-12);
     }

@@ -117,9 +117,30 @@ pub fn percent(share: f64) -> String {
 }
 
 /// A count with its noun in the right number: `(1, "kernel", "kernels")` ->
-/// `"1 kernel"`, `(9, "kernel", "kernels")` -> `"9 kernels"`.
+/// `"1 kernel"`, `(9, "kernel", "kernels")` -> `"9 kernels"`. THE plural rule:
+/// every count the page writes beside its noun goes through here (or
+/// [`amount`], [`noun`]).
 pub fn count(n: u32, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+    format!("{n} {}", noun(f64::from(n), one, many))
+}
+
+/// A quantity that need not be whole (three significant digits, [`sig3`]) with
+/// its noun: `(1.0, "token", "tokens")` -> `"1 token"`, `(2.5e3, …)` ->
+/// `"2500 tokens"`.
+pub fn amount(v: f64, one: &'static str, many: &'static str) -> String {
+    let text = sig3(v);
+    let noun = if text == "1" { one } else { many };
+    format!("{text} {noun}")
+}
+
+/// The noun for `n` of it: singular for exactly one, plural otherwise (zero
+/// included: "0 kernels").
+pub fn noun<'a>(n: f64, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1.0 {
+        one
+    } else {
+        many
+    }
 }
 
 /// Why a typed number was rejected.
@@ -220,6 +241,12 @@ mod tests {
         assert_eq!(count(0, "kernel", "kernels"), "0 kernels");
         assert_eq!(count(1, "kernel", "kernels"), "1 kernel");
         assert_eq!(count(9, "launch", "launches"), "9 launches");
+        assert_eq!(amount(1.0, "token", "tokens"), "1 token");
+        assert_eq!(amount(0.9999, "token", "tokens"), "1 token");
+        assert_eq!(amount(2.5e3, "token", "tokens"), "2500 tokens");
+        assert_eq!(amount(0.5, "token", "tokens"), "0.5 tokens");
+        assert_eq!(noun(1.0, "GPU", "GPUs"), "GPU");
+        assert_eq!(noun(0.0, "GPU", "GPUs"), "GPUs");
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod parse;
 pub mod url;
 pub mod widgets;
 
+use crate::model::achievable::Roof;
 use crate::model::{self, hardware, Dtype, Machine, Preset, Report, Setting};
 pub use widgets::Widgets;
 
@@ -36,6 +37,12 @@ pub struct State {
     pub gpu_name: String,
     /// The essay widgets' own controls.
     pub widgets: Widgets,
+    /// Whether the reader chose the roofs (a `roof` key, or the roofs select):
+    /// then `setting.roof` applies to every widget. Otherwise the essay's
+    /// widgets draw the datasheet's idealisation (`setting.roof` is the
+    /// datasheet's) and those beyond the essay (llm, dit, serving) open on the
+    /// roofs a real run gets ([`State::beyond`]).
+    pub roof_set: bool,
 }
 
 impl Default for State {
@@ -51,6 +58,45 @@ impl State {
             setting: widgets::explorer::default_setting(hw),
             gpu_name: String::new(),
             widgets: Widgets::default(),
+            roof_set: false,
+        }
+    }
+
+    /// The roofs as the roofs select shows them: `None`, each widget its own
+    /// (the essay's on the datasheet, those beyond it achievable); `Some`, the
+    /// one the reader chose for every widget.
+    pub fn roof_choice(&self) -> Option<Roof> {
+        self.roof_set.then_some(self.setting.roof)
+    }
+
+    /// Choose the roofs ([`State::roof_choice`]).
+    pub fn choose_roof(&mut self, roof: Option<Roof>) {
+        self.roof_set = roof.is_some();
+        self.setting.roof = roof.unwrap_or(Roof::Datasheet);
+    }
+
+    /// Which roofs the widgets beyond the essay run on, in words (each of them
+    /// says so).
+    pub fn beyond_roof_words(&self) -> &'static str {
+        match self.roof_choice() {
+            None => "on achievable roofs, what real kernels reach (the essay's widgets keep the datasheet peaks; the explorer's Roofs select picks one for every widget)",
+            Some(Roof::Achievable) => "on achievable roofs, as the explorer's Roofs select says",
+            Some(Roof::Datasheet) => "on the datasheet peaks, as the explorer's Roofs select says (real kernels reach less)",
+        }
+    }
+
+    /// The setting the widgets beyond the essay (llm, dit, serving) run on: the
+    /// explorer's, on the roof the reader chose, else on the achievable roofs
+    /// (what real kernels reach: those widgets' figures are compared with real
+    /// runs, which no datasheet peak predicts).
+    pub fn beyond(&self) -> Setting {
+        Setting {
+            roof: if self.roof_set {
+                self.setting.roof
+            } else {
+                Roof::Achievable
+            },
+            ..self.setting
         }
     }
 
@@ -90,6 +136,13 @@ impl State {
         for w in widgets::WIDGETS {
             if let Some(follow) = w.on_gpu {
                 follow(self, before);
+            }
+        }
+        // a widget's value the new GPU cannot run (fp8 weights on a GPU without
+        // fp8) falls back to its default, as the explorer's dtype does
+        for p in widgets::PARAMS {
+            if p.check(self, (p.get)(self)).is_err() {
+                (p.set)(self, p.default_value());
             }
         }
         if !t.hw.is_measured() {

@@ -132,6 +132,13 @@ pub trait Choice: Copy + PartialEq + Send + Sync + 'static {
     fn from_id(id: &str) -> Option<Self> {
         Self::ALL.iter().copied().find(|v| v.id() == id)
     }
+    /// The preset dtype this value needs (the llm widget's fp8 weights and
+    /// cache need fp8), checked by the one dtype rule, `Preset::check`: the
+    /// codec refuses it on a GPU without it, a GPU change falls back from it and
+    /// the select greys it out ([`WParam::check`]). `None`: runs anywhere.
+    fn needs(self) -> Option<Dtype> {
+        None
+    }
 }
 
 /// A fieldless enum implementing [`Choice`]: `Variant = "url-id" "label"`.
@@ -157,7 +164,7 @@ pub(crate) use choice_enum;
 /// A model enum as a choice: its variants and URL ids are the model's (`ALL`
 /// order = the model's `IDS` order, tested), its labels are the control's.
 macro_rules! model_choice {
-    ($t:ident { $($var:ident = $label:literal,)* }) => {
+    ($t:ident { $($var:ident = $label:literal,)* } $(needs $needs:path)?) => {
         impl $crate::state::params::Choice for $t {
             const ALL: &'static [Self] = &[$($t::$var,)*];
             const IDS: &'static [&'static str] = &$t::IDS;
@@ -167,6 +174,9 @@ macro_rules! model_choice {
             fn label(self) -> &'static str {
                 match self { $($t::$var => $label,)* }
             }
+            $(fn needs(self) -> Option<$crate::model::Dtype> {
+                $needs(self)
+            })?
         }
     };
 }
@@ -255,9 +265,30 @@ pub struct WParam {
     pub kind: WKind,
     pub get: fn(&State) -> u32,
     pub set: fn(&mut State, u32),
+    /// The preset dtype a value needs ([`Choice::needs`]; `None` for most).
+    pub needs: fn(u32) -> Option<Dtype>,
 }
 
 impl WParam {
+    /// THE dtype rule for a widget's value: `Err` (the reason, "Apple M2 Max
+    /// has no fp8 mode") where it needs a dtype the state's GPU lacks.
+    pub fn check(&self, s: &State, v: u32) -> Result<(), String> {
+        match (self.needs)(v) {
+            Some(d) => s.setting.hw.check(d),
+            None => Ok(()),
+        }
+    }
+
+    /// Its default value.
+    pub fn default_value(&self) -> u32 {
+        match self.kind {
+            WKind::Int { default, .. } => default,
+            WKind::Flag { default } => u32::from(default),
+            WKind::Choice { default, .. } => default,
+            WKind::Milli { .. } => 0,
+        }
+    }
+
     /// Parse a URL value; `Err` is the reason shown to the user.
     pub fn parse(&self, v: &str) -> Result<u32, String> {
         match self.kind {
@@ -375,6 +406,17 @@ macro_rules! param_kind {
         }
     };
 }
+macro_rules! param_needs {
+    (Choice [$t:ty]) => {
+        |v| {
+            <$t as $crate::state::params::Choice>::from_index(v)
+                .and_then($crate::state::params::Choice::needs)
+        }
+    };
+    ($kind:ident []) => {
+        |_| None
+    };
+}
 macro_rules! param_get {
     (Int $v:expr) => {
         $v
@@ -445,7 +487,9 @@ macro_rules! param_slider {
     };
     ($kind:ident $v:ident $f:ident) => {};
 }
-pub(crate) use {param_field, param_get, param_kind, param_set, param_slider, param_ty};
+pub(crate) use {
+    param_field, param_get, param_kind, param_needs, param_set, param_slider, param_ty,
+};
 
 /// A widget's parameter table, in its state file: one row per parameter,
 /// `field: Kind [range] = default, "url_key", "label";`, under `in NAME`, the
@@ -475,6 +519,7 @@ macro_rules! params {
                 kind: $crate::state::params::param_kind!($kind [$($t)?] [$($min, $max)?] $d),
                 get: |s| $crate::state::params::param_get!($kind s.widgets.$w.$f),
                 set: |s, v| { $crate::state::params::param_set!($kind [$($t)?] s.widgets.$w.$f, v) },
+                needs: $crate::state::params::param_needs!($kind [$($t)?]),
             },
         )*];
 

@@ -97,7 +97,8 @@ pub fn decode(query: &str) -> (State, Vec<Notice>) {
     }
     for p in widgets::PARAMS {
         if let Some(v) = get(p.key) {
-            match p.parse(v) {
+            // the value, then the one dtype rule on the GPU the explorer's keys chose
+            match p.parse(v).and_then(|x| p.check(&s, x).map(|()| x)) {
                 Ok(x) => (p.set)(&mut s, x),
                 Err(reason) => bad(p.key, v, reason),
             }

@@ -193,9 +193,10 @@ test('phone (390 × 844): the roofline stays on screen, unobstructed, while each
         pin: { top: pin.top, height: pin.height }, line: { text: line.innerText, top: lr.top, bottom: lr.bottom, h: lr.height },
         regime: document.querySelector('[data-metric="regime"]').innerText };
     }, id);
-    // README's promise: the whole pinned block within 40 % of the screen, and the
+    // README's promise: the whole pinned block within 46 % of the screen (the
+    // answer, the whole chart, its exports and legend: issue 35), and the
     // headline's answer in it (the headline itself has scrolled away)
-    assert.ok(g.pin.height <= 0.4 * g.vh + 0.5, `${id}: the pinned chart is ${g.pin.height.toFixed(0)} px of ${g.vh}`);
+    assert.ok(g.pin.height <= 0.46 * g.vh + 0.5, `${id}: the pinned chart is ${g.pin.height.toFixed(0)} px of ${g.vh}`);
     assert.ok(g.line.h > 0 && g.line.top >= 0 && g.line.bottom <= g.pin.top + g.pin.height, `${id}: the pinned headline is not shown (${JSON.stringify(g.line)})`);
     assert.ok(g.line.text.includes(g.regime), `${id}: pinned "${g.line.text}" vs headline "${g.regime}"`);
     assert.ok(g.scrollY > 200, `${id}: the page did not scroll (${g.scrollY})`);

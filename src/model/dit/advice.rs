@@ -41,8 +41,8 @@ pub fn split(st: &DitStep) -> String {
             .unwrap_or("")
     };
     format!(
-        "{} tokens per sample; attention {} ({}), MLP {} ({}), pointwise {} ({}), fixed costs per kernel (launch waits, kernel floors) {}{}. {}",
-        units::sig3(st.tokens),
+        "{} per sample; attention {} ({}), MLP {} ({}), pointwise {} ({}), fixed costs per kernel (launch waits, kernel floors) {}{}. {}",
+        units::amount(st.tokens, "token", "tokens"),
         units::percent(sh.attention),
         roof(Class::Attention),
         units::percent(sh.mlp),
@@ -69,12 +69,16 @@ pub fn parallel(st: &DitStep, sc: &super::DitScaling) -> Vec<String> {
     if r.sp > 1 {
         let kind = super::SpKind::of(r);
         out.push(format!(
-            "On {} GPUs over {}, attention is spread by {}{}: {} of the step waits on the other GPUs, {} attention.",
-            r.sp,
+            "On {} over {}, attention is spread by {}{}: {} of the step waits on the other GPUs, {} attention.",
+            units::count(r.sp, "GPU", "GPUs"),
             r.link.name,
             kind.words(),
             if kind == super::SpKind::Ring {
-                format!(" ({} heads do not split {} ways)", r.model.config().heads, r.sp)
+                format!(
+                    " ({} do not split {} ways)",
+                    units::count(r.model.config().heads, "head", "heads"),
+                    r.sp
+                )
             } else {
                 String::new()
             },
@@ -86,8 +90,8 @@ pub fn parallel(st: &DitStep, sc: &super::DitScaling) -> Vec<String> {
             },
         ));
         out.push(format!(
-            "Scaling efficiency on {} GPUs: {} ({}× the speed of one GPU).",
-            r.sp,
+            "Scaling efficiency on {}: {} ({}× the speed of one GPU).",
+            units::count(r.sp, "GPU", "GPUs"),
             units::percent(sc.efficiency),
             units::sig3(sc.speedup)
         ));
@@ -99,8 +103,9 @@ pub fn parallel(st: &DitStep, sc: &super::DitScaling) -> Vec<String> {
         .find(|p| p.1.shares.comm > p.1.shares.attention)
     {
         out.push(format!(
-            "Over {}, waiting on the other GPUs outweighs attention from {n} GPUs on.",
-            r.link.name
+            "Over {}, waiting on the other GPUs outweighs attention from {} on.",
+            r.link.name,
+            units::count(*n, "GPU", "GPUs")
         ));
     }
     out.push(match sc.stops_paying {

@@ -2,6 +2,7 @@
 //! state and its counterfactuals (the same model with one thing changed), never
 //! looked up. A change is said to help when it predicts ≥ 1.05× (as the remedies do).
 
+use super::kernels::{repeats_kv, KvRead};
 use super::step::{self, LlmStep};
 use super::{LlmRun, Phase, WeightDtype};
 use crate::model::limit;
@@ -67,8 +68,25 @@ pub fn where_time_goes(st: &LlmStep) -> String {
         Phase::Prefill => "The prefill",
     };
     let (part, share) = largest_part(st);
+    // the copies of K and V for every query head, named where they are a large
+    // part of each layer's kernel time and the activations lead
+    let layer_time: f64 = st.layer.iter().map(|k| k.time).sum();
+    let copies: f64 = st
+        .layer
+        .iter()
+        .filter(|k| k.name.starts_with("repeat "))
+        .map(|k| k.time)
+        .sum();
+    let named = if part == "activations" && copies >= 0.25 * layer_time && layer_time > 0.0 {
+        format!(
+            "; copying K and V out to every query head takes {} of each layer's kernel time",
+            units::percent(copies / layer_time)
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "{}{what} takes {} ({} tokens/s); the largest part is {} ({}). {}",
+        "{}{what} takes {} ({} tokens/s); the largest part is {} ({}){named}. {}",
         if st.fits {
             ""
         } else {
@@ -90,11 +108,7 @@ pub fn where_time_goes(st: &LlmStep) -> String {
 pub fn critical(st: &LlmStep, s: &Setting, hw_name: &str) -> String {
     let b = f64::from(st.run.batch);
     let cb = st.critical_batch;
-    let tokens = if step::tokens(&st.run) == 1.0 {
-        "1 token".to_string()
-    } else {
-        format!("{} tokens", units::sig3(step::tokens(&st.run)))
-    };
+    let tokens = units::amount(step::tokens(&st.run), "token", "tokens");
     let head = format!(
         "The weight matmuls reach the compute roof from a batch of about {} tokens (ridge {} FLOP/B × {} B per weight ÷ 2{})",
         units::sig3(cb),
@@ -109,9 +123,9 @@ pub fn critical(st: &LlmStep, s: &Setting, hw_name: &str) -> String {
                 format!("at this context not even the weights fit in the {} GB of the {hw_name}", units::gb(fit.capacity))
             } else {
                 format!(
-                    "at this context only {max} sequence{} fit{} in the {} GB of the {hw_name}",
-                    if max == 1 { "" } else { "s" },
-                    if max == 1 { "s" } else { "" },
+                    "at this context only {} {} in the {} GB of the {hw_name}",
+                    units::count(max, "sequence", "sequences"),
+                    if max == 1 { "fits" } else { "fit" },
                     units::gb(fit.capacity)
                 )
             };
@@ -130,8 +144,9 @@ pub fn critical(st: &LlmStep, s: &Setting, hw_name: &str) -> String {
             )
         }
         (Some(max), _) if !fit.fits => format!(
-            "{head}; {} sequences do not fit at this context ({max} do), so a step at {tokens} is hypothetical.",
-            st.run.batch
+            "{head}; {} do not fit at this context ({max} {}), so a step at {tokens} is hypothetical.",
+            units::count(st.run.batch, "sequence", "sequences"),
+            if max == 1 { "does" } else { "do" }
         ),
         _ if b < cb => format!(
             "{head}; at {tokens} per step you are below it, each weight read is shared by too few tokens to keep the tensor cores busy."
@@ -174,12 +189,12 @@ pub fn capacity(st: &LlmStep, hw_name: &str) -> String {
     );
     if f.fits {
         return format!(
-            "Weights {} + KV cache {} = {} of the {} GB on {hw_name} ({kept}): it fits (up to {} sequences at this context).",
+            "Weights {} + KV cache {} = {} of the {} GB on {hw_name} ({kept}): it fits (up to {} at this context).",
             units::si(f.weights, "B"),
             units::si(f.kv, "B"),
             units::percent(total / f.capacity),
             units::gb(f.capacity),
-            f.max_batch.unwrap_or(0)
+            units::count(f.max_batch.unwrap_or(0), "sequence", "sequences")
         );
     }
     let miss = if f.weights > f.capacity {
@@ -206,8 +221,10 @@ pub fn capacity(st: &LlmStep, hw_name: &str) -> String {
     )
 }
 
-/// What CUDA graphs, FlashAttention and fp8 weights would buy from here: the model
-/// run with each one changed.
+/// What compiling (fused kernels in one CUDA graph), FlashAttention, one-byte
+/// weights the GPU runs (fp8, else int8) and, where the step copies K and V to
+/// every query head, reading them in place ([`repeat_kv`]) would buy from here:
+/// the model run with each one changed.
 pub fn counterfactuals(r: &LlmRun, s: &Setting, st: &LlmStep) -> Vec<(&'static str, f64, String)> {
     let speed = |alt: LlmRun| {
         let t = step::run_plain(&alt, s).wall;
@@ -231,48 +248,123 @@ pub fn counterfactuals(r: &LlmRun, s: &Setting, st: &LlmStep) -> Vec<(&'static s
             format!("{what} would change the step by less than 5 %.")
         }
     };
-    let g = speed(LlmRun {
+    let other = LlmRun {
         graphs: !r.graphs,
         ..*r
-    });
+    };
+    let g = speed(other);
     let f = speed(LlmRun {
         flash: !r.flash,
         ..*r
     });
+    // the copies of K and V for every query head: what reading them in place
+    // buys, from whichever of this step and the other one makes them
+    let (eager, compiled) = if r.graphs { (&other, r) } else { (r, &other) };
+    let repeat = if repeats_kv(eager, KvRead::AsWritten) && !repeats_kv(compiled, KvRead::AsWritten)
+    {
+        let as_written = if r.graphs {
+            step::run_plain(eager, s).wall
+        } else {
+            st.wall
+        };
+        let in_place = step::run_in_place(eager, s).wall;
+        (in_place > 0.0).then(|| as_written / in_place)
+    } else {
+        None
+    };
+    let graphs_text = {
+        let what = "Compiled kernels in one CUDA graph (torch.compile, mode=\"reduce-overhead\")";
+        match repeat {
+            // most of what compiling buys is the attention reading the grouped
+            // K/V in place: credited to that, the rest to fusion and the graph
+            Some(x) if x >= HELPS_FROM => {
+                let whole = if r.graphs { 1.0 / g } else { g };
+                let (all, rep) = limit::two_speedups(whole, x);
+                let rest = units::sig3(whole / x);
+                if r.graphs {
+                    format!(
+                        "{what} are on; turning them off would make the step {all}× slower, {rep}× of it because the eager attention would copy K and V out to every query head (repeat_interleave) and {rest}× from the separate kernels and their launches."
+                    )
+                } else {
+                    format!(
+                        "{what} would make the step {all}× faster, not all through the graph: {rep}× of it is the attention reading the grouped K/V in place, as Inductor's generated decode attention does (an eager attention that reads grouped K/V gets that alone), and {rest}× is fusing the kernels and launching them as one graph."
+                    )
+                }
+            }
+            _ => say(what, g, r.graphs),
+        }
+    };
     let mut out = vec![
-        (
-            "graphs",
-            g,
-            say(
-                "Compiled kernels in one CUDA graph (torch.compile, mode=\"reduce-overhead\")",
-                g,
-                r.graphs,
-            ),
-        ),
+        ("graphs", g, graphs_text),
         ("flash", f, say("FlashAttention kernels", f, r.flash)),
     ];
-    if r.wdtype != WeightDtype::Fp8 {
-        let q = speed(LlmRun {
-            wdtype: WeightDtype::Fp8,
-            ..*r
-        });
+    if let Some(text) = repeat_kv(r, s, st) {
+        out.push(text);
+    }
+    // one-byte weights the GPU runs (the one dtype rule): fp8 where it has
+    // fp8, else int8 (weight-only, dequantised in the kernel) in place of bf16
+    let small = if s.hw.supports(crate::model::hardware::Dtype::Fp8) {
+        (r.wdtype != WeightDtype::Fp8).then_some(WeightDtype::Fp8)
+    } else {
+        (r.wdtype == WeightDtype::Bf16).then_some(WeightDtype::Int8)
+    };
+    if let Some(w) = small {
+        let alt = LlmRun { wdtype: w, ..*r };
+        let q = speed(alt);
         // and what they do to the fit (the figures of a state that does not fit
         // are hypothetical; int4 weights are smaller than fp8)
-        let fp8 = LlmRun {
-            wdtype: WeightDtype::Fp8,
-            ..*r
-        };
-        let fits = super::fit::fits(&fp8, st.capacity);
-        let mut text = say("fp8 weights", q, false);
+        let fits = super::fit::fits(&alt, st.capacity);
+        let mut text = say(&format!("{} weights", w.id()), q, false);
         match (st.fits, fits) {
             (false, true) => text.push_str(" They would also make it fit in memory."),
             (false, false) => text.push_str(" It would still not fit in memory."),
             (true, false) => text.push_str(" But it would no longer fit in memory."),
             (true, true) => {}
         }
-        out.push(("fp8", q, text));
+        out.push((w.id(), q, text));
     }
     out
+}
+
+/// Grouped-query attention's copies ([`repeats_kv`]): what they are, how much
+/// they move, and what an attention that reads the grouped K/V in place would
+/// buy (the model run without them) and which changes give one. `None` where
+/// the step makes no copies.
+pub fn repeat_kv(r: &LlmRun, s: &Setting, st: &LlmStep) -> Option<(&'static str, f64, String)> {
+    if !repeats_kv(r, KvRead::AsWritten) {
+        return None;
+    }
+    let c = &r.config;
+    let tp = f64::from(r.par.tp.max(1));
+    let keys = f64::from(r.batch.max(1)) * f64::from(r.context.max(1));
+    // K and V written for every query head, and the cache they copy, per layer
+    // on one GPU (its heads)
+    let written = 2.0 * keys * f64::from(c.hidden) * r.kvdtype.bytes() / tp;
+    let cache = 2.0 * keys * c.kv_width() * r.kvdtype.bytes() / tp;
+    let t = step::run_in_place(r, s).wall;
+    let x = if t > 0.0 { st.wall / t } else { 1.0 };
+    let gain = if x >= HELPS_FROM {
+        format!("would make the step {x:.2}× faster")
+    } else {
+        "would change the step by less than 5 %".to_string()
+    };
+    let how = if r.phase == Phase::Decode {
+        "SDPA's enable_gqa=True, FlashAttention's grouped heads, or compiling, whose generated decode attention indexes the cache"
+    } else {
+        "SDPA's enable_gqa=True or FlashAttention's grouped heads; compiling keeps the copies, as the prefill's attention stays a library kernel that takes K and V for every head"
+    };
+    Some((
+        "repeat_kv",
+        x,
+        format!(
+            "Grouped-query attention: {} query heads share {} K/V heads, but this step first copies K and V out to every query head (repeat_interleave, as gpt-fast's model.py does; Hugging Face's repeat_kv alike): {} written per layer on each GPU, {}× the {} of cache they copy, then read back by the attention. An attention that reads the grouped K/V in place ({how}) {gain}.",
+            c.heads,
+            c.kv_heads,
+            units::si(written, "B"),
+            units::sig3(written / cache.max(f64::MIN_POSITIVE)),
+            units::si(cache, "B"),
+        ),
+    ))
 }
 
 /// What more or fewer GPUs, a faster link and overlap would buy (issue 24): the
@@ -315,8 +407,8 @@ pub fn parallel_counterfactuals(
             "tp_up",
             x,
             format!(
-                "Tensor parallelism over {} GPUs would {}{} ({} tokens/s per GPU instead of {}).",
-                tp * 2,
+                "Tensor parallelism over {} would {}{} ({} tokens/s per GPU instead of {}).",
+                units::count(tp * 2, "GPU", "GPUs"),
                 change(x),
                 fit_words(fits),
                 units::sig3(st.tokens_per_s * x / f64::from(2 * r.par.gpus())),
@@ -383,13 +475,13 @@ pub fn parallel(r: &LlmRun, st: &LlmStep, sc: &step::Scaling) -> Vec<String> {
     let n = r.par.gpus();
     if n > 1 {
         out.push(format!(
-            "On {n} GPUs ({} tensor parallel × {} pipeline stage{}) over {}: {} of the step waits on the other GPUs, {} collectives per pass through the model.",
+            "On {} ({} tensor parallel × {}) over {}: {} of the step waits on the other GPUs, {} per pass through the model.",
+            units::count(n, "GPU", "GPUs"),
             r.par.tp,
-            r.par.pp,
-            if r.par.pp == 1 { "" } else { "s" },
+            units::count(r.par.pp, "pipeline stage", "pipeline stages"),
             r.par.link.name,
             units::percent(st.split.comm / st.wall.max(f64::MIN_POSITIVE)),
-            st.collectives,
+            units::count(st.collectives, "collective", "collectives"),
         ));
         if r.par.pp > 1 {
             out.push(if r.phase == Phase::Prefill && r.batch > 1 {
@@ -416,7 +508,7 @@ pub fn parallel(r: &LlmRun, st: &LlmStep, sc: &step::Scaling) -> Vec<String> {
             if e.base == 1 {
                 "one GPU".to_string()
             } else {
-                format!("{} GPUs (the fewest that fit)", e.base)
+                format!("{} (the fewest that fit)", units::count(e.base, "GPU", "GPUs"))
             },
             units::sig3(f64::from(r.par.tp) / f64::from(e.base)),
         ));
@@ -614,21 +706,30 @@ mod tests {
         let cf = counterfactuals(&run8b(512, 4096), &h100, &st512);
         let fp8 = fp8_of(&cf);
         assert!(fp8.ends_with("It would still not fit in memory."), "{fp8}");
-        // int4 weights that fit where fp8 ones would not (Mixtral on a 32 GB V100):
-        // said so
+        // int4 weights that fit where fp8 ones would not (Mixtral at 80 × 4 k on an
+        // H100): said so
         let mx = LlmRun {
             config: LlmModel::Mixtral8x7b.config_or_toy(),
             wdtype: WeightDtype::Int4,
-            ..run8b(1, 4096)
+            ..run8b(80, 4096)
         };
-        let v100 = on("v100");
-        let st4 = step::run(&mx, &v100);
-        assert!(st4.fits, "{}", capacity(&st4, "V100"));
-        let cf = counterfactuals(&mx, &v100, &st4);
+        let st4 = step::run(&mx, &h100);
+        assert!(st4.fits, "{}", capacity(&st4, "H100"));
+        let cf = counterfactuals(&mx, &h100, &st4);
         let fp8 = fp8_of(&cf);
         assert!(
             fp8.ends_with("But it would no longer fit in memory."),
             "{fp8}"
+        );
+        // a V100 has no fp8: none is offered (and int4 weights are smaller than
+        // the int8 it runs)
+        let v100 = on("v100");
+        let mx1 = LlmRun { batch: 1, ..mx };
+        let cf = counterfactuals(&mx1, &v100, &step::run(&mx1, &v100));
+        assert!(
+            cf.iter()
+                .all(|c| !c.2.contains("fp8") && !c.2.contains("int8")),
+            "{cf:?}"
         );
         // on an A100, which has no fp8 tensor cores, the 1-byte weights named are int8
         let a100 = on("a100-80gb");
@@ -718,5 +819,129 @@ mod tests {
         };
         let v1 = parallel(&one, &step::run(&one, &s), &step::scaling(&one, &s));
         assert_eq!(v1.len(), 1, "{v1:?}");
+    }
+
+    /// Issue 35 item 6: Llama-3-70B, 8 H100s, fp8 weights and cache, 128 k
+    /// context, 16 sequences, eager: most of the step is the copies of K and V
+    /// for every query head; the sentences say what they are and credit what
+    /// compiling buys to reading the grouped K/V in place, not to the graph.
+    #[test]
+    fn the_repeat_of_k_and_v_is_named_and_credited() {
+        let s = h100();
+        let r = LlmRun {
+            config: LlmModel::Llama3_70b.config_or_toy(),
+            wdtype: WeightDtype::Fp8,
+            kvdtype: KvDtype::Fp8,
+            par: crate::model::parallel::Parallel {
+                tp: 8,
+                ..crate::model::parallel::Parallel::ONE
+            },
+            ..run8b(16, 131072)
+        };
+        let st = step::run(&r, &s);
+        let w = where_time_goes(&st);
+        assert!(
+            w.contains("the largest part is moving activations")
+                && w.contains("copying K and V out to every query head takes"),
+            "{w}"
+        );
+        let cf = counterfactuals(&r, &s, &st);
+        let get = |id: &str| cf.iter().find(|c| c.0 == id).cloned();
+        let (_, x, rep) = get("repeat_kv").expect("the repeat's sentence");
+        assert!(x > 3.0, "{x}");
+        assert!(
+            rep.contains("64 query heads share 8 K/V heads")
+                && rep.contains("enable_gqa=True")
+                && rep.contains(&format!("would make the step {x:.2}× faster")),
+            "{rep}"
+        );
+        // 16 × 131072 positions × 2 (K, V) × 8192 wide ÷ 8 GPUs × 1 byte
+        assert!(
+            rep.contains("4.29 GB written per layer on each GPU, 8× the 537 MB"),
+            "{rep}"
+        );
+        let (_, g, graphs) = get("graphs").expect("the graphs' sentence");
+        assert!(g > x, "{g} vs {x}");
+        assert!(
+            graphs.contains(&format!(
+                "{}× of it is the attention reading the grouped K/V in place",
+                limit::two_speedups(g, x).1
+            )),
+            "{graphs}"
+        );
+        // the part left to fusion and the graph is what they buy without the copies
+        let ip = step::run_in_place(&r, &s).wall;
+        let compiled = step::run_plain(&LlmRun { graphs: true, ..r }, &s).wall;
+        assert!(
+            graphs.contains(&format!(
+                "{}× is fusing the kernels",
+                units::sig3(ip / compiled)
+            )),
+            "{graphs}"
+        );
+        // compiled, the step makes no copies and says so from the other side
+        let on = LlmRun { graphs: true, ..r };
+        let st_on = step::run(&on, &s);
+        let cf_on = counterfactuals(&on, &s, &st_on);
+        assert!(cf_on.iter().all(|c| c.0 != "repeat_kv"));
+        let off = &cf_on.iter().find(|c| c.0 == "graphs").expect("graphs").2;
+        assert!(
+            off.contains("because the eager attention would copy K and V out to every query head"),
+            "{off}"
+        );
+        // a model whose heads each have their own K and V makes no copies
+        let mha = LlmRun {
+            config: crate::model::llm::LlmConfig {
+                kv_heads: 32,
+                ..LlmModel::Llama3_8b.config_or_toy()
+            },
+            ..run8b(16, 4096)
+        };
+        let st = step::run(&mha, &s);
+        assert!(counterfactuals(&mha, &s, &st)
+            .iter()
+            .all(|c| c.0 != "repeat_kv" && !c.2.contains("grouped K/V")));
+        // prefill: compiling keeps the copies, and the sentence says so
+        let pre = LlmRun {
+            phase: Phase::Prefill,
+            graphs: true,
+            ..run8b(1, 4096)
+        };
+        let st = step::run(&pre, &s);
+        let cf = counterfactuals(&pre, &s, &st);
+        let rep = &cf
+            .iter()
+            .find(|c| c.0 == "repeat_kv")
+            .expect("prefill copies")
+            .2;
+        assert!(rep.contains("compiling keeps the copies"), "{rep}");
+    }
+
+    /// Issue 35 item 5: no sentence offers fp8 weights on a GPU without fp8
+    /// (the one dtype rule); there the one-byte weights offered are int8.
+    #[test]
+    fn one_byte_weights_offered_are_ones_the_gpu_runs() {
+        for p in crate::model::hardware::PRESETS {
+            let s = on(p.id);
+            let r = run8b(1, 4096);
+            let st = step::run(&r, &s);
+            let cf = counterfactuals(&r, &s, &st);
+            let said: Vec<&String> = cf.iter().map(|c| &c.2).collect();
+            let fp8 = said.iter().any(|t| t.contains("fp8"));
+            assert_eq!(
+                fp8,
+                p.supports(crate::model::hardware::Dtype::Fp8),
+                "{}: {said:?}",
+                p.id
+            );
+            if !fp8 {
+                assert!(
+                    said.iter().any(|t| t.starts_with("int8 weights would")),
+                    "{}: {said:?}",
+                    p.id
+                );
+            }
+            assert!(!capacity(&st, p.name).contains("fp8") || fp8, "{}", p.id);
+        }
     }
 }

@@ -12,7 +12,8 @@
 //!   (an `index_put_` and the int32 → int64 index copy each: 4 kernels);
 //! - with grouped-query attention, `repeat_interleave` (gpt-fast) or `repeat_kv`
 //!   (Hugging Face) **copies** K and V out to every query head (2 kernels; no copy
-//!   when every head has its own K and V);
+//!   when every head has its own K and V, or with an attention that reads grouped
+//!   K/V itself: [`super::kernels::KvRead`]);
 //! - **attention**: one fused SDPA kernel with FlashAttention, else the math path:
 //!   Q and K scaled, `QKᵀ`, the boolean mask turned additive (3 small kernels) and
 //!   added, softmax, `P·V` (9 kernels);
@@ -34,7 +35,7 @@
 //! [`super::kernels`]) runs the fused kernels in one CUDA graph instead.
 
 use super::super::workload::Unit;
-use super::kernels::{k, tokens, Dims, LlmKernel, Part};
+use super::kernels::{k, repeat_kernels, repeats_kv, tokens, Dims, KvRead, LlmKernel, Part};
 use super::{LlmRun, Phase, WeightDtype, ACT_BYTES};
 
 /// fp32 bytes, the dtype eager RMSNorm and rotary work in.
@@ -178,8 +179,9 @@ fn rope(which: &'static str, t: f64, width: f64) -> Vec<LlmKernel> {
     out
 }
 
-/// The kernels of one eager layer, in launch order.
-pub fn layer(r: &LlmRun) -> Vec<LlmKernel> {
+/// The kernels of one eager layer, in launch order, the grouped K/V read as
+/// `read` says.
+pub fn layer(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
     let c = &r.config;
     let Dims {
         h,
@@ -220,22 +222,12 @@ pub fn layer(r: &LlmRun) -> Vec<LlmKernel> {
         }
         out.push(put);
     }
-    // the attention reads the cache: in place with one K/V head per query head, else
-    // through copies expanded to every query head
+    // the attention reads the cache: in place with one K/V head per query head (or
+    // an attention that reads grouped K/V, `read`), else through copies expanded
+    // to every query head
     let keys = b * ctx;
-    let grouped = c.kv_heads < c.heads;
-    let (kv_read, kv_act) = if grouped {
-        for name in ["repeat K to every head", "repeat V to every head"] {
-            out.push(k(
-                name,
-                Unit::Pointwise,
-                Part::Attention,
-                keys * h,
-                0.0,
-                kvb * keys * kvw,
-                kvb * keys * h,
-            ));
-        }
+    let (kv_read, kv_act) = if repeats_kv(r, read) {
+        out.extend(repeat_kernels(&Dims::of(r), keys));
         (0.0, 2.0 * kvb * keys * h)
     } else {
         (2.0 * kvb * keys * kvw, 0.0)

@@ -10,6 +10,7 @@
 //! context said to fit does fit, and one more does not.
 
 use super::{limits, KvDtype, LlmRun, Phase, WeightDtype};
+use crate::model::units::count;
 
 /// Bytes of the weights one GPU holds (all experts, the embedding and the LM
 /// head on one GPU). Tensor parallelism splits each layer's attention and MLP
@@ -133,15 +134,9 @@ impl Fix {
         match self {
             Fix::Weights(d) => format!("{} weights", d.id()),
             Fix::Kv(d) => format!("an {} KV cache", d.id()),
-            Fix::Context(c) => format!(
-                "a context of at most {c} token{}",
-                if c == 1 { "" } else { "s" }
-            ),
-            Fix::Batch(b) => format!(
-                "a batch of at most {b} sequence{}",
-                if b == 1 { "" } else { "s" }
-            ),
-            Fix::Tp(n) => format!("tensor parallelism over {n} GPUs"),
+            Fix::Context(c) => format!("a context of at most {}", count(c, "token", "tokens")),
+            Fix::Batch(b) => format!("a batch of at most {}", count(b, "sequence", "sequences")),
+            Fix::Tp(n) => format!("tensor parallelism over {}", count(n, "GPU", "GPUs")),
         }
     }
 }

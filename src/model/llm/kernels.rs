@@ -194,6 +194,57 @@ impl Dims {
     }
 }
 
+/// How the attention of a grouped-query model (fewer KV heads than query heads)
+/// gets its K and V.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KvRead {
+    /// As the code the model follows does it: gpt-fast's `model.py` calls
+    /// `k.repeat_interleave(n_head // n_local_heads, dim=1)` (and the same for `v`)
+    /// before `F.scaled_dot_product_attention`, eager and compiled alike
+    /// ([`repeats_kv`] says where that is a copy).
+    AsWritten,
+    /// An attention that reads the grouped K/V where they lie, each KV head once
+    /// for the query heads of its group: SDPA's `enable_gqa=True` (PyTorch 2.5,
+    /// pytorch/pytorch#131559) or FlashAttention's own grouped heads. The
+    /// counterfactual that credits what removing the copies buys.
+    InPlace,
+}
+
+/// Whether the step copies K and V out to every query head before attention
+/// (the repeat is a copy, `2·B·C·h` elements written and read again, where
+/// the cache holds `2·B·C·G·d`). Only a grouped model repeats. Eager, the copy
+/// is two kernels of its own. Compiled decode has none: gpt-fast decodes on
+/// SDPA's math path ("better for Inductor to codegen attention here",
+/// generate.py; gpt-fast#31), and with `coordinate_descent_tuning` Inductor
+/// turns the one-query-row matmuls into a multiply and a sum it generates
+/// itself (torch/_inductor/decomposition.py, `bmm`), so the expand-and-reshape
+/// the repeat lowers to becomes an index into the cache inside that kernel.
+/// Compiled prefill keeps it: the attention stays a library kernel (flash or
+/// memory-efficient SDPA, or an `mm`) that takes K and V with every head, so
+/// Inductor writes the repeat out as a copy first.
+pub fn repeats_kv(r: &LlmRun, read: KvRead) -> bool {
+    read == KvRead::AsWritten
+        && r.config.kv_heads < r.config.heads
+        && (!r.graphs || r.phase == Phase::Prefill)
+}
+
+/// The repeat as two copies (K, then V) of the `keys` cached positions from the
+/// `G·d`-wide cache to every one of the `h / d` query heads; the attention then
+/// reads the copies.
+pub(super) fn repeat_kernels(d: &Dims, keys: f64) -> [LlmKernel; 2] {
+    ["repeat K to every head", "repeat V to every head"].map(|name| {
+        k(
+            name,
+            Unit::Pointwise,
+            Part::Attention,
+            keys * d.h,
+            0.0,
+            d.kvb * keys * d.kvw,
+            d.kvb * keys * d.h,
+        )
+    })
+}
+
 /// Whether tensor parallelism splits a kernel's work over the GPUs of a stage.
 /// The split is gpt-fast's (`tp.py`, Megatron's layout): the QKV and MLP
 /// gate/up matmuls by output columns, the output and MLP down matmuls by input
@@ -305,6 +356,10 @@ pub fn stage_layers(r: &LlmRun) -> u32 {
 /// The kernels of one compiled layer (what `torch.compile` fuses them into), in
 /// launch order.
 pub fn compiled_layer(r: &LlmRun) -> Vec<LlmKernel> {
+    compiled_layer_with(r, KvRead::AsWritten)
+}
+
+pub(super) fn compiled_layer_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
     let c = &r.config;
     let Dims {
         h,
@@ -370,11 +425,21 @@ pub fn compiled_layer(r: &LlmRun) -> Vec<LlmKernel> {
             2.0 * a * t * (h + kvw),
         ),
     ];
-    // attention
+    // attention, after the repeat's copies where there are any (prefill, grouped:
+    // the attention then reads the copies, `kvb·t·h` each, not the cache)
+    let copies = repeats_kv(r, read) && r.phase == Phase::Prefill;
+    if copies {
+        out.extend(repeat_kernels(&Dims::of(r), t));
+    }
     let qo = 2.0 * a * t * h; // read Q, write O
-                              // unfused attention: QKᵀ writes the scores, softmax reads and writes them, P·V
-                              // reads them; K (by QKᵀ) and V (by P·V) are read once each
-    let naive = |out: &mut Vec<LlmKernel>, scores: f64, kv_read: f64| {
+    let (kv_one, act_one) = if copies {
+        (0.0, kvb * t * h)
+    } else {
+        (t * kvw * kvb, 0.0)
+    };
+    // unfused attention: QKᵀ writes the scores, softmax reads and writes them, P·V
+    // reads them; K (by QKᵀ) and V (by P·V) are read once each
+    let naive = |out: &mut Vec<LlmKernel>, scores: f64, kv_read: f64, extra: f64| {
         let qk_pv = |name| {
             k(
                 name,
@@ -383,7 +448,7 @@ pub fn compiled_layer(r: &LlmRun) -> Vec<LlmKernel> {
                 2.0 * scores * d,
                 0.0,
                 kv_read,
-                a * (t * h + scores),
+                a * (t * h + scores) + extra,
             )
         };
         out.push(qk_pv("QKᵀ"));
@@ -408,17 +473,17 @@ pub fn compiled_layer(r: &LlmRun) -> Vec<LlmKernel> {
             b * ctx * 2.0 * kvw * kvb,
             qo,
         )),
-        (Phase::Decode, false) => naive(&mut out, b * heads * ctx, b * ctx * kvw * kvb),
+        (Phase::Decode, false) => naive(&mut out, b * heads * ctx, b * ctx * kvw * kvb, 0.0),
         (Phase::Prefill, true) => out.push(k(
             "attention (flash, causal)",
             Unit::Matmul,
             Part::Attention,
             2.0 * b * heads * ctx * ctx * d + 2.5 * b * heads * ctx * ctx,
             0.0,
-            t * 2.0 * kvw * kvb,
-            qo,
+            2.0 * kv_one,
+            qo + 2.0 * act_one,
         )),
-        (Phase::Prefill, false) => naive(&mut out, b * heads * ctx * ctx, t * kvw * kvb),
+        (Phase::Prefill, false) => naive(&mut out, b * heads * ctx * ctx, kv_one, act_one),
     }
     out.push(shaped(
         k(

@@ -5,18 +5,23 @@
 
 use super::eager;
 use super::kernels::{
-    collective, compiled_after, compiled_before, compiled_layer, per_gpu_layer, stage_layers,
-    tokens, LlmKernel,
+    collective, compiled_after, compiled_before, compiled_layer_with, per_gpu_layer, stage_layers,
+    tokens, KvRead, LlmKernel,
 };
 use super::{LlmRun, ACT_BYTES};
 
 /// The kernels of one layer, in launch order: eager ([`eager::layer`]) or
-/// compiled ([`compiled_layer`]) as `r.graphs` says.
+/// compiled ([`super::kernels::compiled_layer`]) as `r.graphs` says.
 pub fn layer_kernels(r: &LlmRun) -> Vec<LlmKernel> {
+    layer_kernels_with(r, KvRead::AsWritten)
+}
+
+/// [`layer_kernels`] with the grouped K/V read as `read` says.
+pub fn layer_kernels_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
     let layer = if r.graphs {
-        compiled_layer(r)
+        compiled_layer_with(r, read)
     } else {
-        eager::layer(r)
+        eager::layer(r, read)
     };
     per_gpu_layer(layer, r)
 }
@@ -25,8 +30,13 @@ pub fn layer_kernels(r: &LlmRun) -> Vec<LlmKernel> {
 /// or compiled: the embedding, `layers` × the compiled layer, the final norm, the LM
 /// head and the sampler (top-k, then softmax and the draw fused).
 pub fn kernels(r: &LlmRun) -> Vec<LlmKernel> {
+    kernels_with(r, KvRead::AsWritten)
+}
+
+/// [`kernels`] with the grouped K/V read as `read` says.
+pub fn kernels_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
     let c = &r.config;
-    let layer = layer_kernels(r);
+    let layer = layer_kernels_with(r, read);
     let (before, after) = if r.graphs {
         (compiled_before(r), compiled_after(r))
     } else {

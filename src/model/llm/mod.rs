@@ -186,6 +186,12 @@ impl WeightDtype {
             WeightDtype::Int4 => Stored::Int4,
         }
     }
+    /// The preset dtype these weights need ([`crate::model::hardware::Preset::check`]):
+    /// fp8 weights need fp8; bf16 and the integer weights (dequantised to bf16
+    /// in the kernel) run wherever the preset has bf16 or fp32.
+    pub fn needs(self) -> Option<Dtype> {
+        (self == WeightDtype::Fp8).then_some(Dtype::Fp8)
+    }
     pub fn bytes(self) -> f64 {
         match self {
             WeightDtype::Bf16 => 2.0,
@@ -207,6 +213,10 @@ impl KvDtype {
     pub const IDS: [&'static str; 2] = ["bf16", "fp8"];
     pub fn id(self) -> &'static str {
         Self::IDS[self as usize]
+    }
+    /// The preset dtype this cache needs: an fp8 cache needs fp8.
+    pub fn needs(self) -> Option<Dtype> {
+        (self == KvDtype::Fp8).then_some(Dtype::Fp8)
     }
     pub fn bytes(self) -> f64 {
         match self {
@@ -247,6 +257,20 @@ pub struct LlmRun {
     pub par: Parallel,
 }
 
+impl LlmRun {
+    /// Whether `hw` runs these weights and this cache, by the one dtype rule
+    /// ([`crate::model::hardware::Preset::check`]); `Err` is its reason.
+    pub fn check_on(&self, hw: &crate::model::hardware::Preset) -> Result<(), String> {
+        for d in [self.wdtype.needs(), self.kvdtype.needs()]
+            .into_iter()
+            .flatten()
+        {
+            hw.check(d)?;
+        }
+        Ok(())
+    }
+}
+
 /// The spread `want` made valid for `c`: tensor parallelism splits the heads and
 /// the KV heads, so its degree must divide both; a pipeline stage holds at least
 /// one layer. Each degree that does not fit falls to the largest one of
@@ -272,8 +296,10 @@ pub fn spread(c: &LlmConfig, want: Parallel) -> (Parallel, Vec<String>) {
     let pp = fall(want.pp, &|d| d <= c.layers.max(1));
     if pp != want.pp.max(1) {
         notes.push(format!(
-            "{} pipeline stages need at least {} layers, the model has {}: showing {pp}.",
-            want.pp, want.pp, c.layers
+            "{} need at least {}, the model has {}: showing {pp}.",
+            super::units::count(want.pp, "pipeline stage", "pipeline stages"),
+            super::units::count(want.pp, "layer", "layers"),
+            c.layers
         ));
     }
     let mut par = Parallel { tp, pp, ..want };
@@ -399,6 +425,53 @@ mod tests {
 
     fn cfg(m: LlmModel) -> LlmConfig {
         m.config_or_toy()
+    }
+
+    /// Issue 35 item 5: fp8 weights or an fp8 cache run only where the preset
+    /// has fp8, by the rule the explorer's `dtype` follows, with its reason.
+    #[test]
+    fn fp8_weights_and_cache_follow_the_one_dtype_rule() {
+        use crate::model::hardware::PRESETS;
+        let run = |w: WeightDtype, kv: KvDtype| LlmRun {
+            config: cfg(LlmModel::Llama3_8b),
+            phase: Phase::Decode,
+            batch: 1,
+            context: 1024,
+            wdtype: w,
+            kvdtype: kv,
+            graphs: false,
+            flash: true,
+            par: Parallel::ONE,
+        };
+        let mut refused = 0;
+        for p in PRESETS {
+            let fp8 = p.supports(Dtype::Fp8);
+            for w in WeightDtype::ALL {
+                for kv in [KvDtype::Bf16, KvDtype::Fp8] {
+                    let wants = w == WeightDtype::Fp8 || kv == KvDtype::Fp8;
+                    let got = run(w, kv).check_on(p);
+                    assert_eq!(got.is_ok(), fp8 || !wants, "{} {w:?} {kv:?}", p.id);
+                    if let Err(e) = got {
+                        assert_eq!(e, format!("{} has no fp8 mode", p.name));
+                        assert_eq!(Err(e), p.check(Dtype::Fp8));
+                        refused += 1;
+                    }
+                }
+            }
+        }
+        assert!(refused > 0);
+        // the issue's presets: an Apple M2 Max, a V100 and a T4 have no fp8
+        for id in ["m2-max", "v100", "t4"] {
+            let p = crate::model::hardware::preset(id).expect(id);
+            assert!(
+                run(WeightDtype::Fp8, KvDtype::Bf16).check_on(p).is_err(),
+                "{id}"
+            );
+            assert!(
+                run(WeightDtype::Bf16, KvDtype::Fp8).check_on(p).is_err(),
+                "{id}"
+            );
+        }
     }
 
     #[test]

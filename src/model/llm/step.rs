@@ -19,7 +19,7 @@ use super::super::setting::Setting;
 use super::super::timeline::{self, Regime, Timeline};
 use super::super::workload::{KernelGroup, Machine, Unit};
 pub use super::kernels::*;
-pub use super::launch::{kernels, layer_kernels};
+pub use super::launch::{kernels, kernels_with, layer_kernels, layer_kernels_with};
 use super::{machine_for, LlmRun, Phase, WeightDtype};
 
 /// The compute dtype of the matmuls: fp8 for fp8 weights where the preset has fp8
@@ -203,14 +203,21 @@ pub fn split_of(ks: &[LlmKernel], gs: &[KernelGroup], m: &Machine, tl: &Timeline
 
 /// Run the model for one step, with what limits it ([`Limit`]: three more runs).
 pub fn run(r: &LlmRun, setting: &Setting) -> LlmStep {
-    run_with(r, setting, true)
+    run_with(r, setting, true, KvRead::AsWritten)
 }
 
 /// [`run`] without the three counterfactual runs (its `limit` then holds no
 /// speedups and names the largest share): for sweeps and ratios that only need
 /// the wall time and its parts.
 pub fn run_plain(r: &LlmRun, setting: &Setting) -> LlmStep {
-    run_with(r, setting, false)
+    run_with(r, setting, false, KvRead::AsWritten)
+}
+
+/// [`run_plain`] with an attention that reads grouped K/V in place
+/// ([`KvRead::InPlace`]): the step without the copies [`repeats_kv`] says it
+/// makes (the same step where it makes none).
+pub fn run_in_place(r: &LlmRun, setting: &Setting) -> LlmStep {
+    run_with(r, setting, false, KvRead::InPlace)
 }
 
 /// Micro-batches a pipeline runs one step as: a prefill's sequences go through
@@ -235,7 +242,7 @@ pub fn pipeline_wall(t_micro: f64, m: u32, pp: u32) -> f64 {
     t_micro * f64::from(m.max(1) + pp - 1) / f64::from(pp)
 }
 
-fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool) -> LlmStep {
+fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool, read: KvRead) -> LlmStep {
     let m = machine(r, setting);
     // a pipeline runs its micro-batches one behind the other; each is simulated
     // once through every stage, on one GPU of each
@@ -245,7 +252,7 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool) -> LlmStep {
         ..*r
     };
     let pp = r.par.pp.max(1);
-    let ks = kernels(&micro);
+    let ks = kernels_with(&micro, read);
     let gs = groups(&micro, &ks, setting);
     let tl = simulate(&micro, &gs, &m);
     let wall = pipeline_wall(tl.wall, mb, pp);
@@ -273,7 +280,7 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool) -> LlmStep {
     let limit = if with_limit {
         Limit::decide(wall, shares, |h| {
             let t = if h == Halving::Link {
-                let ks = kernels(&halved);
+                let ks = kernels_with(&halved, read);
                 simulate(&halved, &groups(&halved, &ks, setting), &m).wall
             } else {
                 simulate(&micro, &gs, &h.apply(&m)).wall
@@ -288,7 +295,7 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool) -> LlmStep {
         split = split.scaled(busy);
         split.comm += bubble;
     }
-    let layer_ks = layer_kernels(r);
+    let layer_ks = layer_kernels_with(r, read);
     let layer_groups = groups(r, &layer_ks, setting);
     let layer: Vec<LayerRow> = layer_ks
         .iter()

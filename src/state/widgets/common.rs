@@ -217,6 +217,16 @@ pub const fn lat_field(
     }
 }
 
+/// Why the link's typed bandwidth and latency move nothing in the step: it
+/// runs on one GPU (the widgets disable the two boxes and say this); `None`
+/// on more than one.
+pub fn link_off(gpus: u32) -> Option<String> {
+    (gpus <= 1).then(|| {
+        "One GPU: this step crosses no link. Choose more GPUs above to type the link's figures (the scaling chart draws 2 to 8 GPUs over the link chosen above)."
+            .to_string()
+    })
+}
+
 /// One preset's row of "Compare GPUs".
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
@@ -230,13 +240,19 @@ pub struct Row {
     pub regime: Regime,
 }
 
+/// A widget's "Compare GPUs" row on a preset's setting: `Err` is why the
+/// preset cannot run these settings at all (the one dtype rule: "… has no fp8
+/// mode"), so it gets no figures.
+pub type RowFn = fn(&State, &Setting) -> Result<Row, String>;
+
 /// "Compare GPUs": the state's widget (its `row`) on every preset at its
-/// datasheet numbers, the dtype, roofs, overhead and shape kept as choosing it
-/// in the hardware select would (`Setting::on_preset`).
-pub fn compare(s: &State, row: fn(&State, &Setting) -> Row) -> Vec<(&'static Preset, Row)> {
+/// datasheet numbers, the dtype, roofs (those of the widgets beyond the essay,
+/// `State::beyond`), overhead and shape kept as choosing it in the hardware
+/// select would (`Setting::on_preset`).
+pub fn compare(s: &State, row: RowFn) -> Vec<(&'static Preset, Result<Row, String>)> {
     PRESETS
         .iter()
-        .map(|p| (p, row(s, &s.setting.on_preset(p))))
+        .map(|p| (p, row(s, &s.beyond().on_preset(p))))
         .collect()
 }
 
@@ -265,15 +281,17 @@ mod tests {
     #[test]
     fn compare_runs_every_preset_on_its_own_numbers() {
         let s = State::default();
-        let rows = compare(&s, |_, t| Row {
-            step: t.bw,
-            rate: 1.0,
-            fit: None,
-            regime: Regime::Memory,
+        let rows = compare(&s, |_, t| {
+            Ok(Row {
+                step: t.bw,
+                rate: 1.0,
+                fit: None,
+                regime: Regime::Memory,
+            })
         });
         assert_eq!(rows.len(), PRESETS.len());
         for (p, r) in rows {
-            assert_eq!(r.step, p.mem_bw, "{}", p.id);
+            assert_eq!(r.map(|r| r.step), Ok(p.mem_bw), "{}", p.id);
         }
     }
 }

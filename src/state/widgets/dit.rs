@@ -96,20 +96,20 @@ pub fn run(s: &State) -> dit::DitRun {
 /// THE WIDGET'S ONE MODEL CALL: everything it shows ([`dit::widget`]); what is
 /// only drawn where `drawn`.
 pub fn view(s: &State, drawn: bool) -> DitView {
-    dit::widget(&run(s), &s.setting, drawn)
+    dit::widget(&run(s), &s.beyond(), drawn)
 }
 
 /// One row of "Compare GPUs": this state's denoising step on a preset's setting
 /// (samples per second = batch ÷ step; DiT's memory is not modelled).
-pub fn compare_row(s: &State, on: &Setting) -> Row {
+pub fn compare_row(s: &State, on: &Setting) -> Result<Row, String> {
     let r = run(s);
     let st = dit::run(&r, on);
-    Row {
+    Ok(Row {
         step: st.wall,
         rate: f64::from(r.batch.max(1)) / st.wall.max(f64::MIN_POSITIVE),
         fit: None,
         regime: st.regime,
-    }
+    })
 }
 
 pub const SPEC: Spec = Spec {
@@ -138,7 +138,7 @@ mod tests {
     #[test]
     fn view_is_what_the_separate_calls_gave() {
         for s in states() {
-            let set = s.setting;
+            let set = s.beyond();
             let v = view(&s, true);
             let r = run(&s);
             let st = dit::run(&r, &set);

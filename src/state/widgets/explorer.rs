@@ -141,10 +141,10 @@ pub const WORKLOAD: XParam = other("workload", read_workload, |s| {
 pub const FUSED: XParam = other("fused", read_fused, |s| {
     Some(if s.setting.shape.fused { "1" } else { "0" }.into())
 });
-/// The roofs select: written only when not the default, so older links read the
-/// same.
+/// The roofs select: written only when the reader chose the roofs (then they
+/// apply to every widget); absent, each widget keeps its own (`State::beyond`).
 pub const ROOF: XParam = other("roof", read_roof, |s| {
-    (s.setting.roof != Roof::Datasheet).then(|| s.setting.roof.id().into())
+    s.roof_choice().map(|r| r.id().into())
 });
 /// The measured GPU's name: only with a measured GPU.
 pub const GPU: XParam = other("gpu", read_gpu, |s| {
@@ -201,16 +201,13 @@ fn read_hw(s: &mut State, v: &str, get: Lookup) -> Result<(), String> {
 }
 
 fn read_dtype(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
-    match Dtype::from_id(v) {
-        Some(d) if s.setting.hw.supports(d) => {
-            s.select_dtype(d);
-            // the preset's peak in that dtype, unless `flops` says otherwise
-            s.setting.flops = preset_flops(s.setting.hw, s.setting.dtype);
-            Ok(())
-        }
-        Some(_) => Err(format!("{} has no {v} mode", s.setting.hw.name)),
-        None => Err("unknown dtype (fp32, tf32, bf16, fp8)".into()),
-    }
+    let d = Dtype::from_id(v).ok_or("unknown dtype (fp32, tf32, bf16, fp8)")?;
+    // the one dtype rule (the llm widget's weights and cache follow it too)
+    s.setting.hw.check(d)?;
+    s.select_dtype(d);
+    // the preset's peak in that dtype, unless `flops` says otherwise
+    s.setting.flops = preset_flops(s.setting.hw, s.setting.dtype);
+    Ok(())
 }
 
 fn read_workload(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
@@ -228,7 +225,8 @@ fn read_fused(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
 }
 
 fn read_roof(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
-    s.setting.roof = Roof::from_id(v).ok_or("must be datasheet or achievable")?;
+    let r = Roof::from_id(v).ok_or("must be datasheet or achievable")?;
+    s.choose_roof(Some(r));
     Ok(())
 }
 
@@ -344,6 +342,41 @@ mod tests {
         );
         let (_, n) = decode("roof=dreamy");
         assert_eq!(n[0].param, "roof");
+    }
+
+    /// Issue 35 item 7: with no `roof` key the essay's widgets run on the
+    /// datasheet and those beyond it (llm, dit) on the achievable roofs; an
+    /// explicit `roof=` (either value) applies to every widget and stays in the
+    /// link.
+    #[test]
+    fn roofs_default_per_widget_and_an_explicit_one_applies_to_all() {
+        let none = decode("hw=h100-sxm").0;
+        let ach = decode("hw=h100-sxm&roof=achievable").0;
+        let ds = decode("hw=h100-sxm&roof=datasheet").0;
+        // the explorer: datasheet unless told
+        assert_eq!(none.machine(), ds.machine());
+        assert_ne!(none.machine(), ach.machine());
+        // beyond the essay: achievable unless told
+        assert_eq!(none.beyond(), ach.beyond());
+        assert_ne!(none.beyond(), ds.beyond());
+        let llm = |s: &State| super::super::llm::view(s, false).step.wall;
+        let dit = |s: &State| super::super::dit::view(s, false).step.wall;
+        assert_eq!(llm(&none), llm(&ach));
+        assert_ne!(llm(&none), llm(&ds));
+        assert_eq!(dit(&none), dit(&ach));
+        // an explicit choice stays in the link, both ways; none stays out
+        assert!(encode(&ds).contains("roof=datasheet"));
+        assert!(encode(&ach).contains("roof=achievable"));
+        assert!(!encode(&none).contains("roof"));
+        for s in [&none, &ach, &ds] {
+            assert_eq!(&decode(&encode(s)).0, s);
+        }
+        // the select's three choices
+        let mut t = none.clone();
+        t.choose_roof(Some(Roof::Datasheet));
+        assert_eq!(t, ds);
+        t.choose_roof(None);
+        assert_eq!(t, none);
     }
 
     #[test]

@@ -27,11 +27,11 @@ model_choice!(WeightDtype {
     Fp8 = "fp8",
     Int8 = "int8 (weight-only)",
     Int4 = "int4 (weight-only)",
-});
+} needs WeightDtype::needs);
 model_choice!(KvDtype {
     Bf16 = "bf16",
     Fp8 = "fp8",
-});
+} needs KvDtype::needs);
 
 use llm::limits as l;
 params! {
@@ -147,18 +147,22 @@ pub fn parallel(s: &State) -> llm::Parallel {
 /// THE WIDGET'S ONE MODEL CALL: everything it shows ([`llm::view::widget`]);
 /// what is only drawn where `drawn`.
 pub fn view(s: &State, drawn: bool) -> LlmView {
-    llm::view::widget(&asked(s), &s.setting, &s.hw_name(), drawn)
+    llm::view::widget(&asked(s), &s.beyond(), &s.hw_name(), drawn)
 }
 
-/// One row of "Compare GPUs": this state's step on a preset's setting.
-pub fn compare_row(s: &State, on: &Setting) -> Row {
-    let st = step::run(&run(s), on);
-    Row {
+/// One row of "Compare GPUs": this state's step on a preset's setting; none
+/// on a preset the one dtype rule refuses these weights or this cache on
+/// (`LlmRun::check_on`: fp8 on a GPU without fp8).
+pub fn compare_row(s: &State, on: &Setting) -> Result<Row, String> {
+    let r = run(s);
+    r.check_on(on.hw)?;
+    let st = step::run(&r, on);
+    Ok(Row {
         step: st.wall,
         rate: st.tokens_per_s,
         fit: Some((st.fits, st.fit.over(), st.fit.max_batch)),
         regime: st.regime,
-    }
+    })
 }
 
 pub const SPEC: Spec = Spec {
@@ -199,7 +203,7 @@ mod tests {
     #[test]
     fn view_is_what_the_separate_calls_gave() {
         for s in states() {
-            let (set, name) = (s.setting, s.hw_name());
+            let (set, name) = (s.beyond(), s.hw_name());
             let v = view(&s, true);
             let r = run(&s);
             let st = step::run(&r, &set);
@@ -252,6 +256,51 @@ mod tests {
         let mut s = State::default();
         s.select_preset(hardware::preset("h100-sxm").unwrap());
         s
+    }
+
+    /// Issue 35 item 5: the one dtype rule. fp8 weights or an fp8 cache on a
+    /// GPU without fp8 are refused as `dtype=fp8` is, with the same reason, and
+    /// the last good value stays; a GPU change falls back from them as the
+    /// explorer's dtype does.
+    #[test]
+    fn fp8_weights_and_cache_follow_the_explorers_dtype_rule() {
+        let (s, n) = decode("hw=m2-max&llm_wdtype=fp8&llm_kvdtype=fp8&llm_tp=8&dtype=fp8");
+        let why = |key: &str| n.iter().find(|x| x.param == key).map(|x| x.reason.clone());
+        for key in ["dtype", "llm_wdtype", "llm_kvdtype"] {
+            assert_eq!(
+                why(key).as_deref(),
+                Some("Apple M2 Max (38-core GPU) has no fp8 mode"),
+                "{key}: {n:?}"
+            );
+        }
+        assert_eq!(s.widgets.llm.wdtype, WeightDtype::Bf16);
+        assert_eq!(s.widgets.llm.kvdtype, KvDtype::Bf16);
+        assert_eq!(s.widgets.llm.tp, Degree::Eight);
+        // a V100 and a T4 too; an H100 takes them
+        for hw in ["v100", "t4"] {
+            let (_, n) = decode(&format!("hw={hw}&llm_wdtype=fp8"));
+            assert_eq!(n.len(), 1, "{hw}: {n:?}");
+        }
+        let (s, n) = on_h100("llm_wdtype=fp8&llm_kvdtype=fp8");
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!(
+            (s.widgets.llm.wdtype, s.widgets.llm.kvdtype),
+            (WeightDtype::Fp8, KvDtype::Fp8)
+        );
+        // choosing a GPU without fp8 falls back to bf16; int8 weights stay
+        let mut t = s.clone();
+        t.select_preset(hardware::preset("t4").unwrap());
+        assert_eq!(
+            (t.widgets.llm.wdtype, t.widgets.llm.kvdtype),
+            (WeightDtype::Bf16, KvDtype::Bf16)
+        );
+        let mut t = s.clone();
+        t.widgets.llm.wdtype = WeightDtype::Int8;
+        t.select_preset(hardware::preset("m2-max").unwrap());
+        assert_eq!(t.widgets.llm.wdtype, WeightDtype::Int8);
+        // every state the codec makes runs on its GPU by the rule
+        let r = run(&t);
+        assert!(r.check_on(t.setting.hw).is_ok());
     }
 
     /// `q` on an H100 (the explorer's keys of `h100()` first).

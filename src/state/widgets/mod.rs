@@ -176,6 +176,7 @@ const EMPTY_PARAM: WParam = WParam {
     kind: WKind::Flag { default: false },
     get: |_| 0,
     set: |_, _| {},
+    needs: |_| None,
 };
 
 /// Every widget's own URL parameters, in URL order (widgets in page order).
@@ -441,11 +442,24 @@ mod tests {
             for p in w.params {
                 for v in values(p.kind) {
                     // the llm's custom shape only applies with the custom model
+                    // a value that needs a dtype (fp8 weights) runs on a GPU that
+                    // has it; on the default GPU, which has none, the one dtype
+                    // rule refuses it with its reason
+                    let needs = p.parse(&v).ok().and_then(p.needs);
+                    if let Some(d) = needs {
+                        let (s, n) = decode(&format!("{}={v}", p.key));
+                        let why = s.setting.hw.check(d).err();
+                        assert!(why.is_some(), "{}: the default GPU has {d:?}", p.key);
+                        assert_eq!(n.len(), 1, "{}={v}: {n:?}", p.key);
+                        assert_eq!(Some(&n[0].reason), why.as_ref(), "{}={v}", p.key);
+                        assert_eq!((p.get)(&s), p.default_value(), "{}={v}", p.key);
+                    }
+                    let gpu = if needs.is_some() { "hw=h100-sxm&" } else { "" };
                     for base in ["", "llm_model=custom&"] {
                         if p.key == "llm_model" && !base.is_empty() {
                             continue;
                         }
-                        let q = format!("{base}{}={v}", p.key);
+                        let q = format!("{gpu}{base}{}={v}", p.key);
                         let (s, n) = decode(&q);
                         assert!(n.is_empty(), "{}: {q}: {n:?}", w.id);
                         assert_eq!(p.format((p.get)(&s)), v, "{}: {q} read back", w.id);

@@ -102,7 +102,7 @@ pub fn view(s: &State, drawn: bool) -> ServeView {
         0 => None,
         t => Some(f64::from(t) / 1000.0),
     };
-    serve::view::widget(&asked(s), &s.setting, typed, drawn)
+    serve::view::widget(&asked(s), &s.beyond(), typed, drawn)
 }
 
 pub const SPEC: Spec = Spec {
@@ -138,7 +138,7 @@ mod tests {
             assert_eq!(r.llm, super::super::llm::asked(&s));
             assert_eq!((r.isl, r.concurrency), (w.isl, w.c));
             let v = view(&s, true);
-            let want = serve::view::widget(&r, &s.setting, None, true);
+            let want = serve::view::widget(&r, &s.beyond(), None, true);
             let q = encode(&s);
             assert_eq!(v, want, "{q}");
             let off = view(&s, false);

@@ -45,8 +45,18 @@ impl Look {
     pub fn px(&self, v: f64) -> u32 {
         px(v, self.dpr)
     }
+    /// Chart text in `color`, made legible on the chart's background: a series
+    /// colour too light for text there (the memory roof's orange on white) is
+    /// darkened, or lightened on the dark theme, until it reaches 4.5:1
+    /// (`colour::legible`; every label of every chart is drawn through here).
     pub fn font(&self, size: f64, color: &RGBColor) -> TextStyle<'static> {
-        font(size, self.dpr, color)
+        let (bg, c) = (self.pal.bg, color);
+        let (r, g, b) = crate::colour::legible(
+            (c.0, c.1, c.2),
+            (bg.0, bg.1, bg.2),
+            crate::colour::TEXT_CONTRAST,
+        );
+        font(size, self.dpr, &RGBColor(r, g, b))
     }
 }
 

@@ -55,10 +55,18 @@ pub fn GpuPicker(ctx: Ctx, id: &'static str) -> impl IntoView {
 
 /// A log-scale slider with a typed number box. The box keeps what the user typed
 /// while they type; a valid value applies at once, an invalid one shows an inline
-/// error and leaves the last good value in place.
+/// error and leaves the last good value in place. `off`: while it holds a
+/// reason, the control moves nothing in this state; slider and box are
+/// disabled and the reason shows under them (aria-describedby).
 #[component]
-pub fn LogSlider(ctx: Ctx, field: Field) -> impl IntoView {
+pub fn LogSlider(
+    ctx: Ctx,
+    field: Field,
+    #[prop(optional, into)] off: Option<Signal<Option<String>>>,
+) -> impl IntoView {
     let state = ctx.state;
+    let off = off.unwrap_or_else(|| Signal::derive(|| None));
+    let disabled = move || off.with(Option::is_some);
     let value = Memo::new(move |_| state.with(|s| (field.get)(s)));
     let text = RwSignal::new(field.format_box(value.get_untracked()));
     let error = RwSignal::new(None::<String>);
@@ -123,8 +131,20 @@ pub fn LogSlider(ctx: Ctx, field: Field) -> impl IntoView {
     let slider_id = format!("{}-slider", field.id);
     let box_id = format!("{}-box", field.id);
     let error_id = format!("{}-error", field.id);
+    let why_id = format!("{}-why", field.id);
+    let described = {
+        let (e, w) = (error_id.clone(), why_id.clone());
+        move || {
+            if disabled() {
+                format!("{e} {w}")
+            } else {
+                e.clone()
+            }
+        }
+    };
+    let described_box = described.clone();
     view! {
-        <div class="field" class:invalid=move || error.with(Option::is_some)>
+        <div class="field" class:invalid=move || error.with(Option::is_some) class:off=disabled>
             <label for=slider_id.clone()>{field.label}</label>
             <div class="field-inputs">
                 <input
@@ -135,6 +155,8 @@ pub fn LogSlider(ctx: Ctx, field: Field) -> impl IntoView {
                     step="any"
                     prop:value=move || field.to_slider(value.get()).to_string()
                     aria-valuetext=move || field.value_text(value.get())
+                    aria-describedby=described
+                    prop:disabled=disabled
                     on:input=on_slider
                     on:keydown=on_key
                 />
@@ -144,8 +166,9 @@ pub fn LogSlider(ctx: Ctx, field: Field) -> impl IntoView {
                     id=box_id
                     class="num"
                     aria-label=format!("{} ({})", field.label, if field.box_unit.is_empty() { "count" } else { field.box_unit })
-                    aria-describedby=error_id.clone()
+                    aria-describedby=described_box
                     aria-invalid=move || if error.with(Option::is_some) { "true" } else { "false" }
+                    prop:disabled=disabled
                     prop:value=move || text.get()
                     on:focus=move |_| editing.set(true)
                     on:input=on_box
@@ -155,6 +178,9 @@ pub fn LogSlider(ctx: Ctx, field: Field) -> impl IntoView {
             </div>
             <p id=error_id class="field-error" role="alert">
                 {move || error.get().unwrap_or_default()}
+            </p>
+            <p id=why_id class="field-why" hidden=move || !disabled()>
+                {move || off.get().unwrap_or_default()}
             </p>
         </div>
     }
@@ -183,7 +209,9 @@ pub fn Toggle(ctx: Ctx, flag: FlagField) -> impl IntoView {
 }
 
 /// A select bound to a choice parameter: its options are the choice type's
-/// variants, with their URL ids as values and their labels as text.
+/// variants, with their URL ids as values and their labels as text. An option
+/// the GPU cannot run by the one dtype rule (`Choice::needs`, `Preset::check`)
+/// is greyed out, and a line under the select says why.
 #[component]
 pub fn Select<T: Choice>(ctx: Ctx, field: ChoiceField<T>) -> impl IntoView {
     let state = ctx.state;
@@ -194,17 +222,28 @@ pub fn Select<T: Choice>(ctx: Ctx, field: ChoiceField<T>) -> impl IntoView {
             state.update(|s| set(s, v));
         }
     };
+    let refused = move |v: T| state.with(|s| v.needs().and_then(|d| s.setting.hw.check(d).err()));
+    // the reason for the options greyed out, once (they share it: one GPU)
+    let why = Memo::new(move |_| T::ALL.iter().find_map(|&v| refused(v)));
+    let note_id = format!("{}-why", field.id);
     view! {
         <div class="row">
             <label for=field.id>{field.label}</label>
-            <select id=field.id on:change=on_change>
+            <select id=field.id on:change=on_change
+                aria-describedby=move || why.with(Option::is_some).then(|| note_id.clone())>
                 {T::ALL
                     .iter()
                     .map(|&v| {
-                        view! { <option value=v.id() selected=move || cur.get() == v>{v.label()}</option> }
+                        view! {
+                            <option value=v.id() selected=move || cur.get() == v
+                                disabled=move || refused(v).is_some()>{v.label()}</option>
+                        }
                     })
                     .collect_view()}
             </select>
+            {move || why.get().map(|w| view! {
+                <p class="field-why" id=format!("{}-why", field.id)>{format!("{w}: not offered.")}</p>
+            })}
         </div>
     }
 }

@@ -78,3 +78,13 @@ impl Ctx {
         })
     }
 }
+
+/// Whether the page is one widget embedded in another page (`?embed=ID`:
+/// `<html class="embed">`, set before the first paint): a widget folds its
+/// secondary tables behind disclosures there, as the host page gives it a
+/// column, not a page.
+pub fn in_embed() -> bool {
+    document()
+        .document_element()
+        .is_some_and(|e| e.class_list().contains("embed"))
+}

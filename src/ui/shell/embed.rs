@@ -10,12 +10,20 @@ use leptos::prelude::*;
 /// Embed mode (`?embed=WIDGET_ID`): one widget, no page chrome, filling the iframe,
 /// with a link to the full page at the same state.
 #[component]
-pub fn Embed(ctx: Ctx, id: &'static str, notices: Vec<state_url::Notice>) -> impl IntoView {
+pub fn Embed(
+    ctx: Ctx,
+    id: &'static str,
+    notices: Vec<state_url::Notice>,
+    /// A theme the embed's URL fixed: the full page opens in it too.
+    theme: Option<RwSignal<bool>>,
+) -> impl IntoView {
     if let Some(el) = document().document_element() {
         let _ = el.class_list().add_1("embed");
     }
     let full = move || {
-        let q = ctx.state.with(|s| store::query(s, None));
+        let q = ctx
+            .state
+            .with(|s| store::query_themed(s, None, theme.map(|d| d.get())));
         store::page_url(&q, &format!("#{id}"))
     };
     post_height(id);

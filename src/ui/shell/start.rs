@@ -35,7 +35,8 @@ pub fn start() {
     let state = RwSignal::new(start.state);
     let report = Memo::new(move |_| state.with(State::report));
     let dark = theme::init(start.theme.map(|t| t.is_dark()));
-    store::sync_url(state, start.embed, start.theme.map(|_| dark));
+    let fixed = start.theme.map(|_| dark);
+    store::sync_url(state, start.embed, fixed);
     let ctx = Ctx {
         state,
         view: Memo::new(move |_| state.get()),
@@ -50,7 +51,9 @@ pub fn start() {
         if let Some(body) = document().body() {
             body.set_inner_html("");
         }
-        leptos::mount::mount_to_body(move || view! { <Embed ctx=ctx id=id notices=notices/> });
+        leptos::mount::mount_to_body(
+            move || view! { <Embed ctx=ctx id=id notices=notices theme=fixed/> },
+        );
         // after any part the widget left for later (the explorer's)
         later::when_done(move || started(debug_panic));
     } else {

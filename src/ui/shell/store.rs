@@ -26,6 +26,16 @@ pub fn query(state: &State, embed: Option<&str>) -> String {
     q
 }
 
+/// [`query`] with a theme the URL fixed (`Some(dark)`): the page's own address
+/// and the embed's "Open in brrr" link keep it alike.
+pub fn query_themed(state: &State, embed: Option<&str>, dark: Option<bool>) -> String {
+    let mut q = query(state, embed);
+    if let Some(dark) = dark {
+        q.push_str(if dark { "&theme=dark" } else { "&theme=light" });
+    }
+    q
+}
+
 /// An absolute URL of this page with `query` and `hash` (with its `#`, or empty).
 pub fn page_url(query: &str, hash: &str) -> String {
     let loc = window().location();
@@ -45,14 +55,7 @@ pub fn sync_url(
     theme: Option<RwSignal<bool>>,
 ) {
     Effect::new(move |prev: Option<String>| {
-        let mut q = state.with(|s| query(s, embed));
-        if let Some(dark) = theme {
-            q.push_str(if dark.get() {
-                "&theme=dark"
-            } else {
-                "&theme=light"
-            });
-        }
+        let q = state.with(|s| query_themed(s, embed, theme.map(|d| d.get())));
         // the first run writes only where the address differs (a page opened at
         // its canonical address has nothing to write)
         let same = match prev.as_deref() {

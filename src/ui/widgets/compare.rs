@@ -6,7 +6,7 @@
 
 use crate::model::setting::Setting;
 use crate::model::units;
-use crate::state::widgets::common::compare;
+use crate::state::widgets::common::{compare, RowFn};
 use crate::state::State;
 use crate::ui::kit::Ctx;
 use leptos::prelude::*;
@@ -28,7 +28,7 @@ pub fn CompareGpus(
     ctx: Ctx,
     prefix: &'static str,
     rate: &'static str,
-    row: fn(&State, &Setting) -> Row,
+    row: RowFn,
 ) -> impl IntoView {
     let open = RwSignal::new(false);
     let sort = RwSignal::new(SortBy::Preset);
@@ -38,7 +38,12 @@ pub fn CompareGpus(
         }
         ctx.view.with(|s| compare(s, row))
     });
-    let memory = Memo::new(move |_| rows.with(|r| r.iter().any(|x| x.1.fit.is_some())));
+    let memory = Memo::new(move |_| {
+        rows.with(|r| {
+            r.iter()
+                .any(|x| x.1.as_ref().is_ok_and(|x| x.fit.is_some()))
+        })
+    });
     let current = Memo::new(move |_| ctx.state.with(|s| s.setting.hw.id));
     let head = move |by: SortBy, label: &'static str, dir: &'static str| {
         view! {
@@ -64,12 +69,26 @@ pub fn CompareGpus(
                     <tbody>
                         {move || {
                             let mut v = rows.get();
+                            // a preset that cannot run these settings sorts last
+                            let key = |r: &Result<Row, String>, f: fn(&Row) -> f64| {
+                                r.as_ref().map_or(f64::INFINITY, f)
+                            };
                             match sort.get() {
                                 SortBy::Preset => {}
-                                SortBy::Step => v.sort_by(|a, b| a.1.step.total_cmp(&b.1.step)),
-                                SortBy::Rate => v.sort_by(|a, b| b.1.rate.total_cmp(&a.1.rate)),
+                                SortBy::Step => v.sort_by(|a, b| key(&a.1, |r| r.step).total_cmp(&key(&b.1, |r| r.step))),
+                                SortBy::Rate => v.sort_by(|a, b| key(&a.1, |r| -r.rate).total_cmp(&key(&b.1, |r| -r.rate))),
                             }
+                            let cols = move || if memory.get() { 5 } else { 3 };
                             v.into_iter().map(|(p, r)| {
+                                let r = match r {
+                                    Ok(r) => r,
+                                    Err(why) => return view! {
+                                        <tr data-hw=p.id data-refused="1" class:current=move || current.get() == p.id>
+                                            <th scope="row">{p.name}</th>
+                                            <td class="refused" colspan=cols>{format!("Not run: {why}.")}</td>
+                                        </tr>
+                                    }.into_any(),
+                                };
                                 let fits = r.fit.is_none_or(|f| f.0);
                                 view! {
                                     <tr data-hw=p.id data-step=r.step.to_string() data-rate=r.rate.to_string()
@@ -84,13 +103,13 @@ pub fn CompareGpus(
                                         })}
                                         <td>{r.regime.label()}</td>
                                     </tr>
-                                }
+                                }.into_any()
                             }).collect_view()
                         }}
                     </tbody>
                 </table>
             </div>
-            <p class="note">"Each GPU at its datasheet numbers with this widget's settings (a row that does not fit in memory is hypothetical, in italics). The buttons sort by step time, fastest first, or by throughput, most first."</p>
+            <p class="note">"Each GPU at its own numbers, on the roofs this widget uses, with its settings (a row that does not fit in memory is hypothetical, in italics; a GPU that cannot run them, such as fp8 weights on a GPU without fp8, is not run). The buttons sort by step time, fastest first, or by throughput, most first."</p>
         </details>
     }
 }

@@ -67,6 +67,10 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
     let ratio = move || live.with(|v| v.double_batch);
     let efficiency = move || live.with(|v| v.scaling.efficiency);
     let stops = move || live.with(|v| v.scaling.stops_paying);
+    // on one GPU the link's typed figures move nothing in the step: greyed out
+    let link_off = Signal::derive(move || {
+        live.with(|v| crate::state::widgets::common::link_off(v.step.run.sp))
+    });
     let sentences = Memo::new(move |_| v.with(|v| v.sentences.clone()));
     let table = Memo::new(move |_| v.with(|v| v.by_resolution.clone()));
     let readout = |name: &'static str,
@@ -106,17 +110,18 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
             <Toggle ctx=ctx flag=field::graphs/>
             <Select ctx=ctx field=field::sp/>
             <Select ctx=ctx field=spec::LINK_SELECT/>
-            <LogSlider ctx=ctx field=spec::LINK_BW/>
-            <LogSlider ctx=ctx field=spec::LINK_LAT/>
+            <LogSlider ctx=ctx field=spec::LINK_BW off=link_off/>
+            <LogSlider ctx=ctx field=spec::LINK_LAT off=link_off/>
         </div>
         <p class="note">
             {move || ctx.view.with(|s| {
                 let m = s.widgets.dit.model;
                 let c = m.config();
                 format!(
-                    "{}: {} blocks, hidden {}, {} heads; resolution means {}. One denoising step (one forward) is {} kernels on {} in bf16.",
-                    m.label(), c.layers, c.hidden, c.heads, m.res_meaning().0,
-                    st.with(|st| st.kernel_count), s.hw_name())
+                    "{}: {} blocks, hidden {}, {}; resolution means {}. One denoising step (one forward) is {} on {} in bf16, {}.",
+                    m.label(), c.layers, c.hidden, units::count(c.heads, "head", "heads"), m.res_meaning().0,
+                    st.with(|st| units::count(st.kernel_count, "kernel", "kernels")), s.hw_name(),
+                    s.beyond_roof_words())
             })}
         </p>
         <dl class="metrics" aria-live="polite">
@@ -140,7 +145,7 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
             <div class="metric"><dt>"Scaling efficiency"</dt><dd><Readout name="dit_scaling_efficiency" raw=Signal::derive(move || efficiency().to_string())
                 text=Signal::derive(move || units::percent(efficiency()))/></dd></div>
             <div class="metric"><dt>"More GPUs stop paying at"</dt><dd><Readout name="dit_sp_stops_paying" raw=Signal::derive(move || stops().map(|t| t.to_string()).unwrap_or_default())
-                text=Signal::derive(move || stops().map(|t| format!("{t} GPUs")).unwrap_or_else(|| "not up to 8".into()))/></dd></div>
+                text=Signal::derive(move || crate::model::parallel::stops_words(stops()))/></dd></div>
         </dl>
         <super::compare::CompareGpus ctx=ctx prefix="dit" rate="samples/s" row=spec::compare_row/>
         <div class="share-bar" role="img" aria-label=bar_label>{bar}</div>
@@ -158,7 +163,7 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
             label=Signal::derive(move || scale_chart.with(|c| format!(
                 "Time per denoising step against the sequence-parallel GPU count over {}, with its parts; {}.",
                 c.link,
-                c.stops.map(|g| format!("adding GPUs stops paying at {g}")).unwrap_or_else(|| "every doubling up to 8 pays".into()))))/>
+                c.stops.map(|g| format!("adding GPUs stops paying at {}", crate::model::parallel::stops_words(Some(g)))).unwrap_or_else(|| "every doubling up to 8 pays".into()))))/>
         <p class="note">"The step on 1, 2, 4 and 8 GPUs, each holding its share of the tokens: black the time per step, the lines its parts as in the bar above, teal the time spent waiting on the other GPUs. A doubling that buys less than 1.1× no longer pays (dashed)."</p>
         <div class="table-scroll" tabindex="0" role="region" aria-label="The step by resolution, scrollable">
             <table class="kernels dit-res">

@@ -15,7 +15,9 @@ use leptos::prelude::*;
 /// Three panels placed by CSS grid areas: controls beside the chart and the
 /// breakdown on wide screens; on narrow ones the chart comes first and stays
 /// pinned to the top of the viewport while the controls scroll under it, so a
-/// slider and the chart it moves are on screen together.
+/// slider and the chart it moves are on screen together. The chart's panel
+/// opens on the one-line answer, so the batch slider (the workload's controls
+/// come first), the chart and the answer are in view together on arrival.
 #[component]
 pub fn Explorer(ctx: Ctx) -> impl IntoView {
     view! {
@@ -24,8 +26,7 @@ pub fn Explorer(ctx: Ctx) -> impl IntoView {
                 <Controls ctx=ctx/>
             </section>
             <section class="panel figure explorer-chart" aria-label="Roofline">
-                // on phones, the pinned chart's one-line answer (hidden on wide
-                // screens, where the diagnosis sits beside the chart)
+                // the one-line answer, above the chart (pinned with it on phones)
                 <p class="explorer-headline">{move || ctx.report.with(|r| format!(
                     "The step is {}: {} per step",
                     r.regime.label(),
@@ -41,15 +42,32 @@ pub fn Explorer(ctx: Ctx) -> impl IntoView {
     }
 }
 
-/// The two groups, hardware and workload, each built in a task of its own
-/// after the explorer's chart ([`Later`]).
+/// The two groups, workload (the batch slider, the page's first lesson) then
+/// hardware, each built in a task of its own after the explorer's chart
+/// ([`Later`]).
 #[component]
 pub fn Controls(ctx: Ctx) -> impl IntoView {
     view! {
-        <Later><HardwareControls ctx=ctx/></Later>
         <Later><WorkloadControls ctx=ctx/></Later>
+        <Later><HardwareControls ctx=ctx/></Later>
     }
 }
+
+/// The roofs select's choices: each widget its own (no `roof` key), or one for
+/// every widget (`State::choose_roof`).
+const ROOFS: [(&str, Option<Roof>, &str); 3] = [
+    ("own", None, "datasheet in the essay, achievable beyond it"),
+    (
+        "datasheet",
+        Some(Roof::Datasheet),
+        "datasheet peaks, every widget",
+    ),
+    (
+        "achievable",
+        Some(Roof::Achievable),
+        "achievable, every widget",
+    ),
+];
 
 #[component]
 fn HardwareControls(ctx: Ctx) -> impl IntoView {
@@ -57,6 +75,7 @@ fn HardwareControls(ctx: Ctx) -> impl IntoView {
     let hw = Memo::new(move |_| state.with(|s| s.setting.hw.id));
     let dtype = Memo::new(move |_| state.with(|s| s.setting.dtype));
     let roof = Memo::new(move |_| state.with(|s| s.setting.roof));
+    let choice = Memo::new(move |_| state.with(|s| s.roof_choice()));
 
     let on_dtype = move |ev| {
         if let Some(d) = Dtype::from_id(&event_target_value(&ev)) {
@@ -77,12 +96,13 @@ fn HardwareControls(ctx: Ctx) -> impl IntoView {
         <div class="row">
             <label for="roof">"Roofs"</label>
             <select id="roof" on:change=move |ev| {
-                if let Some(r) = Roof::from_id(&event_target_value(&ev)) {
-                    state.update(|s| s.setting.roof = r);
+                let v = event_target_value(&ev);
+                if let Some(c) = ROOFS.iter().find(|c| c.0 == v) {
+                    state.update(|s| s.choose_roof(c.1));
                 }
-            } prop:value=move || roof.get().id()>
-                {Roof::ALL.into_iter().map(|r| view! {
-                    <option value=r.id() selected=move || roof.get() == r>{r.label()}</option>
+            } prop:value=move || ROOFS.iter().find(|c| c.1 == choice.get()).map_or("own", |c| c.0)>
+                {ROOFS.into_iter().map(|(id, r, label)| view! {
+                    <option value=id selected=move || choice.get() == r>{label}</option>
                 }).collect_view()}
             </select>
         </div>

@@ -55,8 +55,8 @@ pub fn Generations(ctx: Ctx) -> impl IntoView {
             {move || {
                 let r = gen::rows(line.get());
                 let dt = |m| fmt_dt(gen::doubling_time(&gen::series(&r, m)));
-                format!("Showing {} GPUs: tensor FLOP/s double every {}, bandwidth every {}.",
-                    r.len(), dt(Metric::Tensor16), dt(Metric::Bandwidth))
+                format!("Showing {}: tensor FLOP/s double every {}, bandwidth every {}.",
+                    crate::model::units::count(r.len() as u32, "GPU", "GPUs"), dt(Metric::Tensor16), dt(Metric::Bandwidth))
             }}
         </p>
         <table class="fits">

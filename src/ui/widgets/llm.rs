@@ -88,6 +88,11 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
     let st = Memo::new(move |_| v.with(|v| v.step.clone()));
     let scale_chart = Memo::new(move |_| v.with(scaling_chart));
     let spread_notes = Memo::new(move |_| live.with(|v| v.spread_notes.clone()));
+    let embed = crate::ui::kit::ctx::in_embed();
+    // on one GPU the link's typed figures move nothing in the step: greyed out
+    let link_off = Signal::derive(move || {
+        live.with(|v| crate::state::widgets::common::link_off(v.step.run.par.gpus()))
+    });
     let sentences = Memo::new(move |_| v.with(|v| v.sentences.clone()));
     let fit_text = Memo::new(move |_| v.with(|v| v.fit.clone()));
     let sweep = Memo::new(move |_| {
@@ -163,8 +168,8 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
             <Select ctx=ctx field=field::tp/>
             <Select ctx=ctx field=field::pp/>
             <Select ctx=ctx field=spec::LINK_SELECT/>
-            <LogSlider ctx=ctx field=spec::LINK_BW/>
-            <LogSlider ctx=ctx field=spec::LINK_LAT/>
+            <LogSlider ctx=ctx field=spec::LINK_BW off=link_off/>
+            <LogSlider ctx=ctx field=spec::LINK_LAT off=link_off/>
             <Toggle ctx=ctx flag=field::overlap/>
         </div>
         {move || spread_notes.with(|n| n.iter().map(|t| view! {
@@ -186,10 +191,10 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                     .unwrap_or("custom shape from the sliders (KV heads at most the heads)");
                 let c = &st.run.config;
                 format!(
-                    "{} parameters ({} active per token), {} kernels per step on {}, matmuls at {}. Config: {src}.",
+                    "{} parameters ({} active per token), {} per step on {}, matmuls at {} {}. Config: {src}.",
                     units::words(c.total_params()), units::words(c.active_params()),
-                    st.kernel_count, s.hw_name(),
-                    units::si(st.machine.matmul_flops, "FLOP/s"))
+                    units::count(st.kernel_count, "kernel", "kernels"), s.hw_name(),
+                    units::si(st.machine.matmul_flops, "FLOP/s"), s.beyond_roof_words())
             }))}
         </p>
         {move || (!fits.get()).then(|| view! {
@@ -212,7 +217,7 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
             <div class="metric"><dt>"Scaling efficiency"</dt><dd><Readout name="llm_scaling_efficiency" raw=Signal::derive(move || live.with(|v| v.scaling.efficiency.value.to_string()))
                 text=Signal::derive(move || live.with(|v| units::percent(v.scaling.efficiency.value)))/></dd></div>
             <div class="metric"><dt>"More GPUs stop paying at"</dt><dd><Readout name="llm_tp_stops_paying" raw=Signal::derive(move || live.with(|v| v.scaling.stops_paying.map(|t| t.to_string()).unwrap_or_default()))
-                text=Signal::derive(move || live.with(|v| v.scaling.stops_paying.map(|t| format!("{t} GPUs")).unwrap_or_else(|| "not up to 8".into())))/></dd></div>
+                text=Signal::derive(move || live.with(|v| crate::model::parallel::stops_words(v.scaling.stops_paying)))/></dd></div>
             <div class="metric"><dt>"Double the batch: time ×"</dt><dd><Readout name="llm_double_batch_ratio" raw=Signal::derive(move || live.with(|v| v.double_batch.to_string()))
                 text=Signal::derive(move || live.with(|v| units::sig3(v.double_batch)))/></dd></div>
             <div class="metric"><dt>"Weights per GPU"</dt><dd>{readout("llm_weight_bytes", |s| s.weight_bytes.to_string(), |s| units::si(s.weight_bytes, "B"))}</dd></div>
@@ -249,7 +254,7 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
             label=Signal::derive(move || scale_chart.with(|c| format!(
                 "Time per step against the GPU count (tensor parallel) over {}, with its parts; {}.",
                 c.link,
-                c.stops.map(|g| format!("adding GPUs stops paying at {g}")).unwrap_or_else(|| "every doubling up to 8 pays".into()))))/>
+                c.stops.map(|g| format!("adding GPUs stops paying at {}", crate::model::parallel::stops_words(Some(g)))).unwrap_or_else(|| "every doubling up to 8 pays".into()))))/>
         <p class="note">"The step on 1, 2, 4 and 8 GPUs (those that split the heads evenly): black the time per step, the lines its parts as in the bar above, teal the time spent waiting on the other GPUs. A doubling that buys less than 1.1× no longer pays (dashed)."</p>
         <PlotCanvas ctx=ctx id="llm-roofline" data=shared(roof)
             label=Signal::derive(move || st.with(|s| format!(
@@ -264,11 +269,21 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                 <li><span class="swatch comm"></span>"the link's roof; ▲ the step at its FLOPs per byte sent over the link (a collective's latency is not on any roof)"</li>
             }))}
         </ul>
-        <super::llm_measured::VsMeasured ctx=ctx/>
-        <details class="llm-layer-list" open=move || st.with(|s| s.layer.len() <= OPEN_ROWS)>
+        // the model against measured runs: in an embed, behind a disclosure
+        {if embed {
+            view! {
+                <details class="llm-measured-fold">
+                    <summary>"The model against measured decode speeds (gpt-fast, NVIDIA NIM): tables and a chart"</summary>
+                    <super::llm_measured::VsMeasured ctx=ctx/>
+                </details>
+            }.into_any()
+        } else {
+            view! { <super::llm_measured::VsMeasured ctx=ctx/> }.into_any()
+        }}
+        <details class="llm-layer-list" open=move || !embed && st.with(|s| s.layer.len() <= OPEN_ROWS)>
             <summary>{move || st.with(|s| {
                 let ops: f64 = s.layer.iter().map(|r| r.dispatches).sum();
-                format!("One transformer layer: {} kernels, {} ops dispatched", s.layer.len(), units::sig3(ops))
+                format!("One transformer layer: {}, {} dispatched", units::count(s.layer.len() as u32, "kernel", "kernels"), units::amount(ops, "op", "ops"))
             })}</summary>
             <div class="table-scroll" tabindex="0" role="region" aria-label="One layer's kernels, scrollable">
                 <table class="kernels llm-layer">

@@ -57,7 +57,7 @@ pub fn VsMeasured(ctx: Ctx) -> impl IntoView {
             } else {
                 ""
             };
-            format!(" ({} {} on {} GPUs{why}). ", c.row.model, c.row.wdtype.id(), c.row.gpus)
+            format!(" ({} {} on {}{why}). ", c.row.model, c.row.wdtype.id(), units::count(c.row.gpus, "GPU", "GPUs"))
         })
         .unwrap_or_default();
     let eager_note = rows
@@ -240,7 +240,7 @@ fn render(
                     c.row.wdtype.id(),
                     if c.row.compiled { "compiled" } else { "eager" },
                     if c.row.gpus > 1 {
-                        format!(", {} GPUs", c.row.gpus)
+                        format!(", {}", units::count(c.row.gpus, "GPU", "GPUs"))
                     } else {
                         String::new()
                     }

@@ -115,7 +115,9 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
                 <dt>"Double the batch: time ×"</dt>
                 <dd><Readout name="double_batch_ratio" raw=Signal::derive(move || ratio.get().to_string())
                     text=Signal::derive(move || units::sig3(ratio.get()))/></dd>
-                <dd class="note">{move || overhead::verdict(ratio.get()).label()}</dd>
+                // the quick test read against what limits the step (where they
+                // part ways, why): `model::limit::doubling`
+                <dd class="note" id="double-batch-words">{move || held.with(|v| v.doubling.clone())}</dd>
             </div>
             <div class="metric">
                 <dt>"Time per step"</dt>

@@ -119,8 +119,16 @@ impl RooflineData {
 
 impl Plot for RooflineData {
     // Taller on phones so nine decades of FLOP/s stay legible.
+    /// Taller than wide on narrow screens (the phone's pinned chart is drawn
+    /// narrower to fit its panel, down to 200 px tall); on wide ones at most
+    /// 440 px, so the explorer's chart, its answer and the batch slider share
+    /// the first screen of a 1280 × 900 window.
     fn height(&self, w: f64) -> f64 {
-        (w * if w < 560.0 { 0.9 } else { 0.62 }).clamp(260.0, 520.0)
+        if w < 560.0 {
+            (w * 0.9).clamp(200.0, 520.0)
+        } else {
+            (w * 0.62).clamp(260.0, 440.0)
+        }
     }
     plot_with!(marks render);
     fn csv(&self) -> String {
@@ -232,12 +240,22 @@ pub fn Legend(ctx: Ctx) -> impl IntoView {
             }
         })
     };
+    // a kernel sits on its roof unless the GPU's kernel floor (the shortest
+    // time any kernel takes) holds it below: the legend names the floor
+    let floor = move || {
+        ctx.view.with(|s| {
+            format!(
+                "a kernel: on its roof, or below it at the {} kernel floor",
+                units::si(s.machine().floor, "s")
+            )
+        })
+    };
     view! {
         <ul class="legend">
             <li><span class="swatch memory"></span>"memory roof: bandwidth × intensity"</li>
             <li><span class="swatch compute"></span>{units}</li>
             <li><span class="swatch vector"></span>"pointwise ceiling (plain multiply)"</li>
-            <li><span class="dot"></span>"a kernel (on its roof)"</li>
+            <li><span class="dot"></span>{floor}</li>
             <li><span class="cross">"×"</span>"whole step, overhead included"</li>
         </ul>
     }
@@ -465,7 +483,7 @@ fn render(
         )))
         .map_err(err)?;
         let name = if k.count > 1 {
-            format!("{}: {} kernels", k.name, k.count)
+            format!("{}: {}", k.name, units::count(k.count, "kernel", "kernels"))
         } else {
             format!("{}: 1 kernel", k.name)
         };

@@ -70,6 +70,67 @@ impl Plot for Scaling {
     }
 }
 
+/// The dashed line where adding GPUs stops paying, and its label placed clear
+/// of every drawn line and dot (`geom::marker_labels`, as the llm sweep's
+/// markers), its box recorded for the tests (`data-geometry`).
+fn stops_label(
+    ch: &mut ChartContext<'_, AnyBackend<'_>, chart::LogLog>,
+    root: &Area<AnyBackend<'_>>,
+    at: u32,
+    yr: (f64, f64),
+    (lines, dots): (&[[(f64, f64); 2]], &[(f64, f64)]),
+    look: &Look,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    let pal = look.pal;
+    let err = |e: DrawingAreaErrorKind<AnyError>| e.to_string();
+    let x = f64::from(at);
+    ch.draw_series(DashedLineSeries::new(
+        [(x, yr.0), (x, yr.1)],
+        look.px(5.0),
+        look.px(4.0),
+        pal.comm.stroke_width(look.px(1.5)),
+    ))
+    .map_err(err)?;
+    let text = format!(
+        "stops paying at {}",
+        crate::model::parallel::stops_words(Some(at))
+    );
+    let r = f64::from(look.px(5.0));
+    let dots: Vec<crate::geom::Rect> = dots
+        .iter()
+        .map(|&(x, y)| crate::geom::Rect::at(x - r, y - r, 2.0 * r, 2.0 * r))
+        .collect();
+    let size = chart::text_size(&text, 11.0 * look.dpr);
+    let boxes = crate::geom::marker_labels(
+        &[(chart::to_px(ch, (x, yr.0)).0, size, false)],
+        lines,
+        &dots,
+        chart::plot_rect(ch),
+        3.0 * look.dpr,
+    );
+    let Some(Some(bx)) = boxes.first() else {
+        return Ok(()); // no room clear of the data: the line alone
+    };
+    let (ox, oy) = {
+        let (x, y) = root.get_pixel_range();
+        (f64::from(x.start), f64::from(y.start))
+    };
+    let top_left = ((bx.x0 - ox).round() as i32, (bx.y0 - oy).round() as i32);
+    let end = ((bx.x1 - ox).round() as i32, (bx.y1 - oy).round() as i32);
+    root.draw(&Rectangle::new([top_left, end], pal.bg.mix(0.75).filled()))
+        .map_err(err)?;
+    root.draw(&Text::new(
+        text,
+        top_left,
+        look.font(11.0, &pal.comm)
+            .pos(Pos::new(HPos::Left, VPos::Top)),
+    ))
+    .map_err(err)?;
+    marks.label("stops paying", bx);
+    Ok(())
+}
+
 fn render(
     s: &Scaling,
     root: Area<AnyBackend<'_>>,
@@ -102,8 +163,17 @@ fn render(
             .filter(|p| p.1 >= yr.0 && p.1 <= yr.1)
             .collect()
     };
+    // every drawn line, in pixels: the label must keep off them
+    let mut drawn: Vec<[(f64, f64); 2]> = Vec::new();
+    let mut keep = |pts: &[(f64, f64)], ch: &ChartContext<'_, AnyBackend<'_>, chart::LogLog>| {
+        drawn.extend(
+            pts.windows(2)
+                .map(|w| [chart::to_px(ch, w[0]), chart::to_px(ch, w[1])]),
+        );
+    };
     for (i, (class, _)) in s.parts.iter().enumerate() {
         let pts = line(&|p: &Point| p.parts.get(i).copied().unwrap_or(0.0));
+        keep(&pts, &ch);
         ch.draw_series(LineSeries::new(
             pts,
             color(class, &pal).stroke_width(look.px(1.5)),
@@ -111,29 +181,12 @@ fn render(
         .map_err(err)?;
     }
     let total = line(&|p: &Point| p.wall);
+    keep(&total, &ch);
+    let dots: Vec<(f64, f64)> = total.iter().map(|&p| chart::to_px(&ch, p)).collect();
     ch.draw_series(LineSeries::new(total, pal.ink.stroke_width(look.px(2.5))))
         .map_err(err)?;
     if let Some(at) = s.stops {
-        let x = f64::from(at);
-        ch.draw_series(DashedLineSeries::new(
-            [(x, yr.0), (x, yr.1)],
-            look.px(5.0),
-            look.px(4.0),
-            pal.comm.stroke_width(look.px(1.5)),
-        ))
-        .map_err(err)?;
-        let (px, py) = ch.backend_coord(&(x, yr.1));
-        let (ox, oy) = {
-            let (x, y) = root.get_pixel_range();
-            (x.start, y.start)
-        };
-        root.draw(&Text::new(
-            format!("stops paying at {at}"),
-            (px - ox + look.px(4.0) as i32, py - oy + look.px(4.0) as i32),
-            look.font(11.0, &pal.comm)
-                .pos(Pos::new(HPos::Left, VPos::Top)),
-        ))
-        .map_err(err)?;
+        stops_label(&mut ch, &root, at, yr, (&drawn, &dots), look, marks)?;
     }
     // the counts between the decade ticks (1 and 10 are the axis's own)
     let (ox, oy) = {
@@ -158,9 +211,8 @@ fn render(
         let current = p.gpus == s.current;
         let mut lines = vec![
             format!(
-                "{} GPU{}{}",
-                p.gpus,
-                if p.gpus == 1 { "" } else { "s" },
+                "{}{}",
+                units::count(p.gpus, "GPU", "GPUs"),
                 if current { " (current)" } else { "" }
             ),
             format!("step {}", units::si(p.wall, "s")),

@@ -60,7 +60,7 @@ pub fn Serve(ctx: Ctx) -> impl IntoView {
             <Select ctx=ctx field=st::TP/>
             <Toggle ctx=ctx flag=st::GRAPHS/>
         </div>
-        <p class="note">"The model, GPU, dtypes and tensor parallelism are the LLM widget's (one state: moving them here moves them there)."</p>
+        <p class="note">{move || ctx.view.with(|s| format!("The model, GPU, dtypes and tensor parallelism are the LLM widget's (one state: moving them here moves them there); every step is priced {}.", s.beyond_roof_words()))}</p>
         <div class="controls-inline">
             <LogSlider ctx=ctx field=st::field::c/>
             <LogSlider ctx=ctx field=st::field::isl/>

@@ -269,7 +269,14 @@ fn Lab(ctx: Ctx, page: StoredValue<Page, LocalStorage>) -> impl IntoView {
                     let saved = save(&r);
                     settle(r.outcome);
                     message.try_set(Some(match saved {
-                        Ok(()) => format!("Imported {} measurements.", r.measurements.len()),
+                        Ok(()) => format!(
+                            "Imported {}.",
+                            units::count(
+                                r.measurements.len() as u32,
+                                "measurement",
+                                "measurements"
+                            )
+                        ),
                         Err(e) => format!("Imported, but {e}."),
                     }));
                     previous.try_set(run.get_untracked());

@@ -140,8 +140,8 @@ pub fn roof_summary(
         let (achieved, intensity) = (flops / secs, flops / bytes);
         let attainable = m.matmul_flops.min(m.bw * intensity);
         out.push(format!(
-            "The matmul, conv and attention kernels placed here ({} calls) did {} in {}: {} at {} FLOP per byte, {} of the {} allows there ({}, {} roofs: {}).",
-            calls,
+            "The matmul, conv and attention kernels placed here ({}) did {} in {}: {} at {} FLOP per byte, {} of the {} allows there ({}, {} roofs: {}).",
+            units::count(u32::try_from(calls).unwrap_or(u32::MAX), "call", "calls"),
             units::si(flops, "FLOP"),
             units::si(secs, "s"),
             units::si(achieved, "FLOP/s"),
@@ -160,13 +160,15 @@ pub fn roof_summary(
     if above > 0 {
         out.push(match own {
             Some(gpu) => format!(
-                "{above} of the {} points sit above the {}'s roof: those kernels ran faster than the picked GPU allows, because they ran on the {gpu}, not on the picked one.",
-                pts.len(),
+                "{above} of the {} {} above the {}'s roof: those kernels ran faster than the picked GPU allows, because they ran on the {gpu}, not on the picked one.",
+                units::count(pts.len() as u32, "point", "points"),
+                if above == 1 { "sits" } else { "sit" },
                 hw.name
             ),
             None => format!(
-                "{above} of the {} points sit above their roof: their op moved fewer bytes than its shapes count (a cache hit, a broadcast, an in-place op) or did less than they imply; the roofline bounds what the counted work could take, not these kernels.",
-                pts.len()
+                "{above} of the {} {} above their roof: their op moved fewer bytes than its shapes count (a cache hit, a broadcast, an in-place op) or did less than they imply; the roofline bounds what the counted work could take, not these kernels.",
+                units::count(pts.len() as u32, "point", "points"),
+                if above == 1 { "sits" } else { "sit" }
             ),
         });
     }
@@ -509,11 +511,11 @@ fn RoofChart(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoView {
     let roof_label = Signal::derive(move || {
         roof_data.with(|d| match (d, hw.get()) {
             (Some((dt, r)), Some(hw)) => format!(
-                "The trace's kernels on the {} roofline ({}, {} roofs): {} points, one per aten op and kernel name, at the FLOP/s they achieved",
+                "The trace's kernels on the {} roofline ({}, {} roofs): {}, one per aten op and kernel name, at the FLOP/s they achieved",
                 hw.name,
                 dt.label(),
                 roof.get().id(),
-                r.kernels.len()
+                units::count(r.kernels.len() as u32, "point", "points")
             ),
             _ => String::new(),
         })
@@ -634,8 +636,8 @@ fn TimelineChart(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoView
             let Some(t) = t else { return String::new() };
             let (a, b) = win.get();
             format!(
-                "Timeline of the busiest second: {} lanes (GPU streams and the launching CPU thread) from {} ms to {} ms",
-                t.lanes.len(),
+                "Timeline of the busiest second: {} (GPU streams and the launching CPU thread) from {} ms to {} ms",
+                units::count(t.lanes.len() as u32, "lane", "lanes"),
                 units::sig3(a * 1e3),
                 units::sig3(b * 1e3)
             )
