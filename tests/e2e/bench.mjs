@@ -1,41 +1,60 @@
-// Benchmark (not a test): how fast the explorer reacts, how big it is, how soon it
-// draws. Drives the built dist/ in headless Chromium.
+// Benchmark (not a test): how fast the page starts and reacts, and how big it is.
+// Drives the built dist/ in headless Chromium.
 //
 //   node tests/e2e/bench.mjs                 # print the figures
 //   node tests/e2e/bench.mjs --lighthouse    # ... and run Lighthouse (slow: ~1 min a run)
-//   node tests/e2e/bench.mjs --lighthouse --record   # ... and append a dated row to docs/perf.md
-//   options: --inputs N (per slider, default 200, minimum 200), --loads N (default 5),
+//   node tests/e2e/bench.mjs --record        # ... and append the run to docs/perf.md
+//   options: --inputs N (per slider, default 200, minimum 200), --loads N (first-chart
+//            loads, default 5), --mount-loads N (start loads at 4x, default 3),
 //            --lh-runs N (Lighthouse runs, median taken; default 3), --no-throttle
 //            (skip the 4x CPU-throttled sweeps), --sliders a,b (only these sliders),
 //            --sweeps small,4x jump (only these sweeps), --no-loads (skip the load
-//            timings). Filtered runs are for iterating: --record refuses them.
+//            timings and the start), --load "what ran beside" (recorded with the
+//            run, e.g. "2 builds"). Filtered runs are for iterating: --record
+//            refuses them.
 //
-// 1. Input -> redraw latency for EVERY slider on the full page (the explorer's
-//    shared sliders and each widget's own), in four sweeps: small steps and large
-//    jumps, each at full speed and with the CPU throttled 4x (DevTools protocol
-//    Emulation.setCPUThrottlingRate, as Lighthouse's mobile preset slows a phone).
-//    The slider is scrolled into view, then >= 200 `input` events move it (in
-//    slider units: log10-scaled): "small" sweeps its range from min to max and
-//    back in even steps; "jump" visits the positions i * 0.618... (mod 1) of the
-//    range, so every input jumps 38 % or 62 % of the range. Each is timed inside the page with performance.now(),
-//    from just before dispatchEvent until the chart of the slider's own section
-//    (the roofline for shared sliders) has redrawn -- its data-frame changes --
-//    AND the next task has run (a MessageChannel message posted right after the
-//    input): the app redraws every visible chart in the microtasks that follow an
-//    input, so this is "every visible chart redrawn". Sliders of widgets without a
-//    chart are timed to the next task alone. No redraw within 200 ms counts as
-//    "no redraw" when the slider's number box shows a new value, or as
-//    "unchanged" when it does not (an integer slider whose value rounded to the
-//    same number: nothing to redraw). Inputs are paced one per animation frame,
-//    each dispatched just after a frame, as a drag delivers them.
-// 2. Gzipped size (zlib, level 9) of every .html .js .wasm .css in dist/.
-// 3. Time to first chart: performance.now() (ms since navigation start) when the
-//    canvas first has data-frame >= 1; median of N fresh loads; the same for an
-//    embed (?embed=microbench).
-// 4. --lighthouse: Lighthouse's default (mobile) preset -- simulated slow 4G, 4x
+// 1. Input -> redraw latency for EVERY slider on the page, found in the page
+//    (every `input[type=range]` whose id ends in `-slider`: the explorer's
+//    shared sliders and each widget's own, new widgets' included), in four
+//    sweeps: small steps and large jumps, each at full speed and with the CPU
+//    throttled 4x (DevTools protocol Emulation.setCPUThrottlingRate, as
+//    Lighthouse's mobile preset slows a phone). The slider is scrolled into view
+//    and the page left until no long task has run for a second (a widget
+//    scrolled past may be loading its module), then >= 200 `input` events move
+//    it (in slider units: log10-scaled): "small" sweeps its range from min to
+//    max and back in even steps; "jump" visits the positions i * 0.618... (mod
+//    1) of the range, so every input jumps 38 % or 62 % of the range. Each is
+//    timed inside the page with performance.now(), from just before
+//    dispatchEvent until the app's work is done: the next task (a
+//    MessageChannel message posted right after the input; the app updates the
+//    DOM and redraws every visible chart in the microtasks that follow an
+//    input), or the last redraw of a chart on the screen (its `data-frame`
+//    changed) if one comes later, before the next frame is drawn. Inputs are
+//    paced one per animation frame, each dispatched just after a frame, as a
+//    drag delivers them. "drew": inputs after which a chart on the screen
+//    redrew; "unchanged": inputs whose number box kept its value (an integer
+//    slider rounding to the value shown).
+// 2. The start, at 4x CPU in a 412 x 823 window (Lighthouse's mobile preset's
+//    CPU and screen, without its network simulation), dist/ served gzipped:
+//    every main-thread task over 50 ms from navigation until the page is built,
+//    laid out and quiet (PerformanceObserver `longtask`), with the parts the
+//    app mounted in it (its `brrr:mount:*` user timings), and their total
+//    blocking time after the first contentful paint (TBT: what each ran past
+//    50 ms); the bytes fetched until `data-ready`, and whether any on-demand
+//    module was among them. The median load by TBT is printed whole.
+// 3. Gzipped size (zlib, level 9) of every .html .js .wasm .css in dist/ the
+//    first visit fetches (the on-demand modules listed apart).
+// 4. Time to first chart: performance.now() (ms since navigation start) when a
+//    canvas first has data-frame >= 1; median of N fresh loads (1440 x 900,
+//    1x CPU); the same for an embed (?embed=microbench).
+// 5. --lighthouse: Lighthouse's default (mobile) preset -- simulated slow 4G, 4x
 //    CPU slowdown, a 412x823 phone -- on the system Chromium (CHROME_PATH, default
 //    /usr/bin/chromium) against dist/ served gzipped (tests/e2e/server.mjs, gzip:
 //    true); performance and accessibility categories, the median run by score.
+//
+// --record appends a row (date, commit, machine: CPU, cores, load average before
+// and after, and --load's words) to the last table of docs/perf.md and the
+// run's per-slider table under it.
 //
 // Exits non-zero only if it could not measure.
 
@@ -43,11 +62,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import { createHarness, REPO_ROOT, DEFAULT_ROOT, CHROMIUM } from './helpers.mjs';
 import { startServer } from './server.mjs';
-
-const SLIDERS = ['flops', 'bw', 'batch', 'ops', 'hidden', 'overhead'];
-const NO_REDRAW_MS = 200;
 
 const argv = process.argv.slice(2);
 const flag = (f) => argv.includes(f);
@@ -65,6 +82,8 @@ const THROTTLE = !flag('--no-throttle');
 const ONLY_SLIDERS = opt('--sliders', '') ? opt('--sliders', '').split(',') : null;
 const ONLY_SWEEPS = opt('--sweeps', '') ? opt('--sweeps', '').split(',') : null;
 const NO_LOADS = flag('--no-loads');
+const MOUNT_LOADS = Math.max(1, Number(opt('--mount-loads', '3')) | 0);
+const LOAD_WORDS = opt('--load', '');
 const ALL_SWEEPS = [
   { name: 'small', mode: 'small', rate: 1 },
   { name: 'jump', mode: 'jump', rate: 1 },
@@ -99,31 +118,43 @@ function table(headers, rows, align) {
 }
 
 /** Runs in the page: the whole sweep for one slider, timed with performance.now(). */
-async function sweepInPage({ id, n, noRedrawMs, mode }) {
+async function sweepInPage({ id, n, mode }) {
   const el = document.getElementById(`${id}-slider`);
   const box = document.getElementById(`${id}-box`);
   if (!el) return { error: `missing #${id}-slider` };
-  // The chart this slider's widget draws (the explorer's roofline for the shared
-  // sliders); widgets without a chart are timed to "every effect has run" alone.
-  const home = el.closest('section.widget') || el.closest('.explorer');
-  const canvas = (home && home.querySelector('canvas')) || null;
+  const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  // the page quiet: no task over 50 ms for a second (a widget scrolled past
+  // loads its module and, for the trace widget, analyses its example)
+  const quiet = async (ms = 1000, max = 30000) => {
+    const t0 = performance.now();
+    let last = t0;
+    while (performance.now() - t0 < max && performance.now() - last < ms) {
+      const before = performance.now();
+      await new Promise((r) => setTimeout(r, 20));
+      if (performance.now() - before > 70) last = performance.now();
+    }
+  };
   el.scrollIntoView({ block: 'center' });
-  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))); // on screen, drawn
+  await quiet();
+  // again: what loaded above may have moved it
+  el.scrollIntoView({ block: 'center' });
+  await frame();
+  await frame();
+  // the charts on the screen now
+  const onScreen = [...document.querySelectorAll('canvas[data-frame]')].filter((c) => {
+    const r = c.getBoundingClientRect();
+    return r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth && r.width > 0;
+  });
+  let lastDraw = 0;
+  const mo = new MutationObserver(() => {
+    lastDraw = performance.now();
+  });
+  for (const c of onScreen) mo.observe(c, { attributes: true, attributeFilter: ['data-frame'] });
   const min = Number(el.min);
   const max = Number(el.max);
   if (!(Number.isFinite(min) && Number.isFinite(max) && max > min)) return { error: `#${id}-slider min/max ${el.min}/${el.max}` };
-  // a task queued from the next frame (a message, so no timer clamping): each
-  // input starts in a task of its own after a frame, as a drag's do
-  const afterFrame = () =>
-    new Promise((r) =>
-      requestAnimationFrame(() => {
-        const c = new MessageChannel();
-        c.port1.onmessage = () => r();
-        c.port2.postMessage(0);
-      }),
-    );
   const times = [];
-  let noRedraw = 0;
+  let drew = 0;
   let unchanged = 0;
   for (let i = 0; i < n; i++) {
     let f;
@@ -136,56 +167,27 @@ async function sweepInPage({ id, n, noRedrawMs, mode }) {
       f = pos <= 1 ? pos : 2 - pos;
     }
     const v = min + f * (max - min);
-    await afterFrame();
+    await frame();
     const boxBefore = box ? box.value : null;
-    const frameBefore = canvas ? canvas.getAttribute('data-frame') : null;
-    const result = await new Promise((resolve) => {
-      let done = false;
-      let timer;
-      // The app redraws every chart in the microtasks that follow the input
-      // event; the next task (a MessageChannel message) runs after all of them,
-      // so it marks "every chart on the page redrawn".
-      let redrawn = false;
-      let settled = null;
-      const finish = () => {
-        if (done || (canvas && !redrawn) || settled === null) return;
-        done = true;
-        mo.disconnect();
-        clearTimeout(timer);
-        resolve(settled - t0);
-      };
-      const mc = new MessageChannel();
-      mc.port1.onmessage = () => {
-        settled = performance.now();
-        finish();
-      };
-      const mo = new MutationObserver(() => {
-        if (done) return;
-        if (canvas && canvas.getAttribute('data-frame') !== frameBefore) {
-          redrawn = true;
-          finish();
-        }
-      });
-      if (canvas) mo.observe(canvas, { attributes: true, attributeFilter: ['data-frame'] });
-      timer = setTimeout(() => {
-        if (done) return;
-        done = true;
-        mo.disconnect();
-        resolve(null);
-      }, noRedrawMs);
-      const t0 = performance.now();
-      el.value = String(v);
-      el.dispatchEvent(new Event('input', { bubbles: true }));
-      mc.port2.postMessage(0);
+    lastDraw = 0;
+    const mc = new MessageChannel();
+    const settled = new Promise((r) => {
+      mc.port1.onmessage = () => r(performance.now());
     });
-    if (result === null) {
-      if (box && box.value === boxBefore) unchanged++;
-      else noRedraw++;
-    } else {
-      times.push(result);
-    }
+    const t0 = performance.now();
+    el.value = String(v);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    mc.port2.postMessage(0);
+    const next = await settled;
+    // a chart that draws later (in an animation frame) counts until it has drawn
+    await frame();
+    const end = lastDraw > next ? lastDraw : next;
+    if (lastDraw > 0) drew++;
+    if (box && box.value === boxBefore) unchanged++;
+    times.push(end - t0);
   }
-  return { n, min, max, times, noRedraw, unchanged };
+  mo.disconnect();
+  return { n, min, max, times, drew, unchanged, charts: onScreen.map((c) => c.id || c.className).join(' ') };
 }
 
 /** Installed before any page script: note when the chart first draws. */
@@ -238,22 +240,91 @@ async function sweepAll(page, present, sweep, failures) {
   const rows = [];
   const all = [];
   try {
-    for (const id of present) {
-      const r = await page.evaluate(sweepInPage, { id, n: INPUTS, noRedrawMs: NO_REDRAW_MS, mode: sweep.mode });
+    for (const { id, widget } of present) {
+      const r = await page.evaluate(sweepInPage, { id, n: INPUTS, mode: sweep.mode });
       if (r.error) {
         failures.push(`${sweep.name}: ${r.error}`);
         continue;
       }
       const s = [...r.times].sort((a, b) => a - b);
       all.push(...r.times);
-      rows.push({ id, n: r.n, redrawn: s.length, median: median(s), p95: quantile(s, 0.95), max: s.length ? s[s.length - 1] : NaN, noRedraw: r.noRedraw, unchanged: r.unchanged });
+      rows.push({ id, widget, n: r.n, median: median(s), p95: quantile(s, 0.95), max: s.length ? s[s.length - 1] : NaN, drew: r.drew, unchanged: r.unchanged, charts: r.charts });
     }
   } finally {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 }).catch(() => {});
     await cdp.detach().catch(() => {});
   }
   all.sort((a, b) => a - b);
-  return { sweep, rows, all, noRedraw: rows.reduce((a, r) => a + r.noRedraw, 0) };
+  return { sweep, rows, all };
+}
+
+/** Installed before any page script of a start load: long tasks, first paint, readiness. */
+function startProbe() {
+  window.__brrrLong = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__brrrLong.push({ start: e.startTime, dur: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {}
+}
+
+/** Runs in the page once it is laid out: quiet for a second, then what the start did. */
+async function startReport() {
+  const t0 = performance.now();
+  let last = t0;
+  while (performance.now() - t0 < 30000 && performance.now() - last < 1000) {
+    const before = performance.now();
+    await new Promise((r) => setTimeout(r, 20));
+    if (performance.now() - before > 70) last = performance.now();
+  }
+  const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+  const parts = performance.getEntriesByType('measure').filter((m) => m.name.startsWith('brrr:mount:')).map((m) => ({ name: m.name.slice(11), start: m.startTime, dur: m.duration }));
+  return { long: window.__brrrLong, fcp: fcp ? fcp.startTime : null, parts };
+}
+
+/** MOUNT_LOADS loads of the page at 4x CPU, phone-sized, served gzipped. */
+async function measureStart(browser, failures) {
+  const server = await startServer({ root: ROOT, gzip: true });
+  const runs = [];
+  try {
+    for (let i = 0; i < MOUNT_LOADS; i++) {
+      const context = await browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1 });
+      await context.addInitScript(startProbe);
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+      const fetched = new Map();
+      let ready = false;
+      const urls = new Map();
+      cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
+      cdp.on('Network.loadingFinished', (e) => {
+        if (!ready) fetched.set(urls.get(e.requestId) || e.requestId, e.encodedDataLength);
+      });
+      try {
+        await page.goto(server.url, { waitUntil: 'load' });
+        await page.waitForSelector('html[data-ready="1"]', { state: 'attached', timeout: 120_000 });
+        ready = true;
+        await page.waitForSelector('html[data-laid-out]', { state: 'attached', timeout: 60_000 });
+        const r = await page.evaluate(startReport);
+        const after = r.long.filter((t) => r.fcp === null || t.start >= r.fcp);
+        runs.push({
+          ...r,
+          tbt: after.reduce((a, t) => a + Math.max(0, t.dur - 50), 0),
+          bytes: [...fetched.values()].reduce((a, b) => a + b, 0),
+          files: [...fetched.keys()].map((u) => String(u).split('/').pop()),
+        });
+      } catch (e) {
+        failures.push(`start load ${i + 1}: ${e && e.message ? e.message.split('\n')[0] : e}`);
+      } finally {
+        await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 }).catch(() => {});
+        await context.close();
+      }
+    }
+  } finally {
+    await server.close();
+  }
+  return runs;
 }
 
 /** Lighthouse's default (mobile) preset, LH_RUNS runs against dist/ served gzipped. */
@@ -314,32 +385,48 @@ async function runLighthouse(failures) {
   return runs;
 }
 
+/** The machine the run is on, in words: CPU, cores, load average now. */
+function machine() {
+  const cpus = os.cpus();
+  const model = cpus.length ? cpus[0].model.replace(/\s+/g, ' ').trim() : 'unknown CPU';
+  return { cpu: model, cores: cpus.length, load: os.loadavg()[0] };
+}
+
 async function main() {
   if (!fs.existsSync(path.join(ROOT, 'index.html'))) {
     console.error(`cannot measure: ${path.join(ROOT, 'index.html')} does not exist (build first: trunk build --release)`);
     return 1;
   }
+  const before = machine();
   const h = await createHarness({ root: ROOT });
   const failures = [];
   const sweeps = [];
   const firstChart = [];
   const embedChart = [];
   const readyTimes = [];
+  let starts = [];
+  let chromium = '';
   try {
+    chromium = h.browser.version();
     // 1. Input -> redraw, four sweeps on one page.
     const page = await h.open('', { label: 'bench sliders', viewport: { width: 1440, height: 900 } });
-    // every slider on the full page: the shared ones first, then each widget's own
-    const onPage = await page.evaluate(() =>
-      [...document.querySelectorAll('input[type=range][id$="-slider"]')].map((e) => e.id.replace(/-slider$/, '')),
-    );
-    const present = [...SLIDERS.filter((id) => onPage.includes(id)), ...onPage.filter((id) => !SLIDERS.includes(id))].filter(
-      (id) => !ONLY_SLIDERS || ONLY_SLIDERS.includes(id),
-    );
+    // every slider on the page, in page order, with the widget it is in
+    const present = (
+      await page.evaluate(() =>
+        [...document.querySelectorAll('input[type=range][id$="-slider"]')].map((e) => ({
+          id: e.id.replace(/-slider$/, ''),
+          widget: (e.closest('section.widget') || {}).id || '',
+        })),
+      )
+    ).filter(({ id }) => !ONLY_SLIDERS || ONLY_SLIDERS.includes(id));
     if (present.length === 0) failures.push('no slider on the page');
     for (const sweep of SWEEPS) sweeps.push(await sweepAll(page, present, sweep, failures));
     await h.closePage(page);
 
-    // 3b. First chart of an embedded widget (?embed=microbench, a chart widget).
+    // 2. The start at 4x CPU.
+    if (!NO_LOADS) starts = await measureStart(h.browser, failures);
+
+    // 4b. First chart of an embedded widget (?embed=microbench, a chart widget).
     for (let i = 0; i < (NO_LOADS ? 0 : LOADS); i++) {
       const context = await h.browser.newContext({ viewport: { width: 800, height: 600 } });
       await context.addInitScript(firstChartProbe);
@@ -354,7 +441,7 @@ async function main() {
       await context.close();
     }
 
-    // 3. First chart.
+    // 4. First chart.
     for (let i = 0; i < (NO_LOADS ? 0 : LOADS); i++) {
       const context = await h.browser.newContext({ viewport: { width: 1440, height: 900 } });
       await context.addInitScript(firstChartProbe);
@@ -366,7 +453,7 @@ async function main() {
         firstChart.push(t.chart);
         if (t.ready !== null) readyTimes.push(t.ready);
       } catch (e) {
-        failures.push(`load ${i + 1}: no chart (canvas#roofline-canvas data-frame >= 1) within 30 s`);
+        failures.push(`load ${i + 1}: no chart (canvas data-frame >= 1) within 30 s`);
       }
       await context.close();
     }
@@ -374,38 +461,79 @@ async function main() {
     await h.close();
   }
 
-  // 4. Lighthouse (its own Chromium and a gzipping server).
+  // 5. Lighthouse (its own Chromium and a gzipping server).
   const lh = LIGHTHOUSE ? await runLighthouse(failures) : [];
+  const after = machine();
 
   // Report.
-  console.log(`\nInput -> redraw (every visible chart redrawn), ${INPUTS} inputs per slider and sweep, Chromium headless, no GPU`);
-  console.log('p95 ms per slider and sweep (small: even steps min -> max -> min; jump: 38-62 % of the range per input; 4x: CPU throttled 4x)');
+  console.log(`\nMachine: ${before.cpu}, ${before.cores} cores, load average ${before.load.toFixed(1)} before, ${after.load.toFixed(1)} after${LOAD_WORDS ? ` (${LOAD_WORDS})` : ''}; ${chromium} headless, no GPU`);
+  console.log(`\nInput -> redraw (the app's work done and every chart on the screen redrawn), ${INPUTS} inputs per slider and sweep`);
+  console.log('ms per slider: p50 and p95 of each sweep (small: even steps min -> max -> min; jump: 38-62 % of the range per input; 4x: CPU throttled 4x)');
   const ids = sweeps.length ? sweeps[0].rows.map((r) => r.id) : [];
+  const cellsOf = (id) =>
+    sweeps.flatMap((s) => {
+      const r = s.rows.find((x) => x.id === id);
+      return r ? [fmt(r.median), fmt(r.p95)] : ['-', '-'];
+    });
   console.log(
     table(
-      ['slider', ...sweeps.flatMap((s) => [`${s.sweep.name} med`, `${s.sweep.name} p95`]), 'no redraw', 'unchanged'],
+      ['slider', 'widget', ...sweeps.flatMap((s) => [`${s.sweep.name} p50`, `${s.sweep.name} p95`]), 'drew', 'unchanged', 'charts on screen'],
       ids.map((id) => {
-        const cells = sweeps.flatMap((s) => {
-          const r = s.rows.find((x) => x.id === id);
-          return r ? [fmt(r.median), fmt(r.p95)] : ['-', '-'];
-        });
         const r0 = sweeps[0].rows.find((x) => x.id === id);
-        return [id, ...cells, sweeps.reduce((a, s) => a + (s.rows.find((x) => x.id === id)?.noRedraw || 0), 0), r0 ? r0.unchanged : '-'];
+        return [id, r0.widget, ...cellsOf(id), sweeps.map((s) => s.rows.find((x) => x.id === id)?.drew ?? '-').join('/'), r0.unchanged, r0.charts.slice(0, 40)];
       }),
-      ['l', ...sweeps.flatMap(() => ['r', 'r']), 'r', 'r'],
+      ['l', 'l', ...sweeps.flatMap(() => ['r', 'r']), 'r', 'r', 'l'],
     ),
   );
+  const EXPLORER = 'roofline-explorer';
   for (const s of sweeps) {
     const worst = s.rows.reduce((a, r) => (r.p95 > (a ? a.p95 : -1) ? r : a), null);
+    const over = s.rows.filter((r) => r.p95 > (s.sweep.rate > 1 ? 16 : 8)).map((r) => r.id);
     console.log(
-      `${s.sweep.name.padEnd(8)} all sliders: median ${fmt(median(s.all))} ms, p95 ${fmt(quantile(s.all, 0.95))} ms, max ${fmt(s.all[s.all.length - 1])} ms, worst slider p95 ${worst ? `${fmt(worst.p95)} ms (${worst.id})` : '-'}, no redraw ${s.noRedraw}`,
+      `${s.sweep.name.padEnd(8)} all sliders: p50 ${fmt(median(s.all))} ms, p95 ${fmt(quantile(s.all, 0.95))} ms, max ${fmt(s.all[s.all.length - 1])} ms, worst slider p95 ${worst ? `${fmt(worst.p95)} ms (${worst.id})` : '-'}; over ${s.sweep.rate > 1 ? 16 : 8} ms: ${over.length ? over.join(', ') : 'none'}`,
     );
   }
-  console.log(`("no redraw": the box showed a new value but data-frame did not change within ${NO_REDRAW_MS} ms; "unchanged": the value rounded to the one shown, nothing to redraw)`);
+  const jump = sweeps.find((s) => s.sweep.name === 'jump');
+  const jump4 = sweeps.find((s) => s.sweep.name === '4x jump');
+  const worstOf = (s, pred = () => true) => (s ? s.rows.filter(pred).reduce((a, r) => (!a || r.p95 > a.p95 ? r : a), null) : null);
+  const tJump = worstOf(jump);
+  const tJump4 = worstOf(jump4, (r) => r.widget === EXPLORER);
+  if (tJump || tJump4) {
+    console.log(
+      `targets: every slider p95 <= 8 ms at 1x with jumps: ${tJump ? `worst ${fmt(tJump.p95)} ms (${tJump.id}) ${tJump.p95 <= 8 ? 'met' : 'NOT met'}` : '-'}; the explorer's p95 <= 16 ms at 4x with jumps: ${tJump4 ? `worst ${fmt(tJump4.p95)} ms (${tJump4.id}) ${tJump4.p95 <= 16 ? 'met' : 'NOT met'}` : '-'}`,
+    );
+  }
+  console.log(`("drew": inputs after which a chart on the screen redrew, per sweep; "unchanged": the number box kept its value)`);
 
-  // the trace widget's worker and UI and the lab's UI are fetched only when their
-  // widget first needs them: not part of the first visit (listed apart)
+  // the start
+  const startMid = starts.length ? [...starts].sort((a, b) => a.tbt - b.tbt)[(starts.length - 1) >> 1] : null;
   const ON_DEMAND = /^(brrr-trace-worker|brrr-trace-ui|brrr-lab-ui|trace-worker\.js)/;
+  if (starts.length) {
+    console.log(`\nThe start at 4x CPU, 412 x 823, served gzipped: ${starts.length} loads`);
+    console.log(
+      table(
+        ['load', 'long tasks', 'longest ms', 'TBT ms', 'FCP ms', 'fetched until ready KB', 'on-demand fetched'],
+        starts.map((r, i) => [
+          i + 1,
+          r.long.length,
+          fmt(Math.max(0, ...r.long.map((t) => t.dur)), 0),
+          fmt(r.tbt, 0),
+          fmt(r.fcp, 0),
+          (r.bytes / 1024).toFixed(1),
+          r.files.filter((f) => ON_DEMAND.test(f)).join(' ') || 'none',
+        ]),
+        ['r', 'r', 'r', 'r', 'r', 'r', 'l'],
+      ),
+    );
+    console.log(`median load by TBT: its tasks over 50 ms (ms at ms, and the parts mounted in each):`);
+    for (const t of startMid.long) {
+      const inside = startMid.parts.filter((m) => m.start >= t.start && m.start < t.start + t.dur);
+      console.log(`  ${fmt(t.dur, 0).padStart(5)} at ${fmt(t.start, 0).padStart(5)}  ${inside.map((m) => `${m.name} ${fmt(m.dur, 0)}`).join(', ') || '(no part: the browser, or the app before its parts)'}`);
+    }
+    console.log(`parts (ms each): ${startMid.parts.map((m) => `${m.name} ${fmt(m.dur, 0)}`).join(', ')}`);
+    console.log(`target: every task <= 50 ms at 4x: ${startMid.long.length === 0 ? 'met' : 'NOT met'} in the median load; TBT <= 100 ms: ${startMid.tbt <= 100 ? 'met' : 'NOT met'}`);
+  }
+
   const onDemand = gzipSizes(ROOT).filter((s) => ON_DEMAND.test(s.file));
   const sizes = gzipSizes(ROOT).filter((s) => !ON_DEMAND.test(s.file));
   const kb = (b) => (b / 1024).toFixed(1);
@@ -420,10 +548,11 @@ async function main() {
       ['l', 'r', 'r'],
     ),
   );
+  console.log(`target: <= 480 KB: ${totalGz / 1024 <= 480 ? 'met' : 'NOT met'}`);
   const wasmGz = sizes.filter((s) => s.file.endsWith('.wasm')).reduce((a, s) => a + s.gz, 0);
 
   const fc = median(firstChart);
-  console.log(`\nFirst chart drawn: median ${fmt(fc, 0)} ms after navigation start over ${firstChart.length} loads (${firstChart.map((x) => x.toFixed(0)).join(', ')} ms)`);
+  console.log(`\nFirst chart drawn: median ${fmt(fc, 0)} ms after navigation start over ${firstChart.length} loads (${firstChart.map((x) => x.toFixed(0)).join(', ')} ms; target <= 600)`);
   const ec = median(embedChart);
   console.log(`Embedded widget (?embed=microbench) first chart: median ${fmt(ec, 0)} ms over ${embedChart.length} loads (${embedChart.map((x) => x.toFixed(0)).join(', ')} ms)`);
   if (readyTimes.length) console.log(`data-ready=1: median ${fmt(median(readyTimes), 0)} ms`);
@@ -439,58 +568,85 @@ async function main() {
         ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
       ),
     );
-    if (lhMid) console.log(`median run: performance ${lhMid.perf}, LCP ${fmt(lhMid.lcp / 1000)} s, TBT ${fmt(lhMid.tbt, 0)} ms, CLS ${fmt(lhMid.cls, 3)}, accessibility ${lhMid.a11y}${lhMid.a11yFailing.length ? ` (failing: ${lhMid.a11yFailing.join(', ')})` : ''}`);
+    if (lhMid) console.log(`median run: performance ${lhMid.perf}, LCP ${fmt(lhMid.lcp / 1000)} s, TBT ${fmt(lhMid.tbt, 0)} ms, TTI ${fmt(lhMid.tti / 1000)} s, CLS ${fmt(lhMid.cls, 3)}, accessibility ${lhMid.a11y}${lhMid.a11yFailing.length ? ` (failing: ${lhMid.a11yFailing.join(', ')})` : ''}`);
   }
 
   const probs = h.describeProblems();
   if (probs.length) console.log(`\nnote: the page reported problems during the benchmark:\n  ${probs.slice(0, 20).join('\n  ')}`);
 
   if (failures.length) console.error(`\ncould not measure everything:\n  ${failures.join('\n  ')}`);
-  const measured = sweeps.length > 0 && sweeps.every((s) => s.rows.length > 0) && firstChart.length > 0 && sizes.length > 0 && (!LIGHTHOUSE || lh.length > 0);
+  const measured = sweeps.length > 0 && sweeps.every((s) => s.rows.length > 0) && firstChart.length > 0 && starts.length > 0 && sizes.length > 0 && (!LIGHTHOUSE || lh.length > 0);
 
-  const filtered = ONLY_SLIDERS || ONLY_SWEEPS || NO_LOADS;
+  const filtered = ONLY_SLIDERS || ONLY_SWEEPS || NO_LOADS || !THROTTLE;
   if (RECORD && filtered) {
-    console.error('\nnot recorded: --sliders, --sweeps and --no-loads are for iterating; a row in docs/perf.md measures everything');
+    console.error('\nnot recorded: --sliders, --sweeps, --no-throttle and --no-loads are for iterating; a row in docs/perf.md measures everything');
     return 1;
   }
   if (RECORD && measured) {
     const file = path.join(REPO_ROOT, 'docs', 'perf.md');
     const header = [
-      '| date | commit | small median ms | small p95 ms | jump p95 ms | 4x small p95 ms | 4x jump p95 ms | worst slider p95 ms (sweep) | no redraw | first chart ms | embed first chart ms | wasm gzip KB | total gzip KB | LH performance | LH LCP s | LH TBT ms | LH CLS | LH accessibility |',
-      '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      '| date | commit | machine | worst slider p95 ms, 1x jump | all sliders p95 ms, 1x small / jump | explorer p95 ms, 4x small / jump (worst slider) | all sliders p95 ms, 4x jump (worst) | start: tasks > 50 ms at 4x (longest ms) | start TBT ms at 4x | first chart ms | embed first chart ms | first visit gzip KB (wasm) | LH perf / LCP s / TBT ms / TTI s / CLS / a11y |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- | --- | ---: | ---: | --- | --- |',
     ].join('\n');
     let text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Performance log\n';
     if (!text.endsWith('\n')) text += '\n';
     // rows go under the last table of the file; a file without this table gets it
     if (!text.includes(header.split('\n')[0])) text += `\n${header}\n`;
     const by = (name) => sweeps.find((s) => s.sweep.name === name);
-    const p95 = (name) => (by(name) ? fmt(quantile(by(name).all, 0.95)) : '–');
-    let worst = null;
-    for (const s of sweeps) for (const r of s.rows) if (!worst || r.p95 > worst.p95) worst = { ...r, sweep: s.sweep.name };
-    const small = by('small');
+    const allP95 = (name) => (by(name) ? fmt(quantile(by(name).all, 0.95)) : '–');
+    const expl = (name) => {
+      const w = worstOf(by(name), (r) => r.widget === EXPLORER);
+      return w ? `${fmt(w.p95)} (${w.id})` : '–';
+    };
+    const w4 = worstOf(by('4x jump'));
     const date = new Date().toISOString().slice(0, 10);
+    const longest = startMid ? Math.max(0, ...startMid.long.map((t) => t.dur)) : NaN;
     const cells = [
       date,
       gitHead(),
-      fmt(median(small.all)),
-      p95('small'),
-      p95('jump'),
-      p95('4x small'),
-      p95('4x jump'),
-      worst ? `${fmt(worst.p95)} (${worst.id}, ${worst.sweep})` : '–',
-      sweeps.reduce((a, s) => a + s.noRedraw, 0),
+      `${before.cpu}, ${before.cores} cores, load ${before.load.toFixed(1)}–${after.load.toFixed(1)}${LOAD_WORDS ? ` (${LOAD_WORDS})` : ''}`,
+      tJump ? `${fmt(tJump.p95)} (${tJump.id})` : '–',
+      `${allP95('small')} / ${allP95('jump')}`,
+      `${expl('4x small')} / ${expl('4x jump')}`,
+      `${allP95('4x jump')}${w4 ? ` (${w4.id} ${fmt(w4.p95)})` : ''}`,
+      startMid ? `${startMid.long.length} (${fmt(longest, 0)})` : '–',
+      startMid ? fmt(startMid.tbt, 0) : '–',
       fmt(fc, 0),
       fmt(ec, 0),
-      kb(wasmGz),
-      kb(totalGz),
-      lhMid ? lhMid.perf : '–',
-      lhMid ? fmt(lhMid.lcp / 1000) : '–',
-      lhMid ? fmt(lhMid.tbt, 0) : '–',
-      lhMid ? fmt(lhMid.cls, 3) : '–',
-      lhMid ? lhMid.a11y : '–',
+      `${kb(totalGz)} (${kb(wasmGz)})`,
+      lhMid ? `${lhMid.perf} / ${fmt(lhMid.lcp / 1000)} / ${fmt(lhMid.tbt, 0)} / ${fmt(lhMid.tti / 1000)} / ${fmt(lhMid.cls, 3)} / ${lhMid.a11y}` : '–',
     ];
     const row = `| ${cells.join(' | ')} |\n`;
-    fs.writeFileSync(file, text + row);
+    // the run's per-slider figures, folded, after the table (a row must stay in it)
+    const detail = [
+      '',
+      `<details><summary>${date} ${gitHead()}: every slider (p50 / p95 ms)</summary>`,
+      '',
+      `| slider | widget | ${sweeps.map((s) => s.sweep.name).join(' | ')} |`,
+      `| --- | --- | ${sweeps.map(() => '---:').join(' | ')} |`,
+      ...ids.map((id) => {
+        const r0 = sweeps[0].rows.find((x) => x.id === id);
+        return `| ${id} | ${r0.widget} | ${sweeps.map((s) => { const r = s.rows.find((x) => x.id === id); return r ? `${fmt(r.median)} / ${fmt(r.p95)}` : '–'; }).join(' | ')} |`;
+      }),
+      '',
+      startMid ? `Start (median of ${starts.length} loads by TBT): ${startMid.long.map((t) => { const inside = startMid.parts.filter((m) => m.start >= t.start && m.start < t.start + t.dur).map((m) => m.name); return `${fmt(t.dur, 0)} ms${inside.length ? ` (${inside.join(', ')})` : ''}`; }).join(', ') || 'no task over 50 ms'}.` : '',
+      '',
+      '</details>',
+      '',
+    ].join('\n');
+    // insert the row at the end of the last table, the details after everything
+    const lines = text.split('\n');
+    let end = lines.length;
+    while (end > 0 && lines[end - 1].trim() === '') end--;
+    // this table's rows: after its header, with as many cells as it has
+    const headAt = lines.findIndex((l) => l === header.split('\n')[0]);
+    const bars = (l) => l.split('|').length;
+    let at = headAt + 2;
+    for (let i = headAt + 2; i < end; i++) if (lines[i].startsWith('| ') && bars(lines[i]) === bars(lines[headAt])) at = i + 1;
+    lines.splice(at, 0, row.trimEnd());
+    text = lines.join('\n');
+    if (!text.endsWith('\n')) text += '\n';
+    fs.writeFileSync(file, text + detail);
     console.log(`\nrecorded in ${path.relative(REPO_ROOT, file)}: ${row.trim()}`);
   } else if (RECORD) {
     console.error('not recorded: the measurements are incomplete');

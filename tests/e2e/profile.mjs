@@ -1,11 +1,21 @@
-// Profiler (not a test): where the time of a slider input goes. Drives the built
-// dist/ in headless Chromium, moves one slider N times (one input per animation
-// frame, as a drag does) under Chromium's trace, and prints the main thread's time
-// by trace event (script, style, layout, paint, ...) and the hottest functions
-// (wasm functions by name where the build keeps the name section).
+// Profiler (not a test): where the time goes, for one slider's inputs or for the
+// page's start. Drives the built dist/ in headless Chromium under Chromium's trace.
 //
 //   node tests/e2e/profile.mjs [--slider bw] [--rate 4] [--mode jump|small] [--inputs 100]
 //                              [--url '?embed=...'] [--top 40]
+//   node tests/e2e/profile.mjs --mount [--rate 4] [--url ...] [--top 12]
+//
+// A slider: moves it N times (one input per animation frame, as a drag does)
+// once the page is quiet (the widgets it scrolled past have loaded), and prints
+// per input the main thread's time by trace event (script, style, layout, paint…),
+// the script's time by kind (model, view diff, DOM calls, chart draw: each CPU
+// sample goes to the innermost frame of its stack that names one), and the
+// hottest functions.
+// --mount: loads the page at the given CPU slowdown (default 4x, Lighthouse's)
+// in a phone-sized window, and prints every main-thread task over 50 ms from
+// navigation until the page is built and laid out, with the parts it mounted
+// (the app's `brrr:mount:*` user timings), its trace events, its script by kind
+// and its hottest functions; and the total blocking time of those tasks.
 //
 // Function names need a build that keeps wasm's name section (no wasm-opt):
 //   sed 's/data-wasm-opt="z"/data-wasm-opt="0" data-keep-debug/' index.html > index-prof.html
@@ -14,146 +24,155 @@
 // (both paths are git-ignored). Trace-event times are wall time under the
 // throttle: divide by --rate for the unthrottled cost.
 
-import { createHarness, frames } from './helpers.mjs';
+import { createHarness } from './helpers.mjs';
+import { startTrace, mainThread, tasks, selfByEvent, measures, cpuProfile, hottest, byKind, blocking } from './trace-read.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name, dflt) => {
   const i = argv.indexOf(name);
   return i >= 0 && i + 1 < argv.length ? argv[i + 1] : dflt;
 };
+const MOUNT = argv.includes('--mount');
 const SLIDER = opt('--slider', 'bw');
 const RATE = Number(opt('--rate', '4'));
 const MODE = opt('--mode', 'jump');
 const INPUTS = Number(opt('--inputs', '100')) | 0;
 const URL_Q = opt('--url', '');
-const TOP = Number(opt('--top', '40')) | 0;
+const TOP = Number(opt('--top', MOUNT ? '12' : '40')) | 0;
+
+const ms = (us, d = 1) => (us / 1000).toFixed(d);
+const sorted = (m) => [...m].sort((a, b) => b[1] - a[1]);
 
 async function drive({ id, n, mode }) {
   const el = document.getElementById(`${id}-slider`);
   if (!el) return `missing #${id}-slider`;
   el.scrollIntoView({ block: 'center' });
-  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
-  await frame(); // on screen: its charts drawn
-  await frame();
+  await new Promise((r) => setTimeout(r, 300));
   const min = Number(el.min);
   const max = Number(el.max);
+  // DOM writes per input, by the widget (or part) they land in
+  const writes = new Map();
+  const mo = new MutationObserver((records) => {
+    for (const r of records) {
+      const node = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+      const home = node && (node.closest('section.widget') || node.closest('[data-slot]'));
+      const key = `${home ? home.id || home.getAttribute('data-slot') : '(page)'} ${r.type === 'attributes' ? `@${r.attributeName}` : r.type}`;
+      writes.set(key, (writes.get(key) || 0) + 1);
+    }
+  });
+  mo.observe(document.body, { subtree: true, attributes: true, characterData: true, childList: true });
   for (let i = 0; i < n; i++) {
     const f = mode === 'jump' ? (i * 0.6180339887498949) % 1 : (() => { const p = (2 * i) / (n - 1); return p <= 1 ? p : 2 - p; })();
-    // a task queued from the next frame (a message: no timer clamping)
-    await new Promise((r) =>
-      requestAnimationFrame(() => {
-        const c = new MessageChannel();
-        c.port1.onmessage = () => r();
-        c.port2.postMessage(0);
-      }),
-    );
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
     el.value = String(min + f * (max - min));
     el.dispatchEvent(new Event('input', { bubbles: true }));
   }
-  await frame(); // the last input's redraws are in the trace
-  await frame();
-  return null;
+  await new Promise((r) => setTimeout(r, 300));
+  mo.disconnect();
+  return { writes: [...writes].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, v / n]) };
 }
 
-const h = await createHarness();
-try {
+/** Resolves once no task has held the main thread over 50 ms for `quietMs` (at most `maxMs`). */
+async function quiet({ quietMs = 1000, maxMs = 30000 } = {}) {
+  const t0 = performance.now();
+  let last = performance.now();
+  while (performance.now() - t0 < maxMs) {
+    const before = performance.now();
+    await new Promise((r) => setTimeout(r, 20));
+    if (performance.now() - before > 70) last = performance.now();
+    if (performance.now() - last > quietMs) return;
+  }
+}
+
+function printKinds(profile, per, from, to) {
+  const kinds = byKind(profile, from, to);
+  const total = [...kinds.values()].reduce((a, b) => a + b, 0);
+  return `script ${ms(total / per, 2)} ms: ` + sorted(kinds).map(([k, us]) => `${k} ${ms(us / per, 2)}`).join(', ');
+}
+
+async function profileSlider(h) {
   const page = await h.open(URL_Q, { label: 'profile', viewport: { width: 1440, height: 900 } });
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: RATE });
   await page.evaluate((id) => document.getElementById(`${id}-slider`)?.scrollIntoView({ block: 'center' }), SLIDER);
-  await page.waitForSelector('html[data-laid-out]', { state: 'attached' });
-  await frames(page, 2); // on screen: its charts drawn
-
-  const events = [];
-  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
-  const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-  await cdp.send('Tracing.start', {
-    transferMode: 'ReportEvents',
-    traceConfig: {
-      includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing'],
-    },
-  });
-  const err = await page.evaluate(drive, { id: SLIDER, n: INPUTS, mode: MODE });
-  await cdp.send('Tracing.end');
-  await done;
+  // widgets scrolled past load their modules (the trace widget analyses its example)
+  await page.evaluate(quiet);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: RATE });
+  await page.waitForTimeout(300);
+  const stop = await startTrace(cdp);
+  const res = await page.evaluate(drive, { id: SLIDER, n: INPUTS, mode: MODE });
+  const events = await stop();
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-  if (err) throw new Error(err);
+  if (typeof res === 'string') throw new Error(res);
 
-  // main thread: the renderer's CrRendererMain
-  const mainTid = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-  const onMain = (e) => mainTid && e.pid === mainTid.pid && e.tid === mainTid.tid;
-  // self time per top-level-ish event name: complete events ('X') nest; take self time
-  const xs = events.filter((e) => onMain(e) && e.ph === 'X' && typeof e.dur === 'number').sort((a, b) => a.ts - b.ts || b.dur - a.dur);
-  const self = new Map();
-  const stack = [];
-  for (const e of xs) {
-    while (stack.length && stack[stack.length - 1].ts + stack[stack.length - 1].dur <= e.ts) stack.pop();
-    if (stack.length) stack[stack.length - 1].child += e.dur;
-    const rec = { ts: e.ts, dur: e.dur, name: e.name, child: 0 };
-    stack.push(rec);
-    e.__rec = rec;
-  }
-  for (const e of xs) self.set(e.__rec.name, (self.get(e.__rec.name) || 0) + e.__rec.dur - e.__rec.child);
+  const onMain = mainThread(events);
+  const self = selfByEvent(events, onMain);
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   console.log(`slider ${SLIDER}, ${MODE}, ${INPUTS} inputs, CPU ${RATE}x: main-thread self time by trace event (ms per input)`);
-  for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20)) {
-    console.log(`  ${(us / 1000 / INPUTS).toFixed(2).padStart(7)}  ${name}`);
-  }
-  console.log(`  ${(total / 1000 / INPUTS).toFixed(2).padStart(7)}  (all)`);
+  for (const [name, us] of sorted(self).slice(0, 20)) console.log(`  ${ms(us / INPUTS, 2).padStart(7)}  ${name}`);
+  console.log(`  ${ms(total / INPUTS, 2).padStart(7)}  (all)`);
 
-  // what the layouts and style recalcs touched
+  const xs = events.filter((e) => onMain(e) && e.ph === 'X');
   const layouts = xs.filter((e) => e.name === 'Layout');
   const dirty = layouts.map((e) => e.args?.beginData?.dirtyObjects ?? 0).sort((a, b) => a - b);
   const totalObj = layouts.map((e) => e.args?.beginData?.totalObjects ?? 0);
   console.log(`\n${layouts.length} layouts: dirty objects median ${dirty[dirty.length >> 1]}, max ${dirty[dirty.length - 1]}; total objects ${Math.max(...totalObj)}`);
-  const roots = new Map();
-  for (const e of layouts) for (const r of e.args?.endData?.layoutRoots || []) roots.set(r.nodeName || r.nodeId, (roots.get(r.nodeName || r.nodeId) || 0) + 1);
-  console.log('  layout roots:', [...roots].slice(0, 10).map(([k, v]) => `${k} ×${v}`).join(', '));
   const styles = xs.filter((e) => e.name === 'UpdateLayoutTree');
   const ec = styles.map((e) => e.args?.elementCount ?? 0).sort((a, b) => a - b);
   console.log(`${styles.length} style recalcs: elements median ${ec[ec.length >> 1]}, max ${ec[ec.length - 1]}`);
 
-  // CPU profile samples (ProfileChunk events)
-  const nodes = new Map();
-  const samples = [];
-  const deltas = [];
-  for (const e of events) {
-    if (e.name !== 'ProfileChunk') continue;
-    const d = e.args?.data?.cpuProfile;
-    if (!d) continue;
-    for (const n of d.nodes || []) nodes.set(n.id, n);
-    samples.push(...(d.samples || []));
-    deltas.push(...(e.args.data.timeDeltas || []));
-  }
-  const selfBy = new Map();
-  for (let i = 0; i < samples.length; i++) {
-    const n = nodes.get(samples[i]);
-    if (!n) continue;
-    const f = n.callFrame;
-    const key = `${f.functionName || '(anon)'}  ${f.url ? f.url.split('/').pop() : ''}`;
-    selfBy.set(key, (selfBy.get(key) || 0) + (deltas[i + 1] ?? deltas[i] ?? 0));
-  }
+  const total_writes = res.writes.reduce((a, [, v]) => a + v, 0);
+  console.log(`\nDOM writes per input: ${total_writes.toFixed(1)}, by widget and kind: ${res.writes.slice(0, 16).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
+  const profile = cpuProfile(events, onMain);
+  console.log(`\n${printKinds(profile, INPUTS)} (per input)`);
+  const { self: fself, incl } = hottest(profile);
   console.log(`\nhottest functions, self time (ms per input):`);
-  for (const [k, us] of [...selfBy].sort((a, b) => b[1] - a[1]).slice(0, TOP)) {
-    console.log(`  ${(us / 1000 / INPUTS).toFixed(3).padStart(7)}  ${k.slice(0, 140)}`);
-  }
-  // inclusive time: each function counted once per sample whose stack holds it
-  const incl = new Map();
-  for (let i = 0; i < samples.length; i++) {
-    const seen = new Set();
-    for (let n = nodes.get(samples[i]); n; n = nodes.get(n.parent)) {
-      const f = n.callFrame;
-      const key = `${f.functionName || '(anon)'}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      incl.set(key, (incl.get(key) || 0) + (deltas[i + 1] ?? deltas[i] ?? 0));
-    }
+  for (const [k, us] of sorted(fself).filter(([k]) => !/^\((idle|program|root)\)/.test(k)).slice(0, TOP)) {
+    console.log(`  ${ms(us / INPUTS, 3).padStart(7)}  ${k.slice(0, 140)}`);
   }
   console.log(`\nhottest functions, inclusive time (ms per input):`);
-  for (const [k, us] of [...incl].sort((a, b) => b[1] - a[1]).filter(([k]) => !/^\((idle|program|root)\)$/.test(k)).slice(0, TOP)) {
-    console.log(`  ${(us / 1000 / INPUTS).toFixed(3).padStart(7)}  ${k.slice(0, 150)}`);
+  for (const [k, us] of sorted(incl).filter(([k]) => !/^\((idle|program|root)\)$/.test(k)).slice(0, TOP)) {
+    console.log(`  ${ms(us / INPUTS, 3).padStart(7)}  ${k.slice(0, 150)}`);
   }
-  h.assertClean?.();
+}
+
+async function profileMount(h) {
+  // Lighthouse's mobile preset's window
+  const context = await h.browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: RATE });
+  const stop = await startTrace(cdp);
+  await page.goto(h.url + URL_Q, { waitUntil: 'load' });
+  await page.waitForSelector('html[data-laid-out]', { state: 'attached', timeout: 180_000 });
+  await page.evaluate(quiet, { quietMs: 500 });
+  await page.waitForTimeout(500);
+  const events = await stop();
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  const onMain = mainThread(events);
+  const nav = events.find((e) => e.name === 'navigationStart' && onMain(e)) || events.find((e) => e.name === 'navigationStart');
+  const t0 = nav ? nav.ts : 0;
+  const parts = measures(events, 'brrr:mount:');
+  const ready = events.find((e) => e.name === 'brrr:ready');
+  const all = tasks(events, onMain);
+  const long = all.filter((t) => t.dur > 50_000);
+  const profile = cpuProfile(events, onMain);
+  console.log(`start at ${RATE}x CPU, 412 x 823: ${long.length} tasks over 50 ms, blocking ${blocking(long).toFixed(0)} ms (every task from navigation until laid out)${ready ? `, ready at ${ms(ready.ts - t0, 0)} ms` : ''}`);
+  console.log(`parts (ms, at ms): ${parts.map((m) => `${m.name} ${ms(m.dur)} @${ms(m.ts - t0, 0)}`).join(', ')}`);
+  for (const t of long) {
+    const inside = parts.filter((m) => m.ts >= t.ts && m.ts < t.ts + t.dur).map((m) => `${m.name} ${ms(m.dur)}`);
+    console.log(`\ntask ${ms(t.dur)} ms at ${ms(t.ts - t0, 0)} ms${inside.length ? `, mounting ${inside.join(', ')}` : ''}`);
+    console.log('  events: ' + sorted(selfByEvent(events, onMain, t.ts, t.ts + t.dur)).slice(0, 8).map(([n, us]) => `${n} ${ms(us)}`).join(', '));
+    console.log('  ' + printKinds(profile, 1, t.ts, t.ts + t.dur));
+    const { self } = hottest(profile, t.ts, t.ts + t.dur);
+    console.log('  self: ' + sorted(self).filter(([k]) => !/^\((idle|program|root)\)/.test(k)).slice(0, TOP).map(([n, us]) => `${n.trim().slice(0, 90)} ${ms(us)}`).join(' | '));
+  }
+  await context.close();
+}
+
+const h = await createHarness();
+try {
+  if (MOUNT) await profileMount(h);
+  else await profileSlider(h);
 } finally {
   await h.close();
 }
