@@ -49,17 +49,20 @@ impl Ctx {
 
     /// A widget's one model call, on the live path like [`Ctx::live`]: `f`'s
     /// flag says whether to compute what is only drawn too (sweeps, sentences,
-    /// tables): true while the widget is on (or near) the screen and for the
-    /// first value, false off-screen, where [`Ctx::held`] keeps drawing the last
-    /// whole value, so a slider moved elsewhere pays only for the readouts.
+    /// tables): true while the widget is on (or near) the screen, false
+    /// off-screen, where [`Ctx::held`] keeps drawing the last whole value, so a
+    /// slider moved elsewhere pays only for the readouts. A widget mounted off
+    /// the screen (most of the page, built while it loads) computes its
+    /// readouts alone until it is first reported on screen (issue 33: the
+    /// page's start pays for no sweep nobody sees).
     pub fn live_drawn<T>(self, f: impl Fn(&State, bool) -> T + Send + Sync + 'static) -> Memo<T>
     where
         T: PartialEq + Send + Sync + 'static,
     {
         let (state, on) = (self.state, self.on_screen);
-        Memo::new(move |prev: Option<&T>| {
+        Memo::new(move |_| {
             // read first, so the memo follows the widget on and off the screen
-            let drawn = on.get() || prev.is_none();
+            let drawn = on.get();
             state.with(|s| f(s, drawn))
         })
     }

@@ -116,8 +116,10 @@ fn step() {
 /// until then, which CSS can hold room for (the explorer's slot keeps a screen's
 /// height while one is there: static/style.css), so nothing on the screen moves
 /// when the children arrive.
+/// `name` labels its build in the page's user timings (`brrr:mount:NAME`, as each
+/// slot's), which the benchmark and the profiler read.
 #[component]
-pub fn Later(children: ChildrenFn) -> impl IntoView {
+pub fn Later(#[prop(optional)] name: &'static str, children: ChildrenFn) -> impl IntoView {
     let ready = RwSignal::new(false);
     // a widget removed before its turn: the signal is gone, nothing to do
     queue_after_frame(move || {
@@ -125,9 +127,23 @@ pub fn Later(children: ChildrenFn) -> impl IntoView {
     });
     move || {
         if ready.get() {
-            children()
+            measured(if name.is_empty() { "later" } else { name }, || children())
         } else {
             view! { <div class="later"></div> }.into_any()
         }
     }
+}
+
+/// `f()`, with a user-timing measure `brrr:mount:NAME` around it.
+pub fn measured<T>(name: &str, f: impl FnOnce() -> T) -> T {
+    let perf = window().performance();
+    let start = format!("brrr:mount:{name}:start");
+    if let Some(p) = &perf {
+        let _ = p.mark(&start);
+    }
+    let out = f();
+    if let Some(p) = &perf {
+        let _ = p.measure_with_str(&format!("brrr:mount:{name}"), &start);
+    }
+    out
 }

@@ -129,12 +129,7 @@ fn mount_slot(
 ) {
     use leptos::mount::mount_to;
     // a user-timing measure per part ("brrr:mount:NAME"), read by the benchmark
-    let perf = window().performance();
-    let start = format!("brrr:mount:{name}:start");
-    if let Some(p) = &perf {
-        let _ = p.mark(&start);
-    }
-    match name {
+    later::measured(name, || match name {
         "theme" => mount_to(el, move || view! { <theme::ThemeToggle ctx=ctx/> }).forget(),
         "notices" => {
             let n = notices.take().unwrap_or_default();
@@ -147,10 +142,7 @@ fn mount_slot(
                 mount_to(el, move || framed(ctx, id)).forget();
             }
         }
-    }
-    if let Some(p) = &perf {
-        let _ = p.measure_with_str(&format!("brrr:mount:{name}"), &start);
-    }
+    });
 }
 
 /// The widgets are built after load, so the browser's own jump to `#widget-id`

@@ -8,6 +8,7 @@ use crate::model::dit::{self, DitStep};
 use crate::model::units;
 use crate::state::widgets::dit::{self as spec, field};
 use crate::ui::kit::controls::{GpuPicker, LogSlider, Select, Toggle};
+use crate::ui::kit::later::Later;
 use crate::ui::kit::readout::Readout;
 use crate::ui::kit::Ctx;
 use leptos::prelude::*;
@@ -73,9 +74,9 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
     });
     let sentences = Memo::new(move |_| v.with(|v| v.sentences.clone()));
     let table = Memo::new(move |_| v.with(|v| v.by_resolution.clone()));
-    let readout = |name: &'static str,
-                   raw: fn(&DitStep) -> String,
-                   text: fn(&DitStep) -> String| {
+    let readout = move |name: &'static str,
+                        raw: fn(&DitStep) -> String,
+                        text: fn(&DitStep) -> String| {
         view! { <Readout name=name raw=Signal::derive(move || live.with(|v| raw(&v.step))) text=Signal::derive(move || live.with(|v| text(&v.step)))/> }
     };
     let bar =
@@ -113,6 +114,7 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
             <LogSlider ctx=ctx field=spec::LINK_BW off=link_off/>
             <LogSlider ctx=ctx field=spec::LINK_LAT off=link_off/>
         </div>
+        <Later name="dit-readouts">
         <p class="note">
             {move || ctx.view.with(|s| {
                 let m = s.widgets.dit.model;
@@ -147,6 +149,8 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
             <div class="metric"><dt>"More GPUs stop paying at"</dt><dd><Readout name="dit_sp_stops_paying" raw=Signal::derive(move || stops().map(|t| t.to_string()).unwrap_or_default())
                 text=Signal::derive(move || crate::model::parallel::stops_words(stops()))/></dd></div>
         </dl>
+        </Later>
+        <Later name="dit-advice">
         <super::compare::CompareGpus ctx=ctx prefix="dit" rate="samples/s" row=spec::compare_row/>
         <div class="share-bar" role="img" aria-label=bar_label>{bar}</div>
         <ul class="legend">
@@ -159,12 +163,16 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
         <ul class="llm-advice" aria-live="polite">
             {move || sentences.get().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}
         </ul>
+        </Later>
+        <Later name="dit-scaling">
         <crate::ui::chart::plot::PlotCanvas ctx=ctx id="dit-scaling" data=crate::ui::chart::plot::shared(scale_chart)
             label=Signal::derive(move || scale_chart.with(|c| format!(
                 "Time per denoising step against the sequence-parallel GPU count over {}, with its parts; {}.",
                 c.link,
                 c.stops.map(|g| format!("adding GPUs stops paying at {}", crate::model::parallel::stops_words(Some(g)))).unwrap_or_else(|| "every doubling up to 8 pays".into()))))/>
         <p class="note">"The step on 1, 2, 4 and 8 GPUs, each holding its share of the tokens: black the time per step, the lines its parts as in the bar above, teal the time spent waiting on the other GPUs. A doubling that buys less than 1.1× no longer pays (dashed)."</p>
+        </Later>
+        <Later name="dit-table">
         <div class="table-scroll" tabindex="0" role="region" aria-label="The step by resolution, scrollable">
             <table class="kernels dit-res">
                 <caption>{move || ctx.view.with(|s| format!("The step by {} (batch and switches as set)", s.widgets.dit.model.res_meaning().0))}</caption>
@@ -179,5 +187,6 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
                 </tbody>
             </table>
         </div>
+        </Later>
     }
 }

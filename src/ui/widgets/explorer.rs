@@ -35,8 +35,8 @@ pub fn Explorer(ctx: Ctx) -> impl IntoView {
                 <roofline::Roofline ctx=ctx/>
             </section>
             <section class="panel figure explorer-details" aria-label="Time breakdown">
-                <later::Later><div id="diagnosis"><diagnosis::Diagnosis ctx=ctx/></div></later::Later>
-                <later::Later><readouts::Readouts ctx=ctx/></later::Later>
+                <later::Later name="explorer-diagnosis"><div id="diagnosis"><diagnosis::Diagnosis ctx=ctx/></div></later::Later>
+                <later::Later name="explorer-readouts"><readouts::Readouts ctx=ctx/></later::Later>
             </section>
         </div>
     }
@@ -48,8 +48,8 @@ pub fn Explorer(ctx: Ctx) -> impl IntoView {
 #[component]
 pub fn Controls(ctx: Ctx) -> impl IntoView {
     view! {
-        <Later><WorkloadControls ctx=ctx/></Later>
-        <Later><HardwareControls ctx=ctx/></Later>
+        <Later name="explorer-workload"><WorkloadControls ctx=ctx/></Later>
+        <Later name="explorer-hardware"><HardwareControls ctx=ctx/></Later>
     }
 }
 

@@ -15,6 +15,7 @@ use crate::ui::chart::backend::{AnyBackend, AnyError};
 use crate::ui::chart::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use crate::ui::chart::{self, Area, Look};
 use crate::ui::kit::controls::{GpuPicker, LogSlider, Select, Toggle};
+use crate::ui::kit::later::Later;
 use crate::ui::kit::readout::Readout;
 use crate::ui::kit::Ctx;
 use leptos::prelude::*;
@@ -105,9 +106,9 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
         })
     });
     let custom = Memo::new(move |_| ctx.state.with(|s| s.widgets.llm.model == LlmModel::Custom));
-    let readout = |name: &'static str,
-                   raw: fn(&LlmStep) -> String,
-                   text: fn(&LlmStep) -> String| {
+    let readout = move |name: &'static str,
+                        raw: fn(&LlmStep) -> String,
+                        text: fn(&LlmStep) -> String| {
         view! { <Readout name=name raw=Signal::derive(move || live.with(|v| raw(&v.step))) text=Signal::derive(move || live.with(|v| text(&v.step)))/> }
     };
     let bar = move || {
@@ -185,6 +186,7 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                 <LogSlider ctx=ctx field=field::vocab/>
             </div>
         })}
+        <Later name="llm-readouts">
         <p class="note">
             {move || ctx.view.with(|s| st.with(|st| {
                 let src = s.widgets.llm.model.config().map(|c| c.1)
@@ -227,6 +229,8 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
             <div class="metric"><dt>"Largest batch that fits"</dt><dd>{readout("llm_max_batch", |s| s.fit.max_batch.map(|b| b.to_string()).unwrap_or_default(), |s| s.fit.max_batch.map(|b| b.to_string()).unwrap_or_else(|| "unknown".into()))}</dd></div>
             <div class="metric"><dt>"Critical batch within reach"</dt><dd>{readout("llm_critical_reachable", |s| s.fit.critical_reachable.map(|r| if r { "1" } else { "0" }.to_string()).unwrap_or_default(), |s| match s.fit.critical_reachable { Some(true) => "yes", Some(false) => "no", None => "unknown" }.to_string())}</dd></div>
         </dl>
+        </Later>
+        <Later name="llm-fit">
         <div class="llm-memory" class:notice=move || !fits.get()>
             <div class="share-bar" role="img" aria-label=move || fit_text.get()>{mem}</div>
             <p class="note" id="llm-fit">{move || fit_text.get()}</p>
@@ -244,18 +248,24 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
         <ul class="llm-advice" aria-live="polite">
             {move || sentences.get().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}
         </ul>
+        </Later>
+        <Later name="llm-sweep">
         <PlotCanvas ctx=ctx id="llm-canvas" data=shared(sweep)
             label=Signal::derive(move || format!(
                 "Batch sweep: time per step and tokens per second against the batch, log scales; the critical batch is about {}{}.",
                 units::sig3(sweep.with(|s| s.critical)),
                 sweep.with(|s| s.oom_from().map(|x| format!("; batches above {x} do not fit in memory (greyed)")).unwrap_or_default())))/>
         <p class="note">"Left: the time per step (black) and its parts, coloured as in the bar above; right: tokens per second. The violet line is the critical batch (decode only); grey, beyond the black line, the batches that do not fit in memory."</p>
+        </Later>
+        <Later name="llm-scaling">
         <PlotCanvas ctx=ctx id="llm-scaling" data=shared(scale_chart)
             label=Signal::derive(move || scale_chart.with(|c| format!(
                 "Time per step against the GPU count (tensor parallel) over {}, with its parts; {}.",
                 c.link,
                 c.stops.map(|g| format!("adding GPUs stops paying at {}", crate::model::parallel::stops_words(Some(g)))).unwrap_or_else(|| "every doubling up to 8 pays".into()))))/>
         <p class="note">"The step on 1, 2, 4 and 8 GPUs (those that split the heads evenly): black the time per step, the lines its parts as in the bar above, teal the time spent waiting on the other GPUs. A doubling that buys less than 1.1× no longer pays (dashed)."</p>
+        </Later>
+        <Later name="llm-roofline">
         <PlotCanvas ctx=ctx id="llm-roofline" data=shared(roof)
             label=Signal::derive(move || st.with(|s| format!(
                 "One layer's kernels on the roofline of this machine; the whole step is {}.",
@@ -269,6 +279,8 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                 <li><span class="swatch comm"></span>"the link's roof; ▲ the step at its FLOPs per byte sent over the link (a collective's latency is not on any roof)"</li>
             }))}
         </ul>
+        </Later>
+        <Later name="llm-measured">
         // the model against measured runs: in an embed, behind a disclosure
         {if embed {
             view! {
@@ -280,6 +292,8 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
         } else {
             view! { <super::llm_measured::VsMeasured ctx=ctx/> }.into_any()
         }}
+        </Later>
+        <Later name="llm-layer">
         <details class="llm-layer-list" open=move || !embed && st.with(|s| s.layer.len() <= OPEN_ROWS)>
             <summary>{move || st.with(|s| {
                 let ops: f64 = s.layer.iter().map(|r| r.dispatches).sum();
@@ -303,6 +317,7 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                 </table>
             </div>
         </details>
+        </Later>
     }
 }
 

@@ -10,6 +10,7 @@ use crate::ui::chart::palette::{self, bg, rgb};
 use crate::ui::chart::plot::{csv, plot_with, shared, Plot, PlotCanvas};
 use crate::ui::chart::{Area, Look};
 use crate::ui::kit::controls::{GpuPicker, Toggle};
+use crate::ui::kit::later::Later;
 use crate::ui::kit::readout::Readout;
 use crate::ui::kit::Ctx;
 use leptos::prelude::*;
@@ -98,6 +99,7 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
             <li><span class="swatch compute"></span>"GPU kernel on the compute roof"</li>
             <li><span class="swatch memory"></span>"GPU kernel on the memory roof"</li>
         </ul>
+        <Later name="overhead-readouts">
         <dl class="metrics" aria-live="polite">
             <div class="metric">
                 <dt>"GPU-Util (share of time a kernel runs)"</dt>
@@ -125,6 +127,8 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
                 <dd class="note">{move || data.with(|r| format!("{}, CPU busy {}", units::count(r.0.kernel_count, "kernel", "kernels"), units::si(r.0.cpu_time(), "s")))}</dd>
             </div>
         </dl>
+        </Later>
+        <Later name="overhead-notes">
         <figure class="flamegraph">
             <div class="flame-bar" role="img" aria-label=flame_label>{flame}</div>
             <figcaption class="note">
@@ -160,6 +164,7 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
             "launch; a real JIT compiler such as TorchDynamo ("<code>"torch.compile"</code>") also fuses the chain "
             "into fewer kernels."
         </p>
+        </Later>
     }
 }
 
