@@ -78,7 +78,7 @@ fn scaling_chart(v: &LlmView) -> super::scaling::Scaling {
 
 #[component]
 pub fn Llm(ctx: Ctx) -> impl IntoView {
-    // the widget's one model call (`State::llm_view`): the step, the ratio, the
+    // the widget's one model call (`spec::view`): the step, the ratio, the
     // scaling and batch sweeps, the fit and every sentence, computed once per
     // change on the live path (its figures are readouts; off-screen only they)
     // and drawn held while the widget is off-screen; the rest only reads its
@@ -86,25 +86,8 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
     let live = ctx.live_drawn(spec::view);
     let v = ctx.held(live);
     let st = Memo::new(move |_| v.with(|v| v.step.clone()));
-    let scale_chart = Memo::new(move |_| v.with(scaling_chart));
-    let spread_notes = Memo::new(move |_| live.with(|v| v.spread_notes.clone()));
     let sentences = Memo::new(move |_| v.with(|v| v.sentences.clone()));
     let fit_text = Memo::new(move |_| v.with(|v| v.fit.clone()));
-    let sweep = Memo::new(move |_| {
-        v.with(|v| Sweep {
-            points: v.sweep.clone(),
-            batch: v.step.run.batch,
-            critical: v.step.critical_batch,
-            max_batch: v.step.fit.max_batch,
-            prefill: v.step.run.phase == Phase::Prefill,
-        })
-    });
-    let custom = Memo::new(move |_| ctx.state.with(|s| s.widgets.llm.model == LlmModel::Custom));
-    let readout = |name: &'static str,
-                   raw: fn(&LlmStep) -> String,
-                   text: fn(&LlmStep) -> String| {
-        view! { <Readout name=name raw=Signal::derive(move || live.with(|v| raw(&v.step))) text=Signal::derive(move || live.with(|v| text(&v.step)))/> }
-    };
     let bar = move || {
         st.with(|st| {
             let w = st.wall.max(f64::MIN_POSITIVE);
@@ -127,55 +110,53 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
             format!("Where the step's time goes: {}", list.join(", "))
         })
     };
-    let mem = move || {
-        st.with(|st| {
-            let cap = if st.capacity > 0.0 {
-                st.capacity
-            } else {
-                st.weight_bytes + st.kv_bytes
-            };
-            let total = (st.weight_bytes + st.kv_bytes).max(cap);
-            let pct = |b: f64| 100.0 * b / total.max(f64::MIN_POSITIVE);
-            view! {
-                <div class="share memory" style=format!("width:{:.3}%", pct(st.weight_bytes))
-                    title=format!("weights {}", units::si(st.weight_bytes, "B"))></div>
-                <div class="share kv" style=format!("width:{:.3}%", pct(st.kv_bytes))
-                    title=format!("KV cache {}", units::si(st.kv_bytes, "B"))></div>
-            }
-        })
-    };
     let fits = Memo::new(move |_| st.with(|s| s.fits));
-    // one layer's kernels and the whole step on the roofline of this machine
-    let roof = Memo::new(move |_| {
-        st.with(|st| RooflineData {
-            m: st.machine,
-            kernels: st
-                .layer
-                .iter()
-                .map(|row| Point {
-                    name: row.name.into(),
-                    intensity: row.intensity,
-                    flops: row.flops / row.time.max(f64::MIN_POSITIVE),
-                    time: row.time,
-                    count: st.run.config.layers,
-                    unit: row.unit,
-                    bound: row.bound,
-                })
-                .collect(),
-            step: Some(RoofStep {
-                intensity: st.flops / st.bytes.max(f64::MIN_POSITIVE),
-                flops: st.flops / st.wall.max(f64::MIN_POSITIVE),
-                time: st.wall,
-                regime: st.regime,
-            }),
-            measured: None,
-            link: (st.link_bytes > 0.0).then(|| super::roofline::LinkRoof {
-                bw: st.run.par.link.bw,
-                intensity: st.flops / st.link_bytes,
-                flops: st.flops / st.wall.max(f64::MIN_POSITIVE),
-            }),
-        })
-    });
+    view! {
+        {controls(ctx, live)}
+        <p class="note">
+            {move || ctx.view.with(|s| st.with(|st| {
+                let src = s.widgets.llm.model.config().map(|c| c.1)
+                    .unwrap_or("custom shape from the sliders (KV heads at most the heads)");
+                let c = &st.run.config;
+                format!(
+                    "{} parameters ({} active per token), {} kernels per step on {}, matmuls at {}. Config: {src}.",
+                    units::words(c.total_params()), units::words(c.active_params()),
+                    st.kernel_count, s.hw_name(),
+                    units::si(st.machine.matmul_flops, "FLOP/s"))
+            }))}
+        </p>
+        {move || (!fits.get()).then(|| view! {
+            <p class="notice llm-hypothetical" role="status">"Hypothetical: this state does not fit in the GPU's memory (see below), so its figures say what it would do if it did."</p>
+        })}
+        {metrics(live, fits)}
+        <div class="llm-memory" class:notice=move || !fits.get()>
+            <div class="share-bar" role="img" aria-label=move || fit_text.get()>{move || st.with(memory_bar)}</div>
+            <p class="note" id="llm-fit">{move || fit_text.get()}</p>
+        </div>
+        <super::compare::CompareGpus ctx=ctx prefix="llm" rate="tokens/s" row=spec::compare_row/>
+        <div class="share-bar" role="img" aria-label=bar_label>{bar}</div>
+        <ul class="legend">
+            <li><span class="swatch memory"></span>"weight loading"</li>
+            <li><span class="swatch kv"></span>"KV-cache loading"</li>
+            <li><span class="swatch vector"></span>"activations"</li>
+            <li><span class="swatch compute"></span>"compute"</li>
+            <li><span class="swatch region overhead"></span>"overhead"</li>
+            <li><span class="swatch comm"></span>"communication (waiting on other GPUs)"</li>
+        </ul>
+        <ul class="llm-advice" aria-live="polite">
+            {move || sentences.get().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}
+        </ul>
+        {charts(ctx, v, st)}
+        <super::llm_measured::VsMeasured ctx=ctx/>
+        {layer_table(st)}
+    }
+}
+
+/// The widget's controls: the model and the step, the spread over GPUs (with
+/// what the model could not split), and the custom shape's sliders.
+fn controls(ctx: Ctx, live: Memo<LlmView>) -> impl IntoView {
+    let spread_notes = Memo::new(move |_| live.with(|v| v.spread_notes.clone()));
+    let custom = Memo::new(move |_| ctx.state.with(|s| s.widgets.llm.model == LlmModel::Custom));
     view! {
         <div class="controls-inline">
             <GpuPicker ctx=ctx id="llm-hw"/>
@@ -209,21 +190,35 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                 <LogSlider ctx=ctx field=field::vocab/>
             </div>
         })}
-        <p class="note">
-            {move || ctx.view.with(|s| st.with(|st| {
-                let src = s.widgets.llm.model.config().map(|c| c.1)
-                    .unwrap_or("custom shape from the sliders (KV heads at most the heads)");
-                let c = &st.run.config;
-                format!(
-                    "{} parameters ({} active per token), {} kernels per step on {}, matmuls at {}. Config: {src}.",
-                    units::words(c.total_params()), units::words(c.active_params()),
-                    st.kernel_count, s.hw_name(),
-                    units::si(st.machine.matmul_flops, "FLOP/s"))
-            }))}
-        </p>
-        {move || (!fits.get()).then(|| view! {
-            <p class="notice llm-hypothetical" role="status">"Hypothetical: this state does not fit in the GPU's memory (see below), so its figures say what it would do if it did."</p>
-        })}
+    }
+}
+
+/// The weights and the KV cache against the GPU's memory, as a bar.
+fn memory_bar(st: &LlmStep) -> impl IntoView {
+    let cap = if st.capacity > 0.0 {
+        st.capacity
+    } else {
+        st.weight_bytes + st.kv_bytes
+    };
+    let total = (st.weight_bytes + st.kv_bytes).max(cap);
+    let pct = |b: f64| 100.0 * b / total.max(f64::MIN_POSITIVE);
+    view! {
+        <div class="share memory" style=format!("width:{:.3}%", pct(st.weight_bytes))
+            title=format!("weights {}", units::si(st.weight_bytes, "B"))></div>
+        <div class="share kv" style=format!("width:{:.3}%", pct(st.kv_bytes))
+            title=format!("KV cache {}", units::si(st.kv_bytes, "B"))></div>
+    }
+}
+
+/// The readouts (`data-metric`), from the live value, marked hypothetical when
+/// the state does not fit.
+fn metrics(live: Memo<LlmView>, fits: Memo<bool>) -> impl IntoView {
+    let readout = |name: &'static str,
+                   raw: fn(&LlmStep) -> String,
+                   text: fn(&LlmStep) -> String| {
+        view! { <Readout name=name raw=Signal::derive(move || live.with(|v| raw(&v.step))) text=Signal::derive(move || live.with(|v| text(&v.step)))/> }
+    };
+    view! {
         <dl class="metrics" class:hypothetical=move || !fits.get() aria-live="polite">
             <div class="metric"><dt>"Time per step"</dt><dd>{readout("llm_step_s", |s| s.wall.to_string(), |s| units::si(s.wall, "s"))}</dd></div>
             <div class="metric"><dt>"Tokens per second"</dt><dd>{readout("llm_tokens_per_s", |s| s.tokens_per_s.to_string(), |s| units::sig3(s.tokens_per_s))}</dd></div>
@@ -251,23 +246,24 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
             <div class="metric"><dt>"Largest batch that fits"</dt><dd>{readout("llm_max_batch", |s| s.fit.max_batch.map(|b| b.to_string()).unwrap_or_default(), |s| s.fit.max_batch.map(|b| b.to_string()).unwrap_or_else(|| "unknown".into()))}</dd></div>
             <div class="metric"><dt>"Critical batch within reach"</dt><dd>{readout("llm_critical_reachable", |s| s.fit.critical_reachable.map(|r| if r { "1" } else { "0" }.to_string()).unwrap_or_default(), |s| match s.fit.critical_reachable { Some(true) => "yes", Some(false) => "no", None => "unknown" }.to_string())}</dd></div>
         </dl>
-        <div class="llm-memory" class:notice=move || !fits.get()>
-            <div class="share-bar" role="img" aria-label=move || fit_text.get()>{mem}</div>
-            <p class="note" id="llm-fit">{move || fit_text.get()}</p>
-        </div>
-        <super::compare::CompareGpus ctx=ctx prefix="llm" rate="tokens/s" row=spec::compare_row/>
-        <div class="share-bar" role="img" aria-label=bar_label>{bar}</div>
-        <ul class="legend">
-            <li><span class="swatch memory"></span>"weight loading"</li>
-            <li><span class="swatch kv"></span>"KV-cache loading"</li>
-            <li><span class="swatch vector"></span>"activations"</li>
-            <li><span class="swatch compute"></span>"compute"</li>
-            <li><span class="swatch region overhead"></span>"overhead"</li>
-            <li><span class="swatch comm"></span>"communication (waiting on other GPUs)"</li>
-        </ul>
-        <ul class="llm-advice" aria-live="polite">
-            {move || sentences.get().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}
-        </ul>
+    }
+}
+
+/// The batch sweep, the scaling chart and one layer on the roofline.
+fn charts(ctx: Ctx, v: Memo<LlmView>, st: Memo<LlmStep>) -> impl IntoView {
+    let scale_chart = Memo::new(move |_| v.with(scaling_chart));
+    let sweep = Memo::new(move |_| {
+        v.with(|v| Sweep {
+            points: v.sweep.clone(),
+            batch: v.step.run.batch,
+            critical: v.step.critical_batch,
+            max_batch: v.step.fit.max_batch,
+            prefill: v.step.run.phase == Phase::Prefill,
+        })
+    });
+    // one layer's kernels and the whole step on the roofline of this machine
+    let roof = Memo::new(move |_| st.with(roofline));
+    view! {
         <PlotCanvas ctx=ctx id="llm-canvas" data=shared(sweep)
             label=Signal::derive(move || format!(
                 "Batch sweep: time per step and tokens per second against the batch, log scales; the critical batch is about {}{}.",
@@ -293,7 +289,45 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                 <li><span class="swatch comm"></span>"the link's roof; ▲ the step at its FLOPs per byte sent over the link (a collective's latency is not on any roof)"</li>
             }))}
         </ul>
-        <super::llm_measured::VsMeasured ctx=ctx/>
+    }
+}
+
+/// One layer's kernels and the whole step (and, on several GPUs, the link's
+/// roof) as the roofline chart's data.
+fn roofline(st: &LlmStep) -> RooflineData {
+    RooflineData {
+        m: st.machine,
+        kernels: st
+            .layer
+            .iter()
+            .map(|row| Point {
+                name: row.name.into(),
+                intensity: row.intensity,
+                flops: row.flops / row.time.max(f64::MIN_POSITIVE),
+                time: row.time,
+                count: st.run.config.layers,
+                unit: row.unit,
+                bound: row.bound,
+            })
+            .collect(),
+        step: Some(RoofStep {
+            intensity: st.flops / st.bytes.max(f64::MIN_POSITIVE),
+            flops: st.flops / st.wall.max(f64::MIN_POSITIVE),
+            time: st.wall,
+            regime: st.regime,
+        }),
+        measured: None,
+        link: (st.link_bytes > 0.0).then(|| super::roofline::LinkRoof {
+            bw: st.run.par.link.bw,
+            intensity: st.flops / st.link_bytes,
+            flops: st.flops / st.wall.max(f64::MIN_POSITIVE),
+        }),
+    }
+}
+
+/// One layer's kernels as a table, folded when long (an eager layer).
+fn layer_table(st: Memo<LlmStep>) -> impl IntoView {
+    view! {
         <details class="llm-layer-list" open=move || st.with(|s| s.layer.len() <= OPEN_ROWS)>
             <summary>{move || st.with(|s| {
                 let ops: f64 = s.layer.iter().map(|r| r.dispatches).sum();
@@ -400,21 +434,68 @@ fn decades(vals: impl Iterator<Item = f64>) -> (f64, f64) {
     (lo, hi)
 }
 
+/// The batch sweep's x range.
+const XR: (f64, f64) = (1.0, 1e4);
+
 fn render(
     s: &Sweep,
     root: Area<AnyBackend<'_>>,
     look: &Look,
     marks: &mut Marks,
 ) -> Result<(), String> {
-    let pal = look.pal;
-    let err = |e: DrawingAreaErrorKind<AnyError>| e.to_string();
     let (w, h) = root.dim_in_pixel();
     let (a, b) = if f64::from(w) / look.dpr < 560.0 {
         root.split_vertically(h / 2)
     } else {
         root.split_horizontally(w / 2)
     };
-    let xr = (1.0, 1e4);
+    draw_step_times(&a, s, look, marks)?;
+    draw_tokens(&b, s, look, marks)
+}
+
+fn err(e: DrawingAreaErrorKind<AnyError>) -> String {
+    e.to_string()
+}
+
+/// The chart a sweep panel draws in.
+type Ch<'a, 'b> = ChartContext<'a, AnyBackend<'b>, chart::LogLog>;
+
+impl Sweep {
+    /// The critical batch is drawn (decode only, inside the x range).
+    fn shows_critical(&self) -> bool {
+        !self.prefill && self.critical >= XR.0 && self.critical <= XR.1
+    }
+}
+
+/// Beyond the largest batch that fits: a grey veil over what cannot run and
+/// the out-of-memory line at its edge; and the critical batch's line.
+fn draw_markers(ch: &mut Ch, s: &Sweep, (lo, hi): (f64, f64), look: &Look) -> Result<(), String> {
+    let pal = look.pal;
+    if let Some(x) = s.oom_from() {
+        let band = Rectangle::new([(x, lo), (XR.1, hi)], pal.muted.mix(0.28).filled());
+        ch.draw_series(std::iter::once(band)).map_err(err)?;
+        let line = LineSeries::new(vec![(x, lo), (x, hi)], pal.ink.stroke_width(look.px(1.5)));
+        ch.draw_series(line).map_err(err)?;
+    }
+    if s.shows_critical() {
+        ch.draw_series(LineSeries::new(
+            vec![(s.critical, lo), (s.critical, hi)],
+            pal.vector.stroke_width(look.px(1.5)),
+        ))
+        .map_err(err)?;
+    }
+    Ok(())
+}
+
+/// The left (or upper) panel: seconds per step and its parts against the
+/// batch, each batch a point a reader can ask about.
+fn draw_step_times(
+    a: &Area<AnyBackend<'_>>,
+    s: &Sweep,
+    look: &Look,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    let pal = look.pal;
     let largest = |p: &SweepPoint| {
         p.split
             .weights
@@ -423,9 +504,8 @@ fn render(
             .max(p.split.overhead)
     };
     let yt = decades(s.points.iter().flat_map(|p| [p.wall, largest(p) * 0.5]));
-    let ch_t = chart::log_log(&a, xr, yt, "batch (sequences)", "seconds per step", look);
-    let mut ch = ch_t?;
-    marks.area(&chart::plot_rect(&ch), xr, yt);
+    let mut ch = chart::log_log(a, XR, yt, "batch (sequences)", "seconds per step", look)?;
+    marks.area(&chart::plot_rect(&ch), XR, yt);
     let series: [Series; 5] = [
         ("step", pal.ink, |p| p.wall),
         ("weights", pal.memory, |p| p.split.weights),
@@ -444,30 +524,7 @@ fn render(
         ch.draw_series(LineSeries::new(pts, color.stroke_width(look.px(width))))
             .map_err(err)?;
     }
-    // beyond the largest batch that fits: a grey veil over what cannot run, and
-    // the out-of-memory line at its edge
-    let oom = s.oom_from();
-    let veil = |lo: f64, hi: f64| {
-        oom.map(|x| {
-            (
-                Rectangle::new([(x, lo), (xr.1, hi)], pal.muted.mix(0.28).filled()),
-                LineSeries::new(vec![(x, lo), (x, hi)], pal.ink.stroke_width(look.px(1.5))),
-            )
-        })
-    };
-    if let Some((band, line)) = veil(yt.0, yt.1) {
-        ch.draw_series(std::iter::once(band)).map_err(err)?;
-        ch.draw_series(line).map_err(err)?;
-    }
-    let vline = |lo: f64, hi: f64| vec![(s.critical, lo), (s.critical, hi)];
-    let show_critical = !s.prefill && s.critical >= xr.0 && s.critical <= xr.1;
-    if show_critical {
-        ch.draw_series(LineSeries::new(
-            vline(yt.0, yt.1),
-            pal.vector.stroke_width(look.px(1.5)),
-        ))
-        .map_err(err)?;
-    }
+    draw_markers(&mut ch, s, yt, look)?;
     for p in &s.points {
         let at = (f64::from(p.batch), p.wall);
         if at.1 < yt.0 || at.1 > yt.1 {
@@ -499,40 +556,54 @@ fn render(
         ch.draw_series(std::iter::once(Circle::new(at, size, dot.filled())))
             .map_err(err)?;
     }
-    // tokens/s
+    Ok(())
+}
+
+/// The right (or lower) panel: tokens per second against the batch, with the
+/// markers' labels.
+fn draw_tokens(
+    b: &Area<AnyBackend<'_>>,
+    s: &Sweep,
+    look: &Look,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    let pal = look.pal;
     let yr = decades(s.points.iter().map(|p| p.tokens_per_s));
-    let mut ch2 = chart::log_log(&b, xr, yr, "batch (sequences)", "tokens per second", look)?;
+    let mut ch = chart::log_log(b, XR, yr, "batch (sequences)", "tokens per second", look)?;
     let pts: Vec<(f64, f64)> = s
         .points
         .iter()
         .map(|p| (f64::from(p.batch), p.tokens_per_s))
         .collect();
-    ch2.draw_series(LineSeries::new(
+    ch.draw_series(LineSeries::new(
         pts.clone(),
         pal.compute.stroke_width(look.px(2.5)),
     ))
     .map_err(err)?;
-    ch2.draw_series(s.points.iter().zip(&pts).map(|(p, &at)| {
+    ch.draw_series(s.points.iter().zip(&pts).map(|(p, &at)| {
         let dot = if p.fits { pal.compute } else { pal.muted };
         Circle::new(at, look.px(3.0), dot.filled())
     }))
     .map_err(err)?;
-    if let Some((band, line)) = veil(yr.0, yr.1) {
-        ch2.draw_series(std::iter::once(band)).map_err(err)?;
-        ch2.draw_series(line).map_err(err)?;
-    }
-    if show_critical {
-        ch2.draw_series(LineSeries::new(
-            vline(yr.0, yr.1),
-            pal.vector.stroke_width(look.px(1.5)),
-        ))
-        .map_err(err)?;
-    }
-    // the markers' labels, placed clear of the curve, its dots, the lines and
-    // each other (`geom::marker_labels`)
+    draw_markers(&mut ch, s, yr, look)?;
+    draw_marker_labels(b, &ch, s, &pts, yr, look, marks)
+}
+
+/// The markers' labels, placed clear of the curve, its dots, the lines and
+/// each other (`geom::marker_labels`).
+fn draw_marker_labels(
+    b: &Area<AnyBackend<'_>>,
+    ch: &Ch,
+    s: &Sweep,
+    pts: &[(f64, f64)],
+    yr: (f64, f64),
+    look: &Look,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    let pal = look.pal;
     let size = 11.0 * look.dpr;
     let mut labels: Vec<(&'static str, String, RGBColor, f64)> = Vec::new();
-    if show_critical {
+    if s.shows_critical() {
         labels.push((
             "critical batch",
             format!("critical batch ≈ {}", units::sig3(s.critical)),
@@ -540,10 +611,10 @@ fn render(
             s.critical,
         ));
     }
-    if let Some(x) = oom {
+    if let Some(x) = s.oom_from() {
         labels.push(("out of memory", "out of memory".into(), pal.ink, x));
     }
-    let px = |p: (f64, f64)| chart::to_px(&ch2, p);
+    let px = |p: (f64, f64)| chart::to_px(ch, p);
     let curve: Vec<[(f64, f64); 2]> = pts.windows(2).map(|w| [px(w[0]), px(w[1])]).collect();
     let r = f64::from(look.px(3.0));
     let dots: Vec<geom::Rect> = pts
@@ -561,7 +632,7 @@ fn render(
         &markers,
         &curve,
         &dots,
-        chart::plot_rect(&ch2),
+        chart::plot_rect(ch),
         3.0 * look.dpr,
     );
     let (ox, oy) = {

@@ -3,7 +3,7 @@
 //! GPU-Util, the double-the-batch diagnostic, and remedy toggles.
 
 use crate::model::measured::h100;
-use crate::model::overhead::{self, CpuPart, OverheadRun};
+use crate::model::overhead::{self, CpuPart, OverheadRun, OverheadView};
 use crate::model::{units, Bound};
 use crate::state::widgets::overhead::{self as spec, field};
 use crate::ui::chart::palette::{self, bg, rgb};
@@ -43,45 +43,6 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
         })
     };
     let python_flops = move || held.with(|v| units::si(v.python_flops, "FLOP"));
-    // The essay's flamegraph of one tiny `a + b`: the CPU's parts and the add itself.
-    // (its compute share is a readout: live)
-    let one_add = Memo::new(move |_| live.with(|v| v.one_add));
-    // ... and the bars and their sentence draw it held
-    let one_add_drawn = Memo::new(move |_| held.with(|v| v.one_add));
-    let flame = move || {
-        let op = one_add_drawn.get();
-        let total = op.cpu.total() + op.kernel;
-        let pct = |t: f64| if total > 0.0 { 100.0 * t / total } else { 0.0 };
-        let parts = [
-            ("python", CpuPart::Python.label(), op.cpu.python),
-            ("dispatch", CpuPart::Dispatch.label(), op.cpu.dispatch),
-            ("launch", CpuPart::Launch.label(), op.cpu.launch),
-            ("add", "the add itself (GPU)", op.kernel),
-        ];
-        parts
-            .into_iter()
-            .map(|(class, label, t)| {
-                view! {
-                    <div class=format!("flame {class}") style=format!("width:{:.3}%", pct(t))
-                        title=format!("{label}: {}", units::si(t, "s"))></div>
-                }
-            })
-            .collect_view()
-    };
-    let flame_text = move || {
-        let op = one_add_drawn.get();
-        format!(
-            "One a + b on {} numbers: the CPU spends {} deciding and launching it; the add itself takes {} on the GPU, ",
-            units::words(overhead::ONE_ADD_ELEMENTS),
-            units::si(op.cpu.total(), "s"),
-            units::si(op.kernel, "s"),
-        )
-    };
-    let share = Signal::derive(move || one_add.get().compute_share());
-    let flame_label = move || {
-        let drawn = one_add_drawn.with(|op| op.compute_share());
-        format!("{}{} of the op.", flame_text(), units::percent(drawn))
-    };
     view! {
         <div class="controls-inline">
             <GpuPicker ctx=ctx id="overhead-hw"/>
@@ -123,6 +84,64 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
                 <dd class="note">{move || data.with(|r| format!("{}, CPU busy {}", units::count(r.0.kernel_count, "kernel", "kernels"), units::si(r.0.cpu_time(), "s")))}</dd>
             </div>
         </dl>
+        {flamegraph(live, held)}
+        <p class="note">
+            "Python manages about 32 million simple operations a second; in the time of one, this GPU could do "
+            {python_flops}" of arithmetic. PyTorch issues roughly 280 thousand tiny ops a second. "
+            "The split of each launch into Python, dispatch and launch time is illustrative: only the totals are measured."
+        </p>
+        {measured(ctx)}
+        <p class="note">
+            "In practice: tracing ("<code>"torch.jit.trace"</code>", "<code>"torch.fx"</code>", "<code>"jax.jit"</code>") "
+            "records the ops once so Python leaves the loop; CUDA graphs replay a recorded launch sequence in one "
+            "launch; a real JIT compiler such as TorchDynamo ("<code>"torch.compile"</code>") also fuses the chain "
+            "into fewer kernels."
+        </p>
+    }
+}
+
+/// The essay's flamegraph of one tiny `a + b`: the CPU's parts and the add
+/// itself. Its compute share is a readout (live); the bars and their sentence
+/// draw it held.
+fn flamegraph(live: Memo<OverheadView>, held: Memo<OverheadView>) -> impl IntoView {
+    let one_add = Memo::new(move |_| live.with(|v| v.one_add));
+    // the bars and their sentence draw it held
+    let one_add_drawn = Memo::new(move |_| held.with(|v| v.one_add));
+    let flame = move || {
+        let op = one_add_drawn.get();
+        let total = op.cpu.total() + op.kernel;
+        let pct = |t: f64| if total > 0.0 { 100.0 * t / total } else { 0.0 };
+        let parts = [
+            ("python", CpuPart::Python.label(), op.cpu.python),
+            ("dispatch", CpuPart::Dispatch.label(), op.cpu.dispatch),
+            ("launch", CpuPart::Launch.label(), op.cpu.launch),
+            ("add", "the add itself (GPU)", op.kernel),
+        ];
+        parts
+            .into_iter()
+            .map(|(class, label, t)| {
+                view! {
+                    <div class=format!("flame {class}") style=format!("width:{:.3}%", pct(t))
+                        title=format!("{label}: {}", units::si(t, "s"))></div>
+                }
+            })
+            .collect_view()
+    };
+    let flame_text = move || {
+        let op = one_add_drawn.get();
+        format!(
+            "One a + b on {} numbers: the CPU spends {} deciding and launching it; the add itself takes {} on the GPU, ",
+            units::words(overhead::ONE_ADD_ELEMENTS),
+            units::si(op.cpu.total(), "s"),
+            units::si(op.kernel, "s"),
+        )
+    };
+    let share = Signal::derive(move || one_add.get().compute_share());
+    let flame_label = move || {
+        let drawn = one_add_drawn.with(|op| op.compute_share());
+        format!("{}{} of the op.", flame_text(), units::percent(drawn))
+    };
+    view! {
         <figure class="flamegraph">
             <div class="flame-bar" role="img" aria-label=flame_label>{flame}</div>
             <figcaption class="note">
@@ -132,11 +151,12 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
                 " of the op: the sliver at the right end of the bar. The rest is overhead (the essay's flamegraph)."
             </figcaption>
         </figure>
-        <p class="note">
-            "Python manages about 32 million simple operations a second; in the time of one, this GPU could do "
-            {python_flops}" of arithmetic. PyTorch issues roughly 280 thousand tiny ops a second. "
-            "The split of each launch into Python, dispatch and launch time is illustrative: only the totals are measured."
-        </p>
+    }
+}
+
+/// The per-op costs measured on an H100, beside the model's.
+fn measured(ctx: Ctx) -> impl IntoView {
+    view! {
         <table class="measured-overhead" data-measured="h100-overhead">
             <caption>{format!("Measured per-op costs on an {} ({}; {}), beside the model's", h100::SOURCE.machine, h100::SOURCE.date, h100::SOURCE.software)}</caption>
             <thead><tr><th scope="col">"what"</th><th scope="col">"measured"</th><th scope="col">"model"</th></tr></thead>
@@ -152,12 +172,6 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
                     <td>"not modelled (the lab measures it on your GPU)"</td></tr>
             </tbody>
         </table>
-        <p class="note">
-            "In practice: tracing ("<code>"torch.jit.trace"</code>", "<code>"torch.fx"</code>", "<code>"jax.jit"</code>") "
-            "records the ops once so Python leaves the loop; CUDA graphs replay a recorded launch sequence in one "
-            "launch; a real JIT compiler such as TorchDynamo ("<code>"torch.compile"</code>") also fuses the chain "
-            "into fewer kernels."
-        </p>
     }
 }
 

@@ -70,6 +70,10 @@ impl Plot for Scaling {
     }
 }
 
+fn err(e: DrawingAreaErrorKind<AnyError>) -> String {
+    e.to_string()
+}
+
 fn render(
     s: &Scaling,
     root: Area<AnyBackend<'_>>,
@@ -77,7 +81,6 @@ fn render(
     marks: &mut Marks,
 ) -> Result<(), String> {
     let pal = look.pal;
-    let err = |e: DrawingAreaErrorKind<AnyError>| e.to_string();
     let xr = (0.8, 10.0);
     let vals = s
         .points
@@ -150,6 +153,19 @@ fn render(
         ))
         .map_err(err)?;
     }
+    draw_points(&mut ch, s, yr, look, marks)
+}
+
+/// Each GPU count's step as a point a reader can ask about (its parts, the
+/// link, whether it fits), the current one larger.
+fn draw_points(
+    ch: &mut ChartContext<'_, AnyBackend<'_>, chart::LogLog>,
+    s: &Scaling,
+    yr: (f64, f64),
+    look: &Look,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    let pal = look.pal;
     for p in &s.points {
         let at = (f64::from(p.gpus), p.wall);
         if at.1 < yr.0 || at.1 > yr.1 {

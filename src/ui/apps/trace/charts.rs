@@ -352,6 +352,16 @@ fn render_timeline(
 /// Roofline and timeline of the rank shown (`cur`), with their controls.
 #[component]
 pub fn TraceCharts(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoView {
+    view! {
+        <TraceRoofline cur=cur dark=dark/>
+        <TraceTimeline cur=cur dark=dark/>
+    }
+}
+
+/// The rank's kernels on the roofline of its GPU (or the one picked), with the
+/// roofs select, what the chart says, and how many kernels could be placed.
+#[component]
+fn TraceRoofline(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoView {
     let roof = RwSignal::new(Roof::Datasheet);
     let hw = Memo::new(move |_| {
         cur.with(|c| {
@@ -423,7 +433,86 @@ pub fn TraceCharts(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoVi
         })
     };
 
-    // the timeline: the window shown, reset to the busiest second on every new rank
+    view! {
+        {move || has_roof.get().then(|| view! {
+            <h4>"Kernels on the roofline"</h4>
+            <label class="select">"Roofs "
+                <select name="trace_roof" data-trace-roof on:change=move |e| {
+                    if let Some(r) = Roof::from_id(&event_target_value(&e)) { roof.set(r) }
+                }>
+                    {Roof::ALL.iter().map(|r| view! { <option value=r.id() selected=move || roof.get() == *r>{r.label()}</option> }).collect_view()}
+                </select></label>
+            <Chart dark=dark id="trace-roofline" label=roof_label data=roof_plot/>
+            <ul class="legend">
+                <li><span class="swatch memory"></span>"a kernel below its ridge (memory sets its roof)"</li>
+                <li><span class="swatch compute"></span>"a matmul, conv or attention kernel above it"</li>
+                <li><span class="swatch vector"></span>"another kernel above its ridge"</li>
+            </ul>
+            {summary}
+        })}
+        <p class="note" data-trace-unplaced>{unplaced}</p>
+    }
+}
+
+/// The window of the timeline shown: the busiest second, zoomed and panned.
+#[derive(Clone, Copy)]
+struct Window {
+    tl: Memo<Option<Arc<Timeline>>>,
+    win: RwSignal<(f64, f64)>,
+}
+
+impl Window {
+    /// The whole window the trace has.
+    fn bounds(self) -> (f64, f64) {
+        self.tl
+            .with_untracked(|t| t.as_ref().map_or((0.0, 0.0), |t| (t.start, t.end)))
+    }
+
+    fn zoom_by(self, f: f64) {
+        let (lo, hi) = self.bounds();
+        let w = self.win.get_untracked();
+        self.win.set(geom::zoom(w, f, (w.0 + w.1) / 2.0, lo, hi));
+    }
+
+    fn pan_by(self, frac: f64) {
+        let (lo, hi) = self.bounds();
+        let w = self.win.get_untracked();
+        self.win.set(geom::pan(w, frac * (w.1 - w.0), lo, hi));
+    }
+
+    fn on_key(self, ev: leptos::ev::KeyboardEvent) {
+        match ev.key().as_str() {
+            "+" | "=" => self.zoom_by(0.5),
+            "-" | "_" => self.zoom_by(2.0),
+            "ArrowLeft" => self.pan_by(-0.25),
+            "ArrowRight" => self.pan_by(0.25),
+            "Home" => self.win.set(self.bounds()),
+            _ => return,
+        }
+        ev.prevent_default();
+    }
+
+    /// The wheel zooms only once the timeline has focus (a click or Tab): a
+    /// page scrolled past it with the wheel keeps scrolling.
+    fn on_wheel(self, ev: leptos::ev::WheelEvent) {
+        let focused = ev
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .zip(document().active_element())
+            .is_some_and(|(me, active)| me.contains(Some(&active)));
+        if !focused || ev.ctrl_key() || ev.delta_y().abs() < ev.delta_x().abs() {
+            return;
+        }
+        ev.prevent_default();
+        self.zoom_by(if ev.delta_y() < 0.0 { 0.8 } else { 1.25 });
+    }
+}
+
+/// The busiest second as a timeline: its lanes, the buttons, the keys, the
+/// wheel and a drag to zoom and pan.
+#[component]
+fn TraceTimeline(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoView {
+    // the window shown, reset to the busiest second on every new rank
     let tl =
         Memo::new(move |_| cur.with(|c| c.as_ref().and_then(|c| c.timeline.clone()).map(Arc::new)));
     let win = RwSignal::new((0.0, 0.0));
@@ -432,17 +521,7 @@ pub fn TraceCharts(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoVi
             win.set((t.start, t.end));
         }
     });
-    let bounds = move || tl.with_untracked(|t| t.as_ref().map_or((0.0, 0.0), |t| (t.start, t.end)));
-    let zoom_by = move |f: f64| {
-        let (lo, hi) = bounds();
-        let w = win.get_untracked();
-        win.set(geom::zoom(w, f, (w.0 + w.1) / 2.0, lo, hi));
-    };
-    let pan_by = move |frac: f64| {
-        let (lo, hi) = bounds();
-        let w = win.get_untracked();
-        win.set(geom::pan(w, frac * (w.1 - w.0), lo, hi));
-    };
+    let w = Window { tl, win };
     let tl_plot = Signal::derive(move || {
         let (from, to) = win.get();
         let t = tl.get().unwrap_or_default();
@@ -462,31 +541,6 @@ pub fn TraceCharts(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoVi
         })
     });
     let drag = StoredValue::new(None::<f64>);
-    let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        match ev.key().as_str() {
-            "+" | "=" => zoom_by(0.5),
-            "-" | "_" => zoom_by(2.0),
-            "ArrowLeft" => pan_by(-0.25),
-            "ArrowRight" => pan_by(0.25),
-            "Home" => win.set(bounds()),
-            _ => return,
-        }
-        ev.prevent_default();
-    };
-    // the wheel zooms only once the timeline has focus (a click or Tab): a page
-    // scrolled past it with the wheel keeps scrolling
-    let on_wheel = move |ev: leptos::ev::WheelEvent| {
-        let focused = ev
-            .current_target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .zip(document().active_element())
-            .is_some_and(|(me, active)| me.contains(Some(&active)));
-        if !focused || ev.ctrl_key() || ev.delta_y().abs() < ev.delta_x().abs() {
-            return;
-        }
-        ev.prevent_default();
-        zoom_by(if ev.delta_y() < 0.0 { 0.8 } else { 1.25 });
-    };
     let on_down = move |ev: leptos::ev::PointerEvent| {
         // a press focuses the timeline (so the wheel and keys reach it)
         if let Some(el) = ev
@@ -499,13 +553,13 @@ pub fn TraceCharts(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoVi
     };
     let on_move = move |ev: leptos::ev::PointerEvent| {
         let Some(x0) = drag.get_value() else { return };
-        let w = ev
+        let width = ev
             .current_target()
             .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
             .map_or(600.0, |e| f64::from(e.client_width()).max(1.0) - LABEL_PX);
         let dx = ev.client_x() - x0;
         if dx.abs() >= 1.0 {
-            pan_by(-dx / w.max(50.0));
+            w.pan_by(-dx / width.max(50.0));
             drag.set_value(Some(ev.client_x()));
         }
     };
@@ -517,25 +571,14 @@ pub fn TraceCharts(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoVi
         ("comm", "communication"),
         ("launch", "CPU launch call"),
     ];
+    let (zoom_by, pan_by, bounds) = (
+        move |f| w.zoom_by(f),
+        move |f| w.pan_by(f),
+        move || w.bounds(),
+    );
+    let (on_key, on_wheel) = (move |ev| w.on_key(ev), move |ev| w.on_wheel(ev));
 
     view! {
-        {move || has_roof.get().then(|| view! {
-            <h4>"Kernels on the roofline"</h4>
-            <label class="select">"Roofs "
-                <select name="trace_roof" data-trace-roof on:change=move |e| {
-                    if let Some(r) = Roof::from_id(&event_target_value(&e)) { roof.set(r) }
-                }>
-                    {Roof::ALL.iter().map(|r| view! { <option value=r.id() selected=move || roof.get() == *r>{r.label()}</option> }).collect_view()}
-                </select></label>
-            <Chart dark=dark id="trace-roofline" label=roof_label data=roof_plot/>
-            <ul class="legend">
-                <li><span class="swatch memory"></span>"a kernel below its ridge (memory sets its roof)"</li>
-                <li><span class="swatch compute"></span>"a matmul, conv or attention kernel above it"</li>
-                <li><span class="swatch vector"></span>"another kernel above its ridge"</li>
-            </ul>
-            {summary}
-        })}
-        <p class="note" data-trace-unplaced>{unplaced}</p>
         {move || has_tl.get().then(|| view! {
             <h4>"The busiest second"</h4>
             <p class="note">{move || tl.with(|t| t.as_ref().map(|t| format!(

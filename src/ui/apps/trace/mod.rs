@@ -349,31 +349,6 @@ fn Trace(dark: RwSignal<bool>) -> impl IntoView {
         ev.prevent_default();
         g.files(ev.data_transfer().and_then(|d| d.files()));
     };
-    let ranks_table = move || {
-        let ranks = g.ranks.get();
-        (ranks.len() > 1).then(|| {
-            let slowest = ranks.iter().enumerate()
-                .max_by(|a, b| a.1.num("span_s").total_cmp(&b.1.num("span_s"))).map_or(0, |(i, _)| i);
-            let name = |r: &Rank, i: usize| r.rank.map_or(format!("file {}", i + 1), |x| format!("rank {x}"));
-            let slow_name = ranks.get(slowest).map(|r| format!("{} ({})", name(r, slowest), r.file)).unwrap_or_default();
-            view! {
-                <p class="note" data-trace-slowest=slowest.to_string()>"Slowest: "{slow_name}</p>
-                <label class="select">"Rank shown "
-                    <select name="trace_rank" data-trace-rank-select
-                        on:change=move |e| g.sel.set(event_target_value(&e).parse().unwrap_or(0))>
-                        {ranks.iter().enumerate().map(|(i, r)| view! {
-                            <option value=i.to_string() selected=move || g.sel.get() == i>{format!("{} — {}", name(r, i), r.file)}</option>
-                        }).collect_view()}
-                    </select></label>
-                {table("trace-ranks", "One row per file (rank)", &["rank", "file", "GPU", "span", "idle", "compute", "non-compute", "regime"],
-                    ranks.iter().enumerate().map(|(i, r)| vec![
-                        if i == slowest { format!("{} (slowest)", name(r, i)) } else { name(r, i) }, r.file.clone(),
-                        r.device.clone().unwrap_or_else(|| "unknown".into()), units::si(r.num("span_s"), "s"),
-                        pc(r.num("idle_share")), pc(r.num("compute_share")), pc(r.num("noncompute_share")), r.regime.clone(),
-                    ]).collect())}
-            }
-        })
-    };
     let detail = move || cur.get().map(|c| detail(&c));
     view! {
         <div class="trace" data-trace-state=move || g.phase.get().id() data-trace-file=first_file
@@ -387,7 +362,7 @@ fn Trace(dark: RwSignal<bool>) -> impl IntoView {
             <p class="note">"…or drop them here. Files are read inside this page by a worker thread: nothing leaves the page."</p>
             <p class="trace-status" data-trace-message role="status" aria-live="polite">{move || g.message.get()}</p>
             <ul class="trace-errors">{move || g.errors.get().into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}</ul>
-            {ranks_table}
+            {move || ranks_table(g)}
             <dl class="metrics">
                 <div class="metric"><dt>"Ranks"</dt><dd><Readout name="trace_ranks" raw=Signal::derive(move || g.ranks.with(|r| if r.is_empty() { String::new() } else { r.len().to_string() }))
                     text=Signal::derive(move || g.ranks.with(|r| r.len().to_string()))/></dd></div>
@@ -409,25 +384,58 @@ fn Trace(dark: RwSignal<bool>) -> impl IntoView {
                     " "{ro("trace_best_speedup", |c| raw(c.num("best_speedup")), |c| format!("{}×", units::sig3(c.num("best_speedup"))))}</dd></div>
             </dl>
             {detail}
-            {move || (!g.ranks.with(Vec::is_empty)).then(|| view! {
-                <label class="select">"GPU for the roofline and remedies "
-                    <select name="trace_gpu" data-trace-preset on:change=move |e| {
-                        let v = event_target_value(&e);
-                        g.repick(hardware::preset(&v).map(|p| p.id.to_string()));
-                    }>
-                        <option value="" selected=move || g.preset.with(Option::is_none)>{move || cur.with(|c| {
-                            match c.as_ref().and_then(|c| c.preset.clone()) {
-                                Some(p) => format!("the trace's own ({p})"),
-                                None => "the trace's own (no preset matches it)".to_string(),
-                            }
-                        })}</option>
-                        {hardware::PRESETS.iter().map(|p| view! {
-                            <option value=p.id selected=move || g.preset.get().as_deref() == Some(p.id)>{p.name}</option>
-                        }).collect_view()}
-                    </select></label>
-            })}
+            {move || (!g.ranks.with(Vec::is_empty)).then(|| gpu_select(g, cur))}
             <charts::TraceCharts cur=cur dark=dark/>
         </div>
+    }
+}
+
+/// With several ranks: the slowest, the select of the rank shown, and one row
+/// per rank.
+fn ranks_table(g: Sig) -> Option<impl IntoView> {
+    let ranks = g.ranks.get();
+    (ranks.len() > 1).then(|| {
+        let slowest = ranks.iter().enumerate()
+            .max_by(|a, b| a.1.num("span_s").total_cmp(&b.1.num("span_s"))).map_or(0, |(i, _)| i);
+        let name = |r: &Rank, i: usize| r.rank.map_or(format!("file {}", i + 1), |x| format!("rank {x}"));
+        let slow_name = ranks.get(slowest).map(|r| format!("{} ({})", name(r, slowest), r.file)).unwrap_or_default();
+        view! {
+            <p class="note" data-trace-slowest=slowest.to_string()>"Slowest: "{slow_name}</p>
+            <label class="select">"Rank shown "
+                <select name="trace_rank" data-trace-rank-select
+                    on:change=move |e| g.sel.set(event_target_value(&e).parse().unwrap_or(0))>
+                    {ranks.iter().enumerate().map(|(i, r)| view! {
+                        <option value=i.to_string() selected=move || g.sel.get() == i>{format!("{} — {}", name(r, i), r.file)}</option>
+                    }).collect_view()}
+                </select></label>
+            {table("trace-ranks", "One row per file (rank)", &["rank", "file", "GPU", "span", "idle", "compute", "non-compute", "regime"],
+                ranks.iter().enumerate().map(|(i, r)| vec![
+                    if i == slowest { format!("{} (slowest)", name(r, i)) } else { name(r, i) }, r.file.clone(),
+                    r.device.clone().unwrap_or_else(|| "unknown".into()), units::si(r.num("span_s"), "s"),
+                    pc(r.num("idle_share")), pc(r.num("compute_share")), pc(r.num("noncompute_share")), r.regime.clone(),
+                ]).collect())}
+        }
+    })
+}
+
+/// The GPU the roofline and the remedies use: the trace's own, or a preset.
+fn gpu_select(g: Sig, cur: Memo<Option<Rank>>) -> impl IntoView {
+    view! {
+        <label class="select">"GPU for the roofline and remedies "
+            <select name="trace_gpu" data-trace-preset on:change=move |e| {
+                let v = event_target_value(&e);
+                g.repick(hardware::preset(&v).map(|p| p.id.to_string()));
+            }>
+                <option value="" selected=move || g.preset.with(Option::is_none)>{move || cur.with(|c| {
+                    match c.as_ref().and_then(|c| c.preset.clone()) {
+                        Some(p) => format!("the trace's own ({p})"),
+                        None => "the trace's own (no preset matches it)".to_string(),
+                    }
+                })}</option>
+                {hardware::PRESETS.iter().map(|p| view! {
+                    <option value=p.id selected=move || g.preset.get().as_deref() == Some(p.id)>{p.name}</option>
+                }).collect_view()}
+            </select></label>
     }
 }
 
