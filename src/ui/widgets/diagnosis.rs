@@ -106,6 +106,7 @@ pub fn Diagnosis(ctx: Ctx) -> impl IntoView {
 
 /// What would help (the largest speedup first), what would not, and what is not
 /// possible here, each remedy tried on the model.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn lists(outs: &[remedies::Outcome]) -> impl IntoView {
     let helps: Vec<_> = {
         let mut h: Vec<_> = outs.iter().filter(|o| o.helps()).collect();

@@ -148,6 +148,7 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
 }
 
 /// The readouts (`data-metric`), from the live value.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn metrics(live: Memo<DitView>) -> impl IntoView {
     let ratio = move || live.with(|v| v.double_batch);
     let efficiency = move || live.with(|v| v.scaling.efficiency);

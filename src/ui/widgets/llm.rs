@@ -154,6 +154,7 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
 
 /// The widget's controls: the model and the step, the spread over GPUs (with
 /// what the model could not split), and the custom shape's sliders.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn controls(ctx: Ctx, live: Memo<LlmView>) -> impl IntoView {
     let spread_notes = Memo::new(move |_| live.with(|v| v.spread_notes.clone()));
     let custom = Memo::new(move |_| ctx.state.with(|s| s.widgets.llm.model == LlmModel::Custom));
@@ -194,6 +195,7 @@ fn controls(ctx: Ctx, live: Memo<LlmView>) -> impl IntoView {
 }
 
 /// The weights and the KV cache against the GPU's memory, as a bar.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn memory_bar(st: &LlmStep) -> impl IntoView {
     let cap = if st.capacity > 0.0 {
         st.capacity
@@ -212,6 +214,7 @@ fn memory_bar(st: &LlmStep) -> impl IntoView {
 
 /// The readouts (`data-metric`), from the live value, marked hypothetical when
 /// the state does not fit.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn metrics(live: Memo<LlmView>, fits: Memo<bool>) -> impl IntoView {
     let readout = |name: &'static str,
                    raw: fn(&LlmStep) -> String,
@@ -250,6 +253,7 @@ fn metrics(live: Memo<LlmView>, fits: Memo<bool>) -> impl IntoView {
 }
 
 /// The batch sweep, the scaling chart and one layer on the roofline.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn charts(ctx: Ctx, v: Memo<LlmView>, st: Memo<LlmStep>) -> impl IntoView {
     let scale_chart = Memo::new(move |_| v.with(scaling_chart));
     let sweep = Memo::new(move |_| {
@@ -294,6 +298,7 @@ fn charts(ctx: Ctx, v: Memo<LlmView>, st: Memo<LlmStep>) -> impl IntoView {
 
 /// One layer's kernels and the whole step (and, on several GPUs, the link's
 /// roof) as the roofline chart's data.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn roofline(st: &LlmStep) -> RooflineData {
     RooflineData {
         m: st.machine,
@@ -326,6 +331,7 @@ fn roofline(st: &LlmStep) -> RooflineData {
 }
 
 /// One layer's kernels as a table, folded when long (an eager layer).
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn layer_table(st: Memo<LlmStep>) -> impl IntoView {
     view! {
         <details class="llm-layer-list" open=move || st.with(|s| s.layer.len() <= OPEN_ROWS)>
@@ -462,6 +468,7 @@ type Ch<'a, 'b> = ChartContext<'a, AnyBackend<'b>, chart::LogLog>;
 
 impl Sweep {
     /// The critical batch is drawn (decode only, inside the x range).
+    #[inline(always)] // two call sites, each with this code before the split
     fn shows_critical(&self) -> bool {
         !self.prefill && self.critical >= XR.0 && self.critical <= XR.1
     }
@@ -469,6 +476,7 @@ impl Sweep {
 
 /// Beyond the largest batch that fits: a grey veil over what cannot run and
 /// the out-of-memory line at its edge; and the critical batch's line.
+#[inline(always)] // two call sites, each with this code before the split
 fn draw_markers(ch: &mut Ch, s: &Sweep, (lo, hi): (f64, f64), look: &Look) -> Result<(), String> {
     let pal = look.pal;
     if let Some(x) = s.oom_from() {
@@ -489,6 +497,7 @@ fn draw_markers(ch: &mut Ch, s: &Sweep, (lo, hi): (f64, f64), look: &Look) -> Re
 
 /// The left (or upper) panel: seconds per step and its parts against the
 /// batch, each batch a point a reader can ask about.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn draw_step_times(
     a: &Area<AnyBackend<'_>>,
     s: &Sweep,
@@ -561,6 +570,7 @@ fn draw_step_times(
 
 /// The right (or lower) panel: tokens per second against the batch, with the
 /// markers' labels.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn draw_tokens(
     b: &Area<AnyBackend<'_>>,
     s: &Sweep,
@@ -591,6 +601,7 @@ fn draw_tokens(
 
 /// The markers' labels, placed clear of the curve, its dots, the lines and
 /// each other (`geom::marker_labels`).
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn draw_marker_labels(
     b: &Area<AnyBackend<'_>>,
     ch: &Ch,

@@ -154,6 +154,7 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
 
 /// The widget's own controls: the GPU, the dtype (falling back to fp32 where
 /// the preset lacks it, and saying so) and the tensor size.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn controls(ctx: Ctx, live: Memo<microbench::Bench>) -> impl IntoView {
     let state = ctx.state;
     let hw = Memo::new(move |_| state.with(|s| s.setting.hw));
@@ -219,6 +220,7 @@ fn controls(ctx: Ctx, live: Memo<microbench::Bench>) -> impl IntoView {
 
 /// The measured sweeps beside the model: how far it is, each point in a table,
 /// and where else a measurement exists.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn measured(ctx: Ctx, view: Memo<microbench::BenchView>) -> impl IntoView {
     let state = ctx.state;
     let over = Memo::new(move |_| view.with(|v| v.overlays.clone()));
@@ -300,6 +302,7 @@ fn err(e: DrawingAreaErrorKind<AnyError>) -> String {
 
 /// One panel: the regions, the crossover, the model's sweep; on the runtime
 /// panel the measured crosses too.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn draw_panel(
     area: &Area<AnyBackend<'_>>,
     d: &Data,
@@ -369,6 +372,7 @@ fn draw_panel(
 
 /// The measured crosses on the runtime panel (and the model's eager line, to
 /// compare the eager crosses with).
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn draw_measured(
     ch: &mut ChartContext<'_, AnyBackend<'_>, chart::LogLog>,
     d: &Data,

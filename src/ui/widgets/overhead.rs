@@ -103,6 +103,7 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
 /// The essay's flamegraph of one tiny `a + b`: the CPU's parts and the add
 /// itself. Its compute share is a readout (live); the bars and their sentence
 /// draw it held.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn flamegraph(live: Memo<OverheadView>, held: Memo<OverheadView>) -> impl IntoView {
     let one_add = Memo::new(move |_| live.with(|v| v.one_add));
     // the bars and their sentence draw it held
@@ -155,6 +156,7 @@ fn flamegraph(live: Memo<OverheadView>, held: Memo<OverheadView>) -> impl IntoVi
 }
 
 /// The per-op costs measured on an H100, beside the model's.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn measured(ctx: Ctx) -> impl IntoView {
     view! {
         <table class="measured-overhead" data-measured="h100-overhead">

@@ -315,6 +315,7 @@ fn err(e: DrawingAreaErrorKind<AnyError>) -> String {
 
 /// Every line, cut to the axes in data coordinates (geom): plotters would clamp
 /// an end outside the axes into the corner and bend the line.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn lines(
     d: &RooflineData,
     look: &Look,
@@ -370,6 +371,7 @@ struct Dots<'d> {
 }
 
 impl<'d> Dots<'d> {
+    #[inline(always)] // one call site: the page's .wasm stays as before the split
     fn of(d: &'d RooflineData, ch: &Ch) -> Self {
         let inside = |(x, y): Pt| (X.0..=X.1).contains(&x) && (Y.0..=Y.1).contains(&y);
         let px = |x: f64, y: f64| ch.backend_coord(&(x, y));
@@ -401,6 +403,7 @@ impl<'d> Dots<'d> {
 }
 
 /// One label per line: what it says, its colour and the line it sits along.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn labels(d: &RooflineData, look: &Look, top: f64) -> Vec<(&'static str, String, RGBColor, Along)> {
     let (m, pal) = (&d.m, look.pal);
     let mut labels = vec![
@@ -459,6 +462,7 @@ fn labels(d: &RooflineData, look: &Look, top: f64) -> Vec<(&'static str, String,
 
 /// The labels, placed so that none overlaps another, a line or a point (geom).
 /// Few labels: each is a text measurement.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn draw_labels(
     root: &Area<AnyBackend<'_>>,
     ch: &Ch,
@@ -498,6 +502,7 @@ fn draw_labels(
 }
 
 /// Kernels: on their roof by construction (time = max of the two limits).
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn draw_kernels(
     ch: &mut Ch,
     kernels: &[(&Point, Px)],
@@ -550,6 +555,7 @@ fn draw_kernels(
 
 /// The step against the link (x: its FLOPs per byte over the link) and the
 /// whole step, overhead included (below the roof when the GPU idles).
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn draw_step(ch: &mut Ch, p: &Dots, look: &Look, marks: &mut Marks) -> Result<(), String> {
     let pal = look.pal;
     if let Some((l, px)) = p.link {
@@ -600,6 +606,7 @@ fn draw_step(ch: &mut Ch, p: &Dots, look: &Look, marks: &mut Marks) -> Result<()
 }
 
 /// Every verified lab kernel (fused filled, eager hollow).
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn draw_measured(
     ch: &mut Ch,
     measured: &[(&MeasuredPoint, Px)],

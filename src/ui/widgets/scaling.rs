@@ -158,6 +158,7 @@ fn render(
 
 /// Each GPU count's step as a point a reader can ask about (its parts, the
 /// link, whether it fits), the current one larger.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn draw_points(
     ch: &mut ChartContext<'_, AnyBackend<'_>, chart::LogLog>,
     s: &Scaling,

@@ -21,6 +21,7 @@ mod draw;
 use crate::factory::{Storyboard, PERIOD_S};
 use crate::js::OnScreenWatch;
 use crate::model::{remedies, units, Shares};
+use crate::state::widgets::factory as spec;
 use crate::state::{limits, State};
 use crate::ui::chart;
 use crate::ui::kit::Ctx;
@@ -325,12 +326,6 @@ struct Doubling {
     shares_before: Shares,
 }
 
-fn doubled(s: &State) -> State {
-    let mut t = s.clone();
-    t.setting.flops = (s.setting.flops * 2.0).min(limits::FLOPS.1);
-    t
-}
-
 #[component]
 fn Gauge(
     kind: &'static str,
@@ -434,6 +429,7 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
 /// The engine follows the page: attached once the canvas is in the DOM, its
 /// plan rebuilt on every state or layout change (a redraw, or the running loop
 /// picks it up).
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn run_engine(
     ctx: Ctx,
     engine: Rc<Engine>,
@@ -474,13 +470,14 @@ fn run_engine(
 }
 
 /// "Double the factory" (and halve it back), with what it did or would do.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
 fn double_the_factory(ctx: Ctx) -> impl IntoView {
     let last = RwSignal::new(None::<Doubling>);
     let at_max = Memo::new(move |_| ctx.view.with(|s| s.setting.flops >= limits::FLOPS.1));
     let at_min = Memo::new(move |_| ctx.view.with(|s| s.setting.flops <= limits::FLOPS.0));
     let preview = Memo::new(move |_| {
         ctx.view.with(|s| {
-            let t = doubled(s);
+            let t = spec::doubled(s);
             let after = t.report();
             (
                 t.setting.flops,
@@ -491,7 +488,7 @@ fn double_the_factory(ctx: Ctx) -> impl IntoView {
     });
     let double = move |_| {
         let before = ctx.state.get_untracked();
-        let after = doubled(&before);
+        let after = spec::doubled(&before);
         if after.setting.flops <= before.setting.flops {
             return;
         }
