@@ -7,7 +7,6 @@
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 #[wasm_bindgen(inline_js = "export function import_module(u) { return import(u); }")]
 extern "C" {
@@ -43,12 +42,12 @@ pub fn call(module: &JsValue, name: &str, args: &[JsValue]) -> Result<JsValue, S
 /// the page); the module, ready for [`call`].
 pub async fn load(js: &str, wasm: &str) -> Result<JsValue, String> {
     let promise = import_module(&absolute(js)?).map_err(crate::js::js_err)?;
-    let module = JsFuture::from(promise).await.map_err(crate::js::js_err)?;
+    let module = crate::js::wait(promise).await.map_err(crate::js::js_err)?;
     let opts = js_sys::Object::new();
     js_sys::Reflect::set(&opts, &"module_or_path".into(), &absolute(wasm)?.into())
         .map_err(crate::js::js_err)?;
     let init = call(&module, "default", &[opts.into()])?;
-    JsFuture::from(js_sys::Promise::resolve(&init))
+    crate::js::wait(js_sys::Promise::resolve(&init))
         .await
         .map_err(crate::js::js_err)?;
     Ok(module)

@@ -87,11 +87,10 @@ fn exponent(n: u32) -> f64 {
 
 #[component]
 pub fn Microbench(ctx: Ctx) -> impl IntoView {
-    let state = ctx.state;
     // Readouts and sentences are a live contract (embedders read them at any time):
-    // the widget's one model call (`State::microbench_view`: the bench and the
-    // measured sweeps beside it) runs once per change on the live path and the
-    // chart draws it held off-screen.
+    // the widget's one model call (`spec::view`: the bench and the measured
+    // sweeps beside it) runs once per change on the live path and the chart
+    // draws it held off-screen.
     let view = ctx.live(spec::view);
     let live = Memo::new(move |_| view.with(|v| v.bench.clone()));
     let shown = ctx.held(view);
@@ -107,13 +106,60 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
         })
     });
     let label = Signal::derive(move || live.with(|b| b.chart_label()));
-    let over = Memo::new(move |_| view.with(|v| v.overlays.clone()));
-    let err = Memo::new(move |_| view.with(|v| v.max_error));
-    let elsewhere = Memo::new(move |_| view.with(|v| v.elsewhere.clone()));
+    let share = move || live.with(|b| b.overhead_share_at_1());
+    let why = move |i: usize| move || live.with(|b| b.why()[i].clone());
+
+    view! {
+        {controls(ctx, live)}
+        <p>{move || live.with(|b| b.intro())}</p>
+        <ul class="legend mb-regions" data-overhead-points=move || live.with(|b| b.overhead_points().to_string())>
+            {move || live.with(|b| b.legend().into_iter().map(|(r, a, z, text)| view! {
+                <li data-region=r.id() data-from=a.to_string() data-to=z.to_string()>
+                    <span class=format!("swatch region {}", r.id()) aria-hidden="true"></span>{text}
+                </li>
+            }).collect_view())}
+            {move || live.with(|b| b.crossover_marker()).map(|(_, text)| view! {
+                <li data-marker="crossover"><span class="swatch dashed" aria-hidden="true"></span>{text}</li>
+            })}
+        </ul>
+        <PlotCanvas ctx=ctx id="microbench-canvas" label=label data=shared(data)/>
+        <p class="big" aria-live="polite">
+            "The kernel turns compute-bound at repeat ≈ "
+            <Readout name="crossover_repeat" raw=Signal::derive(move || live.with(|b| b.crossover.repeat.to_string()))
+                text=Signal::derive(move || live.with(|b| units::sig3(b.crossover.repeat)))/>
+            {move || live.with(|b| b.verdict())}
+        </p>
+        <p>
+            "At repeat 1 the point is "
+            <Readout name="mb_regime_at_1" raw=Signal::derive(move || live.with(|b| b.regime_at_1().id().to_string()))
+                text=Signal::derive(move || live.with(|b| b.regime_at_1().label().to_string()))/>
+            " and launch overhead is "
+            <Readout name="mb_overhead_share_at_1" raw=Signal::derive(move || share().to_string())
+                text=Signal::derive(move || units::percent(share()))/>
+            " of its runtime"
+            {move || live.with(|b| b.overhead_text())}
+        </p>
+        {measured(ctx, view)}
+        <p class="note">
+            {why(0)}
+            <Readout name="fp32_ops_per_element" raw=Signal::derive(move || live.with(|b| b.fp32.ops_per_element.to_string()))
+                text=Signal::derive(move || live.with(|b| units::sig3(b.fp32.ops_per_element)))/>
+            {why(1)}
+            <Readout name="mb_ops_per_element" raw=Signal::derive(move || live.with(|b| b.budget.ops_per_element.to_string()))
+                text=Signal::derive(move || live.with(|b| units::sig3(b.budget.ops_per_element)))/>
+            {why(2)}
+        </p>
+    }
+}
+
+/// The widget's own controls: the GPU, the dtype (falling back to fp32 where
+/// the preset lacks it, and saying so) and the tensor size.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
+fn controls(ctx: Ctx, live: Memo<microbench::Bench>) -> impl IntoView {
+    let state = ctx.state;
     let hw = Memo::new(move |_| state.with(|s| s.setting.hw));
     let dtype = Memo::new(move |_| state.with(spec::dtype));
     let elems = Memo::new(move |_| state.with(|s| s.widgets.microbench.elems));
-
     let on_dtype = move |ev| {
         let v = event_target_value(&ev);
         if let Some(d) = Dtype::from_id(&v) {
@@ -132,9 +178,6 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
         }
     };
     let size = move || live.with(|b| b.size_text());
-    let share = move || live.with(|b| b.overhead_share_at_1());
-    let why = move |i: usize| move || live.with(|b| b.why()[i].clone());
-
     view! {
         <div class="mb-controls">
             <crate::ui::kit::controls::GpuPicker ctx=ctx id="mb-hw"/>
@@ -172,34 +215,18 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
                 </p>
             })
         }}
-        <p>{move || live.with(|b| b.intro())}</p>
-        <ul class="legend mb-regions" data-overhead-points=move || live.with(|b| b.overhead_points().to_string())>
-            {move || live.with(|b| b.legend().into_iter().map(|(r, a, z, text)| view! {
-                <li data-region=r.id() data-from=a.to_string() data-to=z.to_string()>
-                    <span class=format!("swatch region {}", r.id()) aria-hidden="true"></span>{text}
-                </li>
-            }).collect_view())}
-            {move || live.with(|b| b.crossover_marker()).map(|(_, text)| view! {
-                <li data-marker="crossover"><span class="swatch dashed" aria-hidden="true"></span>{text}</li>
-            })}
-        </ul>
-        <PlotCanvas ctx=ctx id="microbench-canvas" label=label data=shared(data)/>
-        <p class="big" aria-live="polite">
-            "The kernel turns compute-bound at repeat ≈ "
-            <Readout name="crossover_repeat" raw=Signal::derive(move || live.with(|b| b.crossover.repeat.to_string()))
-                text=Signal::derive(move || live.with(|b| units::sig3(b.crossover.repeat)))/>
-            {move || live.with(|b| b.verdict())}
-        </p>
-        <p>
-            "At repeat 1 the point is "
-            <Readout name="mb_regime_at_1" raw=Signal::derive(move || live.with(|b| b.regime_at_1().id().to_string()))
-                text=Signal::derive(move || live.with(|b| b.regime_at_1().label().to_string()))/>
-            " and launch overhead is "
-            <Readout name="mb_overhead_share_at_1" raw=Signal::derive(move || share().to_string())
-                text=Signal::derive(move || units::percent(share()))/>
-            " of its runtime"
-            {move || live.with(|b| b.overhead_text())}
-        </p>
+    }
+}
+
+/// The measured sweeps beside the model: how far it is, each point in a table,
+/// and where else a measurement exists.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
+fn measured(ctx: Ctx, view: Memo<microbench::BenchView>) -> impl IntoView {
+    let state = ctx.state;
+    let over = Memo::new(move |_| view.with(|v| v.overlays.clone()));
+    let err = Memo::new(move |_| view.with(|v| v.max_error));
+    let elsewhere = Memo::new(move |_| view.with(|v| v.elsewhere.clone()));
+    view! {
         <div class="mb-measured" data-measured=move || if over.with(Vec::is_empty) { "none" } else { "shown" }>
             {move || over.with(|o| (!o.is_empty()).then(|| {
                 let src = o[0].series.source;
@@ -241,15 +268,6 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
             }))}
             {move || elsewhere.get().map(|t| view! { <p class="note">{t}</p> })}
         </div>
-        <p class="note">
-            {why(0)}
-            <Readout name="fp32_ops_per_element" raw=Signal::derive(move || live.with(|b| b.fp32.ops_per_element.to_string()))
-                text=Signal::derive(move || live.with(|b| units::sig3(b.fp32.ops_per_element)))/>
-            {why(1)}
-            <Readout name="mb_ops_per_element" raw=Signal::derive(move || live.with(|b| b.budget.ops_per_element.to_string()))
-                text=Signal::derive(move || live.with(|b| units::sig3(b.budget.ops_per_element)))/>
-            {why(2)}
-        </p>
     }
 }
 
@@ -259,7 +277,6 @@ fn render(
     look: &Look,
     marks: &mut Marks,
 ) -> Result<(), String> {
-    let pal = look.pal;
     let (w, _) = root.dim_in_pixel();
     let narrow = f64::from(w) / look.dpr < 640.0;
     let panels = if narrow {
@@ -267,111 +284,142 @@ fn render(
     } else {
         root.split_evenly((1, 3))
     };
-    let x = microbench::RANGE;
     type Get = fn(&microbench::BenchPoint) -> f64;
     let specs: [(&str, Get); 3] = [
         ("runtime (s)", |p| p.runtime),
         ("achieved FLOP/s", |p| p.achieved_flops),
         ("achieved bandwidth (B/s)", |p| p.achieved_bw),
     ];
-    let err = |e: DrawingAreaErrorKind<AnyError>| e.to_string();
     for (area, (desc, get)) in panels.iter().zip(specs) {
-        let runtime = desc.starts_with("runtime");
-        let measured = d
-            .measured
-            .iter()
-            .filter(|_| runtime)
-            .flat_map(|o| o.points.iter().flat_map(|p| [p.measured_s, p.model_s]));
-        let y = decades(d.points.iter().map(get).chain(measured));
-        let mut ch = chart::log_log(area, x, y, "repeat", desc, look)?;
-        ch.draw_series(d.spans.iter().map(|&(r, a, b)| {
-            let fill = match r {
-                Regime::Overhead => pal.muted.mix(0.2),
-                Regime::Memory => pal.memory.mix(0.12),
-                Regime::Compute => pal.compute.mix(0.12),
-                Regime::Communication => pal.comm.mix(0.12),
-            };
-            Rectangle::new([(a, y.0), (b, y.1)], fill.filled())
-        }))
+        draw_panel(area, d, desc, get, look, marks)?;
+    }
+    Ok(())
+}
+
+fn err(e: DrawingAreaErrorKind<AnyError>) -> String {
+    e.to_string()
+}
+
+/// One panel: the regions, the crossover, the model's sweep; on the runtime
+/// panel the measured crosses too.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
+fn draw_panel(
+    area: &Area<AnyBackend<'_>>,
+    d: &Data,
+    desc: &str,
+    get: fn(&microbench::BenchPoint) -> f64,
+    look: &Look,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    let (pal, x) = (look.pal, microbench::RANGE);
+    let runtime = desc.starts_with("runtime");
+    let measured = d
+        .measured
+        .iter()
+        .filter(|_| runtime)
+        .flat_map(|o| o.points.iter().flat_map(|p| [p.measured_s, p.model_s]));
+    let y = decades(d.points.iter().map(get).chain(measured));
+    let mut ch = chart::log_log(area, x, y, "repeat", desc, look)?;
+    ch.draw_series(d.spans.iter().map(|&(r, a, b)| {
+        let fill = match r {
+            Regime::Overhead => pal.muted.mix(0.2),
+            Regime::Memory => pal.memory.mix(0.12),
+            Regime::Compute => pal.compute.mix(0.12),
+            Regime::Communication => pal.comm.mix(0.12),
+        };
+        Rectangle::new([(a, y.0), (b, y.1)], fill.filled())
+    }))
+    .map_err(err)?;
+    if let Some(r) = d.crossover {
+        ch.draw_series(DashedLineSeries::new(
+            [(r, y.0), (r, y.1)],
+            look.px(4.0),
+            look.px(3.0),
+            pal.ink.mix(0.6).stroke_width(look.px(1.5)),
+        ))
         .map_err(err)?;
-        if let Some(r) = d.crossover {
+    }
+    let pts: Vec<(f64, f64)> = d
+        .points
+        .iter()
+        .map(|p| (f64::from(p.repeat), get(p)))
+        .collect();
+    ch.draw_series(LineSeries::new(
+        pts.iter().copied(),
+        pal.ink.stroke_width(look.px(2.0)),
+    ))
+    .map_err(err)?;
+    ch.draw_series(
+        pts.iter()
+            .map(|&p| Circle::new(p, look.px(3.0), pal.ink.filled())),
+    )
+    .map_err(err)?;
+    marks.area(&chart::plot_rect(&ch), x, y);
+    for (p, &at) in d.points.iter().zip(&pts) {
+        marks.point(
+            ch.backend_coord(&at),
+            "bench",
+            at,
+            bound_id(p.bound),
+            tip(p),
+        );
+    }
+    if runtime {
+        draw_measured(&mut ch, d, look, marks)?;
+    }
+    Ok(())
+}
+
+/// The measured crosses on the runtime panel (and the model's eager line, to
+/// compare the eager crosses with).
+#[inline(always)] // one call site: the page's .wasm stays as before the split
+fn draw_measured(
+    ch: &mut ChartContext<'_, AnyBackend<'_>, chart::LogLog>,
+    d: &Data,
+    look: &Look,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    let pal = look.pal;
+    for o in &d.measured {
+        let col = if o.series.eager {
+            pal.memory
+        } else {
+            pal.compute
+        };
+        if o.series.eager {
             ch.draw_series(DashedLineSeries::new(
-                [(r, y.0), (r, y.1)],
+                o.points.iter().map(|p| (f64::from(p.repeat), p.model_s)),
                 look.px(4.0),
                 look.px(3.0),
-                pal.ink.mix(0.6).stroke_width(look.px(1.5)),
+                col.mix(0.7).stroke_width(look.px(1.5)),
             ))
             .map_err(err)?;
         }
-        let pts: Vec<(f64, f64)> = d
-            .points
-            .iter()
-            .map(|p| (f64::from(p.repeat), get(p)))
-            .collect();
-        ch.draw_series(LineSeries::new(
-            pts.iter().copied(),
-            pal.ink.stroke_width(look.px(2.0)),
-        ))
+        ch.draw_series(o.points.iter().map(|p| {
+            Cross::new(
+                (f64::from(p.repeat), p.measured_s),
+                look.px(4.0),
+                col.stroke_width(look.px(2.0)),
+            )
+        }))
         .map_err(err)?;
-        ch.draw_series(
-            pts.iter()
-                .map(|&p| Circle::new(p, look.px(3.0), pal.ink.filled())),
-        )
-        .map_err(err)?;
-        marks.area(&chart::plot_rect(&ch), x, y);
-        for (p, &at) in d.points.iter().zip(&pts) {
+        for p in &o.points {
+            let at = (f64::from(p.repeat), p.measured_s);
             marks.point(
                 ch.backend_coord(&at),
-                "bench",
+                o.series.id,
                 at,
-                bound_id(p.bound),
-                tip(p),
+                "measured",
+                vec![
+                    format!("{}, repeat {}", o.series.label, p.repeat),
+                    format!("measured {}", units::si(p.measured_s, "s")),
+                    format!(
+                        "model {} ({:+.1} %)",
+                        units::si(p.model_s, "s"),
+                        p.error() * 100.0
+                    ),
+                ],
             );
-        }
-        if runtime {
-            for o in &d.measured {
-                let col = if o.series.eager {
-                    pal.memory
-                } else {
-                    pal.compute
-                };
-                if o.series.eager {
-                    // the model's eager line, to compare the eager crosses with
-                    ch.draw_series(DashedLineSeries::new(
-                        o.points.iter().map(|p| (f64::from(p.repeat), p.model_s)),
-                        look.px(4.0),
-                        look.px(3.0),
-                        col.mix(0.7).stroke_width(look.px(1.5)),
-                    ))
-                    .map_err(err)?;
-                }
-                ch.draw_series(o.points.iter().map(|p| {
-                    Cross::new(
-                        (f64::from(p.repeat), p.measured_s),
-                        look.px(4.0),
-                        col.stroke_width(look.px(2.0)),
-                    )
-                }))
-                .map_err(err)?;
-                for p in &o.points {
-                    let at = (f64::from(p.repeat), p.measured_s);
-                    marks.point(
-                        ch.backend_coord(&at),
-                        o.series.id,
-                        at,
-                        "measured",
-                        vec![
-                            format!("{}, repeat {}", o.series.label, p.repeat),
-                            format!("measured {}", units::si(p.measured_s, "s")),
-                            format!(
-                                "model {} ({:+.1} %)",
-                                units::si(p.model_s, "s"),
-                                p.error() * 100.0
-                            ),
-                        ],
-                    );
-                }
-            }
         }
     }
     Ok(())

@@ -280,13 +280,17 @@ fn bound_id(b: Bound) -> &'static str {
     }
 }
 
+/// The chart the roofline draws in: log-log, on either backend.
+type Ch<'a, 'b> = ChartContext<'a, AnyBackend<'b>, chart::LogLog>;
+/// A pixel on the canvas.
+type Px = (i32, i32);
+
 fn render(
     d: &RooflineData,
     root: Area<AnyBackend<'_>>,
     look: &Look,
     marks: &mut Marks,
 ) -> Result<(), String> {
-    let (m, pal, dpr) = (&d.m, look.pal, look.dpr);
     let mut ch = chart::log_log(
         &root,
         X,
@@ -295,14 +299,48 @@ fn render(
         "attainable FLOP/s",
         look,
     )?;
-    let err = |e: DrawingAreaErrorKind<AnyError>| e.to_string();
     let area = chart::plot_rect(&ch);
     marks.area(&area, X, Y);
+    let top = d.m.matmul_flops.max(d.m.pointwise_flops);
+    for (name, seg, style) in &lines(d, look, top) {
+        if let Some(seg) = seg {
+            ch.draw_series(LineSeries::new(seg.iter().copied(), *style))
+                .map_err(err)?;
+            marks.line(name, *seg);
+        }
+    }
+    // the points, in pixels: drawn last (on top), avoided by the labels
+    let p = Dots::of(d, &ch);
+    let r = 8.0 * look.dpr;
+    let dots: Vec<Rect> = p
+        .kernels
+        .iter()
+        .map(|k| k.1)
+        .chain(p.step.map(|s| s.1))
+        .chain(p.link.map(|l| l.1))
+        .chain(p.measured.iter().map(|m| m.1))
+        .map(|(x, y)| Rect::at(f64::from(x) - r, f64::from(y) - r, 2.0 * r, 2.0 * r))
+        .collect();
+    draw_labels(&root, &ch, &labels(d, look, top), area, &dots, look, marks)?;
+    draw_kernels(&mut ch, &p.kernels, look, marks)?;
+    draw_step(&mut ch, &p, look, marks)?;
+    draw_measured(&mut ch, &p.measured, look, marks)
+}
 
-    // Every line cut to the axes in data coordinates (geom): plotters would clamp
-    // an end outside the axes into the corner and bend the line.
-    let top = m.matmul_flops.max(m.pointwise_flops);
-    let mut lines: Vec<(&'static str, Option<[Pt; 2]>, ShapeStyle)> = vec![
+fn err(e: DrawingAreaErrorKind<AnyError>) -> String {
+    e.to_string()
+}
+
+/// Every line, cut to the axes in data coordinates (geom): plotters would clamp
+/// an end outside the axes into the corner and bend the line.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
+fn lines(
+    d: &RooflineData,
+    look: &Look,
+    top: f64,
+) -> Vec<(&'static str, Option<[Pt; 2]>, ShapeStyle)> {
+    let (m, pal) = (&d.m, look.pal);
+    let mut lines = vec![
         (
             "memory",
             geom::memory_roof(m.bw, top, X, Y),
@@ -339,51 +377,54 @@ fn render(
             pal.comm.stroke_width(look.px(2.0)),
         ));
     }
-    for (name, seg, style) in &lines {
-        if let Some(seg) = seg {
-            ch.draw_series(LineSeries::new(seg.iter().copied(), *style))
-                .map_err(err)?;
-            marks.line(name, *seg);
+    lines
+}
+
+/// The points inside the axes, each with its pixel.
+struct Dots<'d> {
+    kernels: Vec<(&'d Point, Px)>,
+    step: Option<(Step, Px)>,
+    link: Option<(&'d LinkRoof, Px)>,
+    measured: Vec<(&'d MeasuredPoint, Px)>,
+}
+
+impl<'d> Dots<'d> {
+    #[inline(always)] // one call site: the page's .wasm stays as before the split
+    fn of(d: &'d RooflineData, ch: &Ch) -> Self {
+        let inside = |(x, y): Pt| (X.0..=X.1).contains(&x) && (Y.0..=Y.1).contains(&y);
+        let px = |x: f64, y: f64| ch.backend_coord(&(x, y));
+        Dots {
+            kernels: d
+                .kernels
+                .iter()
+                .filter(|k| inside((k.intensity, k.flops)))
+                .map(|k| (k, px(k.intensity, k.flops)))
+                .collect(),
+            step: d
+                .step
+                .filter(|s| inside((s.intensity, s.flops)))
+                .map(|s| (s, px(s.intensity, s.flops))),
+            link: d
+                .link
+                .as_ref()
+                .filter(|l| inside((l.intensity, l.flops)))
+                .map(|l| (l, px(l.intensity, l.flops))),
+            measured: d
+                .measured
+                .iter()
+                .flat_map(|me| &me.points)
+                .filter(|p| inside((p.intensity, p.flops)))
+                .map(|p| (p, px(p.intensity, p.flops)))
+                .collect(),
         }
     }
+}
 
-    // The points, in pixels: drawn last (on top), avoided by the labels.
-    let inside = |(x, y): Pt| (X.0..=X.1).contains(&x) && (Y.0..=Y.1).contains(&y);
-    let kernels: Vec<(&Point, (i32, i32))> = d
-        .kernels
-        .iter()
-        .filter(|k| inside((k.intensity, k.flops)))
-        .map(|k| (k, ch.backend_coord(&(k.intensity, k.flops))))
-        .collect();
-    let step = d
-        .step
-        .filter(|s| inside((s.intensity, s.flops)))
-        .map(|s| (s, ch.backend_coord(&(s.intensity, s.flops))));
-    let link = d
-        .link
-        .as_ref()
-        .filter(|l| inside((l.intensity, l.flops)))
-        .map(|l| (l, ch.backend_coord(&(l.intensity, l.flops))));
-    let measured: Vec<(&MeasuredPoint, (i32, i32))> = d
-        .measured
-        .iter()
-        .flat_map(|me| &me.points)
-        .filter(|p| inside((p.intensity, p.flops)))
-        .map(|p| (p, ch.backend_coord(&(p.intensity, p.flops))))
-        .collect();
-    let r = 8.0 * dpr;
-    let dots: Vec<Rect> = kernels
-        .iter()
-        .map(|k| k.1)
-        .chain(step.map(|s| s.1))
-        .chain(link.map(|l| l.1))
-        .chain(measured.iter().map(|p| p.1))
-        .map(|(x, y)| Rect::at(f64::from(x) - r, f64::from(y) - r, 2.0 * r, 2.0 * r))
-        .collect();
-
-    // One label per line, placed so that none overlaps another (geom). Few labels:
-    // each is a text measurement.
-    let mut labels: Vec<(&'static str, String, RGBColor, Along)> = vec![
+/// One label per line: what it says, its colour and the line it sits along.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
+fn labels(d: &RooflineData, look: &Look, top: f64) -> Vec<(&'static str, String, RGBColor, Along)> {
+    let (m, pal) = (&d.m, look.pal);
+    let mut labels = vec![
         (
             "matmul",
             format!("matmul {}", units::si(m.matmul_flops, "FLOP/s")),
@@ -434,12 +475,27 @@ fn render(
         };
         labels.push(("measured", text, MEASURED, along));
     }
-    let size = 11.0 * dpr;
+    labels
+}
+
+/// The labels, placed so that none overlaps another, a line or a point (geom).
+/// Few labels: each is a text measurement.
+#[inline(always)] // one call site: the page's .wasm stays as before the split
+fn draw_labels(
+    root: &Area<AnyBackend<'_>>,
+    ch: &Ch,
+    labels: &[(&'static str, String, RGBColor, Along)],
+    area: Rect,
+    dots: &[Rect],
+    look: &Look,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    let size = 11.0 * look.dpr;
     let specs: Vec<(Along, (f64, f64))> = labels
         .iter()
         .map(|(_, text, _, along)| (*along, chart::text_size(text, size)))
         .collect();
-    let boxes = geom::roofline_labels(&specs, X, Y, &|p| chart::to_px(&ch, p), area, &dots, dpr);
+    let boxes = geom::roofline_labels(&specs, X, Y, &|p| chart::to_px(ch, p), area, dots, look.dpr);
     let (ox, oy) = {
         let (x, y) = root.get_pixel_range();
         (f64::from(x.start), f64::from(y.start))
@@ -450,7 +506,7 @@ fn render(
         let at = ((b.x0 - ox).round() as i32, (b.y0 - oy).round() as i32);
         // a halo: readable even where no place clear of every line was left
         let end = ((b.x1 - ox).round() as i32, (b.y1 - oy).round() as i32);
-        root.draw(&Rectangle::new([at, end], pal.bg.mix(0.75).filled()))
+        root.draw(&Rectangle::new([at, end], look.pal.bg.mix(0.75).filled()))
             .map_err(err)?;
         root.draw(&Text::new(
             text.as_str(),
@@ -460,9 +516,19 @@ fn render(
         .map_err(err)?;
         marks.label(name, b);
     }
+    Ok(())
+}
 
-    // Kernels: on their roof by construction (time = max of the two limits).
-    for (k, px) in &kernels {
+/// Kernels: on their roof by construction (time = max of the two limits).
+#[inline(always)] // one call site: the page's .wasm stays as before the split
+fn draw_kernels(
+    ch: &mut Ch,
+    kernels: &[(&Point, Px)],
+    look: &Look,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    let pal = look.pal;
+    for (k, px) in kernels {
         let (x, y) = (k.intensity, k.flops);
         let color = match (k.unit, k.bound) {
             (_, Bound::Memory) => pal.memory,
@@ -502,8 +568,15 @@ fn render(
             ),
         );
     }
-    // The step against the link: x is its FLOPs per byte over the link.
-    if let Some((l, px)) = link {
+    Ok(())
+}
+
+/// The step against the link (x: its FLOPs per byte over the link) and the
+/// whole step, overhead included (below the roof when the GPU idles).
+#[inline(always)] // one call site: the page's .wasm stays as before the split
+fn draw_step(ch: &mut Ch, p: &Dots, look: &Look, marks: &mut Marks) -> Result<(), String> {
+    let pal = look.pal;
+    if let Some((l, px)) = p.link {
         ch.draw_series(std::iter::once(TriangleMarker::new(
             (l.intensity, l.flops),
             look.px(7.0),
@@ -526,8 +599,7 @@ fn render(
             ],
         );
     }
-    // The whole step, overhead included: below the roof when the GPU idles.
-    if let Some((s, px)) = step {
+    if let Some((s, px)) = p.step {
         ch.draw_series(std::iter::once(Cross::new(
             (s.intensity, s.flops),
             look.px(7.0),
@@ -548,8 +620,18 @@ fn render(
             ),
         );
     }
-    // Every verified lab kernel (fused filled, eager hollow).
-    for (p, px) in &measured {
+    Ok(())
+}
+
+/// Every verified lab kernel (fused filled, eager hollow).
+#[inline(always)] // one call site: the page's .wasm stays as before the split
+fn draw_measured(
+    ch: &mut Ch,
+    measured: &[(&MeasuredPoint, Px)],
+    look: &Look,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    for (p, px) in measured {
         let color = if p.cos { COS } else { MEASURED };
         let style = if p.fused {
             color.filled()
