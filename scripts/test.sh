@@ -6,7 +6,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/bootstrap.sh"
 cd "$ROOT"
-step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+step() { printf '\n\033[1m==> [%s] %s\033[0m\n' "$(date +%T)" "$*"; }
 
 step "rustfmt"
 cargo fmt --all -- --check
@@ -45,3 +45,4 @@ rm -f tests/e2e/out/brrr-lab.json
 cargo run --quiet --bin brrr-lab -- --small --json tests/e2e/out/brrr-lab.json
 step "end-to-end tests (headless Chromium)"
 npm run --silent test:e2e
+step "all tests passed"

@@ -75,7 +75,14 @@ fn the_core_names_no_web_or_gpu_crate() {
             || ["src/geom.rs", "src/factory.rs", "src/csv.rs"].contains(&p)
     };
     let shells = |p: &str| p.starts_with("src/gpu/web/") || p.starts_with("src/gpu/native/");
-    for what in ["leptos", "web_sys", "wasm_bindgen", "js_sys", "wgpu", "plotters"] {
+    for what in [
+        "leptos",
+        "web_sys",
+        "wasm_bindgen",
+        "js_sys",
+        "wgpu",
+        "plotters",
+    ] {
         let bad: Vec<String> = naming(&files, &format!("{what}::"))
             .into_iter()
             .chain(naming(&files, &format!("use {what}")))

@@ -133,7 +133,7 @@ mod tests {
             w.c = [1, 16, 300, 4096][i % 4];
             w.isl = [1000, 128, 20000][i % 3];
             w.engine_us = [580, 0][i % 2];
-            let w = s.widgets.serve.clone();
+            let w = s.widgets.serve;
             let r = asked(&s);
             assert_eq!(r.llm, super::super::llm::asked(&s));
             assert_eq!((r.isl, r.concurrency), (w.isl, w.c));

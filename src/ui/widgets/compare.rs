@@ -4,10 +4,8 @@
 //! `data-*`; the row of the current preset is marked, and a row whose state does
 //! not fit in memory is hypothetical (italic).
 
-use crate::model::setting::Setting;
 use crate::model::units;
 use crate::state::widgets::common::{compare, RowFn};
-use crate::state::State;
 use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 

@@ -70,6 +70,9 @@ impl Plot for Scaling {
     }
 }
 
+/// The segments and dots a label must keep clear of.
+type Drawn<'a> = (&'a [[(f64, f64); 2]], &'a [(f64, f64)]);
+
 /// The dashed line where adding GPUs stops paying, and its label placed clear
 /// of every drawn line and dot (`geom::marker_labels`, as the llm sweep's
 /// markers), its box recorded for the tests (`data-geometry`).
@@ -78,7 +81,7 @@ fn stops_label(
     root: &Area<AnyBackend<'_>>,
     at: u32,
     yr: (f64, f64),
-    (lines, dots): (&[[(f64, f64); 2]], &[(f64, f64)]),
+    (lines, dots): Drawn<'_>,
     look: &Look,
     marks: &mut Marks,
 ) -> Result<(), String> {
