@@ -54,6 +54,10 @@ async function settleWidget(page, id) {
   if (id === 'lab') {
     await page.waitForSelector('.lab[data-lab-gpu=ready], .lab[data-lab-gpu=missing]', { timeout: 15_000 });
   }
+  if (id === 'serve' || id === 'shapes') {
+    // their module is imported once the widget is on screen (at once in an embed)
+    await page.waitForSelector(`#${id} .more-app > *`, { timeout: 60_000 });
+  }
   if (id === 'trace') {
     // its example is parsed by a worker once the widget is on screen
     await page.waitForSelector('[data-trace-state=example], [data-trace-state=error]', { timeout: 60_000 });

@@ -397,6 +397,20 @@ export async function show(locator) {
   await settle(locator.page());
 }
 
+/**
+ * A widget loaded on demand (`serve`, `shapes`: their own module, mounted by
+ * the stand-in when the widget first comes on screen): scrolled into view, and
+ * resolved once its app has mounted (`.more-app` has children; a failed load
+ * shows `data-more-load="error"` and fails here with its message).
+ */
+export async function showMore(page, sel) {
+  await page.locator(sel).scrollIntoViewIfNeeded();
+  await page.waitForSelector(`${sel} .more-app > *, ${sel} [data-more-load=error]`, { timeout: 60_000 });
+  const err = await page.locator(`${sel} [data-more-load=error]`).count();
+  if (err) throw new Error(await page.locator(`${sel} [data-more-message]`).innerText());
+  await settle(page);
+}
+
 /** One parameter of a query string, or null. */
 export const param = (query, key) => new URLSearchParams(query).get(key);
 

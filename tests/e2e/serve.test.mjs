@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
-import { useHarness, metric, pollUntil, search, param, inputValue, OUT_DIR, readText, typeBox } from './helpers.mjs';
+import { useHarness, metric, pollUntil, search, param, inputValue, OUT_DIR, readText, typeBox, showMore } from './helpers.mjs';
 
 const h = useHarness();
 const SHOTS = path.join(OUT_DIR, 'serve');
@@ -19,12 +19,12 @@ const READOUTS = ['serve_ttft_s', 'serve_itl_s', 'serve_e2e_s', 'serve_tok_s', '
 
 async function drawn(page, sel) {
   await page.locator(sel).scrollIntoViewIfNeeded();
-  return pollUntil(() => page.evaluate((s) => Number(document.querySelector(s)?.getAttribute('data-frame') || 0), sel), (f) => f >= 1);
+  return pollUntil(page, () => page.evaluate((s) => Number(document.querySelector(s)?.getAttribute('data-frame') || 0), sel), (f) => f >= 1);
 }
 
 test('default: every readout holds its value; one request in flight is the llm decode step', async (t) => {
   await h.withPage(t, '?hw=h100-sxm', async (page) => {
-    await page.locator(W).scrollIntoViewIfNeeded();
+    await showMore(page, W);
     for (const name of READOUTS) {
       const v = await metric(page, name);
       assert.ok(v !== null && v !== '' && (typeof v !== 'number' || Number.isFinite(v)), `${name}: ${v}`);
@@ -40,7 +40,7 @@ test('default: every readout holds its value; one request in flight is the llm d
   });
   // one request, no engine time: the llm widget's decode step at batch 1 and the mean context
   await h.withPage(t, '?hw=h100-sxm&llm_graphs=1&serve_c=1&serve_engine_us=0&llm_context=1500', async (page) => {
-    await page.locator(W).scrollIntoViewIfNeeded();
+    await showMore(page, W);
     assert.equal(await metric(page, 'serve_itl_s'), await metric(page, 'llm_step_s'));
     assert.equal(await metric(page, 'serve_queue_share'), 0);
     assert.equal(await metric(page, 'serve_batch'), 1);
@@ -50,7 +50,7 @@ test('default: every readout holds its value; one request in flight is the llm d
 test('the keys round-trip through the URL; bad values fall back with a notice', async (t) => {
   const q = '?hw=h100-sxm&serve_isl=5000&serve_osl=500&serve_c=250&serve_chunk=4096&serve_max_seqs=128&serve_engine_us=300&serve_usd_h=2.5';
   await h.withPage(t, q, async (page) => {
-    await page.locator(W).scrollIntoViewIfNeeded();
+    await showMore(page, W);
     for (const [k, v] of [['serve_c', '250'], ['serve_isl', '5000'], ['serve_osl', '500'], ['serve_chunk', '4096'], ['serve_max_seqs', '128'], ['serve_engine_us', '300'], ['serve_usd_h', '2.5']]) {
       assert.equal(await inputValue(page, `${k}-box`), v, k);
       assert.equal(param(await search(page), k), v, k);
@@ -63,7 +63,7 @@ test('the keys round-trip through the URL; bad values fall back with a notice', 
     for (const k of ['serve_c', 'serve_isl', 'serve_usd_h']) {
       assert.equal(await page.locator(`#url-notices li[data-param="${k}"]`).count(), 1, `a notice for ${k}`);
     }
-    await page.locator(W).scrollIntoViewIfNeeded();
+    await showMore(page, W);
     assert.equal(await inputValue(page, 'serve_c-box'), '16');
     assert.equal(await inputValue(page, 'serve_isl-box'), '1000');
   });
@@ -71,22 +71,26 @@ test('the keys round-trip through the URL; bad values fall back with a notice', 
 
 test('a bad typed value keeps the last good one, with an inline message', async (t) => {
   await h.withPage(t, '', async (page) => {
-    await page.locator(W).scrollIntoViewIfNeeded();
+    await showMore(page, W);
     const before = await metric(page, 'serve_ttft_s');
-    await typeBox(page, 'serve_c', '5000');
-    assert.match(await readText(page.locator('#serve_c-error')), /between 1 and 4096/);
+    // no prefix of "lots" is a number: nothing changes
     await typeBox(page, 'serve_isl', 'lots');
     assert.match(await readText(page.locator('#serve_isl-error')), /number/);
     assert.equal(await metric(page, 'serve_ttft_s'), before);
-    assert.equal(param(await search(page), 'serve_c'), null);
+    assert.equal(param(await search(page), 'serve_isl'), null);
+    // the box applies each good value as it is typed: "5000" passes "500", which
+    // holds, then is refused with the range
+    await typeBox(page, 'serve_c', '5000');
+    assert.match(await readText(page.locator('#serve_c-error')), /between 1 and 4096/);
+    assert.equal(await pollUntil(page, async () => param(await search(page), 'serve_c'), (v) => v === '500'), '500');
     await typeBox(page, 'serve_c', '64');
-    await pollUntil(() => metric(page, 'serve_batch'), (b) => b > 16);
+    await pollUntil(page, () => metric(page, 'serve_batch'), (b) => b > 16);
   });
 });
 
 test('one state with the llm widget; the charts, remedies and published rows', async (t) => {
   await h.withPage(t, '?hw=h100-sxm&llm_model=llama3-70b&llm_tp=2&llm_link=nvlink4&llm_wdtype=fp8&llm_kvdtype=bf16&llm_graphs=1&serve_isl=5000&serve_osl=500&serve_c=100', async (page) => {
-    await page.locator(W).scrollIntoViewIfNeeded();
+    await showMore(page, W);
     // the serve widget's model select is the llm widget's
     assert.equal(await inputValue(page, 'serve-llm_model'), 'llama3-70b');
     await drawn(page, '#serve-curve');
@@ -99,7 +103,7 @@ test('one state with the llm widget; the charts, remedies and published rows', a
     const rows = await page.$$eval(`${W} tr[data-target="1"]`, (rs) => rs.length);
     assert.equal(rows, 11);
     await page.selectOption('#serve-llm_kvdtype', 'fp8');
-    assert.equal(await pollUntil(() => inputValue(page, 'llm_kvdtype'), (v) => v === 'fp8'), 'fp8');
+    assert.equal(await pollUntil(page, () => inputValue(page, 'llm_kvdtype'), (v) => v === 'fp8'), 'fp8');
     await page.locator(W).screenshot({ path: path.join(SHOTS, 'serve-nim.png') });
   });
 });

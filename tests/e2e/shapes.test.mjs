@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
-import { useHarness, metric, pollUntil, search, param, readText, typeBox, OUT_DIR } from './helpers.mjs';
+import { useHarness, showMore, metric, pollUntil, search, param, readText, typeBox, OUT_DIR } from './helpers.mjs';
 
 const h = useHarness();
 const SHOTS = path.join(OUT_DIR, 'shapes');
@@ -19,7 +19,7 @@ const READOUTS = ['mm_time_s', 'mm_flops', 'mm_waves', 'mm_wave_efficiency', 'mm
 
 async function drawn(page) {
   await page.locator(W).scrollIntoViewIfNeeded();
-  return pollUntil(() => page.evaluate(() => Number(document.querySelector('#shapes-canvas')?.getAttribute('data-frame') || 0)), (f) => f >= 1);
+  return pollUntil(page, () => page.evaluate(() => Number(document.querySelector('#shapes-canvas')?.getAttribute('data-frame') || 0)), (f) => f >= 1);
 }
 
 async function shape(page) {
@@ -30,6 +30,7 @@ async function shape(page) {
 
 test('defaults: 4096³ in bf16, every readout present, keys out of the URL', async (t) => {
   await h.withPage(t, H100, async (page) => {
+    await showMore(page, W);
     const s = await shape(page);
     const t0 = 2 * 4096 ** 3 / s.mm_flops;
     assert.ok(Math.abs(t0 / s.mm_time_s - 1) < 1e-9, `${t0} vs ${s.mm_time_s}`);
@@ -49,6 +50,7 @@ test('defaults: 4096³ in bf16, every readout present, keys out of the URL', asy
 
 test('the vocabulary pair: 50257 is ≥ 3× slower than 50304, unaligned, and the page says why', async (t) => {
   await h.withPage(t, `${H100}&mm_m=8192&mm_k=768&mm_n=50257`, async (page) => {
+    await showMore(page, W);
     const a = await shape(page);
     assert.equal(a.mm_aligned, 0);
     const text = await readText(page.locator(W));
@@ -58,9 +60,9 @@ test('the vocabulary pair: 50257 is ≥ 3× slower than 50304, unaligned, and th
     const speedup = Number(await pad.getAttribute('data-speedup'));
     assert.ok(speedup >= 3, `pad speedup ${speedup}`);
     await pad.click();
-    const n = await pollUntil(() => page.locator('#mm_n-box').inputValue(), (v) => v === '50304');
+    const n = await pollUntil(page, () => page.locator('#mm_n-box').inputValue(), (v) => v === '50304');
     assert.equal(n, '50304');
-    const b = await pollUntil(() => shape(page), (x) => x.mm_aligned === 1);
+    const b = await pollUntil(page, () => shape(page), (x) => x.mm_aligned === 1);
     assert.equal(b.mm_aligned, 1);
     assert.ok(a.mm_time_s >= 3 * b.mm_time_s, `${a.mm_time_s} vs ${b.mm_time_s}`);
     assert.equal(param(await search(page), 'mm_n'), '50304');
@@ -70,10 +72,11 @@ test('the vocabulary pair: 50257 is ≥ 3× slower than 50304, unaligned, and th
 
 test('one more partial wave: N = 1664 reads lower mm_flops and wave efficiency than 1536', async (t) => {
   await h.withPage(t, `${H100}&mm_m=4096&mm_k=4096&mm_n=1536`, async (page) => {
+    await showMore(page, W);
     const a = await shape(page);
     await typeBox(page, 'mm_n', '1664');
     // the box sets the state on every keystroke: wait for the last one's URL
-    await pollUntil(async () => param(await search(page), 'mm_n'), (v) => v === '1664');
+    await pollUntil(page, async () => param(await search(page), 'mm_n'), (v) => v === '1664');
     const b = await shape(page);
     assert.ok(b.mm_flops < a.mm_flops, `${b.mm_flops} vs ${a.mm_flops}`);
     assert.ok(b.mm_wave_efficiency < a.mm_wave_efficiency, `${b.mm_wave_efficiency} vs ${a.mm_wave_efficiency}`);
@@ -82,6 +85,7 @@ test('one more partial wave: N = 1664 reads lower mm_flops and wave efficiency t
 
 test('M = 1, K = N = 4096 is memory-bound; the regime follows the one rule', async (t) => {
   await h.withPage(t, `${H100}&mm_m=1`, async (page) => {
+    await showMore(page, W);
     assert.equal(await metric(page, 'mm_regime'), 'memory');
     assert.match(await readText(page.locator(W)), /matrix-vector/);
   });
@@ -89,6 +93,7 @@ test('M = 1, K = N = 4096 is memory-bound; the regime follows the one rule', asy
 
 test('keys round-trip; bad values are refused with a notice and the defaults kept', async (t) => {
   await h.withPage(t, `${H100}&mm_m=77&mm_n=4097&mm_k=300&mm_dtype=fp8`, async (page) => {
+    await showMore(page, W);
     assert.equal(await page.locator('#mm_m-box').inputValue(), '77');
     assert.equal(await page.locator('#mm_dtype').inputValue(), 'fp8');
     const q = await search(page);
@@ -97,6 +102,7 @@ test('keys round-trip; bad values are refused with a notice and the defaults kep
     assert.equal(await metric(page, 'mm_aligned'), 0);
   });
   await h.withPage(t, `${H100}&mm_m=0&mm_n=abc&mm_k=70000&mm_dtype=fp4`, async (page) => {
+    await showMore(page, W);
     const notices = await readText(page.locator('#url-notices'));
     for (const k of ['mm_m', 'mm_n', 'mm_k', 'mm_dtype']) assert.match(notices, new RegExp(k));
     assert.equal(await page.locator('#mm_n-box').inputValue(), '4096');
@@ -105,6 +111,7 @@ test('keys round-trip; bad values are refused with a notice and the defaults kep
 
 test('the embed carries its controls and its readouts', async (t) => {
   await h.withPage(t, `embed=shapes&${H100}`, async (page) => {
+    await showMore(page, W);
     assert.equal(await page.locator('#shapes-hw').count(), 1);
     for (const r of READOUTS) assert.ok(await metric(page, r) !== null, r);
     await drawn(page);

@@ -202,7 +202,7 @@ test('5: fp8 weights or an fp8 KV cache on a GPU without fp8 are refused as dtyp
     await page.selectOption('#llm-hw', 'h100-sxm');
     await page.selectOption('#llm_wdtype', 'fp8');
     await page.selectOption('#llm-hw', 't4');
-    assert.equal(await pollUntil(() => inputValue(page, 'llm_wdtype'), (v) => v === 'bf16'), 'bf16');
+    assert.equal(await pollUntil(page, () => inputValue(page, 'llm_wdtype'), (v) => v === 'bf16'), 'bf16');
   });
 });
 
@@ -212,6 +212,7 @@ test('5: Compare GPUs refuses fp8 weights on the presets without fp8 instead of 
     await show(details);
     await details.locator('summary').click();
     const rows = await pollUntil(
+      page,
       () => page.locator('.llm-compare-table tbody tr').evaluateAll((trs) => trs.map((tr) => ({ hw: tr.dataset.hw, step: tr.dataset.step ?? null, refused: tr.dataset.refused ?? null, text: tr.innerText }))),
       (r) => r.length > 5,
     );
@@ -292,7 +293,7 @@ test('8: the link sliders are disabled with the reason on one GPU, enabled on tw
       assert.match(why, /one GPU|single GPU/, `${id}: the reason (${why})`);
     }
     await page.selectOption('#llm_tp', '2');
-    assert.equal(await pollUntil(() => page.locator('#llm_link_bw-slider').isDisabled(), (d) => d === false), false);
+    assert.equal(await pollUntil(page, () => page.locator('#llm_link_bw-slider').isDisabled(), (d) => d === false), false);
   });
 });
 
@@ -326,8 +327,8 @@ test('9: the scaling chart keeps its "stops paying" label off the data line at 3
   await h.withPage(t, '?embed=dit', async (page) => {
     const canvas = page.locator('#dit-scaling');
     await show(canvas);
-    await pollUntil(() => canvas.getAttribute('data-frame'), (f) => Number(f) >= 1);
-    const geo = await pollUntil(async () => JSON.parse((await canvas.getAttribute('data-geometry')) || 'null'), (g) => g && g.labels.length > 0);
+    await pollUntil(page, () => canvas.getAttribute('data-frame'), (f) => Number(f) >= 1);
+    const geo = await pollUntil(page, async () => JSON.parse((await canvas.getAttribute('data-geometry')) || 'null'), (g) => g && g.labels.length > 0);
     const label = geo.labels.find((l) => /stops/.test(l.name));
     assert.ok(label, JSON.stringify(geo.labels));
     // the total line runs through the marked points
