@@ -228,11 +228,19 @@ pub fn repeats_kv(r: &LlmRun, read: KvRead) -> bool {
         && (!r.graphs || r.phase == Phase::Prefill)
 }
 
+/// The names of the repeat's two copies ([`repeat_kernels`]).
+pub const REPEAT_KV: [&str; 2] = ["repeat K to every head", "repeat V to every head"];
+
+/// Whether `k` is one of the repeat's copies of K or V ([`repeats_kv`]).
+pub fn is_kv_copy(k: &LlmKernel) -> bool {
+    k.part == Part::Attention && REPEAT_KV.contains(&k.group.name)
+}
+
 /// The repeat as two copies (K, then V) of the `keys` cached positions from the
 /// `G·d`-wide cache to every one of the `h / d` query heads; the attention then
 /// reads the copies.
 pub(super) fn repeat_kernels(d: &Dims, keys: f64) -> [LlmKernel; 2] {
-    ["repeat K to every head", "repeat V to every head"].map(|name| {
+    REPEAT_KV.map(|name| {
         k(
             name,
             Unit::Pointwise,

@@ -15,13 +15,21 @@
 //! attention and the LM head differ by phase: they are `dec`'s plus `q / isl` of
 //! `pre`'s (a chunk of `q` prompt tokens does `q / isl` of a whole prompt's
 //! attention on average over its chunks; the LM head runs on the last token of a
-//! prompt only).
+//! prompt only). The phases' attention need not launch the same kernels: a
+//! grouped-query model's compiled prefill copies K and V out to every head
+//! before its attention and its compiled decode does not
+//! ([`crate::model::llm::kernels::repeats_kv`]). So each attention stretch of a
+//! layer is merged on its own: the kernels both phases launch at the same place
+//! are paired (`dec`'s work plus `q / isl` of `pre`'s, the weights read once), and
+//! a copy only one phase launches is kept where that phase launches it, scaled by
+//! that phase's factor alone (`q / isl` of the prompt's copies: the chunk's
+//! share; none when the phase has no tokens in the step).
 //!
 //! A step with no prompt tokens is the `llm` widget's decode step itself
 //! ([`step::run_plain`]), so one request reproduces it exactly.
 
 use crate::model::llm::step::{self, LlmKernel, Part, Split};
-use crate::model::llm::{launch, LlmRun, Phase};
+use crate::model::llm::{kernels, launch, LlmRun, Phase};
 use crate::model::setting::Setting;
 use crate::model::timeline::Timeline;
 use crate::model::workload::Machine;
@@ -65,13 +73,16 @@ pub fn prefill_run(run: &LlmRun, isl: u32) -> LlmRun {
     }
 }
 
+/// Whether `x` and `y` are the same kernel of the same place: the same part,
+/// and the same name outside the attention (whose kernels depend on the phase).
+fn same_place(x: &LlmKernel, y: &LlmKernel) -> bool {
+    x.part == y.part && (x.part == Part::Attention || x.group.name == y.group.name)
+}
+
 /// Whether kernel lists `a` and `b` are the same kernels in the same order
-/// (names may differ only in the attention, whose kernels depend on the phase).
+/// ([`same_place`] pairwise).
 fn aligned(a: &[LlmKernel], b: &[LlmKernel]) -> bool {
-    a.len() == b.len()
-        && a.iter().zip(b).all(|(x, y)| {
-            x.part == y.part && (x.part == Part::Attention || x.group.name == y.group.name)
-        })
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_place(x, y))
 }
 
 /// `x·kx + y·ky` of two kernels of the same place: FLOPs, KV-cache and
@@ -92,6 +103,90 @@ fn combine(x: &LlmKernel, kx: f64, y: &LlmKernel, ky: f64) -> LlmKernel {
     out
 }
 
+/// `dec·kd + pre·kp` of one stretch of kernels that differs by phase (a layer's
+/// attention, the LM head; see the module docs): kernels both phases launch at
+/// the same place are paired ([`combine`]); a copy of K or V that one phase
+/// launches and the other does not ([`kernels::is_kv_copy`]) is kept where that
+/// phase launches it, scaled by that phase's factor alone (and left out at a
+/// factor of 0). `None` where the lists differ by more than such copies.
+fn merge_phases(dec: &[LlmKernel], kd: f64, pre: &[LlmKernel], kp: f64) -> Option<Vec<LlmKernel>> {
+    let mut out = Vec::with_capacity(dec.len().max(pre.len()));
+    let alone = |out: &mut Vec<LlmKernel>, k: &LlmKernel, f: f64| {
+        if f > 0.0 {
+            out.push(combine(k, f, k, 0.0));
+        }
+    };
+    let (mut i, mut j) = (0, 0);
+    loop {
+        match (dec.get(i), pre.get(j)) {
+            (None, None) => return Some(out),
+            (Some(d), Some(p)) if kernels::is_kv_copy(d) == kernels::is_kv_copy(p) => {
+                if !same_place(d, p) || d.group.name != p.group.name && kernels::is_kv_copy(d) {
+                    return None;
+                }
+                out.push(combine(d, kd, p, kp));
+                i += 1;
+                j += 1;
+            }
+            (Some(d), _) if kernels::is_kv_copy(d) => {
+                alone(&mut out, d, kd);
+                i += 1;
+            }
+            (_, Some(p)) if kernels::is_kv_copy(p) => {
+                alone(&mut out, p, kp);
+                j += 1;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// `ks` cut where it enters and leaves the attention: its stretches, each with
+/// whether it is attention.
+fn stretches(ks: &[LlmKernel]) -> Vec<(bool, &[LlmKernel])> {
+    let mut out: Vec<(bool, &[LlmKernel])> = Vec::new();
+    let mut start = 0;
+    for i in 1..=ks.len() {
+        let at = |j: usize| ks[j].part == Part::Attention;
+        if i == ks.len() || at(i) != at(start) {
+            out.push((at(start), &ks[start..i]));
+            start = i;
+        }
+    }
+    out
+}
+
+/// One layer of the merged step: `all`'s kernels outside the attention, and
+/// each attention stretch merged from `dec`'s and `pre`'s ([`merge_phases`]).
+/// `None` where the three layers do not have the same kernels outside the
+/// attention, in the same order.
+fn merge_layer(
+    all: &[LlmKernel],
+    dec: &[LlmKernel],
+    kd: f64,
+    pre: &[LlmKernel],
+    kp: f64,
+) -> Option<Vec<LlmKernel>> {
+    let (sa, sd, sp) = (stretches(all), stretches(dec), stretches(pre));
+    if sa.len() != sd.len() || sa.len() != sp.len() {
+        return None;
+    }
+    let mut out = Vec::with_capacity(all.len() + 2);
+    for ((a, d), p) in sa.iter().zip(&sd).zip(&sp) {
+        if a.0 != d.0 || a.0 != p.0 {
+            return None;
+        }
+        if a.0 {
+            out.extend(merge_phases(d.1, kd, p.1, kp)?);
+        } else if aligned(a.1, d.1) && aligned(a.1, p.1) {
+            out.extend(a.1.iter().cloned());
+        } else {
+            return None;
+        }
+    }
+    Some(out)
+}
+
 /// The kernels of `r` that differ by phase, built cheaply: one layer's (its
 /// attention) and the LM head's, from a one-layer model of the same shape (the
 /// kernels around the layers do not depend on how many there are).
@@ -110,6 +205,26 @@ fn by_phase(r: &LlmRun) -> (Vec<LlmKernel>, Vec<LlmKernel>) {
         .filter(|k| !k.in_layer && k.part == Part::LmHead)
         .collect();
     (layer, head)
+}
+
+/// The merged layer and LM head of a step (see the module docs) from the three
+/// runs' [`by_phase`] kernels; `None` where they do not merge.
+fn merged_parts(
+    all: &LlmRun,
+    dec: &LlmRun,
+    kd: f64,
+    pre: &LlmRun,
+    kp: f64,
+) -> Option<(Vec<LlmKernel>, Vec<LlmKernel>)> {
+    let (layer_all, head_all) = by_phase(all);
+    let (layer_d, head_d) = by_phase(dec);
+    let (layer_p, head_p) = by_phase(pre);
+    if layer_all.is_empty() || !aligned(&head_all, &head_d) || !aligned(&head_all, &head_p) {
+        return None;
+    }
+    let layer = merge_layer(&layer_all, &layer_d, kd, &layer_p, kp)?;
+    let head = merge_phases(&head_d, kd, &head_p, kp)?;
+    (head.len() == head_all.len()).then_some((layer, head))
 }
 
 /// The merged kernels of a step that decodes `decode` sequences at `context`
@@ -133,43 +248,30 @@ pub fn kernels_of(
     }
     let kd = if decode > 0 { 1.0 } else { 0.0 };
     let kp = q / f64::from(isl.max(1));
-    let (layer_all, head_all) = by_phase(&all);
-    let (layer_d, head_d) = by_phase(&decode_run(run, decode, context));
-    let (layer_p, head_p) = by_phase(&prefill_run(run, isl));
-    let n = layer_all.len();
-    if !(aligned(&layer_all, &layer_d)
-        && aligned(&layer_all, &layer_p)
-        && aligned(&head_all, &head_d)
-        && aligned(&head_all, &head_p))
-        || n == 0
-    {
-        // (never for the models offered: `tests::every_shape_aligns`) the prompt
+    let dec = decode_run(run, decode, context);
+    let Some((layer, head)) = merged_parts(&all, &dec, kd, &prefill_run(run, isl), kp) else {
+        // (never for the models offered: `tests::every_shape_merges`) the prompt
         // tokens are priced as decode tokens at the decode context
         return (ks_all, all);
-    }
-    let (mut in_layer, mut head) = (0usize, 0usize);
-    let merged = ks_all
-        .iter()
-        .map(|a| {
-            if a.in_layer {
-                let i = in_layer % n;
-                in_layer += 1;
-                match (a.part, layer_d.get(i), layer_p.get(i)) {
-                    (Part::Attention, Some(d), Some(p)) => combine(d, kd, p, kp),
-                    _ => a.clone(),
-                }
-            } else if a.part == Part::LmHead {
-                let i = head;
-                head += 1;
-                match (head_d.get(i), head_p.get(i)) {
-                    (Some(d), Some(p)) => combine(d, kd, p, kp),
-                    _ => a.clone(),
-                }
-            } else {
-                a.clone()
+    };
+    // `all`'s list with each layer (`n` kernels in a row) and each LM-head
+    // kernel replaced by the merged ones
+    let layers = all.config.layers.max(1) as usize;
+    let n = (ks_all.iter().filter(|k| k.in_layer).count() / layers).max(1);
+    let mut merged = Vec::with_capacity(ks_all.len() + layer.len().saturating_sub(n) * layers);
+    let (mut in_layer, mut heads) = (0usize, head.iter());
+    for a in &ks_all {
+        if a.in_layer {
+            if in_layer % n == 0 {
+                merged.extend(layer.iter().cloned());
             }
-        })
-        .collect();
+            in_layer += 1;
+        } else if a.part == Part::LmHead {
+            merged.extend(heads.next().cloned());
+        } else {
+            merged.push(a.clone());
+        }
+    }
     (merged, all)
 }
 
@@ -255,56 +357,153 @@ mod tests {
         }
     }
 
+    fn copies(ks: &[LlmKernel]) -> usize {
+        ks.iter().filter(|k| kernels::is_kv_copy(k)).count()
+    }
+
     #[test]
-    fn every_shape_aligns() {
+    fn every_shape_merges() {
         for m in LlmModel::ALL {
             for (tp, pp) in [(1, 1), (2, 1), (8, 1), (2, 2)] {
                 for graphs in [true, false] {
                     for flash in [true, false] {
                         let mut r = run(m, tp, graphs, flash);
                         r.par.pp = pp;
-                        let (la, ha) = by_phase(&decode_run(&r, 40, 600));
-                        let (ld, hd) = by_phase(&decode_run(&r, 8, 600));
-                        let (lp, hp) = by_phase(&prefill_run(&r, 500));
-                        assert!(
-                            aligned(&la, &ld)
-                                && aligned(&la, &lp)
-                                && aligned(&ha, &hd)
-                                && aligned(&ha, &hp),
-                            "{m:?} tp {tp} pp {pp} graphs {graphs} flash {flash}"
-                        );
+                        let what = format!("{m:?} tp {tp} pp {pp} graphs {graphs} flash {flash}");
+                        let (all, dec) = (decode_run(&r, 40, 600), decode_run(&r, 8, 600));
+                        let pre = prefill_run(&r, 500);
+                        let (la, ha) = by_phase(&all);
+                        let (ld, _) = by_phase(&dec);
+                        let (lp, hp) = by_phase(&pre);
+                        let Some((layer, head)) = merged_parts(&all, &dec, 1.0, &pre, 0.5) else {
+                            panic!("{what}: does not merge")
+                        };
                         assert!(!ha.is_empty() && la.iter().any(|k| k.part == Part::Attention));
-                        // the full list is the layer L times and the same LM head
-                        let full = launch::kernels(&decode_run(&r, 40, 600));
+                        // outside the attention, the layer is `all`'s
+                        let outside = |ks: &[LlmKernel]| -> Vec<LlmKernel> {
+                            ks.iter()
+                                .filter(|k| k.part != Part::Attention)
+                                .cloned()
+                                .collect()
+                        };
+                        assert_eq!(outside(&layer), outside(&la), "{what}");
+                        // the copies: a grouped model's prompt copies K and V
+                        // (and its decode too, eager); merged, they are one pair
+                        let grouped = r.config.kv_heads < r.config.heads;
+                        assert_eq!(copies(&lp), if grouped { 2 } else { 0 }, "{what}");
+                        assert_eq!(
+                            copies(&ld),
+                            if grouped && !graphs { 2 } else { 0 },
+                            "{what}"
+                        );
+                        assert_eq!(copies(&layer), copies(&lp), "{what}");
+                        // the attention's other kernels, one for one
+                        let rest = |ks: &[LlmKernel]| {
+                            ks.iter()
+                                .filter(|k| k.part == Part::Attention && !kernels::is_kv_copy(k))
+                                .count()
+                        };
+                        assert_eq!(rest(&layer), rest(&ld), "{what}");
+                        assert_eq!(rest(&layer), rest(&lp), "{what}");
+                        assert_eq!(head.len(), hp.len(), "{what}");
+                        // the full list is the merged layer L times and the merged head
+                        let (full, _) = kernels_of(&r, 8, 600, 250.0, 500);
                         let layers = full.iter().filter(|k| k.in_layer).count();
-                        assert_eq!(layers, la.len() * r.config.layers as usize);
+                        assert_eq!(layers, layer.len() * r.config.layers as usize, "{what}");
                         let heads: Vec<_> = full
                             .iter()
                             .filter(|k| k.part == Part::LmHead)
                             .cloned()
                             .collect();
-                        assert_eq!(heads, ha);
+                        assert_eq!(heads, head, "{what}");
                     }
                 }
             }
         }
     }
 
+    /// The `n`-th attention stretch of a whole kernel list.
+    fn attention(ks: &[LlmKernel], n: usize) -> Vec<LlmKernel> {
+        stretches(ks)
+            .into_iter()
+            .filter(|s| s.0)
+            .nth(n)
+            .map(|s| s.1.to_vec())
+            .unwrap_or_default()
+    }
+
     #[test]
     fn the_merge_is_the_whole_lists_merge() {
-        // merging one layer and the LM head is merging every kernel of the step
-        let r = run(LlmModel::Mixtral8x7b, 2, true, true);
-        let (ks, _) = kernels_of(&r, 12, 900, 700.0, 1400);
-        let all = launch::kernels(&decode_run(&r, 712, 900));
-        let dec = launch::kernels(&decode_run(&r, 12, 900));
-        let pre = launch::kernels(&prefill_run(&r, 1400));
-        assert_eq!(ks.len(), all.len());
-        for (i, k) in ks.iter().enumerate() {
-            let want = match all[i].part {
-                Part::Attention | Part::LmHead => combine(&dec[i], 1.0, &pre[i], 0.5),
-                _ => all[i].clone(),
+        // merging one layer and the LM head is merging every kernel of the step:
+        // outside the attention the step is `all`'s; in each layer's attention,
+        // a kernel both phases launch is decode's plus half (700 of 1400 tokens)
+        // of the prompt's, and a copy only the prompt makes is half the prompt's
+        for (model, graphs, both_copy) in [
+            // compiled: the prompt copies K and V, the decode does not
+            (LlmModel::Mixtral8x7b, true, false),
+            (LlmModel::Llama3_70b, true, false),
+            // eager: both copy, and the copies pair like the rest
+            (LlmModel::Llama3_8b, false, true),
+        ] {
+            let r = run(model, 2, graphs, true);
+            let (ks, _) = kernels_of(&r, 12, 900, 700.0, 1400);
+            let all = launch::kernels(&decode_run(&r, 712, 900));
+            let dec = launch::kernels(&decode_run(&r, 12, 900));
+            let pre = launch::kernels(&prefill_run(&r, 1400));
+            let mut want = Vec::new();
+            let (mut layer, mut head) = (0, 0);
+            for (i, a) in all.iter().enumerate() {
+                match a.part {
+                    Part::Attention if i > 0 && all[i - 1].part == Part::Attention => {}
+                    Part::Attention => {
+                        let (d, p) = (attention(&dec, layer), attention(&pre, layer));
+                        layer += 1;
+                        if both_copy {
+                            assert_eq!(d.len(), p.len());
+                            want.extend(d.iter().zip(&p).map(|(d, p)| combine(d, 1.0, p, 0.5)));
+                        } else {
+                            assert_eq!(p.len(), d.len() + 2, "{model:?}");
+                            assert_eq!([p[0].group.name, p[1].group.name], kernels::REPEAT_KV);
+                            want.extend(p[..2].iter().map(|c| combine(c, 0.5, c, 0.0)));
+                            want.extend(
+                                d.iter().zip(&p[2..]).map(|(d, p)| combine(d, 1.0, p, 0.5)),
+                            );
+                        }
+                    }
+                    Part::LmHead => {
+                        let f = |ks: &[LlmKernel]| {
+                            ks.iter()
+                                .filter(|k| k.part == Part::LmHead)
+                                .nth(head)
+                                .cloned()
+                        };
+                        if let (Some(d), Some(p)) = (f(&dec), f(&pre)) {
+                            want.push(combine(&d, 1.0, &p, 0.5));
+                        }
+                        head += 1;
+                    }
+                    _ => want.push(a.clone()),
+                }
+            }
+            assert_eq!(layer, r.config.layers as usize);
+            assert_eq!(ks.len(), want.len(), "{model:?}");
+            for (i, (k, w)) in ks.iter().zip(&want).enumerate() {
+                assert_eq!(k, w, "{model:?} {i}");
+            }
+            // the copies are there, half the prompt's work
+            let c = ks.iter().find(|k| kernels::is_kv_copy(k));
+            let pc = pre.iter().find(|k| kernels::is_kv_copy(k));
+            let ratio = c.zip(pc).map(|(c, p)| c.kv_bytes / p.kv_bytes);
+            let want_ratio = if both_copy {
+                // eager: the decode's copies too
+                dec.iter()
+                    .find(|k| kernels::is_kv_copy(k))
+                    .zip(pc)
+                    .map(|(d, p)| (d.kv_bytes + 0.5 * p.kv_bytes) / p.kv_bytes)
+            } else {
+                Some(0.5)
             };
-            assert_eq!(k, &want, "{i}");
+            assert_eq!(ratio, want_ratio, "{model:?}");
         }
     }
 
