@@ -184,6 +184,8 @@ fn plotters_is_named_by_the_chart_layer_and_the_charts() {
         "src/ui/widgets/overhead.rs",
         "src/ui/widgets/roofline.rs",
         "src/ui/widgets/scaling.rs",
+        "src/ui/widgets/serve.rs",
+        "src/ui/widgets/shapes.rs",
     ];
     let mut got: Vec<String> = naming(&files, "plotters::");
     got.retain(|p| !p.starts_with("src/ui/chart/"));

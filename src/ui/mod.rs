@@ -49,3 +49,19 @@ pub fn lab_dark(on: bool) {
 pub fn lab_view(query: &str) {
     apps::lab::set_view(query);
 }
+
+/// The widgets loaded on demand (`src/bin/brrr-more-ui.rs`): mounts widget
+/// `options.id` into `el` with the host's options (`widgets/more.rs`).
+pub fn mount_more(el: web_sys::HtmlElement, opts: &wasm_bindgen::JsValue) {
+    apps::more::mount(el, opts);
+}
+
+/// The page's theme changed (the on-demand widgets follow it).
+pub fn more_dark(on: bool) {
+    apps::more::set_dark(on);
+}
+
+/// The state the page draws changed (a URL query; the on-demand widgets follow it).
+pub fn more_view(query: &str) {
+    apps::more::set_view(query);
+}

@@ -19,6 +19,7 @@ pub mod lab;
 pub mod llm;
 pub mod llm_measured;
 pub mod microbench;
+pub mod more;
 pub mod overhead;
 pub mod readouts;
 pub mod remedies;
@@ -53,7 +54,7 @@ pub const VIEWS: [(&str, Render); WIDGETS.len()] = [
         view! { <tensor_cores::TensorCores ctx=ctx/> }.into_any()
     }),
     ("shapes", |ctx| {
-        view! { <shapes::Shapes ctx=ctx/> }.into_any()
+        view! { <more::MoreHost ctx=ctx id="shapes" what="The matmul-shapes widget"/> }.into_any()
     }),
     ("bert", |ctx| view! { <bert::Bert ctx=ctx/> }.into_any()),
     ("factory", |ctx| {
@@ -76,7 +77,9 @@ pub const VIEWS: [(&str, Render); WIDGETS.len()] = [
         view! { <trace::TraceHost ctx=ctx/> }.into_any()
     }),
     ("llm", |ctx| view! { <llm::Llm ctx=ctx/> }.into_any()),
-    ("serve", |ctx| view! { <serve::Serve ctx=ctx/> }.into_any()),
+    ("serve", |ctx| {
+        view! { <more::MoreHost ctx=ctx id="serve" what="The serving widget"/> }.into_any()
+    }),
     ("dit", |ctx| view! { <dit::Dit ctx=ctx/> }.into_any()),
     ("calculator", |ctx| {
         view! { <calculator::Calculator ctx=ctx/> }.into_any()

@@ -1,0 +1,78 @@
+//! The stand-in on the page of the widgets loaded on demand (`serve`, `shapes`;
+//! their app is `ui/apps/more/`, its own .wasm `src/bin/brrr-more-ui.rs`): when
+//! the widget first comes on screen this component imports that module and calls
+//! its `mount(element, options)`; until then it shows a status line, and if the
+//! module cannot be fetched or compiled it says so (`data-more-load="error"`) and
+//! the rest of the page is untouched.
+//!
+//! The options: `id` (which widget), `dark`, `view` (the state the page draws,
+//! as the URL codec's query) and `apply(query)`, which sets the page's state
+//! (the widget's own sliders and selects). Afterwards `set_view(query)` whenever
+//! the drawn state changes; the theme goes to `set_dark` (`on_demand`).
+
+use crate::state::url;
+use crate::ui::kit::on_demand::{self, call};
+use crate::ui::kit::Ctx;
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+
+/// The module's glue and .wasm (Trunk's `data-type="worker"` names: unhashed).
+const JS: &str = "brrr-more-ui.js";
+const WASM: &str = "brrr-more-ui_bg.wasm";
+
+/// Mounts widget `id` into `el` with its options object (`more::mount` reads it).
+fn mount_id(id: &str, module: &JsValue, el: web_sys::HtmlElement, ctx: Ctx) -> Result<(), String> {
+    let state = ctx.state;
+    let apply = Closure::<dyn Fn(String)>::new(move |q: String| {
+        let next = url::decode(&q).0;
+        if state.with_untracked(|s| *s != next) {
+            state.set(next);
+        }
+    });
+    let opts = js_sys::Object::new();
+    let fields: [(&str, JsValue); 4] = [
+        ("id", id.into()),
+        ("dark", ctx.dark.get_untracked().into()),
+        ("view", ctx.view.with_untracked(url::encode).into()),
+        ("apply", apply.into_js_value()),
+    ];
+    for (k, v) in fields {
+        js_sys::Reflect::set(&opts, &k.into(), &v).map_err(crate::js::js_err)?;
+    }
+    call(module, "mount", &[el.into(), opts.into()]).map(|_| ())
+}
+
+/// The stand-in for widget `id`, named `what` in its status line.
+#[component]
+pub fn MoreHost(ctx: Ctx, id: &'static str, what: &'static str) -> impl IntoView {
+    let host = NodeRef::<leptos::html::Div>::new();
+    let mount: fn(&JsValue, web_sys::HtmlElement, Ctx) -> Result<(), String> = match id {
+        "serve" => |m, el, ctx| mount_id("serve", m, el, ctx),
+        _ => |m, el, ctx| mount_id("shapes", m, el, ctx),
+    };
+    let (stage, module) = on_demand::when_on_screen(ctx, host, JS, WASM, mount);
+    // the drawn state (held while the widget is off-screen), once the module runs
+    Effect::new(move |_| {
+        let view = ctx.view.with(url::encode);
+        if stage.get() != on_demand::Stage::Ready {
+            return;
+        }
+        module.with_value(|m| {
+            if let Some(m) = m {
+                let _ = call(m, "set_view", &[view.into()]);
+            }
+        });
+    });
+    let stand_in = move || {
+        let (state, message) = stage.with(|s| s.stand_in(what))?;
+        Some(view! {
+            <div class="more-host" data-more-load=state>
+                <p class="more-load-status" data-more-message role="status" aria-live="polite">{message}</p>
+            </div>
+        })
+    };
+    view! {
+        {stand_in}
+        <div class="more-app" node_ref=host></div>
+    }
+}
