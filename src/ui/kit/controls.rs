@@ -89,24 +89,14 @@ pub fn LogSlider(
         text.set(field.format_box(v));
         error.set(None);
     };
-    // arrow keys step by a factor (×2 for counts, 1-2-5 for continuous values),
-    // Page Up/Down by a larger one; the browser's own step would move ~1 % of the
-    // log range
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        let (up, big) = match ev.key().as_str() {
-            "ArrowUp" | "ArrowRight" => (true, false),
-            "ArrowDown" | "ArrowLeft" => (false, false),
-            "PageUp" => (true, true),
-            "PageDown" => (false, true),
-            _ => return,
-        };
-        ev.prevent_default();
-        let v = field.key_step(value.get_untracked(), up, big);
-        if v != value.get_untracked() {
-            state.update(|s| (field.set)(s, v));
+        if let Some(v) = key_step(&ev, field, value.get_untracked()) {
+            if v != value.get_untracked() {
+                state.update(|s| (field.set)(s, v));
+            }
+            text.set(field.format_box(v));
+            error.set(None);
         }
-        text.set(field.format_box(v));
-        error.set(None);
     };
     let on_box = move |ev| {
         let raw = event_target_value(&ev);
@@ -184,6 +174,22 @@ pub fn LogSlider(
             </p>
         </div>
     }
+}
+
+/// The value an arrow key moves a [`LogSlider`] to (the default prevented), or
+/// `None` for any other key: arrow keys step by a factor (×2 for counts, 1-2-5
+/// for continuous values), Page Up/Down by a larger one; the browser's own step
+/// would move ~1 % of the log range.
+fn key_step(ev: &leptos::ev::KeyboardEvent, field: Field, now: f64) -> Option<f64> {
+    let (up, big) = match ev.key().as_str() {
+        "ArrowUp" | "ArrowRight" => (true, false),
+        "ArrowDown" | "ArrowLeft" => (false, false),
+        "PageUp" => (true, true),
+        "PageDown" => (false, true),
+        _ => return None,
+    };
+    ev.prevent_default();
+    Some(field.key_step(now, up, big))
 }
 
 /// A checkbox bound to a flag parameter (its declaration gives id and label).

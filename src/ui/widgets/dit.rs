@@ -4,7 +4,7 @@
 //! double-the-batch test, how the step moves with resolution, and what
 //! FlashAttention, fusion and CUDA graphs each buy (`model::dit::advice`).
 
-use crate::model::dit::{self, DitStep};
+use crate::model::dit::{self, DitStep, DitView};
 use crate::model::units;
 use crate::state::widgets::dit::{self as spec, field};
 use crate::ui::kit::controls::{GpuPicker, LogSlider, Select, Toggle};
@@ -65,20 +65,12 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
     let v = ctx.held(live);
     let st = Memo::new(move |_| v.with(|v| v.step.clone()));
     let scale_chart = Memo::new(move |_| v.with(|v| scaling_chart(&v.step.run, &v.scaling)));
-    let ratio = move || live.with(|v| v.double_batch);
-    let efficiency = move || live.with(|v| v.scaling.efficiency);
-    let stops = move || live.with(|v| v.scaling.stops_paying);
     // on one GPU the link's typed figures move nothing in the step: greyed out
     let link_off = Signal::derive(move || {
         live.with(|v| crate::state::widgets::common::link_off(v.step.run.sp))
     });
     let sentences = Memo::new(move |_| v.with(|v| v.sentences.clone()));
     let table = Memo::new(move |_| v.with(|v| v.by_resolution.clone()));
-    let readout = move |name: &'static str,
-                        raw: fn(&DitStep) -> String,
-                        text: fn(&DitStep) -> String| {
-        view! { <Readout name=name raw=Signal::derive(move || live.with(|v| raw(&v.step))) text=Signal::derive(move || live.with(|v| text(&v.step)))/> }
-    };
     let bar =
         move || {
             st.with(|st| {
@@ -126,29 +118,7 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
                     s.beyond_roof_words())
             })}
         </p>
-        <dl class="metrics" aria-live="polite">
-            <div class="metric"><dt>"Time per step"</dt><dd>{readout("dit_step_s", |s| s.wall.to_string(), |s| units::si(s.wall, "s"))}</dd></div>
-            <div class="metric"><dt>"FLOPs per forward"</dt><dd>{readout("dit_flops", |s| s.flops.to_string(), |s| units::si(s.flops, "FLOP"))}</dd></div>
-            <div class="metric"><dt>"What limits the step"</dt><dd>{readout("dit_regime", |s| s.regime.id().to_string(), |s| s.regime.label().to_string())}</dd>
-                <dd class="note">"halve one cost: "
-                    {readout("dit_speedup_flops2", |s| s.limit.flops2.to_string(), |s| format!("2× FLOP/s {}×", units::sig3(s.limit.flops2)))}", "
-                    {readout("dit_speedup_bw2", |s| s.limit.bw2.to_string(), |s| format!("2× bandwidth {}×", units::sig3(s.limit.bw2)))}", "
-                    {readout("dit_speedup_overhead_half", |s| s.limit.overhead_half.to_string(), |s| format!("half the CPU overhead {}×", units::sig3(s.limit.overhead_half)))}", "
-                    {readout("dit_speedup_link2", |s| s.limit.link2.to_string(), |s| format!("2× link {}×", units::sig3(s.limit.link2)))}
-                </dd></div>
-            <div class="metric"><dt>"Double the batch: time ×"</dt><dd><Readout name="dit_double_batch_ratio" raw=Signal::derive(move || ratio().to_string())
-                text=Signal::derive(move || units::sig3(ratio()))/></dd></div>
-            <div class="metric"><dt>"Attention"</dt><dd>{readout("dit_share_attention", |s| s.shares.attention.to_string(), |s| units::percent(s.shares.attention))}</dd></div>
-            <div class="metric"><dt>"MLP"</dt><dd>{readout("dit_share_mlp", |s| s.shares.mlp.to_string(), |s| units::percent(s.shares.mlp))}</dd></div>
-            <div class="metric"><dt>"Pointwise"</dt><dd>{readout("dit_share_pointwise", |s| s.shares.pointwise.to_string(), |s| units::percent(s.shares.pointwise))}</dd></div>
-            <div class="metric"><dt>"Overhead"</dt><dd>{readout("dit_share_overhead", |s| s.shares.overhead.to_string(), |s| units::percent(s.shares.overhead))}</dd></div>
-            <div class="metric"><dt>"Waiting on other GPUs"</dt><dd>{readout("dit_comm_share", |s| s.shares.comm.to_string(), |s| units::percent(s.shares.comm))}</dd></div>
-            <div class="metric"><dt>"Attention spread by"</dt><dd>{readout("dit_sp_kind", |s| format!("{:?}", dit::SpKind::of(&s.run)).to_lowercase(), |s| dit::SpKind::of(&s.run).words().to_string())}</dd></div>
-            <div class="metric"><dt>"Scaling efficiency"</dt><dd><Readout name="dit_scaling_efficiency" raw=Signal::derive(move || efficiency().to_string())
-                text=Signal::derive(move || units::percent(efficiency()))/></dd></div>
-            <div class="metric"><dt>"More GPUs stop paying at"</dt><dd><Readout name="dit_sp_stops_paying" raw=Signal::derive(move || stops().map(|t| t.to_string()).unwrap_or_default())
-                text=Signal::derive(move || crate::model::parallel::stops_words(stops()))/></dd></div>
-        </dl>
+        <DitMetrics live=live/>
         </Later>
         <Later name="dit-advice">
         <super::compare::CompareGpus ctx=ctx prefix="dit" rate="samples/s" row=spec::compare_row/>
@@ -188,5 +158,43 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
             </table>
         </div>
         </Later>
+    }
+}
+
+/// The step's figures, each a readout on the live path.
+#[component]
+fn DitMetrics(live: Memo<DitView>) -> impl IntoView {
+    let ratio = move || live.with(|v| v.double_batch);
+    let efficiency = move || live.with(|v| v.scaling.efficiency);
+    let stops = move || live.with(|v| v.scaling.stops_paying);
+    let readout = move |name: &'static str,
+                        raw: fn(&DitStep) -> String,
+                        text: fn(&DitStep) -> String| {
+        view! { <Readout name=name raw=Signal::derive(move || live.with(|v| raw(&v.step))) text=Signal::derive(move || live.with(|v| text(&v.step)))/> }
+    };
+    view! {
+        <dl class="metrics" aria-live="polite">
+            <div class="metric"><dt>"Time per step"</dt><dd>{readout("dit_step_s", |s| s.wall.to_string(), |s| units::si(s.wall, "s"))}</dd></div>
+            <div class="metric"><dt>"FLOPs per forward"</dt><dd>{readout("dit_flops", |s| s.flops.to_string(), |s| units::si(s.flops, "FLOP"))}</dd></div>
+            <div class="metric"><dt>"What limits the step"</dt><dd>{readout("dit_regime", |s| s.regime.id().to_string(), |s| s.regime.label().to_string())}</dd>
+                <dd class="note">"halve one cost: "
+                    {readout("dit_speedup_flops2", |s| s.limit.flops2.to_string(), |s| format!("2× FLOP/s {}×", units::sig3(s.limit.flops2)))}", "
+                    {readout("dit_speedup_bw2", |s| s.limit.bw2.to_string(), |s| format!("2× bandwidth {}×", units::sig3(s.limit.bw2)))}", "
+                    {readout("dit_speedup_overhead_half", |s| s.limit.overhead_half.to_string(), |s| format!("half the CPU overhead {}×", units::sig3(s.limit.overhead_half)))}", "
+                    {readout("dit_speedup_link2", |s| s.limit.link2.to_string(), |s| format!("2× link {}×", units::sig3(s.limit.link2)))}
+                </dd></div>
+            <div class="metric"><dt>"Double the batch: time ×"</dt><dd><Readout name="dit_double_batch_ratio" raw=Signal::derive(move || ratio().to_string())
+                text=Signal::derive(move || units::sig3(ratio()))/></dd></div>
+            <div class="metric"><dt>"Attention"</dt><dd>{readout("dit_share_attention", |s| s.shares.attention.to_string(), |s| units::percent(s.shares.attention))}</dd></div>
+            <div class="metric"><dt>"MLP"</dt><dd>{readout("dit_share_mlp", |s| s.shares.mlp.to_string(), |s| units::percent(s.shares.mlp))}</dd></div>
+            <div class="metric"><dt>"Pointwise"</dt><dd>{readout("dit_share_pointwise", |s| s.shares.pointwise.to_string(), |s| units::percent(s.shares.pointwise))}</dd></div>
+            <div class="metric"><dt>"Overhead"</dt><dd>{readout("dit_share_overhead", |s| s.shares.overhead.to_string(), |s| units::percent(s.shares.overhead))}</dd></div>
+            <div class="metric"><dt>"Waiting on other GPUs"</dt><dd>{readout("dit_comm_share", |s| s.shares.comm.to_string(), |s| units::percent(s.shares.comm))}</dd></div>
+            <div class="metric"><dt>"Attention spread by"</dt><dd>{readout("dit_sp_kind", |s| format!("{:?}", dit::SpKind::of(&s.run)).to_lowercase(), |s| dit::SpKind::of(&s.run).words().to_string())}</dd></div>
+            <div class="metric"><dt>"Scaling efficiency"</dt><dd><Readout name="dit_scaling_efficiency" raw=Signal::derive(move || efficiency().to_string())
+                text=Signal::derive(move || units::percent(efficiency()))/></dd></div>
+            <div class="metric"><dt>"More GPUs stop paying at"</dt><dd><Readout name="dit_sp_stops_paying" raw=Signal::derive(move || stops().map(|t| t.to_string()).unwrap_or_default())
+                text=Signal::derive(move || crate::model::parallel::stops_words(stops()))/></dd></div>
+        </dl>
     }
 }

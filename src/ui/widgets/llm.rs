@@ -87,72 +87,54 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
     let live = ctx.live_drawn(spec::view);
     let v = ctx.held(live);
     let st = Memo::new(move |_| v.with(|v| v.step.clone()));
-    let scale_chart = Memo::new(move |_| v.with(scaling_chart));
-    let spread_notes = Memo::new(move |_| live.with(|v| v.spread_notes.clone()));
     let embed = crate::ui::kit::ctx::in_embed();
+    let fits = Memo::new(move |_| st.with(|s| s.fits));
+    view! {
+        <LlmControls ctx=ctx live=live/>
+        <Later name="llm-readouts">
+        <LlmReadouts ctx=ctx live=live st=st fits=fits/>
+        </Later>
+        <Later name="llm-fit">
+        <LlmFit ctx=ctx v=v st=st fits=fits/>
+        </Later>
+        <Later name="llm-sweep">
+        <LlmSweep ctx=ctx v=v/>
+        </Later>
+        <Later name="llm-scaling">
+        <LlmScaling ctx=ctx v=v/>
+        </Later>
+        <Later name="llm-roofline">
+        <LlmRoofline ctx=ctx st=st/>
+        </Later>
+        <Later name="llm-measured">
+        // the model against measured runs: in an embed, behind a disclosure
+        {if embed {
+            view! {
+                <details class="llm-measured-fold">
+                    <summary>"The model against measured decode speeds (gpt-fast, NVIDIA NIM): tables and a chart"</summary>
+                    <super::llm_measured::VsMeasured ctx=ctx/>
+                </details>
+            }.into_any()
+        } else {
+            view! { <super::llm_measured::VsMeasured ctx=ctx/> }.into_any()
+        }}
+        </Later>
+        <Later name="llm-layer">
+        <LlmLayer st=st embed=embed/>
+        </Later>
+    }
+}
+
+/// The widget's controls: the model and the step, the spread over GPUs (with
+/// what the model could not split), and the custom shape's sliders.
+#[component]
+fn LlmControls(ctx: Ctx, live: Memo<LlmView>) -> impl IntoView {
+    let spread_notes = Memo::new(move |_| live.with(|v| v.spread_notes.clone()));
     // on one GPU the link's typed figures move nothing in the step: greyed out
     let link_off = Signal::derive(move || {
         live.with(|v| crate::state::widgets::common::link_off(v.step.run.par.gpus()))
     });
-    let sentences = Memo::new(move |_| v.with(|v| v.sentences.clone()));
-    let fit_text = Memo::new(move |_| v.with(|v| v.fit.clone()));
-    let sweep = Memo::new(move |_| {
-        v.with(|v| Sweep {
-            points: v.sweep.clone(),
-            batch: v.step.run.batch,
-            critical: v.step.critical_batch,
-            max_batch: v.step.fit.max_batch,
-            prefill: v.step.run.phase == Phase::Prefill,
-        })
-    });
     let custom = Memo::new(move |_| ctx.state.with(|s| s.widgets.llm.model == LlmModel::Custom));
-    let readout = move |name: &'static str,
-                        raw: fn(&LlmStep) -> String,
-                        text: fn(&LlmStep) -> String| {
-        view! { <Readout name=name raw=Signal::derive(move || live.with(|v| raw(&v.step))) text=Signal::derive(move || live.with(|v| text(&v.step)))/> }
-    };
-    let bar = move || {
-        st.with(|st| {
-            let w = st.wall.max(f64::MIN_POSITIVE);
-            parts(st)
-                .into_iter()
-                .map(|(class, label, t)| {
-                    view! { <div class=format!("share {class}") style=format!("width:{:.3}%", 100.0 * t / w)
-                        title=format!("{label}: {}", units::si(t, "s"))></div> }
-                })
-                .collect_view()
-        })
-    };
-    let bar_label = move || {
-        st.with(|st| {
-            let w = st.wall.max(f64::MIN_POSITIVE);
-            let list: Vec<String> = parts(st)
-                .iter()
-                .map(|(_, l, t)| format!("{l} {}", units::percent(t / w)))
-                .collect();
-            format!("Where the step's time goes: {}", list.join(", "))
-        })
-    };
-    let mem = move || {
-        st.with(|st| {
-            let cap = if st.capacity > 0.0 {
-                st.capacity
-            } else {
-                st.weight_bytes + st.kv_bytes
-            };
-            let total = (st.weight_bytes + st.kv_bytes).max(cap);
-            let pct = |b: f64| 100.0 * b / total.max(f64::MIN_POSITIVE);
-            view! {
-                <div class="share memory" style=format!("width:{:.3}%", pct(st.weight_bytes))
-                    title=format!("weights {}", units::si(st.weight_bytes, "B"))></div>
-                <div class="share kv" style=format!("width:{:.3}%", pct(st.kv_bytes))
-                    title=format!("KV cache {}", units::si(st.kv_bytes, "B"))></div>
-            }
-        })
-    };
-    let fits = Memo::new(move |_| st.with(|s| s.fits));
-    // one layer's kernels and the whole step on the roofline of this machine
-    let roof = Memo::new(move |_| st.with(roof_of));
     view! {
         <div class="controls-inline">
             <GpuPicker ctx=ctx id="llm-hw"/>
@@ -186,7 +168,24 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                 <LogSlider ctx=ctx field=field::vocab/>
             </div>
         })}
-        <Later name="llm-readouts">
+    }
+}
+
+/// The model's sentence and the readouts (`data-metric`), from the live value,
+/// marked hypothetical when the state does not fit.
+#[component]
+fn LlmReadouts(
+    ctx: Ctx,
+    live: Memo<LlmView>,
+    st: Memo<LlmStep>,
+    fits: Memo<bool>,
+) -> impl IntoView {
+    let readout = move |name: &'static str,
+                        raw: fn(&LlmStep) -> String,
+                        text: fn(&LlmStep) -> String| {
+        view! { <Readout name=name raw=Signal::derive(move || live.with(|v| raw(&v.step))) text=Signal::derive(move || live.with(|v| text(&v.step)))/> }
+    };
+    view! {
         <p class="note">
             {move || ctx.view.with(|s| st.with(|st| {
                 let src = s.widgets.llm.model.config().map(|c| c.1)
@@ -229,8 +228,55 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
             <div class="metric"><dt>"Largest batch that fits"</dt><dd>{readout("llm_max_batch", |s| s.fit.max_batch.map(|b| b.to_string()).unwrap_or_default(), |s| s.fit.max_batch.map(|b| b.to_string()).unwrap_or_else(|| "unknown".into()))}</dd></div>
             <div class="metric"><dt>"Critical batch within reach"</dt><dd>{readout("llm_critical_reachable", |s| s.fit.critical_reachable.map(|r| if r { "1" } else { "0" }.to_string()).unwrap_or_default(), |s| match s.fit.critical_reachable { Some(true) => "yes", Some(false) => "no", None => "unknown" }.to_string())}</dd></div>
         </dl>
-        </Later>
-        <Later name="llm-fit">
+    }
+}
+
+/// The weights and the KV cache against the GPU's memory, the comparison with
+/// other GPUs, where the step's time goes and the advice.
+#[component]
+fn LlmFit(ctx: Ctx, v: Memo<LlmView>, st: Memo<LlmStep>, fits: Memo<bool>) -> impl IntoView {
+    let sentences = Memo::new(move |_| v.with(|v| v.sentences.clone()));
+    let fit_text = Memo::new(move |_| v.with(|v| v.fit.clone()));
+    let bar = move || {
+        st.with(|st| {
+            let w = st.wall.max(f64::MIN_POSITIVE);
+            parts(st)
+                .into_iter()
+                .map(|(class, label, t)| {
+                    view! { <div class=format!("share {class}") style=format!("width:{:.3}%", 100.0 * t / w)
+                        title=format!("{label}: {}", units::si(t, "s"))></div> }
+                })
+                .collect_view()
+        })
+    };
+    let bar_label = move || {
+        st.with(|st| {
+            let w = st.wall.max(f64::MIN_POSITIVE);
+            let list: Vec<String> = parts(st)
+                .iter()
+                .map(|(_, l, t)| format!("{l} {}", units::percent(t / w)))
+                .collect();
+            format!("Where the step's time goes: {}", list.join(", "))
+        })
+    };
+    let mem = move || {
+        st.with(|st| {
+            let cap = if st.capacity > 0.0 {
+                st.capacity
+            } else {
+                st.weight_bytes + st.kv_bytes
+            };
+            let total = (st.weight_bytes + st.kv_bytes).max(cap);
+            let pct = |b: f64| 100.0 * b / total.max(f64::MIN_POSITIVE);
+            view! {
+                <div class="share memory" style=format!("width:{:.3}%", pct(st.weight_bytes))
+                    title=format!("weights {}", units::si(st.weight_bytes, "B"))></div>
+                <div class="share kv" style=format!("width:{:.3}%", pct(st.kv_bytes))
+                    title=format!("KV cache {}", units::si(st.kv_bytes, "B"))></div>
+            }
+        })
+    };
+    view! {
         <div class="llm-memory" class:notice=move || !fits.get()>
             <div class="share-bar" role="img" aria-label=move || fit_text.get()>{mem}</div>
             <p class="note" id="llm-fit">{move || fit_text.get()}</p>
@@ -248,24 +294,52 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
         <ul class="llm-advice" aria-live="polite">
             {move || sentences.get().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}
         </ul>
-        </Later>
-        <Later name="llm-sweep">
+    }
+}
+
+/// The batch sweep chart and its note.
+#[component]
+fn LlmSweep(ctx: Ctx, v: Memo<LlmView>) -> impl IntoView {
+    let sweep = Memo::new(move |_| {
+        v.with(|v| Sweep {
+            points: v.sweep.clone(),
+            batch: v.step.run.batch,
+            critical: v.step.critical_batch,
+            max_batch: v.step.fit.max_batch,
+            prefill: v.step.run.phase == Phase::Prefill,
+        })
+    });
+    view! {
         <PlotCanvas ctx=ctx id="llm-canvas" data=shared(sweep)
             label=Signal::derive(move || format!(
                 "Batch sweep: time per step and tokens per second against the batch, log scales; the critical batch is about {}{}.",
                 units::sig3(sweep.with(|s| s.critical)),
                 sweep.with(|s| s.oom_from().map(|x| format!("; batches above {x} do not fit in memory (greyed)")).unwrap_or_default())))/>
         <p class="note">"Left: the time per step (black) and its parts, coloured as in the bar above; right: tokens per second. The violet line is the critical batch (decode only); grey, beyond the black line, the batches that do not fit in memory."</p>
-        </Later>
-        <Later name="llm-scaling">
+    }
+}
+
+/// The step on 1–8 GPUs, chart and note.
+#[component]
+fn LlmScaling(ctx: Ctx, v: Memo<LlmView>) -> impl IntoView {
+    let scale_chart = Memo::new(move |_| v.with(scaling_chart));
+    view! {
         <PlotCanvas ctx=ctx id="llm-scaling" data=shared(scale_chart)
             label=Signal::derive(move || scale_chart.with(|c| format!(
                 "Time per step against the GPU count (tensor parallel) over {}, with its parts; {}.",
                 c.link,
                 c.stops.map(|g| format!("adding GPUs stops paying at {}", crate::model::parallel::stops_words(Some(g)))).unwrap_or_else(|| "every doubling up to 8 pays".into()))))/>
         <p class="note">"The step on 1, 2, 4 and 8 GPUs (those that split the heads evenly): black the time per step, the lines its parts as in the bar above, teal the time spent waiting on the other GPUs. A doubling that buys less than 1.1× no longer pays (dashed)."</p>
-        </Later>
-        <Later name="llm-roofline">
+    }
+}
+
+/// One layer's kernels and the whole step on the roofline of this machine, with
+/// its legend.
+#[component]
+fn LlmRoofline(ctx: Ctx, st: Memo<LlmStep>) -> impl IntoView {
+    // one layer's kernels and the whole step on the roofline of this machine
+    let roof = Memo::new(move |_| st.with(roof_of));
+    view! {
         <PlotCanvas ctx=ctx id="llm-roofline" data=shared(roof)
             label=Signal::derive(move || st.with(|s| format!(
                 "One layer's kernels on the roofline of this machine; the whole step is {}.",
@@ -279,21 +353,14 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                 <li><span class="swatch comm"></span>"the link's roof; ▲ the step at its FLOPs per byte sent over the link (a collective's latency is not on any roof)"</li>
             }))}
         </ul>
-        </Later>
-        <Later name="llm-measured">
-        // the model against measured runs: in an embed, behind a disclosure
-        {if embed {
-            view! {
-                <details class="llm-measured-fold">
-                    <summary>"The model against measured decode speeds (gpt-fast, NVIDIA NIM): tables and a chart"</summary>
-                    <super::llm_measured::VsMeasured ctx=ctx/>
-                </details>
-            }.into_any()
-        } else {
-            view! { <super::llm_measured::VsMeasured ctx=ctx/> }.into_any()
-        }}
-        </Later>
-        <Later name="llm-layer">
+    }
+}
+
+/// One layer's kernels as a table, folded when long (an eager layer) or in an
+/// embed.
+#[component]
+fn LlmLayer(st: Memo<LlmStep>, embed: bool) -> impl IntoView {
+    view! {
         <details class="llm-layer-list" open=move || !embed && st.with(|s| s.layer.len() <= OPEN_ROWS)>
             <summary>{move || st.with(|s| {
                 let ops: f64 = s.layer.iter().map(|r| r.dispatches).sum();
@@ -317,7 +384,6 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
                 </table>
             </div>
         </details>
-        </Later>
     }
 }
 
@@ -434,21 +500,68 @@ fn decades(vals: impl Iterator<Item = f64>) -> (f64, f64) {
     (lo, hi)
 }
 
+/// The batch sweep's x range.
+const XR: (f64, f64) = (1.0, 1e4);
+
 fn render(
     s: &Sweep,
     root: Area<AnyBackend<'_>>,
     look: &Look,
     marks: &mut Marks,
 ) -> Result<(), String> {
-    let pal = look.pal;
-    let err = |e: DrawingAreaErrorKind<AnyError>| e.to_string();
     let (w, h) = root.dim_in_pixel();
     let (a, b) = if f64::from(w) / look.dpr < 560.0 {
         root.split_vertically(h / 2)
     } else {
         root.split_horizontally(w / 2)
     };
-    let xr = (1.0, 1e4);
+    draw_step_times(&a, s, look, marks)?;
+    draw_tokens(&b, s, look, marks)
+}
+
+fn err(e: DrawingAreaErrorKind<AnyError>) -> String {
+    e.to_string()
+}
+
+/// The chart a sweep panel draws in.
+type Ch<'a, 'b> = ChartContext<'a, AnyBackend<'b>, chart::LogLog>;
+
+impl Sweep {
+    /// The critical batch is drawn (decode only, inside the x range).
+    fn shows_critical(&self) -> bool {
+        !self.prefill && self.critical >= XR.0 && self.critical <= XR.1
+    }
+}
+
+/// Beyond the largest batch that fits: a grey veil over what cannot run and
+/// the out-of-memory line at its edge; and the critical batch's line.
+fn draw_markers(ch: &mut Ch, s: &Sweep, (lo, hi): (f64, f64), look: &Look) -> Result<(), String> {
+    let pal = look.pal;
+    if let Some(x) = s.oom_from() {
+        let band = Rectangle::new([(x, lo), (XR.1, hi)], pal.muted.mix(0.28).filled());
+        ch.draw_series(std::iter::once(band)).map_err(err)?;
+        let line = LineSeries::new(vec![(x, lo), (x, hi)], pal.ink.stroke_width(look.px(1.5)));
+        ch.draw_series(line).map_err(err)?;
+    }
+    if s.shows_critical() {
+        ch.draw_series(LineSeries::new(
+            vec![(s.critical, lo), (s.critical, hi)],
+            pal.vector.stroke_width(look.px(1.5)),
+        ))
+        .map_err(err)?;
+    }
+    Ok(())
+}
+
+/// The left (or upper) panel: seconds per step and its parts against the
+/// batch, each batch a point a reader can ask about.
+fn draw_step_times(
+    a: &Area<AnyBackend<'_>>,
+    s: &Sweep,
+    look: &Look,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    let pal = look.pal;
     let largest = |p: &SweepPoint| {
         p.split
             .weights
@@ -457,9 +570,8 @@ fn render(
             .max(p.split.overhead)
     };
     let yt = decades(s.points.iter().flat_map(|p| [p.wall, largest(p) * 0.5]));
-    let ch_t = chart::log_log(&a, xr, yt, "batch (sequences)", "seconds per step", look);
-    let mut ch = ch_t?;
-    marks.area(&chart::plot_rect(&ch), xr, yt);
+    let mut ch = chart::log_log(a, XR, yt, "batch (sequences)", "seconds per step", look)?;
+    marks.area(&chart::plot_rect(&ch), XR, yt);
     let series: [Series; 5] = [
         ("step", pal.ink, |p| p.wall),
         ("weights", pal.memory, |p| p.split.weights),
@@ -478,30 +590,7 @@ fn render(
         ch.draw_series(LineSeries::new(pts, color.stroke_width(look.px(width))))
             .map_err(err)?;
     }
-    // beyond the largest batch that fits: a grey veil over what cannot run, and
-    // the out-of-memory line at its edge
-    let oom = s.oom_from();
-    let veil = |lo: f64, hi: f64| {
-        oom.map(|x| {
-            (
-                Rectangle::new([(x, lo), (xr.1, hi)], pal.muted.mix(0.28).filled()),
-                LineSeries::new(vec![(x, lo), (x, hi)], pal.ink.stroke_width(look.px(1.5))),
-            )
-        })
-    };
-    if let Some((band, line)) = veil(yt.0, yt.1) {
-        ch.draw_series(std::iter::once(band)).map_err(err)?;
-        ch.draw_series(line).map_err(err)?;
-    }
-    let vline = |lo: f64, hi: f64| vec![(s.critical, lo), (s.critical, hi)];
-    let show_critical = !s.prefill && s.critical >= xr.0 && s.critical <= xr.1;
-    if show_critical {
-        ch.draw_series(LineSeries::new(
-            vline(yt.0, yt.1),
-            pal.vector.stroke_width(look.px(1.5)),
-        ))
-        .map_err(err)?;
-    }
+    draw_markers(&mut ch, s, yt, look)?;
     for p in &s.points {
         let at = (f64::from(p.batch), p.wall);
         if at.1 < yt.0 || at.1 > yt.1 {
@@ -533,40 +622,54 @@ fn render(
         ch.draw_series(std::iter::once(Circle::new(at, size, dot.filled())))
             .map_err(err)?;
     }
-    // tokens/s
+    Ok(())
+}
+
+/// The right (or lower) panel: tokens per second against the batch, with the
+/// markers' labels.
+fn draw_tokens(
+    b: &Area<AnyBackend<'_>>,
+    s: &Sweep,
+    look: &Look,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    let pal = look.pal;
     let yr = decades(s.points.iter().map(|p| p.tokens_per_s));
-    let mut ch2 = chart::log_log(&b, xr, yr, "batch (sequences)", "tokens per second", look)?;
+    let mut ch = chart::log_log(b, XR, yr, "batch (sequences)", "tokens per second", look)?;
     let pts: Vec<(f64, f64)> = s
         .points
         .iter()
         .map(|p| (f64::from(p.batch), p.tokens_per_s))
         .collect();
-    ch2.draw_series(LineSeries::new(
+    ch.draw_series(LineSeries::new(
         pts.clone(),
         pal.compute.stroke_width(look.px(2.5)),
     ))
     .map_err(err)?;
-    ch2.draw_series(s.points.iter().zip(&pts).map(|(p, &at)| {
+    ch.draw_series(s.points.iter().zip(&pts).map(|(p, &at)| {
         let dot = if p.fits { pal.compute } else { pal.muted };
         Circle::new(at, look.px(3.0), dot.filled())
     }))
     .map_err(err)?;
-    if let Some((band, line)) = veil(yr.0, yr.1) {
-        ch2.draw_series(std::iter::once(band)).map_err(err)?;
-        ch2.draw_series(line).map_err(err)?;
-    }
-    if show_critical {
-        ch2.draw_series(LineSeries::new(
-            vline(yr.0, yr.1),
-            pal.vector.stroke_width(look.px(1.5)),
-        ))
-        .map_err(err)?;
-    }
-    // the markers' labels, placed clear of the curve, its dots, the lines and
-    // each other (`geom::marker_labels`)
+    draw_markers(&mut ch, s, yr, look)?;
+    draw_marker_labels(b, &ch, s, &pts, yr, look, marks)
+}
+
+/// The markers' labels, placed clear of the curve, its dots, the lines and
+/// each other (`geom::marker_labels`).
+fn draw_marker_labels(
+    b: &Area<AnyBackend<'_>>,
+    ch: &Ch,
+    s: &Sweep,
+    pts: &[(f64, f64)],
+    yr: (f64, f64),
+    look: &Look,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    let pal = look.pal;
     let size = 11.0 * look.dpr;
     let mut labels: Vec<(&'static str, String, RGBColor, f64)> = Vec::new();
-    if show_critical {
+    if s.shows_critical() {
         labels.push((
             "critical batch",
             format!("critical batch ≈ {}", units::sig3(s.critical)),
@@ -574,10 +677,10 @@ fn render(
             s.critical,
         ));
     }
-    if let Some(x) = oom {
+    if let Some(x) = s.oom_from() {
         labels.push(("out of memory", "out of memory".into(), pal.ink, x));
     }
-    let px = |p: (f64, f64)| chart::to_px(&ch2, p);
+    let px = |p: (f64, f64)| chart::to_px(ch, p);
     let curve: Vec<[(f64, f64); 2]> = pts.windows(2).map(|w| [px(w[0]), px(w[1])]).collect();
     let r = f64::from(look.px(3.0));
     let dots: Vec<geom::Rect> = pts
@@ -595,7 +698,7 @@ fn render(
         &markers,
         &curve,
         &dots,
-        chart::plot_rect(&ch2),
+        chart::plot_rect(ch),
         3.0 * look.dpr,
     );
     let (ox, oy) = {

@@ -2,7 +2,7 @@
 //! launch) and the GPU lane running them, simulated for the explorer's workload;
 //! GPU-Util, the double-the-batch diagnostic, and remedy toggles.
 
-use crate::model::overhead::{self, CpuPart, OverheadRun};
+use crate::model::overhead::{self, CpuPart, OverheadRun, OverheadView};
 use crate::model::reference::h100;
 use crate::model::{units, Bound};
 use crate::state::widgets::overhead::{self as spec, field};
@@ -30,6 +30,51 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
     let held = ctx.held(live);
     let data = Memo::new(move |_| held.with(|v| Lanes(v.run.clone())));
     let util = Memo::new(move |_| live.with(|v| v.run.gpu_util()));
+    view! {
+        <div class="controls-inline">
+            <GpuPicker ctx=ctx id="overhead-hw"/>
+            <Toggle ctx=ctx flag=field::graphs/>
+            <Toggle ctx=ctx flag=field::compiled/>
+            <Toggle ctx=ctx flag=field::cpp/>
+        </div>
+        <PlotCanvas ctx=ctx id="overhead-canvas" data=shared(data)
+            label=Signal::derive(move || format!("Timeline: the GPU is busy {} of the step; the rest it waits for the CPU.", units::percent(util.get())))/>
+        <ul class="legend">
+            <li><span class="swatch" style=bg(palette::GREEN)></span>"Python"</li>
+            <li><span class="swatch" style=bg(palette::YELLOW)></span>"framework dispatch"</li>
+            <li><span class="swatch" style=bg(palette::RED)></span>"kernel launch"</li>
+            <li><span class="swatch compute"></span>"GPU kernel on the compute roof"</li>
+            <li><span class="swatch memory"></span>"GPU kernel on the memory roof"</li>
+        </ul>
+        <Later name="overhead-readouts">
+        <OverheadReadouts live=live held=held data=data util=util/>
+        </Later>
+        <Later name="overhead-notes">
+        <OverheadFlamegraph live=live held=held/>
+        <p class="note">
+            "Python manages about 32 million simple operations a second; in the time of one, this GPU could do "
+            {move || held.with(|v| units::si(v.python_flops, "FLOP"))}" of arithmetic. PyTorch issues roughly 280 thousand tiny ops a second. "
+            "The split of each launch into Python, dispatch and launch time is illustrative: only the totals are measured."
+        </p>
+        <MeasuredOverhead ctx=ctx/>
+        <p class="note">
+            "In practice: tracing ("<code>"torch.jit.trace"</code>", "<code>"torch.fx"</code>", "<code>"jax.jit"</code>") "
+            "records the ops once so Python leaves the loop; CUDA graphs replay a recorded launch sequence in one "
+            "launch; a real JIT compiler such as TorchDynamo ("<code>"torch.compile"</code>") also fuses the chain "
+            "into fewer kernels."
+        </p>
+        </Later>
+    }
+}
+
+/// GPU-Util, what limits the step, the double-the-batch test and the step's time.
+#[component]
+fn OverheadReadouts(
+    live: Memo<OverheadView>,
+    held: Memo<OverheadView>,
+    data: Memo<Lanes>,
+    util: Memo<f64>,
+) -> impl IntoView {
     let ratio = Memo::new(move |_| live.with(|v| v.double_batch));
     let limit = Memo::new(move |_| live.with(|v| v.limit));
     let limit_text = move || {
@@ -43,11 +88,43 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
             )
         })
     };
-    let python_flops = move || held.with(|v| units::si(v.python_flops, "FLOP"));
-    // The essay's flamegraph of one tiny `a + b`: the CPU's parts and the add itself.
-    // (its compute share is a readout: live)
+    view! {
+        <dl class="metrics" aria-live="polite">
+            <div class="metric">
+                <dt>"GPU-Util (share of time a kernel runs)"</dt>
+                <dd><Readout name="gpu_util" raw=Signal::derive(move || util.get().to_string())
+                    text=Signal::derive(move || units::percent(util.get()))/></dd>
+                <dd class="note">"what nvidia-smi reports: 100 % only says the GPU is never idle, not that it is fast"</dd>
+            </div>
+            <div class="metric">
+                <dt>"What limits this step"</dt>
+                <dd><Readout name="overhead_regime" raw=Signal::derive(move || limit.with(|l| l.regime.id().to_string()))
+                    text=Signal::derive(limit_text)/></dd>
+                <dd class="note">"the cost whose halving shortens the step most, as the diagnosis decides"</dd>
+            </div>
+            <div class="metric">
+                <dt>"Double the batch: time ×"</dt>
+                <dd><Readout name="double_batch_ratio" raw=Signal::derive(move || ratio.get().to_string())
+                    text=Signal::derive(move || units::sig3(ratio.get()))/></dd>
+                // the quick test read against what limits the step (where they
+                // part ways, why): `model::limit::doubling`
+                <dd class="note" id="double-batch-words">{move || held.with(|v| v.doubling.clone())}</dd>
+            </div>
+            <div class="metric">
+                <dt>"Time per step"</dt>
+                <dd>{move || units::si(data.with(|r| r.0.wall()), "s")}</dd>
+                <dd class="note">{move || data.with(|r| format!("{}, CPU busy {}", units::count(r.0.kernel_count, "kernel", "kernels"), units::si(r.0.cpu_time(), "s")))}</dd>
+            </div>
+        </dl>
+    }
+}
+
+/// The essay's flamegraph of one tiny `a + b`: the CPU's parts and the add
+/// itself. Its compute share is a readout (live); the bars and their sentence
+/// draw it held.
+#[component]
+fn OverheadFlamegraph(live: Memo<OverheadView>, held: Memo<OverheadView>) -> impl IntoView {
     let one_add = Memo::new(move |_| live.with(|v| v.one_add));
-    // ... and the bars and their sentence draw it held
     let one_add_drawn = Memo::new(move |_| held.with(|v| v.one_add));
     let flame = move || {
         let op = one_add_drawn.get();
@@ -84,51 +161,6 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
         format!("{}{} of the op.", flame_text(), units::percent(drawn))
     };
     view! {
-        <div class="controls-inline">
-            <GpuPicker ctx=ctx id="overhead-hw"/>
-            <Toggle ctx=ctx flag=field::graphs/>
-            <Toggle ctx=ctx flag=field::compiled/>
-            <Toggle ctx=ctx flag=field::cpp/>
-        </div>
-        <PlotCanvas ctx=ctx id="overhead-canvas" data=shared(data)
-            label=Signal::derive(move || format!("Timeline: the GPU is busy {} of the step; the rest it waits for the CPU.", units::percent(util.get())))/>
-        <ul class="legend">
-            <li><span class="swatch" style=bg(palette::GREEN)></span>"Python"</li>
-            <li><span class="swatch" style=bg(palette::YELLOW)></span>"framework dispatch"</li>
-            <li><span class="swatch" style=bg(palette::RED)></span>"kernel launch"</li>
-            <li><span class="swatch compute"></span>"GPU kernel on the compute roof"</li>
-            <li><span class="swatch memory"></span>"GPU kernel on the memory roof"</li>
-        </ul>
-        <Later name="overhead-readouts">
-        <dl class="metrics" aria-live="polite">
-            <div class="metric">
-                <dt>"GPU-Util (share of time a kernel runs)"</dt>
-                <dd><Readout name="gpu_util" raw=Signal::derive(move || util.get().to_string())
-                    text=Signal::derive(move || units::percent(util.get()))/></dd>
-                <dd class="note">"what nvidia-smi reports: 100 % only says the GPU is never idle, not that it is fast"</dd>
-            </div>
-            <div class="metric">
-                <dt>"What limits this step"</dt>
-                <dd><Readout name="overhead_regime" raw=Signal::derive(move || limit.with(|l| l.regime.id().to_string()))
-                    text=Signal::derive(limit_text)/></dd>
-                <dd class="note">"the cost whose halving shortens the step most, as the diagnosis decides"</dd>
-            </div>
-            <div class="metric">
-                <dt>"Double the batch: time ×"</dt>
-                <dd><Readout name="double_batch_ratio" raw=Signal::derive(move || ratio.get().to_string())
-                    text=Signal::derive(move || units::sig3(ratio.get()))/></dd>
-                // the quick test read against what limits the step (where they
-                // part ways, why): `model::limit::doubling`
-                <dd class="note" id="double-batch-words">{move || held.with(|v| v.doubling.clone())}</dd>
-            </div>
-            <div class="metric">
-                <dt>"Time per step"</dt>
-                <dd>{move || units::si(data.with(|r| r.0.wall()), "s")}</dd>
-                <dd class="note">{move || data.with(|r| format!("{}, CPU busy {}", units::count(r.0.kernel_count, "kernel", "kernels"), units::si(r.0.cpu_time(), "s")))}</dd>
-            </div>
-        </dl>
-        </Later>
-        <Later name="overhead-notes">
         <figure class="flamegraph">
             <div class="flame-bar" role="img" aria-label=flame_label>{flame}</div>
             <figcaption class="note">
@@ -138,11 +170,13 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
                 " of the op: the sliver at the right end of the bar. The rest is overhead (the essay's flamegraph)."
             </figcaption>
         </figure>
-        <p class="note">
-            "Python manages about 32 million simple operations a second; in the time of one, this GPU could do "
-            {python_flops}" of arithmetic. PyTorch issues roughly 280 thousand tiny ops a second. "
-            "The split of each launch into Python, dispatch and launch time is illustrative: only the totals are measured."
-        </p>
+    }
+}
+
+/// Measured per-op costs on an H100 beside the model's.
+#[component]
+fn MeasuredOverhead(ctx: Ctx) -> impl IntoView {
+    view! {
         <table class="measured-overhead" data-measured="h100-overhead">
             <caption>{format!("Measured per-op costs on an {} ({}; {}), beside the model's", h100::SOURCE.machine, h100::SOURCE.date, h100::SOURCE.software)}</caption>
             <thead><tr><th scope="col">"what"</th><th scope="col">"measured"</th><th scope="col">"model"</th></tr></thead>
@@ -158,13 +192,6 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
                     <td>"not modelled (the lab measures it on your GPU)"</td></tr>
             </tbody>
         </table>
-        <p class="note">
-            "In practice: tracing ("<code>"torch.jit.trace"</code>", "<code>"torch.fx"</code>", "<code>"jax.jit"</code>") "
-            "records the ops once so Python leaves the loop; CUDA graphs replay a recorded launch sequence in one "
-            "launch; a real JIT compiler such as TorchDynamo ("<code>"torch.compile"</code>") also fuses the chain "
-            "into fewer kernels."
-        </p>
-        </Later>
     }
 }
 

@@ -207,19 +207,30 @@ fn render(
     look: &Look,
     marks: &mut Marks,
 ) -> Result<(), String> {
-    let pal = look.pal;
-    let err = |e: DrawingAreaErrorKind<AnyError>| e.to_string();
     let (w, h) = root.dim_in_pixel();
     let (a, b) = if f64::from(w) / look.dpr < 560.0 {
         root.split_vertically(h / 2)
     } else {
         root.split_horizontally(w / 2)
     };
-    // throughput per GPU against tokens per second per user
+    draw_throughput(s, &a, look, marks)?;
+    draw_latency(s, &b, look, marks)
+}
+
+/// The left (or upper) panel: throughput per GPU against tokens per second
+/// per user, one point per concurrency.
+fn draw_throughput(
+    s: &Curves,
+    a: &Area<AnyBackend<'_>>,
+    look: &Look,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    let pal = look.pal;
+    let err = |e: DrawingAreaErrorKind<AnyError>| e.to_string();
     let xr = decades(s.points.iter().map(|p| p.tok_s_user));
     let yr = decades(s.points.iter().map(|p| p.tok_s_gpu));
     let mut ch = chart::log_log(
-        &a,
+        a,
         xr,
         yr,
         "tokens/s per user",
@@ -262,10 +273,22 @@ fn render(
         ch.draw_series(std::iter::once(Circle::new(at, size, pal.compute.filled())))
             .map_err(err)?;
     }
-    // TTFT and ITL against concurrency
+    Ok(())
+}
+
+/// The right (or lower) panel: TTFT and ITL against concurrency, with the
+/// knee and where compute takes over.
+fn draw_latency(
+    s: &Curves,
+    b: &Area<AnyBackend<'_>>,
+    look: &Look,
+    marks: &mut Marks,
+) -> Result<(), String> {
+    let pal = look.pal;
+    let err = |e: DrawingAreaErrorKind<AnyError>| e.to_string();
     let xc = (1.0, 4096.0);
     let yt = decades(s.points.iter().flat_map(|p| [p.ttft, p.itl]));
-    let mut ch2 = chart::log_log(&b, xc, yt, "requests in flight", "seconds", look)?;
+    let mut ch2 = chart::log_log(b, xc, yt, "requests in flight", "seconds", look)?;
     marks.area(&chart::plot_rect(&ch2), xc, yt);
     for (color, get) in [
         (

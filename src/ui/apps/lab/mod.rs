@@ -133,89 +133,108 @@ pub fn set_view(query: &str) {
     }
 }
 
-#[component]
-fn Lab(ctx: Ctx, page: StoredValue<Page, LocalStorage>) -> impl IntoView {
-    // read now: the URL is rewritten to the explorer's keys once the app mounts
-    let (small_url, wall_url) = (ctx.knobs.lab_small, ctx.knobs.lab_wall_clock);
-    let probe = RwSignal::new(Probe::Checking);
-    let status = RwSignal::new(Status::Idle);
-    let message = RwSignal::new(None::<String>);
-    let run = RwSignal::new(None::<LabRun>);
-    let progress = RwSignal::new((0.0f64, String::new()));
-    let cancel = RwSignal::new(false);
-    let applied = RwSignal::new(None::<String>);
-    // the preset the figures are compared with: None = guessed from the adapter
-    let preset_choice = RwSignal::new(None::<String>);
-    // the results shown before an import replaced them, to compare with
-    let previous = RwSignal::new(None::<LabRun>);
+/// The lab's signals, shared by its actions and the parts of its view.
+#[derive(Clone, Copy)]
+struct Signals {
+    probe: RwSignal<Probe>,
+    status: RwSignal<Status>,
+    message: RwSignal<Option<String>>,
+    run: RwSignal<Option<LabRun>>,
+    progress: RwSignal<(f64, String)>,
+    cancel: RwSignal<bool>,
+    applied: RwSignal<Option<String>>,
+    /// The preset the figures are compared with: None = guessed from the adapter.
+    preset_choice: RwSignal<Option<String>>,
+    /// The results shown before an import replaced them, to compare with.
+    previous: RwSignal<Option<LabRun>>,
+}
 
-    // an outcome becomes the status, unless the lab cannot run here at all
-    let settle = move |o: Outcome| {
-        if !matches!(probe.get_untracked(), Probe::Missing(_)) {
-            status.try_set(Status::of(o));
-        }
-    };
-
-    // results of an earlier visit; unreadable data is reported and left in place
-    if let Ok(Some(text)) = storage::get(STORAGE_KEY) {
-        match export::import(&text) {
-            Ok(r) => {
-                status.set(Status::of(r.outcome));
-                run.set(Some(r));
-            }
-            Err(e) => message.set(Some(format!(
-                "Saved lab results (localStorage “{STORAGE_KEY}”) could not be read ({e}); \
-                 they were left untouched. A new run replaces them."
-            ))),
+impl Signals {
+    fn new() -> Self {
+        Signals {
+            probe: RwSignal::new(Probe::Checking),
+            status: RwSignal::new(Status::Idle),
+            message: RwSignal::new(None),
+            run: RwSignal::new(None),
+            progress: RwSignal::new((0.0, String::new())),
+            cancel: RwSignal::new(false),
+            applied: RwSignal::new(None),
+            preset_choice: RwSignal::new(None),
+            previous: RwSignal::new(None),
         }
     }
 
-    // Ask for an adapter only once the lab is (nearly) on screen: visitors who never
-    // reach it cost nothing, and a browser without adapters does not log its
-    // "no available adapters" warning on every page load.
-    let root = NodeRef::<leptos::html::Div>::new();
-    let on_screen = OnScreen::new(root);
-    Effect::new(move |probed: Option<bool>| {
-        if probed == Some(true) || !on_screen.get() {
-            return probed.unwrap_or(false);
+    /// An outcome becomes the status, unless the lab cannot run here at all.
+    fn settle(self, o: Outcome) {
+        if !matches!(self.probe.get_untracked(), Probe::Missing(_)) {
+            self.status.try_set(Status::of(o));
         }
-        leptos::task::spawn_local(async move {
-            match web::probe().await {
-                Ok(info) => {
-                    probe.try_set(Probe::Ready(info));
-                }
-                Err(e) => {
-                    probe.try_set(Probe::Missing(e));
-                    status.try_set(Status::Unsupported);
-                }
-            }
-        });
-        true
-    });
+    }
 
-    let on_run = move |_| {
-        if status.get_untracked() == Status::Running
-            || !matches!(probe.get_untracked(), Probe::Ready(_))
+    /// Results of an earlier visit; unreadable data is reported and left in place.
+    fn load_saved(self) {
+        if let Ok(Some(text)) = storage::get(STORAGE_KEY) {
+            match export::import(&text) {
+                Ok(r) => {
+                    self.status.set(Status::of(r.outcome));
+                    self.run.set(Some(r));
+                }
+                Err(e) => self.message.set(Some(format!(
+                    "Saved lab results (localStorage “{STORAGE_KEY}”) could not be read ({e}); \
+                     they were left untouched. A new run replaces them."
+                ))),
+            }
+        }
+    }
+
+    /// Ask for an adapter only once the lab is (nearly) on screen: visitors who
+    /// never reach it cost nothing, and a browser without adapters does not log
+    /// its "no available adapters" warning on every page load.
+    fn probe_when_on_screen(self, on_screen: OnScreen) {
+        let (probe, status) = (self.probe, self.status);
+        Effect::new(move |probed: Option<bool>| {
+            if probed == Some(true) || !on_screen.get() {
+                return probed.unwrap_or(false);
+            }
+            leptos::task::spawn_local(async move {
+                match web::probe().await {
+                    Ok(info) => {
+                        probe.try_set(Probe::Ready(info));
+                    }
+                    Err(e) => {
+                        probe.try_set(Probe::Missing(e));
+                        status.try_set(Status::Unsupported);
+                    }
+                }
+            });
+            true
+        });
+    }
+
+    /// "Run": the whole sweep, saved after every measurement.
+    fn start(self, small: bool, wall: bool) {
+        if self.status.get_untracked() == Status::Running
+            || !matches!(self.probe.get_untracked(), Probe::Ready(_))
         {
             return;
         }
-        cancel.set(false);
-        status.set(Status::Running);
-        message.set(None);
-        applied.set(None);
-        progress.set((0.0, "starting".into()));
-        let small = small_url || js::flag("__brrrLabSmall");
-        let wall = wall_url || js::flag("__brrrLabWallClock");
+        self.cancel.set(false);
+        self.status.set(Status::Running);
+        self.message.set(None);
+        self.applied.set(None);
+        self.progress.set((0.0, "starting".into()));
+        let small = small || js::flag("__brrrLabSmall");
+        let wall = wall || js::flag("__brrrLabWallClock");
         leptos::task::spawn_local(async move {
-            let cancelled = move || cancel.get_untracked();
+            let cancelled = move || self.cancel.get_untracked();
             let prog = move |f: f64, what: &str| {
-                progress.try_set((f, what.to_string()));
+                self.progress.try_set((f, what.to_string()));
             };
             let update = move |r: &LabRun| {
                 if let Err(e) = save(r) {
-                    message.try_set(Some(e));
+                    self.message.try_set(Some(e));
                 }
-                run.try_set(Some(r.clone()));
+                self.run.try_set(Some(r.clone()));
             };
             let hooks = web::Hooks {
                 cancelled: &cancelled,
@@ -223,28 +242,34 @@ fn Lab(ctx: Ctx, page: StoredValue<Page, LocalStorage>) -> impl IntoView {
                 update: &update,
             };
             let result = web::run(small, wall, &hooks).await;
-            // the progress line ends with how the run ended, never "cancelling…"
-            let ended = match &result {
-                Ok(r) => table::progress_end(r.outcome),
-                Err(_) => "failed",
-            };
-            progress.try_update(|p| p.1 = ended.into());
-            match result {
-                Ok(r) => {
-                    settle(r.outcome);
-                    if !r.reason.is_empty() {
-                        message.try_set(Some(r.reason.clone()));
-                    }
-                }
-                Err(e) => {
-                    status.try_set(Status::Failed);
-                    message.try_set(Some(e));
+            self.finish(result);
+        });
+    }
+
+    /// A run ended: the progress line says how (never "cancelling…"), the
+    /// status and the message follow.
+    fn finish(self, result: Result<LabRun, String>) {
+        let ended = match &result {
+            Ok(r) => table::progress_end(r.outcome),
+            Err(_) => "failed",
+        };
+        self.progress.try_update(|p| p.1 = ended.into());
+        match result {
+            Ok(r) => {
+                self.settle(r.outcome);
+                if !r.reason.is_empty() {
+                    self.message.try_set(Some(r.reason.clone()));
                 }
             }
-        });
-    };
+            Err(e) => {
+                self.status.try_set(Status::Failed);
+                self.message.try_set(Some(e));
+            }
+        }
+    }
 
-    let on_import = move |ev: leptos::ev::Event| {
+    /// "Import…": a file chosen in the input, read, checked and saved.
+    fn import(self, ev: leptos::ev::Event) {
         let Some(input) = ev
             .target()
             .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
@@ -267,8 +292,8 @@ fn Lab(ctx: Ctx, page: StoredValue<Page, LocalStorage>) -> impl IntoView {
             match result {
                 Ok(r) => {
                     let saved = save(&r);
-                    settle(r.outcome);
-                    message.try_set(Some(match saved {
+                    self.settle(r.outcome);
+                    self.message.try_set(Some(match saved {
                         Ok(()) => format!(
                             "Imported {}.",
                             units::count(
@@ -279,18 +304,19 @@ fn Lab(ctx: Ctx, page: StoredValue<Page, LocalStorage>) -> impl IntoView {
                         ),
                         Err(e) => format!("Imported, but {e}."),
                     }));
-                    previous.try_set(run.get_untracked());
-                    run.try_set(Some(r));
+                    self.previous.try_set(self.run.get_untracked());
+                    self.run.try_set(Some(r));
                 }
                 Err(e) => {
-                    message.try_set(Some(format!("Import failed: {e}")));
+                    self.message.try_set(Some(format!("Import failed: {e}")));
                 }
             }
         });
-    };
+    }
 
-    let export_as = move |csv: bool| {
-        run.with_untracked(|r| {
+    /// "Export JSON" / "Export CSV": the run as a file named after its date.
+    fn export(self, csv: bool) {
+        self.run.with_untracked(|r| {
             let Some(r) = r else { return };
             let stamp: String = r
                 .date
@@ -312,22 +338,25 @@ fn Lab(ctx: Ctx, page: StoredValue<Page, LocalStorage>) -> impl IntoView {
                 )
             };
             if let Err(e) = res {
-                message.set(Some(format!("Export failed: {e}")));
+                self.message.set(Some(format!("Export failed: {e}")));
             }
         });
-    };
+    }
 
-    let on_use = move |_| {
+    /// "Use my GPU": the page's state now with the measured ceilings applied,
+    /// handed back to the page.
+    fn use_gpu(self, ctx: Ctx, page: StoredValue<Page, LocalStorage>) {
+        let run = self.run;
         let Some(sum) = run
             .with_untracked(|r| r.as_ref().map(analysis::summary))
             .filter(|s| s.copy_bw.is_some() || s.peak_flops.is_some())
         else {
-            applied.set(Some("No verified measurements to use yet.".into()));
+            self.applied
+                .set(Some("No verified measurements to use yet.".into()));
             return;
         };
         let adapter =
             run.with_untracked(|r| r.as_ref().map(|r| r.adapter.name()).unwrap_or_default());
-        // the page's state now, measured ceilings applied, handed back
         let mut s = page
             .with_value(Page::live)
             .unwrap_or_else(|| ctx.state.get_untracked());
@@ -335,42 +364,42 @@ fn Lab(ctx: Ctx, page: StoredValue<Page, LocalStorage>) -> impl IntoView {
             page.with_value(|p| p.apply(&s))?;
             Ok(a)
         });
-        match res {
-            Err(e) => applied.set(Some(e)),
-            Ok(a) => {
-                let mut parts = vec![
-                    format!(
-                        "fp32 peak {} (pointwise {})",
-                        units::si(a.flops, "FLOP/s"),
-                        units::si(a.flops / 2.0, "FLOP/s")
-                    ),
-                    format!("bandwidth {}", units::si(a.bw, "B/s")),
-                ];
-                if let Some(o) = a.overhead {
-                    parts.push(format!("overhead {} per kernel", units::si(o, "s")));
-                }
-                applied.set(Some(format!(
-                    "The explorer now describes this GPU as “{}”: {}. Every widget follows.",
-                    s.hw_name(),
-                    parts.join(", ")
-                )));
-            }
-        }
-    };
+        self.applied.set(Some(match res {
+            Err(e) => e,
+            Ok(a) => applied_text(&s, &a),
+        }));
+    }
+}
 
-    // the measured roofline over the preset's model (the shared chart component:
-    // exports included)
-    let chart_data = Memo::new(move |_| {
-        let m = ctx.view.with(|s| s.machine());
-        run.with(|r| RooflineData {
-            m,
-            kernels: vec![],
-            step: None,
-            link: None,
-            measured: r.as_ref().and_then(measured),
-        })
-    });
+/// What "Use my GPU" says it did.
+fn applied_text(s: &State, a: &apply::Applied) -> String {
+    let mut parts = vec![
+        format!(
+            "fp32 peak {} (pointwise {})",
+            units::si(a.flops, "FLOP/s"),
+            units::si(a.flops / 2.0, "FLOP/s")
+        ),
+        format!("bandwidth {}", units::si(a.bw, "B/s")),
+    ];
+    if let Some(o) = a.overhead {
+        parts.push(format!("overhead {} per kernel", units::si(o, "s")));
+    }
+    format!(
+        "The explorer now describes this GPU as “{}”: {}. Every widget follows.",
+        s.hw_name(),
+        parts.join(", ")
+    )
+}
 
+#[component]
+fn Lab(ctx: Ctx, page: StoredValue<Page, LocalStorage>) -> impl IntoView {
+    // read now: the URL is rewritten to the explorer's keys once the app mounts
+    let (small_url, wall_url) = (ctx.knobs.lab_small, ctx.knobs.lab_wall_clock);
+    let l = Signals::new();
+    l.load_saved();
+    let root = NodeRef::<leptos::html::Div>::new();
+    l.probe_when_on_screen(OnScreen::new(root));
+    let (probe, status, run) = (l.probe, l.status, l.run);
     view! {
         <div class="lab" node_ref=root data-lab-status=move || status.get().id()
             data-lab-gpu=move || match probe.get() {
@@ -379,15 +408,7 @@ fn Lab(ctx: Ctx, page: StoredValue<Page, LocalStorage>) -> impl IntoView {
                 Probe::Ready(_) => "ready",
             }
             data-lab-results=move || if run.with(Option::is_some) { "yes" } else { "no" }>
-            <p>
-                "Runs the essay's microbenchmark on this machine through WebGPU: a copy kernel for "
-                "bandwidth, then "<code>"x = x · m"</code>" and "<code>"x = cos(x)"</code>" chains of 1 to 1024 "
-                "ops per element, each once as one fused kernel and once as one kernel per op, and a fused "
-                <code>"x = fma(x, x, c)"</code>" chain for the compute ceiling: no compiler may shorten it "
-                "(one of "<code>"x · m"</code>" may be, and then the lab says so). Every "
-                "kernel's output is checked against the same chain computed on the CPU; nothing leaves "
-                "your browser. It takes from seconds to a few minutes and the page stays usable."
-            </p>
+            <LabIntro/>
             <div class="lab-gpu">
                 {move || match probe.get() {
                     Probe::Checking => view! { <p class="note">"Looking for WebGPU…"</p> }.into_any(),
@@ -400,54 +421,11 @@ fn Lab(ctx: Ctx, page: StoredValue<Page, LocalStorage>) -> impl IntoView {
                     Probe::Ready(a) => view! { <AdapterList a=a/> }.into_any(),
                 }}
             </div>
-            <div class="lab-actions">
-                // shown by CSS from data-lab-status / data-lab-gpu, so no reactive attributes
-                <button id="lab-run" class="lab-button primary" on:click=on_run>"Run"</button>
-                <button id="lab-cancel" class="lab-button" on:click=move |_| {
-                    cancel.set(true);
-                    progress.update(|p| p.1 = "cancelling…".into());
-                }>"Cancel"</button>
-                <button id="lab-use" class="lab-button has-run" on:click=on_use>"Use my GPU"</button>
-                <button id="lab-export-json" class="lab-button has-run" on:click=move |_| export_as(false)>"Export JSON"</button>
-                <button id="lab-export-csv" class="lab-button has-run" on:click=move |_| export_as(true)>"Export CSV"</button>
-                <label class="lab-button lab-file">"Import…"
-                    <input id="lab-import" type="file" accept=".json,.csv,application/json,text/csv"
-                        on:change=on_import/>
-                </label>
-            </div>
-            <div class="lab-progress" class:idle=move || progress.with(|p| p.1.is_empty())>
-                <progress id="lab-progress" max="1" prop:value=move || progress.get().0
-                    aria-label="Lab progress"></progress>
-                <Readout name="lab_progress" raw=Signal::derive(move || progress.get().0.to_string())
-                    text=Signal::derive(move || progress.with(|p| format!("{:.0} % — {}", p.0 * 100.0, p.1)))/>
-            </div>
-            <p class="lab-status" role="status" aria-live="polite">
-                "Status: "<Readout name="lab_status" raw=Signal::derive(move || status.get().id().to_string())
-                    text=Signal::derive(move || status.get().text().to_string())/>
-                " "<span id="lab-message">{move || message.get()}</span>
-            </p>
-            <p id="lab-applied" class="note">{move || applied.get()}</p>
+            <LabActions l=l on_run=move || l.start(small_url, wall_url) on_use=move || l.use_gpu(ctx, page)/>
+            <LabProgress l=l/>
             <div class="lab-results">{move || view! { <LabMetrics run=run.get()/> }}</div>
-            <LabDatasheet run=run.into() choice=preset_choice previous=previous/>
-            <figure class="chart">
-                <PlotCanvas ctx=ctx id="lab-roofline" data=shared(chart_data)
-                    label="Roofline of the selected preset with this GPU's measured roofline and kernels over it."/>
-                <figcaption>
-                    <ul class="legend">
-                        <li><span class="swatch" style=bg(palette::GREEN)></span>"this GPU, measured (copy bandwidth, fma chain ceiling, FMA = 2 FLOP)"</li>
-                        <li><span class="dot" style=bg(palette::GREEN)></span>"fused x·m"</li>
-                        <li><span class="dot" style=bg(palette::PINK)></span>"fused cos"</li>
-                        <li>"fused fma: the same green dots, at twice the FLOP of x·m per op"</li>
-                        <li><span class="dot" style=bg(palette::WHITE)></span>"eager (hollow)"</li>
-                        <li>"orange, blue, purple: the selected preset's model, as in the explorer"</li>
-                    </ul>
-                    <p class="note">
-                        "Expect the measured copy bandwidth a little under the datasheet's: mixbench, a "
-                        "microbenchmark that sweeps operational intensity the same way, sustains about 94 % "
-                        "of an RTX 2070's theoretical bandwidth at low intensity."
-                    </p>
-                </figcaption>
-            </figure>
+            <LabDatasheet run=run.into() choice=l.preset_choice previous=l.previous/>
+            <LabChart ctx=ctx run=run/>
             <div class="lab-details">
                 {move || {
                     let running = status.get() == Status::Running;
@@ -455,6 +433,105 @@ fn Lab(ctx: Ctx, page: StoredValue<Page, LocalStorage>) -> impl IntoView {
                 }}
             </div>
         </div>
+    }
+}
+
+/// What the lab does, in a paragraph.
+#[component]
+fn LabIntro() -> impl IntoView {
+    view! {
+        <p>
+            "Runs the essay's microbenchmark on this machine through WebGPU: a copy kernel for "
+            "bandwidth, then "<code>"x = x · m"</code>" and "<code>"x = cos(x)"</code>" chains of 1 to 1024 "
+            "ops per element, each once as one fused kernel and once as one kernel per op, and a fused "
+            <code>"x = fma(x, x, c)"</code>" chain for the compute ceiling: no compiler may shorten it "
+            "(one of "<code>"x · m"</code>" may be, and then the lab says so). Every "
+            "kernel's output is checked against the same chain computed on the CPU; nothing leaves "
+            "your browser. It takes from seconds to a few minutes and the page stays usable."
+        </p>
+    }
+}
+
+/// The buttons: run, cancel, use, export, import.
+#[component]
+fn LabActions(
+    l: Signals,
+    on_run: impl Fn() + Copy + 'static,
+    on_use: impl Fn() + Copy + 'static,
+) -> impl IntoView {
+    view! {
+        <div class="lab-actions">
+            // shown by CSS from data-lab-status / data-lab-gpu, so no reactive attributes
+            <button id="lab-run" class="lab-button primary" on:click=move |_| on_run()>"Run"</button>
+            <button id="lab-cancel" class="lab-button" on:click=move |_| {
+                l.cancel.set(true);
+                l.progress.update(|p| p.1 = "cancelling…".into());
+            }>"Cancel"</button>
+            <button id="lab-use" class="lab-button has-run" on:click=move |_| on_use()>"Use my GPU"</button>
+            <button id="lab-export-json" class="lab-button has-run" on:click=move |_| l.export(false)>"Export JSON"</button>
+            <button id="lab-export-csv" class="lab-button has-run" on:click=move |_| l.export(true)>"Export CSV"</button>
+            <label class="lab-button lab-file">"Import…"
+                <input id="lab-import" type="file" accept=".json,.csv,application/json,text/csv"
+                    on:change=move |ev| l.import(ev)/>
+            </label>
+        </div>
+    }
+}
+
+/// The progress bar, the status line and what "Use my GPU" did.
+#[component]
+fn LabProgress(l: Signals) -> impl IntoView {
+    let (progress, status, message, applied) = (l.progress, l.status, l.message, l.applied);
+    view! {
+        <div class="lab-progress" class:idle=move || progress.with(|p| p.1.is_empty())>
+            <progress id="lab-progress" max="1" prop:value=move || progress.get().0
+                aria-label="Lab progress"></progress>
+            <Readout name="lab_progress" raw=Signal::derive(move || progress.get().0.to_string())
+                text=Signal::derive(move || progress.with(|p| format!("{:.0} % — {}", p.0 * 100.0, p.1)))/>
+        </div>
+        <p class="lab-status" role="status" aria-live="polite">
+            "Status: "<Readout name="lab_status" raw=Signal::derive(move || status.get().id().to_string())
+                text=Signal::derive(move || status.get().text().to_string())/>
+            " "<span id="lab-message">{move || message.get()}</span>
+        </p>
+        <p id="lab-applied" class="note">{move || applied.get()}</p>
+    }
+}
+
+/// The measured roofline over the preset's model (the shared chart component:
+/// exports included), with its legend.
+#[component]
+fn LabChart(ctx: Ctx, run: RwSignal<Option<LabRun>>) -> impl IntoView {
+    let chart_data = Memo::new(move |_| {
+        let m = ctx.view.with(|s| s.machine());
+        run.with(|r| RooflineData {
+            m,
+            kernels: vec![],
+            step: None,
+            link: None,
+            measured: r.as_ref().and_then(measured),
+        })
+    });
+    view! {
+        <figure class="chart">
+            <PlotCanvas ctx=ctx id="lab-roofline" data=shared(chart_data)
+                label="Roofline of the selected preset with this GPU's measured roofline and kernels over it."/>
+            <figcaption>
+                <ul class="legend">
+                    <li><span class="swatch" style=bg(palette::GREEN)></span>"this GPU, measured (copy bandwidth, fma chain ceiling, FMA = 2 FLOP)"</li>
+                    <li><span class="dot" style=bg(palette::GREEN)></span>"fused x·m"</li>
+                    <li><span class="dot" style=bg(palette::PINK)></span>"fused cos"</li>
+                    <li>"fused fma: the same green dots, at twice the FLOP of x·m per op"</li>
+                    <li><span class="dot" style=bg(palette::WHITE)></span>"eager (hollow)"</li>
+                    <li>"orange, blue, purple: the selected preset's model, as in the explorer"</li>
+                </ul>
+                <p class="note">
+                    "Expect the measured copy bandwidth a little under the datasheet's: mixbench, a "
+                    "microbenchmark that sweeps operational intensity the same way, sustains about 94 % "
+                    "of an RTX 2070's theoretical bandwidth at low intensity."
+                </p>
+            </figcaption>
+        </figure>
     }
 }
 

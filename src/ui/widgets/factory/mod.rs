@@ -379,36 +379,7 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
         let _ = stored.try_with_value(|e| e.shutdown());
     });
 
-    // Attach once the canvas is in the DOM.
-    {
-        let engine = engine.clone();
-        Effect::new(move |done: Option<bool>| {
-            if done == Some(true) {
-                return true;
-            }
-            let Some(c) = canvas.get() else { return false };
-            setup(&engine, &c, reduced);
-            true
-        });
-    }
-    // Rebuild the plan on every state or layout change; redraw (or let the loop
-    // pick it up).
-    {
-        let engine = engine.clone();
-        Effect::new(move |_| {
-            let w = width.get();
-            let plan = ctx
-                .view
-                .with(|s| ctx.report.with(|r| Storyboard::build(r, s)));
-            {
-                let mut a = engine.anim.borrow_mut();
-                a.plan = Some(plan);
-                a.css_w = w;
-                a.dirty = true;
-            }
-            engine.poke();
-        });
-    }
+    run_engine(ctx, engine, canvas, width, reduced);
 
     let shares = Memo::new(move |_| ctx.report.with(|r| r.shares));
     let summary = Memo::new(move |_| {
@@ -446,7 +417,80 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
         })
     };
 
-    // "Double the factory"
+    let motion_note = move || {
+        if reduced.get() {
+            "Reduced motion is on: this is a still picture of the moment that dominates the step. It redraws when you change the model."
+        } else {
+            "One step of the model replays every few seconds; the strip below the picture is the step's timeline and the triangle is “now”. The animation pauses while it is off screen."
+        }
+    };
+
+    view! {
+        <p>
+            "The same model as the explorer, drawn as the analogy: the warehouse is GPU memory, the trucks "
+            "are its bandwidth, the factory is the compute units with their small on-chip memory, and the "
+            "desk above it is the CPU writing one order per kernel launch."
+        </p>
+        <canvas id="factory-canvas" class="factory-canvas" node_ref=canvas role="img"
+            aria-label=aria data-frame="0" data-running="0"></canvas>
+        <p class="note factory-motion">{motion_note}</p>
+        <p class="sr-only" aria-live="polite">{move || summary.get()}</p>
+        <div class="factory-gauges" role="group" aria-label="Where the step's time goes">
+            <Gauge kind="compute" label="Factory busy (compute)"
+                value=Signal::derive(move || shares.get().compute)/>
+            <Gauge kind="memory" label="Trucks busy (memory)"
+                value=Signal::derive(move || shares.get().memory)/>
+            <Gauge kind="overhead" label="Waiting on the desk (overhead)"
+                value=Signal::derive(move || shares.get().overhead)/>
+        </div>
+        {double_the_factory(ctx)}
+    }
+}
+
+/// The engine follows the page: attached once the canvas is in the DOM, its
+/// plan rebuilt on every state or layout change (a redraw, or the running loop
+/// picks it up).
+fn run_engine(
+    ctx: Ctx,
+    engine: Rc<Engine>,
+    canvas: NodeRef<Canvas>,
+    width: chart::CssWidth,
+    reduced: RwSignal<bool>,
+) {
+    // Attach once the canvas is in the DOM.
+    {
+        let engine = engine.clone();
+        Effect::new(move |done: Option<bool>| {
+            if done == Some(true) {
+                return true;
+            }
+            let Some(c) = canvas.get() else { return false };
+            setup(&engine, &c, reduced);
+            true
+        });
+    }
+    // Rebuild the plan on every state or layout change; redraw (or let the loop
+    // pick it up).
+    {
+        let engine = engine.clone();
+        Effect::new(move |_| {
+            let w = width.get();
+            let plan = ctx
+                .view
+                .with(|s| ctx.report.with(|r| Storyboard::build(r, s)));
+            {
+                let mut a = engine.anim.borrow_mut();
+                a.plan = Some(plan);
+                a.css_w = w;
+                a.dirty = true;
+            }
+            engine.poke();
+        });
+    }
+}
+
+/// "Double the factory" (and halve it back), with what it did or would do.
+fn double_the_factory(ctx: Ctx) -> impl IntoView {
     let last = RwSignal::new(None::<Doubling>);
     let at_max = Memo::new(move |_| ctx.view.with(|s| s.setting.flops >= limits::FLOPS.1));
     let at_min = Memo::new(move |_| ctx.view.with(|s| s.setting.flops <= limits::FLOPS.0));
@@ -517,32 +561,7 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
             }
         }
     };
-    let motion_note = move || {
-        if reduced.get() {
-            "Reduced motion is on: this is a still picture of the moment that dominates the step. It redraws when you change the model."
-        } else {
-            "One step of the model replays every few seconds; the strip below the picture is the step's timeline and the triangle is “now”. The animation pauses while it is off screen."
-        }
-    };
-
     view! {
-        <p>
-            "The same model as the explorer, drawn as the analogy: the warehouse is GPU memory, the trucks "
-            "are its bandwidth, the factory is the compute units with their small on-chip memory, and the "
-            "desk above it is the CPU writing one order per kernel launch."
-        </p>
-        <canvas id="factory-canvas" class="factory-canvas" node_ref=canvas role="img"
-            aria-label=aria data-frame="0" data-running="0"></canvas>
-        <p class="note factory-motion">{motion_note}</p>
-        <p class="sr-only" aria-live="polite">{move || summary.get()}</p>
-        <div class="factory-gauges" role="group" aria-label="Where the step's time goes">
-            <Gauge kind="compute" label="Factory busy (compute)"
-                value=Signal::derive(move || shares.get().compute)/>
-            <Gauge kind="memory" label="Trucks busy (memory)"
-                value=Signal::derive(move || shares.get().memory)/>
-            <Gauge kind="overhead" label="Waiting on the desk (overhead)"
-                value=Signal::derive(move || shares.get().overhead)/>
-        </div>
         <div class="factory-actions">
             <button id="factory-double" class="factory-btn" on:click=double
                 disabled=move || at_max.get()>"Double the factory"</button>
