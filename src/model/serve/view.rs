@@ -46,8 +46,12 @@ pub struct Remedy {
     /// [`super::run_plain`]'s: its times, not its decode step's limit.
     pub after: Option<Serve>,
     pub why: String,
+    /// Its best gain: the largest of TTFT before ÷ after, ITL before ÷ after
+    /// and throughput per GPU after ÷ before (1 where it does not apply), the
+    /// page's `data-speedup`.
+    pub speedup: f64,
     /// It improves TTFT, ITL or throughput per GPU by at least
-    /// [`HELPS_FROM`].
+    /// [`HELPS_FROM`]: `speedup ≥ HELPS_FROM`.
     pub helps: bool,
     /// Its effect in words, from the two runs.
     pub sentence: String,
@@ -242,11 +246,12 @@ fn remedies(r: &ServeRun, setting: &Setting, now: &Serve, usd_h: Option<f64>) ->
             },
             Err(why) => (None, why),
         };
-        let helps = after.is_some_and(|a| {
-            now.ttft / a.ttft >= HELPS_FROM
-                || now.itl / a.itl >= HELPS_FROM
-                || a.tok_s_gpu / now.tok_s_gpu >= HELPS_FROM
+        let speedup = after.map_or(1.0, |a| {
+            (now.ttft / a.ttft)
+                .max(now.itl / a.itl)
+                .max(a.tok_s_gpu / now.tok_s_gpu)
         });
+        let helps = speedup >= HELPS_FROM;
         let sentence = match after {
             Some(a) => effect(&label, now, &a, usd_h),
             None => format!("{} would not apply: {why}.", capital(&label)),
@@ -256,6 +261,7 @@ fn remedies(r: &ServeRun, setting: &Setting, now: &Serve, usd_h: Option<f64>) ->
             label,
             after,
             why,
+            speedup,
             helps,
             sentence,
         });

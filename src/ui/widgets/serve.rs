@@ -113,7 +113,7 @@ pub fn Serve(ctx: Ctx) -> impl IntoView {
         <h3>"What would help"</h3>
         <ul class="serve-remedies" aria-live="polite">
             {move || v.with(|v| v.remedies.iter().map(|r| view! {
-                <li data-remedy=r.id data-helps=if r.helps { "1" } else { "0" }>{r.sentence.clone()}</li>
+                <li data-remedy=r.id data-speedup=r.speedup.to_string() data-helps=if r.helps { "1" } else { "0" }>{r.sentence.clone()}</li>
             }).collect_view())}
         </ul>
         <VsPublished/>

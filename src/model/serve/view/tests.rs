@@ -106,6 +106,12 @@ fn each_remedy_is_the_model_run_again() {
             || now.itl / a.itl >= HELPS_FROM
             || a.tok_s_gpu / now.tok_s_gpu >= HELPS_FROM;
         assert_eq!(x.helps, helps, "{}", x.id);
+        // the page's data-speedup: the best of the three gains, helps from 1.05
+        let best = (now.ttft / a.ttft)
+            .max(now.itl / a.itl)
+            .max(a.tok_s_gpu / now.tok_s_gpu);
+        assert_eq!(x.speedup, best, "{}", x.id);
+        assert_eq!(x.helps, x.speedup >= HELPS_FROM, "{}", x.id);
         assert!(
             x.sentence.contains(&units::si(a.ttft, "s")),
             "{}",
