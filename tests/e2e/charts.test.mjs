@@ -246,8 +246,18 @@ for (const theme of ['light', 'dark']) {
       assert.match(s.text, /-bound/);
       await page.mouse.move(2, 2);
 
-      // keyboard: Tab from the last control before the chart lands on the first point
-      await page.locator(`${EXPLORER} input[type=checkbox]`).last().focus();
+      // keyboard: Tab from the last focusable element before the chart (in
+      // document order) lands on the chart's first point
+      const ok = await page.evaluate((sel) => {
+        const first = document.querySelector(`${sel} .mark`);
+        const all = [...document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]')].filter(
+          (e) => !e.disabled && e.tabIndex >= 0 && e.getClientRects().length > 0 && !e.classList.contains('mark'),
+        );
+        const before = all.filter((e) => e.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING).pop();
+        before?.focus();
+        return before ? document.activeElement === before : false;
+      }, EXPLORER);
+      assert.ok(ok, 'a focusable element precedes the chart');
       await page.keyboard.press('Tab');
       const first = await page.evaluate(() => ({
         mark: document.activeElement?.classList.contains('mark'),

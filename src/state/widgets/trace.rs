@@ -24,7 +24,7 @@ pub const SPEC: Spec = Spec {
     title: "Diagnose your own run",
     // 3266 px at 720 px wide showing its example with its roofline and
     // timeline (embed.test.mjs waits for it)
-    embed_height: 3380,
+    embed_height: 3840,
     gate: true,
     inside: None,
     params: PARAMS,

@@ -66,7 +66,10 @@ pub fn LogSlider(
 ) -> impl IntoView {
     let state = ctx.state;
     let off = off.unwrap_or_else(|| Signal::derive(|| None));
-    let disabled = move || off.with(Option::is_some);
+    // a memo: the boxes and the class change only when disabled-ness does, not
+    // on every change of the state `off` reads
+    let off_now = Memo::new(move |_| off.with(Option::is_some));
+    let disabled = move || off_now.get();
     let value = Memo::new(move |_| state.with(|s| (field.get)(s)));
     let text = RwSignal::new(field.format_box(value.get_untracked()));
     let error = RwSignal::new(None::<String>);
