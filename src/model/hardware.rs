@@ -515,6 +515,11 @@ pub struct KernelFloor {
 /// [`KernelFloor`] of a preset. Measured on the H100 SXM only; every other part
 /// takes the same figure as a stated estimate (the same order as the 1–2 µs
 /// vendors and profilers report for an empty kernel).
+/// The preset's matmul peak for `dtype`, falling back to its fp32 rate.
+pub fn preset_flops(hw: &Preset, dtype: Dtype) -> f64 {
+    hw.matmul_peak(dtype).unwrap_or(hw.fp32_matmul)
+}
+
 pub fn kernel_floor(hw: &Preset) -> KernelFloor {
     let seconds = super::reference::h100::CUDA_GRAPH_TINY_KERNEL_S;
     if hw.id == "h100-sxm" {

@@ -29,6 +29,15 @@ impl Bound {
     }
 }
 
+/// `t` raised to the kernel floor (a NaN or negative floor is ignored).
+pub fn floored(t: f64, floor: f64) -> f64 {
+    if floor > t {
+        floor
+    } else {
+        t
+    }
+}
+
 /// Time of one kernel and what bounds it. Compute wins only when strictly slower.
 pub fn kernel_time(flops: f64, bytes: f64, ceiling: f64, bw: f64) -> (f64, Bound) {
     let tc = flops / ceiling;

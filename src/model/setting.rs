@@ -7,8 +7,10 @@
 //! here, so "what the remedy predicts" and "what clicking it does" are one code path.
 
 use super::achievable::{self, Roof};
+use super::gemm::Gemm;
+pub use super::hardware::preset_flops;
 use super::hardware::{Dtype, Preset};
-use super::workload::{Machine, Shape};
+use super::workload::{KernelGroup, Machine, Shape};
 
 /// Accepted ranges, shared by the URL codec, the sliders, the number boxes and the
 /// remedies (a remedy never leaves them).
@@ -19,11 +21,6 @@ pub mod limits {
     pub const BATCH: (u32, u32) = (1, 65536);
     pub const HIDDEN: (u32, u32) = (1, 65536);
     pub const OPS: (u32, u32) = (1, 1024);
-}
-
-/// The preset's matmul peak for `dtype`, falling back to its fp32 rate.
-pub fn preset_flops(hw: &Preset, dtype: Dtype) -> f64 {
-    hw.matmul_peak(dtype).unwrap_or(hw.fp32_matmul)
 }
 
 /// What the explorer's controls describe.
@@ -77,18 +74,6 @@ impl Setting {
             },
             ..self.roofs()
         }
-    }
-
-    /// [`Setting::machine`] at the preset's own datasheet numbers on achievable
-    /// roofs, without the GEMM model: what the GEMM model is calibrated on.
-    pub fn achievable_machine(&self) -> Machine {
-        Setting {
-            flops: preset_flops(self.hw, self.dtype),
-            bw: self.hw.mem_bw,
-            roof: Roof::Achievable,
-            ..*self
-        }
-        .roofs()
     }
 
     /// The machine's roofs: the sliders, scaled by the achievable fractions on
@@ -150,4 +135,15 @@ impl Setting {
     pub fn per_sample(&self) -> f64 {
         self.wall() / f64::from(self.shape.batch.max(1))
     }
+}
+
+/// The GPU time the matmul `g` in `dtype` should take on `hw` with `roof`'s
+/// roofs, operands in HBM, as a CUDA graph replays it (no CPU launch cost): the
+/// shape model under achievable roofs, the essay's roofline (at least the kernel
+/// floor) on datasheet roofs. For callers that have a shape and a preset, not a
+/// step (a trace's placed matmul: `Gemm::new(m, n, k, dtype)`, or `batch` > 1
+/// for a batched product).
+pub fn gpu_seconds(g: Gemm, dtype: Dtype, hw: &'static Preset, roof: Roof) -> f64 {
+    let group = KernelGroup::gemm("matmul", g, g.bytes(dtype.bytes()));
+    group.parts(&Setting::on(hw, dtype, roof).machine()).total
 }

@@ -11,7 +11,8 @@
 //! - fused: one kernel, `N·ops` FLOPs, `2·N·b` bytes (read once, write once);
 //! - eager: `ops` kernels, each `N` FLOPs and `2·N·b` bytes.
 
-use super::roofline::{kernel_time, Bound};
+use super::gemm::Roofs;
+use super::roofline::{floored, kernel_time, Bound};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -80,6 +81,15 @@ impl Machine {
         match unit {
             Unit::Matmul => self.matmul_flops,
             Unit::Pointwise | Unit::Collective { .. } => self.pointwise_flops,
+        }
+    }
+    /// What the GEMM model reads of this machine.
+    pub fn roofs(&self) -> Roofs {
+        Roofs {
+            matmul_flops: self.matmul_flops,
+            bw: self.bw,
+            elem_bytes: self.elem_bytes,
+            floor: self.floor,
         }
     }
 }
@@ -162,7 +172,7 @@ impl KernelGroup {
             };
         }
         if let (Unit::Matmul, Some(g), Some(h)) = (self.unit, self.gemm, m.gemm) {
-            let p = super::gemm::price(&g, self.bytes, m, &h);
+            let p = super::gemm::price(&g, self.bytes, &m.roofs(), &h);
             return Parts {
                 roof: p.roof,
                 bound: p.bound,
@@ -190,15 +200,6 @@ impl KernelGroup {
     /// [`KernelGroup::cpu_ops`].
     pub fn dispatches(&self) -> f64 {
         1.0 + f64::from(self.cpu_ops)
-    }
-}
-
-/// `t` raised to the kernel floor (a NaN or negative floor is ignored).
-pub fn floored(t: f64, floor: f64) -> f64 {
-    if floor > t {
-        floor
-    } else {
-        t
     }
 }
 

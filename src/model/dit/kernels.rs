@@ -65,20 +65,63 @@ fn collective(
 /// The kernels of one block with their classes, in launch order, as one of
 /// `r.sp` sequence-parallel GPUs runs them (the module's docs).
 pub fn block(r: &DitRun) -> Vec<(KernelGroup, Class)> {
-    use super::super::parallel::Collective;
-    let c = r.model.config();
-    let (h, b) = (f64::from(c.hidden), f64::from(r.batch.max(1)));
-    let n = c.tokens(r.res);
-    let sp = f64::from(r.sp.max(1));
-    // this GPU's tokens
-    let t = b * n / sp;
-    let cd = f64::from(c.cond);
-    let heads = f64::from(c.heads);
-    let act = t * h;
-    use Class::{Attention, Mlp};
-    use Unit::Matmul;
-    const PW: Unit = Unit::Pointwise;
-    let mut out = vec![
+    let s = Sizes::of(r);
+    let mut out = modulation(r, &s);
+    ln_mod(r, &s, &mut out);
+    attention(r, &s, &mut out);
+    gate_res(r, &s, &mut out);
+    ln_mod(r, &s, &mut out);
+    mlp(r, &s, &mut out);
+    gate_res(r, &s, &mut out);
+    out
+}
+
+/// One block's sizes on one of the `r.sp` GPUs.
+struct Sizes {
+    h: f64,
+    b: f64,
+    /// Tokens of one sample, and the sequence-parallel degree.
+    n: f64,
+    sp: f64,
+    /// This GPU's tokens.
+    t: f64,
+    cd: f64,
+    heads: f64,
+    /// Activation elements: `t·h`.
+    act: f64,
+    /// Epilogue traffic saved by fusion: reading the residual in the matmul epilogue.
+    epi: f64,
+}
+
+impl Sizes {
+    fn of(r: &DitRun) -> Sizes {
+        let c = r.model.config();
+        let (h, b) = (f64::from(c.hidden), f64::from(r.batch.max(1)));
+        let n = c.tokens(r.res);
+        let sp = f64::from(r.sp.max(1));
+        // this GPU's tokens
+        let t = b * n / sp;
+        let act = t * h;
+        Sizes {
+            h,
+            b,
+            n,
+            sp,
+            t,
+            cd: f64::from(c.cond),
+            heads: f64::from(c.heads),
+            act,
+            epi: if r.fused { A * act } else { 0.0 },
+        }
+    }
+}
+
+const PW: Unit = Unit::Pointwise;
+
+/// The block's conditioning: SiLU(c) and the adaLN modulation linear.
+fn modulation(r: &DitRun, s: &Sizes) -> Vec<(KernelGroup, Class)> {
+    let Sizes { h, b, cd, .. } = *s;
+    vec![
         (
             g("SiLU(c)", PW, 4.0 * b * cd, 2.0 * A * b * cd),
             Class::Pointwise,
@@ -89,7 +132,7 @@ pub fn block(r: &DitRun) -> Vec<(KernelGroup, Class)> {
                 shaped(
                     g(
                         "adaLN modulation linear",
-                        Matmul,
+                        Unit::Matmul,
                         2.0 * b * cd * 6.0 * h,
                         A * (cd * 6.0 * h + b * (cd + 6.0 * h)),
                     ),
@@ -101,40 +144,62 @@ pub fn block(r: &DitRun) -> Vec<(KernelGroup, Class)> {
             ),
             Class::Pointwise,
         ),
-    ];
-    let ln_mod = |out: &mut Vec<(KernelGroup, Class)>| {
-        if r.fused {
-            out.push((
-                g("LayerNorm + modulate", PW, (LN + 2.0) * act, 2.0 * A * act),
-                Class::Pointwise,
-            ));
-        } else {
-            out.push((
-                g("LayerNorm", PW, LN * act, 2.0 * A * act),
-                Class::Pointwise,
-            ));
-            out.push((
-                views(r, g("modulate: × (1 + scale)", PW, act, 2.0 * A * act), 2),
-                Class::Pointwise,
-            ));
-            out.push((
-                g("modulate: + shift", PW, act, 2.0 * A * act),
-                Class::Pointwise,
-            ));
-        }
-    };
-    let gate_res = |out: &mut Vec<(KernelGroup, Class)>| {
-        if !r.fused {
-            out.push((
-                views(r, g("gate ×", PW, act, 2.0 * A * act), 1),
-                Class::Pointwise,
-            ));
-            out.push((g("residual +", PW, act, 3.0 * A * act), Class::Pointwise));
-        }
-    };
-    // epilogue traffic saved by fusion: reading the residual in the matmul epilogue
-    let epi = if r.fused { A * act } else { 0.0 };
-    ln_mod(&mut out);
+    ]
+}
+
+/// LayerNorm and modulate: one kernel fused, three eager.
+fn ln_mod(r: &DitRun, s: &Sizes, out: &mut Vec<(KernelGroup, Class)>) {
+    let act = s.act;
+    if r.fused {
+        out.push((
+            g("LayerNorm + modulate", PW, (LN + 2.0) * act, 2.0 * A * act),
+            Class::Pointwise,
+        ));
+    } else {
+        out.push((
+            g("LayerNorm", PW, LN * act, 2.0 * A * act),
+            Class::Pointwise,
+        ));
+        out.push((
+            views(r, g("modulate: × (1 + scale)", PW, act, 2.0 * A * act), 2),
+            Class::Pointwise,
+        ));
+        out.push((
+            g("modulate: + shift", PW, act, 2.0 * A * act),
+            Class::Pointwise,
+        ));
+    }
+}
+
+/// The gate and the residual add: eager only (fused, the matmul's epilogue does them).
+fn gate_res(r: &DitRun, s: &Sizes, out: &mut Vec<(KernelGroup, Class)>) {
+    let act = s.act;
+    if !r.fused {
+        out.push((
+            views(r, g("gate ×", PW, act, 2.0 * A * act), 1),
+            Class::Pointwise,
+        ));
+        out.push((g("residual +", PW, act, 3.0 * A * act), Class::Pointwise));
+    }
+}
+
+/// The attention half: QKV projection, the sequence-parallel exchanges, the
+/// attention itself and the output projection.
+fn attention(r: &DitRun, s: &Sizes, out: &mut Vec<(KernelGroup, Class)>) {
+    use super::super::parallel::Collective;
+    use Class::Attention;
+    use Unit::Matmul;
+    let Sizes {
+        h,
+        b,
+        n,
+        sp,
+        t,
+        heads,
+        act,
+        epi,
+        ..
+    } = *s;
     out.push((
         shaped(
             g(
@@ -212,8 +277,13 @@ pub fn block(r: &DitRun) -> Vec<(KernelGroup, Class)> {
         ),
         Attention,
     ));
-    gate_res(&mut out);
-    ln_mod(&mut out);
+}
+
+/// The MLP half: fc1, GELU (eager only) and fc2.
+fn mlp(r: &DitRun, s: &Sizes, out: &mut Vec<(KernelGroup, Class)>) {
+    use Class::Mlp;
+    use Unit::Matmul;
+    let Sizes { h, t, act, epi, .. } = *s;
     out.push((
         shaped(
             g(
@@ -248,8 +318,6 @@ pub fn block(r: &DitRun) -> Vec<(KernelGroup, Class)> {
         ),
         Mlp,
     ));
-    gate_res(&mut out);
-    out
 }
 
 /// Every kernel of one forward: patch embedding and timestep embedding, the

@@ -126,7 +126,7 @@ pub fn compare() -> Vec<Compared> {
         .filter_map(|row| {
             let g = Gemm::new(row.m, row.n, row.k, Dtype::Bf16);
             let h = m.gemm?;
-            let priced = super::price(&g, g.bytes(2.0), &m, &h);
+            let priced = super::price(&g, g.bytes(2.0), &m.roofs(), &h);
             let model_s = KernelGroup::gemm("matmul", g, g.bytes(2.0)).parts(&m).total;
             Some(Compared {
                 row: *row,

@@ -52,11 +52,23 @@
 pub mod measured;
 pub mod view;
 
-use super::achievable::{self, Roof};
-use super::hardware::{Dtype, Preset};
-use super::roofline::Bound;
-use super::setting::Setting;
-use super::workload::Machine;
+use super::achievable;
+use super::hardware::{kernel_floor, preset_flops, Dtype, Preset};
+use super::roofline::{floored, Bound};
+
+/// What the GEMM model reads of a machine (`workload::Machine::roofs` gives a
+/// step's): its roofs, its stored element size and its kernel floor.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Roofs {
+    /// Matmul ceiling, FLOP/s.
+    pub matmul_flops: f64,
+    /// DRAM bandwidth, bytes/s.
+    pub bw: f64,
+    /// Bytes per stored element.
+    pub elem_bytes: f64,
+    /// The least GPU time any kernel takes, seconds (`hardware::kernel_floor`).
+    pub floor: f64,
+}
 
 /// The output tiles cuBLAS uses, most efficient first (NVIDIA, "Matrix
 /// Multiplication Background" user guide, "Typical tile dimensions in cuBLAS and
@@ -373,8 +385,17 @@ impl Hw {
         Some(h)
     }
 
+    /// Calibrated on the preset's own datasheet peaks scaled by its achievable
+    /// fractions ([`achievable::fractions`]): the roofs `Setting::machine` gives
+    /// the preset at its datasheet numbers on achievable roofs.
     fn calibrate(hw: &'static Preset, dtype: Dtype) -> Hw {
-        let m = Setting::on(hw, dtype, Roof::Datasheet).achievable_machine();
+        let f = achievable::fractions(hw);
+        let m = Roofs {
+            matmul_flops: preset_flops(hw, dtype) * f.matmul(dtype),
+            bw: hw.mem_bw * f.bw,
+            elem_bytes: dtype.bytes(),
+            floor: kernel_floor(hw).seconds,
+        };
         let mut h = Hw {
             sms: hw.sms,
             sm_share: 1.0 / f64::from(hw.sms),
@@ -382,7 +403,7 @@ impl Hw {
             slow: slow_path(hw).share,
             align: alignment(dtype),
             gemv: GEMV_LATENCY,
-            copy: achievable::fractions(hw).bw,
+            copy: f.bw,
         };
         let (min_s, _, _) = min_gemm(hw);
         let big = Gemm::new(REFERENCE, REFERENCE, REFERENCE, dtype);
@@ -446,7 +467,7 @@ pub struct Priced {
 }
 
 /// The tiled path's compute time for one tile and split choice, and its tiling.
-fn tile_choice(g: &Gemm, m: &Machine, h: &Hw, tm: u32, tn: u32, split: u32) -> (f64, f64, Tiling) {
+fn tile_choice(g: &Gemm, m: &Roofs, h: &Hw, tm: u32, tn: u32, split: u32) -> (f64, f64, Tiling) {
     let sms = f64::from(h.sms.max(1));
     let (mm, nn) = (g.m.max(1).div_ceil(tm), g.n.max(1).div_ceil(tn));
     let tiles = f64::from(mm) * f64::from(nn) * f64::from(split) * f64::from(g.batch.max(1));
@@ -491,7 +512,7 @@ struct Tiled {
     tiling: Tiling,
 }
 
-fn tiled(g: &Gemm, m: &Machine, h: &Hw) -> Tiled {
+fn tiled(g: &Gemm, m: &Roofs, h: &Hw) -> Tiled {
     let mut best: Option<Tiled> = None;
     for &(tm, tn) in &TILES {
         for &split in &SPLITS {
@@ -527,7 +548,7 @@ fn tiled(g: &Gemm, m: &Machine, h: &Hw) -> Tiled {
 /// (A, B and C, and whatever its epilogue reads), on machine `m` with the shape
 /// model `h`. A step prices the same layer's matmuls many times over, so the
 /// last prices are kept (a small table keyed by every input, bit for bit).
-pub fn price(g: &Gemm, bytes: f64, m: &Machine, h: &Hw) -> Priced {
+pub fn price(g: &Gemm, bytes: f64, m: &Roofs, h: &Hw) -> Priced {
     type Key = ([u32; 5], [u64; 10]);
     const SLOTS: usize = 64;
     thread_local! {
@@ -576,7 +597,7 @@ pub fn price(g: &Gemm, bytes: f64, m: &Machine, h: &Hw) -> Priced {
     p
 }
 
-fn price_afresh(g: &Gemm, bytes: f64, m: &Machine, h: &Hw) -> Priced {
+fn price_afresh(g: &Gemm, bytes: f64, m: &Roofs, h: &Hw) -> Priced {
     let stream = (streamed(g.b).of_datasheet / h.copy).clamp(f64::MIN_POSITIVE, 1.0);
     let mem = bytes.max(0.0) / (m.bw * stream);
     let fast = g.fast_path(h.align);
@@ -587,7 +608,7 @@ fn price_afresh(g: &Gemm, bytes: f64, m: &Machine, h: &Hw) -> Priced {
         } else {
             (mem, Bound::Memory)
         };
-        let seconds = super::workload::floored(roof + h.gemv, m.floor);
+        let seconds = floored(roof + h.gemv, m.floor);
         return Priced {
             seconds,
             roof,
@@ -625,33 +646,27 @@ fn price_afresh(g: &Gemm, bytes: f64, m: &Machine, h: &Hw) -> Priced {
 
 /// The tiling the tiled kernels would use for `g` (on the small-M path too,
 /// where another kernel runs): what the shapes widget draws.
-pub fn tiling(g: &Gemm, m: &Machine, h: &Hw) -> Tiling {
+pub fn tiling(g: &Gemm, m: &Roofs, h: &Hw) -> Tiling {
     tiled(g, m, h).tiling
-}
-
-/// The GPU time the matmul `g` in `dtype` should take on `hw` with `roof`'s
-/// roofs, operands in HBM, as a CUDA graph replays it (no CPU launch cost): the
-/// shape model under achievable roofs, the essay's roofline (at least the kernel
-/// floor) on datasheet roofs. For callers that have a shape and a preset, not a
-/// step (a trace's placed matmul: `Gemm::new(m, n, k, dtype)`, or `batch` > 1
-/// for a batched product).
-pub fn gpu_seconds(g: Gemm, dtype: Dtype, hw: &'static Preset, roof: Roof) -> f64 {
-    let group = super::workload::KernelGroup::gemm("matmul", g, g.bytes(dtype.bytes()));
-    group.parts(&Setting::on(hw, dtype, roof).machine()).total
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::achievable::Roof;
     use crate::model::hardware::{preset, PRESETS};
+    use crate::model::setting::{gpu_seconds, Setting};
 
     fn h100() -> &'static Preset {
         preset("h100-sxm").unwrap_or(&PRESETS[0])
     }
 
-    fn on(hw: &'static Preset, dtype: Dtype) -> (Machine, Hw) {
+    fn on(hw: &'static Preset, dtype: Dtype) -> (Roofs, Hw) {
         let m = Setting::on(hw, dtype, Roof::Achievable).machine();
-        (m, m.gemm.unwrap_or_else(|| Hw::of(hw, dtype).unwrap()))
+        (
+            m.roofs(),
+            m.gemm.unwrap_or_else(|| Hw::of(hw, dtype).unwrap()),
+        )
     }
 
     fn time(g: Gemm, hw: &'static Preset) -> Priced {
@@ -769,7 +784,7 @@ mod bench {
         let mut s = 0.0;
         for i in 0..10000u32 {
             let g = super::Gemm::new(8 + i % 2, 4096, 4096, crate::model::Dtype::Bf16);
-            s += super::price(&g, g.bytes(2.0), &m, &h).seconds;
+            s += super::price(&g, g.bytes(2.0), &m.roofs(), &h).seconds;
         }
         println!(
             "price: {:.3} us each ({s})",
@@ -778,7 +793,7 @@ mod bench {
         let t0 = std::time::Instant::now();
         for i in 0..10000u32 {
             let g = super::Gemm::new(2048 + i, 4096, 4096, crate::model::Dtype::Bf16);
-            s += super::tiling(&g, &m, &h).waves;
+            s += super::tiling(&g, &m.roofs(), &h).waves;
         }
         println!(
             "tiling: {:.3} us each ({s})",

@@ -79,7 +79,7 @@ pub fn machine(hw: &'static Preset, dtype: Dtype) -> Option<(Dtype, Machine, Hw)
 }
 
 fn priced(g: &Gemm, dtype: Dtype, m: &Machine, h: &Hw) -> Priced {
-    price(g, g.bytes(dtype.bytes()), m, h)
+    price(g, g.bytes(dtype.bytes()), &m.roofs(), h)
 }
 
 /// The view for `M × K × N` (clamped to [`DIM`]) on `hw` in `dtype`; `None` where
@@ -90,7 +90,7 @@ pub fn view(m_: u32, n: u32, k: u32, dtype: Dtype, hw: &'static Preset) -> Optio
     let clamp = |x: u32| x.clamp(DIM.0, DIM.1);
     let g = Gemm::new(clamp(m_), clamp(n), clamp(k), dtype);
     let p = priced(&g, dtype, &m, &h);
-    let t = tiling(&g, &m, &h);
+    let t = tiling(&g, &m.roofs(), &h);
     let share = |x: f64| x / p.seconds.max(f64::MIN_POSITIVE);
     let shares = match p.bound {
         crate::model::roofline::Bound::Compute => Shares::three(share(p.roof), 0.0, share(p.fixed)),

@@ -368,7 +368,7 @@ pub fn compiled_layer(r: &LlmRun) -> Vec<LlmKernel> {
 }
 
 pub(super) fn compiled_layer_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
-    let c = &r.config;
+    let dm = Dims::of(r);
     let Dims {
         h,
         t,
@@ -376,37 +376,11 @@ pub(super) fn compiled_layer_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
         w,
         kvb,
         kvw,
-        d,
-        f,
-        b,
-        ctx,
-        heads,
-    } = Dims::of(r);
-    let norm = |name| {
-        k(
-            name,
-            Unit::Pointwise,
-            Part::Pointwise,
-            RMSNORM_FLOPS * t * h,
-            w * h,
-            0.0,
-            2.0 * a * t * h,
-        )
-    };
-    let residual = || {
-        k(
-            "residual add",
-            Unit::Pointwise,
-            Part::Pointwise,
-            t * h,
-            0.0,
-            0.0,
-            3.0 * a * t * h,
-        )
-    };
+        ..
+    } = dm;
     let stored = r.wdtype.stored();
     let mut out = vec![
-        norm("RMSNorm (attention)"),
+        layer_norm(&dm, "RMSNorm (attention)"),
         shaped(
             k(
                 "QKV projection",
@@ -433,66 +407,7 @@ pub(super) fn compiled_layer_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
             2.0 * a * t * (h + kvw),
         ),
     ];
-    // attention, after the repeat's copies where there are any (prefill, grouped:
-    // the attention then reads the copies, `kvb·t·h` each, not the cache)
-    let copies = repeats_kv(r, read) && r.phase == Phase::Prefill;
-    if copies {
-        out.extend(repeat_kernels(&Dims::of(r), t));
-    }
-    let qo = 2.0 * a * t * h; // read Q, write O
-    let (kv_one, act_one) = if copies {
-        (0.0, kvb * t * h)
-    } else {
-        (t * kvw * kvb, 0.0)
-    };
-    // unfused attention: QKᵀ writes the scores, softmax reads and writes them, P·V
-    // reads them; K (by QKᵀ) and V (by P·V) are read once each
-    let naive = |out: &mut Vec<LlmKernel>, scores: f64, kv_read: f64, extra: f64| {
-        let qk_pv = |name| {
-            k(
-                name,
-                Unit::Matmul,
-                Part::Attention,
-                2.0 * scores * d,
-                0.0,
-                kv_read,
-                a * (t * h + scores) + extra,
-            )
-        };
-        out.push(qk_pv("QKᵀ"));
-        out.push(k(
-            "softmax",
-            Unit::Pointwise,
-            Part::Attention,
-            5.0 * scores,
-            0.0,
-            0.0,
-            2.0 * a * scores,
-        ));
-        out.push(qk_pv("P·V"));
-    };
-    match (r.phase, r.flash) {
-        (Phase::Decode, true) => out.push(k(
-            "attention (flash decode)",
-            Unit::Matmul,
-            Part::Attention,
-            4.0 * b * heads * ctx * d + 5.0 * b * heads * ctx,
-            0.0,
-            b * ctx * 2.0 * kvw * kvb,
-            qo,
-        )),
-        (Phase::Decode, false) => naive(&mut out, b * heads * ctx, b * ctx * kvw * kvb, 0.0),
-        (Phase::Prefill, true) => out.push(k(
-            "attention (flash, causal)",
-            Unit::Matmul,
-            Part::Attention,
-            2.0 * b * heads * ctx * ctx * d + 2.5 * b * heads * ctx * ctx,
-            0.0,
-            2.0 * kv_one,
-            qo + 2.0 * act_one,
-        )),
-        (Phase::Prefill, false) => naive(&mut out, b * heads * ctx * ctx, kv_one, act_one),
-    }
+    attention(r, read, &dm, &mut out);
     out.push(shaped(
         k(
             "output projection",
@@ -509,11 +424,128 @@ pub(super) fn compiled_layer_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
         1.0,
         stored,
     ));
-    out.push(residual());
-    out.push(norm("RMSNorm (MLP)"));
-    // SwiGLU MLP: a dense model runs it once per token; a mixture of experts runs
-    // `top_k` experts per token and reads the weights of every expert the batch
-    // touches, after a router
+    out.push(residual(&dm));
+    out.push(layer_norm(&dm, "RMSNorm (MLP)"));
+    mlp(r, &dm, &mut out);
+    out.push(residual(&dm));
+    out
+}
+
+/// A compiled layer's RMSNorm over the hidden width.
+fn layer_norm(dm: &Dims, name: &'static str) -> LlmKernel {
+    let Dims { h, t, a, w, .. } = *dm;
+    k(
+        name,
+        Unit::Pointwise,
+        Part::Pointwise,
+        RMSNORM_FLOPS * t * h,
+        w * h,
+        0.0,
+        2.0 * a * t * h,
+    )
+}
+
+/// A compiled layer's residual add.
+fn residual(dm: &Dims) -> LlmKernel {
+    let Dims { h, t, a, .. } = *dm;
+    k(
+        "residual add",
+        Unit::Pointwise,
+        Part::Pointwise,
+        t * h,
+        0.0,
+        0.0,
+        3.0 * a * t * h,
+    )
+}
+
+/// A compiled layer's attention onto `out`: flash or unfused, decode or prefill.
+fn attention(r: &LlmRun, read: KvRead, dm: &Dims, out: &mut Vec<LlmKernel>) {
+    let Dims {
+        h,
+        t,
+        a,
+        kvb,
+        kvw,
+        d,
+        b,
+        ctx,
+        heads,
+        ..
+    } = *dm;
+    // attention, after the repeat's copies where there are any (prefill, grouped:
+    // the attention then reads the copies, `kvb·t·h` each, not the cache)
+    let copies = repeats_kv(r, read) && r.phase == Phase::Prefill;
+    if copies {
+        out.extend(repeat_kernels(dm, t));
+    }
+    let qo = 2.0 * a * t * h; // read Q, write O
+    let (kv_one, act_one) = if copies {
+        (0.0, kvb * t * h)
+    } else {
+        (t * kvw * kvb, 0.0)
+    };
+    match (r.phase, r.flash) {
+        (Phase::Decode, true) => out.push(k(
+            "attention (flash decode)",
+            Unit::Matmul,
+            Part::Attention,
+            4.0 * b * heads * ctx * d + 5.0 * b * heads * ctx,
+            0.0,
+            b * ctx * 2.0 * kvw * kvb,
+            qo,
+        )),
+        (Phase::Decode, false) => {
+            naive_attention(dm, out, b * heads * ctx, b * ctx * kvw * kvb, 0.0)
+        }
+        (Phase::Prefill, true) => out.push(k(
+            "attention (flash, causal)",
+            Unit::Matmul,
+            Part::Attention,
+            2.0 * b * heads * ctx * ctx * d + 2.5 * b * heads * ctx * ctx,
+            0.0,
+            2.0 * kv_one,
+            qo + 2.0 * act_one,
+        )),
+        (Phase::Prefill, false) => naive_attention(dm, out, b * heads * ctx * ctx, kv_one, act_one),
+    }
+}
+
+/// Unfused attention: QKᵀ writes the scores, softmax reads and writes them, P·V
+/// reads them; K (by QKᵀ) and V (by P·V) are read once each.
+fn naive_attention(dm: &Dims, out: &mut Vec<LlmKernel>, scores: f64, kv_read: f64, extra: f64) {
+    let Dims { h, t, a, d, .. } = *dm;
+    let qk_pv = |name| {
+        k(
+            name,
+            Unit::Matmul,
+            Part::Attention,
+            2.0 * scores * d,
+            0.0,
+            kv_read,
+            a * (t * h + scores) + extra,
+        )
+    };
+    out.push(qk_pv("QKᵀ"));
+    out.push(k(
+        "softmax",
+        Unit::Pointwise,
+        Part::Attention,
+        5.0 * scores,
+        0.0,
+        0.0,
+        2.0 * a * scores,
+    ));
+    out.push(qk_pv("P·V"));
+}
+
+/// A compiled layer's SwiGLU MLP onto `out`: a dense model runs it once per
+/// token; a mixture of experts runs `top_k` experts per token and reads the
+/// weights of every expert the batch touches, after a router.
+fn mlp(r: &LlmRun, dm: &Dims, out: &mut Vec<LlmKernel>) {
+    let c = &r.config;
+    let Dims { h, t, a, w, f, .. } = *dm;
+    let stored = r.wdtype.stored();
     let (kk, touched, names) = if c.experts > 1 {
         let e = f64::from(c.experts);
         out.push(shaped(
@@ -593,8 +625,6 @@ pub(super) fn compiled_layer_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
         touched,
         stored,
     ));
-    out.push(residual());
-    out
 }
 
 pub(super) fn compiled_before(r: &LlmRun) -> Vec<LlmKernel> {
