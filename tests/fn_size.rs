@@ -365,7 +365,6 @@ fn ui_and_state_functions_are_small() {
 
 /// All of `src/`.
 #[test]
-#[ignore = "enabled once every floor is split"]
 fn every_function_is_small() {
     let funcs = all_functions();
     let bad = over(&funcs, |_| true);

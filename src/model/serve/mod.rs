@@ -286,101 +286,21 @@ fn run_with(
     let steps = f64::from(k) + f64::from(osl - 1);
     let others = f64::from(n - 1);
     let t = |decode: u32, prompt: f64| step::wall(&r.llm, decode, ctx, prompt, isl, setting);
-    let own = f64::from(isl).min(chunk);
     let prefill_bound = f64::from(n) * f64::from(isl) / steps > chunk;
-    let s = if !prefill_bound {
-        let prompt_seen = others * f64::from(isl) / steps;
-        let decode_seen = whole(1.0 + others * f64::from(osl - 1) / steps).max(1);
-        let decode_beside = whole(others * f64::from(osl - 1) / steps);
-        let (mixed_share, mixed_prompt) = if prompt_seen > 0.0 {
-            let q = chunk.min(own.max(prompt_seen));
-            ((prompt_seen / q).min(1.0), q)
-        } else {
-            (0.0, 0.0)
-        };
-        let t_decode = t(decode_seen, 0.0);
-        let t_mixed = if mixed_share > 0.0 {
-            t(decode_seen, mixed_prompt)
-        } else {
-            t_decode
-        };
-        let itl = mixed_share * t_mixed + (1.0 - mixed_share) * t_decode + e;
-        let q_own = chunk.min(own + prompt_seen);
-        let t_prefill = t(decode_beside, q_own);
-        let prefill = f64::from(k) * (t_prefill + e);
-        // the wait before its first prefill step: the rest of the step in flight,
-        // a step picked by when it arrives (so long steps weigh more, as a
-        // renewal process's residual life: E[T²] / 2 E[T]), and the prompt work
-        // queued ahead for the prefill budget; an M/G/1 queue's
-        // Pollaczek–Khinchine wait, residual / (1 − ρ), ρ the share of time the
-        // budget is busy with the others' prompts (each takes `isl / q_own` of
-        // its prefill steps)
-        let residual = if n > 1 {
-            let sq = |x: f64| (x + e) * (x + e);
-            (mixed_share * sq(t_mixed) + (1.0 - mixed_share) * sq(t_decode)) / (2.0 * itl)
-        } else {
-            0.0
-        };
-        let work =
-            f64::from(k) * (t_prefill + e) * (f64::from(isl) / f64::from(k) / q_own).min(1.0);
-        let steady = |wait: f64| {
-            let ttft = wait + prefill;
-            let e2e = ttft + f64::from(osl - 1) * itl;
-            (ttft, e2e, f64::from(n) / e2e.max(f64::MIN_POSITIVE))
-        };
-        // λ and the wait depend on each other: a fixed point, from no wait
-        let (mut wait, mut rho) = (0.0, 0.0);
-        for _ in 0..32 {
-            let (_, _, req_s) = steady(wait);
-            rho = (req_s * others / f64::from(n) * work).min(RHO_MAX);
-            let next = residual / (1.0 - rho);
-            let done = (next - wait).abs() <= 1e-9 * next.max(1e-12);
-            wait = next;
-            if done {
-                break;
-            }
-        }
-        let (ttft_run, e2e_run, req_s) = steady(wait);
-        Partial {
-            decode_seen,
-            decode_beside,
-            prompt_seen,
-            mixed_share,
-            mixed_prompt,
-            t_decode,
-            t_mixed,
-            t_prefill,
-            itl,
-            ttft_run,
-            e2e_run,
-            req_s,
-            wait,
-            rho,
-        }
+    let l = Loop {
+        t: &t,
+        n,
+        isl,
+        osl,
+        k,
+        steps,
+        chunk,
+        e,
+    };
+    let s = if prefill_bound {
+        budget_bound(&l)
     } else {
-        // every step a full chunk: `chunk / isl` requests join per step
-        let per_step = chunk / f64::from(isl);
-        let decode = whole(per_step * f64::from(osl - 1));
-        let t_mixed = t(decode, chunk);
-        let itl = t_mixed + e;
-        // the budget is always busy: a new prompt waits for the step in flight
-        let ttft_run = itl / 2.0 + f64::from(k) * itl;
-        Partial {
-            decode_seen: decode.max(1),
-            decode_beside: decode,
-            prompt_seen: chunk,
-            mixed_share: 1.0,
-            mixed_prompt: chunk,
-            t_decode: t(decode.max(1), 0.0),
-            t_mixed,
-            t_prefill: t_mixed,
-            itl,
-            ttft_run,
-            e2e_run: ttft_run + f64::from(osl - 1) * itl,
-            req_s: per_step / itl.max(f64::MIN_POSITIVE),
-            wait: itl / 2.0,
-            rho: 1.0,
-        }
+        budget_free(&l)
     };
     // Little's law over the whole loop: c requests finishing req_s per second
     let (e2e, queue) = queued(c, n, prefill_bound, s.req_s, s.e2e_run);
@@ -430,6 +350,140 @@ fn run_with(
         limit,
     };
     Some((out, step))
+}
+
+/// What the steady state's two regimes read: a step's time `t(decode, prompt)`,
+/// the running requests, their lengths, a prompt's prefill steps `k` and the
+/// steps a request takes, the prefill budget per step and the engine's time.
+struct Loop<'a> {
+    t: &'a dyn Fn(u32, f64) -> f64,
+    n: u32,
+    isl: u32,
+    osl: u32,
+    k: u32,
+    steps: f64,
+    chunk: f64,
+    e: f64,
+}
+
+/// The steady state while the prefill budget has room: each step decodes the
+/// running requests and prefills what prompt work has arrived.
+fn budget_free(l: &Loop) -> Partial {
+    let Loop {
+        t,
+        n,
+        isl,
+        osl,
+        k,
+        steps,
+        chunk,
+        e,
+    } = *l;
+    let others = f64::from(n - 1);
+    let own = f64::from(isl).min(chunk);
+    let prompt_seen = others * f64::from(isl) / steps;
+    let decode_seen = whole(1.0 + others * f64::from(osl - 1) / steps).max(1);
+    let decode_beside = whole(others * f64::from(osl - 1) / steps);
+    let (mixed_share, mixed_prompt) = if prompt_seen > 0.0 {
+        let q = chunk.min(own.max(prompt_seen));
+        ((prompt_seen / q).min(1.0), q)
+    } else {
+        (0.0, 0.0)
+    };
+    let t_decode = t(decode_seen, 0.0);
+    let t_mixed = if mixed_share > 0.0 {
+        t(decode_seen, mixed_prompt)
+    } else {
+        t_decode
+    };
+    let itl = mixed_share * t_mixed + (1.0 - mixed_share) * t_decode + e;
+    let q_own = chunk.min(own + prompt_seen);
+    let t_prefill = t(decode_beside, q_own);
+    let prefill = f64::from(k) * (t_prefill + e);
+    // the wait before its first prefill step: the rest of the step in flight,
+    // a step picked by when it arrives (so long steps weigh more, as a
+    // renewal process's residual life: E[T²] / 2 E[T]), and the prompt work
+    // queued ahead for the prefill budget; an M/G/1 queue's
+    // Pollaczek–Khinchine wait, residual / (1 − ρ), ρ the share of time the
+    // budget is busy with the others' prompts (each takes `isl / q_own` of
+    // its prefill steps)
+    let residual = if n > 1 {
+        let sq = |x: f64| (x + e) * (x + e);
+        (mixed_share * sq(t_mixed) + (1.0 - mixed_share) * sq(t_decode)) / (2.0 * itl)
+    } else {
+        0.0
+    };
+    let work = f64::from(k) * (t_prefill + e) * (f64::from(isl) / f64::from(k) / q_own).min(1.0);
+    let steady = |wait: f64| {
+        let ttft = wait + prefill;
+        let e2e = ttft + f64::from(osl - 1) * itl;
+        (ttft, e2e, f64::from(n) / e2e.max(f64::MIN_POSITIVE))
+    };
+    // λ and the wait depend on each other: a fixed point, from no wait
+    let (mut wait, mut rho) = (0.0, 0.0);
+    for _ in 0..32 {
+        let (_, _, req_s) = steady(wait);
+        rho = (req_s * others / f64::from(n) * work).min(RHO_MAX);
+        let next = residual / (1.0 - rho);
+        let done = (next - wait).abs() <= 1e-9 * next.max(1e-12);
+        wait = next;
+        if done {
+            break;
+        }
+    }
+    let (ttft_run, e2e_run, req_s) = steady(wait);
+    Partial {
+        decode_seen,
+        decode_beside,
+        prompt_seen,
+        mixed_share,
+        mixed_prompt,
+        t_decode,
+        t_mixed,
+        t_prefill,
+        itl,
+        ttft_run,
+        e2e_run,
+        req_s,
+        wait,
+        rho,
+    }
+}
+
+/// The steady state when the prefill budget is the bound: every step a full chunk.
+fn budget_bound(l: &Loop) -> Partial {
+    let Loop {
+        t,
+        isl,
+        osl,
+        k,
+        chunk,
+        e,
+        ..
+    } = *l;
+    // `chunk / isl` requests join per step
+    let per_step = chunk / f64::from(isl);
+    let decode = whole(per_step * f64::from(osl - 1));
+    let t_mixed = t(decode, chunk);
+    let itl = t_mixed + e;
+    // the budget is always busy: a new prompt waits for the step in flight
+    let ttft_run = itl / 2.0 + f64::from(k) * itl;
+    Partial {
+        decode_seen: decode.max(1),
+        decode_beside: decode,
+        prompt_seen: chunk,
+        mixed_share: 1.0,
+        mixed_prompt: chunk,
+        t_decode: t(decode.max(1), 0.0),
+        t_mixed,
+        t_prefill: t_mixed,
+        itl,
+        ttft_run,
+        e2e_run: ttft_run + f64::from(osl - 1) * itl,
+        req_s: per_step / itl.max(f64::MIN_POSITIVE),
+        wait: itl / 2.0,
+        rho: 1.0,
+    }
 }
 
 /// End to end and the queue's part of it for `c` requests in the loop, `n`
