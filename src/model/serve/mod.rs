@@ -284,7 +284,6 @@ fn run_with(
     let e = r.engine_s.max(0.0);
     let k = isl.div_ceil(r.chunk.max(1));
     let steps = f64::from(k) + f64::from(osl - 1);
-    let others = f64::from(n - 1);
     let t = |decode: u32, prompt: f64| step::wall(&r.llm, decode, ctx, prompt, isl, setting);
     let prefill_bound = f64::from(n) * f64::from(isl) / steps > chunk;
     let l = Loop {
