@@ -421,6 +421,9 @@ export const param = (query, key) => new URLSearchParams(query).get(key);
  * delivered at a frame: after two frames, both have run.
  */
 export async function frames(page, n = 2) {
+  // a Locator's evaluate would hand the element to the function as `n` (and
+  // wait forever): always the page's
+  if (typeof page.page === 'function') page = page.page();
   await page.evaluate(
     (n) =>
       new Promise((resolve) => {

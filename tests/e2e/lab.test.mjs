@@ -228,7 +228,7 @@ test('a full small run completes, verifies, and round-trips through export, impo
   const row4 = page.locator('.lab-table[data-op=mul][data-dt=f32] tr[data-repeat="4"]');
   // the message reads as after the last import, so wait for the table instead
   await page.setInputFiles('#lab-import', noisyFile);
-  await pollUntil(row4, () => row4.locator('td').nth(0).innerText(), (t) => t.endsWith('±30 % (noisy)'));
+  await pollUntil(page, () => row4.locator('td').nth(0).innerText(), (t) => t.endsWith('±30 % (noisy)'));
   assert.match(await page.locator('#lab-message').innerText(), /Imported 56 measurements/);
   assert.equal(await row4.getAttribute('data-noisy'), '1');
   const fused4 = row4.locator('td').nth(0);
@@ -252,7 +252,7 @@ test('a full small run completes, verifies, and round-trips through export, impo
   const original = path.join(SHOTS, 'run-original.json');
   fs.writeFileSync(original, a.text);
   await page.setInputFiles('#lab-import', original);
-  await pollUntil(row4, () => row4.locator('td').nth(0).innerText(), (t) => !t.endsWith('±30 % (noisy)'));
+  await pollUntil(page, () => row4.locator('td').nth(0).innerText(), (t) => !t.endsWith('±30 % (noisy)'));
   assert.equal((await exportText(page, 'lab-export-json')).text, a.text, 'the real run back');
 
   // "Use my GPU" loads the measured ceilings into the explorer
