@@ -36,6 +36,19 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// The context of a separately built app (`ui/apps/`), which draws what its
+    /// own `state` holds, always on screen.
+    pub fn of_app(state: RwSignal<State>, dark: RwSignal<bool>, knobs: Knobs) -> Ctx {
+        Ctx {
+            state,
+            view: Memo::new(move |_| state.get()),
+            on_screen: Signal::derive(|| true),
+            report: Memo::new(move |_| state.with(State::report)),
+            dark,
+            knobs,
+        }
+    }
+
     /// A value of the live path: computed from the shared `state` on every change,
     /// whether the widget is on screen or not. For readouts (`data-metric`) and
     /// anything else a reader may ask for at any time.

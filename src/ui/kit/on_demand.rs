@@ -127,3 +127,24 @@ pub fn when_on_screen(
     });
     (stage, module)
 }
+
+/// Once the module runs, the state the page draws (`ctx.view`, held while the
+/// widget is off-screen) goes to its `set_view` as a URL query, now and on every
+/// change.
+pub fn send_view(
+    ctx: super::ctx::Ctx,
+    stage: RwSignal<Stage>,
+    module: StoredValue<Option<JsValue>, LocalStorage>,
+) {
+    Effect::new(move |_| {
+        let view = ctx.view.with(crate::state::url::encode);
+        if stage.get() != Stage::Ready {
+            return;
+        }
+        module.with_value(|m| {
+            if let Some(m) = m {
+                let _ = call(m, "set_view", &[view.into()]);
+            }
+        });
+    });
+}

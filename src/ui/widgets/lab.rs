@@ -52,18 +52,7 @@ fn mount(module: &JsValue, el: web_sys::HtmlElement, ctx: Ctx) -> Result<(), Str
 pub fn LabHost(ctx: Ctx) -> impl IntoView {
     let host = NodeRef::<leptos::html::Div>::new();
     let (stage, module) = on_demand::when_on_screen(ctx, host, JS, WASM, mount);
-    // the drawn state (held while the widget is off-screen), once the module runs
-    Effect::new(move |_| {
-        let view = ctx.view.with(url::encode);
-        if stage.get() != on_demand::Stage::Ready {
-            return;
-        }
-        module.with_value(|m| {
-            if let Some(m) = m {
-                let _ = call(m, "set_view", &[view.into()]);
-            }
-        });
-    });
+    on_demand::send_view(ctx, stage, module);
     let stand_in = move || {
         let (state, message) = stage.with(|s| s.stand_in("The GPU lab"))?;
         Some(view! {

@@ -51,18 +51,7 @@ pub fn MoreHost(ctx: Ctx, id: &'static str, what: &'static str) -> impl IntoView
         _ => |m, el, ctx| mount_id("shapes", m, el, ctx),
     };
     let (stage, module) = on_demand::when_on_screen(ctx, host, JS, WASM, mount);
-    // the drawn state (held while the widget is off-screen), once the module runs
-    Effect::new(move |_| {
-        let view = ctx.view.with(url::encode);
-        if stage.get() != on_demand::Stage::Ready {
-            return;
-        }
-        module.with_value(|m| {
-            if let Some(m) = m {
-                let _ = call(m, "set_view", &[view.into()]);
-            }
-        });
-    });
+    on_demand::send_view(ctx, stage, module);
     let stand_in = move || {
         let (state, message) = stage.with(|s| s.stand_in(what))?;
         Some(view! {

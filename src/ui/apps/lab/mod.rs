@@ -99,18 +99,15 @@ pub fn mount(el: web_sys::HtmlElement, opts: &JsValue) {
     let state = RwSignal::new(url::decode(&get("view").as_string().unwrap_or_default()).0);
     let dark = RwSignal::new(flag("dark"));
     SIGNALS.with(|s| s.set(Some((state, dark))));
-    let ctx = Ctx {
+    let ctx = Ctx::of_app(
         state,
-        view: Memo::new(move |_| state.get()),
-        on_screen: Signal::derive(|| true),
-        report: Memo::new(move |_| state.with(State::report)),
         dark,
-        knobs: Knobs {
+        Knobs {
             lab_small: flag("small"),
             lab_wall_clock: flag("wall"),
             debug_panic: false,
         },
-    };
+    );
     let page = StoredValue::new_local(Page {
         live: get("live").dyn_into().ok(),
         apply: get("apply").dyn_into().ok(),

@@ -13,7 +13,7 @@
 //! state signal here.
 
 use crate::state::page::Knobs;
-use crate::state::{url, State};
+use crate::state::url;
 use crate::ui::kit::Ctx;
 use crate::ui::widgets::{serve::Serve, shapes::Shapes};
 use leptos::prelude::*;
@@ -39,14 +39,7 @@ fn shared(view: &str, dark: bool) -> Ctx {
     }
     let state = RwSignal::new(url::decode(view).0);
     let dark = RwSignal::new(dark);
-    let ctx = Ctx {
-        state,
-        view: Memo::new(move |_| state.get()),
-        on_screen: Signal::derive(|| true),
-        report: Memo::new(move |_| state.with(State::report)),
-        dark,
-        knobs: Knobs::default(),
-    };
+    let ctx = Ctx::of_app(state, dark, Knobs::default());
     SHARED.with(|s| {
         *s.borrow_mut() = Some(Shared {
             ctx,
