@@ -63,7 +63,9 @@ test('default: Llama-3-8B decoding one sequence eagerly on the A100 is paced by 
     const m = {};
     for (const k of ['speedup_flops2', 'speedup_bw2', 'speedup_overhead_half']) m[`llm_${k}`] = await metric(page, `llm_${k}`);
     assert.deepEqual(limitRegime(m, 'llm_'), ['overhead'], JSON.stringify(m));
-    assert.ok(m.llm_speedup_overhead_half > 1.5, JSON.stringify(m));
+    // on the achievable roofs (the widget's default) the kernels take longer
+    // than on the datasheet's, so the CPU's share is smaller; still the most
+    assert.ok(m.llm_speedup_overhead_half > 1.4, JSON.stringify(m));
     const ratio = await metric(page, 'llm_double_batch_ratio');
     assert.ok(ratio < 1.1, `doubling the batch: ${ratio}`);
     const wb = await metric(page, 'llm_weight_bytes');
@@ -119,7 +121,9 @@ test('the controls change the readouts, the sentences and the URL', async (t) =>
     await page.locator(W).scrollIntoViewIfNeeded();
     const s0 = await metric(page, 'llm_step_s');
     await page.selectOption('#llm_wdtype', 'int4');
-    await waitMetric(page, 'llm_step_s', '<', 0.5 * s0);
+    // int4 streams a quarter of the bytes at torchao's measured share of the
+    // bandwidth (the GEMM model's int4 fraction): ~1.9× here, not 4×
+    await waitMetric(page, 'llm_step_s', '<', 0.6 * s0);
     assert.equal(param(await search(page), 'llm_wdtype'), 'int4');
     await page.selectOption('#llm_phase', 'prefill');
     await waitMetric(page, 'llm_regime', '===', 'compute');
@@ -157,20 +161,21 @@ test('long context: the KV cache dominates and then stops fitting', async (t) =>
     await page.locator(W).scrollIntoViewIfNeeded();
     assert.equal(await metric(page, 'llm_fits'), 0);
     const fit = page.locator('#llm-fit');
-    assert.match(await readText(fit), /^Does not fit, by [\d.]+ [TG]B: weights .* = [\d,.]+ GB exceed the 80 GB on NVIDIA H100 SXM\. The figures above are hypothetical; it would fit with any one of: a context of at most \d+ tokens; a batch of at most \d+ sequences\.$/);
+    assert.match(await readText(fit), /^Does not fit, by [\d.]+ [TG]B: weights .* \+ the reserve [\d.]+ GB = [\d,.]+ GB exceed the 80 GB on NVIDIA H100 SXM \(the KV cache may fill 90\.0 % of what the weights leave, [\d.]+ GB is kept for activations and CUDA graphs\)\. The figures above are hypothetical; it would fit with any one of: a context of at most \d+ tokens; a batch of at most \d+ sequences\.$/);
     assert.equal(await page.locator(`${W} .llm-memory.notice`).count(), 1);
     await page.locator(W).screenshot({ path: path.join(SHOTS, 'no-fit.png') });
   });
 });
 
 test('feasibility: the largest batch that fits, a critical batch out of reach, hypothetical figures and what makes them fit', async (t) => {
-  // Llama-3-8B at 4 k on an H100: 107 sequences fit (90 % of what the weights leave), the critical batch (295) is out of reach
+  // Llama-3-8B at 4 k on an H100: 107 sequences fit (90 % of what the weights leave), the critical batch (269 on the
+  // achievable roofs, 787 TFLOP/s over 2.92 TB/s; 295 on the datasheet's) is out of reach
   await h.withPage(t, '?hw=h100-sxm', async (page) => {
     await page.locator(W).scrollIntoViewIfNeeded();
     const max = await metric(page, 'llm_max_batch');
     assert.equal(max, 107);
     assert.equal(await metric(page, 'llm_critical_reachable'), 0);
-    assert.ok(Math.abs((await metric(page, 'llm_critical_batch')) - 295) < 1);
+    assert.ok(Math.abs((await metric(page, 'llm_critical_batch')) - 269.35) < 1);
     const all = await text(page);
     assert.match(all, /only 107 sequences fit in the 80 GB of the NVIDIA H100 SXM: the weight matmuls never get there, and no batch that fits puts any kernel of a layer on the compute roof/);
     assert.equal(await page.locator(`${W} .llm-hypothetical`).count(), 0, 'a state that fits is not hypothetical');
@@ -235,7 +240,7 @@ test('the GPU picker in the llm and dit widgets is the one shared preset, also i
     await page.selectOption('#llm-hw', 'h100-sxm');
     assert.equal(await pollUntil(page, () => inputValue(page, 'hw'), (v) => v === 'h100-sxm'), 'h100-sxm');
     assert.equal(await inputValue(page, 'dit-hw'), 'h100-sxm');
-    assert.ok(Math.abs((await metric(page, 'llm_critical_batch')) - 295) < 1);
+    assert.ok(Math.abs((await metric(page, 'llm_critical_batch')) - 269.35) < 1);
     await pollUntil(page, () => search(page), (q) => param(q, 'hw') === 'h100-sxm');
     // and the explorer's moves them
     await page.selectOption('#hw', 'h200');
@@ -310,7 +315,7 @@ test('dit: compare GPUs, the current settings on every preset, sortable', async 
 });
 
 test('a link reopens the state; bad llm_* values give a notice and the default', async (t) => {
-  const q = '?llm_model=mixtral-8x7b&llm_phase=prefill&llm_batch=4&llm_context=2048&llm_wdtype=fp8&llm_kvdtype=fp8&llm_graphs=1&llm_flash=0';
+  const q = '?hw=h100-sxm&llm_model=mixtral-8x7b&llm_phase=prefill&llm_batch=4&llm_context=2048&llm_wdtype=fp8&llm_kvdtype=fp8&llm_graphs=1&llm_flash=0';
   await h.withPage(t, q, async (page) => {
     assert.equal(await page.locator('#url-notices li').count(), 0);
     assert.equal(await inputValue(page, 'llm_model'), 'mixtral-8x7b');

@@ -232,7 +232,9 @@ test('dit: sequence parallel on a 17 k-token video; Ulysses or ring, and PCIe tu
     await drawn(page, '#dit-scaling');
     await page.selectOption('#dit_link', 'pcie4');
     await waitMetric(page, 'dit_regime', '===', 'communication');
-    assert.equal(await metric(page, 'dit_sp_stops_paying'), 1);
+    // on the achievable roofs (the widget's default) attention takes long enough
+    // that the first doubling over PCIe still pays (> 1.1×); the second does not
+    assert.equal(await metric(page, 'dit_sp_stops_paying'), 2);
     assert.match(await readText(page.locator('#dit')), /waiting on the other GPUs outweighs attention from 2 GPUs on/);
     assert.equal(param(await search(page), 'dit_link'), 'pcie4');
     await page.locator('#dit').screenshot({ path: path.join(SHOTS, 'dit-sp4-pcie.png') });

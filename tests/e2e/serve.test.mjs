@@ -43,7 +43,9 @@ test('default: every readout holds its value; one request in flight is the llm d
     await showMore(page, W);
     assert.equal(await metric(page, 'serve_itl_s'), await metric(page, 'llm_step_s'));
     assert.equal(await metric(page, 'serve_queue_share'), 0);
-    assert.equal(await metric(page, 'serve_batch'), 1);
+    // tokens/s × ITL: one sequence, decoding all but its prefill's share of the loop
+    const batch = await metric(page, 'serve_batch');
+    assert.ok(batch <= 1 && batch > 0.99, `${batch}`);
   });
 });
 

@@ -168,15 +168,13 @@ pub fn compare_row(s: &State, on: &Setting) -> Result<Row, String> {
 pub const SPEC: Spec = Spec {
     id: "llm",
     title: "LLM inference: decode and prefill",
-    // 4456 px at 720 px wide by default (eager: the layer's kernel list folded;
+    // 3679 px at 720 px wide by default (eager: the layer's kernel list folded;
     // the GPU picker, the fit and parallel readouts, the scaling chart, the
-    // closed "compare GPUs" and tensor-parallel rows);
-    // the custom shape adds three rows of sliders and the hypothetical note
-    // (4814), a compiled step opens its kernel list (4902), Llama-3-70B on
-    // 8 × 2 GPUs adds the parallel sentences and the link's roof (5271; 5396
-    // with the link's bandwidth and latency boxes); tests/e2e/llm.test.mjs
-    // measures them
-    embed_height: 5470,
+    // closed "compare GPUs" and tensor-parallel rows; in an embed the measured
+    // rows and the kernel list behind folds); the custom shape, a compiled step
+    // and Llama-3-70B on 8 × 2 GPUs add up to ~940 px (tests/e2e/llm.test.mjs
+    // measures them)
+    embed_height: 4800,
     gate: true,
     inside: None,
     params: PARAMS,

@@ -118,14 +118,15 @@ impl RooflineData {
 }
 
 impl Plot for RooflineData {
-    // Taller on phones so nine decades of FLOP/s stay legible.
-    /// Taller than wide on narrow screens (the phone's pinned chart is drawn
-    /// narrower to fit its panel, down to 200 px tall); on wide ones at most
-    /// 440 px, so the explorer's chart, its answer and the batch slider share
-    /// the first screen of a 1280 × 900 window.
+    /// On narrow screens half as tall as wide (at least 160 px): a phone's
+    /// pinned panel holds the answer, the whole chart, its exports and legend
+    /// within 40 % of the screen, and the chart keeps the full width its
+    /// ceiling labels need; on wide ones at most 440 px, so the explorer's
+    /// chart, its answer and the batch slider share the first screen of a
+    /// 1280 × 900 window.
     fn height(&self, w: f64) -> f64 {
         if w < 560.0 {
-            (w * 0.9).clamp(200.0, 520.0)
+            (w * 0.5).clamp(160.0, 520.0)
         } else {
             (w * 0.62).clamp(260.0, 440.0)
         }
