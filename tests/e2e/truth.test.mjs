@@ -290,7 +290,7 @@ test('8: the link sliders are disabled with the reason on one GPU, enabled on tw
         const ids = (el.getAttribute('aria-describedby') || '').split(/\s+/).filter(Boolean);
         return ids.map((i) => document.getElementById(i)?.textContent || '').join(' ');
       });
-      assert.match(why, /one GPU|single GPU/, `${id}: the reason (${why})`);
+      assert.match(why, /one GPU|single GPU/i, `${id}: the reason (${why})`);
     }
     await page.selectOption('#llm_tp', '2');
     assert.equal(await pollUntil(page, () => page.locator('#llm_link_bw-slider').isDisabled(), (d) => d === false), false);
