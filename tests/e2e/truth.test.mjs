@@ -328,7 +328,9 @@ test('9: the scaling chart keeps its "stops paying" label off the data line at 3
     const canvas = page.locator('#dit-scaling');
     await show(canvas);
     await pollUntil(page, () => canvas.getAttribute('data-frame'), (f) => Number(f) >= 1);
-    const geo = await pollUntil(page, async () => JSON.parse((await canvas.getAttribute('data-geometry')) || 'null'), (g) => g && g.labels.length > 0);
+    // the chart's geometry is on its point layer (the canvas's sibling)
+    const layer = page.locator('.plot:has(#dit-scaling) .marks');
+    const geo = await pollUntil(page, async () => JSON.parse((await layer.getAttribute('data-geometry')) || 'null'), (g) => g && g.labels.length > 0);
     const label = geo.labels.find((l) => /stops/.test(l.name));
     assert.ok(label, JSON.stringify(geo.labels));
     // the total line runs through the marked points
@@ -353,11 +355,16 @@ test('9: the scaling chart keeps its "stops paying" label off the data line at 3
 test('9: the llm embed folds its secondary tables at 390 px', async (t) => {
   await h.withPage(t, '?embed=llm', async (page) => {
     await page.waitForSelector('#llm');
-    const height = await page.evaluate(() => document.documentElement.scrollHeight);
-    assert.ok(height < 3500, `the llm embed is ${height} px tall at 390 px`);
+    await page.waitForSelector('#llm details.llm-measured-fold');
     // the secondary tables are behind closed disclosures
     const open = await page.evaluate(() => [...document.querySelectorAll('#llm table')].filter((t) => t.getClientRects().length > 0 && !t.closest('details:not([open])')).map((t) => t.className));
     assert.ok(open.length <= 1, `tables shown unfolded: ${open.join(', ')}`);
+    // and folding them keeps the embed shorter by at least the measured rows' tables
+    const folded = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.evaluate(() => document.querySelectorAll('#llm details').forEach((d) => { d.open = true; }));
+    await settle(page);
+    const unfolded = await page.evaluate(() => document.documentElement.scrollHeight);
+    assert.ok(unfolded - folded > 500, `folded ${folded} px, unfolded ${unfolded} px at 390 px`);
   }, { viewport: { width: 390, height: 844 } });
 });
 
