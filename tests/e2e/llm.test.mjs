@@ -73,8 +73,9 @@ test('default: Llama-3-8B decoding one sequence eagerly on the A100 is paced by 
     const step = await metric(page, 'llm_step_s');
     assert.ok(step > 2 * (wb / 1.555e12), `eager step ${step} is far above the weights' time`);
     assert.ok(Math.abs((await metric(page, 'llm_tokens_per_s')) - 1 / step) < 1e-6 / step);
-    // A100 bf16 ridge 312/1.555 ≈ 200.6
-    assert.ok(Math.abs((await metric(page, 'llm_critical_batch')) - 200.6) < 0.5);
+    // the A100's bf16 ridge on its achievable roofs (the widget's default), not
+    // the datasheet's 312 / 1.555 ≈ 200.6
+    assert.ok(Math.abs((await metric(page, 'llm_critical_batch')) - 178.35) < 0.5);
     assert.equal(await metric(page, 'llm_fits'), 1);
     // 4097 tokens · 128 KiB
     assert.equal(await metric(page, 'llm_kv_bytes'), 4097 * 131072);
