@@ -109,8 +109,11 @@ test('default: Llama-3-8B decoding one sequence eagerly on the A100 is paced by 
     assert.equal(await metric(page, 'llm_regime'), 'memory');
     const wb = await metric(page, 'llm_weight_bytes');
     const step = await metric(page, 'llm_step_s');
-    // (the step reads one embedding row, not the table, and the KV cache besides)
-    assert.ok(Math.abs(step / (wb / 1.555e12) - 1) < 0.1, `step ${step}`);
+    // the weights streamed once: never faster than at the datasheet's 1.555 TB/s,
+    // and on the achievable roofs (the widget's default) at about three quarters
+    // of it (the step reads one embedding row, not the table, and the KV cache besides)
+    const r = step / (wb / 1.555e12);
+    assert.ok(r >= 1 && r < 1.5, `step ${step}: ${r.toFixed(3)}× the weights at the datasheet bandwidth`);
     const all = await text(page);
     assert.match(all, /the essay's quick test would blame overhead, but here it misleads: the weights, most of its bytes, are read once for the whole batch, so the step is memory-bandwidth-bound/);
     assert.match(all, /fp8 weights would make the step [\d.]+× faster|fp8 weights would change/);
