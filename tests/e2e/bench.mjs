@@ -507,7 +507,7 @@ async function main() {
 
   // the start
   const startMid = starts.length ? [...starts].sort((a, b) => a.tbt - b.tbt)[(starts.length - 1) >> 1] : null;
-  const ON_DEMAND = /^(brrr-trace-worker|brrr-trace-ui|brrr-lab-ui|trace-worker\.js)/;
+  const ON_DEMAND = /^(brrr-trace-worker|brrr-trace-ui|brrr-lab-ui|brrr-more-ui|trace-worker\.js)/;
   if (starts.length) {
     console.log(`\nThe start at 4x CPU, 412 x 823, served gzipped: ${starts.length} loads`);
     console.log(
@@ -537,7 +537,7 @@ async function main() {
   const onDemand = gzipSizes(ROOT).filter((s) => ON_DEMAND.test(s.file));
   const sizes = gzipSizes(ROOT).filter((s) => !ON_DEMAND.test(s.file));
   const kb = (b) => (b / 1024).toFixed(1);
-  console.log(`\nOn demand (the trace widget's worker and UI, the lab's UI): ${onDemand.map((s) => `${s.file} ${kb(s.gz)} KB`).join(', ')}`);
+  console.log(`\nOn demand (the trace widget's worker and UI, the lab's UI, the serve and shapes widgets): ${onDemand.map((s) => `${s.file} ${kb(s.gz)} KB`).join(', ')}`);
   console.log(`\nTransfer size of dist/ at the first visit (gzip -9)`);
   const totalRaw = sizes.reduce((a, s) => a + s.raw, 0);
   const totalGz = sizes.reduce((a, s) => a + s.gz, 0);
