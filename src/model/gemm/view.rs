@@ -231,8 +231,10 @@ fn pad(g: &Gemm, dtype: Dtype, m: &Machine, h: &Hw, before: f64) -> Option<Pad> 
     })
 }
 
+/// A share as the readouts write it (one decimal), so a sentence never rounds
+/// a readout beside it away ("100 %" beside a wave efficiency of 99.8 %).
 fn pct(x: f64) -> String {
-    format!("{:.0} %", x * 100.0)
+    units::percent(x)
 }
 
 /// The sentences: which path runs and why, how the tiles fill the SMs, what
@@ -350,6 +352,23 @@ mod tests {
         assert_eq!((pad.n, pad.k), (50304, 768));
         assert!(pad.speedup > 3.0, "{pad:?}");
         assert!(b.pad.is_none());
+    }
+
+    /// A sentence writes a share as its readout does: 4096³ on an A100 fills
+    /// its waves to 99.8 %, which a rounded "100 %" would contradict.
+    #[test]
+    fn the_sentences_write_shares_as_the_readouts() {
+        let a100 = preset("a100-40gb").unwrap_or(&PRESETS[0]);
+        let x = view(4096, 4096, 4096, Dtype::Bf16, a100).unwrap();
+        let wave = units::percent(x.tiling.wave_efficiency);
+        assert_ne!(wave, "100.0 %");
+        assert!(
+            x.why
+                .iter()
+                .any(|s| s.contains(&format!("the waves are {wave} full"))),
+            "{:?}",
+            x.why
+        );
     }
 
     #[test]
