@@ -410,6 +410,13 @@ async function main() {
     chromium = h.browser.version();
     // 1. Input -> redraw, four sweeps on one page.
     const page = await h.open('', { label: 'bench sliders', viewport: { width: 1440, height: 900 } });
+    // the widgets loaded on demand (serve, shapes) have their sliders only once
+    // their module has mounted: show each, wait for it, then come back to the top
+    for (const id of ['shapes', 'serve']) {
+      await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+      await page.waitForSelector(`#${id} .more-app > *`, { timeout: 60_000 }).catch(() => failures.push(`#${id}: its module did not mount`));
+    }
+    await page.evaluate(() => window.scrollTo(0, 0));
     // every slider on the page, in page order, with the widget it is in
     const present = (
       await page.evaluate(() =>
