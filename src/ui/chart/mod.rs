@@ -401,3 +401,13 @@ pub fn linear<'a, 'b>(
         .map_err(|e| e.to_string())?;
     Ok(chart)
 }
+
+/// The height of a chart of two stacked panels (the llm batch sweep, the serving
+/// curves): taller than wide on phones, a short band on wide screens.
+pub fn two_panel_height(w: f64) -> f64 {
+    if w < 560.0 {
+        (w * 1.3).clamp(380.0, 560.0)
+    } else {
+        (w * 0.42).clamp(260.0, 360.0)
+    }
+}

@@ -170,11 +170,7 @@ fn decades(vals: impl Iterator<Item = f64>) -> (f64, f64) {
 
 impl Plot for Curves {
     fn height(&self, w: f64) -> f64 {
-        if w < 560.0 {
-            (w * 1.3).clamp(380.0, 560.0)
-        } else {
-            (w * 0.42).clamp(260.0, 360.0)
-        }
+        crate::ui::chart::two_panel_height(w)
     }
     plot_with!(marks render);
     fn csv(&self) -> String {
