@@ -155,6 +155,11 @@ impl State {
     }
 
     pub fn report(&self) -> Report {
-        model::analyse(&self.setting.shape, &self.machine())
+        State::report_of(&self.setting)
+    }
+
+    /// The explorer's report for `setting` (all [`State::report`] reads).
+    pub fn report_of(setting: &Setting) -> Report {
+        model::analyse(&setting.shape, &setting.machine())
     }
 }

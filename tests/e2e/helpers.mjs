@@ -391,10 +391,17 @@ export async function readText(locator) {
   return locator.innerText();
 }
 
-/** Scroll `locator` into view and wait two frames: it is rendered and its widget knows it is on screen. */
+/**
+ * Scroll `locator` into view until its widget knows it is on screen (its
+ * section has lost the `away` class the page sets off-screen, which lets CSS
+ * skip its rendering) and two more frames have been drawn: it is rendered.
+ */
 export async function show(locator) {
   await locator.scrollIntoViewIfNeeded();
-  await settle(locator.page());
+  const page = locator.page();
+  const el = await locator.elementHandle();
+  await page.waitForFunction((e) => !e.closest('section.widget')?.classList.contains('away'), el, { timeout: READY_TIMEOUT_MS });
+  await settle(page);
 }
 
 /**

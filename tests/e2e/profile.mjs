@@ -3,6 +3,7 @@
 //
 //   node tests/e2e/profile.mjs [--slider bw] [--rate 4] [--mode jump|small] [--inputs 100]
 //                              [--url '?embed=...'] [--top 40]
+//                              [--show '#serve'] (a widget whose module loads on demand)
 //   node tests/e2e/profile.mjs --mount [--rate 4] [--url ...] [--top 12]
 //
 // A slider: moves it N times (one input per animation frame, as a drag does)
@@ -24,7 +25,7 @@
 // (both paths are git-ignored). Trace-event times are wall time under the
 // throttle: divide by --rate for the unthrottled cost.
 
-import { createHarness } from './helpers.mjs';
+import { createHarness, showMore } from './helpers.mjs';
 import { startTrace, mainThread, tasks, selfByEvent, measures, cpuProfile, hottest, byKind, blocking } from './trace-read.mjs';
 
 const argv = process.argv.slice(2);
@@ -39,6 +40,8 @@ const MODE = opt('--mode', 'jump');
 const INPUTS = Number(opt('--inputs', '100')) | 0;
 const URL_Q = opt('--url', '');
 const TOP = Number(opt('--top', MOUNT ? '12' : '40')) | 0;
+// a widget whose module loads on demand (serve, shapes): shown and awaited first
+const SHOW = opt('--show', '');
 
 const ms = (us, d = 1) => (us / 1000).toFixed(d);
 const sorted = (m) => [...m].sort((a, b) => b[1] - a[1]);
@@ -93,6 +96,7 @@ function printKinds(profile, per, from, to) {
 async function profileSlider(h) {
   const page = await h.open(URL_Q, { label: 'profile', viewport: { width: 1440, height: 900 } });
   const cdp = await page.context().newCDPSession(page);
+  if (SHOW) await showMore(page, SHOW);
   await page.evaluate((id) => document.getElementById(`${id}-slider`)?.scrollIntoView({ block: 'center' }), SLIDER);
   // widgets scrolled past load their modules (the trace widget analyses its example)
   await page.evaluate(quiet);

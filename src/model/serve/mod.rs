@@ -41,6 +41,7 @@
 //! preemption.
 
 pub mod measured;
+pub mod memo;
 pub mod step;
 pub mod view;
 
@@ -238,7 +239,9 @@ fn whole(x: f64) -> u32 {
 /// The steady state of `r` on `setting` ([`Serve`]); `None` when not one sequence
 /// fits in the memory beside the weights.
 pub fn run(r: &ServeRun, setting: &Setting) -> Option<Serve> {
-    run_with(r, setting, Limits::Decide).map(|x| x.0)
+    memo::remembered(r, setting, true, || {
+        run_with(r, setting, Limits::Decide).map(|x| x.0)
+    })
 }
 
 /// [`run`] and the decode step whose limit it reports (the batch one request
@@ -252,7 +255,9 @@ pub fn run_with_step(r: &ServeRun, setting: &Setting) -> Option<(Serve, llm::ste
 /// speedups and `regime` names the largest share (for sweeps that only need the
 /// times).
 pub fn run_plain(r: &ServeRun, setting: &Setting) -> Option<Serve> {
-    run_with(r, setting, Limits::Skip).map(|x| x.0)
+    memo::remembered(r, setting, false, || {
+        run_with(r, setting, Limits::Skip).map(|x| x.0)
+    })
 }
 
 /// Whether [`run_with`] decides the decode step's limit.

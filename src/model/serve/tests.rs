@@ -337,3 +337,41 @@ fn cost_follows_the_throughput() {
     }
     assert_eq!(hardware::preset("mi300x").and_then(price), None);
 }
+
+/// The widget's answer with the runs remembered from other concurrencies and
+/// other states (a slider dragged) is the answer with nothing remembered, bit
+/// for bit; so are `run` and `run_plain` beside a full memory.
+#[test]
+fn remembered_runs_are_the_models() {
+    let h100 = setting("h100-sxm");
+    let a100 = setting("a100-80gb");
+    let mut runs = Vec::new();
+    for c in [1, 7, 16, 300, 4096] {
+        for (isl, chunk) in [(1000, 8192), (20000, 512)] {
+            let mut r = base(c);
+            r.isl = isl;
+            r.chunk = chunk;
+            runs.push((r, h100));
+            r.llm.kvdtype = KvDtype::Bf16;
+            runs.push((r, a100));
+        }
+    }
+    let cold: Vec<_> = runs
+        .iter()
+        .map(|(r, s)| {
+            memo::forget();
+            view::widget(r, s, None, true)
+        })
+        .collect();
+    memo::forget();
+    // warm: every state in turn and then backwards, the memory full of the others'
+    for (i, (r, s)) in runs.iter().enumerate().chain(runs.iter().enumerate().rev()) {
+        assert_eq!(view::widget(r, s, None, true), cold[i], "{r:?}");
+        let plain = run_with(r, s, Limits::Skip).map(|x| x.0);
+        let decided = run_with(r, s, Limits::Decide).map(|x| x.0);
+        assert_eq!((run_plain(r, s), run(r, s)), (plain, decided), "{r:?}");
+    }
+    // the memory stays bounded
+    let kept = memo::len();
+    assert!(kept > 0 && kept <= memo::KEEP, "{kept}");
+}

@@ -3,7 +3,7 @@
 
 use super::super::params::params;
 use super::super::State;
-use super::{NativeOnly, Spec};
+use super::{inputs, NativeOnly, Spec};
 use crate::model::bert::{self, BertView};
 
 params! {
@@ -30,6 +30,7 @@ pub const SPEC: Spec = Spec {
     sliders: NativeOnly::new(sliders),
     model: NativeOnly::new(Some(|s| view(s).profile.wall)),
     on_gpu: None,
+    reads: Some(|s| inputs(s, true, |w, k| k.bert = w.bert)),
 };
 
 #[cfg(test)]

@@ -86,6 +86,7 @@ pub const SPEC: Spec = Spec {
     sliders: NativeOnly::new(sliders),
     model: NativeOnly::new(Some(|s| view(s).1.time)),
     on_gpu: None,
+    reads: None,
 };
 
 #[cfg(test)]

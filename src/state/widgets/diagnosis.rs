@@ -18,4 +18,5 @@ pub const SPEC: Spec = Spec {
     sliders: NativeOnly::new(sliders),
     model: NativeOnly::new(None),
     on_gpu: None,
+    reads: None,
 };

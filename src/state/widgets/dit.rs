@@ -6,7 +6,7 @@ use super::super::fields::Field;
 use super::super::params::{model_choice, params, ChoiceField};
 use super::super::State;
 use super::common::{self, bw_field, lat_field, Degree, LinkChoice, LinkKeys, Row};
-use super::{NativeOnly, Spec};
+use super::{inputs, NativeOnly, Spec};
 use crate::model::dit::{self, DitModel, DitView};
 use crate::model::setting::Setting;
 
@@ -125,6 +125,7 @@ pub const SPEC: Spec = Spec {
     sliders: NativeOnly::new(sliders),
     model: NativeOnly::new(Some(|s| view(s, true).step.wall)),
     on_gpu: Some(|s, before| LINK.follow_gpu(s, before)),
+    reads: Some(|s| inputs(s, false, |w, k| k.dit = w.dit)),
 };
 
 #[cfg(test)]

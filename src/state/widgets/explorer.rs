@@ -251,6 +251,7 @@ pub const SPEC: Spec = Spec {
     sliders: NativeOnly::new(|| FIELDS.to_vec()),
     model: NativeOnly::new(Some(|s| s.report().wall_time_s)),
     on_gpu: None,
+    reads: None,
 };
 
 #[cfg(test)]

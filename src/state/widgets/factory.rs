@@ -25,4 +25,5 @@ pub const SPEC: Spec = Spec {
     sliders: NativeOnly::new(sliders),
     model: NativeOnly::new(Some(|s| doubled(s).report().wall_time_s)),
     on_gpu: None,
+    reads: None,
 };

@@ -4,7 +4,7 @@
 
 use super::super::params::params;
 use super::super::State;
-use super::{NativeOnly, Spec};
+use super::{inputs, NativeOnly, Spec};
 use crate::model::fusion::{self, FusionView};
 
 params! {
@@ -33,6 +33,7 @@ pub const SPEC: Spec = Spec {
     sliders: NativeOnly::new(sliders),
     model: NativeOnly::new(Some(|s| view(s).compare.fused_time)),
     on_gpu: None,
+    reads: Some(|s| inputs(s, true, |w, k| k.fusion = w.fusion)),
 };
 
 #[cfg(test)]

@@ -43,4 +43,5 @@ pub const SPEC: Spec = Spec {
         generations::rows(s.widgets.generations.line.filter()).len() as f64
     })),
     on_gpu: None,
+    reads: None,
 };

@@ -17,4 +17,5 @@ pub const SPEC: Spec = Spec {
     sliders: NativeOnly::new(sliders),
     model: NativeOnly::new(None),
     on_gpu: None,
+    reads: None,
 };

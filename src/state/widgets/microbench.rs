@@ -4,7 +4,7 @@
 
 use super::super::params::params;
 use super::super::State;
-use super::{NativeOnly, Spec};
+use super::{inputs, NativeOnly, Spec};
 use crate::model::{microbench, Dtype};
 
 /// The tensor size in elements: 2^10 … 2^30, the essay's 2^28.
@@ -67,6 +67,7 @@ pub const SPEC: Spec = Spec {
     sliders: NativeOnly::new(sliders),
     model: NativeOnly::new(Some(|s| view(s).bench.n)),
     on_gpu: None,
+    reads: Some(|s| inputs(s, true, |w, k| k.microbench = w.microbench)),
 };
 
 #[cfg(test)]

@@ -70,7 +70,41 @@ pub struct Spec {
     /// What its own controls do when the explorer's GPU changes from the preset
     /// given (a link typed for the old GPU's own link goes, `common::LinkKeys`).
     pub on_gpu: Option<fn(&mut State, &'static Preset)>,
+    /// What its model reads of the state ([`inputs`]): its memos are keyed on
+    /// that, so a control it does not read moves nothing in it (issue 33: a
+    /// slider recomputes only the widgets that read it). `None`: the whole
+    /// state. `tests::a_widget_reads_only_its_inputs` checks each against its
+    /// model.
+    pub reads: Option<fn(&State) -> State>,
 }
+
+/// A widget's inputs ([`Spec::reads`]): the state with every other widget's
+/// controls at their defaults (`own` copies its own) and, where `step` is
+/// false, the explorer's step (its workload shape) at the default too; the
+/// explorer's GPU, dtype, peaks and roofs always stay.
+pub fn inputs(s: &State, step: bool, own: fn(&Widgets, &mut Widgets)) -> State {
+    let mut widgets = Widgets::default();
+    own(&s.widgets, &mut widgets);
+    let mut setting = s.setting;
+    if !step {
+        setting.shape = STEP_UNREAD;
+    }
+    State {
+        setting,
+        gpu_name: s.gpu_name.clone(),
+        widgets,
+        roof_set: s.roof_set,
+    }
+}
+
+/// The explorer's step a widget's inputs hold where it reads none.
+const STEP_UNREAD: crate::model::workload::Shape = crate::model::workload::Shape {
+    workload: crate::model::workload::Workload::Mlp,
+    batch: 1,
+    hidden: 1,
+    ops: 1,
+    fused: false,
+};
 
 /// A part of a [`Spec`] only native code reads (the registry walk, the fuzz
 /// tests): native builds keep it, the page's .wasm, which never calls it, drops
@@ -494,5 +528,71 @@ mod tests {
             }
         }
         assert!(walked > 200, "walked {walked} states");
+    }
+
+    /// A widget keyed on its inputs ([`Spec::reads`]) computes what it would
+    /// from the whole state: its whole view on [`inputs`] equals its view on
+    /// the state, for the varied states, every value worth trying of every
+    /// widget's parameter (each one another widget may or may not read) and the
+    /// explorer's numbers at both ends. A parameter a widget reads but its
+    /// `reads` drops fails here.
+    #[test]
+    fn a_widget_reads_only_its_inputs() {
+        type Same = fn(&State, &State) -> bool;
+        let views: [(&str, Same); 8] = [
+            ("fusion", |a, b| fusion::view(a) == fusion::view(b)),
+            ("microbench", |a, b| {
+                microbench::view(a) == microbench::view(b)
+            }),
+            ("overhead", |a, b| overhead::view(a) == overhead::view(b)),
+            ("bert", |a, b| bert::view(a) == bert::view(b)),
+            ("shapes", |a, b| {
+                shapes::view(a) == shapes::view(b) && shapes::sweep_key(a) == shapes::sweep_key(b)
+            }),
+            ("llm", |a, b| llm::view(a, true) == llm::view(b, true)),
+            ("serve", |a, b| serve::view(a, true) == serve::view(b, true)),
+            ("dit", |a, b| dit::view(a, true) == dit::view(b, true)),
+        ];
+        let mut keyed: Vec<&str> = WIDGETS
+            .iter()
+            .filter(|w| w.reads.is_some())
+            .map(|w| w.id)
+            .collect();
+        let mut checked: Vec<&str> = views.iter().map(|v| v.0).collect();
+        keyed.sort_unstable();
+        checked.sort_unstable();
+        assert_eq!(
+            keyed, checked,
+            "a widget keyed on its inputs needs its view here"
+        );
+        let mut all = states();
+        for w in WIDGETS {
+            for p in w.params {
+                for v in values(p.kind) {
+                    all.push(decode(&format!("hw=h100-sxm&{}={v}", p.key)).0);
+                }
+            }
+        }
+        for p in super::explorer::ROWS {
+            if let XKind::Number(f) = p.kind {
+                for x in [f.min, f.max] {
+                    let v = if f.integer {
+                        format!("{}", x as u32)
+                    } else {
+                        format!("{x:e}")
+                    };
+                    all.push(decode(&format!("{}={v}", p.key)).0);
+                }
+            }
+        }
+        for (id, same) in views {
+            let reads = widget(id).and_then(|w| w.reads);
+            let Some(reads) = reads else {
+                panic!("{id} has no inputs");
+            };
+            for s in &all {
+                assert!(same(s, &reads(s)), "{id}: {}", encode(s));
+            }
+        }
     }
 }

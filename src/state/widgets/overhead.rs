@@ -4,7 +4,7 @@
 
 use super::super::params::params;
 use super::super::State;
-use super::{NativeOnly, Spec};
+use super::{inputs, NativeOnly, Spec};
 use crate::model::overhead::{self, OverheadView, Remedies};
 
 params! {
@@ -41,6 +41,7 @@ pub const SPEC: Spec = Spec {
     sliders: NativeOnly::new(sliders),
     model: NativeOnly::new(Some(|s| view(s).run.wall())),
     on_gpu: None,
+    reads: Some(|s| inputs(s, true, |w, k| k.overhead = w.overhead)),
 };
 
 #[cfg(test)]

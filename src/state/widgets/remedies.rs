@@ -18,4 +18,5 @@ pub const SPEC: Spec = Spec {
         crate::model::remedies::evaluate(&s.setting).len() as f64
     })),
     on_gpu: None,
+    reads: None,
 };

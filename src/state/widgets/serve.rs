@@ -7,7 +7,7 @@
 use super::super::fields::Field;
 use super::super::params::{params, ChoiceField, FlagField};
 use super::super::State;
-use super::{NativeOnly, Spec};
+use super::{inputs, NativeOnly, Spec};
 use crate::model::serve::{self, limits as l, view::ServeView, ServeRun};
 
 params! {
@@ -115,6 +115,12 @@ pub const SPEC: Spec = Spec {
     sliders: NativeOnly::new(sliders),
     model: NativeOnly::new(Some(|s| view(s, true).serve.map_or(1.0, |v| v.itl))),
     on_gpu: None,
+    reads: Some(|s| {
+        inputs(s, false, |w, k| {
+            k.llm = w.llm;
+            k.serve = w.serve;
+        })
+    }),
 };
 
 #[cfg(test)]

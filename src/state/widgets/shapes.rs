@@ -4,7 +4,7 @@
 
 use super::super::params::params;
 use super::super::State;
-use super::{NativeOnly, Spec};
+use super::{inputs, NativeOnly, Spec};
 use crate::model::gemm::view::{self, ShapesView, SweepKey};
 use crate::model::Dtype;
 
@@ -44,6 +44,7 @@ pub const SPEC: Spec = Spec {
     sliders: NativeOnly::new(sliders),
     model: NativeOnly::new(Some(|s| view(s).map_or(1.0, |v| v.seconds))),
     on_gpu: None,
+    reads: Some(|s| inputs(s, false, |w, k| k.shapes = w.shapes)),
 };
 
 #[cfg(test)]

@@ -82,4 +82,5 @@ pub const SPEC: Spec = Spec {
     sliders: NativeOnly::new(sliders),
     model: NativeOnly::new(Some(|s| ratio(s).1)),
     on_gpu: None,
+    reads: None,
 };

@@ -19,6 +19,11 @@ use leptos::prelude::*;
 pub struct Ctx {
     /// The shared state: write here (every control does).
     pub state: RwSignal<State>,
+    /// What this widget's model reads of `state` (its spec's
+    /// `reads`, `state::widgets::inputs`; the whole state outside a widget):
+    /// [`Ctx::live`] values are computed from it, so a control the widget does
+    /// not read recomputes nothing of it.
+    pub inputs: Signal<State>,
     /// The state to read for display. Inside a widget frame it holds still while the
     /// widget is off-screen (see `shell::frame::gate`), so a slider move only
     /// recomputes and re-renders what a user can see; elsewhere it follows `state`
@@ -41,9 +46,10 @@ impl Ctx {
     pub fn of_app(state: RwSignal<State>, dark: RwSignal<bool>, knobs: Knobs) -> Ctx {
         Ctx {
             state,
+            inputs: state.into(),
             view: Memo::new(move |_| state.get()),
             on_screen: Signal::derive(|| true),
-            report: Memo::new(move |_| state.with(State::report)),
+            report: report_of(state),
             dark,
             knobs,
         }
@@ -56,8 +62,19 @@ impl Ctx {
     where
         T: PartialEq + Send + Sync + 'static,
     {
+        let inputs = self.inputs;
+        Memo::new(move |_| inputs.with(&f))
+    }
+
+    /// This context inside widget `reads`'s frame: its [`Ctx::inputs`] keyed
+    /// on what it reads (`None`: the whole state).
+    pub fn reading(self, reads: Option<fn(&State) -> State>) -> Ctx {
         let state = self.state;
-        Memo::new(move |_| state.with(&f))
+        let inputs = match reads {
+            Some(f) => Memo::new(move |_| state.with(f)).into(),
+            None => state.into(),
+        };
+        Ctx { inputs, ..self }
     }
 
     /// A widget's one model call, on the live path like [`Ctx::live`]: `f`'s
@@ -72,11 +89,11 @@ impl Ctx {
     where
         T: PartialEq + Send + Sync + 'static,
     {
-        let (state, on) = (self.state, self.on_screen);
+        let (inputs, on) = (self.inputs, self.on_screen);
         Memo::new(move |_| {
             // read first, so the memo follows the widget on and off the screen
             let drawn = on.get();
-            state.with(|s| f(s, drawn))
+            inputs.with(|s| f(s, drawn))
         })
     }
 
@@ -93,6 +110,13 @@ impl Ctx {
             _ => live.get(),
         })
     }
+}
+
+/// The explorer's report for `state`, recomputed only when the explorer's
+/// setting changes (no other control moves it).
+pub fn report_of(state: RwSignal<State>) -> Memo<Report> {
+    let setting = Memo::new(move |_| state.with(|s| s.setting));
+    Memo::new(move |_| setting.with(State::report_of))
 }
 
 /// Whether the page is one widget embedded in another page (`?embed=ID`:

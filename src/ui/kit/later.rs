@@ -1,5 +1,5 @@
-//! Building the page in small pieces. The first screen is built in one task when
-//! the app starts; everything else waits in one queue and is built a part per
+//! Building the page in small pieces. The slots before the explorer are built
+//! in the app's first task, the explorer's chart in the next; everything else waits in one queue and is built a part per
 //! task, so that no task holds the main thread for long (Lighthouse's Total
 //! Blocking Time): the parts of the explorer below its chart ([`Later`]), then
 //! the rest of the page's slots (`ui::start`). The queue runs in order; what

@@ -16,7 +16,8 @@ pub fn WidgetFrame(ctx: Ctx, def: &'static Spec) -> impl IntoView {
     let (id, title, embed_height) = (def.id, def.title, def.embed_height);
     let section = NodeRef::<Section>::new();
     let on = OnScreen::new(section);
-    let inner = if def.gate { gate(ctx, on) } else { ctx };
+    let own = ctx.reading(def.reads);
+    let inner = if def.gate { gate(own, on) } else { own };
     let heading = format!("{id}-title");
     let labelled_by = heading.clone();
     view! {

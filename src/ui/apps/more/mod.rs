@@ -82,6 +82,8 @@ pub fn mount(el: web_sys::HtmlElement, opts: &JsValue) {
         &get("view").as_string().unwrap_or_default(),
         get("dark").as_bool().unwrap_or(false),
     );
+    let reads = crate::state::widgets::widget(&id).and_then(|w| w.reads);
+    let ctx = ctx.reading(reads);
     leptos::mount::mount_to(el, move || match id.as_str() {
         "serve" => view! { <Serve ctx=ctx/> }.into_any(),
         "shapes" => view! { <Shapes ctx=ctx/> }.into_any(),
