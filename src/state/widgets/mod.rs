@@ -442,6 +442,24 @@ mod tests {
         }
     }
 
+    /// Each of the explorer's numbers at both ends of its range, as a query.
+    fn explorer_ends() -> Vec<String> {
+        let mut out = Vec::new();
+        for p in super::explorer::ROWS {
+            if let XKind::Number(f) = p.kind {
+                for x in [f.min, f.max] {
+                    let v = if f.integer {
+                        format!("{}", x as u32)
+                    } else {
+                        format!("{x:e}")
+                    };
+                    out.push(format!("{}={v}", p.key));
+                }
+            }
+        }
+        out
+    }
+
     /// Everything a widget computes from the state (the model of `spec`, or of
     /// every widget): none of it may panic, and the numbers must be finite.
     fn run_all(spec: Option<&Spec>, s: &State, q: &str) {
@@ -510,22 +528,12 @@ mod tests {
             }
         }
         // the explorer's own numbers, each at both ends of its range
-        for p in super::explorer::ROWS {
-            if let XKind::Number(f) = p.kind {
-                for x in [f.min, f.max] {
-                    let v = if f.integer {
-                        format!("{}", x as u32)
-                    } else {
-                        format!("{x:e}")
-                    };
-                    let q = format!("{}={v}", p.key);
-                    let (s, n) = decode(&q);
-                    assert!(n.is_empty(), "{q}: {n:?}");
-                    assert_eq!(decode(&encode(&s)), (s.clone(), vec![]), "{q} round trip");
-                    run_all(None, &s, &q);
-                    walked += 1;
-                }
-            }
+        for q in explorer_ends() {
+            let (s, n) = decode(&q);
+            assert!(n.is_empty(), "{q}: {n:?}");
+            assert_eq!(decode(&encode(&s)), (s.clone(), vec![]), "{q} round trip");
+            run_all(None, &s, &q);
+            walked += 1;
         }
         assert!(walked > 200, "walked {walked} states");
     }
@@ -573,18 +581,7 @@ mod tests {
                 }
             }
         }
-        for p in super::explorer::ROWS {
-            if let XKind::Number(f) = p.kind {
-                for x in [f.min, f.max] {
-                    let v = if f.integer {
-                        format!("{}", x as u32)
-                    } else {
-                        format!("{x:e}")
-                    };
-                    all.push(decode(&format!("{}={v}", p.key)).0);
-                }
-            }
-        }
+        all.extend(explorer_ends().iter().map(|q| decode(q).0));
         for (id, same) in views {
             let reads = widget(id).and_then(|w| w.reads);
             let Some(reads) = reads else {

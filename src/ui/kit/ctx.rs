@@ -11,7 +11,8 @@ use leptos::prelude::*;
 /// How a widget reads it (ARCHITECTURE.md, "Reactive reads"):
 /// - what it only draws: `view` / `report` (held while the widget is off-screen);
 /// - what it publishes as a readout (`data-metric`, a live contract read at any
-///   time): [`Ctx::live`], computed from `state` on every change, on screen or off;
+///   time): [`Ctx::live`], computed from its inputs (`inputs`) whenever they
+///   change, on screen or off;
 /// - a value it both publishes and draws: computed once with [`Ctx::live`] and
 ///   drawn through [`Ctx::held`], never computed a second time from `view`;
 /// - `state` itself: written by controls, read untracked by actions.
@@ -55,8 +56,8 @@ impl Ctx {
         }
     }
 
-    /// A value of the live path: computed from the shared `state` on every change,
-    /// whether the widget is on screen or not. For readouts (`data-metric`) and
+    /// A value of the live path: computed from [`Ctx::inputs`] whenever they
+    /// change, whether the widget is on screen or not. For readouts (`data-metric`) and
     /// anything else a reader may ask for at any time.
     pub fn live<T>(self, f: impl Fn(&State) -> T + Send + Sync + 'static) -> Memo<T>
     where

@@ -64,25 +64,19 @@ pub fn start() {
         // CPU): the slots before the explorer (the theme toggle, the URL's
         // notices), the explorer, then the explorer's own parts it queued
         // (`Later`), then the rest
-        let first = rest
+        let at = rest
             .iter()
-            .position(|(name, _)| name == "roofline-explorer")
-            .unwrap_or(0);
-        for (name, el) in rest.drain(..first) {
-            let owner = owner.clone();
-            let mut notices = notices.take_if(|_| name == "notices");
-            later::queue(move || owner.with(|| mount_slot(ctx, &name, el, &mut notices)));
+            .position(|(name, _)| name == "roofline-explorer");
+        for (name, el) in rest.drain(..at.unwrap_or(0)) {
+            queue_slot(&owner, ctx, name, el, &mut notices);
         }
         let mut rest = rest.into_iter();
-        let explorer = rest.next();
+        let explorer = at.and_then(|_| rest.next());
         let queue_rest = {
             let owner = owner.clone();
             move || {
                 for (name, el) in rest {
-                    let owner = owner.clone();
-                    // only the notices' own slot takes them (`mount_slot`)
-                    let mut notices = notices.take_if(|_| name == "notices");
-                    later::queue(move || owner.with(|| mount_slot(ctx, &name, el, &mut notices)));
+                    queue_slot(&owner, ctx, name, el, &mut notices);
                 }
             }
         };
@@ -99,6 +93,20 @@ pub fn start() {
         later::when_done(move || started(debug_panic));
     }
     std::mem::forget(owner);
+}
+
+/// Queues slot `name`'s part in a task of its own, under `owner`; only the
+/// notices' own slot takes them (`mount_slot`).
+fn queue_slot(
+    owner: &Owner,
+    ctx: Ctx,
+    name: String,
+    el: web_sys::HtmlElement,
+    notices: &mut Option<Vec<state_url::Notice>>,
+) {
+    let owner = owner.clone();
+    let mut notices = notices.take_if(|_| name == "notices");
+    later::queue(move || owner.with(|| mount_slot(ctx, &name, el, &mut notices)));
 }
 
 /// After everything is mounted: the readiness flag, the hash scroll, offline.

@@ -1,7 +1,8 @@
 //! Part of the `llm` widget: the model against gpt-fast's published decode speeds
 //! (`model::llm::measured`), as a table (model, measured, error, what limits the
 //! modelled step) and a chart of model against measured tokens/s with the ±20 %
-//! band. The rows are fixed: computed once when the widget is built.
+//! band. The rows are fixed: computed once, after the widget is built, a row
+//! per task ([`VsMeasured`]).
 
 use crate::model::llm::measured::{self, Compared, ComparedItl};
 use crate::model::units;
