@@ -318,6 +318,59 @@ pub fn dit_lent() -> Vec<DitLent> {
         .collect()
 }
 
+/// The shapes widget's sentence on the lent GPUs' rows, from the rows.
+pub fn lent_summary(rows: &[LentRow]) -> String {
+    let within = rows
+        .iter()
+        .filter(|r| r.error().abs() <= r.target())
+        .count();
+    let Some(worst) = rows
+        .iter()
+        .max_by(|a, b| a.error().abs().total_cmp(&b.error().abs()))
+    else {
+        return String::new();
+    };
+    let gpu = if worst.hw == "h200" {
+        "H200"
+    } else {
+        "H100 SXM"
+    };
+    let why = if worst.tag.starts_with("dit") {
+        ", a DiT-XL/2 layer: Hopper's cuBLAS runs tiles outside this model's set, so its last wave is fuller than the model's"
+    } else {
+        ""
+    };
+    format!(
+        "Checked against {} matmuls timed on a lent H100 SXM and H200 (each inside a CUDA graph, its weights read from HBM): {within} within issue 30's targets (15 % from 1 GFLOP, 30 % below); the largest error, {:+.0} % on {} × {} × {} ({gpu}){why}.",
+        rows.len(),
+        worst.error() * 100.0,
+        worst.m,
+        worst.k,
+        worst.n,
+    )
+}
+
+/// The dit widget's sentence on the measured DiT-XL/2 steps, from the rows.
+pub fn dit_summary(rows: &[DitLent]) -> String {
+    let worst = |f: &dyn Fn(&DitLent) -> bool| {
+        rows.iter()
+            .filter(|r| f(r))
+            .map(|r| r.error())
+            .max_by(|a, b| a.abs().total_cmp(&b.abs()))
+            .unwrap_or(0.0)
+    };
+    let big = worst(&|r| r.case.compiled && !(r.case.res == 256 && r.case.batch == 1));
+    let small = worst(&|r| r.case.compiled && r.case.res == 256 && r.case.batch == 1);
+    let eager = worst(&|r| !r.case.compiled && r.case.hw == "h100-sxm");
+    format!(
+        "Against DiT-XL/2 steps timed on a lent H100 SXM and H200 (achievable roofs, flash attention): compiled (torch.compile, reduce-overhead) within {:.0} % from 2,048 tokens a step; at batch 1 and 256 px the model is {:.0} % {}, its small kernels at the 1 µs floor where the attention measured 8.9 µs; eager within {:.0} % on the H100's host, whose CPU sets that step.",
+        big.abs() * 100.0,
+        small.abs() * 100.0,
+        if small < 0.0 { "fast" } else { "slow" },
+        eager.abs() * 100.0,
+    )
+}
+
 /// The largest |error| over the check rows.
 pub fn max_error(rows: &[Compared]) -> f64 {
     rows.iter()
@@ -490,6 +543,22 @@ mod tests {
                 assert!(e.abs() <= 0.35, "{r:?}");
             }
         }
+    }
+
+    #[test]
+    fn the_summaries_say_what_the_rows_say() {
+        let g = lent_summary(&lent());
+        assert!(g.contains("140 matmuls") && g.contains("107 within"), "{g}");
+        assert!(
+            g.contains("+50 % on 2048 × 1152 × 1152 (H100 SXM), a DiT-XL/2 layer"),
+            "{g}"
+        );
+        let d = dit_summary(&dit_lent());
+        assert!(
+            d.contains("within 22 % from 2,048") && d.contains("37 % fast"),
+            "{d}"
+        );
+        assert!(d.contains("eager within 12 %"), "{d}");
     }
 
     /// The eager model's CPU cost is the measured one: an op of a real eager model
