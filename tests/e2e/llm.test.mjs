@@ -423,7 +423,9 @@ test('dit default: DiT-XL/2 at 256 px, batch 1, is overhead-bound and graphs wou
     assert.deepEqual(limitRegime(m, 'dit_'), ['overhead'], JSON.stringify(m));
     assert.ok((await metric(page, 'dit_double_batch_ratio')) < 1.1);
     assert.match(all, /CUDA graphs would make the step [\d.]+× faster/);
-    assert.match(all, /FlashAttention is on: without it the step would take [\d.]+× as long/);
+    // eager, the CPU's 1,297 ops set the step (as measured on the lent H100: 21 ms
+    // against a 3 ms GPU replay), so FlashAttention changes it little
+    assert.match(all, /FlashAttention is on, but here it changes the step by less than 5 % \([\d.]+×\)\./);
     assert.equal(param(await search(page), 'dit_model'), null);
     // how far the model is from the steps timed on the lent GPUs
     const measured = await pollUntil(page, () => page.locator(`${D} .dit-measured`).count(), (n) => n === 1);
