@@ -288,28 +288,28 @@ impl DitLent {
     }
 }
 
+/// The measured steps of `tests/data/dit-{h100,h200}.json` (`loop_ms`, 20 steps
+/// back to back ÷ 20): GPU, resolution, batch, compiled ms, eager ms. Written out
+/// so the page carries no JSON; `the_dit_rows_are_the_files` checks them.
+pub const DIT_MEASURED: [(&str, u32, u32, f64, f64); 6] = [
+    ("h100-sxm", 256, 1, 1.9011247634887696, 21.02294921875),
+    ("h100-sxm", 256, 8, 4.7723438262939455, 21.096080017089843),
+    ("h100-sxm", 512, 1, 3.4302143096923827, 21.18590393066406),
+    ("h200", 256, 1, 1.7850223541259767, 20.274922180175782),
+    ("h200", 256, 8, 4.651935958862305, 11.816435241699219),
+    ("h200", 512, 1, 3.236568069458008, 14.120303344726562),
+];
+
 /// Every case of [`dit_cases`] with its measured step (`compiled`: the
 /// `torch.compile(mode="reduce-overhead")` run; eager: the Python loop).
 pub fn dit_lent() -> Vec<DitLent> {
-    use crate::gpu::json;
-    let files = [
-        (
-            "h100-sxm",
-            include_str!("../../../tests/data/dit-h100.json"),
-        ),
-        ("h200", include_str!("../../../tests/data/dit-h200.json")),
-    ];
     dit_cases()
         .into_iter()
         .filter_map(|case| {
-            let text = files.iter().find(|(hw, _)| *hw == case.hw)?.1;
-            let j = json::parse(text).ok()?;
-            let cfg = j.get("configs")?.as_arr()?.iter().find(|c| {
-                c.get("res").and_then(|x| x.as_f64()) == Some(f64::from(case.res))
-                    && c.get("batch").and_then(|x| x.as_f64()) == Some(f64::from(case.batch))
-            })?;
-            let mode = if case.compiled { "compiled" } else { "eager" };
-            let ms = cfg.get(mode)?.get("loop_ms")?.as_f64()?;
+            let row = DIT_MEASURED
+                .iter()
+                .find(|r| r.0 == case.hw && r.1 == case.res && r.2 == case.batch)?;
+            let ms = if case.compiled { row.3 } else { row.4 };
             Some(DitLent {
                 case,
                 measured_s: ms * 1e-3,
@@ -559,6 +559,40 @@ mod tests {
             "{d}"
         );
         assert!(d.contains("eager within 12 %"), "{d}");
+    }
+
+    #[test]
+    fn the_dit_rows_are_the_files() {
+        let files = [
+            (
+                "h100-sxm",
+                include_str!("../../../tests/data/dit-h100.json"),
+            ),
+            ("h200", include_str!("../../../tests/data/dit-h200.json")),
+        ];
+        let mut n = 0;
+        for (hw, text) in files {
+            let j = json::parse(text).unwrap_or(json::Json::Null);
+            for c in j.get("configs").and_then(|c| c.as_arr()).unwrap_or(&[]) {
+                let num = |a: &str| c.get(a).and_then(|x| x.as_f64()).unwrap_or(-1.0);
+                let ms = |m: &str| {
+                    c.get(m)
+                        .and_then(|x| x.get("loop_ms"))
+                        .and_then(|x| x.as_f64())
+                        .unwrap_or(-1.0)
+                };
+                let row = DIT_MEASURED.iter().find(|r| {
+                    r.0 == hw && f64::from(r.1) == num("res") && f64::from(r.2) == num("batch")
+                });
+                assert_eq!(
+                    row.map(|r| (r.3, r.4)),
+                    Some((ms("compiled"), ms("eager"))),
+                    "{hw}"
+                );
+                n += 1;
+            }
+        }
+        assert_eq!(n, DIT_MEASURED.len());
     }
 
     /// The eager model's CPU cost is the measured one: an op of a real eager model
