@@ -141,76 +141,81 @@ def times(fn, mark=None):
     return {"loop_ms": loop, "step_ms": statistics.median(steps)}
 
 
-t0 = time.time()
-model = DiT(max_tokens=1024).to(dev, DT).eval()
-params = sum(p.numel() for p in model.parameters())
-result = {
-    "recorded": time.strftime("%Y-%m-%d", time.gmtime()),
-    "gpu": torch.cuda.get_device_name(0),
-    "torch": torch.__version__,
-    "cuda": torch.version.cuda,
-    "model": "DiT-XL/2 (28 blocks, hidden 1152, 16 heads, patch 2, MLP 4x), bf16, random weights, "
-    f"{params} parameters",
-    "method": " ".join(__doc__.strip().split("\n\n")[-1].split()),
-    "configs": [],
-}
-print(f"built {params / 1e6:.1f} M parameters in {time.time() - t0:.1f} s", flush=True)
+def main():
+    t0 = time.time()
+    model = DiT(max_tokens=1024).to(dev, DT).eval()
+    params = sum(p.numel() for p in model.parameters())
+    result = {
+        "recorded": time.strftime("%Y-%m-%d", time.gmtime()),
+        "gpu": torch.cuda.get_device_name(0),
+        "torch": torch.__version__,
+        "cuda": torch.version.cuda,
+        "model": "DiT-XL/2 (28 blocks, hidden 1152, 16 heads, patch 2, MLP 4x), bf16, random weights, "
+        f"{params} parameters",
+        "method": " ".join(__doc__.strip().split("\n\n")[-1].split()),
+        "configs": [],
+    }
+    print(f"built {params / 1e6:.1f} M parameters in {time.time() - t0:.1f} s", flush=True)
 
 
-def save():
-    with open(OUT, "w") as f:
-        json.dump(result, f, indent=1)
+    def save():
+        with open(OUT, "w") as f:
+            json.dump(result, f, indent=1)
 
 
-CONFIGS = ((256, 1), (256, 8), (512, 1))
-inputs = {}
-for res, batch in CONFIGS:
-    lat = res // 8
-    inputs[(res, batch)] = (
-        torch.randn(batch, IN_CH, lat, lat, device=dev, dtype=DT),
-        torch.randint(0, 1000, (batch,), device=dev).float(),
-        torch.randint(0, CLASSES, (batch,), device=dev),
-    )
-    result["configs"].append({"res": res, "batch": batch, "tokens": (res // 16) ** 2})
+    CONFIGS = ((256, 1), (256, 8), (512, 1))
+    inputs = {}
+    for res, batch in CONFIGS:
+        lat = res // 8
+        inputs[(res, batch)] = (
+            torch.randn(batch, IN_CH, lat, lat, device=dev, dtype=DT),
+            torch.randint(0, 1000, (batch,), device=dev).float(),
+            torch.randint(0, CLASSES, (batch,), device=dev),
+        )
+        result["configs"].append({"res": res, "batch": batch, "tokens": (res // 16) ** 2})
 
-# eager and a captured graph of the eager step
-for cfg, (res, batch) in zip(result["configs"], CONFIGS):
-    x, t, y = inputs[(res, batch)]
-    try:
-        cfg["eager"] = times(lambda: model(x, t, y))
-        s = torch.cuda.Stream()
-        s.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(s):
-            for _ in range(3):
+    # eager and a captured graph of the eager step
+    for cfg, (res, batch) in zip(result["configs"], CONFIGS):
+        x, t, y = inputs[(res, batch)]
+        try:
+            cfg["eager"] = times(lambda: model(x, t, y))
+            s = torch.cuda.Stream()
+            s.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(s):
+                for _ in range(3):
+                    model(x, t, y)
+            torch.cuda.current_stream().wait_stream(s)
+            g = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(g):
                 model(x, t, y)
-        torch.cuda.current_stream().wait_stream(s)
-        g = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(g):
-            model(x, t, y)
-        cfg["graph"] = times(g.replay)
-        del g
-        print(f"{res} px batch {batch}: eager {cfg['eager']}, graph {cfg['graph']}", flush=True)
-    except Exception:
-        traceback.print_exc()
-        cfg["error_eager"] = traceback.format_exc(limit=3)
-    save()
+            cfg["graph"] = times(g.replay)
+            del g
+            print(f"{res} px batch {batch}: eager {cfg['eager']}, graph {cfg['graph']}", flush=True)
+        except Exception:
+            traceback.print_exc()
+            cfg["error_eager"] = traceback.format_exc(limit=3)
+        save()
 
-# torch.compile(mode="reduce-overhead"): one compile per shape
-torch._dynamo.config.cache_size_limit = 64
-compiled = torch.compile(model, mode="reduce-overhead", fullgraph=True, dynamic=False)
-mark = torch.compiler.cudagraph_mark_step_begin
-for cfg, (res, batch) in zip(result["configs"], CONFIGS):
-    x, t, y = inputs[(res, batch)]
-    try:
-        c0 = time.time()
-        for _ in range(3):
-            mark()
-            compiled(x, t, y)
-        torch.cuda.synchronize()
-        cfg["compile_s"] = round(time.time() - c0, 1)
-        cfg["compiled"] = times(lambda: compiled(x, t, y), mark)
-        print(f"{res} px batch {batch}: compiled {cfg['compiled']} (compile {cfg['compile_s']} s)", flush=True)
-    except Exception:
-        traceback.print_exc()
-        cfg["error_compiled"] = traceback.format_exc(limit=3)
-    save()
+    # torch.compile(mode="reduce-overhead"): one compile per shape
+    torch._dynamo.config.cache_size_limit = 64
+    compiled = torch.compile(model, mode="reduce-overhead", fullgraph=True, dynamic=False)
+    mark = torch.compiler.cudagraph_mark_step_begin
+    for cfg, (res, batch) in zip(result["configs"], CONFIGS):
+        x, t, y = inputs[(res, batch)]
+        try:
+            c0 = time.time()
+            for _ in range(3):
+                mark()
+                compiled(x, t, y)
+            torch.cuda.synchronize()
+            cfg["compile_s"] = round(time.time() - c0, 1)
+            cfg["compiled"] = times(lambda: compiled(x, t, y), mark)
+            print(f"{res} px batch {batch}: compiled {cfg['compiled']} (compile {cfg['compile_s']} s)", flush=True)
+        except Exception:
+            traceback.print_exc()
+            cfg["error_compiled"] = traceback.format_exc(limit=3)
+        save()
+
+
+if __name__ == "__main__":
+    main()

@@ -102,42 +102,47 @@ def time_shape(m, k, n, dtype=torch.bfloat16):
     return statistics.median(per), min(per), max(per), copies, calls
 
 
-result = {
-    "recorded": time.strftime("%Y-%m-%d", time.gmtime()),
-    "gpu": torch.cuda.get_device_name(0),
-    "sms": props.multi_processor_count,
-    "l2_bytes": L2,
-    "torch": torch.__version__,
-    "cuda": torch.version.cuda,
-    "method": " ".join(__doc__.strip().split("\n\n")[2].split()),
-    "rows": [],
-}
-seen = set()
-for tag, m, k, n in shapes():
-    if (m, k, n) in seen:
-        continue
-    seen.add((m, k, n))
-    try:
-        med, lo, hi, copies, calls = time_shape(m, k, n)
-        flops = 2.0 * m * n * k
-        result["rows"].append(
-            {
-                "tag": tag,
-                "dtype": "bf16",
-                "m": m,
-                "k": k,
-                "n": n,
-                "us": round(med, 4),
-                "us_min": round(lo, 4),
-                "us_max": round(hi, 4),
-                "tflops": round(flops / (med * 1e-6) / 1e12, 2),
-                "copies": copies,
-                "calls": calls,
-            }
-        )
-        print(f"{tag} {m}x{k}x{n}: {med:.3f} us {flops / (med * 1e-6) / 1e12:.1f} TFLOP/s", flush=True)
-    except Exception:
-        traceback.print_exc()
-        result["rows"].append({"tag": tag, "m": m, "k": k, "n": n, "error": traceback.format_exc(limit=2)})
-    with open(OUT, "w") as f:
-        json.dump(result, f, indent=1)
+def main():
+    result = {
+        "recorded": time.strftime("%Y-%m-%d", time.gmtime()),
+        "gpu": torch.cuda.get_device_name(0),
+        "sms": props.multi_processor_count,
+        "l2_bytes": L2,
+        "torch": torch.__version__,
+        "cuda": torch.version.cuda,
+        "method": " ".join(__doc__.strip().split("\n\n")[2].split()),
+        "rows": [],
+    }
+    seen = set()
+    for tag, m, k, n in shapes():
+        if (m, k, n) in seen:
+            continue
+        seen.add((m, k, n))
+        try:
+            med, lo, hi, copies, calls = time_shape(m, k, n)
+            flops = 2.0 * m * n * k
+            result["rows"].append(
+                {
+                    "tag": tag,
+                    "dtype": "bf16",
+                    "m": m,
+                    "k": k,
+                    "n": n,
+                    "us": round(med, 4),
+                    "us_min": round(lo, 4),
+                    "us_max": round(hi, 4),
+                    "tflops": round(flops / (med * 1e-6) / 1e12, 2),
+                    "copies": copies,
+                    "calls": calls,
+                }
+            )
+            print(f"{tag} {m}x{k}x{n}: {med:.3f} us {flops / (med * 1e-6) / 1e12:.1f} TFLOP/s", flush=True)
+        except Exception:
+            traceback.print_exc()
+            result["rows"].append({"tag": tag, "m": m, "k": k, "n": n, "error": traceback.format_exc(limit=2)})
+        with open(OUT, "w") as f:
+            json.dump(result, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

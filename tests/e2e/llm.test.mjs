@@ -58,7 +58,7 @@ test('default: Llama-3-8B decoding one sequence eagerly on the A100 is paced by 
   await h.withPage(t, '', async (page) => {
     await page.locator(W).scrollIntoViewIfNeeded();
     assert.equal(await inputValue(page, 'llm_model'), 'llama3-8b');
-    // eager: every op dispatched at 9.7 µs of CPU; halving that pays most
+    // eager: every op dispatched at a real eager model's CPU cost; halving that pays most
     assert.equal(await metric(page, 'llm_regime'), 'overhead');
     const m = {};
     for (const k of ['speedup_flops2', 'speedup_bw2', 'speedup_overhead_half']) m[`llm_${k}`] = await metric(page, `llm_${k}`);
@@ -423,8 +423,14 @@ test('dit default: DiT-XL/2 at 256 px, batch 1, is overhead-bound and graphs wou
     assert.deepEqual(limitRegime(m, 'dit_'), ['overhead'], JSON.stringify(m));
     assert.ok((await metric(page, 'dit_double_batch_ratio')) < 1.1);
     assert.match(all, /CUDA graphs would make the step [\d.]+× faster/);
-    assert.match(all, /FlashAttention is on: without it the step would take [\d.]+× as long/);
+    // eager, the CPU's 1,297 ops set the step (as measured on the lent H100: 21 ms
+    // against a 3 ms GPU replay), so FlashAttention changes it little
+    assert.match(all, /FlashAttention is on, but here it changes the step by less than 5 % \([\d.]+×\)\./);
     assert.equal(param(await search(page), 'dit_model'), null);
+    // how far the model is from the steps timed on the lent GPUs
+    const measured = await pollUntil(page, () => page.locator(`${D} .dit-measured`).count(), (n) => n === 1);
+    assert.equal(measured, 1);
+    assert.match(await text(page, `${D} .dit-measured`), /compiled \(torch\.compile, reduce-overhead\) within 22 % from 2,048 tokens a step; at batch 1 and 256 px the model is 37 % fast.*eager within 12 % on the H100's host/);
   });
 });
 

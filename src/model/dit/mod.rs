@@ -26,7 +26,7 @@
 //!
 //! **Fused** (URL `dit_fused`): modulate fused into the LayerNorm, GELU into fc1's
 //! epilogue, gate and residual into the projection's and fc2's: 8 kernels per block
-//! instead of 18, and those activations stop round-tripping through DRAM.
+//! instead of 20 (`1 + scale` is a kernel of its own eager), and those activations stop round-tripping through DRAM.
 //!
 //! **Sequence parallel** (URL `dit_sp`, issue 24): `s` GPUs each hold `T/s`
 //! tokens; every token-wise kernel does `1/s` of the work and every GPU reads all
@@ -229,10 +229,11 @@ pub struct DitStep {
 }
 
 /// The machine: bf16 on the explorer's hardware ([`machine_for`]), with the CPU
-/// cost of one eager PyTorch op ([`super::llm::EAGER_OP_S`]) per dispatched op.
+/// cost of one eager PyTorch op on its host ([`super::llm::eager_op_s`]) per
+/// dispatched op.
 pub fn machine(setting: &Setting) -> Machine {
     Machine {
-        overhead: super::llm::EAGER_OP_S,
+        overhead: super::llm::eager_op_s(setting.hw).0,
         ..machine_for(setting, Dtype::Bf16)
     }
 }

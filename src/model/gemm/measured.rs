@@ -184,6 +184,193 @@ pub fn dit_cases() -> Vec<DitCase> {
     out
 }
 
+/// One GEMM timed on a lent GPU (`tests/data/gemm-{h100,h200}.json`, recorded
+/// by `tests/data/record_gemm.py`: bf16, inside a CUDA graph, the weight rotated
+/// among copies four times the L2).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LentRow {
+    pub hw: &'static str,
+    pub tag: String,
+    pub m: u32,
+    pub k: u32,
+    pub n: u32,
+    pub measured_s: f64,
+    pub model_s: f64,
+}
+
+impl LentRow {
+    /// model ÷ measured − 1, in time.
+    pub fn error(&self) -> f64 {
+        self.model_s / self.measured_s - 1.0
+    }
+    pub fn gflop(&self) -> f64 {
+        2.0 * f64::from(self.m) * f64::from(self.n) * f64::from(self.k) / 1e9
+    }
+    /// Issue 30's target: 15 % from 1 GFLOP, 30 % below.
+    pub fn target(&self) -> f64 {
+        if self.gflop() >= 1.0 {
+            0.15
+        } else {
+            0.30
+        }
+    }
+}
+
+/// The rows of a lent-GPU file priced on preset `hw` (achievable roofs).
+pub fn lent_rows(hw: &'static str, text: &str) -> Vec<LentRow> {
+    use crate::gpu::json;
+    let Some(p) = preset(hw) else {
+        return Vec::new();
+    };
+    let m = Setting::on(p, Dtype::Bf16, Roof::Achievable).machine();
+    let j = json::parse(text).unwrap_or(json::Json::Null);
+    let rows = j.get("rows").and_then(|r| r.as_arr()).unwrap_or(&[]);
+    rows.iter()
+        .filter_map(|r| {
+            let num = |k: &str| r.get(k).and_then(|x| x.as_f64());
+            let (mm, k, n, us) = (num("m")?, num("k")?, num("n")?, num("us")?);
+            let g = Gemm::new(mm as u32, n as u32, k as u32, Dtype::Bf16);
+            Some(LentRow {
+                hw,
+                tag: r
+                    .get("tag")
+                    .and_then(|t| t.as_str())
+                    .unwrap_or("")
+                    .to_string(),
+                m: mm as u32,
+                k: k as u32,
+                n: n as u32,
+                measured_s: us * 1e-6,
+                model_s: KernelGroup::gemm("matmul", g, g.bytes(2.0)).parts(&m).total,
+            })
+        })
+        .collect()
+}
+
+/// Rows of [`lent`] within issue 30's targets, and the largest |error| (README).
+pub const LENT_WITHIN: usize = 107;
+pub const LENT_WORST: f64 = 0.502;
+
+/// Both lent GPUs' rows.
+pub fn lent() -> Vec<LentRow> {
+    let mut v = lent_rows(
+        "h100-sxm",
+        include_str!("../../../tests/data/gemm-h100.json"),
+    );
+    v.extend(lent_rows(
+        "h200",
+        include_str!("../../../tests/data/gemm-h200.json"),
+    ));
+    v
+}
+
+/// A DiT-XL/2 step timed on a lent GPU (`tests/data/dit-{h100,h200}.json`,
+/// recorded by `tests/data/record_dit.py`) beside the model's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DitLent {
+    pub case: DitCase,
+    /// 20 steps back to back ÷ 20, as a sampler runs them (seconds).
+    pub measured_s: f64,
+}
+
+impl DitLent {
+    /// model ÷ measured − 1, in time.
+    pub fn error(&self) -> f64 {
+        self.case.model_s / self.measured_s - 1.0
+    }
+    /// Issue 30's target: 25 % compiled, 35 % eager.
+    pub fn target(&self) -> f64 {
+        if self.case.compiled {
+            0.25
+        } else {
+            0.35
+        }
+    }
+}
+
+/// Every case of [`dit_cases`] with its measured step (`compiled`: the
+/// `torch.compile(mode="reduce-overhead")` run; eager: the Python loop).
+pub fn dit_lent() -> Vec<DitLent> {
+    use crate::gpu::json;
+    let files = [
+        (
+            "h100-sxm",
+            include_str!("../../../tests/data/dit-h100.json"),
+        ),
+        ("h200", include_str!("../../../tests/data/dit-h200.json")),
+    ];
+    dit_cases()
+        .into_iter()
+        .filter_map(|case| {
+            let text = files.iter().find(|(hw, _)| *hw == case.hw)?.1;
+            let j = json::parse(text).ok()?;
+            let cfg = j.get("configs")?.as_arr()?.iter().find(|c| {
+                c.get("res").and_then(|x| x.as_f64()) == Some(f64::from(case.res))
+                    && c.get("batch").and_then(|x| x.as_f64()) == Some(f64::from(case.batch))
+            })?;
+            let mode = if case.compiled { "compiled" } else { "eager" };
+            let ms = cfg.get(mode)?.get("loop_ms")?.as_f64()?;
+            Some(DitLent {
+                case,
+                measured_s: ms * 1e-3,
+            })
+        })
+        .collect()
+}
+
+/// The shapes widget's sentence on the lent GPUs' rows, from the rows.
+pub fn lent_summary(rows: &[LentRow]) -> String {
+    let within = rows
+        .iter()
+        .filter(|r| r.error().abs() <= r.target())
+        .count();
+    let Some(worst) = rows
+        .iter()
+        .max_by(|a, b| a.error().abs().total_cmp(&b.error().abs()))
+    else {
+        return String::new();
+    };
+    let gpu = if worst.hw == "h200" {
+        "H200"
+    } else {
+        "H100 SXM"
+    };
+    let why = if worst.tag.starts_with("dit") {
+        ", a DiT-XL/2 layer: Hopper's cuBLAS runs tiles outside this model's set, so its last wave is fuller than the model's"
+    } else {
+        ""
+    };
+    format!(
+        "Checked against {} matmuls timed on a lent H100 SXM and H200 (each inside a CUDA graph, its weights read from HBM): {within} within issue 30's targets (15 % from 1 GFLOP, 30 % below); the largest error, {:+.0} % on {} × {} × {} ({gpu}){why}.",
+        rows.len(),
+        worst.error() * 100.0,
+        worst.m,
+        worst.k,
+        worst.n,
+    )
+}
+
+/// The dit widget's sentence on the measured DiT-XL/2 steps, from the rows.
+pub fn dit_summary(rows: &[DitLent]) -> String {
+    let worst = |f: &dyn Fn(&DitLent) -> bool| {
+        rows.iter()
+            .filter(|r| f(r))
+            .map(|r| r.error())
+            .max_by(|a, b| a.abs().total_cmp(&b.abs()))
+            .unwrap_or(0.0)
+    };
+    let big = worst(&|r| r.case.compiled && !(r.case.res == 256 && r.case.batch == 1));
+    let small = worst(&|r| r.case.compiled && r.case.res == 256 && r.case.batch == 1);
+    let eager = worst(&|r| !r.case.compiled && r.case.hw == "h100-sxm");
+    format!(
+        "Against DiT-XL/2 steps timed on a lent H100 SXM and H200 (achievable roofs, flash attention): compiled (torch.compile, reduce-overhead) within {:.0} % from 2,048 tokens a step; at batch 1 and 256 px the model is {:.0} % {}, its small kernels at the 1 µs floor where the attention measured 8.9 µs; eager within {:.0} % on the H100's host, whose CPU sets that step.",
+        big.abs() * 100.0,
+        small.abs() * 100.0,
+        if small < 0.0 { "fast" } else { "slow" },
+        eager.abs() * 100.0,
+    )
+}
+
 /// The largest |error| over the check rows.
 pub fn max_error(rows: &[Compared]) -> f64 {
     rows.iter()
@@ -255,6 +442,160 @@ mod tests {
             }
         }
         assert!(max_error(&rows) > 0.0);
+    }
+
+    /// The lent GPUs' GEMMs (issue 30's sweep): the lessons hold measured and
+    /// modelled, and the model's reach is what README's table says.
+    #[test]
+    fn lent_gpu_rows() {
+        let rows = lent();
+        assert_eq!(rows.len(), 140);
+        let mut within = 0;
+        for r in &rows {
+            let miss = r.error().abs() > r.target();
+            within += usize::from(!miss);
+            println!(
+                "{:8} {:28} {:>5} x {:>5} x {:>5} ({:9.2} GFLOP): measured {:9.2} us, model {:9.2} us ({:+.1} %){}",
+                r.hw,
+                r.tag,
+                r.m,
+                r.k,
+                r.n,
+                r.gflop(),
+                r.measured_s * 1e6,
+                r.model_s * 1e6,
+                r.error() * 100.0,
+                if miss { "  MISS" } else { "" }
+            );
+        }
+        println!("{within} of {} within the issue's targets", rows.len());
+        let find = |hw: &str, m: u32, k: u32, n: u32| {
+            rows.iter()
+                .find(|r| r.hw == hw && (r.m, r.k, r.n) == (m, k, n))
+                .cloned()
+                .unwrap_or_else(|| panic!("{hw} {m}x{k}x{n}"))
+        };
+        let tflops =
+            |r: &LentRow, s: f64| 2.0 * f64::from(r.m) * f64::from(r.n) * f64::from(r.k) / s;
+        for hw in ["h100-sxm", "h200"] {
+            // one more partial wave: N = 1664 slower per FLOP than 1536, measured and modelled
+            let (a, b) = (find(hw, 4096, 4096, 1536), find(hw, 4096, 4096, 1664));
+            assert!(tflops(&b, b.measured_s) < tflops(&a, a.measured_s), "{hw}");
+            assert!(tflops(&b, b.model_s) < tflops(&a, a.model_s), "{hw}");
+            // the vocabulary pair: unaligned ≥ 3× slower, measured and modelled
+            let (u, p) = (find(hw, 8192, 768, 50257), find(hw, 8192, 768, 50304));
+            assert!(u.measured_s >= 3.0 * p.measured_s, "{hw}");
+            assert!(u.model_s >= 3.0 * p.model_s, "{hw}");
+            // the shapes the model is built on: every square from 2048 and every
+            // Llama-3-8B prefill layer within 15 %
+            for r in rows.iter().filter(|r| {
+                r.hw == hw && (r.tag == "square" && r.m >= 2048 || r.tag.starts_with("llama3"))
+            }) {
+                assert!(r.error().abs() <= 0.15, "{r:?}");
+            }
+            // decode's matrix-vector end (M ≤ 16) within 10 %
+            for r in rows
+                .iter()
+                .filter(|r| r.hw == hw && r.tag == "small_m" && r.m <= 16)
+            {
+                assert!(r.error().abs() <= 0.10, "{r:?}");
+            }
+        }
+        // README's "How close is the model?" states these two figures
+        assert_eq!(within, LENT_WITHIN, "rows within target");
+        let worst = rows.iter().map(|r| r.error().abs()).fold(0.0, f64::max);
+        assert!((worst - LENT_WORST).abs() < 0.005, "{worst}");
+    }
+
+    #[test]
+    fn dit_lent_rows() {
+        let rows = dit_lent();
+        assert_eq!(rows.len(), 12);
+        for r in &rows {
+            println!(
+                "{:8} {} px batch {} {:8}: measured {:7.3} ms, model {:7.3} ms ({:+.1} %){}",
+                r.case.hw,
+                r.case.res,
+                r.case.batch,
+                if r.case.compiled { "compiled" } else { "eager" },
+                r.measured_s * 1e3,
+                r.case.model_s * 1e3,
+                r.error() * 100.0,
+                if r.error().abs() > r.target() {
+                    "  MISS"
+                } else {
+                    ""
+                }
+            );
+        }
+        for r in &rows {
+            let (c, e) = (r.case, r.error());
+            if c.compiled && !(c.res == 256 && c.batch == 1) {
+                // compiled, from 2,048 tokens a step: within the issue's 25 %
+                assert!(e.abs() <= 0.25, "{r:?}");
+            } else if c.compiled {
+                // batch 1 at 256 px: the model is too fast (its small kernels at
+                // the 1 µs floor; measured attention 8.9 µs, LayerNorm 3.6 µs);
+                // README says so
+                assert!((-0.45..-0.25).contains(&e), "{r:?}");
+            } else if c.hw == "h100-sxm" {
+                // eager on the H100's host: within 35 %
+                assert!(e.abs() <= 0.35, "{r:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_summaries_say_what_the_rows_say() {
+        let g = lent_summary(&lent());
+        assert!(g.contains("140 matmuls") && g.contains("107 within"), "{g}");
+        assert!(
+            g.contains("+50 % on 2048 × 1152 × 1152 (H100 SXM), a DiT-XL/2 layer"),
+            "{g}"
+        );
+        let d = dit_summary(&dit_lent());
+        assert!(
+            d.contains("within 22 % from 2,048") && d.contains("37 % fast"),
+            "{d}"
+        );
+        assert!(d.contains("eager within 12 %"), "{d}");
+    }
+
+    /// The eager model's CPU cost is the measured one: an op of a real eager model
+    /// (tests/data/eager-ops-h100.json), and a DiT-XL/2 step dispatches what the
+    /// dispatcher counted.
+    #[test]
+    fn eager_costs_are_the_measured_ones() {
+        use crate::gpu::json;
+        use crate::model::dit::{kernels, DitModel, DitRun};
+        let j = json::parse(include_str!("../../../tests/data/eager-ops-h100.json"))
+            .unwrap_or(json::Json::Null);
+        let num = |a: &str, b: &str| j.get(a).and_then(|x| x.get(b)).and_then(|x| x.as_f64());
+        let (ms, ops) = (
+            num("llama2_7b_decode_b1", "eager_loop_ms").unwrap_or(0.0),
+            num("llama2_7b_decode_b1", "dispatched").unwrap_or(1.0),
+        );
+        let per_op = ms * 1e-3 / ops;
+        assert!(
+            (crate::model::llm::EAGER_OP_S / per_op - 1.0).abs() < 0.005,
+            "{per_op}"
+        );
+        let r = DitRun {
+            model: DitModel::XL2,
+            res: 256,
+            batch: 1,
+            flash: true,
+            graphs: false,
+            fused: false,
+            sp: 1,
+            link: crate::model::parallel::Link::NONE,
+        };
+        let blocks: f64 = kernels(&r).iter().map(|(k, _)| k.dispatches()).sum();
+        let counted = num("dit_256_b1", "dispatched").unwrap_or(0.0);
+        assert!(
+            (blocks / counted - 1.0).abs() < 0.03,
+            "{blocks} vs {counted}"
+        );
     }
 
     #[test]

@@ -332,10 +332,11 @@ pub fn itl_max_error(rows: &[ComparedItl]) -> f64 {
 pub fn eager_note(c: &Compared) -> String {
     let side = if c.error() > 0.0 { "faster" } else { "slower" };
     format!(
-        "The eager row: the model is {:.0} % {side} than measured and calls the step {}; it counts each op at the {} measured for a bare eager op, and a model's module calls add more.",
+        "The eager row: the model is {:.0} % {side} than measured and calls the step {}; it counts each op at {} ({}).",
         c.error().abs() * 100.0,
         c.regime.label(),
-        crate::model::units::si(super::EAGER_OP_S, "s")
+        crate::model::units::si(super::eager_op_s(a100()).0, "s"),
+        super::eager_op_s(a100()).1
     )
 }
 

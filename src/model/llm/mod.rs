@@ -233,11 +233,45 @@ pub const ACT_BYTES: f64 = 2.0;
 /// torchao's `int4wo-64`, whose measured bandwidth [`stream`] uses.
 pub const INT4_GROUP: f64 = 64.0;
 
-/// CPU seconds per op an eager PyTorch decoder dispatches (each kernel launch, view
-/// or reshape): one tiny eager op measured on an H100 host, PyTorch 2.11
-/// (tests/data/h100.json, 9.7 µs). The explorer's overhead slider stays the essay's
-/// 2022 figure for a bare loop (3.57 µs); a model's forward pass is measured slower.
-pub const EAGER_OP_S: f64 = crate::model::reference::h100::EAGER_TINY_OP_S;
+/// CPU seconds per op an eager PyTorch model dispatches (each kernel launch, view
+/// or reshape), measured inside a real model on the lent H100's host (PyTorch
+/// 2.11): an eager Llama-2-7B-shaped decode step dispatched 2,616 ops (a
+/// TorchDispatchMode count) in 38.66 ms, 14.78 µs each, where a bare `a + a` took
+/// 10.18 µs on the same host (tests/data/h100.json's reference host: 9.69 µs): a
+/// model's ops cost ~1.45× a bare one (module calls and Python between them).
+/// tests/data/eager-ops-h100.json, written by tests/data/record_eager_ops.py.
+pub const EAGER_OP_S: f64 = 14.78e-6;
+
+/// The same on the lent H200's host: the same eager step (the same 2,616 ops)
+/// ran 27.97 ms a token back to back (tests/data/traces/h200-decode-pairs.json,
+/// `llama2_7b_decode_eager_b1`), 10.69 µs per op: that host's CPU is faster.
+pub const EAGER_OP_S_H200_HOST: f64 = 10.69e-6;
+
+/// CPU seconds per dispatched op of an eager model on `hw`'s host, and where the
+/// number comes from. The eager step is the CPU's: it is measured on the hosts of
+/// the GPUs lent to brrr (an H100 SXM's, an H200's); another GPU's host is
+/// estimated as the reference host's bare op × the 1.45 a model's op costs
+/// beyond a bare one on the H100's host. The explorer's overhead slider stays
+/// the essay's 2022 bare loop (3.57 µs) and the overhead widget shows the bare op.
+pub fn eager_op_s(hw: &crate::model::hardware::Preset) -> (f64, &'static str) {
+    match hw.id {
+        "h100-sxm" => (
+            EAGER_OP_S,
+            "measured on the lent H100 SXM's host: an eager Llama-2-7B decode, 2,616 ops in 38.7 ms",
+        ),
+        "h200" => (
+            EAGER_OP_S_H200_HOST,
+            "measured on the lent H200's host: an eager Llama-2-7B decode, 2,616 ops in 28.0 ms",
+        ),
+        _ => (
+            crate::model::reference::h100::EAGER_TINY_OP_S * EAGER_OP_S / BARE_OP_H100_HOST_S,
+            "estimate: a bare eager op (9.7 µs) × 1.45, a model's op over a bare one on the lent H100's host",
+        ),
+    }
+}
+
+/// A bare eager `a + a` on the lent H100's host (tests/data/eager-ops-h100.json).
+pub const BARE_OP_H100_HOST_S: f64 = 10.18e-6;
 
 /// Everything the `llm` widget's controls choose.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -153,11 +153,11 @@ pub fn critical_batch(r: &LlmRun, m: &Machine) -> f64 {
 }
 
 /// The machine one step runs on: the explorer's preset in the matmuls' dtype, with
-/// the CPU cost of one dispatched op of an eager PyTorch decoder
-/// ([`super::EAGER_OP_S`]) as its overhead.
+/// the CPU cost of one dispatched op of an eager PyTorch model on its host
+/// ([`super::eager_op_s`]) as its overhead.
 pub fn machine(r: &LlmRun, setting: &Setting) -> Machine {
     Machine {
-        overhead: super::EAGER_OP_S,
+        overhead: super::eager_op_s(setting.hw).0,
         ..machine_for(setting, compute_dtype(r, setting))
     }
 }

@@ -118,7 +118,7 @@ pub const SPEC: Spec = Spec {
     // 1843 px at 720 px wide by default (its GPU select, the folded
     // "compare GPUs" and the scaling chart included); 2020 on 4 GPUs with
     // the parallel sentences (2126 with the link's bandwidth and latency boxes)
-    embed_height: 2170,
+    embed_height: 2300,
     gate: true,
     inside: None,
     params: PARAMS,

@@ -158,6 +158,9 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
             </table>
         </div>
         </Later>
+        <Later name="dit-measured">
+        <p class="note dit-measured">{crate::model::gemm::measured::dit_summary(&crate::model::gemm::measured::dit_lent())}</p>
+        </Later>
     }
 }
 

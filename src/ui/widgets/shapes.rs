@@ -291,6 +291,7 @@ pub fn Shapes(ctx: Ctx) -> impl IntoView {
                     {move || view.with(|v| v.as_ref().map_or(String::new(), |v| format!("the achievable roof, {}", units::si(v.roof, "FLOP/s"))))}</li>
             </ul>
             <SmGrid view=view/>
+            <p class="note shapes-measured">{crate::model::gemm::measured::lent_summary(&crate::model::gemm::measured::lent())}</p>
         </Show>
     }
 }

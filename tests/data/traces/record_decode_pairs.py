@@ -42,7 +42,6 @@ from torch import nn
 from torch.profiler import ProfilerActivity, profile, schedule
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "."
-os.makedirs(OUT, exist_ok=True)
 torch.set_grad_enabled(False)
 DEV = torch.device("cuda")
 DT = torch.bfloat16
@@ -248,30 +247,36 @@ def decode(batch, run_compiled):
     torch.cuda.empty_cache()
 
 
-for batch in (1, 64):
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    for batch in (1, 64):
+        try:
+            decode(batch, True)
+        except Exception:
+            traceback.print_exc()
+            meta["runs"][f"error_b{batch}"] = traceback.format_exc(limit=3)
+            save()
+
     try:
-        decode(batch, True)
+        x = torch.randn(64 * 1024 * 1024, device=DEV)
+        m = 1.0 + 2.0**-10
+        ro = torch.compile(chain, mode="reduce-overhead")
+        mark = torch.compiler.cudagraph_mark_step_begin
+
+        def chain_ro():
+            mark()
+            ro(x, m)
+
+        run = {"what": 'x = x * m, 8 times, 64 Mi fp32, torch.compile(mode="reduce-overhead")'}
+        meta["runs"]["chain_compiled_ro"] = run
+        run.update(timed(chain_ro))
+        run.update(profiled("chain_compiled_ro", chain_ro))
+        print("chain_compiled_ro", run, flush=True)
     except Exception:
         traceback.print_exc()
-        meta["runs"][f"error_b{batch}"] = traceback.format_exc(limit=3)
-        save()
+        meta["runs"]["error_chain"] = traceback.format_exc(limit=3)
+    save()
 
-try:
-    x = torch.randn(64 * 1024 * 1024, device=DEV)
-    m = 1.0 + 2.0**-10
-    ro = torch.compile(chain, mode="reduce-overhead")
-    mark = torch.compiler.cudagraph_mark_step_begin
 
-    def chain_ro():
-        mark()
-        ro(x, m)
-
-    run = {"what": 'x = x * m, 8 times, 64 Mi fp32, torch.compile(mode="reduce-overhead")'}
-    meta["runs"]["chain_compiled_ro"] = run
-    run.update(timed(chain_ro))
-    run.update(profiled("chain_compiled_ro", chain_ro))
-    print("chain_compiled_ro", run, flush=True)
-except Exception:
-    traceback.print_exc()
-    meta["runs"]["error_chain"] = traceback.format_exc(limit=3)
-save()
+if __name__ == "__main__":
+    main()
