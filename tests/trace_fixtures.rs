@@ -335,6 +335,163 @@ mod fixtures {
         );
     }
 
+    /// The Llama-2-7B-shaped decode pairs recorded on a lent H200 and H100
+    /// (tests/data/traces/record_decode_pairs.py; `{gpu}-decode-pairs.json`
+    /// holds each run's unprofiled step): issue 31's "done when" on them.
+    fn decode(gpu: &str, mode: &str, b: &str) -> brrr::trace::Diagnosis {
+        run(&trace_file(&format!("{gpu}_llama2_7b_decode_{mode}_{b}"))).unwrap()
+    }
+
+    fn pairs(gpu: &str) -> serde_json::Value {
+        serde_json::from_str(
+            &std::fs::read_to_string(Path::new(DIR).join(format!("{gpu}-decode-pairs.json")))
+                .unwrap(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_decode_pairs_hold_their_predictions() {
+        use brrr::trace::remedy::PROFILED_CPU_FACTOR;
+        let mut table = String::from("pair | predicted step | compiled trace's step | off\n");
+        for gpu in ["h200", "h100"] {
+            let runs = &pairs(gpu)["runs"];
+            for b in ["b1", "b64"] {
+                let (e, c) = (decode(gpu, "eager", b), decode(gpu, "compiled", b));
+                let what = format!("{gpu} {b}");
+                // the compiled run replays CUDA graphs and reads memory-bound:
+                // its cuBLAS GEMMs and cuDNN attention, which the replay links
+                // to no op, are bounded below the ridge by their tiles and grids
+                assert!(c.graphs.replay() && c.compiled, "{what}");
+                assert_eq!(c.regime.id(), "memory", "{what}");
+                assert_eq!(c.compute_class_share, 0.0, "{what}");
+                assert!(
+                    c.memory_class_share > 0.6,
+                    "{what}: {}",
+                    c.memory_class_share
+                );
+                let unplaced = c.launch_time + c.unplaced_time;
+                assert!(
+                    c.launch_time > 0.95 * unplaced,
+                    "{what}: {} of {unplaced}",
+                    c.launch_time
+                );
+                assert!(
+                    c.unplaced
+                        .iter()
+                        .any(|u| u.why.contains("replayed from a CUDA graph")
+                            && u.why.contains("memory-bound")),
+                    "{what}"
+                );
+                // CUDA graphs are not offered to it
+                for r in c.remedies.iter().filter(|r| r.id.contains("graph")) {
+                    assert!(r.speedup < 1.05, "{what}: {} ×{}", r.id, r.speedup);
+                }
+                // its no_idle says what its idle is, not "needs CUDA graphs"
+                let n = remedy(&c, "no_idle").unwrap();
+                assert!(
+                    n.label.contains("already replays CUDA graphs"),
+                    "{}",
+                    n.label
+                );
+                // HTA's launch pairs are the launches outside the graphs, most
+                // of them queued behind the replayed kernels
+                assert_eq!(c.launch.count, 9, "{what}");
+                assert!(
+                    2 * c.launch.queued > c.launch.count,
+                    "{what}: {}",
+                    c.launch.queued
+                );
+                // the eager run: overhead-bound, 3 steps of which HTA's span
+                // holds 2; its launches mostly not queued
+                assert_eq!(e.regime.id(), "overhead", "{what}");
+                assert_eq!((e.steps.count, e.steps.in_span), (3, 2), "{what}");
+                assert_eq!((c.steps.count, c.steps.in_span), (3, 3), "{what}");
+                assert!(10 * e.launch.queued < e.launch.count, "{what}");
+                // the eager trace's compile prediction against the compiled trace
+                let predicted = remedy(&e, "compile_cuda_graphs").unwrap().step_after;
+                let off = predicted / c.steps.mean - 1.0;
+                table += &format!(
+                    "{what} | {:.3} ms | {:.3} ms | {:+.1} %\n",
+                    predicted * 1e-3,
+                    c.steps.mean * 1e-3,
+                    100.0 * off
+                );
+                assert!(off.abs() <= 0.30, "{what}: {predicted} vs {}", c.steps.mean);
+                // the unprofiled eager estimate against the step measured
+                // without the profiler (the factor comes from the MLP, not these)
+                let measured = runs[format!("llama2_7b_decode_eager_{b}")]["step_ms"]
+                    .as_f64()
+                    .unwrap()
+                    * 1e3;
+                let est = e.steps.unprofiled.unwrap();
+                let off = est / measured - 1.0;
+                table += &format!("{what} unprofiled eager | {est:.0} µs | measured {measured:.0} µs | {:+.1} %\n", 100.0 * off);
+                assert!(off.abs() <= 0.30, "{what}: {est} vs {measured}");
+                // the profiler's slowdown on these eager steps: 1.3-1.6×, below
+                // the MLP's (PROFILED_CPU_FACTOR), so the estimate runs short
+                let w = runs[format!("llama2_7b_decode_eager_{b}")]["profiled_wall_ms_active"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_f64().unwrap())
+                    .sum::<f64>()
+                    / 3.0;
+                let factor = w * 1e3 / measured;
+                assert!(
+                    (1.3..1.6).contains(&factor) && factor < PROFILED_CPU_FACTOR,
+                    "{what}: {factor}"
+                );
+                assert!(est < measured, "{what}");
+            }
+        }
+        println!("{table}");
+    }
+
+    /// The tile rule ([`brrr::trace::launch`]) against the roof: every kernel
+    /// placed by shape in the stored traces whose name and grid give a bound
+    /// does fewer FLOPs per byte than the bound (its op's, in its dtype), so
+    /// where both are known the launch never calls memory-bound what the shapes
+    /// would not.
+    #[test]
+    fn the_tile_rule_holds_where_shapes_are_known() {
+        use brrr::trace::{launch, place};
+        let mut checked = 0;
+        for name in fixtures() {
+            let path = trace_file(&name);
+            let f = std::fs::File::open(&path).unwrap();
+            let t = if path.extension().is_some_and(|e| e == "gz") {
+                brrr::trace::parse(flate2::read::GzDecoder::new(f), &mut |_| true)
+            } else {
+                brrr::trace::parse(f, &mut |_| true)
+            };
+            let Ok(t) = t else { continue };
+            for k in place::place(&t).kernels {
+                let (e, op) = (&t.gpu[k.index], &t.ops[k.op]);
+                let Some(b) = launch::launch_bound(t.name(e.name), k.class, e.grid) else {
+                    continue;
+                };
+                let bytes = match op.dtype {
+                    Some("bf16" | "fp16") => 2.0,
+                    Some("fp32") => 4.0,
+                    other => panic!("{name}: {other:?}"),
+                };
+                let intensity = op.flops / op.bytes;
+                // attention: one query head per K/V head in these traces (MHA)
+                assert!(
+                    intensity < b.max_intensity(bytes, 1.0),
+                    "{name}: {} on {}: {intensity} FLOP/B over {:?}",
+                    t.name(e.name),
+                    t.name(op.name),
+                    b
+                );
+                checked += 1;
+            }
+        }
+        // the decode traces' GEMMs and attention, eager (4 + the Llama-3 one)
+        assert!(checked > 1000, "{checked}");
+    }
+
     /// The constants the predictions use, recomputed from the stored traces
     /// they were taken from (so neither can drift from its source).
     #[test]
@@ -598,6 +755,67 @@ mod fixtures {
             .output()
             .unwrap();
         assert_eq!(o.status.code(), Some(2));
+    }
+
+    /// `brrr-trace EAGER --compare COMPILED --json`: the change is matched to
+    /// `compile_cuda_graphs` and held to its prediction; the compiled rank's
+    /// row says memory-bound, graph-replayed, and why its kernels are unplaced.
+    #[test]
+    fn the_decode_pairs_compared() {
+        for gpu in ["h200", "h100"] {
+            for b in ["b1", "b64"] {
+                let f = |mode: &str| trace_file(&format!("{gpu}_llama2_7b_decode_{mode}_{b}"));
+                let now = cli_json(
+                    &[f("eager")],
+                    &["--compare", &f("compiled").to_string_lossy()],
+                );
+                let c: brrr::trace::compare::CompareOut = serde_json::from_value(now).unwrap();
+                let (x, after) = (&c.compare, &c.ranks[1]);
+                assert_eq!(
+                    x.matched.as_deref(),
+                    Some("compile_cuda_graphs"),
+                    "{gpu} {b}"
+                );
+                // trace_compare_speedup: before ÷ after; trace_compare_predicted:
+                // the eager trace's compile remedy, within 30 % of the step
+                assert!((x.speedup - x.step_before_s / x.step_after_s).abs() < 1e-12);
+                let predicted = x.predicted.unwrap();
+                let off = x.predicted_step_s.unwrap() / x.step_after_s - 1.0;
+                println!(
+                    "{gpu} {b}: measured ×{:.2}, predicted ×{predicted:.2}, step {off:+.3}",
+                    x.speedup
+                );
+                assert!(off.abs() <= 0.30, "{gpu} {b}: {off}");
+                assert!((predicted / x.speedup - 1.0).abs() <= 0.45, "{gpu} {b}");
+                assert_eq!(
+                    (x.regime_before.as_str(), x.regime_after.as_str()),
+                    ("overhead", "memory")
+                );
+                // the compiled row
+                assert!(after.graph_replay && after.compiled && after.steps == 3);
+                assert_eq!(after.steps_in_span, 3);
+                assert!(after.remedy_list.iter().all(|r| !r.id.contains("graph")));
+                assert!(
+                    after.launch_classed_kernel_s
+                        > 0.95 * (after.launch_classed_kernel_s + after.unplaced_kernel_s)
+                );
+                assert!(after.memory_share > 0.6 && after.matmul_share == 0.0);
+                let top = &after.unplaced[0];
+                assert_eq!(
+                    (top.basis.as_str(), top.cost.as_str()),
+                    ("launch", "memory"),
+                    "{top:?}"
+                );
+                assert!(
+                    top.why.starts_with("replayed from a CUDA graph"),
+                    "{}",
+                    top.why
+                );
+                assert!(after.launch_queued * 2 > after.launch_pairs);
+                // the eager row: HTA's span holds 2 of its 3 steps
+                assert_eq!((c.ranks[0].steps, c.ranks[0].steps_in_span), (3, 2));
+            }
+        }
     }
 
     #[test]

@@ -99,11 +99,19 @@ analysed and written to --json); 1 when OUT cannot be written.";
             }
         }
         s += &format!(
-            "  span          {:.6} s  ({} GPU activities, {} kernels, {:.0} kernels/s)\n",
+            "  span          {:.6} s  ({} GPU activities, {} kernels, {:.0} kernels/s){}\n",
             d.span_s(),
             d.activities,
             d.kernels,
-            d.launches_per_s
+            d.launches_per_s,
+            if d.steps.in_span < d.steps.count {
+                format!(
+                    "; HTA's span: the work of {} of the {} ProfilerSteps (HTA leaves out what the last one launched)",
+                    d.steps.in_span, d.steps.count
+                )
+            } else {
+                String::new()
+            }
         );
         let st = &d.steps;
         s += &match st.basis {
@@ -160,8 +168,18 @@ analysed and written to --json); 1 when OUT cannot be written.";
         }
         if let Some(m) = d.launch.delay_median {
             s += &format!(
-                "  launches      median launch delay {m} µs over {} launches; {} ran shorter than their launch call (HTA)\n",
-                d.launch.count, d.launch.short
+                "  launches      median launch delay {m} µs over {} launches; {} ran shorter than their launch call (HTA); {} waited in the stream behind earlier work{}\n",
+                d.launch.count,
+                d.launch.short,
+                d.launch.queued,
+                if d.graphs.launches > 0 {
+                    format!(
+                        " (HTA pairs kernel, memcpy and memset launches, not the {} graph launches: these are the launches outside the graphs)",
+                        d.graphs.launches
+                    )
+                } else {
+                    String::new()
+                }
             );
         }
         s += &format!(
@@ -232,6 +250,24 @@ analysed and written to --json); 1 when OUT cannot be written.";
                 d.kernels,
                 d.roofline.len()
             );
+        }
+        if !d.unplaced.is_empty() {
+            s += &format!(
+                "  not placed    {:.6} s of kernel time: {:.6} s memory-bound by its tile and launch grid, {:.6} s classed by name\n",
+                (d.launch_time + d.unplaced_time) * 1e-6,
+                d.launch_time * 1e-6,
+                d.unplaced_time * 1e-6
+            );
+            for u in d.unplaced.iter().take(4) {
+                s += &format!(
+                    "    {:>9.6} s {:>7}×  {:<8} {}\n      {}\n",
+                    u.time * 1e-6,
+                    u.count,
+                    u.cost.id(),
+                    short(&u.name, 60),
+                    u.why
+                );
+            }
         }
         if d.matmul_time > 0.0 {
             s += &format!(

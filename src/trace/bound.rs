@@ -7,13 +7,20 @@
 //! and an achievable bandwidth `W` ([`crate::model::achievable::fractions`]), its
 //! time at the roof is `max(F / P, B / W)`: doubling the FLOP rate helps it iff
 //! `F / P > B / W` (it sits right of the ridge), so it is compute-bound there,
-//! else memory-bound. A GEMV (by its name, [`is_gemv`]) is memory-bound even where
-//! it could not be placed. Every other kernel keeps the cost class of its name
-//! class ([`KernelClass::cost`]): matmul, conv and attention compute; pointwise,
-//! normalisation, reduction and copies memory; collectives communication. Without
-//! a preset (an unknown GPU and no `--gpu`) every kernel keeps its name's class.
+//! else memory-bound. A kernel that could not be placed is memory-bound where
+//! its name and launch grid bound its intensity below the ridge
+//! ([`super::launch`]: cuBLAS's narrow-tile GEMMs and cuDNN's decode attention,
+//! as a CUDA-graph replay leaves them), and a GEMV or a split-K reduction by its
+//! name ([`is_gemv`], [`is_split_k_reduce`]). Every other kernel keeps the cost
+//! class of its name class ([`KernelClass::cost`]): matmul, conv and attention
+//! compute; pointwise, normalisation, reduction and copies memory; collectives
+//! communication. Without a preset (an unknown GPU and no `--gpu`) every kernel
+//! keeps its name's class.
 
-use super::classify::{is_gemv, is_gpu_cat, kernel_class, CostClass, KernelClass};
+use super::classify::{
+    is_gemv, is_gpu_cat, is_split_k_reduce, kernel_class, CostClass, KernelClass,
+};
+use super::launch::{launch_bound, memory_bound, Basis};
 use super::parse::Trace;
 use super::place::{PlacedKernel, Placement};
 use crate::model::hardware::{Dtype, Preset};
@@ -58,8 +65,9 @@ pub struct Limits {
     /// Per [`Trace::gpu`] index: the cost class (for events that are not GPU
     /// activities, their name class's, unused).
     pub cost: Vec<CostClass>,
-    /// Per index: decided by the roof (placed on the preset), not by the name.
-    pub by_roof: Vec<bool>,
+    /// Per index: how it was decided (placed on the roof, bounded by its name
+    /// and launch grid, or by its name alone).
+    pub basis: Vec<Basis>,
     /// Per index: the name class ([`kernel_class`]), computed once.
     pub class: Vec<KernelClass>,
 }
@@ -67,6 +75,11 @@ pub struct Limits {
 impl Limits {
     pub fn of(&self, index: usize) -> CostClass {
         self.cost.get(index).copied().unwrap_or(CostClass::Memory)
+    }
+
+    /// How the cost class of GPU event `index` was decided.
+    pub fn basis(&self, index: usize) -> Basis {
+        self.basis.get(index).copied().unwrap_or_default()
     }
 
     /// The name class of GPU event `index`.
@@ -79,22 +92,31 @@ impl Limits {
 }
 
 /// The cost class of one kernel: by the roof where it is placed and `hw` has a
-/// peak for its dtype, a GEMV memory-bound, else by its name class.
+/// peak for its dtype, else memory-bound where its name and launch `grid` bound
+/// it below the ridge, a GEMV or a split-K reduction memory-bound, else by its
+/// name class.
 pub fn cost_class(
     class: KernelClass,
     name: &str,
+    grid: [u32; 3],
     placed: Option<&PlacedKernel>,
     hw: Option<&Preset>,
-) -> (CostClass, bool) {
+) -> (CostClass, Basis) {
     let by_roof = placed
         .zip(hw)
         .filter(|(k, _)| k.flops > 0.0 || k.bytes > 0.0)
         .and_then(|(k, hw)| roof_times(k, hw));
     match by_roof {
-        Some((flop_t, byte_t)) if flop_t > byte_t => (CostClass::Compute, true),
-        Some(_) => (CostClass::Memory, true),
-        None if is_gemv(name) => (CostClass::Memory, false),
-        None => (class.cost(), false),
+        Some((flop_t, byte_t)) if flop_t > byte_t => (CostClass::Compute, Basis::Roof),
+        Some(_) => (CostClass::Memory, Basis::Roof),
+        None if hw.is_some_and(|hw| {
+            launch_bound(name, class, grid).is_some_and(|b| memory_bound(&b, hw))
+        }) =>
+        {
+            (CostClass::Memory, Basis::Launch)
+        }
+        None if is_gemv(name) || is_split_k_reduce(name) => (CostClass::Memory, Basis::Name),
+        None => (class.cost(), Basis::Name),
     }
 }
 
@@ -102,7 +124,7 @@ pub fn cost_class(
 pub fn limits(t: &Trace, placement: &Placement, hw: Option<&Preset>) -> Limits {
     let mut out = Limits {
         cost: Vec::with_capacity(t.gpu.len()),
-        by_roof: Vec::with_capacity(t.gpu.len()),
+        basis: Vec::with_capacity(t.gpu.len()),
         class: Vec::with_capacity(t.gpu.len()),
     };
     let mut memo: rustc_hash::FxHashMap<(u32, u32), KernelClass> = Default::default();
@@ -110,13 +132,13 @@ pub fn limits(t: &Trace, placement: &Placement, hw: Option<&Preset>) -> Limits {
         let class = *memo
             .entry((e.name, e.cat))
             .or_insert_with(|| kernel_class(t.name(e.name), t.name(e.cat)));
-        let (c, roof) = if is_gpu_cat(t.name(e.cat)) {
-            cost_class(class, t.name(e.name), placement.get(i), hw)
+        let (c, basis) = if is_gpu_cat(t.name(e.cat)) {
+            cost_class(class, t.name(e.name), e.grid, placement.get(i), hw)
         } else {
-            (class.cost(), false)
+            (class.cost(), Basis::Name)
         };
         out.cost.push(c);
-        out.by_roof.push(roof);
+        out.basis.push(basis);
         out.class.push(class);
     }
     out
@@ -145,37 +167,78 @@ mod tests {
         let f = crate::model::achievable::fractions(h200);
         let ridge = h200.bf16.unwrap() * f.tensor / (h200.mem_bw * f.bw);
         let mm = KernelClass::Matmul;
+        let g = [0; 3];
         // a bf16 GEMM at twice the ridge: compute; at half of it: memory
-        let at = |i: f64| cost_class(mm, "nvjet", Some(&placed(i * 1e9, 1e9, "bf16")), Some(h200));
-        assert_eq!(at(2.0 * ridge), (CostClass::Compute, true));
-        assert_eq!(at(0.5 * ridge), (CostClass::Memory, true));
+        let at = |i: f64| {
+            cost_class(
+                mm,
+                "nvjet",
+                g,
+                Some(&placed(i * 1e9, 1e9, "bf16")),
+                Some(h200),
+            )
+        };
+        assert_eq!(at(2.0 * ridge), (CostClass::Compute, Basis::Roof));
+        assert_eq!(at(0.5 * ridge), (CostClass::Memory, Basis::Roof));
         // a batch-1 decode GEMV placed by shape: ~1 FLOP per byte
         let n = 4096.0f64;
         let gemv = placed(2.0 * n * n, 2.0 * (n * n + 2.0 * n), "bf16");
         assert_eq!(
-            cost_class(mm, "nvjet", Some(&gemv), Some(h200)).0,
+            cost_class(mm, "nvjet", g, Some(&gemv), Some(h200)).0,
             CostClass::Memory
         );
-        // unplaced: a GEMV by its name is memory-bound, a GEMM keeps its class
-        let gemv_name = "void gemmSN_TN_kernel<float, 128, cublasGemvTensorStrided<float>>";
+        // unplaced: a GEMV or a split-K reduction by its name is memory-bound,
+        // a GEMM keeps its class
+        for name in [
+            "void gemmSN_TN_kernel<float, 128, cublasGemvTensorStrided<float>>",
+            "void cublasLt::splitKreduce_kernel<32, 16, int, float, __nv_bfloat16>",
+        ] {
+            assert_eq!(
+                cost_class(mm, name, g, None, Some(h200)),
+                (CostClass::Memory, Basis::Name)
+            );
+        }
         assert_eq!(
-            cost_class(mm, gemv_name, None, Some(h200)),
-            (CostClass::Memory, false)
+            cost_class(mm, "sm90_xmma_gemm", g, None, Some(h200)),
+            (CostClass::Compute, Basis::Name)
         );
+        // unplaced, but a narrow nvjet tile: memory-bound by its launch; a wide
+        // one keeps its class
+        let narrow = "nvjet_sm90_tst_128x8_64x12_4x1_v_bz_TNT";
         assert_eq!(
-            cost_class(mm, "sm90_xmma_gemm", None, Some(h200)),
-            (CostClass::Compute, false)
+            cost_class(mm, narrow, [4, 24, 1], None, Some(h200)),
+            (CostClass::Memory, Basis::Launch)
+        );
+        let wide = "nvjet_sm90_tst_320x128_64x3_1x2_h_bz_coopB_NNT";
+        assert_eq!(
+            cost_class(mm, wide, [2, 66, 1], None, Some(h200)),
+            (CostClass::Compute, Basis::Name)
+        );
+        // placed, the roof decides even for a narrow tile
+        assert_eq!(
+            cost_class(
+                mm,
+                narrow,
+                g,
+                Some(&placed(2.0 * ridge * 1e9, 1e9, "bf16")),
+                Some(h200)
+            ),
+            (CostClass::Compute, Basis::Roof)
         );
         // no preset: names only
         assert_eq!(
-            cost_class(mm, "nvjet", Some(&gemv), None),
-            (CostClass::Compute, false)
+            cost_class(mm, "nvjet", g, Some(&gemv), None),
+            (CostClass::Compute, Basis::Name)
+        );
+        assert_eq!(
+            cost_class(mm, narrow, [4, 24, 1], None, None),
+            (CostClass::Compute, Basis::Name)
         );
         // a dtype the preset has no peak for: names only
         let int = placed(1e12, 1.0, "int64");
         assert_eq!(
-            cost_class(mm, "k", Some(&int), Some(h200)),
-            (CostClass::Compute, false)
+            cost_class(mm, "k", g, Some(&int), Some(h200)),
+            (CostClass::Compute, Basis::Name)
         );
     }
 

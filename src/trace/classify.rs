@@ -156,6 +156,14 @@ pub fn is_gemv(name: &str) -> bool {
     name.to_ascii_lowercase().contains("gemv")
 }
 
+/// cuBLASLt's split-K epilogue (`cublasLt::splitKreduce_kernel<…>`): part of a
+/// GEMM by name (the matmul class: no compiler fuses it with its neighbours), but
+/// it only sums the partial products the GEMM's kernels wrote, one pass over
+/// memory with no multiply-adds of its own, so memory-bound wherever it runs.
+pub fn is_split_k_reduce(name: &str) -> bool {
+    name.to_ascii_lowercase().contains("splitkreduce")
+}
+
 fn has_any(hay: &str, needles: &[&str]) -> bool {
     needles.iter().any(|n| hay.contains(n))
 }
@@ -172,12 +180,11 @@ pub fn kernel_class(name: &str, cat: &str) -> KernelClass {
     if has_any(&n, &["nccl", "rccl"]) {
         return KernelClass::Communication;
     }
-    if has_any(&n, &["flash", "fmha", "sdpa", "attention", "attn"]) {
-        return KernelClass::Attention;
-    }
     // Inductor's kernels say what they are: `triton_poi_…` pointwise,
     // `triton_red_…` / `triton_per_…` (persistent) reductions, `triton_tem_…`
-    // templates (matmul, conv)
+    // templates (matmul, conv). Their names list the aten ops fused into them,
+    // so these come first: `triton_poi_fused__scaled_dot_product_cudnn_attention_…`
+    // is the pointwise prologue Inductor fused ahead of an attention, not one
     if n.starts_with("triton_red_") || n.starts_with("triton_per_") {
         return KernelClass::Reduction;
     }
@@ -186,6 +193,9 @@ pub fn kernel_class(name: &str, cat: &str) -> KernelClass {
     }
     if n.starts_with("triton_tem_") {
         return KernelClass::Matmul;
+    }
+    if has_any(&n, &["flash", "fmha", "sdpa", "attention", "attn"]) {
+        return KernelClass::Attention;
     }
     let gemm = has_any(
         &n,
@@ -330,6 +340,14 @@ mod tests {
             ("triton_per_fused_add_mean_1", "kernel", Reduction),
             ("triton_tem_fused_mm_2", "kernel", Matmul),
             ("triton_poi_fused_add_norm_3", "kernel", Pointwise),
+            // Inductor names the ops it fused: this one is the pointwise
+            // prologue of an attention, not an attention kernel
+            (
+                "triton_poi_fused__scaled_dot_product_cudnn_attention__to_copy_3",
+                "kernel",
+                Pointwise,
+            ),
+            ("triton_red_fused__unsafe_view_argmax_14", "kernel", Reduction),
             (
                 "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64",
                 "kernel",

@@ -9,7 +9,14 @@
 //! - a host sync: a `…Synchronize` runtime call ending between two starts (what
 //!   follows was launched after the CPU waited, so no graph holds both);
 //! - a step boundary (`ProfilerStep#N`, [`super::steps`]): a compiler fuses
-//!   within one call of the model, never across two.
+//!   within one call of the model, never across two;
+//! - the edge of a CUDA-graph replay: the kernels one graph launch replays are
+//!   what the compiler made of its region, and it cannot fuse them with kernels
+//!   launched outside it (`torch.compile`'s input copies before the graph);
+//! - two launches of one kernel by one aten op outside a graph (the same
+//!   `External id` and name): they are its chunks (`_foreach_copy_`'s
+//!   multi-tensor launches each copy other tensors), so fusing them saves
+//!   launches, not traffic.
 //!
 //! **Its estimate is the traffic it saves.** A fused run reads its inputs and
 //! writes its outputs once instead of once per kernel; with nothing but the
@@ -78,6 +85,24 @@ pub fn runs(
             && fusible(class(i))
             && cost(i) == CostClass::Memory
     };
+    // the graph launch that replayed an event, if one did
+    let region = |i: usize| {
+        t.gpu
+            .get(i)
+            .filter(|e| super::launch::replayed(t, e))
+            .map(|e| e.correlation)
+    };
+    // chunks: one kernel launched twice by one aten op call, outside a graph
+    let same_op = |a: usize, b: usize| match (t.gpu.get(a), t.gpu.get(b)) {
+        (Some(x), Some(y)) => {
+            x.external_id >= 0
+                && x.external_id == y.external_id
+                && x.name == y.name
+                && region(a).is_none()
+                && region(b).is_none()
+        }
+        _ => false,
+    };
     let mut out = Vec::new();
     for mut v in streams.into_values() {
         v.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
@@ -85,7 +110,10 @@ pub fn runs(
         let mut prev: Option<(f64, usize)> = None;
         for &(ts, end, i) in &v {
             let joins = prev.is_some_and(|(pts, pi)| {
-                !host_sync_between(&t.host_syncs, pts, ts) && step_of.get(pi) == step_of.get(i)
+                !host_sync_between(&t.host_syncs, pts, ts)
+                    && step_of.get(pi) == step_of.get(i)
+                    && region(pi) == region(i)
+                    && !same_op(pi, i)
             });
             if !(joins && fusible_at(i)) {
                 out.extend(run.take().filter(|r| r.members.len() >= 2));

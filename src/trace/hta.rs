@@ -30,6 +30,7 @@
 use super::breakdown::{hta_times, merge, Activity};
 use super::classify::{hta_kernel_type, HtaKernelType};
 use super::parse::Trace;
+use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeMap;
 
 /// HTA's `consecutive_kernel_delay` default: a gap under this (µs) between two
@@ -142,6 +143,10 @@ pub struct LaunchStats {
     pub delay_median: Option<f64>,
     /// Pairs whose GPU event ran shorter than its launch call.
     pub short: usize,
+    /// Pairs whose launch call returned while its stream was still running
+    /// earlier work (brrr's, not HTA's): their delay is a wait in the queue
+    /// behind the GPU's own work, not the CPU's.
+    pub queued: usize,
 }
 
 /// The launch calls HTA pairs with GPU events.
@@ -155,7 +160,33 @@ const HTA_LAUNCHES: [&str; 4] = [
 /// HTA's kernel launch statistics over `acts`.
 pub fn launch_stats(t: &Trace, acts: &[Activity]) -> LaunchStats {
     let mut delays = Vec::new();
-    let mut short = 0;
+    let (mut short, mut queued) = (0, 0);
+    // per (device, stream): the activities' (start, end), by start, and the
+    // running maximum of their ends
+    let mut streams: HashMap<(i64, i64), Vec<(f64, f64)>> = HashMap::default();
+    for a in acts {
+        if let Some(e) = t.gpu.get(a.index) {
+            streams
+                .entry((e.device, e.stream))
+                .or_default()
+                .push((a.ts, a.end));
+        }
+    }
+    for v in streams.values_mut() {
+        v.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut m = f64::NEG_INFINITY;
+        for x in v.iter_mut() {
+            m = m.max(x.1);
+            x.1 = m;
+        }
+    }
+    // whether work that started before `at` on the stream was still running then
+    let busy_at = |key: (i64, i64), at: f64| {
+        streams.get(&key).is_some_and(|v| {
+            let i = v.partition_point(|x| x.0 < at);
+            i > 0 && v.get(i - 1).is_some_and(|x| x.1 > at)
+        })
+    };
     for a in acts {
         let Some(e) = t.gpu.get(a.index) else {
             continue;
@@ -175,6 +206,9 @@ pub fn launch_stats(t: &Trace, acts: &[Activity]) -> LaunchStats {
         if a.end - a.ts < cend - cts {
             short += 1;
         }
+        if a.ts > cend && busy_at((e.device, e.stream), cend) {
+            queued += 1;
+        }
     }
     delays.sort_by(f64::total_cmp);
     let n = delays.len();
@@ -191,6 +225,7 @@ pub fn launch_stats(t: &Trace, acts: &[Activity]) -> LaunchStats {
         count: n,
         delay_median,
         short,
+        queued,
     }
 }
 

@@ -28,6 +28,7 @@ pub mod compare;
 pub mod counterfactual;
 pub mod fusion;
 pub mod hta;
+pub mod launch;
 pub mod parse;
 pub mod place;
 pub mod remedy;
@@ -98,6 +99,9 @@ pub struct StepSummary {
     /// brrr estimate it (an eager run with recorded shapes:
     /// [`remedy::PROFILED_CPU_FACTOR`]).
     pub unprofiled: Option<f64>,
+    /// Steps most of whose activities are in HTA's breakdown (whose span
+    /// leaves out what was launched in the last step, [`breakdown`]).
+    pub in_span: usize,
 }
 
 /// CUDA graphs found in the trace.
@@ -151,6 +155,12 @@ pub struct Diagnosis {
     pub comm_share: f64,
     /// Kernel time (µs) whose class was decided by name, not placed on the roof.
     pub unplaced_time: f64,
+    /// Kernel time (µs) not placed but memory-bound by its name's tile and its
+    /// launch grid ([`launch`]).
+    pub launch_time: f64,
+    /// The kernels not placed by shape, by name, most time first: how each was
+    /// classed and why ([`launch::unplaced`]).
+    pub unplaced: Vec<launch::Unplaced>,
     pub top_kernels: Vec<TopKernel>,
     pub regime: CostClass,
     pub halvings: Vec<Halving>,
@@ -285,7 +295,7 @@ pub fn diagnose_with(t: &Trace, options: &Options) -> Result<Diagnosis, TraceErr
         share(breakdown::covered(&breakdown::merge(iv)), hta.span)
     };
     let graphs = graphs(t);
-    let step_summary = step_summary(t, &steps, &graphs);
+    let step_summary = step_summary(t, &steps, &graphs, &in_acts);
     let found = Found {
         t,
         acts: &acts,
@@ -313,6 +323,8 @@ pub fn diagnose_with(t: &Trace, options: &Options) -> Result<Diagnosis, TraceErr
         memory_class_share: union_share(CostClass::Memory),
         comm_share: union_share(CostClass::Communication),
         unplaced_time: tally.unplaced_time,
+        launch_time: tally.launch_time,
+        unplaced: launch::unplaced(t, &acts, &limits, hw),
         top_kernels: tally.top_kernels,
         regime,
         halvings,
@@ -380,6 +392,7 @@ struct Tally {
     short: usize,
     short_time_share: f64,
     unplaced_time: f64,
+    launch_time: f64,
     /// (start, end, cost class by real limit) of every kernel, memcpy, memset.
     spans: Vec<counterfactual::Span>,
     names: Vec<String>,
@@ -393,6 +406,7 @@ fn tally(t: &Trace, acts: &[Activity], limits: &bound::Limits, steps: &steps::St
     let mut spans = Vec::with_capacity(acts.len());
     let (mut kernels, mut short, mut short_time, mut kernel_time, mut total_time, mut unplaced) =
         (0usize, 0usize, 0.0, 0.0, 0.0, 0.0);
+    let mut by_launch = 0.0;
     for a in acts {
         let Some(e) = t.gpu.get(a.index).filter(|e| is_gpu_cat(t.name(e.cat))) else {
             continue;
@@ -414,8 +428,10 @@ fn tally(t: &Trace, acts: &[Activity], limits: &bound::Limits, steps: &steps::St
                 short += 1;
                 short_time += dur;
             }
-            if !limits.by_roof.get(a.index).copied().unwrap_or(false) {
-                unplaced += dur;
+            match limits.basis(a.index) {
+                launch::Basis::Name => unplaced += dur,
+                launch::Basis::Launch => by_launch += dur,
+                launch::Basis::Roof => {}
             }
         }
         spans.push((a.ts, a.end, limits.of(a.index)));
@@ -460,6 +476,7 @@ fn tally(t: &Trace, acts: &[Activity], limits: &bound::Limits, steps: &steps::St
         short,
         short_time_share: share(short_time, kernel_time),
         unplaced_time: unplaced,
+        launch_time: by_launch,
         spans,
         names: all_names,
     }
@@ -488,11 +505,7 @@ fn graphs(t: &Trace) -> Graphs {
         .gpu
         .iter()
         .filter(|e| is_gpu_cat(t.name(e.cat)))
-        .filter(|e| {
-            t.cpu.get(&e.correlation).is_some_and(|c| {
-                c.launch.is_some() && t.name(c.launch_name).contains("GraphLaunch")
-            })
-        })
+        .filter(|e| launch::replayed(t, e))
         .count();
     Graphs {
         launches: t.graph_launches.len(),
@@ -503,7 +516,12 @@ fn graphs(t: &Trace) -> Graphs {
 /// The steps' count, mean, basis and unprofiled estimate: for an eager run with
 /// recorded shapes (not compiled, no graphs), each step's CPU side ÷
 /// [`remedy::PROFILED_CPU_FACTOR`], or its kernels' time where that is longer.
-fn step_summary(t: &Trace, steps: &steps::Steps, graphs: &Graphs) -> StepSummary {
+fn step_summary(
+    t: &Trace,
+    steps: &steps::Steps,
+    graphs: &Graphs,
+    in_acts: &dyn Fn(usize) -> bool,
+) -> StepSummary {
     let eager = t.shapes_recorded && !t.compiled && !graphs.replay();
     let unprofiled = eager.then(|| {
         steps::mean(steps.steps.iter().map(|s| {
@@ -521,6 +539,11 @@ fn step_summary(t: &Trace, steps: &steps::Steps, graphs: &Graphs) -> StepSummary
         mean: steps.mean(),
         basis: steps.basis(),
         unprofiled,
+        in_span: steps
+            .steps
+            .iter()
+            .filter(|s| 2 * s.acts.iter().filter(|i| in_acts(**i)).count() > s.acts.len())
+            .count(),
     }
 }
 
@@ -561,6 +584,13 @@ impl Found<'_> {
             step: summary.mean,
             step_unprofiled: summary.unprofiled,
             graph_replay: graphs.replay(),
+            graph_launch: (!t.graph_launches.is_empty()).then(|| {
+                t.graph_launches
+                    .iter()
+                    .map(|(a, b)| (b - a).max(0.0))
+                    .sum::<f64>()
+                    / t.graph_launches.len() as f64
+            }),
             replay: replay::replay(t, steps, &HashMap::default(), &[]),
             replay_fused: replay::replay(t, steps, &fused, &run_max),
             kernels_per_step: kernels as f64 / steps.steps.len().max(1) as f64,

@@ -99,6 +99,10 @@ pub struct GpuEvent {
     /// `Event Sync` / `Context Sync`. Only these are subject to the ProfilerStep
     /// rule's correlation match; the others are filtered like CPU events.
     pub hta_gpu: bool,
+    /// The kernel's launch grid (`args.grid`: CTAs along x, y, z; zeros where
+    /// the trace has none), which [`super::launch`] classes a kernel linked to
+    /// no op by.
+    pub grid: [u32; 3],
 }
 
 impl GpuEvent {
@@ -473,6 +477,7 @@ impl Builder {
                 external_id: a.external_id.as_ref().map_or(-1, Scalar::as_id),
                 device,
                 hta_gpu,
+                grid: a.grid.unwrap_or_default(),
             });
         }
         if hta_gpu {
@@ -726,6 +731,7 @@ struct Args {
     correlation: Option<Scalar>,
     external_id: Option<Scalar>,
     device: Option<Scalar>,
+    grid: Option<[u32; 3]>,
     dims: Option<Vec<Vec<i64>>>,
     types: Option<Vec<String>>,
     concrete: Option<Vec<String>>,
@@ -744,6 +750,7 @@ enum Key {
     Correlation,
     ExternalId,
     Device,
+    Grid,
     InputDims,
     InputType,
     ConcreteInputs,
@@ -773,6 +780,7 @@ impl Visitor<'_> for KeyVisitor {
             "correlation" => Key::Correlation,
             "External id" => Key::ExternalId,
             "device" => Key::Device,
+            "grid" => Key::Grid,
             "Input Dims" => Key::InputDims,
             "Input type" => Key::InputType,
             "Concrete Inputs" => Key::ConcreteInputs,
@@ -978,6 +986,7 @@ impl<'de> Visitor<'de> for ArgsSeed {
                 Key::Correlation => a.correlation = Some(map.next_value()?),
                 Key::ExternalId => a.external_id = Some(map.next_value()?),
                 Key::Device => a.device = Some(map.next_value()?),
+                Key::Grid => a.grid = grid(&map.next_value::<serde_json::Value>()?),
                 Key::InputDims => a.dims = input_dims(&map.next_value::<serde_json::Value>()?),
                 Key::InputType => a.types = input_types(&map.next_value::<serde_json::Value>()?),
                 Key::ConcreteInputs => {
@@ -1014,6 +1023,17 @@ impl<'de> Visitor<'de> for ArgsSeed {
     }
 }
 
+/// `grid`: `[x, y, z]`, three non-negative integers that fit a u32 (`None`
+/// otherwise: a malformed grid is no grid).
+fn grid(v: &serde_json::Value) -> Option<[u32; 3]> {
+    let list = v.as_array().filter(|l| l.len() == 3)?;
+    let mut g = [0u32; 3];
+    for (slot, x) in g.iter_mut().zip(list) {
+        *slot = u32::try_from(x.as_u64()?).ok()?;
+    }
+    Some(g)
+}
+
 /// `Input Dims`: `[[m, k], [k, n], [], ...]`; an input that is not a tensor (a
 /// scalar, a list of tensors) gives an empty entry. `None` if it is not an array.
 fn input_dims(v: &serde_json::Value) -> Option<Vec<Vec<i64>>> {
@@ -1045,6 +1065,19 @@ mod tests {
 
     fn p(s: &str) -> Result<Trace, TraceError> {
         parse(s.as_bytes(), &mut |_| true)
+    }
+
+    #[test]
+    fn kernel_grids() {
+        let t = p(r#"{"traceEvents": [
+            {"ph":"X","cat":"kernel","name":"a","ts":1,"dur":1,"args":{"stream":7,"correlation":1,"grid":[4,24,1],"block":[384,1,1]}},
+            {"ph":"X","cat":"kernel","name":"b","ts":2,"dur":1,"args":{"stream":7,"correlation":2}},
+            {"ph":"X","cat":"kernel","name":"c","ts":3,"dur":1,"args":{"stream":7,"correlation":3,"grid":[1,-2,1]}},
+            {"ph":"X","cat":"kernel","name":"d","ts":4,"dur":1,"args":{"stream":7,"correlation":4,"grid":"big"}}
+        ]}"#)
+        .unwrap();
+        let grids: Vec<[u32; 3]> = t.gpu.iter().map(|e| e.grid).collect();
+        assert_eq!(grids, vec![[4, 24, 1], [0; 3], [0; 3], [0; 3]]);
     }
 
     #[test]

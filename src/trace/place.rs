@@ -255,11 +255,7 @@ fn place_by_name(t: &Trace, kernels: &mut Vec<PlacedKernel>) -> usize {
         if placed.contains(&index) || !t.name(e.cat).eq_ignore_ascii_case("kernel") {
             continue;
         }
-        let replayed = t
-            .cpu
-            .get(&e.correlation)
-            .is_some_and(|c| c.launch.is_some() && t.name(c.launch_name).contains("GraphLaunch"));
-        let Some(Some(d)) = donor.get(&e.name).filter(|_| replayed) else {
+        let Some(Some(d)) = donor.get(&e.name).filter(|_| super::launch::replayed(t, e)) else {
             continue;
         };
         let (ts, end) = hta_times(t, e.ts, e.dur);

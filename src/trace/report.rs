@@ -96,6 +96,33 @@ pub struct Row {
     pub launch_short_share: Option<f64>,
     /// Every distinct kernel name, sorted (for a comparison).
     pub kernel_names: Vec<String>,
+    // issue 31 on the recorded decode pairs
+    /// Steps whose work is in HTA's span (HTA leaves out what the last
+    /// ProfilerStep launched).
+    pub steps_in_span: usize,
+    /// Launch pairs whose call returned while the stream still ran earlier
+    /// work (their delay is a queue wait, not the CPU's).
+    pub launch_queued: usize,
+    /// Kernel time not placed by shape but memory-bound by its name's tile and
+    /// launch grid, s (`trace::launch`).
+    pub launch_classed_kernel_s: f64,
+    /// The kernels not placed by shape, by name, most time first (at most 8):
+    /// how each was classed and why.
+    pub unplaced: Vec<UnplacedRow>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct UnplacedRow {
+    pub name: String,
+    pub class: String,
+    /// `compute`, `memory`, `communication`.
+    pub cost: String,
+    /// What decided it: `launch` (its tile and grid) or `name`.
+    pub basis: String,
+    pub count: usize,
+    pub time_s: f64,
+    /// Why it is not placed and what classed it, a sentence.
+    pub why: String,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -211,6 +238,22 @@ pub fn row(file: &str, d: &Diagnosis) -> Row {
         launch_short_share: (d.launch.count > 0)
             .then(|| share(d.launch.short as f64, d.launch.count as f64)),
         kernel_names: d.kernel_names.clone(),
+        steps_in_span: d.steps.in_span,
+        launch_queued: d.launch.queued,
+        launch_classed_kernel_s: d.launch_time * 1e-6,
+        unplaced: d
+            .unplaced
+            .iter()
+            .map(|u| UnplacedRow {
+                name: u.name.clone(),
+                class: u.class.id().to_string(),
+                cost: u.cost.id().to_string(),
+                basis: u.basis.id().to_string(),
+                count: u.count,
+                time_s: u.time * 1e-6,
+                why: u.why.clone(),
+            })
+            .collect(),
         ..Row::default()
     };
     lists(&mut r, d);

@@ -32,6 +32,7 @@ const FILES = {
   decode: path.join(TRACES, 'h200_llama8b_decode_eager', 'llama8b_decode_eager.pt.trace.json.gz'),
   mlpEager: path.join(TRACES, 'h200_mlp_eager', 'mlp_eager.pt.trace.json.gz'),
   mlpGraph: path.join(TRACES, 'h200_mlp_graph', 'mlp_graph.pt.trace.json.gz'),
+  compiledDecode: path.join(TRACES, 'h100_llama2_7b_decode_compiled_b1', 'llama2_7b_decode_compiled_b1.pt.trace.json.gz'),
 };
 
 /** The CLI's row for a fixture file (by its base name). */
@@ -409,6 +410,24 @@ test('an eager decode step: per step, HTA idle causes, remedies as predicted ste
     // it was (90 % idle), not solid
     const ink = await laneInk(page, 0);
     assert.ok(ink < 0.35 && ink > 0.01, `GPU lane drawn ${Math.round(100 * ink)} % inked for a lane busy ${Math.round(100 * (1 - r.idle_share))} % of the time`);
+  });
+});
+
+test('a compiled decode step replayed as a CUDA graph: memory-bound by its kernels\' tiles and grids, no CUDA graphs offered, its unplaced kernels say why', async (t) => {
+  await h.withPage(t, '', async (page) => {
+    await show(page.locator(W));
+    await state(page, 'example');
+    await choose(page, [FILES.compiledDecode]);
+    assert.equal(await state(page, ['done', 'error']), 'done');
+    assert.equal(await page.locator('[data-metric="trace_regime"]').getAttribute('data-value'), 'memory');
+    assert.equal(await metric(page, 'trace_steps'), 3);
+    const ids = await page.$$eval(`${W} li[data-remedy]`, (lis) => lis.map((li) => [li.dataset.remedy, Number(li.dataset.speedup), li.textContent]));
+    for (const [id, x] of ids) assert.ok(!id.includes('graph') || x < 1.05, `${id} ×${x} offered to a replayed run`);
+    const noIdle = ids.find(([id]) => id === 'no_idle');
+    assert.ok(noIdle && /already replays CUDA graphs/.test(noIdle[2]), noIdle?.[2]);
+    const note = await page.locator(`${W} [data-trace-unplaced]`).textContent();
+    assert.match(note, /memory-bound by its kernels' tiles and launch grids/);
+    assert.match(note, /replayed from a CUDA graph/);
   });
 });
 

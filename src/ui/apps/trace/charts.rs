@@ -553,8 +553,21 @@ fn RoofChart(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoView {
 /// Which kernels are not on the roofline, why, and how much time that is.
 pub fn unplaced(c: &Rank) -> String {
     let (placed, all) = (c.placed_kernels as f64, c.kernels as f64);
+    let by_launch = c
+        .unplaced
+        .iter()
+        .find(|u| u.basis == "launch")
+        .map_or(String::new(), |u| {
+            format!(
+                " {} of kernel time could not be placed but is memory-bound by its kernels' tiles and launch grids, which bound its FLOPs per byte below the ridge; the longest, {} ({}×): {}.",
+                units::si(c.launch_classed_kernel_s, "s"),
+                u.name.chars().take(60).collect::<String>(),
+                units::sig3(u.count as f64),
+                u.why
+            )
+        });
     let by_name = format!(
-        "{} of kernel time kept the class of its name (a GEMV memory-bound, a matmul or attention kernel compute-bound, the others memory-bound); the rest was classed by where it sits on the roof.",
+        "{} of kernel time kept the class of its name (a GEMV memory-bound, a matmul or attention kernel compute-bound, the others memory-bound); the rest was classed by where it sits on the roof.{by_launch}",
         units::si(c.unplaced_kernel_s, "s")
     );
     if c.roof_preset.is_none() {
