@@ -128,12 +128,21 @@ pub fn limits(t: &Trace, placement: &Placement, hw: Option<&Preset>) -> Limits {
         class: Vec::with_capacity(t.gpu.len()),
     };
     let mut memo: rustc_hash::FxHashMap<(u32, u32), KernelClass> = Default::default();
+    // an unplaced kernel's class depends on its name, category and grid alone:
+    // decided once per distinct triple (a trace repeats a few hundred of them)
+    let mut unplaced: rustc_hash::FxHashMap<(u32, u32, [u32; 3]), (CostClass, Basis)> =
+        Default::default();
     for (i, e) in t.gpu.iter().enumerate() {
         let class = *memo
             .entry((e.name, e.cat))
             .or_insert_with(|| kernel_class(t.name(e.name), t.name(e.cat)));
         let (c, basis) = if is_gpu_cat(t.name(e.cat)) {
-            cost_class(class, t.name(e.name), e.grid, placement.get(i), hw)
+            match placement.get(i) {
+                Some(p) => cost_class(class, t.name(e.name), e.grid, Some(p), hw),
+                None => *unplaced
+                    .entry((e.name, e.cat, e.grid))
+                    .or_insert_with(|| cost_class(class, t.name(e.name), e.grid, None, hw)),
+            }
         } else {
             (class.cost(), Basis::Name)
         };
