@@ -4,6 +4,8 @@
 //! - [`state`]: app state and the URL codec (a public, stable contract).
 //! - [`colour`]: WCAG contrast and the legible text colour the charts draw with.
 //! - [`csv`]: CSV written and read in one place (charts' and lab's exports).
+//! - [`json`]: a tiny JSON value, parser and writer (the lab's export, the
+//!   stored measurements the model's tests and widgets read).
 //! - [`factory`]: the factory analogy's storyboard (what the animated picture
 //!   shows at each instant), tested natively.
 //! - [`geom`]: chart geometry (lines cut to the axes, label placement), tested
@@ -20,6 +22,7 @@ pub mod csv;
 pub mod factory;
 pub mod geom;
 pub mod gpu;
+pub mod json;
 pub mod model;
 pub mod state;
 pub mod trace;

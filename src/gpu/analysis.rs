@@ -570,7 +570,7 @@ pub(crate) mod tests {
     /// reports, the analysis calls it shortened and takes its ceiling from the fma.
     #[test]
     fn h100_reference_numbers() {
-        use crate::gpu::json::{self, Json};
+        use crate::json::{self, Json};
         let j = json::parse(include_str!("../../tests/data/h100.json")).unwrap();
         let w = j.get("webgpu_wgsl").unwrap();
         let n = w.get("elements_per_buffer").and_then(Json::as_f64).unwrap();

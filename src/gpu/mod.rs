@@ -27,7 +27,7 @@ pub mod analysis;
 pub mod apply;
 pub mod datasheet;
 pub mod export;
-pub mod json;
+pub use crate::json;
 pub mod plan;
 pub mod procedure;
 pub mod reference;

@@ -424,7 +424,7 @@ mod tests {
         // 450/370 − 1 ≈ 22 % (decode's small all-reduces are latency-bound, where
         // NCCL's own constants hold)
         let text = include_str!("../../tests/data/nccl-h100.json");
-        let j = crate::gpu::json::parse(text).unwrap_or(crate::gpu::json::Json::Null);
+        let j = crate::json::parse(text).unwrap_or(crate::json::Json::Null);
         let rows = j.get("rows").and_then(|r| r.as_arr()).unwrap_or(&[]);
         let ring = rows
             .iter()

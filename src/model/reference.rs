@@ -116,7 +116,7 @@ pub mod h100 {
 #[cfg(test)]
 mod tests {
     use super::h100;
-    use crate::gpu::json::{self, Json};
+    use crate::json::{self, Json};
 
     fn reference() -> Json {
         let text = include_str!("../../tests/data/h100.json");

@@ -39,6 +39,7 @@ pub mod steps;
 #[cfg(test)]
 mod testing;
 pub mod timeline;
+pub mod unplaced;
 
 pub use bound::{roof_dtype, time_at_roof};
 use breakdown::{activities, breakdown, share, Activity, Breakdown};
@@ -159,8 +160,8 @@ pub struct Diagnosis {
     /// launch grid ([`launch`]).
     pub launch_time: f64,
     /// The kernels not placed by shape, by name, most time first: how each was
-    /// classed and why ([`launch::unplaced`]).
-    pub unplaced: Vec<launch::Unplaced>,
+    /// classed and why ([`unplaced::unplaced`]).
+    pub unplaced: Vec<unplaced::Unplaced>,
     pub top_kernels: Vec<TopKernel>,
     pub regime: CostClass,
     pub halvings: Vec<Halving>,
@@ -324,7 +325,7 @@ pub fn diagnose_with(t: &Trace, options: &Options) -> Result<Diagnosis, TraceErr
         comm_share: union_share(CostClass::Communication),
         unplaced_time: tally.unplaced_time,
         launch_time: tally.launch_time,
-        unplaced: launch::unplaced(t, &acts, &limits, hw),
+        unplaced: unplaced::unplaced(t, &acts, &limits, hw),
         top_kernels: tally.top_kernels,
         regime,
         halvings,

@@ -218,7 +218,7 @@ impl LentRow {
 
 /// The rows of a lent-GPU file priced on preset `hw` (achievable roofs).
 pub fn lent_rows(hw: &'static str, text: &str) -> Vec<LentRow> {
-    use crate::gpu::json;
+    use crate::json;
     let Some(p) = preset(hw) else {
         return Vec::new();
     };
@@ -382,7 +382,7 @@ pub fn max_error(rows: &[Compared]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::json;
+    use crate::json;
 
     #[test]
     fn the_rows_are_the_file() {
@@ -600,7 +600,7 @@ mod tests {
     /// dispatcher counted.
     #[test]
     fn eager_costs_are_the_measured_ones() {
-        use crate::gpu::json;
+        use crate::json;
         use crate::model::dit::{kernels, DitModel, DitRun};
         let j = json::parse(include_str!("../../../tests/data/eager-ops-h100.json"))
             .unwrap_or(json::Json::Null);

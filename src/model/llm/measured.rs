@@ -351,7 +351,7 @@ pub fn max_error(rows: &[Compared]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::json;
+    use crate::json;
 
     /// A data file's `rows`.
     fn rows_of(j: &json::Json) -> &[json::Json] {

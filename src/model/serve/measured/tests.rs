@@ -1,5 +1,5 @@
 use super::*;
-use crate::gpu::json;
+use crate::json;
 
 /// A data file's `rows`.
 fn rows_of(j: &json::Json) -> &[json::Json] {
