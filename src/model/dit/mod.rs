@@ -26,7 +26,8 @@
 //!
 //! **Fused** (URL `dit_fused`): modulate fused into the LayerNorm, GELU into fc1's
 //! epilogue, gate and residual into the projection's and fc2's: 8 kernels per block
-//! instead of 20 (`1 + scale` is a kernel of its own eager), and those activations stop round-tripping through DRAM.
+//! instead of 20 (`1 + scale` is a kernel of its own eager), and those activations
+//! stop round-tripping through DRAM.
 //!
 //! **Sequence parallel** (URL `dit_sp`, issue 24): `s` GPUs each hold `T/s`
 //! tokens; every token-wise kernel does `1/s` of the work and every GPU reads all

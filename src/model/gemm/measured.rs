@@ -614,6 +614,27 @@ mod tests {
             (crate::model::llm::EAGER_OP_S / per_op - 1.0).abs() < 0.005,
             "{per_op}"
         );
+        let bare = j.get("tiny_add_s").and_then(|x| x.as_f64()).unwrap_or(0.0);
+        assert!(
+            (crate::model::llm::BARE_OP_H100_HOST_S / bare - 1.0).abs() < 0.005,
+            "{bare}"
+        );
+        // the H200's host: the same step (the same script, so the same ops) timed there
+        let h200 = json::parse(include_str!(
+            "../../../tests/data/traces/h200-decode-pairs.json"
+        ))
+        .unwrap_or(json::Json::Null);
+        let ms200 = h200
+            .get("runs")
+            .and_then(|r| r.get("llama2_7b_decode_eager_b1"))
+            .and_then(|r| r.get("loop_ms"))
+            .and_then(|x| x.as_f64())
+            .unwrap_or(0.0);
+        let per_op200 = ms200 * 1e-3 / ops;
+        assert!(
+            (crate::model::llm::EAGER_OP_S_H200_HOST / per_op200 - 1.0).abs() < 0.005,
+            "{per_op200}"
+        );
         let r = DitRun {
             model: DitModel::XL2,
             res: 256,
