@@ -443,6 +443,9 @@ test('dit controls: video, batch, switches, URL round trip and bad values', asyn
     assert.equal(param(q, 'dit_model'), 'cogvideox-2b');
     assert.equal(param(q, 'dit_res'), '49', 'a video model starts at 49 frames');
     assert.match(await text(page, D), /17\.8k tokens per sample|17,?776/);
+    // the lent GPUs timed DiT-XL/2: their sentence is not said under another model
+    await pollUntil(page, () => page.locator(`${D} .dit-measured`).count(), (n) => n === 0);
+    assert.equal(await page.locator(`${D} .dit-measured`).count(), 0);
     await page.locator('#dit_graphs').check();
     await page.locator('#dit_fused').check();
     await pollUntil(page, () => search(page), (x) => param(x, 'dit_graphs') === '1' && param(x, 'dit_fused') === '1');

@@ -159,7 +159,12 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
         </div>
         </Later>
         <Later name="dit-measured">
-        <p class="note dit-measured">{crate::model::gemm::measured::dit_summary(&crate::model::gemm::measured::dit_lent())}</p>
+        {
+            // the measured steps are DiT-XL/2's: said under that model only
+            let said = crate::model::gemm::measured::dit_summary(&crate::model::gemm::measured::dit_lent());
+            move || ctx.view.with(|s| s.widgets.dit.model == crate::model::dit::DitModel::XL2)
+                .then(|| view! { <p class="note dit-measured">{said.clone()}</p> })
+        }
         </Later>
     }
 }
