@@ -110,16 +110,6 @@ pub fn compare(a: &Row, b: &Row) -> Compare {
     out
 }
 
-/// A matched remedy's id in words (the ids stay the JSON's contract).
-fn change_words(id: &str) -> &'static str {
-    match id {
-        "cuda_graphs" => "replaying each step as a CUDA graph",
-        "compile_cuda_graphs" => "torch.compile with CUDA graphs (mode=\"reduce-overhead\")",
-        "fuse_memory_bound" => "fusing the memory-bound kernels (torch.compile)",
-        _ => "a remedy brrr prices",
-    }
-}
-
 /// The comparison in words, from its numbers.
 pub fn sentence(c: &Compare) -> String {
     let mut s = format!(
@@ -134,8 +124,8 @@ pub fn sentence(c: &Compare) -> String {
         (Some(id), Some(p), Some(step)) => {
             let off = if step > 0.0 { c.step_after_s / step - 1.0 } else { 0.0 };
             s += &format!(
-                " The change looks like {}, for which brrr predicted ×{} from the first trace (a step of {}): the measured step is {} {} the prediction.",
-                change_words(id),
+                " The change looks like the remedy \"{}\", for which brrr predicted ×{} from the first trace (a step of {}): the measured step is {} {} the prediction.",
+                super::remedy::name(id),
                 sig3(p),
                 si(step, "s"),
                 crate::model::units::percent(off.abs()),
@@ -152,8 +142,8 @@ mod tests {
     #[test]
     fn matched_changes_read_as_words() {
         for id in ["cuda_graphs", "compile_cuda_graphs", "fuse_memory_bound"] {
-            let w = super::change_words(id);
-            assert!(!w.contains('_') && w != "a remedy brrr prices", "{id}: {w}");
+            let w = super::super::remedy::name(id);
+            assert!(!w.contains('_') && w != "A remedy", "{id}: {w}");
         }
     }
 
@@ -207,7 +197,7 @@ mod tests {
             }]
         );
         assert!(
-            c.sentence.contains("replaying each step as a CUDA graph")
+            c.sentence.contains("the remedy \"CUDA graphs\"")
                 && !c.sentence.contains("cuda_graphs")
                 && c.sentence.contains("×2"),
             "{}",
