@@ -29,6 +29,12 @@ fn views(r: &DitRun, mut k: KernelGroup, n: u32) -> KernelGroup {
 /// `addmm`: a `view` to two dimensions, the weight's `t`, a `view` back.
 const LINEAR_VIEWS: u32 = 3;
 
+/// A linear on the tokens: `k` with its matmul's shape ([`shaped`]) and, eager,
+/// the [`LINEAR_VIEWS`] it dispatches plus `more` ops before it.
+fn linear(r: &DitRun, k: KernelGroup, m: f64, k_in: f64, n: f64, more: u32) -> KernelGroup {
+    views(r, shaped(k, m, k_in, n), LINEAR_VIEWS + more)
+}
+
 fn g(name: &'static str, unit: Unit, flops: f64, bytes: f64) -> KernelGroup {
     KernelGroup {
         gemm: None,
@@ -214,20 +220,18 @@ fn attention(r: &DitRun, s: &Sizes, out: &mut Vec<(KernelGroup, Class)>) {
         ..
     } = *s;
     out.push((
-        views(
+        linear(
             r,
-            shaped(
-                g(
-                    "QKV projection",
-                    Matmul,
-                    2.0 * t * h * 3.0 * h,
-                    A * (3.0 * h * h + act + 3.0 * act),
-                ),
-                t,
-                h,
-                3.0 * h,
+            g(
+                "QKV projection",
+                Matmul,
+                2.0 * t * h * 3.0 * h,
+                A * (3.0 * h * h + act + 3.0 * act),
             ),
-            LINEAR_VIEWS,
+            t,
+            h,
+            3.0 * h,
+            0,
         ),
         Attention,
     ));
@@ -277,20 +281,19 @@ fn attention(r: &DitRun, s: &Sizes, out: &mut Vec<(KernelGroup, Class)>) {
         ));
     }
     out.push((
-        views(
+        // `transpose` and `reshape` of the attention's output before it
+        linear(
             r,
-            shaped(
-                g(
-                    "output projection",
-                    Matmul,
-                    2.0 * t * h * h,
-                    A * (h * h + 2.0 * act) + epi,
-                ),
-                t,
-                h,
-                h,
+            g(
+                "output projection",
+                Matmul,
+                2.0 * t * h * h,
+                A * (h * h + 2.0 * act) + epi,
             ),
-            2 + LINEAR_VIEWS,
+            t,
+            h,
+            h,
+            2,
         ),
         Attention,
     ));
@@ -302,20 +305,18 @@ fn mlp(r: &DitRun, s: &Sizes, out: &mut Vec<(KernelGroup, Class)>) {
     use Unit::Matmul;
     let Sizes { h, t, act, epi, .. } = *s;
     out.push((
-        views(
+        linear(
             r,
-            shaped(
-                g(
-                    "fc1",
-                    Matmul,
-                    2.0 * t * h * 4.0 * h,
-                    A * (4.0 * h * h + act + 4.0 * act),
-                ),
-                t,
-                h,
-                4.0 * h,
+            g(
+                "fc1",
+                Matmul,
+                2.0 * t * h * 4.0 * h,
+                A * (4.0 * h * h + act + 4.0 * act),
             ),
-            LINEAR_VIEWS,
+            t,
+            h,
+            4.0 * h,
+            0,
         ),
         Mlp,
     ));
@@ -326,20 +327,18 @@ fn mlp(r: &DitRun, s: &Sizes, out: &mut Vec<(KernelGroup, Class)>) {
         ));
     }
     out.push((
-        views(
+        linear(
             r,
-            shaped(
-                g(
-                    "fc2",
-                    Matmul,
-                    2.0 * t * 4.0 * h * h,
-                    A * (4.0 * h * h + 4.0 * act + act) + epi,
-                ),
-                t,
-                4.0 * h,
-                h,
+            g(
+                "fc2",
+                Matmul,
+                2.0 * t * 4.0 * h * h,
+                A * (4.0 * h * h + 4.0 * act + act) + epi,
             ),
-            LINEAR_VIEWS,
+            t,
+            4.0 * h,
+            h,
+            0,
         ),
         Mlp,
     ));

@@ -331,12 +331,13 @@ pub fn itl_max_error(rows: &[ComparedItl]) -> f64 {
 /// calls the step.
 pub fn eager_note(c: &Compared) -> String {
     let side = if c.error() > 0.0 { "faster" } else { "slower" };
+    let (op_s, source) = super::eager_op_s(a100());
     format!(
         "The eager row: the model is {:.0} % {side} than measured and calls the step {}; it counts each op at {} ({}).",
         c.error().abs() * 100.0,
         c.regime.label(),
-        crate::model::units::si(super::eager_op_s(a100()).0, "s"),
-        super::eager_op_s(a100()).1
+        crate::model::units::si(op_s, "s"),
+        source
     )
 }
 
