@@ -1,6 +1,7 @@
 //! Property tests of the `llm` and `dit` models over their declared ranges.
 
 use brrr::model::dit::{self, DitModel, DitRun};
+use brrr::model::limit::{self, Halving};
 use brrr::model::llm::step::{self, Part};
 use brrr::model::llm::{
     self, limits, KvDtype, LlmConfig, LlmModel, LlmRun, Parallel, Phase, WeightDtype,
@@ -99,6 +100,46 @@ proptest! {
         }
         prop_assert!(st.wall > 0.0);
         prop_assert!((st.split.total() - st.wall).abs() <= 1e-9 * st.wall);
+    }
+
+    /// The wall-time-only path (each layer priced once, no spans) is the full
+    /// step's wall time bit for bit, eager or compiled, any spread.
+    #[test]
+    fn the_wall_alone_is_the_steps(r in arb_run(), s in arb_setting()) {
+        let full = step::run_plain(&r, &s).wall;
+        prop_assert_eq!(step::wall(&r, &s).to_bits(), full.to_bits(), "{} vs {}", step::wall(&r, &s), full);
+    }
+
+    /// The limit's counterfactual steps (timed wall-only) are the full
+    /// simulations of the step on the changed machine, bit for bit.
+    #[test]
+    fn the_limits_walls_are_the_simulations(r in arb_run(), s in arb_setting()) {
+        let r = LlmRun { phase: Phase::Decode, ..r };
+        let st = step::run(&r, &s);
+        let m = step::machine(&r, &s);
+        let ks = step::kernels(&r);
+        let gs = step::groups(&r, &ks, &s);
+        let pp = r.par.pp.max(1);
+        let after = |h: Halving| step::pipeline_wall(step::simulate(&r, &gs, &h.apply(&m)).wall, 1, pp);
+        let want = [
+            limit::ratio(st.wall, after(Halving::Flops)),
+            limit::ratio(st.wall, after(Halving::Bw)),
+            limit::ratio(st.wall, after(Halving::Overhead)),
+        ];
+        let got = [st.limit.flops2, st.limit.bw2, st.limit.overhead_half];
+        prop_assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits), "{:?} vs {:?}", got, want);
+    }
+
+    /// A layout holds the step's kernels: its length is what it iterates, and
+    /// a pipeline sends between its stages only.
+    #[test]
+    fn a_layout_is_its_kernels(r in arb_run()) {
+        let lay = step::layout_with(&r, step::KvRead::AsWritten);
+        prop_assert_eq!(lay.len(), lay.iter().count());
+        prop_assert_eq!(step::kernels(&r).len(), lay.len());
+        let sends = lay.iter().filter(|k| k.group.name == "send to the next stage").count() as u32;
+        let stages = r.config.layers.div_ceil(step::stage_layers(&r));
+        prop_assert_eq!(sends, stages.saturating_sub(1));
     }
 
     #[test]

@@ -20,7 +20,7 @@
 //! by counterfactuals ([`super::limit`]), not by the largest share.
 
 use super::roofline::Bound;
-use super::workload::{KernelGroup, Machine, Unit};
+use super::workload::{KernelGroup, Machine, Parts, Unit};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -175,63 +175,111 @@ pub fn simulate_issued(
 ) -> Timeline {
     let total: usize = groups.iter().map(|g| g.count as usize).sum();
     let mut spans = Vec::with_capacity(total);
-    let mut gpu = 0.0f64;
-    // the link's own lane: overlapped collectives run there, beside the kernels
-    let mut link = 0.0f64;
-    let (mut busy_compute, mut busy_memory, mut busy_floor, mut busy_comm) = (0.0, 0.0, 0.0, 0.0);
+    let mut lanes = Lanes::default();
     for (gi, g) in groups.iter().enumerate() {
-        let super::workload::Parts {
-            roof,
-            bound,
-            total: t,
-        } = g.parts(m);
+        let parts = g.parts(m);
         for _ in 0..g.count {
             let (cpu_start, cpu_end) = issue(spans.len());
-            let (gpu_start, gpu_end) = match g.unit {
-                // its input is ready once the kernel before it is done
-                Unit::Collective { overlapped: true } => {
-                    let start = cpu_end.max(gpu).max(link);
-                    link = start + t;
-                    (start, link)
-                }
-                Unit::Collective { overlapped: false } => {
-                    let start = cpu_end.max(gpu).max(link);
-                    gpu = start + t;
-                    busy_comm += t;
-                    (start, gpu)
-                }
-                _ => {
-                    let start = cpu_end.max(gpu);
-                    gpu = start + t;
-                    match bound {
-                        Bound::Compute => busy_compute += roof,
-                        Bound::Memory => busy_memory += roof,
-                    }
-                    busy_floor += t - roof;
-                    (start, gpu)
-                }
-            };
+            let (gpu_start, gpu_end) = lanes.run(g.unit, &parts, cpu_end);
             spans.push(Span {
                 group: gi,
                 cpu_start,
                 cpu_end,
                 gpu_start,
                 gpu_end,
-                bound,
+                bound: parts.bound,
             });
         }
     }
-    // what the kernels could not hide of the overlapped collectives
-    let wall = gpu.max(link);
-    busy_comm += wall - gpu;
-    Timeline {
-        spans,
-        wall,
-        busy_compute,
-        busy_memory,
-        busy_floor,
-        busy_comm,
+    lanes.finish(spans)
+}
+
+/// The GPU's two lanes while kernels are handed over: the kernels' own and the
+/// link's (overlapped collectives run there, beside the kernels), with the busy
+/// time of each kind. [`simulate_issued`] drives it kernel by kernel and keeps
+/// the spans; [`wall_issued`] drives it the same way and keeps only the wall
+/// time: one arithmetic, so the two agree bit for bit.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Lanes {
+    gpu: f64,
+    link: f64,
+    busy_compute: f64,
+    busy_memory: f64,
+    busy_floor: f64,
+    busy_comm: f64,
+}
+
+impl Lanes {
+    /// One kernel of `unit` (its `parts` on the machine) handed over at
+    /// `cpu_end`: when the GPU starts and ends it.
+    pub fn run(&mut self, unit: Unit, parts: &Parts, cpu_end: f64) -> (f64, f64) {
+        let Parts {
+            roof,
+            bound,
+            total: t,
+        } = *parts;
+        match unit {
+            // its input is ready once the kernel before it is done
+            Unit::Collective { overlapped: true } => {
+                let start = cpu_end.max(self.gpu).max(self.link);
+                self.link = start + t;
+                (start, self.link)
+            }
+            Unit::Collective { overlapped: false } => {
+                let start = cpu_end.max(self.gpu).max(self.link);
+                self.gpu = start + t;
+                self.busy_comm += t;
+                (start, self.gpu)
+            }
+            _ => {
+                let start = cpu_end.max(self.gpu);
+                self.gpu = start + t;
+                match bound {
+                    Bound::Compute => self.busy_compute += roof,
+                    Bound::Memory => self.busy_memory += roof,
+                }
+                self.busy_floor += t - roof;
+                (start, self.gpu)
+            }
+        }
     }
+
+    /// When the last kernel or collective ends.
+    pub fn wall(&self) -> f64 {
+        self.gpu.max(self.link)
+    }
+
+    /// The timeline of the kernels run, with their `spans`.
+    pub fn finish(self, spans: Vec<Span>) -> Timeline {
+        // what the kernels could not hide of the overlapped collectives
+        let wall = self.wall();
+        Timeline {
+            spans,
+            wall,
+            busy_compute: self.busy_compute,
+            busy_memory: self.busy_memory,
+            busy_floor: self.busy_floor,
+            busy_comm: self.busy_comm + (wall - self.gpu),
+        }
+    }
+}
+
+/// [`simulate_issued`]'s wall time alone, for kernels given as groups with their
+/// parts already priced (a step's repeated layer priced once): `issue(g)` gives
+/// when kernel `g` is handed over (the end of its CPU interval). No spans are
+/// kept.
+pub fn wall_issued<'a>(
+    groups: impl IntoIterator<Item = (&'a KernelGroup, &'a Parts)>,
+    mut issue: impl FnMut(&KernelGroup) -> f64,
+) -> f64 {
+    let mut lanes = Lanes::default();
+    for (g, parts) in groups {
+        for _ in 0..g.count {
+            let cpu_end = issue(g);
+            lanes.run(g.unit, parts, cpu_end);
+        }
+    }
+    lanes.wall()
 }
 
 #[cfg(test)]

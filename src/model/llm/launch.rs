@@ -35,31 +35,88 @@ pub fn kernels(r: &LlmRun) -> Vec<LlmKernel> {
 
 /// [`kernels`] with the grouped K/V read as `read` says.
 pub fn kernels_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
+    let lay = layout_with(r, read);
+    let mut out = Vec::with_capacity(lay.len());
+    out.extend(lay.iter().cloned());
+    out
+}
+
+/// One step's kernels in launch order with its repeated layer held once:
+/// `before`, then `layers` copies of `layer` with `send` between a pipeline's
+/// stages (before every `per_stage`-th layer but the first), then `after`.
+/// [`kernels_with`] is its [`Layout::iter`]; a wall-time-only simulation
+/// prices `layer` once ([`super::step::layout_wall`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout<K> {
+    pub before: Vec<K>,
+    pub layer: Vec<K>,
+    pub send: K,
+    pub after: Vec<K>,
+    pub layers: u32,
+    pub per_stage: u32,
+}
+
+impl<K> Layout<K> {
+    /// Every kernel in launch order.
+    pub fn iter(&self) -> impl Iterator<Item = &K> {
+        let per_stage = self.per_stage.max(1);
+        self.before
+            .iter()
+            .chain((0..self.layers).flat_map(move |i| {
+                (i > 0 && i % per_stage == 0)
+                    .then_some(&self.send)
+                    .into_iter()
+                    .chain(&self.layer)
+            }))
+            .chain(&self.after)
+    }
+    /// Kernels in the step.
+    pub fn len(&self) -> usize {
+        let sends = (self.layers.max(1) - 1) / self.per_stage.max(1);
+        self.before.len()
+            + self.layer.len() * self.layers as usize
+            + sends as usize
+            + self.after.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The same layout with `f` of each kernel (each of the layer's once).
+    pub fn map<U>(&self, f: impl Fn(&K) -> U) -> Layout<U> {
+        Layout {
+            before: self.before.iter().map(&f).collect(),
+            layer: self.layer.iter().map(&f).collect(),
+            send: f(&self.send),
+            after: self.after.iter().map(&f).collect(),
+            layers: self.layers,
+            per_stage: self.per_stage,
+        }
+    }
+}
+
+/// [`kernels_with`]'s step as a [`Layout`].
+pub fn layout_with(r: &LlmRun, read: KvRead) -> Layout<LlmKernel> {
     let c = &r.config;
-    let layer = layer_kernels_with(r, read);
     let (before, after) = if r.graphs {
         (compiled_before(r), compiled_after(r))
     } else {
         (eager::before(r), eager::after(r))
     };
-    let mut out = Vec::with_capacity(layer.len() * c.layers as usize + before.len() + after.len());
-    out.extend(before.into_iter().map(outer));
-    // a pipeline hands the activations to the next stage between its stages
-    let per_stage = stage_layers(r);
-    for i in 0..c.layers {
-        if i > 0 && i % per_stage == 0 {
-            out.push(outer(collective(
-                "send to the next stage",
-                super::super::parallel::Collective::Send,
-                2,
-                tokens(r) * f64::from(c.hidden) * ACT_BYTES,
-                r,
-            )));
-        }
-        out.extend(layer.iter().cloned());
+    Layout {
+        before: before.into_iter().map(outer).collect(),
+        layer: layer_kernels_with(r, read),
+        // a pipeline hands the activations to the next stage between its stages
+        send: outer(collective(
+            "send to the next stage",
+            super::super::parallel::Collective::Send,
+            2,
+            tokens(r) * f64::from(c.hidden) * ACT_BYTES,
+            r,
+        )),
+        after: after.into_iter().map(outer).collect(),
+        layers: c.layers,
+        per_stage: stage_layers(r),
     }
-    out.extend(after.into_iter().map(outer));
-    out
 }
 
 fn outer(mut k: LlmKernel) -> LlmKernel {

@@ -19,7 +19,9 @@ use super::super::setting::Setting;
 use super::super::timeline::{self, Regime, Timeline};
 use super::super::workload::{KernelGroup, Machine, Unit};
 pub use super::kernels::*;
-pub use super::launch::{kernels, kernels_with, layer_kernels, layer_kernels_with};
+pub use super::launch::{
+    kernels, kernels_with, layer_kernels, layer_kernels_with, layout_with, Layout,
+};
 use super::{machine_for, LlmRun, Phase, WeightDtype};
 
 /// The compute dtype of the matmuls: fp8 for fp8 weights where the preset has fp8
@@ -220,6 +222,39 @@ pub fn run_in_place(r: &LlmRun, setting: &Setting) -> LlmStep {
     run_with(r, setting, false, KvRead::InPlace)
 }
 
+/// [`run_plain`]'s wall time alone, bit for bit (`tests::the_wall_alone_is_the_steps`):
+/// the same kernels timed the same way, the repeated layer priced once and no
+/// spans, parts or rows kept. For models that only read the time (the serving
+/// model runs dozens of steps per answer).
+pub fn wall(r: &LlmRun, setting: &Setting) -> f64 {
+    let m = machine(r, setting);
+    let mb = micro_batches(r);
+    let micro = LlmRun {
+        batch: (r.batch.max(1) / mb).max(1),
+        ..*r
+    };
+    let lay = layout_with(&micro, KvRead::AsWritten);
+    pipeline_wall(layout_wall(&micro, &lay, &m), mb, r.par.pp.max(1))
+}
+
+/// The wall time of [`simulate`] on `lay`'s kernels, bit for bit, each distinct
+/// kernel priced once ([`timeline::wall_issued`]).
+pub fn layout_wall(r: &LlmRun, lay: &Layout<LlmKernel>, m: &Machine) -> f64 {
+    let parts = lay.map(|k| k.group.parts(m));
+    let kernels = lay.iter().map(|k| &k.group).zip(parts.iter());
+    if r.graphs {
+        // `overhead::simulate_graph`: every kernel handed over with the one launch
+        timeline::wall_issued(kernels, |_| m.overhead)
+    } else {
+        // `timeline::simulate`: one dispatch after the other
+        let mut cpu = 0.0f64;
+        timeline::wall_issued(kernels, |g| {
+            cpu += m.overhead * g.dispatches();
+            cpu
+        })
+    }
+}
+
 /// Micro-batches a pipeline runs one step as: a prefill's sequences go through
 /// the stages one behind the other; a decode step is one micro-batch (each new
 /// token needs the last).
@@ -252,7 +287,8 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool, read: KvRead) -> Ll
         ..*r
     };
     let pp = r.par.pp.max(1);
-    let ks = kernels_with(&micro, read);
+    let lay = layout_with(&micro, read);
+    let ks: Vec<LlmKernel> = lay.iter().cloned().collect();
     let gs = groups(&micro, &ks, setting);
     let tl = simulate(&micro, &gs, &m);
     let wall = pipeline_wall(tl.wall, mb, pp);
@@ -278,12 +314,13 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool, read: KvRead) -> Ll
         ..micro
     };
     let limit = if with_limit {
+        // the counterfactual steps' wall times alone ([`layout_wall`]: the
+        // same as simulating them, bit for bit)
         Limit::decide(wall, shares, |h| {
             let t = if h == Halving::Link {
-                let ks = kernels_with(&halved, read);
-                simulate(&halved, &groups(&halved, &ks, setting), &m).wall
+                layout_wall(&halved, &layout_with(&halved, read), &m)
             } else {
-                simulate(&micro, &gs, &h.apply(&m)).wall
+                layout_wall(&micro, &lay, &h.apply(&m))
             };
             pipeline_wall(t, mb, pp)
         })

@@ -28,6 +28,8 @@
 //! A step with no prompt tokens is the `llm` widget's decode step itself
 //! ([`step::run_plain`]), so one request reproduces it exactly.
 
+use crate::model::llm::kernels::KvRead;
+use crate::model::llm::launch::Layout;
 use crate::model::llm::step::{self, LlmKernel, Part, Split};
 use crate::model::llm::{kernels, launch, LlmRun, Phase};
 use crate::model::setting::Setting;
@@ -187,24 +189,18 @@ fn merge_layer(
     Some(out)
 }
 
-/// The kernels of `r` that differ by phase, built cheaply: one layer's (its
-/// attention) and the LM head's, from a one-layer model of the same shape (the
-/// kernels around the layers do not depend on how many there are).
+/// The kernels of `r` that differ by phase: one layer's (its attention) and the
+/// LM head's, from the step's [`Layout`] (its layer held once).
 fn by_phase(r: &LlmRun) -> (Vec<LlmKernel>, Vec<LlmKernel>) {
-    let layer = launch::layer_kernels(r);
-    let one = LlmRun {
-        config: crate::model::llm::LlmConfig {
-            layers: 1,
-            ..r.config
-        },
-        par: crate::model::llm::Parallel { pp: 1, ..r.par },
-        ..*r
-    };
-    let head = launch::kernels(&one)
-        .into_iter()
-        .filter(|k| !k.in_layer && k.part == Part::LmHead)
+    let lay = launch::layout_with(r, KvRead::AsWritten);
+    let head = lay
+        .before
+        .iter()
+        .chain(&lay.after)
+        .filter(|k| k.part == Part::LmHead)
+        .cloned()
         .collect();
-    (layer, head)
+    (lay.layer, head)
 }
 
 /// The merged layer and LM head of a step (see the module docs) from the three
@@ -237,14 +233,27 @@ pub fn kernels_of(
     prompt: f64,
     isl: u32,
 ) -> (Vec<LlmKernel>, LlmRun) {
+    let (lay, all) = layout_of(run, decode, context, prompt, isl);
+    (lay.iter().cloned().collect(), all)
+}
+
+/// [`kernels_of`]'s step as a [`Layout`]: `all`'s with its layer and each LM-head
+/// kernel replaced by the merged ones.
+pub fn layout_of(
+    run: &LlmRun,
+    decode: u32,
+    context: u32,
+    prompt: f64,
+    isl: u32,
+) -> (Layout<LlmKernel>, LlmRun) {
     let q = prompt.max(0.0);
     let total = (f64::from(decode) + q)
         .round()
         .clamp(1.0, f64::from(u32::MAX)) as u32;
     let all = decode_run(run, total, context);
-    let ks_all = launch::kernels(&all);
+    let mut lay = launch::layout_with(&all, KvRead::AsWritten);
     if q <= 0.0 {
-        return (ks_all, all);
+        return (lay, all);
     }
     let kd = if decode > 0 { 1.0 } else { 0.0 };
     let kp = q / f64::from(isl.max(1));
@@ -252,27 +261,21 @@ pub fn kernels_of(
     let Some((layer, head)) = merged_parts(&all, &dec, kd, &prefill_run(run, isl), kp) else {
         // (never for the models offered: `tests::every_shape_merges`) the prompt
         // tokens are priced as decode tokens at the decode context
-        return (ks_all, all);
+        return (lay, all);
     };
-    // `all`'s list with each layer (`n` kernels in a row) and each LM-head
-    // kernel replaced by the merged ones
-    let layers = all.config.layers.max(1) as usize;
-    let n = (ks_all.iter().filter(|k| k.in_layer).count() / layers).max(1);
-    let mut merged = Vec::with_capacity(ks_all.len() + layer.len().saturating_sub(n) * layers);
-    let (mut in_layer, mut heads) = (0usize, head.iter());
-    for a in &ks_all {
-        if a.in_layer {
-            if in_layer % n == 0 {
-                merged.extend(layer.iter().cloned());
+    lay.layer = layer;
+    let mut heads = head.into_iter();
+    for side in [&mut lay.before, &mut lay.after] {
+        let outer = std::mem::take(side);
+        for k in outer {
+            if k.part == Part::LmHead {
+                side.extend(heads.next());
+            } else {
+                side.push(k);
             }
-            in_layer += 1;
-        } else if a.part == Part::LmHead {
-            merged.extend(heads.next().cloned());
-        } else {
-            merged.push(a.clone());
         }
     }
-    (merged, all)
+    (lay, all)
 }
 
 /// The step of `decode` sequences at `context` tokens with `prompt` prompt tokens
@@ -312,7 +315,9 @@ pub fn mixed(
 
 /// The GPU time of a step of `decode` sequences at `context` tokens and `prompt`
 /// prompt tokens: with no prompt tokens, the `llm` widget's decode step
-/// ([`step::run_plain`]); else the merged step ([`mixed`]).
+/// ([`step::run_plain`]); else the merged step ([`mixed`]). Bit for bit their
+/// wall times (`tests::the_wall_is_the_steps`), from the time-only path
+/// ([`step::wall`], [`step::layout_wall`]), remembered ([`super::memo`]).
 pub fn wall(
     run: &LlmRun,
     decode: u32,
@@ -321,11 +326,15 @@ pub fn wall(
     isl: u32,
     setting: &Setting,
 ) -> f64 {
-    if prompt <= 0.0 {
-        step::run_plain(&decode_run(run, decode, context), setting).wall
-    } else {
-        mixed(run, decode, context, prompt, isl, setting).wall
-    }
+    let key = (*run, decode, context, prompt.to_bits(), isl, *setting);
+    super::memo::step_wall(key, || {
+        if prompt <= 0.0 {
+            step::wall(&decode_run(run, decode, context), setting)
+        } else {
+            let (lay, shape) = layout_of(run, decode, context, prompt, isl);
+            step::layout_wall(&shape, &lay, &step::machine(&shape, setting))
+        }
+    })
 }
 
 #[cfg(test)]
@@ -522,6 +531,39 @@ mod tests {
         let p = step::run_plain(&prefill_run(&r, 2000), &s).wall;
         let m = wall(&r, 0, 3000, 2000.0, 2000, &s);
         assert!((m / p - 1.0).abs() < 0.01, "{m} {p}");
+    }
+
+    #[test]
+    fn the_wall_is_the_steps() {
+        let s = h100();
+        for m in LlmModel::ALL {
+            for (tp, pp) in [(1, 1), (2, 1), (2, 2)] {
+                for graphs in [true, false] {
+                    let mut r = run(m, tp, graphs, true);
+                    r.par.pp = pp;
+                    for (d, ctx, q, isl) in [
+                        (16, 3000, 0.0, 2000),
+                        (0, 1, 512.0, 700),
+                        (40, 600, 250.5, 500),
+                    ] {
+                        let full = if q > 0.0 {
+                            mixed(&r, d, ctx, q, isl, &s).wall
+                        } else {
+                            step::run_plain(&decode_run(&r, d, ctx), &s).wall
+                        };
+                        super::super::memo::forget();
+                        let cold = wall(&r, d, ctx, q, isl, &s);
+                        let warm = wall(&r, d, ctx, q, isl, &s);
+                        assert_eq!(
+                            cold.to_bits(),
+                            full.to_bits(),
+                            "{m:?} {tp} {pp} {graphs} {d} {q}"
+                        );
+                        assert_eq!(warm.to_bits(), full.to_bits());
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -297,3 +297,19 @@ fn time_the_view() {
         std::hint::black_box(widget(&r, &s, None, true));
     });
 }
+
+#[test]
+#[ignore]
+fn time_isl_jumps() {
+    let s0 = crate::state::State::default();
+    let t = std::time::Instant::now();
+    let n = 40;
+    for i in 0..n {
+        let f = (f64::from(i) * 0.618_033_988_749_894_9) % 1.0;
+        let isl = (10f64.powf(f * (131072f64).log10())).round().max(1.0) as u32;
+        let mut s = s0.clone();
+        s.widgets.serve.isl = isl;
+        std::hint::black_box(crate::state::widgets::serve::view(&s, true));
+    }
+    eprintln!("per isl input: {:?}", t.elapsed() / n);
+}
