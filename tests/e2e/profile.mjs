@@ -4,6 +4,7 @@
 //   node tests/e2e/profile.mjs [--slider bw] [--rate 4] [--mode jump|small] [--inputs 100]
 //                              [--url '?embed=...'] [--top 40]
 //                              [--show '#serve'] (a widget whose module loads on demand)
+//                              [--writes] (DOM writes by element, not only by widget)
 //   node tests/e2e/profile.mjs --mount [--rate 4] [--url ...] [--top 12]
 //
 // A slider: moves it N times (one input per animation frame, as a drag does)
@@ -46,7 +47,7 @@ const SHOW = opt('--show', '');
 const ms = (us, d = 1) => (us / 1000).toFixed(d);
 const sorted = (m) => [...m].sort((a, b) => b[1] - a[1]);
 
-async function drive({ id, n, mode }) {
+async function drive({ id, n, mode, detail }) {
   const el = document.getElementById(`${id}-slider`);
   if (!el) return `missing #${id}-slider`;
   el.scrollIntoView({ block: 'center' });
@@ -59,7 +60,8 @@ async function drive({ id, n, mode }) {
     for (const r of records) {
       const node = r.target.nodeType === 1 ? r.target : r.target.parentElement;
       const home = node && (node.closest('section.widget') || node.closest('[data-slot]'));
-      const key = `${home ? home.id || home.getAttribute('data-slot') : '(page)'} ${r.type === 'attributes' ? `@${r.attributeName}` : r.type}`;
+      const where = detail && node ? ` <${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${node.classList.length ? `.${[...node.classList].join('.')}` : ''}>` : '';
+      const key = `${home ? home.id || home.getAttribute('data-slot') : '(page)'} ${r.type === 'attributes' ? `@${r.attributeName}` : r.type}${where}`;
       writes.set(key, (writes.get(key) || 0) + 1);
     }
   });
@@ -103,7 +105,7 @@ async function profileSlider(h) {
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: RATE });
   await page.waitForTimeout(300);
   const stop = await startTrace(cdp);
-  const res = await page.evaluate(drive, { id: SLIDER, n: INPUTS, mode: MODE });
+  const res = await page.evaluate(drive, { id: SLIDER, n: INPUTS, mode: MODE, detail: process.argv.includes('--writes') });
   const events = await stop();
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   if (typeof res === 'string') throw new Error(res);
@@ -125,7 +127,7 @@ async function profileSlider(h) {
   console.log(`${styles.length} style recalcs: elements median ${ec[ec.length >> 1]}, max ${ec[ec.length - 1]}`);
 
   const total_writes = res.writes.reduce((a, [, v]) => a + v, 0);
-  console.log(`\nDOM writes per input: ${total_writes.toFixed(1)}, by widget and kind: ${res.writes.slice(0, 16).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
+  console.log(`\nDOM writes per input: ${total_writes.toFixed(1)}, by widget and kind: ${res.writes.slice(0, process.argv.includes('--writes') ? 60 : 16).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
   const profile = cpuProfile(events, onMain);
   console.log(`\n${printKinds(profile, INPUTS)} (per input)`);
   const { self: fself, incl } = hottest(profile);

@@ -357,8 +357,11 @@ pub fn Chart(
 /// stop per chart (roving tabindex): arrow keys move between points, Home/End
 /// jump, Escape hides the tooltip. The buttons are kept in step with [`Marks`] by
 /// hand (created or removed only when the count changes, attributes set after
-/// each redraw that changed them): a focused point keeps its focus while its
-/// numbers update, and the page carries no list-diffing code for it.
+/// each redraw that changed them, a tooltip's text written when a pointer or
+/// the focus reaches its point, and after each redraw while it is there): a
+/// focused point keeps its focus while its numbers update, a slider's drag does
+/// not rewrite tooltips nobody sees, and the page carries no list-diffing code
+/// for it.
 #[component]
 fn MarkLayer(marks: RwSignal<Marks>) -> impl IntoView {
     let layer = NodeRef::<leptos::html::Div>::new();
@@ -393,8 +396,20 @@ fn MarkLayer(marks: RwSignal<Marks>) -> impl IntoView {
         }
     };
     // the focused point becomes the chart's tab stop; hover or focus undoes Escape
+    // a tooltip's text is written when its point is reached (hover, focus),
+    // not on every redraw (`sync_marks`)
+    let fill = move |el: &web_sys::Element| {
+        let mut i = 0;
+        let mut prev = el.previous_element_sibling();
+        while let Some(p) = prev {
+            i += 1;
+            prev = p.previous_element_sibling();
+        }
+        marks.with_untracked(|m| fill_tip(el, m, i));
+    };
     let focusin = move |ev: leptos::ev::FocusEvent| {
         let Some(el) = mark_of(&ev) else { return };
+        fill(&el);
         let _ = el.class_list().remove_1("tip-hidden");
         let mut sib = el.parent_element().and_then(|p| p.first_element_child());
         while let Some(s) = sib {
@@ -404,6 +419,7 @@ fn MarkLayer(marks: RwSignal<Marks>) -> impl IntoView {
     };
     let over = move |ev: leptos::ev::MouseEvent| {
         if let Some(el) = mark_of(&ev) {
+            fill(&el);
             let _ = el.class_list().remove_1("tip-hidden");
         }
     };
@@ -418,6 +434,60 @@ fn MarkLayer(marks: RwSignal<Marks>) -> impl IntoView {
 fn set_changed(el: &web_sys::Element, k: &str, v: &str) {
     if el.get_attribute(k).as_deref() != Some(v) {
         let _ = el.set_attribute(k, v);
+    }
+}
+
+/// The tooltip of point `i` of `m`: its lines, and those of the points drawn
+/// on top of it (the step on its only kernel: a pointer reaches only the top
+/// button, so each tooltip names both).
+fn tip_text(m: &Marks, i: usize) -> String {
+    let Some(p) = m.points.get(i) else {
+        return String::new();
+    };
+    let mut text = p.lines.join("\n");
+    for q in &m.points {
+        if !std::ptr::eq(p, q) && (q.x - p.x).hypot(q.y - p.y) < 10.0 {
+            text.push_str("\n\n");
+            text.push_str(&q.lines.join("\n"));
+        }
+    }
+    text
+}
+
+/// Button `b`'s class for point `i` of `m`: its tooltip to the left or right
+/// by where it sits, below when `below` (a tooltip that would leave the top),
+/// hidden while Escape hid it.
+fn mark_class(m: &Marks, i: usize, b: &web_sys::Element, below: bool) -> String {
+    let (w, _) = m.size;
+    let mut class = String::from("mark");
+    if let Some(p) = m.points.get(i) {
+        if p.x > w * 0.62 {
+            class.push_str(" tip-left");
+        } else if p.x < w * 0.3 {
+            class.push_str(" tip-right");
+        }
+    }
+    if below {
+        class.push_str(" tip-below");
+    }
+    if b.class_list().contains("tip-hidden") {
+        class.push_str(" tip-hidden");
+    }
+    class
+}
+
+/// Writes point `i`'s tooltip into button `b` (only the points a pointer or
+/// the focus reaches need one) and places it below the point when it would
+/// leave the chart's top (about 17 px a line).
+fn fill_tip(b: &web_sys::Element, m: &Marks, i: usize) {
+    let Some(p) = m.points.get(i) else { return };
+    let text = tip_text(m, i);
+    let below = p.y < 17.0 * (text.lines().count() as f64) + 24.0;
+    set_changed(b, "class", &mark_class(m, i, b, below));
+    if let Some(t) = b.first_element_child() {
+        if t.text_content().as_deref() != Some(text.as_str()) {
+            t.set_text_content(Some(&text));
+        }
     }
 }
 
@@ -452,36 +522,21 @@ fn sync_marks(div: &web_sys::HtmlDivElement, m: &Marks) {
         }
         have -= 1;
     }
-    let (w, _) = m.size;
+    // the point a pointer or the focus is on: its tooltip follows each redraw
+    let shown: Vec<web_sys::Element> = [
+        div.query_selector(".mark:hover").ok().flatten(),
+        div.owner_document().and_then(|d| d.active_element()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     let mut el = div.first_element_child();
     let mut stop = false;
-    for p in &m.points {
+    for (i, p) in m.points.iter().enumerate() {
         let Some(b) = el else { break };
-        let mut class = String::from("mark");
-        if p.x > w * 0.62 {
-            class.push_str(" tip-left");
-        } else if p.x < w * 0.3 {
-            class.push_str(" tip-right");
-        }
-        // points drawn on top of each other (the step on its only kernel): a
-        // pointer reaches only the top button, so each tooltip names both
-        let mut text = p.lines.join("\n");
-        for q in &m.points {
-            if !std::ptr::eq(p, q) && (q.x - p.x).hypot(q.y - p.y) < 10.0 {
-                text.push_str("\n\n");
-                text.push_str(&q.lines.join("\n"));
-            }
-        }
-        // below the point when the tooltip (about 17 px a line) would leave the top
-        if p.y < 17.0 * (text.lines().count() as f64) + 24.0 {
-            class.push_str(" tip-below");
-        }
-        if b.class_list().contains("tip-hidden") {
-            class.push_str(" tip-hidden");
-        }
         let label = p.lines.join(", ");
         for (k, v) in [
-            ("class", class.as_str()),
+            ("class", mark_class(m, i, &b, false).as_str()),
             ("style", &format!("left:{:.1}px;top:{:.1}px", p.x, p.y)),
             ("aria-label", &label),
             ("data-mark", p.kind),
@@ -492,10 +547,8 @@ fn sync_marks(div: &web_sys::HtmlDivElement, m: &Marks) {
             set_changed(&b, k, v);
         }
         stop |= b.get_attribute("tabindex").as_deref() == Some("0");
-        if let Some(t) = b.first_element_child() {
-            if t.text_content().as_deref() != Some(text.as_str()) {
-                t.set_text_content(Some(&text));
-            }
+        if shown.contains(&b) {
+            fill_tip(&b, m, i);
         }
         el = b.next_element_sibling();
     }

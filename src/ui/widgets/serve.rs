@@ -14,7 +14,7 @@ use crate::ui::chart::backend::{AnyBackend, AnyError};
 use crate::ui::chart::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use crate::ui::chart::{self, Area, Look};
 use crate::ui::kit::controls::{GpuPicker, LogSlider, Select, Toggle};
-use crate::ui::kit::readout::Readout;
+use crate::ui::kit::readout::{Lines, Readout, Share, ShareBar};
 use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -28,6 +28,27 @@ pub fn Serve(ctx: Ctx) -> impl IntoView {
     let v = ctx.held(live);
     let sentences = Memo::new(move |_| v.with(|v| v.sentences.clone()));
     let chart = Memo::new(move |_| v.with(Curves::of));
+    // what would help, an item per remedy updated in place: its id, speedup,
+    // whether it helps, its sentence
+    let remedies = Memo::new(move |_| {
+        v.with(|v| {
+            v.remedies
+                .iter()
+                .map(|r| {
+                    let helps = if r.helps { "1" } else { "0" };
+                    [
+                        r.id.to_string(),
+                        r.speedup.to_string(),
+                        helps.to_string(),
+                        r.sentence.clone(),
+                    ]
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let remedy = move |i: usize, field: usize| {
+        remedies.with(|rs| rs.get(i).map(|r| r[field].clone()).unwrap_or_default())
+    };
     // the decode step one request sees on the roofline; where nothing fits, the
     // last one drawn stays (the notice says why)
     let roof = Memo::new(move |prev: Option<&super::roofline::RooflineData>| {
@@ -100,7 +121,7 @@ pub fn Serve(ctx: Ctx) -> impl IntoView {
         </dl>
         <p class="note serve-price">{move || live.with(|v| format!("Price: {}.", v.price_source))}</p>
         <ul class="serve-advice" aria-live="polite">
-            {move || sentences.get().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}
+            <Lines items=sentences/>
         </ul>
         <PlotCanvas ctx=ctx id="serve-curve" data=shared(chart)
             label=Signal::derive(move || chart.with(Curves::label))/>
@@ -112,9 +133,10 @@ pub fn Serve(ctx: Ctx) -> impl IntoView {
         <Split v=v/>
         <h3>"What would help"</h3>
         <ul class="serve-remedies" aria-live="polite">
-            {move || v.with(|v| v.remedies.iter().map(|r| view! {
-                <li data-remedy=r.id data-speedup=r.speedup.to_string() data-helps=if r.helps { "1" } else { "0" }>{r.sentence.clone()}</li>
-            }).collect_view())}
+            <For each=move || 0..remedies.with(Vec::len) key=|i| *i let:i>
+                <li data-remedy=move || remedy(i, 0) data-speedup=move || remedy(i, 1)
+                    data-helps=move || remedy(i, 2)>{move || remedy(i, 3)}</li>
+            </For>
         </ul>
         <VsPublished/>
     }
@@ -370,21 +392,30 @@ fn Split(v: Memo<ServeView>) -> impl IntoView {
             .collect::<Vec<_>>()
         })
     });
-    let total = move || parts.with(|p| p.iter().map(|x| x.2).sum::<f64>().max(f64::MIN_POSITIVE));
-    view! {
-        <div class="share-bar serve-split" role="img" aria-label=move || {
-            let t = total();
-            let list: Vec<String> = parts.with(|p| p.iter().map(|(_, l, x)| format!("{l} {}", units::percent(x / t))).collect());
+    let bar = Memo::new(move |_| {
+        parts.with(|p| {
+            let t = p.iter().map(|x| x.2).sum::<f64>().max(f64::MIN_POSITIVE);
+            p.iter()
+                .map(|&(class, label, x)| Share {
+                    class,
+                    title: format!("{label}: {}", units::si(x, "s")),
+                    pct: 100.0 * x / t,
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let label = Signal::derive(move || {
+        parts.with(|p| {
+            let t = p.iter().map(|x| x.2).sum::<f64>().max(f64::MIN_POSITIVE);
+            let list: Vec<String> = p
+                .iter()
+                .map(|(_, l, x)| format!("{l} {}", units::percent(x / t)))
+                .collect();
             format!("Where the decode step's time goes: {}", list.join(", "))
-        }>
-            {move || {
-                let t = total();
-                parts.with(|p| p.iter().map(|&(class, label, x)| view! {
-                    <div class=format!("share {class}") style=format!("width:{:.3}%", 100.0 * x / t)
-                        title=format!("{label}: {}", units::si(x, "s"))></div>
-                }).collect_view())
-            }}
-        </div>
+        })
+    });
+    view! {
+        <ShareBar parts=bar label=label class="serve-split"/>
         <ul class="legend">
             <li><span class="swatch memory"></span>"weight loading"</li>
             <li><span class="swatch kv"></span>"KV-cache loading"</li>
