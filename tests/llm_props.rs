@@ -108,6 +108,8 @@ proptest! {
     fn the_wall_alone_is_the_steps(r in arb_run(), s in arb_setting()) {
         let full = step::run_plain(&r, &s).wall;
         prop_assert_eq!(step::wall(&r, &s).to_bits(), full.to_bits(), "{} vs {}", step::wall(&r, &s), full);
+        let in_place = step::run_in_place(&r, &s).wall;
+        prop_assert_eq!(step::wall_in_place(&r, &s).to_bits(), in_place.to_bits());
     }
 
     /// The limit's counterfactual steps (timed wall-only) are the full

@@ -227,7 +227,7 @@ pub fn capacity(st: &LlmStep, hw_name: &str) -> String {
 /// the model run with each one changed.
 pub fn counterfactuals(r: &LlmRun, s: &Setting, st: &LlmStep) -> Vec<(&'static str, f64, String)> {
     let speed = |alt: LlmRun| {
-        let t = step::run_plain(&alt, s).wall;
+        let t = step::wall(&alt, s);
         if t > 0.0 {
             st.wall / t
         } else {
@@ -263,11 +263,11 @@ pub fn counterfactuals(r: &LlmRun, s: &Setting, st: &LlmStep) -> Vec<(&'static s
     let repeat = if repeats_kv(eager, KvRead::AsWritten) && !repeats_kv(compiled, KvRead::AsWritten)
     {
         let as_written = if r.graphs {
-            step::run_plain(eager, s).wall
+            step::wall(eager, s)
         } else {
             st.wall
         };
-        let in_place = step::run_in_place(eager, s).wall;
+        let in_place = step::wall_in_place(eager, s);
         (in_place > 0.0).then(|| as_written / in_place)
     } else {
         None
@@ -341,7 +341,7 @@ pub fn repeat_kv(r: &LlmRun, s: &Setting, st: &LlmStep) -> Option<(&'static str,
     // on one GPU (its heads)
     let written = 2.0 * keys * f64::from(c.hidden) * r.kvdtype.bytes() / tp;
     let cache = 2.0 * keys * c.kv_width() * r.kvdtype.bytes() / tp;
-    let t = step::run_in_place(r, s).wall;
+    let t = step::wall_in_place(r, s);
     let x = if t > 0.0 { st.wall / t } else { 1.0 };
     let gain = if x >= HELPS_FROM {
         format!("would make the step {x:.2}× faster")
@@ -378,7 +378,7 @@ pub fn parallel_counterfactuals(
     sc: &step::Scaling,
 ) -> Vec<(&'static str, f64, String)> {
     let ratio = |t: f64| if t > 0.0 { st.wall / t } else { 1.0 };
-    let speed = |alt: &LlmRun| ratio(step::run_plain(alt, s).wall);
+    let speed = |alt: &LlmRun| ratio(step::wall(alt, s));
     // the sweep's point at `tp` GPUs: its speedup over this step and whether it fits
     let at = |tp: u32| {
         sc.points

@@ -227,13 +227,23 @@ pub fn run_in_place(r: &LlmRun, setting: &Setting) -> LlmStep {
 /// spans, parts or rows kept. For models that only read the time (the serving
 /// model runs dozens of steps per answer).
 pub fn wall(r: &LlmRun, setting: &Setting) -> f64 {
+    wall_with(r, setting, KvRead::AsWritten)
+}
+
+/// [`run_in_place`]'s wall time alone, bit for bit, as [`wall`] is
+/// [`run_plain`]'s.
+pub fn wall_in_place(r: &LlmRun, setting: &Setting) -> f64 {
+    wall_with(r, setting, KvRead::InPlace)
+}
+
+fn wall_with(r: &LlmRun, setting: &Setting, read: KvRead) -> f64 {
     let m = machine(r, setting);
     let mb = micro_batches(r);
     let micro = LlmRun {
         batch: (r.batch.max(1) / mb).max(1),
         ..*r
     };
-    let lay = layout_with(&micro, KvRead::AsWritten);
+    let lay = layout_with(&micro, read);
     pipeline_wall(layout_wall(&micro, &lay, &m), mb, r.par.pp.max(1))
 }
 
@@ -559,7 +569,7 @@ pub fn double_batch_ratio(r: &LlmRun, setting: &Setting) -> f64 {
         batch: r.batch.saturating_mul(2),
         ..*r
     };
-    crate::model::overhead::doubling(run_plain(r, setting).wall, run_plain(&twice, setting).wall)
+    crate::model::overhead::doubling(wall(r, setting), wall(&twice, setting))
 }
 
 #[cfg(test)]

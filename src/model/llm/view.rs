@@ -49,7 +49,7 @@ pub fn widget(asked: &LlmRun, setting: &Setting, hw_name: &str, drawn: bool) -> 
         .iter()
         .find(|p| p.batch == twice)
         .map(|p| p.wall)
-        .unwrap_or_else(|| step::run_plain(&LlmRun { batch: twice, ..r }, setting).wall);
+        .unwrap_or_else(|| step::wall(&LlmRun { batch: twice, ..r }, setting));
     let double_batch = crate::model::overhead::doubling(st.wall, twice_wall);
     if !drawn {
         return LlmView {

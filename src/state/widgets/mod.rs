@@ -97,6 +97,13 @@ pub fn inputs(s: &State, step: bool, own: fn(&Widgets, &mut Widgets)) -> State {
     }
 }
 
+/// What the help panel's hints read ([`crate::state::hints::hints`]): the
+/// explorer's setting, every widget's own controls at their defaults
+/// (`tests::the_hints_read_only_the_explorer`).
+pub fn hints_inputs(s: &State) -> State {
+    inputs(s, true, |_, _| {})
+}
+
 /// The explorer's step a widget's inputs hold where it reads none.
 const STEP_UNREAD: crate::model::workload::Shape = crate::model::workload::Shape {
     workload: crate::model::workload::Workload::Mlp,
@@ -590,6 +597,31 @@ mod tests {
             for s in &all {
                 assert!(same(s, &reads(s)), "{id}: {}", encode(s));
             }
+        }
+    }
+
+    /// The help panel's "Try this" sentences read the explorer alone
+    /// ([`hints_inputs`]): a widget's own control moves none of them, so the
+    /// panel does not recompute them on every slider of the page.
+    #[test]
+    fn the_hints_read_only_the_explorer() {
+        let texts = |s: &State| -> Vec<String> {
+            crate::state::hints::hints(s)
+                .into_iter()
+                .map(|h| h.text)
+                .collect()
+        };
+        let mut all = states();
+        for w in WIDGETS {
+            for p in w.params {
+                for v in values(p.kind) {
+                    all.push(decode(&format!("hw=a100-40gb&{}={v}", p.key)).0);
+                }
+            }
+        }
+        all.extend(explorer_ends().iter().map(|q| decode(q).0));
+        for s in &all {
+            assert_eq!(texts(s), texts(&hints_inputs(s)), "{}", encode(s));
         }
     }
 }

@@ -12,8 +12,11 @@ pub fn Help(ctx: Ctx) -> impl IntoView {
     // only the sentences: a widget's own control changes every hint's target state
     // but not its text, and must not re-render the list; the target is rebuilt from
     // the live state at click time
+    // keyed on what they read (the explorer alone): another widget's slider
+    // moves nothing here
+    let read = Memo::new(move |_| ctx.state.with(crate::state::widgets::hints_inputs));
     let hs = Memo::new(move |_| {
-        ctx.state.with(|s| {
+        read.with(|s| {
             hints::hints(s)
                 .into_iter()
                 .map(|h| (h.id, h.text))
