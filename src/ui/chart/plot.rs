@@ -365,9 +365,16 @@ pub fn Chart(
 #[component]
 fn MarkLayer(marks: RwSignal<Marks>) -> impl IntoView {
     let layer = NodeRef::<leptos::html::Div>::new();
-    Effect::new(move |_| {
-        let Some(div) = layer.get() else { return };
-        marks.with(|m| sync_marks(&div, m));
+    // the marks last written: an attribute is written where its point's value
+    // changed since (no reading each one back from the DOM)
+    Effect::new(move |was: Option<Marks>| {
+        let Some(div) = layer.get() else {
+            return Marks::default();
+        };
+        marks.with(|m| {
+            sync_marks(&div, m, was.as_ref());
+            m.clone()
+        })
     });
     // the point an event happened on
     let mark_of = |ev: &web_sys::Event| {
@@ -491,12 +498,14 @@ fn fill_tip(b: &web_sys::Element, m: &Marks, i: usize) {
     }
 }
 
-/// Bring the layer's buttons in line with `m`.
-fn sync_marks(div: &web_sys::HtmlDivElement, m: &Marks) {
+/// Bring the layer's buttons in line with `m`; `was`, the marks they were last
+/// brought in line with (`None`: the first time).
+fn sync_marks(div: &web_sys::HtmlDivElement, m: &Marks, was: Option<&Marks>) {
     set_changed(div, "data-geometry", &m.geometry());
     div.set_hidden(m.points.is_empty());
     let n = m.points.len();
     let mut have = div.child_element_count() as usize;
+    let have_before = have;
     if let Some(doc) = div.owner_document() {
         while have < n {
             let Ok(b) = doc.create_element("button") else {
@@ -534,18 +543,39 @@ fn sync_marks(div: &web_sys::HtmlDivElement, m: &Marks) {
     let mut stop = false;
     for (i, p) in m.points.iter().enumerate() {
         let Some(b) = el else { break };
-        let label = p.lines.join(", ");
-        for (k, v) in [
-            ("class", mark_class(m, i, &b, false).as_str()),
-            ("style", &format!("left:{:.1}px;top:{:.1}px", p.x, p.y)),
-            ("aria-label", &label),
-            ("data-mark", p.kind),
-            ("data-x", &p.at.0.to_string()),
-            ("data-y", &p.at.1.to_string()),
-            ("data-bound", p.bound),
-        ] {
-            set_changed(&b, k, v);
+        // the class also changes on the page (Escape, a tooltip placed below):
+        // read back; the rest only from here: written where it changed
+        set_changed(&b, "class", &mark_class(m, i, &b, false));
+        let old = was
+            .and_then(|w| w.points.get(i))
+            .filter(|_| i < have_before);
+        let write = |k: &str, v: &str, same: bool| {
+            if !same {
+                let _ = b.set_attribute(k, v);
+            }
+        };
+        let style = |m: &Mark| format!("left:{:.1}px;top:{:.1}px", m.x, m.y);
+        let now = style(p);
+        write("style", &now, old.is_some_and(|o| style(o) == now));
+        if !old.is_some_and(|o| o.lines == p.lines) {
+            write("aria-label", &p.lines.join(", "), false);
         }
+        write("data-mark", p.kind, old.is_some_and(|o| o.kind == p.kind));
+        write(
+            "data-x",
+            &p.at.0.to_string(),
+            old.is_some_and(|o| o.at.0.to_bits() == p.at.0.to_bits()),
+        );
+        write(
+            "data-y",
+            &p.at.1.to_string(),
+            old.is_some_and(|o| o.at.1.to_bits() == p.at.1.to_bits()),
+        );
+        write(
+            "data-bound",
+            p.bound,
+            old.is_some_and(|o| o.bound == p.bound),
+        );
         stop |= b.get_attribute("tabindex").as_deref() == Some("0");
         if shown.contains(&b) {
             fill_tip(&b, m, i);
