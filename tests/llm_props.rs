@@ -209,6 +209,21 @@ proptest! {
             prop_assert!(v.is_finite() && v >= 0.0, "{v}");
         }
         prop_assert!((sh.attention + sh.mlp + sh.pointwise + sh.overhead + sh.comm - 1.0).abs() < 1e-9);
+        // the wall alone is the run's, bit for bit; the limit's counterfactual
+        // steps (timed wall-only) are the full simulations'
+        prop_assert_eq!(dit::wall(&r, &s).to_bits(), st.wall.to_bits());
+        let m = dit::machine(&s);
+        let gs: Vec<_> = dit::kernels(&r).into_iter().map(|(k, _)| k).collect();
+        let full = |h: Halving| {
+            let m = h.apply(&m);
+            if r.graphs {
+                brrr::model::overhead::simulate_graph(&gs, &m, m.overhead).wall
+            } else {
+                brrr::model::timeline::simulate(&gs, &m).wall
+            }
+        };
+        let want = [Halving::Flops, Halving::Bw, Halving::Overhead].map(|h| limit::ratio(st.wall, full(h)).to_bits());
+        prop_assert_eq!([st.limit.flops2, st.limit.bw2, st.limit.overhead_half].map(f64::to_bits), want);
         let fast = Setting { bw: s.bw * 2.0, ..s };
         prop_assert!(dit::run(&r, &fast).wall <= st.wall * (1.0 + 1e-12));
     }

@@ -282,6 +282,26 @@ pub fn wall_issued<'a>(
     lanes.wall()
 }
 
+/// The wall time of [`simulate`] (one dispatch after the other), or of a CUDA
+/// graph's replay where `graph` (`overhead::simulate_graph` with the machine's
+/// overhead as its one launch: every kernel handed over when it is done), for
+/// kernels given with their parts already priced; bit for bit, no spans kept.
+pub fn wall_only<'a>(
+    kernels: impl IntoIterator<Item = (&'a KernelGroup, &'a Parts)>,
+    m: &Machine,
+    graph: bool,
+) -> f64 {
+    if graph {
+        wall_issued(kernels, |_| m.overhead)
+    } else {
+        let mut cpu = 0.0f64;
+        wall_issued(kernels, |g| {
+            cpu += m.overhead * g.dispatches();
+            cpu
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

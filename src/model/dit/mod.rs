@@ -249,6 +249,20 @@ fn simulate(r: &DitRun, groups: &[KernelGroup], m: &Machine) -> Timeline {
     }
 }
 
+/// The wall time of `groups` on `m` as [`simulate`] gives it, bit for bit,
+/// without its spans ([`timeline::wall_only`]).
+fn wall_of(r: &DitRun, groups: &[KernelGroup], m: &Machine) -> f64 {
+    let parts: Vec<crate::model::workload::Parts> = groups.iter().map(|g| g.parts(m)).collect();
+    timeline::wall_only(groups.iter().zip(&parts), m, r.graphs)
+}
+
+/// [`run`]'s wall time alone, bit for bit (`tests/llm_props.rs`): for the
+/// ratios and sweeps that read nothing else.
+pub fn wall(r: &DitRun, setting: &Setting) -> f64 {
+    let groups: Vec<KernelGroup> = kernels(r).into_iter().map(|(k, _)| k).collect();
+    wall_of(r, &groups, &machine(setting))
+}
+
 pub fn run(r: &DitRun, setting: &Setting) -> DitStep {
     let m = machine(setting);
     let ks = kernels(r);
@@ -261,9 +275,9 @@ pub fn run(r: &DitRun, setting: &Setting) -> DitStep {
     let limit = Limit::decide(tl.wall, tl.shares(), |h| {
         if h == super::limit::Halving::Link {
             let gs: Vec<KernelGroup> = kernels(&halved).into_iter().map(|(k, _)| k).collect();
-            simulate(&halved, &gs, &m).wall
+            wall_of(&halved, &gs, &m)
         } else {
-            simulate(r, &groups, &h.apply(&m)).wall
+            wall_of(r, &groups, &h.apply(&m))
         }
     });
     let mut by = [(0.0f64, 0.0f64); 3];
@@ -360,7 +374,7 @@ pub fn double_batch_ratio_of(st: &DitStep, setting: &Setting) -> f64 {
         batch: st.run.batch.saturating_mul(2),
         ..st.run
     };
-    crate::model::overhead::doubling(st.wall, run(&twice, setting).wall)
+    crate::model::overhead::doubling(st.wall, wall(&twice, setting))
 }
 
 /// What the `dit` widget shows for one state: its one model entry point
@@ -450,8 +464,8 @@ impl Switch {
 /// What a switch buys: `wall(off) / wall(on)`, the model run both ways with
 /// everything else as it is.
 pub fn buys(r: &DitRun, s: Switch, setting: &Setting) -> f64 {
-    let on = run(&s.set(r, true), setting).wall;
-    let off = run(&s.set(r, false), setting).wall;
+    let on = wall(&s.set(r, true), setting);
+    let off = wall(&s.set(r, false), setting);
     if on > 0.0 {
         off / on
     } else {

@@ -251,18 +251,7 @@ fn wall_with(r: &LlmRun, setting: &Setting, read: KvRead) -> f64 {
 /// kernel priced once ([`timeline::wall_issued`]).
 pub fn layout_wall(r: &LlmRun, lay: &Layout<LlmKernel>, m: &Machine) -> f64 {
     let parts = lay.map(|k| k.group.parts(m));
-    let kernels = lay.iter().map(|k| &k.group).zip(parts.iter());
-    if r.graphs {
-        // `overhead::simulate_graph`: every kernel handed over with the one launch
-        timeline::wall_issued(kernels, |_| m.overhead)
-    } else {
-        // `timeline::simulate`: one dispatch after the other
-        let mut cpu = 0.0f64;
-        timeline::wall_issued(kernels, |g| {
-            cpu += m.overhead * g.dispatches();
-            cpu
-        })
-    }
+    timeline::wall_only(lay.iter().map(|k| &k.group).zip(parts.iter()), m, r.graphs)
 }
 
 /// Micro-batches a pipeline runs one step as: a prefill's sequences go through
