@@ -9,7 +9,7 @@ use crate::model::units;
 use crate::state::widgets::dit::{self as spec, field};
 use crate::ui::kit::controls::{GpuPicker, LogSlider, Select, Toggle};
 use crate::ui::kit::later::Later;
-use crate::ui::kit::readout::{Lines, Readout, Share, ShareBar};
+use crate::ui::kit::readout::Readout;
 use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 
@@ -71,18 +71,18 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
     });
     let sentences = Memo::new(move |_| v.with(|v| v.sentences.clone()));
     let table = Memo::new(move |_| v.with(|v| v.by_resolution.clone()));
-    let bar = Memo::new(move |_| {
-        st.with(|st| {
-            shares(st)
+    let bar =
+        move || {
+            st.with(|st| {
+                shares(st)
                 .into_iter()
-                .map(|(class, label, v)| Share {
-                    class,
-                    title: format!("{label}: {}", units::percent(v)),
-                    pct: 100.0 * v,
+                .map(|(class, label, v)| view! {
+                    <div class=format!("share {class}") style=format!("width:{:.3}%", 100.0 * v)
+                        title=format!("{label}: {}", units::percent(v))></div>
                 })
-                .collect::<Vec<_>>()
-        })
-    });
+                .collect_view()
+            })
+        };
     let bar_label = move || {
         st.with(|st| {
             let l: Vec<String> = shares(st)
@@ -122,7 +122,7 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
         </Later>
         <Later name="dit-advice">
         <super::compare::CompareGpus ctx=ctx prefix="dit" rate="samples/s" row=spec::compare_row/>
-        <ShareBar parts=bar label=Signal::derive(bar_label)/>
+        <div class="share-bar" role="img" aria-label=bar_label>{bar}</div>
         <ul class="legend">
             <li><span class="swatch compute"></span>"attention (QKV, scores, projection)"</li>
             <li><span class="swatch vector"></span>"MLP"</li>
@@ -131,7 +131,7 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
             <li><span class="swatch comm"></span>"communication (waiting on other GPUs)"</li>
         </ul>
         <ul class="llm-advice" aria-live="polite">
-            <Lines items=sentences/>
+            {move || sentences.get().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}
         </ul>
         </Later>
         <Later name="dit-scaling">

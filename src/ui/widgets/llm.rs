@@ -16,7 +16,7 @@ use crate::ui::chart::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use crate::ui::chart::{self, Area, Look};
 use crate::ui::kit::controls::{GpuPicker, LogSlider, Select, Toggle};
 use crate::ui::kit::later::Later;
-use crate::ui::kit::readout::{Lines, Readout, Share, ShareBar};
+use crate::ui::kit::readout::Readout;
 use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -237,19 +237,18 @@ fn LlmReadouts(
 fn LlmFit(ctx: Ctx, v: Memo<LlmView>, st: Memo<LlmStep>, fits: Memo<bool>) -> impl IntoView {
     let sentences = Memo::new(move |_| v.with(|v| v.sentences.clone()));
     let fit_text = Memo::new(move |_| v.with(|v| v.fit.clone()));
-    let bar = Memo::new(move |_| {
+    let bar = move || {
         st.with(|st| {
             let w = st.wall.max(f64::MIN_POSITIVE);
             parts(st)
                 .into_iter()
-                .map(|(class, label, t)| Share {
-                    class,
-                    title: format!("{label}: {}", units::si(t, "s")),
-                    pct: 100.0 * t / w,
+                .map(|(class, label, t)| {
+                    view! { <div class=format!("share {class}") style=format!("width:{:.3}%", 100.0 * t / w)
+                        title=format!("{label}: {}", units::si(t, "s"))></div> }
                 })
-                .collect::<Vec<_>>()
+                .collect_view()
         })
-    });
+    };
     let bar_label = move || {
         st.with(|st| {
             let w = st.wall.max(f64::MIN_POSITIVE);
@@ -260,7 +259,7 @@ fn LlmFit(ctx: Ctx, v: Memo<LlmView>, st: Memo<LlmStep>, fits: Memo<bool>) -> im
             format!("Where the step's time goes: {}", list.join(", "))
         })
     };
-    let mem = Memo::new(move |_| {
+    let mem = move || {
         st.with(|st| {
             let cap = if st.capacity > 0.0 {
                 st.capacity
@@ -269,27 +268,21 @@ fn LlmFit(ctx: Ctx, v: Memo<LlmView>, st: Memo<LlmStep>, fits: Memo<bool>) -> im
             };
             let total = (st.weight_bytes + st.kv_bytes).max(cap);
             let pct = |b: f64| 100.0 * b / total.max(f64::MIN_POSITIVE);
-            vec![
-                Share {
-                    class: "memory",
-                    title: format!("weights {}", units::si(st.weight_bytes, "B")),
-                    pct: pct(st.weight_bytes),
-                },
-                Share {
-                    class: "kv",
-                    title: format!("KV cache {}", units::si(st.kv_bytes, "B")),
-                    pct: pct(st.kv_bytes),
-                },
-            ]
+            view! {
+                <div class="share memory" style=format!("width:{:.3}%", pct(st.weight_bytes))
+                    title=format!("weights {}", units::si(st.weight_bytes, "B"))></div>
+                <div class="share kv" style=format!("width:{:.3}%", pct(st.kv_bytes))
+                    title=format!("KV cache {}", units::si(st.kv_bytes, "B"))></div>
+            }
         })
-    });
+    };
     view! {
         <div class="llm-memory" class:notice=move || !fits.get()>
-            <ShareBar parts=mem label=fit_text/>
+            <div class="share-bar" role="img" aria-label=move || fit_text.get()>{mem}</div>
             <p class="note" id="llm-fit">{move || fit_text.get()}</p>
         </div>
         <super::compare::CompareGpus ctx=ctx prefix="llm" rate="tokens/s" row=spec::compare_row/>
-        <ShareBar parts=bar label=Signal::derive(bar_label)/>
+        <div class="share-bar" role="img" aria-label=bar_label>{bar}</div>
         <ul class="legend">
             <li><span class="swatch memory"></span>"weight loading"</li>
             <li><span class="swatch kv"></span>"KV-cache loading"</li>
@@ -299,7 +292,7 @@ fn LlmFit(ctx: Ctx, v: Memo<LlmView>, st: Memo<LlmStep>, fits: Memo<bool>) -> im
             <li><span class="swatch comm"></span>"communication (waiting on other GPUs)"</li>
         </ul>
         <ul class="llm-advice" aria-live="polite">
-            <Lines items=sentences/>
+            {move || sentences.get().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}
         </ul>
     }
 }
