@@ -557,7 +557,7 @@ fn sync_marks(div: &web_sys::HtmlDivElement, m: &Marks, was: Option<&Marks>) {
         let style = |m: &Mark| format!("left:{:.1}px;top:{:.1}px", m.x, m.y);
         let now = style(p);
         write("style", &now, old.is_some_and(|o| style(o) == now));
-        if !old.is_some_and(|o| o.lines == p.lines) {
+        if old.is_none_or(|o| o.lines != p.lines) {
             write("aria-label", &p.lines.join(", "), false);
         }
         write("data-mark", p.kind, old.is_some_and(|o| o.kind == p.kind));
