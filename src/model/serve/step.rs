@@ -193,32 +193,37 @@ fn merge_layer(
 /// LM head's, from the step's [`Layout`] (its layer held once).
 fn by_phase(r: &LlmRun) -> (Vec<LlmKernel>, Vec<LlmKernel>) {
     let lay = launch::layout_with(r, KvRead::AsWritten);
-    let head = lay
-        .before
+    let head = heads(&lay);
+    (lay.layer, head)
+}
+
+/// The LM head's kernels of a step laid out as `lay`.
+fn heads(lay: &Layout<LlmKernel>) -> Vec<LlmKernel> {
+    lay.before
         .iter()
         .chain(&lay.after)
         .filter(|k| k.part == Part::LmHead)
         .cloned()
-        .collect();
-    (lay.layer, head)
+        .collect()
 }
 
-/// The merged layer and LM head of a step (see the module docs) from the three
-/// runs' [`by_phase`] kernels; `None` where they do not merge.
+/// The merged layer and LM head of a step (see the module docs) from `all`'s
+/// layout (already built by the caller) and the other two runs' [`by_phase`]
+/// kernels; `None` where they do not merge.
 fn merged_parts(
-    all: &LlmRun,
+    all: &Layout<LlmKernel>,
     dec: &LlmRun,
     kd: f64,
     pre: &LlmRun,
     kp: f64,
 ) -> Option<(Vec<LlmKernel>, Vec<LlmKernel>)> {
-    let (layer_all, head_all) = by_phase(all);
+    let (layer_all, head_all) = (&all.layer, heads(all));
     let (layer_d, head_d) = by_phase(dec);
     let (layer_p, head_p) = by_phase(pre);
     if layer_all.is_empty() || !aligned(&head_all, &head_d) || !aligned(&head_all, &head_p) {
         return None;
     }
-    let layer = merge_layer(&layer_all, &layer_d, kd, &layer_p, kp)?;
+    let layer = merge_layer(layer_all, &layer_d, kd, &layer_p, kp)?;
     let head = merge_phases(&head_d, kd, &head_p, kp)?;
     (head.len() == head_all.len()).then_some((layer, head))
 }
@@ -258,7 +263,7 @@ pub fn layout_of(
     let kd = if decode > 0 { 1.0 } else { 0.0 };
     let kp = q / f64::from(isl.max(1));
     let dec = decode_run(run, decode, context);
-    let Some((layer, head)) = merged_parts(&all, &dec, kd, &prefill_run(run, isl), kp) else {
+    let Some((layer, head)) = merged_parts(&lay, &dec, kd, &prefill_run(run, isl), kp) else {
         // (never for the models offered: `tests::every_shape_merges`) the prompt
         // tokens are priced as decode tokens at the decode context
         return (lay, all);
@@ -384,7 +389,13 @@ mod tests {
                         let (la, ha) = by_phase(&all);
                         let (ld, _) = by_phase(&dec);
                         let (lp, hp) = by_phase(&pre);
-                        let Some((layer, head)) = merged_parts(&all, &dec, 1.0, &pre, 0.5) else {
+                        let Some((layer, head)) = merged_parts(
+                            &launch::layout_with(&all, KvRead::AsWritten),
+                            &dec,
+                            1.0,
+                            &pre,
+                            0.5,
+                        ) else {
                             panic!("{what}: does not merge")
                         };
                         assert!(!ha.is_empty() && la.iter().any(|k| k.part == Part::Attention));
