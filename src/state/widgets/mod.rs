@@ -545,6 +545,21 @@ mod tests {
         assert!(walked > 200, "walked {walked} states");
     }
 
+    /// The varied states, each value of every widget's keys on `hw`, and the
+    /// explorer's ends.
+    fn varied_with_every_key(hw: &str) -> Vec<State> {
+        let mut all = states();
+        for w in WIDGETS {
+            for p in w.params {
+                for v in values(p.kind) {
+                    all.push(decode(&format!("hw={hw}&{}={v}", p.key)).0);
+                }
+            }
+        }
+        all.extend(explorer_ends().iter().map(|q| decode(q).0));
+        all
+    }
+
     /// A widget keyed on its inputs ([`Spec::reads`]) computes what it would
     /// from the whole state: its whole view on [`inputs`] equals its view on
     /// the state, for the varied states, every value worth trying of every
@@ -580,15 +595,7 @@ mod tests {
             keyed, checked,
             "a widget keyed on its inputs needs its view here"
         );
-        let mut all = states();
-        for w in WIDGETS {
-            for p in w.params {
-                for v in values(p.kind) {
-                    all.push(decode(&format!("hw=h100-sxm&{}={v}", p.key)).0);
-                }
-            }
-        }
-        all.extend(explorer_ends().iter().map(|q| decode(q).0));
+        let all = varied_with_every_key("h100-sxm");
         for (id, same) in views {
             let reads = widget(id).and_then(|w| w.reads);
             let Some(reads) = reads else {
@@ -611,15 +618,7 @@ mod tests {
                 .map(|h| h.text)
                 .collect()
         };
-        let mut all = states();
-        for w in WIDGETS {
-            for p in w.params {
-                for v in values(p.kind) {
-                    all.push(decode(&format!("hw=a100-40gb&{}={v}", p.key)).0);
-                }
-            }
-        }
-        all.extend(explorer_ends().iter().map(|q| decode(q).0));
+        let all = varied_with_every_key("a100-40gb");
         for s in &all {
             assert_eq!(texts(s), texts(&hints_inputs(s)), "{}", encode(s));
         }
