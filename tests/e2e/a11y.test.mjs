@@ -10,10 +10,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { useHarness, waitReady, pollUntil, REPO_ROOT, WIDGET_IDS, settle } from './helpers.mjs';
+import { useHarness, waitReady, pollUntil, REPO_ROOT, WIDGET_IDS, settle, bounded } from './helpers.mjs';
 
 const AXE = path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js');
 const h = useHarness();
+// Each test here takes 5-40 s on a 2-core machine; a test still running after five
+// minutes is stuck, and fails by its own name rather than the file's 10-minute cap.
+const STUCK = { timeout: 300_000 };
 
 async function openAudited(query, { colorScheme = 'light', width = 1280 } = {}) {
   const ctx = await h.browser.newContext({ colorScheme, bypassCSP: true, viewport: { width, height: 900 } });
@@ -35,7 +38,7 @@ async function scrollThrough(page) {
 
 async function violations(page) {
   await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
+  const run = page.evaluate(async () => {
     const r = await window.axe.run(document, { resultTypes: ['violations'] });
     return r.violations.map((v) => ({
       rule: v.id,
@@ -44,6 +47,7 @@ async function violations(page) {
       nodes: v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')}: ${(n.failureSummary || '').replace(/\s+/g, ' ').trim()}`),
     }));
   });
+  return bounded(run, 120_000, `axe's audit of ${page.url()}`);
 }
 
 function assertNone(found, where) {
@@ -51,33 +55,33 @@ function assertNone(found, where) {
   assert.equal(found.length, 0, `${where}: ${found.length} axe violation(s):\n    ${text}`);
 }
 
-test('the full page has no axe violations, in light and in dark', async () => {
+test('the full page has no axe violations, in light and in dark', STUCK, async () => {
   for (const colorScheme of ['light', 'dark']) {
     const page = await openAudited('', { colorScheme });
     assert.equal(await page.getAttribute('html', 'data-theme'), colorScheme);
     await scrollThrough(page);
     assertNone(await violations(page), `full page, ${colorScheme}`);
-    await page.context().close();
+    await h.closeContext(page.context());
   }
 });
 
-test('every widget embed has no axe violations', async () => {
+test('every widget embed has no axe violations', STUCK, async () => {
   for (const id of WIDGET_IDS) {
     const page = await openAudited(`?embed=${id}`, { width: 800 });
     assertNone(await violations(page), `?embed=${id}`);
-    await page.context().close();
+    await h.closeContext(page.context());
   }
 });
 
-test('URL notices and a 360 px layout have no axe violations', async () => {
+test('URL notices and a 360 px layout have no axe violations', STUCK, async () => {
   const page = await openAudited('?flops=abc&hw=nope&batch=-3', { width: 360 });
   assert.ok(await page.locator('#url-notices').isVisible(), 'the bad parameters produced notices');
   await scrollThrough(page);
   assertNone(await violations(page), 'notices at 360 px');
-  await page.context().close();
+  await h.closeContext(page.context());
 });
 
-test('the lab after a finished run has no axe violations', async () => {
+test('the lab after a finished run has no axe violations', STUCK, async () => {
   const page = await openAudited('?embed=lab&lab_size=small&lab_timer=wall', { width: 1000 });
   const status = () => page.locator('.lab').getAttribute('data-lab-status');
   await page.waitForSelector('#lab-run:enabled', { timeout: 15_000 });
@@ -85,10 +89,10 @@ test('the lab after a finished run has no axe violations', async () => {
   await page.waitForSelector('.lab[data-lab-status=done], .lab[data-lab-status=failed]', { state: 'attached', timeout: 60_000 });
   assert.equal(await status(), 'done');
   assertNone(await violations(page), 'lab, done');
-  await page.context().close();
+  await h.closeContext(page.context());
 });
 
-test('sliders: a screen reader hears the value in its unit, and keys step it by a sensible factor', async () => {
+test('sliders: a screen reader hears the value in its unit, and keys step it by a sensible factor', STUCK, async () => {
   const page = await h.open('?hw=a100-40gb&dtype=bf16');
   await scrollThrough(page);
   // every slider on the page announces its value as shown, never the raw log position

@@ -79,6 +79,45 @@ export function assertBuilt(root = DEFAULT_ROOT) {
   }
 }
 
+/** How long closing a context or the browser may take before it is forced. */
+const CLOSE_TIMEOUT_MS = 30_000;
+
+/**
+ * Close a launched browser; if it has not closed in CLOSE_TIMEOUT_MS (a graceful
+ * close can wait forever on a stuck renderer or GPU process, and Playwright's has
+ * no bound), SIGKILL the process group of every Chromium this process launched
+ * (Playwright starts each one detached, as its own group).
+ */
+export async function closeBrowser(browser) {
+  try {
+    await bounded(browser.close(), CLOSE_TIMEOUT_MS, 'the browser to close');
+  } catch (e) {
+    const pids = launchedChromiums();
+    console.error(`# ${e.message}; killing Chromium (pids ${pids.join(', ') || 'none found'})`);
+    for (const pid of pids) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {}
+    }
+  }
+}
+
+/** The pids of the Chromium processes this process started (its children running CHROMIUM). */
+export function launchedChromiums() {
+  const mine = [];
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid !== process.pid) continue;
+      const exe = fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0')[0];
+      if (path.basename(exe).startsWith('chrom') || exe === CHROMIUM) mine.push(Number(d));
+    } catch {}
+  }
+  return mine;
+}
+
 export async function launchBrowser() {
   if (!fs.existsSync(CHROMIUM)) {
     throw new Error(`Chromium not found at ${CHROMIUM} (set CHROMIUM_PATH)`);
@@ -182,9 +221,13 @@ export async function createHarness({ root = DEFAULT_ROOT, prefix = '/', files =
   }
 
   async function closePage(page) {
-    const context = page.context();
+    await closeContext(page.context());
+  }
+
+  /** Close a context this harness opened (or one a test opened on `browser`), bounded. */
+  async function closeContext(context) {
     contexts.delete(context);
-    await context.close().catch(() => {});
+    await bounded(context.close(), CLOSE_TIMEOUT_MS, 'a browser context to close').catch(() => {});
   }
 
   function describeProblems() {
@@ -209,9 +252,8 @@ export async function createHarness({ root = DEFAULT_ROOT, prefix = '/', files =
   }
 
   async function close() {
-    for (const c of contexts) await c.close().catch(() => {});
-    contexts.clear();
-    await browser.close().catch(() => {});
+    for (const c of [...contexts]) await closeContext(c);
+    await closeBrowser(browser);
     await server.close();
   }
 
@@ -246,7 +288,7 @@ export async function createHarness({ root = DEFAULT_ROOT, prefix = '/', files =
     }
   }
 
-  return { server, origin, url: server.url, browser, open, closePage, withPage, problems, requests, describeProblems, assertClean, close };
+  return { server, origin, url: server.url, browser, open, closePage, closeContext, withPage, problems, requests, describeProblems, assertClean, close };
 }
 
 // ---------------------------------------------------------------------------
@@ -427,18 +469,40 @@ export const param = (query, key) => new URLSearchParams(query).get(key);
  * browser's observers (a widget came on screen, a canvas changed width) is
  * delivered at a frame: after two frames, both have run.
  */
-export async function frames(page, n = 2) {
+export async function frames(page, n = 2, timeout = READY_TIMEOUT_MS) {
   // a Locator's evaluate would hand the element to the function as `n` (and
   // wait forever): always the page's
   if (typeof page.page === 'function') page = page.page();
-  await page.evaluate(
-    (n) =>
-      new Promise((resolve) => {
-        const step = (k) => (k === 0 ? resolve() : requestAnimationFrame(() => step(k - 1)));
-        step(n);
-      }),
-    n,
+  await bounded(
+    page.evaluate(
+      (n) =>
+        new Promise((resolve) => {
+          const step = (k) => (k === 0 ? resolve() : requestAnimationFrame(() => step(k - 1)));
+          step(n);
+        }),
+      n,
+    ),
+    timeout,
+    `${n} animation frame(s) of ${page.url()}: none came (the page's main thread or its compositor is stuck)`,
   );
+}
+
+/**
+ * `promise`, or an error naming `what` once `ms` pass without it: a bound for a
+ * failure only (Playwright's evaluate and close have none), so that a stuck page
+ * or browser fails the test that met it, with its name, instead of the whole file
+ * running into the runner's cap.
+ */
+export async function bounded(promise, ms, what) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`waited ${ms} ms for ${what}`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Let the app react to what a test just did: its next two frames (see `frames`). */

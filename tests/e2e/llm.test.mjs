@@ -295,7 +295,7 @@ test('the GPU picker in the llm and dit widgets is the one shared preset, also i
     await page.locator('.llm-compare summary').click();
     await pollUntil(page, () => page.locator('.llm-compare-table tbody tr').count(), (n) => n >= 13);
     assert.deepEqual(await axe(page), [], `compare GPUs, ${scheme}`);
-    await ctx.close();
+    await h.closeContext(ctx);
   }
 });
 
@@ -383,7 +383,7 @@ test('embed, exports, dark mode, 390 px and the axe audit', async (t) => {
     const { page, ctx } = await audited(q, scheme);
     await drawn(page, '#llm-canvas');
     assert.deepEqual(await axe(page), [], q);
-    await ctx.close();
+    await h.closeContext(ctx);
   }
   await h.withPage(t, '?llm_model=custom#llm', async (page) => {
     await drawn(page, '#llm-canvas');
@@ -490,6 +490,6 @@ test('dit embed: height, dark mode, 390 px, axe', async (t) => {
     const { page, ctx } = await audited(q, scheme);
     await settle(page);
     assert.deepEqual(await axe(page), [], q);
-    await ctx.close();
+    await h.closeContext(ctx);
   }
 });

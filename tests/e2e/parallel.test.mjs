@@ -265,6 +265,6 @@ test('parallel states in the embed: dark mode, 390 px and the axe audit', async 
       return r.violations.map((x) => `${x.id}: ${x.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
     });
     assert.deepEqual(v, [], query);
-    await ctx.close();
+    await h.closeContext(ctx);
   }
 });

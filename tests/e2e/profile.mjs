@@ -131,6 +131,14 @@ async function profileSlider(h) {
   const profile = cpuProfile(events, onMain);
   console.log(`\n${printKinds(profile, INPUTS)} (per input)`);
   const { self: fself, incl } = hottest(profile);
+  // which app's code ran: the page's wasm, the on-demand module's, their JS glue, the browser's
+  const byFile = new Map();
+  for (const [k, us] of fself) {
+    if (/^\((idle|program|root)\)/.test(k)) continue;
+    const file = k.split('  ').pop().replace(/-[0-9a-f]{16}/, '') || '(browser)';
+    byFile.set(file, (byFile.get(file) || 0) + us);
+  }
+  console.log(`\nscript by file (ms per input): ${sorted(byFile).map(([f, us]) => `${f} ${ms(us / INPUTS, 2)}`).join(', ')}`);
   console.log(`\nhottest functions, self time (ms per input):`);
   for (const [k, us] of sorted(fself).filter(([k]) => !/^\((idle|program|root)\)/.test(k)).slice(0, TOP)) {
     console.log(`  ${ms(us / INPUTS, 3).padStart(7)}  ${k.slice(0, 140)}`);

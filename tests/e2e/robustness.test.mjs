@@ -176,7 +176,7 @@ test('storage: an unreadable saved theme is ignored with a notice and kept; no s
   assert.equal(await page.evaluate(() => localStorage.getItem('brrr.theme.v1')), 'purple', 'corrupt value deleted');
   await page.locator('#theme-toggle').click();
   assert.match(await page.evaluate(() => localStorage.getItem('brrr.theme.v1')), /^(dark|light)$/);
-  await ctx.close();
+  await h.closeContext(ctx);
 
   // storage disabled (the getter throws, as in some privacy modes and sandboxes)
   const ctx2 = await h.browser.newContext();
@@ -198,7 +198,7 @@ test('storage: an unreadable saved theme is ignored with a notice and kept; no s
   assert.deepEqual(errors, []);
   const m = await metrics(p2, METRICS);
   assert.ok(Number.isFinite(m.wall_time_s));
-  await ctx2.close();
+  await h.closeContext(ctx2);
 });
 
 test('an imported lab file with markup in it shows the markup as text, never as HTML', async () => {

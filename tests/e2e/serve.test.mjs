@@ -90,6 +90,33 @@ test('a bad typed value keeps the last good one, with an inline message', async 
   });
 });
 
+// The module's own keys reach the page's app without waking its widgets
+// (store::set_unread): the address, the embed's link and the page's own later
+// changes must still carry them.
+test("the module's own keys reach the page: its address, a later change of the page's, the embed's link", async (t) => {
+  const serveC = async (page) => param(await search(page), 'serve_c');
+  await h.withPage(t, '?hw=h100-sxm', async (page) => {
+    await showMore(page, W);
+    await typeBox(page, 'serve_c', '64');
+    assert.equal(await pollUntil(page, () => serveC(page), (v) => v === '64'), '64');
+    // the llm widget's batch: a change the page's app makes and writes from its own state
+    await typeBox(page, 'llm_batch', '8');
+    assert.equal(await pollUntil(page, async () => param(await search(page), 'llm_batch'), (v) => v === '8'), '8');
+    assert.equal(await serveC(page), '64', 'the page wrote its address without the module\'s value');
+    assert.equal(await inputValue(page, 'serve_c-box'), '64');
+    // and the other way: the shared model select, from the module, moves the page's llm widget
+    await page.selectOption('#serve-llm_model', 'llama3-70b');
+    assert.equal(await pollUntil(page, () => inputValue(page, 'llm_model'), (v) => v === 'llama3-70b'), 'llama3-70b');
+  });
+  await h.withPage(t, '?embed=serve&hw=h100-sxm', async (page) => {
+    await showMore(page, W);
+    await typeBox(page, 'serve_c', '64');
+    const href = () => page.locator('.embed-foot a').getAttribute('href');
+    const got = await pollUntil(page, href, (v) => /[?&]serve_c=64(&|#|$)/.test(v || ''));
+    assert.match(got, /[?&]serve_c=64(&|#|$)/, "the embed's link to the full page");
+  });
+});
+
 test('one state with the llm widget; the charts, remedies and published rows', async (t) => {
   await h.withPage(t, '?hw=h100-sxm&llm_model=llama3-70b&llm_tp=2&llm_link=nvlink4&llm_wdtype=fp8&llm_kvdtype=bf16&llm_graphs=1&serve_isl=5000&serve_osl=500&serve_c=100', async (page) => {
     await showMore(page, W);

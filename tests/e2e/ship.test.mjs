@@ -70,7 +70,9 @@ test('Copy link reproduces the state and scrolls to the widget', async () => {
   const text = page.locator('#fusion .share-text');
   await text.waitFor();
   const link = await text.inputValue();
-  assert.match(await page.locator('#fusion .share-status').innerText(), /copied|copy it/);
+  // the status says "copying…" until the clipboard's promise settles
+  const status = await pollUntil(page, () => page.locator('#fusion .share-status').innerText(), (t) => /copied|copy it/.test(t));
+  assert.match(status, /copied|copy it/);
   const clip = await page.evaluate(() => navigator.clipboard.readText());
   assert.equal(clip, link, 'clipboard holds the link');
   const u = new URL(link);
@@ -178,7 +180,7 @@ test('dark mode: follows the system, toggles, is remembered, and charts switch p
   await p2.goto(h.url);
   await waitReady(p2);
   assert.equal(await p2.getAttribute('html', 'data-theme'), 'dark');
-  await ctx.close();
+  await h.closeContext(ctx);
 });
 
 test('theme= in the URL fixes the theme (for embeds in course pages), stays in the URL, and a bad value is a notice', async () => {
@@ -197,7 +199,7 @@ test('theme= in the URL fixes the theme (for embeds in course pages), stays in t
   assert.match(q, /flops=/, 'the state change rewrote the URL');
   assert.match(q, /(^|[?&])theme=light(&|$)/, `the theme stays in the URL: ${q}`);
   assert.match(q, /(^|[?&])embed=factory(&|$)/);
-  await light.context().close();
+  await h.closeContext(light.context());
   // and the other way round, on the full page; the toggle then rewrites theme=
   const dark = await openIn('light', '?theme=dark');
   assert.equal(await dark.getAttribute('html', 'data-theme'), 'dark');
@@ -205,12 +207,12 @@ test('theme= in the URL fixes the theme (for embeds in course pages), stays in t
   assert.equal(await dark.getAttribute('html', 'data-theme'), 'light');
   const q2 = await pollUntil(dark, () => dark.evaluate(() => location.search), (s) => s.includes('theme=light'));
   assert.match(q2, /(^|[?&])theme=light(&|$)/, `the URL follows the toggle: ${q2}`);
-  await dark.context().close();
+  await h.closeContext(dark.context());
   // a bad value: a notice, and the system's theme
   const bad = await openIn('dark', '?theme=purple');
   assert.equal(await bad.getAttribute('html', 'data-theme'), 'dark');
   assert.equal(await bad.locator('#url-notices li[data-param="theme"]').count(), 1);
-  await bad.context().close();
+  await h.closeContext(bad.context());
 });
 
 test('dark mode: the factory picture as shown on screen is dark, and light in light mode', async () => {
@@ -241,7 +243,7 @@ test('dark mode: the factory picture as shown on screen is dark, and light in li
         return sum / (d.length / 4);
       }, png);
     } finally {
-      await ctx.close();
+      await h.closeContext(ctx);
     }
   };
   const light = await meanLuma('light');
@@ -276,7 +278,7 @@ test('print: a dark-theme page prints in the light colours, its charts inverted 
     assert.equal(paper.factory, 'none', 'the factory is drawn light, so it prints as drawn');
     await page.screenshot({ path: path.join(OUT_DIR, 'print-dark-theme.png') });
   } finally {
-    await ctx.close();
+    await h.closeContext(ctx);
   }
 });
 

@@ -236,7 +236,7 @@ test('dark mode at a phone width: no sideways scroll; the axe audit passes', asy
       }, W);
       assert.deepEqual(v, [], `${scheme} ${width}px`);
     } finally {
-      await ctx.close();
+      await h.closeContext(ctx);
     }
   }
 });

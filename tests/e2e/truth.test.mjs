@@ -178,7 +178,7 @@ test('4: the explorer answer has ≥ 4.5 : 1 contrast in every regime and both t
         const found = await contrastViolations(page);
         assert.deepEqual(found.violations, [], `${theme} ${regime}: axe colour-contrast violations`);
       } finally {
-        await page.context().close();
+        await h.closeContext(page.context());
       }
     }
   }

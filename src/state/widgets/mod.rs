@@ -104,6 +104,21 @@ pub fn hints_inputs(s: &State) -> State {
     inputs(s, true, |_, _| {})
 }
 
+/// The widgets whose views live in the module the page loads on demand
+/// (`ui/apps/more`, its own app and state): nothing the page's own app builds
+/// reads their parameters (`tests::the_page_reads_no_on_demand_key`).
+pub const ON_DEMAND: [&str; 2] = ["serve", "shapes"];
+
+/// Whether `a` and `b` differ at most in the [`ON_DEMAND`] widgets' own
+/// parameters: a change the page's app may take without telling its widgets
+/// (the module's sliders, issue 34).
+pub fn alike_but_on_demand(a: &State, b: &State) -> bool {
+    let mut b = b.clone();
+    b.widgets.serve = a.widgets.serve;
+    b.widgets.shapes = a.widgets.shapes;
+    *a == b
+}
+
 /// The explorer's step a widget's inputs hold where it reads none.
 const STEP_UNREAD: crate::model::workload::Shape = crate::model::workload::Shape {
     workload: crate::model::workload::Workload::Mlp,
@@ -605,6 +620,96 @@ mod tests {
                 assert!(same(s, &reads(s)), "{id}: {}", encode(s));
             }
         }
+    }
+
+    /// The page's own app reads none of the on-demand widgets' parameters, so
+    /// the module's sliders may change them there without waking its readers
+    /// (`ui::shell::store::set_unread`): no widget keyed on its inputs holds
+    /// them, no source of the page's app outside their own files (and this
+    /// registry) names them, and [`alike_but_on_demand`] tells them apart from
+    /// every other key.
+    #[test]
+    fn the_page_reads_no_on_demand_key() {
+        let all = varied_with_every_key("h100-sxm");
+        let with_theirs = |a: &State, b: &State| {
+            let mut c = a.clone();
+            c.widgets.serve = b.widgets.serve;
+            c.widgets.shapes = b.widgets.shapes;
+            c
+        };
+        for w in WIDGETS.iter().filter(|w| !ON_DEMAND.contains(&w.id)) {
+            let Some(reads) = w.reads else { continue };
+            for (a, b) in all.iter().zip(all.iter().rev()) {
+                assert!(
+                    reads(a) == reads(&with_theirs(a, b)),
+                    "{}: {}",
+                    w.id,
+                    encode(b)
+                );
+            }
+        }
+        let mut differ = (0, 0);
+        for (a, b) in all.iter().zip(all.iter().skip(1)) {
+            let only_theirs = with_theirs(a, b) == *b;
+            assert_eq!(
+                alike_but_on_demand(a, b),
+                only_theirs,
+                "{} | {}",
+                encode(a),
+                encode(b)
+            );
+            if a != b {
+                if only_theirs {
+                    differ.0 += 1;
+                } else {
+                    differ.1 += 1;
+                }
+            }
+        }
+        assert!(
+            differ.0 > 10 && differ.1 > 10,
+            "both kinds of pair tried: {differ:?}"
+        );
+        // the sources: a field access `.serve` / `.shapes` anywhere else
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let own = [
+            "state/widgets/serve.rs",
+            "state/widgets/shapes.rs",
+            "state/widgets/mod.rs",
+            "ui/widgets/serve.rs",
+            "ui/widgets/shapes.rs",
+            "ui/apps/more/",
+        ];
+        let mut stack = vec![root.join("ui"), root.join("state")];
+        let mut seen = 0;
+        while let Some(dir) = stack.pop() {
+            for e in std::fs::read_dir(&dir).expect("src is readable").flatten() {
+                let path = e.path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                let rel = path
+                    .strip_prefix(&root)
+                    .map(|p| p.to_string_lossy().replace('\\', "/"))
+                    .unwrap_or_default();
+                if !rel.ends_with(".rs") || own.iter().any(|o| rel.starts_with(o)) {
+                    continue;
+                }
+                seen += 1;
+                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                for key in [".serve", ".shapes"] {
+                    for (i, _) in text.match_indices(key) {
+                        let next = text[i + key.len()..].chars().next().unwrap_or(' ');
+                        assert!(
+                            next.is_alphanumeric() || next == '_',
+                            "{rel} names `{key}` (byte {i})"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(seen > 40, "{seen} files scanned");
     }
 
     /// The help panel's "Try this" sentences read the explorer alone

@@ -10,9 +10,10 @@
 //! (the widget's own sliders and selects). Afterwards `set_view(query)` whenever
 //! the drawn state changes; the theme goes to `set_dark` (`on_demand`).
 
-use crate::state::url;
+use crate::state::{url, widgets};
 use crate::ui::kit::on_demand::{self, call};
 use crate::ui::kit::Ctx;
+use crate::ui::shell::store;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
@@ -25,8 +26,11 @@ fn mount_id(id: &str, module: &JsValue, el: web_sys::HtmlElement, ctx: Ctx) -> R
     let state = ctx.state;
     let apply = Closure::<dyn Fn(String)>::new(move |q: String| {
         let next = url::decode(&q).0;
-        if state.with_untracked(|s| *s != next) {
-            state.set(next);
+        match state.with_untracked(|s| (*s == next, widgets::alike_but_on_demand(s, &next))) {
+            (true, _) => {}
+            // the module's own keys: no widget of the page reads them
+            (false, true) => store::set_unread(state, next),
+            (false, false) => state.set(next),
         }
     });
     let opts = js_sys::Object::new();
