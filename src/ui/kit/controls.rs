@@ -15,7 +15,8 @@ use leptos::prelude::*;
 #[component]
 pub fn HwSelect(ctx: Ctx, id: &'static str) -> impl IntoView {
     let state = ctx.state;
-    let hw = Memo::new(move |_| state.with(|s| s.setting.hw.id));
+    let preset = ctx.hw;
+    let hw = Memo::new(move |_| preset.with(|p| p.id));
     let on_hw = move |ev| {
         if let Some(p) = hardware::preset(&event_target_value(&ev)) {
             state.update(|s| s.select_preset(p));
@@ -231,7 +232,8 @@ pub fn Select<T: Choice>(ctx: Ctx, field: ChoiceField<T>) -> impl IntoView {
             state.update(|s| set(s, v));
         }
     };
-    let refused = move |v: T| state.with(|s| v.needs().and_then(|d| s.setting.hw.check(d).err()));
+    let hw = ctx.hw;
+    let refused = move |v: T| v.needs().and_then(|d| hw.with(|p| p.check(d).err()));
     // the reason for the options greyed out, once (they share it: one GPU)
     let why = Memo::new(move |_| T::ALL.iter().find_map(|&v| refused(v)));
     let note_id = format!("{}-why", field.id);

@@ -1,6 +1,7 @@
 //! The context every component reads: the shared state, its held view, the
 //! report, the theme and the knobs, with the reactive-read rule.
 
+use crate::model::hardware::Preset;
 use crate::model::Report;
 use crate::state::page::Knobs;
 use crate::state::State;
@@ -35,6 +36,10 @@ pub struct Ctx {
     pub on_screen: Signal<bool>,
     /// The model's answer for `state`; recomputed once per change.
     pub report: Memo<Report>,
+    /// The explorer's GPU, one memo for the app: the preset selects and the
+    /// options a GPU cannot run (every select's) read it rather than the whole
+    /// state, so a slider wakes none of them.
+    pub hw: Memo<&'static Preset>,
     /// Dark theme on (charts pick their palette from it).
     pub dark: RwSignal<bool>,
     /// The URL's test knobs (`state::page::Knobs`).
@@ -51,6 +56,7 @@ impl Ctx {
             view: Memo::new(move |_| state.get()),
             on_screen: Signal::derive(|| true),
             report: report_of(state),
+            hw: hw_of(state),
             dark,
             knobs,
         }
@@ -111,6 +117,11 @@ impl Ctx {
             _ => live.get(),
         })
     }
+}
+
+/// The explorer's GPU in `state` ([`Ctx::hw`]).
+pub fn hw_of(state: RwSignal<State>) -> Memo<&'static Preset> {
+    Memo::new(move |_| state.with(|s| s.setting.hw))
 }
 
 /// The explorer's report for `state`, recomputed only when the explorer's

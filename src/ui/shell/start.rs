@@ -42,6 +42,7 @@ pub fn start() {
         view: Memo::new(move |_| state.get()),
         on_screen: Signal::stored(true),
         report,
+        hw: crate::ui::kit::ctx::hw_of(state),
         dark,
         knobs: start.knobs,
     };
