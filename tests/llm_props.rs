@@ -132,6 +132,25 @@ proptest! {
         prop_assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits), "{:?} vs {:?}", got, want);
     }
 
+    /// The step priced by its layout (each distinct kernel once) is the step
+    /// priced kernel by kernel: the same timeline and (on one stage) the same
+    /// split, bit for bit, eager or compiled (one micro-batch: a decode step).
+    #[test]
+    fn the_layout_priced_step_is_the_kernel_priced_one(r in arb_run(), s in arb_setting()) {
+        let r = LlmRun { phase: Phase::Decode, ..r };
+        let st = step::run_plain(&r, &s);
+        let m = step::machine(&r, &s);
+        let ks = step::kernels(&r);
+        let gs = step::groups(&r, &ks, &s);
+        let tl = step::simulate(&r, &gs, &m);
+        prop_assert!(st.timeline == tl, "the timelines differ");
+        // a pipeline's split is this one scaled to its stage (the same either way)
+        if r.par.pp <= 1 {
+            let split = step::split_of(&ks, &gs, &m, &tl);
+            prop_assert!(st.split == split, "{:?} vs {:?}", st.split, split);
+        }
+    }
+
     /// A layout holds the step's kernels: its length is what it iterates, and
     /// a pipeline sends between its stages only.
     #[test]

@@ -286,6 +286,15 @@ pub fn simulate_graph(groups: &[KernelGroup], m: &Machine, cpu_cost: f64) -> Tim
     timeline::simulate_issued(groups, m, |_| (0.0, cpu_cost))
 }
 
+/// [`simulate_graph`] with each group's parts given (`timeline::simulate_priced`).
+pub fn simulate_graph_priced(
+    groups: &[KernelGroup],
+    parts: &[crate::model::workload::Parts],
+    cpu_cost: f64,
+) -> Timeline {
+    timeline::simulate_issued_priced(groups, parts, |_| (0.0, cpu_cost))
+}
+
 /// `wall(2·batch) / wall(batch)` with the same remedies. 1 if the wall is zero.
 pub fn double_batch_ratio(shape: &Shape, m: &Machine, remedies: Remedies) -> f64 {
     double_batch_ratio_of(&run(shape, m, remedies), shape, m)

@@ -150,6 +150,19 @@ impl Timeline {
 
 /// Simulate the CPU issuing and the GPU running `groups` in order.
 pub fn simulate(groups: &[KernelGroup], m: &Machine) -> Timeline {
+    simulate_priced(groups, &priced(groups, m), m)
+}
+
+/// Each group's [`Parts`] on `m`, in order (what the simulations price each
+/// group by).
+pub fn priced(groups: &[KernelGroup], m: &Machine) -> Vec<Parts> {
+    groups.iter().map(|g| g.parts(m)).collect()
+}
+
+/// [`simulate`] with each group's parts on `m` given (`parts[i]` is
+/// `groups[i].parts(m)`): a step that repeats its layer prices each distinct
+/// kernel once (`llm::step`'s layout) and gets the same timeline, bit for bit.
+pub fn simulate_priced(groups: &[KernelGroup], parts: &[Parts], m: &Machine) -> Timeline {
     // the CPU cost of each kernel in launch order: its own dispatch and the
     // kernel-less ops dispatched with it
     let costs: Vec<f64> = groups
@@ -157,7 +170,7 @@ pub fn simulate(groups: &[KernelGroup], m: &Machine) -> Timeline {
         .flat_map(|g| std::iter::repeat_n(m.overhead * g.dispatches(), g.count as usize))
         .collect();
     let mut cpu = 0.0f64;
-    simulate_issued(groups, m, move |i| {
+    simulate_issued_priced(groups, parts, move |i| {
         let start = cpu;
         cpu += costs.get(i).copied().unwrap_or(m.overhead);
         (start, cpu)
@@ -171,16 +184,25 @@ pub fn simulate(groups: &[KernelGroup], m: &Machine) -> Timeline {
 pub fn simulate_issued(
     groups: &[KernelGroup],
     m: &Machine,
+    issue: impl FnMut(usize) -> (f64, f64),
+) -> Timeline {
+    simulate_issued_priced(groups, &priced(groups, m), issue)
+}
+
+/// [`simulate_issued`] with each group's parts given, as [`simulate_priced`].
+pub fn simulate_issued_priced(
+    groups: &[KernelGroup],
+    parts: &[Parts],
     mut issue: impl FnMut(usize) -> (f64, f64),
 ) -> Timeline {
+    debug_assert_eq!(groups.len(), parts.len());
     let total: usize = groups.iter().map(|g| g.count as usize).sum();
     let mut spans = Vec::with_capacity(total);
     let mut lanes = Lanes::default();
-    for (gi, g) in groups.iter().enumerate() {
-        let parts = g.parts(m);
+    for (gi, (g, parts)) in groups.iter().zip(parts).enumerate() {
         for _ in 0..g.count {
             let (cpu_start, cpu_end) = issue(spans.len());
-            let (gpu_start, gpu_end) = lanes.run(g.unit, &parts, cpu_end);
+            let (gpu_start, gpu_end) = lanes.run(g.unit, parts, cpu_end);
             spans.push(Span {
                 group: gi,
                 cpu_start,

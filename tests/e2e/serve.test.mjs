@@ -91,7 +91,7 @@ test('a bad typed value keeps the last good one, with an inline message', async 
 });
 
 // The module's own keys reach the page's app without waking its widgets
-// (store::set_unread): the address, the embed's link and the page's own later
+// (kit::on_demand::set_unread): the address, the embed's link and the page's own later
 // changes must still carry them.
 test("the module's own keys reach the page: its address, a later change of the page's, the embed's link", async (t) => {
   const serveC = async (page) => param(await search(page), 'serve_c');

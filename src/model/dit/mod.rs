@@ -56,7 +56,7 @@ use super::overhead;
 use super::roofline::Bound;
 use super::setting::Setting;
 use super::timeline::{self, Regime, Timeline};
-use super::workload::{KernelGroup, Machine};
+use super::workload::{KernelGroup, Machine, Parts};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DitModel {
@@ -241,11 +241,11 @@ pub fn machine(setting: &Setting) -> Machine {
 
 /// The step's timeline on `m`: every kernel launched by the CPU, or the whole step
 /// replayed as one CUDA graph.
-fn simulate(r: &DitRun, groups: &[KernelGroup], m: &Machine) -> Timeline {
+fn simulate(r: &DitRun, groups: &[KernelGroup], parts: &[Parts], m: &Machine) -> Timeline {
     if r.graphs {
-        overhead::simulate_graph(groups, m, m.overhead)
+        overhead::simulate_graph_priced(groups, parts, m.overhead)
     } else {
-        timeline::simulate(groups, m)
+        timeline::simulate_priced(groups, parts, m)
     }
 }
 
@@ -267,7 +267,9 @@ pub fn run(r: &DitRun, setting: &Setting) -> DitStep {
     let m = machine(setting);
     let ks = kernels(r);
     let groups: Vec<KernelGroup> = ks.iter().map(|(k, _)| k.clone()).collect();
-    let tl = simulate(r, &groups, &m);
+    // each kernel priced once, for the timeline and the classes' shares alike
+    let parts = timeline::priced(&groups, &m);
+    let tl = simulate(r, &groups, &parts, &m);
     let halved = DitRun {
         link: r.link.halved(),
         ..*r
@@ -281,8 +283,8 @@ pub fn run(r: &DitRun, setting: &Setting) -> DitStep {
         }
     });
     let mut by = [(0.0f64, 0.0f64); 3];
-    for (k, class) in &ks {
-        let (t, bound) = k.roof_time(&m);
+    for ((_, class), p) in ks.iter().zip(&parts) {
+        let (t, bound) = (p.roof, p.bound);
         let i = *class as usize;
         match bound {
             Bound::Compute => by[i].0 += t,

@@ -17,7 +17,7 @@ use super::super::overhead;
 use super::super::roofline::{self, Bound};
 use super::super::setting::Setting;
 use super::super::timeline::{self, Regime, Timeline};
-use super::super::workload::{KernelGroup, Machine, Unit};
+use super::super::workload::{KernelGroup, Machine, Parts, Unit};
 pub use super::kernels::*;
 pub use super::launch::{
     kernels, kernels_with, layer_kernels, layer_kernels_with, layout_with, Layout,
@@ -173,10 +173,15 @@ pub fn groups(_r: &LlmRun, ks: &[LlmKernel], _setting: &Setting) -> Vec<KernelGr
 /// The timeline on `m`: every op dispatched by the CPU (eager), or the compiled
 /// step replayed as one CUDA graph.
 pub fn simulate(r: &LlmRun, groups: &[KernelGroup], m: &Machine) -> Timeline {
+    simulate_priced(r, groups, &timeline::priced(groups, m), m)
+}
+
+/// [`simulate`] with each group's parts on `m` given (`timeline::simulate_priced`).
+fn simulate_priced(r: &LlmRun, groups: &[KernelGroup], parts: &[Parts], m: &Machine) -> Timeline {
     if r.graphs {
-        overhead::simulate_graph(groups, m, m.overhead)
+        overhead::simulate_graph_priced(groups, parts, m.overhead)
     } else {
-        timeline::simulate(groups, m)
+        timeline::simulate_priced(groups, parts, m)
     }
 }
 
@@ -185,9 +190,14 @@ pub fn simulate(r: &LlmRun, groups: &[KernelGroup], m: &Machine) -> Timeline {
 /// one's is split by its weight, KV-cache and activation bytes; the timeline's
 /// overhead and communication are their own parts.
 pub fn split_of(ks: &[LlmKernel], gs: &[KernelGroup], m: &Machine, tl: &Timeline) -> Split {
+    split_priced(ks, gs, &timeline::priced(gs, m), tl)
+}
+
+/// [`split_of`] with each group's parts given (`parts[i]` is `gs[i].parts(m)`).
+fn split_priced(ks: &[LlmKernel], gs: &[KernelGroup], parts: &[Parts], tl: &Timeline) -> Split {
     let mut split = Split::default();
-    for (kern, g) in ks.iter().zip(gs) {
-        let (t, bound) = g.roof_time(m);
+    for ((kern, g), p) in ks.iter().zip(gs).zip(parts) {
+        let (t, bound) = (p.roof, p.bound);
         match bound {
             Bound::Compute => split.compute += t,
             Bound::Memory => {
@@ -289,7 +299,10 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool, read: KvRead) -> Ll
     let lay = layout_with(&micro, read);
     let ks: Vec<LlmKernel> = lay.iter().cloned().collect();
     let gs = groups(&micro, &ks, setting);
-    let tl = simulate(&micro, &gs, &m);
+    // the repeated layer priced once, as `layout_wall` does: the same parts
+    // `simulate` would price kernel by kernel (`groups` clones each kernel's)
+    let parts: Vec<Parts> = lay.map(|k| k.group.parts(&m)).iter().copied().collect();
+    let tl = simulate_priced(&micro, &gs, &parts, &m);
     let wall = pipeline_wall(tl.wall, mb, pp);
     // what one GPU does: its stage of each micro-batch; the rest is the bubble
     let busy = f64::from(mb) / f64::from(pp);
@@ -326,7 +339,7 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool, read: KvRead) -> Ll
     } else {
         Limit::decide(wall, shares, |_| wall)
     };
-    let mut split = split_of(&ks, &gs, &m, &tl);
+    let mut split = split_priced(&ks, &gs, &parts, &tl);
     if pp > 1 {
         split = split.scaled(busy);
         split.comm += bubble;

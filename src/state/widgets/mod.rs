@@ -624,7 +624,7 @@ mod tests {
 
     /// The page's own app reads none of the on-demand widgets' parameters, so
     /// the module's sliders may change them there without waking its readers
-    /// (`ui::shell::store::set_unread`): no widget keyed on its inputs holds
+    /// (`ui::kit::on_demand::set_unread`): no widget keyed on its inputs holds
     /// them, no source of the page's app outside their own files (and this
     /// registry) names them, and [`alike_but_on_demand`] tells them apart from
     /// every other key.

@@ -4,6 +4,7 @@
 //! `src/bin/*-ui.rs`, unhashed names), instantiating its .wasm, and calling its
 //! exports by name. Every failure comes back as text for the stand-in to show.
 
+use crate::state::State;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -147,4 +148,27 @@ pub fn send_view(
             }
         });
     });
+}
+
+thread_local! {
+    /// Notified where the state changed without telling its readers
+    /// ([`set_unread`]): what encodes the whole state (the address, the embed's
+    /// link) tracks it beside the state.
+    static UNREAD: ArcTrigger = ArcTrigger::new();
+}
+
+/// Sets the page's state to `next`, which differs from it only in parameters
+/// no reader of the page's app reads (the on-demand module's own,
+/// `state::widgets::alike_but_on_demand`): its widgets, controls and memos are
+/// not woken (a slider of the module would otherwise re-run every control of
+/// the page per input); the address and the embed's link follow it.
+pub fn set_unread(state: RwSignal<State>, next: State) {
+    state.update_untracked(|s| *s = next);
+    UNREAD.with(ArcTrigger::notify);
+}
+
+/// Track [`set_unread`]'s changes (beside the state's own) in what encodes the
+/// whole state.
+pub fn track_unread() {
+    UNREAD.with(ArcTrigger::track);
 }

@@ -21,7 +21,7 @@ pub fn Embed(
         let _ = el.class_list().add_1("embed");
     }
     let full = move || {
-        store::track_unread();
+        crate::ui::kit::on_demand::track_unread();
         let q = ctx
             .state
             .with(|s| store::query_themed(s, None, theme.map(|d| d.get())));

@@ -44,29 +44,6 @@ pub fn page_url(query: &str, hash: &str) -> String {
     format!("{origin}{path}?{query}{hash}")
 }
 
-thread_local! {
-    /// Notified where the state changed without telling its readers
-    /// ([`set_unread`]): what encodes the whole state (the address, the embed's
-    /// link) tracks it beside the state.
-    static UNREAD: ArcTrigger = ArcTrigger::new();
-}
-
-/// Sets the page's state to `next`, which differs from it only in parameters
-/// no reader of the page's app reads (the on-demand module's own,
-/// `state::widgets::alike_but_on_demand`): its widgets, controls and memos are
-/// not woken (a slider of the module would otherwise re-run every control of
-/// the page per input); the address and the embed's link follow it.
-pub fn set_unread(state: RwSignal<State>, next: State) {
-    state.update_untracked(|s| *s = next);
-    UNREAD.with(ArcTrigger::notify);
-}
-
-/// Track [`set_unread`]'s changes (beside the state's own) in what encodes the
-/// whole state.
-pub fn track_unread() {
-    UNREAD.with(ArcTrigger::track);
-}
-
 /// Mirror the state into the address bar with `history.replaceState` (no history
 /// entries, no reload). Skips the write when the query is already current.
 /// A theme the URL fixed (`theme`: the page's theme signal) stays in it, following
@@ -78,7 +55,7 @@ pub fn sync_url(
     theme: Option<RwSignal<bool>>,
 ) {
     Effect::new(move |prev: Option<String>| {
-        track_unread();
+        crate::ui::kit::on_demand::track_unread();
         let q = state.with(|s| query_themed(s, embed, theme.map(|d| d.get())));
         // the first run writes only where the address differs (a page opened at
         // its canonical address has nothing to write)

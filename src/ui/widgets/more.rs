@@ -13,7 +13,6 @@
 use crate::state::{url, widgets};
 use crate::ui::kit::on_demand::{self, call};
 use crate::ui::kit::Ctx;
-use crate::ui::shell::store;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
@@ -29,7 +28,7 @@ fn mount_id(id: &str, module: &JsValue, el: web_sys::HtmlElement, ctx: Ctx) -> R
         match state.with_untracked(|s| (*s == next, widgets::alike_but_on_demand(s, &next))) {
             (true, _) => {}
             // the module's own keys: no widget of the page reads them
-            (false, true) => store::set_unread(state, next),
+            (false, true) => on_demand::set_unread(state, next),
             (false, false) => state.set(next),
         }
     });
