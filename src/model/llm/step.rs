@@ -177,7 +177,12 @@ pub fn simulate(r: &LlmRun, groups: &[KernelGroup], m: &Machine) -> Timeline {
 }
 
 /// [`simulate`] with each group's parts on `m` given (`timeline::simulate_priced`).
-fn simulate_priced(r: &LlmRun, groups: &[KernelGroup], parts: &[Parts], m: &Machine) -> Timeline {
+pub fn simulate_priced(
+    r: &LlmRun,
+    groups: &[KernelGroup],
+    parts: &[Parts],
+    m: &Machine,
+) -> Timeline {
     if r.graphs {
         overhead::simulate_graph_priced(groups, parts, m.overhead)
     } else {
@@ -194,7 +199,7 @@ pub fn split_of(ks: &[LlmKernel], gs: &[KernelGroup], m: &Machine, tl: &Timeline
 }
 
 /// [`split_of`] with each group's parts given (`parts[i]` is `gs[i].parts(m)`).
-fn split_priced(ks: &[LlmKernel], gs: &[KernelGroup], parts: &[Parts], tl: &Timeline) -> Split {
+pub fn split_priced(ks: &[LlmKernel], gs: &[KernelGroup], parts: &[Parts], tl: &Timeline) -> Split {
     let mut split = Split::default();
     for ((kern, g), p) in ks.iter().zip(gs).zip(parts) {
         let (t, bound) = (p.roof, p.bound);

@@ -296,8 +296,10 @@ pub fn mixed(
     let (ks, shape) = kernels_of(run, decode, context, prompt, isl);
     let m = step::machine(&shape, setting);
     let gs = step::groups(&shape, &ks, setting);
-    let tl = step::simulate(&shape, &gs, &m);
-    let split = step::split_of(&ks, &gs, &m, &tl);
+    // each kernel priced once, for the timeline and the split alike
+    let parts = crate::model::timeline::priced(&gs, &m);
+    let tl = step::simulate_priced(&shape, &gs, &parts, &m);
+    let split = step::split_priced(&ks, &gs, &parts, &tl);
     let (mut flops, mut bytes) = (0.0, 0.0);
     for g in &gs {
         flops += g.flops;

@@ -47,8 +47,9 @@ pub struct Ctx {
 }
 
 impl Ctx {
-    /// The context of a separately built app (`ui/apps/`), which draws what its
-    /// own `state` holds, always on screen.
+    /// The root context of an app (the page's, and each separately built one in
+    /// `ui/apps/`), which draws what its own `state` holds, always on screen;
+    /// widget frames narrow it (`reading`, `shell::frame::gate`).
     pub fn of_app(state: RwSignal<State>, dark: RwSignal<bool>, knobs: Knobs) -> Ctx {
         Ctx {
             state,
@@ -120,7 +121,7 @@ impl Ctx {
 }
 
 /// The explorer's GPU in `state` ([`Ctx::hw`]).
-pub fn hw_of(state: RwSignal<State>) -> Memo<&'static Preset> {
+fn hw_of(state: RwSignal<State>) -> Memo<&'static Preset> {
     Memo::new(move |_| state.with(|s| s.setting.hw))
 }
 

@@ -32,20 +32,10 @@ pub fn start() {
     let owner = Owner::new();
     owner.set();
     let state = RwSignal::new(start.state);
-    let report = crate::ui::kit::ctx::report_of(state);
     let dark = theme::init(start.theme.map(|t| t.is_dark()));
     let fixed = start.theme.map(|_| dark);
     store::sync_url(state, start.embed, fixed);
-    let ctx = Ctx {
-        state,
-        inputs: state.into(),
-        view: Memo::new(move |_| state.get()),
-        on_screen: Signal::stored(true),
-        report,
-        hw: crate::ui::kit::ctx::hw_of(state),
-        dark,
-        knobs: start.knobs,
-    };
+    let ctx = Ctx::of_app(state, dark, start.knobs);
     let notices = start.notices;
     if let Some(id) = start.embed {
         // the static essay is not part of an embed
