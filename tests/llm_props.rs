@@ -2,11 +2,13 @@
 
 use brrr::model::dit::{self, DitModel, DitRun};
 use brrr::model::limit::{self, Halving};
+use brrr::model::llm::kernels::LlmKernel;
 use brrr::model::llm::step::{self, Part};
 use brrr::model::llm::{
     self, limits, KvDtype, LlmConfig, LlmModel, LlmRun, Parallel, Phase, WeightDtype,
 };
 use brrr::model::parallel::{DEGREES, LINKS};
+use brrr::model::workload::{KernelGroup, Machine};
 use brrr::model::{hardware, Setting};
 use brrr::state::State;
 use proptest::prelude::*;
@@ -88,6 +90,20 @@ fn arb_run() -> impl Strategy<Value = LlmRun> {
         )
 }
 
+/// `r` as a decode step (one micro-batch) with its machine, kernels and kernel
+/// groups, built as the step model builds them: what the properties below
+/// simulate again to check the model's shortcuts against.
+fn decode_step(r: LlmRun, s: &Setting) -> (LlmRun, Machine, Vec<LlmKernel>, Vec<KernelGroup>) {
+    let r = LlmRun {
+        phase: Phase::Decode,
+        ..r
+    };
+    let m = step::machine(&r, s);
+    let ks = step::kernels(&r);
+    let gs = step::groups(&r, &ks, s);
+    (r, m, ks, gs)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -116,11 +132,8 @@ proptest! {
     /// simulations of the step on the changed machine, bit for bit.
     #[test]
     fn the_limits_walls_are_the_simulations(r in arb_run(), s in arb_setting()) {
-        let r = LlmRun { phase: Phase::Decode, ..r };
+        let (r, m, _, gs) = decode_step(r, &s);
         let st = step::run(&r, &s);
-        let m = step::machine(&r, &s);
-        let ks = step::kernels(&r);
-        let gs = step::groups(&r, &ks, &s);
         let pp = r.par.pp.max(1);
         let after = |h: Halving| step::pipeline_wall(step::simulate(&r, &gs, &h.apply(&m)).wall, 1, pp);
         let want = [
@@ -137,11 +150,8 @@ proptest! {
     /// split, bit for bit, eager or compiled (one micro-batch: a decode step).
     #[test]
     fn the_layout_priced_step_is_the_kernel_priced_one(r in arb_run(), s in arb_setting()) {
-        let r = LlmRun { phase: Phase::Decode, ..r };
+        let (r, m, ks, gs) = decode_step(r, &s);
         let st = step::run_plain(&r, &s);
-        let m = step::machine(&r, &s);
-        let ks = step::kernels(&r);
-        let gs = step::groups(&r, &ks, &s);
         let tl = step::simulate(&r, &gs, &m);
         prop_assert!(st.timeline == tl, "the timelines differ");
         // a pipeline's split is this one scaled to its stage (the same either way)

@@ -113,10 +113,15 @@ pub const ON_DEMAND: [&str; 2] = ["serve", "shapes"];
 /// parameters: a change the page's app may take without telling its widgets
 /// (the module's sliders, issue 34).
 pub fn alike_but_on_demand(a: &State, b: &State) -> bool {
-    let mut b = b.clone();
-    b.widgets.serve = a.widgets.serve;
-    b.widgets.shapes = a.widgets.shapes;
-    *a == b
+    *a == with_on_demand_of(b, a)
+}
+
+/// `s` with the [`ON_DEMAND`] widgets' parameters taken from `from`.
+fn with_on_demand_of(s: &State, from: &State) -> State {
+    let mut s = s.clone();
+    s.widgets.serve = from.widgets.serve;
+    s.widgets.shapes = from.widgets.shapes;
+    s
 }
 
 /// The explorer's step a widget's inputs hold where it reads none.
@@ -631,26 +636,44 @@ mod tests {
     #[test]
     fn the_page_reads_no_on_demand_key() {
         let all = varied_with_every_key("h100-sxm");
-        let with_theirs = |a: &State, b: &State| {
-            let mut c = a.clone();
-            c.widgets.serve = b.widgets.serve;
-            c.widgets.shapes = b.widgets.shapes;
-            c
-        };
         for w in WIDGETS.iter().filter(|w| !ON_DEMAND.contains(&w.id)) {
             let Some(reads) = w.reads else { continue };
             for (a, b) in all.iter().zip(all.iter().rev()) {
                 assert!(
-                    reads(a) == reads(&with_theirs(a, b)),
+                    reads(a) == reads(&with_on_demand_of(a, b)),
                     "{}: {}",
                     w.id,
                     encode(b)
                 );
             }
         }
+        // `alike_but_on_demand` against the address: the keys whose values
+        // differ are all the on-demand widgets' own (an absent key holds its
+        // default)
+        let theirs: Vec<&str> = ON_DEMAND
+            .iter()
+            .filter_map(|id| widget(id))
+            .flat_map(|w| w.params.iter().map(|p| p.key))
+            .collect();
+        assert!(theirs.len() > 5, "{theirs:?}");
+        let keys = |s: &State| -> std::collections::BTreeMap<String, String> {
+            encode(s)
+                .split('&')
+                .filter(|kv| !kv.is_empty())
+                .map(|kv| {
+                    let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+                    (k.to_string(), v.to_string())
+                })
+                .collect()
+        };
         let mut differ = (0, 0);
         for (a, b) in all.iter().zip(all.iter().skip(1)) {
-            let only_theirs = with_theirs(a, b) == *b;
+            let (ka, kb) = (keys(a), keys(b));
+            let only_theirs = ka
+                .keys()
+                .chain(kb.keys())
+                .filter(|k| ka.get(*k) != kb.get(*k))
+                .all(|k| theirs.contains(&k.as_str()));
             assert_eq!(
                 alike_but_on_demand(a, b),
                 only_theirs,
