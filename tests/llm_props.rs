@@ -161,13 +161,31 @@ proptest! {
         }
     }
 
-    /// A layout holds the step's kernels: its length is what it iterates, and
-    /// a pipeline sends between its stages only.
+    /// What limits a step, decided without keeping its spans, is the step's:
+    /// the same wall time and limit, bit for bit.
+    #[test]
+    fn the_limit_alone_is_the_steps(r in arb_run(), s in arb_setting()) {
+        let st = step::run(&r, &s);
+        let (wall, limit) = step::limit(&r, &s);
+        prop_assert_eq!(wall.to_bits(), st.wall.to_bits());
+        prop_assert!(limit == st.limit, "{:?} vs {:?}", limit, st.limit);
+    }
+
+    /// A layout holds the step's kernels: its length is what it iterates, its
+    /// loops visit them in the iterator's order, and a pipeline sends between
+    /// its stages only.
     #[test]
     fn a_layout_is_its_kernels(r in arb_run()) {
         let lay = step::layout_with(&r, step::KvRead::AsWritten);
         prop_assert_eq!(lay.len(), lay.iter().count());
         prop_assert_eq!(step::kernels(&r).len(), lay.len());
+        // the plain loops (what the wall-only simulation walks) visit the same
+        // kernels in the same order as the iterator
+        prop_assert!(lay.to_vec() == lay.iter().cloned().collect::<Vec<_>>(), "to_vec's order differs");
+        let mut places = Vec::new();
+        lay.zip_each(&lay.map(|k| k.group.name), |k, name| places.push((k.group.name, *name)));
+        prop_assert!(places.iter().all(|(a, b)| a == b), "zip_each pairs other places");
+        prop_assert_eq!(places.len(), lay.len());
         let sends = lay.iter().filter(|k| k.group.name == "send to the next stage").count() as u32;
         let stages = r.config.layers.div_ceil(step::stage_layers(&r));
         prop_assert_eq!(sends, stages.saturating_sub(1));

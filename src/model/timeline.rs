@@ -219,7 +219,7 @@ pub fn simulate_issued_priced(
 /// The GPU's two lanes while kernels are handed over: the kernels' own and the
 /// link's (overlapped collectives run there, beside the kernels), with the busy
 /// time of each kind. [`simulate_issued`] drives it kernel by kernel and keeps
-/// the spans; [`wall_issued`] drives it the same way and keeps only the wall
+/// the spans; [`WallOnly`] drives it the same way and keeps only the wall
 /// time: one arithmetic, so the two agree bit for bit.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Lanes {
@@ -286,24 +286,6 @@ impl Lanes {
     }
 }
 
-/// [`simulate_issued`]'s wall time alone, for kernels given as groups with their
-/// parts already priced (a step's repeated layer priced once): `issue(g)` gives
-/// when kernel `g` is handed over (the end of its CPU interval). No spans are
-/// kept.
-pub fn wall_issued<'a>(
-    groups: impl IntoIterator<Item = (&'a KernelGroup, &'a Parts)>,
-    mut issue: impl FnMut(&KernelGroup) -> f64,
-) -> f64 {
-    let mut lanes = Lanes::default();
-    for (g, parts) in groups {
-        for _ in 0..g.count {
-            let cpu_end = issue(g);
-            lanes.run(g.unit, parts, cpu_end);
-        }
-    }
-    lanes.wall()
-}
-
 /// The wall time of [`simulate`] (one dispatch after the other), or of a CUDA
 /// graph's replay where `graph` (`overhead::simulate_graph` with the machine's
 /// overhead as its one launch: every kernel handed over when it is done), for
@@ -313,14 +295,59 @@ pub fn wall_only<'a>(
     m: &Machine,
     graph: bool,
 ) -> f64 {
-    if graph {
-        wall_issued(kernels, |_| m.overhead)
-    } else {
-        let mut cpu = 0.0f64;
-        wall_issued(kernels, |g| {
-            cpu += m.overhead * g.dispatches();
-            cpu
-        })
+    let mut w = WallOnly::new(m, graph);
+    for (g, parts) in kernels {
+        w.push(g, parts);
+    }
+    w.wall()
+}
+
+/// [`wall_only`] driven one group at a time, for callers that walk their
+/// kernels with their own loops (a step's layout: its layer repeated, which a
+/// chained iterator walks several times slower than the arithmetic it feeds).
+/// The same arithmetic in the same order as [`simulate_issued`] under
+/// [`simulate`]'s and a graph's schedules, so the same bits.
+#[derive(Clone, Copy, Debug)]
+pub struct WallOnly {
+    lanes: Lanes,
+    cpu: f64,
+    overhead: f64,
+    graph: bool,
+}
+
+impl WallOnly {
+    pub fn new(m: &Machine, graph: bool) -> Self {
+        WallOnly {
+            lanes: Lanes::default(),
+            cpu: 0.0,
+            overhead: m.overhead,
+            graph,
+        }
+    }
+
+    /// Hands over and runs the `g.count` kernels of `g`, priced as `parts`.
+    #[inline]
+    pub fn push(&mut self, g: &KernelGroup, parts: &Parts) {
+        for _ in 0..g.count {
+            let cpu_end = if self.graph {
+                self.overhead
+            } else {
+                self.cpu += self.overhead * g.dispatches();
+                self.cpu
+            };
+            self.lanes.run(g.unit, parts, cpu_end);
+        }
+    }
+
+    /// When the last kernel or collective ends.
+    pub fn wall(&self) -> f64 {
+        self.lanes.wall()
+    }
+
+    /// The timeline without its spans: the wall time and busy times (so the
+    /// shares) [`simulate_issued`] gives, bit for bit.
+    pub fn finish(self) -> Timeline {
+        self.lanes.finish(Vec::new())
     }
 }
 

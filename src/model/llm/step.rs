@@ -253,20 +253,18 @@ pub fn wall_in_place(r: &LlmRun, setting: &Setting) -> f64 {
 
 fn wall_with(r: &LlmRun, setting: &Setting, read: KvRead) -> f64 {
     let m = machine(r, setting);
-    let mb = micro_batches(r);
-    let micro = LlmRun {
-        batch: (r.batch.max(1) / mb).max(1),
-        ..*r
-    };
+    let micro = micro_run(r);
     let lay = layout_with(&micro, read);
-    pipeline_wall(layout_wall(&micro, &lay, &m), mb, r.par.pp.max(1))
+    pipeline_wall(layout_wall(&micro, &lay, &m), micro_batches(r), r.par.pp.max(1))
 }
 
 /// The wall time of [`simulate`] on `lay`'s kernels, bit for bit, each distinct
-/// kernel priced once ([`timeline::wall_issued`]).
+/// kernel priced once ([`timeline::WallOnly`], walked with the layout's loops).
 pub fn layout_wall(r: &LlmRun, lay: &Layout<LlmKernel>, m: &Machine) -> f64 {
     let parts = lay.map(|k| k.group.parts(m));
-    timeline::wall_only(lay.iter().map(|k| &k.group).zip(parts.iter()), m, r.graphs)
+    let mut w = timeline::WallOnly::new(m, r.graphs);
+    lay.zip_each(&parts, |k, p| w.push(&k.group, p));
+    w.wall()
 }
 
 /// Micro-batches a pipeline runs one step as: a prefill's sequences go through
@@ -291,23 +289,51 @@ pub fn pipeline_wall(t_micro: f64, m: u32, pp: u32) -> f64 {
     t_micro * f64::from(m.max(1) + pp - 1) / f64::from(pp)
 }
 
-fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool, read: KvRead) -> LlmStep {
+/// [`run`]'s wall time and limit alone, bit for bit
+/// (`tests/llm_props.rs` `the_limit_alone_is_the_steps`): the step's lanes run
+/// without keeping spans, splits or rows. For models that only read what limits
+/// a step (the serving model asks it of several steps per answer).
+pub fn limit(r: &LlmRun, setting: &Setting) -> (f64, Limit) {
     let m = machine(r, setting);
+    let micro = micro_run(r);
+    let lay = layout_with(&micro, KvRead::AsWritten);
+    let parts = lay.map(|k| k.group.parts(&m));
+    let mut w = timeline::WallOnly::new(&m, r.graphs);
+    lay.zip_each(&parts, |k, p| w.push(&k.group, p));
+    let d = decided(r, &micro, &lay, &m, &w.finish(), true, KvRead::AsWritten);
+    (d.wall, d.limit)
+}
+
+/// One micro-batch of `r` ([`micro_batches`]).
+fn micro_run(r: &LlmRun) -> LlmRun {
+    LlmRun {
+        batch: (r.batch.max(1) / micro_batches(r)).max(1),
+        ..*r
+    }
+}
+
+/// A step's wall time, its pipeline's bubble and what limits it, from the
+/// timeline `tl` of one micro-batch (`micro`, laid out as `lay`).
+struct Decided {
+    wall: f64,
+    busy: f64,
+    bubble: f64,
+    limit: Limit,
+}
+
+fn decided(
+    r: &LlmRun,
+    micro: &LlmRun,
+    lay: &Layout<LlmKernel>,
+    m: &Machine,
+    tl: &Timeline,
+    with_limit: bool,
+    read: KvRead,
+) -> Decided {
     // a pipeline runs its micro-batches one behind the other; each is simulated
     // once through every stage, on one GPU of each
     let mb = micro_batches(r);
-    let micro = LlmRun {
-        batch: (r.batch.max(1) / mb).max(1),
-        ..*r
-    };
     let pp = r.par.pp.max(1);
-    let lay = layout_with(&micro, read);
-    let ks: Vec<LlmKernel> = lay.iter().cloned().collect();
-    let gs = groups(&micro, &ks, setting);
-    // the repeated layer priced once, as `layout_wall` does: the same parts
-    // `simulate` would price kernel by kernel (`groups` clones each kernel's)
-    let parts: Vec<Parts> = lay.map(|k| k.group.parts(&m)).iter().copied().collect();
-    let tl = simulate_priced(&micro, &gs, &parts, &m);
     let wall = pipeline_wall(tl.wall, mb, pp);
     // what one GPU does: its stage of each micro-batch; the rest is the bubble
     let busy = f64::from(mb) / f64::from(pp);
@@ -328,22 +354,47 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool, read: KvRead) -> Ll
     };
     let halved = LlmRun {
         par: micro.par.halved(),
-        ..micro
+        ..*micro
     };
     let limit = if with_limit {
         // the counterfactual steps' wall times alone ([`layout_wall`]: the
         // same as simulating them, bit for bit)
         Limit::decide(wall, shares, |h| {
             let t = if h == Halving::Link {
-                layout_wall(&halved, &layout_with(&halved, read), &m)
+                layout_wall(&halved, &layout_with(&halved, read), m)
             } else {
-                layout_wall(&micro, &lay, &h.apply(&m))
+                layout_wall(micro, lay, &h.apply(m))
             };
             pipeline_wall(t, mb, pp)
         })
     } else {
         Limit::decide(wall, shares, |_| wall)
     };
+    Decided {
+        wall,
+        busy,
+        bubble,
+        limit,
+    }
+}
+
+fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool, read: KvRead) -> LlmStep {
+    let m = machine(r, setting);
+    let micro = micro_run(r);
+    let lay = layout_with(&micro, read);
+    let ks: Vec<LlmKernel> = lay.to_vec();
+    let gs = groups(&micro, &ks, setting);
+    // the repeated layer priced once, as `layout_wall` does: the same parts
+    // `simulate` would price kernel by kernel (`groups` clones each kernel's)
+    let parts: Vec<Parts> = lay.map(|k| k.group.parts(&m)).to_vec();
+    let tl = simulate_priced(&micro, &gs, &parts, &m);
+    let Decided {
+        wall,
+        busy,
+        bubble,
+        limit,
+    } = decided(r, &micro, &lay, &m, &tl, with_limit, read);
+    let pp = r.par.pp.max(1);
     let mut split = split_priced(&ks, &gs, &parts, &tl);
     if pp > 1 {
         split = split.scaled(busy);

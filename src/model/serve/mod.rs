@@ -247,7 +247,7 @@ pub fn run(r: &ServeRun, setting: &Setting) -> Option<Serve> {
 /// [`run`] and the decode step whose limit it reports (the batch one request
 /// sees, at the mean context: what the roofline draws).
 pub fn run_with_step(r: &ServeRun, setting: &Setting) -> Option<(Serve, llm::step::LlmStep)> {
-    let (s, st) = run_with(r, setting, Limits::Decide)?;
+    let (s, st) = run_with(r, setting, Limits::Step)?;
     Some((s, st?))
 }
 
@@ -260,9 +260,12 @@ pub fn run_plain(r: &ServeRun, setting: &Setting) -> Option<Serve> {
     })
 }
 
-/// Whether [`run_with`] decides the decode step's limit.
+/// Whether [`run_with`] decides the decode step's limit, and whether it keeps
+/// the step (its kernels and split: what the roofline draws) or only what
+/// limits it (`llm::step::limit`, the same limit bit for bit).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Limits {
+    Step,
     Decide,
     Skip,
 }
@@ -311,9 +314,14 @@ fn run_with(
     let ttft = s.ttft_run + queue;
     let tok_s = s.req_s * f64::from(osl);
     let (limit, step) = match limits {
-        Limits::Decide => {
+        Limits::Step => {
             let st = llm::step::run(&step::decode_run(&r.llm, s.decode_seen, ctx), setting);
-            (limit_with_engine(&st, e), Some(st))
+            (limit_with_engine(st.wall, &st.limit, e), Some(st))
+        }
+        Limits::Decide => {
+            let (wall, lim) =
+                llm::step::limit(&step::decode_run(&r.llm, s.decode_seen, ctx), setting);
+            (limit_with_engine(wall, &lim, e), None)
         }
         Limits::Skip => {
             let wall = s.itl;
@@ -550,14 +558,14 @@ struct Partial {
 /// as `1 / (1 − ρ)`; past it the budget is the bound, see [`run`]).
 const RHO_MAX: f64 = 0.95;
 
-/// What limits the decode step `st` with the engine's `engine` seconds per step:
+/// What limits a decode step of `gpu_wall` seconds limited by `gpu_limit` with the engine's `engine` seconds per step:
 /// the `llm` step's own counterfactual runs (2× FLOP/s, 2× bandwidth, half the
 /// CPU overhead, the link), the engine's time counted as CPU overhead (halved
 /// with it), decided by the page's one rule.
-pub fn limit_with_engine(st: &llm::step::LlmStep, engine: f64) -> Limit {
-    let wall = st.wall + engine;
-    let gpu = st.limit.shares;
-    let k = st.wall / wall.max(f64::MIN_POSITIVE);
+pub fn limit_with_engine(gpu_wall: f64, gpu_limit: &Limit, engine: f64) -> Limit {
+    let wall = gpu_wall + engine;
+    let gpu = gpu_limit.shares;
+    let k = gpu_wall / wall.max(f64::MIN_POSITIVE);
     let shares = Shares {
         compute: gpu.compute * k,
         memory: gpu.memory * k,
@@ -570,7 +578,7 @@ pub fn limit_with_engine(st: &llm::step::LlmStep, engine: f64) -> Limit {
         } else {
             engine
         };
-        st.wall / st.limit.speedup(h) + cpu
+        gpu_wall / gpu_limit.speedup(h) + cpu
     })
 }
 

@@ -239,7 +239,7 @@ pub fn kernels_of(
     isl: u32,
 ) -> (Vec<LlmKernel>, LlmRun) {
     let (lay, all) = layout_of(run, decode, context, prompt, isl);
-    (lay.iter().cloned().collect(), all)
+    (lay.to_vec(), all)
 }
 
 /// [`kernels_of`]'s step as a [`Layout`]: `all`'s with its layer and each LM-head
