@@ -5,7 +5,11 @@ use std::time::Instant;
 #[test]
 #[ignore]
 fn serve_time() {
-    for (name, f) in [("isl", st::field::isl), ("osl", st::field::osl), ("c", st::field::c)] {
+    for (name, f) in [
+        ("isl", st::field::isl),
+        ("osl", st::field::osl),
+        ("c", st::field::c),
+    ] {
         let mut s = State::default();
         let (lo, hi) = (f.min.log10(), f.max.log10());
         let mut times = Vec::new();
@@ -19,6 +23,9 @@ fn serve_time() {
             times.push(t.elapsed().as_secs_f64() * 1e3);
         }
         times.sort_by(|a, b| a.partial_cmp(b).unwrap());
-        println!("{name}: p50 {:.2} p95 {:.2} max {:.2} ms", times[100], times[190], times[199]);
+        println!(
+            "{name}: p50 {:.2} p95 {:.2} max {:.2} ms",
+            times[100], times[190], times[199]
+        );
     }
 }

@@ -82,7 +82,10 @@ impl<K> Layout<K> {
         pairs(&self.before, &other.before);
         for i in 0..self.layers {
             if i > 0 && i % per_stage == 0 {
-                pairs(std::slice::from_ref(&self.send), std::slice::from_ref(&other.send));
+                pairs(
+                    std::slice::from_ref(&self.send),
+                    std::slice::from_ref(&other.send),
+                );
             }
             pairs(&self.layer, &other.layer);
         }

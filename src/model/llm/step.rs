@@ -255,7 +255,11 @@ fn wall_with(r: &LlmRun, setting: &Setting, read: KvRead) -> f64 {
     let m = machine(r, setting);
     let micro = micro_run(r);
     let lay = layout_with(&micro, read);
-    pipeline_wall(layout_wall(&micro, &lay, &m), micro_batches(r), r.par.pp.max(1))
+    pipeline_wall(
+        layout_wall(&micro, &lay, &m),
+        micro_batches(r),
+        r.par.pp.max(1),
+    )
 }
 
 /// The wall time of [`simulate`] on `lay`'s kernels, bit for bit, each distinct

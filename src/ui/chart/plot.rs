@@ -13,7 +13,7 @@ use crate::ui::kit::Ctx;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use std::sync::Arc;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{intern, JsCast};
 
 /// The data behind one chart, and how to draw it.
 pub trait Plot: Clone + PartialEq + Send + Sync + 'static {
@@ -461,18 +461,26 @@ fn tip_text(m: &Marks, i: usize) -> String {
     text
 }
 
+/// The class that puts point `p`'s tooltip to its left or right by where it
+/// sits in a chart `w` CSS pixels wide (`None`: above it).
+fn tip_side(p: &Mark, w: f64) -> Option<&'static str> {
+    if p.x > w * 0.62 {
+        Some("tip-left")
+    } else if p.x < w * 0.3 {
+        Some("tip-right")
+    } else {
+        None
+    }
+}
+
 /// Button `b`'s class for point `i` of `m`: its tooltip to the left or right
 /// by where it sits, below when `below` (a tooltip that would leave the top),
 /// hidden while Escape hid it.
 fn mark_class(m: &Marks, i: usize, b: &web_sys::Element, below: bool) -> String {
-    let (w, _) = m.size;
     let mut class = String::from("mark");
-    if let Some(p) = m.points.get(i) {
-        if p.x > w * 0.62 {
-            class.push_str(" tip-left");
-        } else if p.x < w * 0.3 {
-            class.push_str(" tip-right");
-        }
+    if let Some(side) = m.points.get(i).and_then(|p| tip_side(p, m.size.0)) {
+        class.push(' ');
+        class.push_str(side);
     }
     if below {
         class.push_str(" tip-below");
@@ -540,18 +548,37 @@ fn sync_marks(div: &web_sys::HtmlDivElement, m: &Marks, was: Option<&Marks>) {
     .flatten()
     .collect();
     let mut el = div.first_element_child();
-    let mut stop = false;
     for (i, p) in m.points.iter().enumerate() {
         let Some(b) = el else { break };
-        // the class also changes on the page (Escape, a tooltip placed below):
-        // read back; the rest only from here: written where it changed
-        set_changed(&b, "class", &mark_class(m, i, &b, false));
         let old = was
-            .and_then(|w| w.points.get(i))
+            .and_then(|w| w.points.get(i).map(|o| (o, w.size.0)))
             .filter(|_| i < have_before);
+        // written only where its point's value changed since `was`, with no
+        // reading back; the page changes the class too (Escape, a tooltip
+        // placed below), so a new button gets its whole class and an old one
+        // only its side swapped
+        let side = tip_side(p, m.size.0);
+        match old {
+            None => set_changed(&b, "class", &mark_class(m, i, &b, false)),
+            Some((o, w)) => {
+                let was_side = tip_side(o, w);
+                if was_side != side {
+                    let list = b.class_list();
+                    if let Some(c) = was_side {
+                        let _ = list.remove_1(intern(c));
+                    }
+                    if let Some(c) = side {
+                        let _ = list.add_1(intern(c));
+                    }
+                }
+            }
+        }
+        let old = old.map(|(o, _)| o);
+        // the names (and the fixed values) interned: passed to the page once,
+        // not decoded on every write
         let write = |k: &str, v: &str, same: bool| {
             if !same {
-                let _ = b.set_attribute(k, v);
+                let _ = b.set_attribute(intern(k), v);
             }
         };
         let style = |m: &Mark| format!("left:{:.1}px;top:{:.1}px", m.x, m.y);
@@ -560,7 +587,11 @@ fn sync_marks(div: &web_sys::HtmlDivElement, m: &Marks, was: Option<&Marks>) {
         if old.is_none_or(|o| o.lines != p.lines) {
             write("aria-label", &p.lines.join(", "), false);
         }
-        write("data-mark", p.kind, old.is_some_and(|o| o.kind == p.kind));
+        write(
+            "data-mark",
+            intern(p.kind),
+            old.is_some_and(|o| o.kind == p.kind),
+        );
         write(
             "data-x",
             &p.at.0.to_string(),
@@ -573,17 +604,22 @@ fn sync_marks(div: &web_sys::HtmlDivElement, m: &Marks, was: Option<&Marks>) {
         );
         write(
             "data-bound",
-            p.bound,
+            intern(p.bound),
             old.is_some_and(|o| o.bound == p.bound),
         );
-        stop |= b.get_attribute("tabindex").as_deref() == Some("0");
         if shown.contains(&b) {
             fill_tip(&b, m, i);
         }
         el = b.next_element_sibling();
     }
-    // the tab stop was removed with its point: the first point takes it
-    if !stop {
+    // the tab stop was removed with its point: the first point takes it (one
+    // query, not a read of every button)
+    if div
+        .query_selector("[tabindex='0']")
+        .ok()
+        .flatten()
+        .is_none()
+    {
         if let Some(first) = div.first_element_child() {
             let _ = first.set_attribute("tabindex", "0");
         }
