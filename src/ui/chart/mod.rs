@@ -146,17 +146,33 @@ impl CssWidth {
     pub fn get_untracked(&self) -> f64 {
         self.0.get_untracked()
     }
+
+    /// [`CssWidth::get_untracked`], or `None` once its chart is gone.
+    pub fn try_get_untracked(&self) -> Option<f64> {
+        self.0.try_get_untracked()
+    }
 }
 
 /// Whether a canvas (or a widget's section) is on, or within 300 px of, the
-/// screen. Charts skip redraws while off-screen and catch up when scrolled into
-/// view, so a slider move only pays for the charts a user can see. `None` until
-/// the observer's first report.
+/// screen (`within`: another margin). Charts skip redraws while off-screen and
+/// catch up when scrolled into view, so a slider move only pays for the charts
+/// a user can see; a chart within the margin but not on the screen redraws
+/// after the input's frame (`plot::Chart`). `None` until the observer's first
+/// report.
 #[derive(Clone, Copy)]
 pub struct OnScreen(RwSignal<Option<bool>>);
 
 impl OnScreen {
     pub fn new<E>(node: NodeRef<E>) -> Self
+    where
+        E: leptos::html::ElementType,
+        E::Output: JsCast + Clone + 'static,
+    {
+        Self::within(node, "300px")
+    }
+
+    /// On the screen or within `margin` (a CSS length) of it.
+    pub fn within<E>(node: NodeRef<E>, margin: &'static str) -> Self
     where
         E: leptos::html::ElementType,
         E::Output: JsCast + Clone + 'static,
@@ -167,7 +183,7 @@ impl OnScreen {
                 return true; // observer already attached
             }
             let Some(el) = node.get() else { return false };
-            let watch = OnScreenWatch::new(el.unchecked_ref(), "300px", move |on| {
+            let watch = OnScreenWatch::new(el.unchecked_ref(), margin, move |on| {
                 if Some(on) != visible.get_untracked() {
                     visible.set(Some(on));
                 }
@@ -194,6 +210,11 @@ impl OnScreen {
     /// Reported off the screen (false before the first report).
     pub fn away(&self) -> bool {
         self.0.get() == Some(false)
+    }
+
+    /// [`OnScreen::away`], read without subscribing to it.
+    pub fn away_untracked(&self) -> bool {
+        self.0.get_untracked() == Some(false)
     }
 }
 

@@ -8,8 +8,8 @@ use super::backend::AnyBackend;
 use super::palette::Palette;
 use crate::geom::{LogAxes, Pt, Rect};
 use crate::ui::chart::{self, Area, CssWidth, Look, OnScreen};
-use crate::ui::kit::download;
 use crate::ui::kit::Ctx;
+use crate::ui::kit::{download, later};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -261,10 +261,49 @@ pub fn Chart(
     let canvas = NodeRef::<Canvas>::new();
     let width = CssWidth::new(canvas);
     let on_screen = OnScreen::new(canvas);
+    let in_view = OnScreen::within(canvas, "0px");
     let error = RwSignal::new(None::<String>);
     let status = RwSignal::new(String::new());
     let marks = RwSignal::new(Marks::default());
 
+    // draws the chart as it is now at `w` CSS pixels wide (everything read
+    // untracked: the effect below says when)
+    let draw = move |w: f64, pal: Palette| {
+        let Some(c) = canvas.get_untracked() else {
+            return;
+        };
+        let Some((r, mk)) = data.try_with_untracked(|d| {
+            let h = d.height(w);
+            let dpr = chart::fit_height(&c, w, h);
+            let look = Look { dpr, pal };
+            let mut mk = Marks::new(
+                dpr,
+                (f64::from(c.width()) / dpr, f64::from(c.height()) / dpr),
+            );
+            let r = chart::draw(&c, &pal, |root| d.draw(root, &look, &mut mk));
+            (r, mk)
+        }) else {
+            return;
+        };
+        // the overlay only changes when what it shows does
+        if marks.try_with_untracked(|m| *m != mk) == Some(true) {
+            marks.try_set(mk);
+        }
+        error.try_set(r.err());
+    };
+    // a redraw of a chart near the screen but not on it waits until the frame
+    // the change made has been drawn (one at a time: it draws what is there
+    // then), so an input's own task only pays for the charts a user sees
+    let pending = std::rc::Rc::new(std::cell::Cell::new(false));
+    let pending_now = pending.clone();
+    // the owed redraw, of what is there when it runs
+    let owed = move || {
+        if let (Some(w), Some(dark)) = (width.try_get_untracked(), dark.try_get_untracked()) {
+            if w > 0.0 {
+                draw(w, Palette::of(dark));
+            }
+        }
+    };
     Effect::new(move |_| {
         let w = width.get();
         if !on_screen.get() {
@@ -279,23 +318,28 @@ pub fn Chart(
             return; // not laid out yet: the first size report draws it
         }
         let pal = Palette::of(dark.get());
-        let Some(c) = canvas.get() else { return };
-        let (r, mk) = data.with(|d| {
-            let h = d.height(w);
-            let dpr = chart::fit_height(&c, w, h);
-            let look = Look { dpr, pal };
-            let mut mk = Marks::new(
-                dpr,
-                (f64::from(c.width()) / dpr, f64::from(c.height()) / dpr),
-            );
-            let r = chart::draw(&c, &pal, |root| d.draw(root, &look, &mut mk));
-            (r, mk)
-        });
-        // the overlay only changes when what it shows does
-        if marks.with_untracked(|m| *m != mk) {
-            marks.set(mk);
+        if canvas.get().is_none() {
+            return;
         }
-        error.set(r.err());
+        data.track();
+        // (read untracked: scrolling on or off the screen alone redraws nothing)
+        if !in_view.away_untracked() {
+            pending.set(false);
+            draw(w, pal);
+        } else if !pending.replace(true) {
+            let pending = pending.clone();
+            later::after_frame(move || {
+                if pending.replace(false) {
+                    owed();
+                }
+            });
+        }
+    });
+    // scrolled onto the screen before an owed redraw ran: it runs now
+    Effect::new(move |_| {
+        if in_view.get() && pending_now.replace(false) {
+            owed();
+        }
     });
 
     let report = move |r: Result<(), String>, what: &str| match r {
