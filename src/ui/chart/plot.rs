@@ -261,11 +261,80 @@ pub fn Chart(
     let canvas = NodeRef::<Canvas>::new();
     let width = CssWidth::new(canvas);
     let on_screen = OnScreen::new(canvas);
-    let in_view = OnScreen::within(canvas, "0px");
     let error = RwSignal::new(None::<String>);
     let status = RwSignal::new(String::new());
     let marks = RwSignal::new(Marks::default());
 
+    redraw_when_seen(canvas, width, on_screen, dark, data, marks, error);
+
+    let report = move |r: Result<(), String>, what: &str| match r {
+        Ok(()) => status.set(format!("{what} saved")),
+        Err(e) => status.set(format!("Could not export {what}: {e}")),
+    };
+    let png = move |_| {
+        let r = canvas
+            .get_untracked()
+            .ok_or_else(|| "the chart is not on the page".to_string())
+            .and_then(|c| {
+                c.to_data_url()
+                    .map_err(|_| "the canvas could not be read".to_string())
+            })
+            .and_then(|url| download::save_data_url(&format!("brrr-{id}.png"), &url));
+        report(r, "PNG");
+    };
+    let svg = move |_| {
+        let w = width.get_untracked();
+        let w = if w > 0.0 { w } else { 640.0 };
+        let pal = Palette::of(dark.get_untracked());
+        let r = data.with_untracked(|d| {
+            let h = d.height(w);
+            chart::to_svg(w.round() as u32, h.round() as u32, &pal, |root| {
+                d.draw(root, &Look { dpr: 1.0, pal }, &mut Marks::default())
+            })
+        });
+        report(
+            r.and_then(|s| download::save_text(&format!("brrr-{id}.svg"), "image/svg+xml", &s)),
+            "SVG",
+        );
+    };
+    let csv = move |_| {
+        let text = data.with_untracked(|d| d.csv());
+        report(
+            download::save_text(&format!("brrr-{id}.csv"), "text/csv", &text),
+            "CSV",
+        );
+    };
+
+    view! {
+        <div class="plot">
+            <canvas id=id node_ref=canvas role="img" aria-label=move || label.get() data-frame="0"></canvas>
+            <MarkLayer marks=marks/>
+        </div>
+        {move || error.get().map(|e| view! { <p class="field-error">"Chart could not be drawn: " {e}</p> })}
+        <div class="exports" role="group" aria-label="Export this chart">
+            <span class="exports-label">"Export:"</span>
+            <button class="small" data-export="png" on:click=png>"PNG"</button>
+            <button class="small" data-export="svg" on:click=svg>"SVG"</button>
+            <button class="small" data-export="csv" on:click=csv>"CSV"</button>
+            <span class="export-status" role="status">{move || status.get()}</span>
+        </div>
+    }
+}
+
+/// Keeps `canvas` drawn with `data`: at once while it is on the screen, after
+/// the input's frame while it is only near it (one owed redraw at a time, of what
+/// is there when it runs; at once if the chart scrolls on first), not at all
+/// while it is away (its marks dropped where they were drawn for another width).
+fn redraw_when_seen(
+    canvas: NodeRef<Canvas>,
+    width: CssWidth,
+    on_screen: OnScreen,
+    dark: RwSignal<bool>,
+    data: Signal<SharedPlot>,
+    marks: RwSignal<Marks>,
+    error: RwSignal<Option<String>>,
+) {
+    let in_view = OnScreen::within(canvas, "0px");
     // draws the chart as it is now at `w` CSS pixels wide (everything read
     // untracked: the effect below says when)
     let draw = move |w: f64, pal: Palette| {
@@ -341,59 +410,6 @@ pub fn Chart(
             owed();
         }
     });
-
-    let report = move |r: Result<(), String>, what: &str| match r {
-        Ok(()) => status.set(format!("{what} saved")),
-        Err(e) => status.set(format!("Could not export {what}: {e}")),
-    };
-    let png = move |_| {
-        let r = canvas
-            .get_untracked()
-            .ok_or_else(|| "the chart is not on the page".to_string())
-            .and_then(|c| {
-                c.to_data_url()
-                    .map_err(|_| "the canvas could not be read".to_string())
-            })
-            .and_then(|url| download::save_data_url(&format!("brrr-{id}.png"), &url));
-        report(r, "PNG");
-    };
-    let svg = move |_| {
-        let w = width.get_untracked();
-        let w = if w > 0.0 { w } else { 640.0 };
-        let pal = Palette::of(dark.get_untracked());
-        let r = data.with_untracked(|d| {
-            let h = d.height(w);
-            chart::to_svg(w.round() as u32, h.round() as u32, &pal, |root| {
-                d.draw(root, &Look { dpr: 1.0, pal }, &mut Marks::default())
-            })
-        });
-        report(
-            r.and_then(|s| download::save_text(&format!("brrr-{id}.svg"), "image/svg+xml", &s)),
-            "SVG",
-        );
-    };
-    let csv = move |_| {
-        let text = data.with_untracked(|d| d.csv());
-        report(
-            download::save_text(&format!("brrr-{id}.csv"), "text/csv", &text),
-            "CSV",
-        );
-    };
-
-    view! {
-        <div class="plot">
-            <canvas id=id node_ref=canvas role="img" aria-label=move || label.get() data-frame="0"></canvas>
-            <MarkLayer marks=marks/>
-        </div>
-        {move || error.get().map(|e| view! { <p class="field-error">"Chart could not be drawn: " {e}</p> })}
-        <div class="exports" role="group" aria-label="Export this chart">
-            <span class="exports-label">"Export:"</span>
-            <button class="small" data-export="png" on:click=png>"PNG"</button>
-            <button class="small" data-export="svg" on:click=svg>"SVG"</button>
-            <button class="small" data-export="csv" on:click=csv>"CSV"</button>
-            <span class="export-status" role="status">{move || status.get()}</span>
-        </div>
-    }
 }
 
 /// The points of a chart as focusable buttons over the canvas, each with a
