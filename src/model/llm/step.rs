@@ -265,10 +265,15 @@ fn wall_with(r: &LlmRun, setting: &Setting, read: KvRead) -> f64 {
 /// The wall time of [`simulate`] on `lay`'s kernels, bit for bit, each distinct
 /// kernel priced once ([`timeline::WallOnly`], walked with the layout's loops).
 pub fn layout_wall(r: &LlmRun, lay: &Layout<LlmKernel>, m: &Machine) -> f64 {
+    layout_lanes(r, lay, m).wall()
+}
+
+/// `lay`'s kernels run on `m` without spans, each distinct kernel priced once.
+fn layout_lanes(r: &LlmRun, lay: &Layout<LlmKernel>, m: &Machine) -> timeline::WallOnly {
     let parts = lay.map(|k| k.group.parts(m));
     let mut w = timeline::WallOnly::new(m, r.graphs);
     lay.zip_each(&parts, |k, p| w.push(&k.group, p));
-    w.wall()
+    w
 }
 
 /// Micro-batches a pipeline runs one step as: a prefill's sequences go through
@@ -301,10 +306,8 @@ pub fn limit(r: &LlmRun, setting: &Setting) -> (f64, Limit) {
     let m = machine(r, setting);
     let micro = micro_run(r);
     let lay = layout_with(&micro, KvRead::AsWritten);
-    let parts = lay.map(|k| k.group.parts(&m));
-    let mut w = timeline::WallOnly::new(&m, r.graphs);
-    lay.zip_each(&parts, |k, p| w.push(&k.group, p));
-    let d = decided(r, &micro, &lay, &m, &w.finish(), true, KvRead::AsWritten);
+    let tl = layout_lanes(&micro, &lay, &m).finish();
+    let d = decided(r, &micro, &lay, &m, &tl, true, KvRead::AsWritten);
     (d.wall, d.limit)
 }
 
