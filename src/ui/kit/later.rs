@@ -74,10 +74,16 @@ fn pump() {
         set_timeout(step, Duration::ZERO);
         return;
     }
-    let ran = std::rc::Rc::new(Cell::new(false));
+    after_frame_or(step);
+}
+
+/// Runs `f` once, in a task queued from the next animation frame or after 100
+/// ms where no frame comes (a hidden tab), whichever is first.
+pub fn after_frame_or(f: impl FnOnce() + 'static) {
+    let f = std::rc::Rc::new(Cell::new(Some(f)));
     let once = move || {
-        if !ran.replace(true) {
-            step();
+        if let Some(f) = f.take() {
+            f();
         }
     };
     after_frame(once.clone());

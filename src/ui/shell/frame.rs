@@ -17,7 +17,11 @@ pub fn WidgetFrame(ctx: Ctx, def: &'static Spec) -> impl IntoView {
     let section = NodeRef::<Section>::new();
     let on = OnScreen::new(section);
     let own = ctx.reading(def.reads);
-    let inner = if def.gate { gate(own, on) } else { own };
+    let inner = if def.gate {
+        gate(own, on, OnScreen::within(section, "0px"))
+    } else {
+        own
+    };
     let heading = format!("{id}-title");
     let labelled_by = heading.clone();
     view! {
@@ -36,9 +40,11 @@ pub fn WidgetFrame(ctx: Ctx, def: &'static Spec) -> impl IntoView {
 /// A view of the shared state for one widget: `view` and `report` follow the
 /// shared ones while the widget is on (or near) the screen and hold their last
 /// value while it is off-screen, so off-screen widgets neither recompute their
-/// models nor touch the DOM when a slider moves; they catch up when scrolled to.
-/// Writes still go to the shared `state`.
-pub fn gate(ctx: Ctx, on: OnScreen) -> Ctx {
+/// drawn parts nor touch the DOM for them when a slider moves; they catch up
+/// when scrolled to. Its `inputs` (what its readouts and model read) follow the
+/// state at once while any of it is on the screen (`seen`) and a frame late
+/// while none is ([`late_off_screen`]). Writes still go to the shared `state`.
+pub fn gate(ctx: Ctx, on: OnScreen, seen: OnScreen) -> Ctx {
     let view = Memo::new(move |prev: Option<&State>| match prev {
         Some(p) if !on.get() => p.clone(),
         _ => ctx.state.get(),
@@ -50,9 +56,53 @@ pub fn gate(ctx: Ctx, on: OnScreen) -> Ctx {
     Ctx {
         view,
         report,
+        inputs: late_off_screen(ctx.inputs, seen),
         on_screen: Signal::derive(move || on.get()),
         ..ctx
     }
+}
+
+/// `inputs`, taken at once while the widget is on the screen; while it is off
+/// it, a change is taken in a task after the next frame (or after 100 ms where
+/// no frame comes), the last one of a burst only. A slider moved elsewhere
+/// shows its own widget's answer in the input's frame; the off-screen widgets'
+/// readouts (`data-metric`), kept current for readers at any time, follow in
+/// the task after it (issue 33: the explorer's GPU sliders move every widget).
+fn late_off_screen(inputs: Signal<State>, seen: OnScreen) -> Signal<State> {
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    use std::sync::Arc;
+    let tick = ArcTrigger::new();
+    // `due`: the owed catch-up ran, take what is there; `owed`: one is queued
+    let (due, owed) = (
+        Arc::new(AtomicBool::new(false)),
+        Arc::new(AtomicBool::new(false)),
+    );
+    let catch_up = {
+        let (tick, due, owed) = (tick.clone(), due.clone(), owed.clone());
+        move || {
+            owed.store(false, Relaxed);
+            due.store(true, Relaxed);
+            tick.notify();
+        }
+    };
+    Memo::new(move |prev: Option<&State>| {
+        tick.track();
+        let on = !seen.away();
+        let fresh = inputs.get();
+        match prev {
+            Some(p) if !on && !due.swap(false, Relaxed) => {
+                if *p != fresh && !owed.swap(true, Relaxed) {
+                    crate::ui::kit::later::after_frame_or(catch_up.clone());
+                }
+                p.clone()
+            }
+            _ => {
+                due.store(false, Relaxed);
+                fresh
+            }
+        }
+    })
+    .into()
 }
 
 /// Render a registered widget in its frame (`#id` anchor, title).
