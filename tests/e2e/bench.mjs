@@ -29,7 +29,11 @@
 //    MessageChannel message posted right after the input; the app updates the
 //    DOM and redraws every visible chart in the microtasks that follow an
 //    input), or the last redraw of a chart on the screen (its `data-frame`
-//    changed) if one comes later, before the next frame is drawn. Inputs are
+//    changed) if one comes later in a task before the next frame. A chart drawn
+//    in the next frame's callbacks (the factory's animation draws every frame)
+//    adds its work in that frame (from the frame's timestamp to its redraw),
+//    not the wait for the frame: until 2026-11-28 (third session) the wait was
+//    counted, so `fusion_n` read ~15 ms whatever its work. Inputs are
 //    paced one per animation frame, each dispatched just after a frame, as a
 //    drag delivers them. "drew": inputs after which a chart on the screen
 //    redrew; "unchanged": inputs whose number box kept its value (an integer
@@ -179,9 +183,13 @@ async function sweepInPage({ id, n, mode }) {
     el.dispatchEvent(new Event('input', { bubbles: true }));
     mc.port2.postMessage(0);
     const next = await settled;
-    // a chart that draws later (in an animation frame) counts until it has drawn
-    await frame();
-    const end = lastDraw > next ? lastDraw : next;
+    // a chart that draws later counts until it has drawn: in a task before the
+    // next frame, until then; in the next frame's callbacks (the factory's
+    // animation, which draws every frame), its work in that frame (from the
+    // frame's start, the callbacks' timestamp), not the wait for the frame
+    const frameStart = await new Promise((r) => requestAnimationFrame((ts) => setTimeout(() => r(ts), 0)));
+    let end = next;
+    if (lastDraw > next) end = lastDraw < frameStart ? lastDraw : next + (lastDraw - frameStart);
     if (lastDraw > 0) drew++;
     if (box && box.value === boxBefore) unchanged++;
     times.push(end - t0);
