@@ -32,7 +32,7 @@
 //    changed) if one comes later in a task before the next frame. A chart drawn
 //    in the next frame's callbacks (the factory's animation draws every frame)
 //    adds its work in that frame (from the frame's timestamp to its redraw),
-//    not the wait for the frame: until 2026-11-28 (third session) the wait was
+//    not the wait for the frame: until ecc9f9c (2026-11-28) the wait was
 //    counted, so `fusion_n` read ~15 ms whatever its work. Inputs are
 //    paced one per animation frame, each dispatched just after a frame, as a
 //    drag delivers them. "drew": inputs after which a chart on the screen
