@@ -40,11 +40,46 @@ pub fn flag(name: &str) -> bool {
         == Some(true)
 }
 
-/// An IntersectionObserver on one element and its callback; dropping it
-/// disconnects the observer.
-pub struct OnScreenWatch {
+/// An IntersectionObserver on the viewport grown by a margin, and its callback;
+/// dropping it disconnects the observer.
+struct Intersections {
     io: web_sys::IntersectionObserver,
     _cb: Closure<dyn FnMut(js_sys::Array)>,
+}
+
+impl Intersections {
+    /// Calls `on_entry` for each entry the observer reports, oldest first;
+    /// `margin` is CSS (e.g. `"300px"`). `None` where the browser has none.
+    fn new(
+        margin: &str,
+        mut on_entry: impl FnMut(web_sys::IntersectionObserverEntry) + 'static,
+    ) -> Option<Self> {
+        let cb = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+            for i in 0..entries.length() {
+                if let Ok(e) = entries.get(i).dyn_into() {
+                    on_entry(e);
+                }
+            }
+        });
+        let init = web_sys::IntersectionObserverInit::new();
+        init.set_root_margin(margin);
+        let io =
+            web_sys::IntersectionObserver::new_with_options(cb.as_ref().unchecked_ref(), &init)
+                .ok()?;
+        Some(Intersections { io, _cb: cb })
+    }
+}
+
+impl Drop for Intersections {
+    fn drop(&mut self) {
+        self.io.disconnect();
+    }
+}
+
+/// Whether one element is within a margin of the viewport, as the browser
+/// reports it; dropping it disconnects the observer.
+pub struct OnScreenWatch {
+    _watch: Intersections,
 }
 
 impl OnScreenWatch {
@@ -56,28 +91,34 @@ impl OnScreenWatch {
         margin: &str,
         mut on_change: impl FnMut(bool) + 'static,
     ) -> Option<OnScreenWatch> {
-        let cb = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
-            // the last entry is the newest state of our single target
-            if let Ok(e) = entries
-                .pop()
-                .dyn_into::<web_sys::IntersectionObserverEntry>()
-            {
-                on_change(e.is_intersecting());
-            }
-        });
-        let init = web_sys::IntersectionObserverInit::new();
-        init.set_root_margin(margin);
-        let io =
-            web_sys::IntersectionObserver::new_with_options(cb.as_ref().unchecked_ref(), &init)
-                .ok()?;
-        io.observe(el);
-        Some(OnScreenWatch { io, _cb: cb })
+        // the last entry is the newest state of the one target
+        let watch = Intersections::new(margin, move |e| on_change(e.is_intersecting()))?;
+        watch.io.observe(el);
+        Some(OnScreenWatch { _watch: watch })
     }
 }
 
-impl Drop for OnScreenWatch {
-    fn drop(&mut self) {
-        self.io.disconnect();
+/// Many elements, each reported as it comes within a margin of the viewport;
+/// dropping it disconnects the observer.
+pub struct NearWatch(Intersections);
+
+impl NearWatch {
+    /// `None` where the browser has no IntersectionObserver.
+    pub fn new(margin: &str, mut on_near: impl FnMut(web_sys::Element) + 'static) -> Option<Self> {
+        let watch = Intersections::new(margin, move |e| {
+            if e.is_intersecting() {
+                on_near(e.target());
+            }
+        })?;
+        Some(NearWatch(watch))
+    }
+
+    pub fn observe(&self, el: &web_sys::Element) {
+        self.0.io.observe(el);
+    }
+
+    pub fn unobserve(&self, el: &web_sys::Element) {
+        self.0.io.unobserve(el);
     }
 }
 

@@ -67,7 +67,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
-import { createHarness, REPO_ROOT, DEFAULT_ROOT, CHROMIUM } from './helpers.mjs';
+import { createHarness, waitReady, REPO_ROOT, DEFAULT_ROOT, CHROMIUM } from './helpers.mjs';
 import { startServer } from './server.mjs';
 
 const argv = process.argv.slice(2);
@@ -417,7 +417,22 @@ async function main() {
   try {
     chromium = h.browser.version();
     // 1. Input -> redraw, four sweeps on one page.
-    const page = await h.open('', { label: 'bench sliders', viewport: { width: 1440, height: 900 } });
+    const page = await h.open('', { label: 'bench sliders', viewport: { width: 1440, height: 900 }, ready: false });
+    await waitReady(page, undefined, { all: false });
+    // the page builds each part below its first screen as a reader comes near
+    // it (`data-pending` until then): scroll through it as a reader would,
+    // each part in turn until it is built
+    const slots = await page.evaluate(() => [...document.querySelectorAll('[data-slot]')].map((e) => e.dataset.slot));
+    for (const s of slots) {
+      await page.evaluate((s) => {
+        const el = document.querySelector(`[data-slot="${s}"]`);
+        // a built slot has no box of its own (display: contents)
+        (el.hasAttribute('data-pending') ? el : el.firstElementChild || el).scrollIntoView({ block: 'center' });
+      }, s);
+      await page
+        .waitForFunction((s) => !document.querySelector(`[data-slot="${s}"]`).hasAttribute('data-pending'), s, { timeout: 60_000 })
+        .catch(() => failures.push(`${s}: not built once scrolled to`));
+    }
     // the widgets loaded on demand (serve, shapes) have their sliders only once
     // their module has mounted: show each, wait for it, then come back to the top
     for (const id of ['shapes', 'serve']) {

@@ -294,8 +294,27 @@ export async function createHarness({ root = DEFAULT_ROOT, prefix = '/', files =
 // ---------------------------------------------------------------------------
 // Page helpers (the DOM contract)
 
-export async function waitReady(page, timeout = READY_TIMEOUT_MS) {
+/**
+ * Resolves once the app says it is ready (`data-ready`: the first screen built)
+ * and, unless `{ all: false }`, every part below it too: the page builds those
+ * as a reader comes near them (`data-pending` until then); this builds the rest
+ * at once through the page's print path (`beforeprint` builds every waiting
+ * part), so a test can read any widget without scrolling to it first.
+ */
+export async function waitReady(page, timeout = READY_TIMEOUT_MS, { all = true } = {}) {
   await page.waitForSelector('html[data-ready="1"]', { state: 'attached', timeout });
+  if (all) await buildAll(page);
+}
+
+/**
+ * Every part the page left waiting (`[data-slot][data-pending]`) built now, as
+ * before printing, with the parts those leave for later (`.later` until built).
+ */
+export async function buildAll(page) {
+  await page.evaluate(() => {
+    if (document.querySelector('[data-slot][data-pending]')) window.dispatchEvent(new Event('beforeprint'));
+  });
+  await page.waitForFunction(() => !document.querySelector('[data-slot][data-pending], .later'), null, { timeout: READY_TIMEOUT_MS });
 }
 
 function parseValue(v) {

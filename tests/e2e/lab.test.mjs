@@ -282,7 +282,7 @@ test('a full small run completes, verifies, and round-trips through export, impo
 
   // results survive a reload (shown once the lab's module is in: it loads on screen)
   await page.reload();
-  await page.waitForSelector('html[data-ready="1"]', { state: 'attached' });
+  await waitReady(page);
   await page.locator('#lab').scrollIntoViewIfNeeded();
   await page.waitForSelector('#lab .lab', { timeout: 15_000 });
   await waitMetric(page, 'lab_copy_bw', '===', m.lab_copy_bw);
@@ -293,7 +293,7 @@ test('a full small run completes, verifies, and round-trips through export, impo
   // corrupt saved data: reported, left in place, the page still works
   await page.evaluate(() => localStorage.setItem('brrr.lab.v1', '{"format":"brrr-lab",'));
   await page.reload();
-  await page.waitForSelector('html[data-ready="1"]', { state: 'attached' });
+  await waitReady(page);
   await page.locator('#lab').scrollIntoViewIfNeeded();
   await page.waitForSelector('#lab .lab', { timeout: 15_000 });
   assert.match(await page.locator('#lab-message').innerText(), /could not be read/);

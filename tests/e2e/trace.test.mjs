@@ -13,7 +13,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
-import { useHarness, metric, OUT_DIR, REPO_ROOT, show, screenshot, settle } from './helpers.mjs';
+import { useHarness, waitReady, metric, OUT_DIR, REPO_ROOT, show, screenshot, settle } from './helpers.mjs';
 
 const h = useHarness();
 const W = '#trace';
@@ -223,7 +223,7 @@ test('dark mode at a phone width: no sideways scroll; the axe audit passes', asy
     try {
       const page = await ctx.newPage();
       await page.goto(h.url + `?theme=${scheme}`);
-      await page.waitForSelector('html[data-ready]', { timeout: 60_000 });
+      await waitReady(page, 60_000);
       await show(page.locator(W));
       await state(page, 'example');
       const over = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

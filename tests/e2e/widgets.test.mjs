@@ -24,6 +24,7 @@ import {
   waitMetric,
   drawnPast,
   settle,
+  waitReady,
 } from './helpers.mjs';
 
 // the essay's widgets: every one but the explorer at the top
@@ -69,6 +70,44 @@ test('a #widget-id anchor scrolls to the widget', async () => {
     (t) => Math.abs(t) < 200,
   );
   assert.ok(Math.abs(top) < 200, `#microbench top at ${top}px after loading /#microbench`);
+});
+
+test('a widget below the first screen is built when a reader comes near it, from the state in the URL; a link or a printout builds it at once', async () => {
+  // issue 33: built at start, the widgets nobody had scrolled to were most of
+  // the start's long tasks (shell::nearby)
+  const page = await h.open('?dit_batch=8&llm_context=8192', { ready: false, viewport: { width: 1280, height: 800 } });
+  await waitReady(page, undefined, { all: false });
+  assert.equal(await page.locator('#roofline-explorer').count(), 1, 'the first screen is built');
+  for (const id of ['dit', 'llm', 'calculator']) {
+    assert.equal(await page.locator(`#${id}`).count(), 0, `#${id} was built at start, far below the screen`);
+    const slot = page.locator(`[data-slot="${id}"]`);
+    assert.equal(await slot.getAttribute('data-pending'), '', `#${id}'s slot is not marked waiting`);
+    // it holds the widget's room, so the page is as long as it will be
+    assert.ok((await slot.boundingBox()).height >= 400, `#${id}'s slot holds no room`);
+  }
+  // a reader scrolls to it: built, with the URL's state
+  await page.locator('[data-slot="dit"]').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#dit', { timeout: 60_000 });
+  assert.equal(await page.locator('[data-slot="dit"]').getAttribute('data-pending'), null);
+  assert.equal(await inputValue(page, 'dit_batch-box'), '8');
+  // the page was jumped over, not read: what lies between stays waiting
+  assert.equal(await page.locator('[data-slot="fusion"]').getAttribute('data-pending'), '', 'a widget jumped over was built');
+  // a link to a widget still waiting builds it and goes there
+  await page.evaluate(() => { location.hash = '#fusion'; });
+  await page.waitForSelector('#fusion', { timeout: 60_000 });
+  const top = await pollUntil(page, () => page.evaluate(() => document.getElementById('fusion').getBoundingClientRect().top), (t) => Math.abs(t) < 200);
+  assert.ok(Math.abs(top) < 200, `#fusion top at ${top}px after following #fusion`);
+  // printing builds every part still waiting
+  // (what the listener built renders in the effects right after it: counted a task later)
+  const printed = await page.evaluate(async () => {
+    window.dispatchEvent(new Event('beforeprint'));
+    await new Promise((r) => setTimeout(r, 0));
+    return { pending: document.querySelectorAll('[data-slot][data-pending]').length, later: document.querySelectorAll('.later').length };
+  });
+  assert.deepEqual(printed, { pending: 0, later: 0 }, 'a part is missing when the page prints');
+  assert.equal(await page.locator('#llm').count(), 1);
+  assert.equal(await inputValue(page, 'llm_context-box'), '8192');
+  await h.closePage(page);
 });
 
 test('the essay numbers through the widgets (A100, fp32, 1 GiB tensor)', async () => {

@@ -570,7 +570,10 @@ fn fill_tip(b: &web_sys::Element, m: &Marks, i: usize) {
 /// brought in line with (`None`: the first time).
 fn sync_marks(div: &web_sys::HtmlDivElement, m: &Marks, was: Option<&Marks>) {
     set_changed(div, "data-geometry", &m.geometry());
-    div.set_hidden(m.points.is_empty());
+    // set only when it changes: setting it again is a DOM write all the same
+    if div.hidden() != m.points.is_empty() {
+        div.set_hidden(m.points.is_empty());
+    }
     let n = m.points.len();
     let mut have = div.child_element_count() as usize;
     let have_before = have;

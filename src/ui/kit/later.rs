@@ -2,7 +2,8 @@
 //! in the app's first task, the explorer's chart in the next; everything else waits in one queue and is built a part per
 //! task, so that no task holds the main thread for long (Lighthouse's Total
 //! Blocking Time): the parts of the explorer below its chart ([`Later`]), then
-//! the rest of the page's slots (`ui::start`). The queue runs in order; what
+//! the page's parts below the first screen as they come near it
+//! (`ui::shell::nearby`). The queue runs in order; what
 //! waits for it to drain ([`when_done`]: the page's `data-ready` flag) runs last.
 //!
 //! A part on the first screen ([`Later`]) also waits for a frame to be drawn
@@ -53,6 +54,17 @@ pub fn when_done(f: impl FnOnce() + 'static) {
     if idle && !PUMPING.get() {
         finish();
     }
+}
+
+/// Runs every part waiting in the queue now, in order, then what waits for it
+/// to drain: the page is about to print (`ui::shell::nearby`), and a printout
+/// has every part. (A [`Later`]'s children render in the effects that run
+/// right after the caller's task.)
+pub fn drain() {
+    while let Some((job, _)) = QUEUE.with_borrow_mut(|(q, _)| q.pop_front()) {
+        job();
+    }
+    finish();
 }
 
 fn finish() {

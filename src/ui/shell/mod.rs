@@ -7,6 +7,7 @@
 pub mod embed;
 pub mod frame;
 pub mod help;
+pub mod nearby;
 pub mod notices;
 pub mod offline;
 pub mod panic;

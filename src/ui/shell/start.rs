@@ -3,7 +3,7 @@
 
 use super::embed::Embed;
 use super::frame::framed;
-use super::{help, notices, offline, panic, store, theme};
+use super::{help, nearby, notices, offline, panic, store, theme};
 use crate::state::url as state_url;
 use crate::ui::kit::later;
 use crate::ui::kit::Ctx;
@@ -15,10 +15,10 @@ use leptos::prelude::*;
 /// this module only after the static page's first frame); the app mounts each
 /// interactive part into its `data-slot` placeholder there: the slots before the
 /// explorer at once, then one part per task ([`later`]: the explorer's chart,
-/// its controls and breakdown, then each later slot), so
-/// no single long task or layout blocks the main thread, and sets
-/// `data-ready="1"` once all are built. An embed (`?embed=ID`) replaces the
-/// page's content with the one widget.
+/// its controls and breakdown), so no single long task or layout blocks the
+/// main thread, and sets `data-ready="1"` once they are built. The widgets
+/// below (and the help) are built when a reader comes near them ([`nearby`]).
+/// An embed (`?embed=ID`) replaces the page's content with the one widget.
 pub fn start() {
     panic::install();
     // Everything the page starts from, read now: the URL is rewritten from the
@@ -63,23 +63,23 @@ pub fn start() {
         }
         let mut rest = rest.into_iter();
         let explorer = at.and_then(|_| rest.next());
-        let queue_rest = {
-            let owner = owner.clone();
-            move || {
-                for (name, el) in rest {
-                    queue_slot(&owner, ctx, name, el, &mut notices);
-                }
-            }
-        };
         match explorer {
             Some((name, el)) => {
                 let owner = owner.clone();
                 later::queue(move || {
                     owner.with(|| mount_slot(ctx, &name, el, &mut None));
-                    queue_rest();
+                    // the parts below: each built when a reader nears it
+                    nearby::defer(rest.collect(), move |name, el| {
+                        owner.with(|| mount_slot(ctx, name, el, &mut None));
+                    });
                 });
             }
-            None => queue_rest(),
+            // no explorer (no first screen to wait for): every slot at once
+            None => {
+                for (name, el) in rest {
+                    queue_slot(&owner, ctx, name, el, &mut notices);
+                }
+            }
         }
         later::when_done(move || started(debug_panic));
     }
@@ -167,13 +167,10 @@ fn mount_slot(
 }
 
 /// The widgets are built after load, so the browser's own jump to `#widget-id`
-/// found nothing; do it now that they exist.
+/// found nothing; do it now, building the widget first if it waits (`nearby`).
 fn scroll_to_hash() {
-    let hash = window().location().hash().unwrap_or_default();
-    let id = hash.trim_start_matches('#');
-    if !id.is_empty() {
-        if let Some(el) = document().get_element_by_id(id) {
-            el.scroll_into_view();
-        }
+    if let Some(id) = nearby::hash_id() {
+        nearby::build(&id);
+        nearby::scroll_to(&id);
     }
 }
