@@ -458,10 +458,22 @@ export async function readText(locator) {
  * skip its rendering) and two more frames have been drawn: it is rendered.
  */
 export async function show(locator) {
-  await locator.scrollIntoViewIfNeeded();
   const page = locator.page();
   const el = await locator.elementHandle();
-  await page.waitForFunction((e) => !e.closest('section.widget')?.classList.contains('away'), el, { timeout: READY_TIMEOUT_MS });
+  // A part above it that grows as it is built or loads its module (a widget
+  // built near the screen, the lab's or serve's own module) can push it off the
+  // screen again before its widget hears it is on it: scroll to it again then,
+  // as a reader would (each wait is on the page: shown, or moved off the screen).
+  for (let i = 0; ; i++) {
+    await locator.scrollIntoViewIfNeeded();
+    const got = await page.waitForFunction((e) => {
+      if (!e.closest('section.widget')?.classList.contains('away')) return 'shown';
+      const r = e.getBoundingClientRect();
+      return r.bottom < 0 || r.top > innerHeight ? 'moved' : false;
+    }, el, { timeout: READY_TIMEOUT_MS });
+    if ((await got.jsonValue()) === 'shown') break;
+    if (i >= 10) throw new Error('show: the element kept moving off the screen after each scroll to it');
+  }
   await settle(page);
 }
 
