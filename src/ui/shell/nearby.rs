@@ -14,6 +14,7 @@
 use crate::js::NearWatch;
 use crate::state::widgets;
 use crate::ui::kit::later;
+use leptos::prelude::{document, window, window_event_listener_untyped};
 use std::cell::RefCell;
 use std::rc::Rc;
 use web_sys::HtmlElement;
@@ -48,21 +49,12 @@ pub fn defer(slots: Vec<(String, HtmlElement)>, mount: impl Fn(&str, HtmlElement
     }
     let watch = NearWatch::new(NEAR, |el| {
         if let Some(name) = el.get_attribute("data-slot") {
-            later::queue(move || {
-                build(&name);
-            });
+            queue_build(name);
         }
     });
     match &watch {
         Some(w) => slots.iter().for_each(|(_, el)| w.observe(el)),
-        None => {
-            for (name, _) in &slots {
-                let name = name.clone();
-                later::queue(move || {
-                    build(&name);
-                });
-            }
-        }
+        None => slots.iter().for_each(|(name, _)| queue_build(name.clone())),
     }
     let mount: Mount = Rc::new(mount);
     WAITING.set(Some(Waiting {
@@ -78,6 +70,13 @@ pub fn defer(slots: Vec<(String, HtmlElement)>, mount: impl Fn(&str, HtmlElement
         }
     });
     listen("beforeprint", build_all);
+}
+
+/// Builds slot `name` in a task of its own, after the parts queued before it.
+fn queue_build(name: String) {
+    later::queue(move || {
+        build(&name);
+    });
 }
 
 /// Builds slot `name` now if it is still waiting; whether it was.
@@ -115,7 +114,7 @@ pub fn build_all() {
 
 /// The address's `#fragment`, if any.
 pub fn hash_id() -> Option<String> {
-    let hash = web_sys::window()?.location().hash().ok()?;
+    let hash = window().location().hash().ok()?;
     let id = hash.trim_start_matches('#');
     (!id.is_empty()).then(|| id.to_string())
 }
@@ -129,10 +128,7 @@ pub fn scroll_to(id: &str) {
 }
 
 fn scroll_now(id: &str) {
-    if let Some(el) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id(id))
-    {
+    if let Some(el) = document().get_element_by_id(id) {
         el.scroll_into_view();
     }
 }
@@ -140,5 +136,5 @@ fn scroll_now(id: &str) {
 /// Calls `f` on each `event` at the window, for the page's life.
 fn listen(event: &str, f: impl Fn() + 'static) {
     // never removed: the handle is dropped without removing the listener
-    let _ = leptos::prelude::window_event_listener_untyped(event, move |_| f());
+    let _ = window_event_listener_untyped(event, move |_| f());
 }
