@@ -179,7 +179,7 @@ test('hints: each claim, set up with its own button, holds', async () => {
       const li = page.locator(`#how-to-read [data-hint="${id}"]`);
       const text = await li.innerText();
       await li.locator('button').click();
-      await settle(page); // the help is never gated: the click's effects have run
+      await settle(page); // the click's effects have run (the help is on the screen, where it follows the state at once)
       const shown = async (m) => page.locator(`[data-metric="${m}"]`).first().innerText();
       if (id === 'essay-crossover') {
         assert.equal(await metric(page, 'regime'), 'memory', `${q} ${id}: 1 op is memory-bound`);

@@ -130,6 +130,31 @@ async function profileSlider(h) {
   console.log(`\nDOM writes per input: ${total_writes.toFixed(1)}, by widget and kind: ${res.writes.slice(0, process.argv.includes('--writes') ? 60 : 16).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
   const profile = cpuProfile(events, onMain);
   console.log(`\n${printKinds(profile, INPUTS)} (per input)`);
+  // the input's own task (its event, the effects it ran, up to the next task)
+  // and what ran in the tasks after it: off-screen catch-ups, chart draws, frames
+  const all = tasks(events, onMain);
+  const inputTasks = all.filter((t) => xs.some((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'input' && e.ts >= t.ts && e.ts < t.ts + t.dur));
+  if (inputTasks.length) {
+    const d = inputTasks.map((t) => t.dur).sort((a, b) => a - b);
+    const from = inputTasks[0].ts;
+    const to = inputTasks[inputTasks.length - 1].ts + inputTasks[inputTasks.length - 1].dur;
+    const inAll = all.filter((t) => t.ts >= from && t.ts < to).reduce((a, t) => a + t.dur, 0);
+    const inInput = d.reduce((a, b) => a + b, 0);
+    console.log(`input tasks: ${d.length}, median ${ms(d[d.length >> 1], 2)} ms, p95 ${ms(d[Math.min(d.length - 1, Math.ceil(0.95 * d.length) - 1)], 2)} ms; other tasks ${ms((inAll - inInput) / d.length, 2)} ms per input`);
+    const inInputKinds = new Map();
+    for (const t of inputTasks) for (const [k, us] of byKind(profile, t.ts, t.ts + t.dur)) inInputKinds.set(k, (inInputKinds.get(k) || 0) + us);
+    console.log(`  input tasks' script by kind (ms per input): ${sorted(inInputKinds).map(([k, us]) => `${k} ${ms(us / d.length, 2)}`).join(', ')}`);
+    const fi = new Map();
+    for (const t of inputTasks) for (const [k, us] of hottest(profile, t.ts, t.ts + t.dur).self) fi.set(k, (fi.get(k) || 0) + us);
+    // the slowest twentieth of the input tasks: what they do more of
+    const slow = [...inputTasks].sort((a, b) => b.dur - a.dur).slice(0, Math.max(1, Math.ceil(inputTasks.length / 20)));
+    const fs = new Map();
+    for (const t of slow) for (const [k, us] of hottest(profile, t.ts, t.ts + t.dur).self) fs.set(k, (fs.get(k) || 0) + us);
+    const ev = new Map();
+    for (const t of slow) for (const [k, us] of selfByEvent(events, onMain, t.ts, t.ts + t.dur)) ev.set(k, (ev.get(k) || 0) + us);
+    console.log(`  slowest ${slow.length} input tasks (${slow.map((t) => ms(t.dur, 1)).join(', ')} ms): events ${sorted(ev).slice(0, 6).map(([k, us]) => `${k} ${ms(us / slow.length, 2)}`).join(', ')}; hottest ${sorted(fs).filter(([k]) => !/^\((idle|program|root)\)/.test(k)).slice(0, 12).map(([k, us]) => `${k.trim().slice(0, 70)} ${ms(us / slow.length, 2)}`).join(' | ')}`);
+    console.log(`  input tasks' hottest (self, ms per input): ${sorted(fi).filter(([k]) => !/^\((idle|program|root)\)/.test(k)).slice(0, 25).map(([k, us]) => `${k.trim().slice(0, 80)} ${ms(us / d.length, 3)}`).join(' | ')}`);
+  }
   const { self: fself, incl } = hottest(profile);
   // which app's code ran: the page's wasm, the on-demand module's, their JS glue, the browser's
   const byFile = new Map();

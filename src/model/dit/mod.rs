@@ -52,7 +52,6 @@ pub mod kernels;
 pub use kernels::{block, flops, kernels, matmul_macs};
 
 use super::llm::machine_for;
-use super::overhead;
 use super::roofline::Bound;
 use super::setting::Setting;
 use super::timeline::{self, Regime, Timeline};
@@ -226,6 +225,7 @@ pub struct DitStep {
     pub limit: Limit,
     /// Each class's regime: the bound holding most of its kernel time.
     pub class_bound: [(Class, Bound); 3],
+    /// The step's wall and busy times; no spans (see [`simulate`]).
     pub timeline: Timeline,
 }
 
@@ -240,13 +240,15 @@ pub fn machine(setting: &Setting) -> Machine {
 }
 
 /// The step's timeline on `m`: every kernel launched by the CPU, or the whole step
-/// replayed as one CUDA graph.
+/// replayed as one CUDA graph. Its wall and busy times only, bit for bit those
+/// of the simulation with spans (`tests::the_timeline_is_the_simulations`):
+/// nothing draws a step's kernels one by one (issue 33: the widget's sliders).
 fn simulate(r: &DitRun, groups: &[KernelGroup], parts: &[Parts], m: &Machine) -> Timeline {
-    if r.graphs {
-        overhead::simulate_graph_priced(groups, parts, m.overhead)
-    } else {
-        timeline::simulate_priced(groups, parts, m)
+    let mut w = timeline::WallOnly::new(m, r.graphs);
+    for (g, p) in groups.iter().zip(parts) {
+        w.push(g, p);
     }
+    w.finish()
 }
 
 /// The wall time of `groups` on `m` as [`simulate`] gives it, bit for bit,
@@ -499,6 +501,45 @@ mod tests {
             s.select_preset(p);
         }
         s.setting
+    }
+
+    /// The step's timeline is the simulation's with spans, less the spans,
+    /// bit for bit: eager and as a CUDA graph, on one GPU and on four.
+    #[test]
+    fn the_timeline_is_the_simulations() {
+        let s = h100();
+        for (res, batch, graphs, sp) in [
+            (256, 1, false, 1),
+            (512, 8, true, 1),
+            (1024, 4, false, 4),
+            (512, 2, true, 4),
+        ] {
+            let r = DitRun {
+                graphs,
+                sp,
+                link: crate::model::parallel::LINKS[0],
+                ..xl(res, batch)
+            };
+            let m = machine(&s);
+            let groups: Vec<KernelGroup> = kernels(&r).into_iter().map(|(k, _)| k).collect();
+            let parts = timeline::priced(&groups, &m);
+            let spans = if graphs {
+                crate::model::overhead::simulate_graph_priced(&groups, &parts, m.overhead)
+            } else {
+                timeline::simulate_priced(&groups, &parts, &m)
+            };
+            assert!(!spans.spans.is_empty());
+            let st = run(&r, &s);
+            assert!(st.timeline.spans.is_empty());
+            assert!(
+                st.timeline
+                    == Timeline {
+                        spans: Vec::new(),
+                        ..spans
+                    },
+                "{r:?}"
+            );
+        }
     }
 
     #[test]

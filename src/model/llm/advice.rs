@@ -131,8 +131,8 @@ pub fn critical(st: &LlmStep, s: &Setting, hw_name: &str) -> String {
             };
             // is any kernel on the compute roof at the largest batch that fits?
             let never = max > 0 && max <= super::limits::BATCH.1 && {
-                let at_max = step::run_plain(&LlmRun { batch: max, ..st.run }, s);
-                !at_max.layer.iter().any(|k| k.bound == Bound::Compute && !k.floored)
+                let at_max = step::layer(&LlmRun { batch: max, ..st.run }, s);
+                !at_max.iter().any(|k| k.bound == Bound::Compute && !k.floored)
             };
             format!(
                 "{head}, but {room}: {}.",

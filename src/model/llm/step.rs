@@ -102,6 +102,9 @@ pub struct LayerRow {
 pub struct LlmStep {
     pub run: LlmRun,
     pub machine: Machine,
+    /// One micro-batch's lanes: wall and busy times. Its `spans` are empty:
+    /// the step is walked by its layout, and nothing draws its kernels one by
+    /// one (`simulate` gives them, with the same totals).
     pub timeline: Timeline,
     pub split: Split,
     /// Wall time of the step, seconds.
@@ -202,20 +205,59 @@ pub fn split_of(ks: &[LlmKernel], gs: &[KernelGroup], m: &Machine, tl: &Timeline
 pub fn split_priced(ks: &[LlmKernel], gs: &[KernelGroup], parts: &[Parts], tl: &Timeline) -> Split {
     let mut split = Split::default();
     for ((kern, g), p) in ks.iter().zip(gs).zip(parts) {
-        let (t, bound) = (p.roof, p.bound);
-        match bound {
-            Bound::Compute => split.compute += t,
-            Bound::Memory => {
-                let b = g.bytes.max(f64::MIN_POSITIVE);
-                split.weights += t * kern.weight_bytes / b;
-                split.kv += t * kern.kv_bytes / b;
-                split.activations += t * (b - kern.weight_bytes - kern.kv_bytes).max(0.0) / b;
-            }
-        }
+        split.add(kern, g, p);
     }
     split.overhead = tl.overhead();
     split.comm = tl.busy_comm;
     split
+}
+
+impl Split {
+    /// Kernel `kern` (timed as `g`, priced `p`) added to the kernels' parts: a
+    /// compute-bound kernel's roofline time to compute, a memory-bound one's
+    /// split by its weight, KV-cache and activation bytes.
+    fn add(&mut self, kern: &LlmKernel, g: &KernelGroup, p: &Parts) {
+        let t = p.roof;
+        match p.bound {
+            Bound::Compute => self.compute += t,
+            Bound::Memory => {
+                let b = g.bytes.max(f64::MIN_POSITIVE);
+                self.weights += t * kern.weight_bytes / b;
+                self.kv += t * kern.kv_bytes / b;
+                self.activations += t * (b - kern.weight_bytes - kern.kv_bytes).max(0.0) / b;
+            }
+        }
+    }
+}
+
+/// One layer's kernels of `r` on `m`, each with its time and bound
+/// ([`LlmStep::layer`]).
+fn layer_rows(r: &LlmRun, m: &Machine, read: KvRead) -> Vec<LayerRow> {
+    layer_kernels_with(r, read)
+        .iter()
+        .map(|k| {
+            let g = &k.group;
+            let (time, bound) = g.time(m);
+            LayerRow {
+                name: g.name,
+                part: k.part,
+                unit: g.unit,
+                time,
+                bound,
+                intensity: g.flops / g.bytes.max(f64::MIN_POSITIVE),
+                flops: g.flops,
+                bytes: g.bytes,
+                dispatches: g.dispatches(),
+                floored: time > 2.0 * g.roof_time(m).0,
+            }
+        })
+        .collect()
+}
+
+/// [`run_plain`]'s `layer` alone, the same rows (`tests/llm_props.rs`): for
+/// advice that asks only where one layer's kernels sit, not for the step.
+pub fn layer(r: &LlmRun, setting: &Setting) -> Vec<LayerRow> {
+    layer_rows(r, &machine(r, setting), KvRead::AsWritten)
 }
 
 /// Run the model for one step, with what limits it ([`Limit`]: three more runs).
@@ -270,9 +312,18 @@ pub fn layout_wall(r: &LlmRun, lay: &Layout<LlmKernel>, m: &Machine) -> f64 {
 
 /// `lay`'s kernels run on `m` without spans, each distinct kernel priced once.
 fn layout_lanes(r: &LlmRun, lay: &Layout<LlmKernel>, m: &Machine) -> timeline::WallOnly {
-    let parts = lay.map(|k| k.group.parts(m));
+    layout_lanes_priced(r, lay, &lay.map(|k| k.group.parts(m)), m)
+}
+
+/// [`layout_lanes`] with each distinct kernel's parts given.
+fn layout_lanes_priced(
+    r: &LlmRun,
+    lay: &Layout<LlmKernel>,
+    parts: &Layout<Parts>,
+    m: &Machine,
+) -> timeline::WallOnly {
     let mut w = timeline::WallOnly::new(m, r.graphs);
-    lay.zip_each(&parts, |k, p| w.push(&k.group, p));
+    lay.zip_each(parts, |k, p| w.push(&k.group, p));
     w
 }
 
@@ -389,12 +440,13 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool, read: KvRead) -> Ll
     let m = machine(r, setting);
     let micro = micro_run(r);
     let lay = layout_with(&micro, read);
-    let ks: Vec<LlmKernel> = lay.to_vec();
-    let gs = groups(&micro, &ks, setting);
-    // the repeated layer priced once, as `layout_wall` does: the same parts
-    // `simulate` would price kernel by kernel (`groups` clones each kernel's)
-    let parts: Vec<Parts> = lay.map(|k| k.group.parts(&m)).to_vec();
-    let tl = simulate_priced(&micro, &gs, &parts, &m);
+    // the repeated layer priced once and walked with the layout's loops, as
+    // `layout_wall` does: the parts, lanes and sums `simulate` and `split_of`
+    // give kernel by kernel, in the same order, so the same bits
+    // (`tests/llm_props.rs`), without a list of the step's ~1,600 kernels
+    // or their spans, which nothing draws (issue 33: the llm widget's sliders)
+    let parts = lay.map(|k| k.group.parts(&m));
+    let tl = layout_lanes_priced(&micro, &lay, &parts, &m).finish();
     let Decided {
         wall,
         busy,
@@ -402,32 +454,15 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool, read: KvRead) -> Ll
         limit,
     } = decided(r, &micro, &lay, &m, &tl, with_limit, read);
     let pp = r.par.pp.max(1);
-    let mut split = split_priced(&ks, &gs, &parts, &tl);
+    let mut split = Split::default();
+    lay.zip_each(&parts, |k, p| split.add(k, &k.group, p));
+    split.overhead = tl.overhead();
+    split.comm = tl.busy_comm;
     if pp > 1 {
         split = split.scaled(busy);
         split.comm += bubble;
     }
-    let layer_ks = layer_kernels_with(r, read);
-    let layer_groups = groups(r, &layer_ks, setting);
-    let layer: Vec<LayerRow> = layer_ks
-        .iter()
-        .zip(&layer_groups)
-        .map(|(k, g)| {
-            let (time, bound) = g.time(&m);
-            LayerRow {
-                name: k.group.name,
-                part: k.part,
-                unit: k.group.unit,
-                time,
-                bound,
-                intensity: k.group.flops / k.group.bytes.max(f64::MIN_POSITIVE),
-                flops: k.group.flops,
-                bytes: k.group.bytes,
-                dispatches: g.dispatches(),
-                floored: time > 2.0 * g.roof_time(&m).0,
-            }
-        })
-        .collect();
+    let layer = layer_rows(r, &m, read);
     let (lc, lm) = layer
         .iter()
         .fold((0.0, 0.0), |(c, mm), row| match row.bound {
@@ -437,11 +472,7 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool, read: KvRead) -> Ll
     let launches = if r.graphs {
         m.overhead / f64::from(r.config.layers.max(1))
     } else {
-        m.overhead
-            * layer_groups
-                .iter()
-                .map(KernelGroup::dispatches)
-                .sum::<f64>()
+        m.overhead * layer.iter().map(|row| row.dispatches).sum::<f64>()
     };
     let layer_regime = if launches > lc + lm {
         Regime::Overhead
@@ -461,7 +492,8 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool, read: KvRead) -> Ll
     // DRAM bytes of the kernels; bytes over the link and the count of the
     // collectives (nccl-tests' bus bytes)
     let (mut flops, mut bytes, mut link_bytes, mut collectives) = (0.0, 0.0, 0.0, 0u32);
-    for g in &gs {
+    lay.zip_each(&lay, |k, _| {
+        let g = &k.group;
         if let crate::model::workload::Unit::Collective { .. } = g.unit {
             link_bytes += g.bytes;
             collectives += g.count;
@@ -469,7 +501,7 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool, read: KvRead) -> Ll
             bytes += g.bytes;
         }
         flops += g.flops;
-    }
+    });
     LlmStep {
         run: *r,
         // `gs` is one micro-batch through every stage; one GPU runs its stage
@@ -478,7 +510,7 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool, read: KvRead) -> Ll
         bytes: bytes * busy,
         link_bytes,
         collectives,
-        kernel_count: gs.len() as u32,
+        kernel_count: lay.len() as u32,
         tokens_per_s: if wall > 0.0 { toks / wall } else { 0.0 },
         regime: limit.regime,
         limit,

@@ -68,7 +68,7 @@ pub fn gate(ctx: Ctx, on: OnScreen, seen: OnScreen) -> Ctx {
 /// shows its own widget's answer in the input's frame; the off-screen widgets'
 /// readouts (`data-metric`), kept current for readers at any time, follow in
 /// the task after it (issue 33: the explorer's GPU sliders move every widget).
-fn late_off_screen(inputs: Signal<State>, seen: OnScreen) -> Signal<State> {
+pub(super) fn late_off_screen(inputs: Signal<State>, seen: OnScreen) -> Signal<State> {
     use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
     use std::sync::Arc;
     let tick = ArcTrigger::new();

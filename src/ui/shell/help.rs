@@ -4,7 +4,9 @@
 
 use crate::model::{hardware, roofline, units};
 use crate::state::hints;
+use crate::ui::chart::OnScreen;
 use crate::ui::kit::Ctx;
+use leptos::html::Section;
 use leptos::prelude::*;
 
 #[component]
@@ -14,7 +16,14 @@ pub fn Help(ctx: Ctx) -> impl IntoView {
     // the live state at click time
     // keyed on what they read (the explorer alone): another widget's slider
     // moves nothing here
-    let read = Memo::new(move |_| ctx.state.with(crate::state::widgets::hints_inputs));
+    // and, while the help is off the screen, a frame late, as a gated widget's
+    // readouts are (`frame::late_off_screen`): an explorer slider pays nothing
+    // here in its input's task (issue 33)
+    let section = NodeRef::<Section>::new();
+    let read = super::frame::late_off_screen(
+        Memo::new(move |_| ctx.state.with(crate::state::widgets::hints_inputs)).into(),
+        OnScreen::within(section, "0px"),
+    );
     let hs = Memo::new(move |_| {
         read.with(|s| {
             hints::hints(s)
@@ -40,7 +49,7 @@ pub fn Help(ctx: Ctx) -> impl IntoView {
         units::si(tpu_bw, "B/s"),
     );
     view! {
-        <section class="panel help" id="how-to-read" aria-labelledby="help-title">
+        <section node_ref=section class="panel help" id="how-to-read" aria-labelledby="help-title">
             <h2 id="help-title">"How to read this"</h2>
             <p>
                 "A GPU step spends its time in three ways. "<b>"Compute"</b>": the arithmetic units "
