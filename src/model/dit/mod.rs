@@ -254,8 +254,26 @@ fn simulate(r: &DitRun, groups: &[KernelGroup], parts: &[Parts], m: &Machine) ->
 /// The wall time of `groups` on `m` as [`simulate`] gives it, bit for bit,
 /// without its spans ([`timeline::wall_only`]).
 fn wall_of(r: &DitRun, groups: &[KernelGroup], m: &Machine) -> f64 {
-    let parts: Vec<crate::model::workload::Parts> = groups.iter().map(|g| g.parts(m)).collect();
+    let parts = priced(r, groups, m);
     timeline::wall_only(groups.iter().zip(&parts), m, r.graphs)
+}
+
+/// Each of `groups` (the kernels of `r`) priced on `m`, as `timeline::priced`
+/// gives them, bit for bit: a kernel equal to the one a block earlier (the
+/// model repeats its block once per layer) takes that one's parts, so each
+/// block's kernels are priced once, not once per layer (issue 33: the
+/// widget's sliders; `tests::the_timeline_is_the_simulations`).
+fn priced(r: &DitRun, groups: &[KernelGroup], m: &Machine) -> Vec<Parts> {
+    let n = block(r).len();
+    let mut out: Vec<Parts> = Vec::with_capacity(groups.len());
+    for (i, g) in groups.iter().enumerate() {
+        let p = match i.checked_sub(n) {
+            Some(j) if n > 0 && groups[j] == *g => out[j],
+            _ => g.parts(m),
+        };
+        out.push(p);
+    }
+    out
 }
 
 /// [`run`]'s wall time alone, bit for bit (`tests/llm_props.rs`): for the
@@ -270,7 +288,7 @@ pub fn run(r: &DitRun, setting: &Setting) -> DitStep {
     let ks = kernels(r);
     let groups: Vec<KernelGroup> = ks.iter().map(|(k, _)| k.clone()).collect();
     // each kernel priced once, for the timeline and the classes' shares alike
-    let parts = timeline::priced(&groups, &m);
+    let parts = priced(r, &groups, &m);
     let tl = simulate(r, &groups, &parts, &m);
     let halved = DitRun {
         link: r.link.halved(),
@@ -523,6 +541,8 @@ mod tests {
             let m = machine(&s);
             let groups: Vec<KernelGroup> = kernels(&r).into_iter().map(|(k, _)| k).collect();
             let parts = timeline::priced(&groups, &m);
+            // each block priced once: the same parts as kernel by kernel
+            assert!(priced(&r, &groups, &m) == parts, "{r:?}");
             let spans = if graphs {
                 crate::model::overhead::simulate_graph_priced(&groups, &parts, m.overhead)
             } else {
