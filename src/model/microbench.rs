@@ -287,6 +287,10 @@ pub struct Bench {
     pub points: Vec<BenchPoint>,
     pub crossover: Crossover,
     pub regions: Regions,
+    /// `regions`' shaded spans over the plotted range ([`RANGE`]), found once
+    /// (each is ~300 regime decisions): the chart, its legend and its text
+    /// alternative read these.
+    pub spans: Vec<(Regime, f64, f64)>,
     /// The numbers-vs-operations budget in `dtype`, and in fp32 (the essay's).
     pub budget: Budget,
     pub fp32: Budget,
@@ -387,6 +391,7 @@ pub fn bench(m: &Machine, dtype: Dtype, n: f64, hw: &'static str) -> Bench {
         elem_bytes: dtype.bytes(),
         ..*m
     };
+    let regions = regions(n, &machine);
     Bench {
         hw,
         dtype,
@@ -394,7 +399,8 @@ pub fn bench(m: &Machine, dtype: Dtype, n: f64, hw: &'static str) -> Bench {
         machine,
         points: sweep(n, &machine),
         crossover: crossover(&machine, machine.elem_bytes),
-        regions: regions(n, &machine),
+        spans: regions.spans(RANGE.0, RANGE.1),
+        regions,
         budget: budget(&machine, machine.elem_bytes),
         fp32: fp32_budget(&machine),
     }
@@ -500,10 +506,9 @@ impl Bench {
 
     /// The shaded regions with their legend text.
     pub fn legend(&self) -> Vec<(Regime, f64, f64, String)> {
-        self.regions
-            .spans(RANGE.0, RANGE.1)
-            .into_iter()
-            .map(|(r, a, b)| {
+        self.spans
+            .iter()
+            .map(|&(r, a, b)| {
                 let why = match r {
                     Regime::Overhead => "the launch and the kernel floor outlast the work",
                     Regime::Memory => "the kernel waits on memory",
@@ -904,6 +909,8 @@ mod tests {
                         let n = f64::from(1u32 << k);
                         let b = bench(&s.machine(), dtype, n, hw.name);
                         let spans = b.regions.spans(RANGE.0, RANGE.1);
+                        // the bench's own, found once, are these
+                        assert_eq!(b.spans, spans);
                         // contiguous cover of 1..1024
                         assert_eq!(spans.first().map(|x| x.1), Some(1.0));
                         assert_eq!(spans.last().map(|x| x.2), Some(1024.0));

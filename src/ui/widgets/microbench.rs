@@ -96,10 +96,7 @@ pub fn Microbench(ctx: Ctx) -> impl IntoView {
     let shown = ctx.held(view);
     let data = Memo::new(move |_| {
         shown.with(|v| Data {
-            spans: v
-                .bench
-                .regions
-                .spans(microbench::RANGE.0, microbench::RANGE.1),
+            spans: v.bench.spans.clone(),
             crossover: v.bench.crossover_marker().map(|m| m.0),
             measured: v.overlays.clone(),
             points: v.bench.points.clone(),
