@@ -207,9 +207,7 @@ pub fn split_priced(ks: &[LlmKernel], gs: &[KernelGroup], parts: &[Parts], tl: &
     for ((kern, g), p) in ks.iter().zip(gs).zip(parts) {
         split.add(kern, g, p);
     }
-    split.overhead = tl.overhead();
-    split.comm = tl.busy_comm;
-    split
+    split.with_lanes(tl)
 }
 
 impl Split {
@@ -226,6 +224,14 @@ impl Split {
                 self.kv += t * kern.kv_bytes / b;
                 self.activations += t * (b - kern.weight_bytes - kern.kv_bytes).max(0.0) / b;
             }
+        }
+    }
+    /// The kernels' parts with the timeline's overhead and communication.
+    fn with_lanes(self, tl: &Timeline) -> Split {
+        Split {
+            overhead: tl.overhead(),
+            comm: tl.busy_comm,
+            ..self
         }
     }
 }
@@ -456,8 +462,7 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool, read: KvRead) -> Ll
     let pp = r.par.pp.max(1);
     let mut split = Split::default();
     lay.zip_each(&parts, |k, p| split.add(k, &k.group, p));
-    split.overhead = tl.overhead();
-    split.comm = tl.busy_comm;
+    let mut split = split.with_lanes(&tl);
     if pp > 1 {
         split = split.scaled(busy);
         split.comm += bubble;
