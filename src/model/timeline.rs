@@ -295,11 +295,21 @@ pub fn wall_only<'a>(
     m: &Machine,
     graph: bool,
 ) -> f64 {
+    lanes_only(kernels, m, graph).wall
+}
+
+/// [`wall_only`]'s timeline: the wall and busy times (so the shares) of the
+/// same schedules, bit for bit, without spans ([`WallOnly::finish`]).
+pub fn lanes_only<'a>(
+    kernels: impl IntoIterator<Item = (&'a KernelGroup, &'a Parts)>,
+    m: &Machine,
+    graph: bool,
+) -> Timeline {
     let mut w = WallOnly::new(m, graph);
     for (g, parts) in kernels {
         w.push(g, parts);
     }
-    w.wall()
+    w.finish()
 }
 
 /// [`wall_only`] driven one group at a time, for callers that walk their

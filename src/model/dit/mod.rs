@@ -244,11 +244,7 @@ pub fn machine(setting: &Setting) -> Machine {
 /// of the simulation with spans (`tests::the_timeline_is_the_simulations`):
 /// nothing draws a step's kernels one by one (issue 33: the widget's sliders).
 fn simulate(r: &DitRun, groups: &[KernelGroup], parts: &[Parts], m: &Machine) -> Timeline {
-    let mut w = timeline::WallOnly::new(m, r.graphs);
-    for (g, p) in groups.iter().zip(parts) {
-        w.push(g, p);
-    }
-    w.finish()
+    timeline::lanes_only(groups.iter().zip(parts), m, r.graphs)
 }
 
 /// The wall time of `groups` on `m` as [`simulate`] gives it, bit for bit,
