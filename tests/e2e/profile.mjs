@@ -6,6 +6,9 @@
 //                              [--show '#serve'] (a widget whose module loads on demand)
 //                              [--writes] (DOM writes by element, not only by widget)
 //   node tests/e2e/profile.mjs --mount [--rate 4] [--url ...] [--top 12]
+//                              [--over 50] (tasks longer than this, ms)
+//                              [--no-sampler] (trace events only: no JS sampling
+//                              profiler, which slows the script it samples)
 //
 // A slider: moves it N times (one input per animation frame, as a drag does)
 // once the page is quiet (the widgets it scrolled past have loaded), and prints
@@ -27,7 +30,7 @@
 // throttle: divide by --rate for the unthrottled cost.
 
 import { createHarness, showMore } from './helpers.mjs';
-import { startTrace, mainThread, tasks, selfByEvent, measures, cpuProfile, hottest, byKind, blocking } from './trace-read.mjs';
+import { TRACE_CATEGORIES, startTrace, mainThread, tasks, selfByEvent, measures, cpuProfile, hottest, byKind, blocking } from './trace-read.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -43,6 +46,8 @@ const URL_Q = opt('--url', '');
 const TOP = Number(opt('--top', MOUNT ? '12' : '40')) | 0;
 // a widget whose module loads on demand (serve, shapes): shown and awaited first
 const SHOW = opt('--show', '');
+const OVER = Number(opt('--over', '50'));
+const SAMPLER = !argv.includes('--no-sampler');
 
 const ms = (us, d = 1) => (us / 1000).toFixed(d);
 const sorted = (m) => [...m].sort((a, b) => b[1] - a[1]);
@@ -180,7 +185,7 @@ async function profileMount(h) {
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: RATE });
-  const stop = await startTrace(cdp);
+  const stop = await startTrace(cdp, SAMPLER ? TRACE_CATEGORIES : TRACE_CATEGORIES.filter((c) => !c.includes('cpu_profiler')));
   await page.goto(h.url + URL_Q, { waitUntil: 'load' });
   await page.waitForSelector('html[data-laid-out]', { state: 'attached', timeout: 180_000 });
   await page.evaluate(quiet, { quietMs: 500 });
@@ -193,14 +198,15 @@ async function profileMount(h) {
   const parts = measures(events, 'brrr:mount:');
   const ready = events.find((e) => e.name === 'brrr:ready');
   const all = tasks(events, onMain);
-  const long = all.filter((t) => t.dur > 50_000);
+  const long = all.filter((t) => t.dur > OVER * 1000);
   const profile = cpuProfile(events, onMain);
-  console.log(`start at ${RATE}x CPU, 412 x 823: ${long.length} tasks over 50 ms, blocking ${blocking(long).toFixed(0)} ms (every task from navigation until laid out)${ready ? `, ready at ${ms(ready.ts - t0, 0)} ms` : ''}`);
+  console.log(`start at ${RATE}x CPU, 412 x 823: ${long.length} tasks over ${OVER} ms, blocking ${blocking(long).toFixed(0)} ms (every task from navigation until laid out)${ready ? `, ready at ${ms(ready.ts - t0, 0)} ms` : ''}`);
   console.log(`parts (ms, at ms): ${parts.map((m) => `${m.name} ${ms(m.dur)} @${ms(m.ts - t0, 0)}`).join(', ')}`);
   for (const t of long) {
     const inside = parts.filter((m) => m.ts >= t.ts && m.ts < t.ts + t.dur).map((m) => `${m.name} ${ms(m.dur)}`);
     console.log(`\ntask ${ms(t.dur)} ms at ${ms(t.ts - t0, 0)} ms${inside.length ? `, mounting ${inside.join(', ')}` : ''}`);
     console.log('  events: ' + sorted(selfByEvent(events, onMain, t.ts, t.ts + t.dur)).slice(0, 8).map(([n, us]) => `${n} ${ms(us)}`).join(', '));
+    if (!SAMPLER) continue;
     console.log('  ' + printKinds(profile, 1, t.ts, t.ts + t.dur));
     const { self } = hottest(profile, t.ts, t.ts + t.dur);
     console.log('  self: ' + sorted(self).filter(([k]) => !/^\((idle|program|root)\)/.test(k)).slice(0, TOP).map(([n, us]) => `${n.trim().slice(0, 90)} ${ms(us)}`).join(' | '));

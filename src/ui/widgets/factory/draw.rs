@@ -73,13 +73,46 @@ pub(super) struct Vars {
     pub(super) still: bool,
 }
 
-pub(super) fn rect(c: &C2d, x: f64, y: f64, w: f64, h: f64, fill: &str) {
-    c.set_fill_style_str(fill);
+thread_local! {
+    /// The fill, font and text alignment last set on the canvas in this frame:
+    /// a frame sets the same few many times over (a warehouse of crates), and each
+    /// set crosses into JavaScript with its string and is parsed there again.
+    static SET: std::cell::RefCell<[String; 3]> = Default::default();
+}
+
+/// Whether `value` differs from what was last set in `slot` (and note it).
+fn changed(slot: usize, value: &str) -> bool {
+    SET.with_borrow_mut(|set| {
+        let last = &mut set[slot];
+        if last == value {
+            return false;
+        }
+        last.clear();
+        last.push_str(value);
+        true
+    })
+}
+
+/// Forgets what was set: at the start of each frame (a resize resets the
+/// canvas's state, and the frame must not depend on the one before).
+fn forget() {
+    SET.with_borrow_mut(|set| set.iter_mut().for_each(String::clear));
+}
+
+/// Sets the fill colour unless it is set already.
+pub(super) fn fill(c: &C2d, colour: &str) {
+    if changed(0, colour) {
+        c.set_fill_style_str(colour);
+    }
+}
+
+pub(super) fn rect(c: &C2d, x: f64, y: f64, w: f64, h: f64, colour: &str) {
+    fill(c, colour);
     c.fill_rect(x, y, w, h);
 }
 
-pub(super) fn circle(c: &C2d, x: f64, y: f64, r: f64, fill: &str) {
-    c.set_fill_style_str(fill);
+pub(super) fn circle(c: &C2d, x: f64, y: f64, r: f64, colour: &str) {
+    fill(c, colour);
     c.begin_path();
     let _ = c.arc(x, y, r.max(0.1), 0.0, TAU);
     c.fill();
@@ -119,9 +152,13 @@ impl Label {
     /// Draw `s` with its baseline at `y`, anchored at `x` by the alignment, squeezed
     /// into `max_w` pixels (at least 10).
     fn draw(self, c: &C2d, s: &str, x: f64, y: f64, max_w: f64) {
-        c.set_font(self.font);
-        c.set_fill_style_str(self.fill);
-        c.set_text_align(self.align);
+        if changed(1, self.font) {
+            c.set_font(self.font);
+        }
+        fill(c, self.fill);
+        if changed(2, self.align) {
+            c.set_text_align(self.align);
+        }
         let _ = c.fill_text_with_max_width(s, x, y, max_w.max(10.0));
     }
 }
@@ -135,9 +172,9 @@ const NOTE: Label = Label::center(F10, MUTED);
 /// The strip's lane names and its end time.
 const NOTE_RIGHT: Label = Label::right(F10, MUTED);
 
-pub(super) fn gear(c: &C2d, cx: f64, cy: f64, r: f64, teeth: u32, angle: f64, fill: &str) {
+pub(super) fn gear(c: &C2d, cx: f64, cy: f64, r: f64, teeth: u32, angle: f64, colour: &str) {
     let step = TAU / f64::from(teeth);
-    c.set_fill_style_str(fill);
+    fill(c, colour);
     c.begin_path();
     for j in 0..teeth * 4 {
         let a = angle + f64::from(j) * step / 4.0;
@@ -200,6 +237,7 @@ pub(super) fn truck(c: &C2d, x: f64, base: f64, dir: f64, load: Option<&str>, s:
 }
 
 pub(super) fn render(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
+    forget();
     c.set_text_baseline("alphabetic");
     rect(c, 0.0, 0.0, l.w, l.h, WHITE);
     rect(c, 0.0, l.ground, l.w, 1.0, SMOKE); // ground line
@@ -228,7 +266,7 @@ fn warehouse(c: &C2d, l: &Lay) {
         l.ground - l.wh_top - 3.0,
         MEMORY_TINT,
     );
-    c.set_fill_style_str(MEMORY);
+    fill(c, MEMORY);
     c.begin_path();
     c.move_to(l.wh0 - 4.0, l.wh_top + 1.0);
     c.line_to(l.wh0 + ww / 2.0, l.wh_top - 18.0 * s);
@@ -364,7 +402,7 @@ fn factory(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene, v: &Vars) {
     let rh = ROOF_H * s;
     for i in 0..teeth {
         let x0 = l.fa0 + f64::from(i) * tooth;
-        c.set_fill_style_str(COMPUTE);
+        fill(c, COMPUTE);
         c.begin_path();
         c.move_to(x0, l.fa_top + 1.0);
         c.line_to(x0, l.fa_top - rh);
@@ -664,7 +702,7 @@ fn strip(c: &C2d, l: &Lay, p: &Storyboard, sc: &Scene) {
         gh + (l.gpu_y - l.cpu_y) + 8.0,
         INK,
     );
-    c.set_fill_style_str(INK);
+    fill(c, INK);
     c.begin_path();
     c.move_to(ph - 4.0, l.cpu_y - 7.0);
     c.line_to(ph + 4.0, l.cpu_y - 7.0);
