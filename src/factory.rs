@@ -7,8 +7,7 @@
 //! busy the factory and the trucks are, how many orders wait at the desk.
 //! `ui::widgets::factory` only animates the clock and paints what these functions return.
 
-use crate::model::{units, Bound, Machine, Regime, Report};
-use crate::state::State;
+use crate::model::{units, Bound, Machine, Regime, Report, Setting};
 
 /// One step of the model plays in this many seconds.
 pub const PERIOD_S: f64 = 3.6;
@@ -280,7 +279,7 @@ fn still_instant(segs: &[Seg], regime: Regime) -> f64 {
 }
 
 impl Storyboard {
-    pub fn build(r: &Report, s: &State) -> Storyboard {
+    pub fn build(r: &Report, s: &Setting) -> Storyboard {
         let wall = finite_pos(r.timeline.wall);
         let names: Vec<&'static str> = r.groups.iter().map(|g| g.group.name).collect();
         let segs = segments(r, &s.machine());
@@ -310,14 +309,10 @@ impl Storyboard {
         let still_t = still_instant(&segs, r.regime);
 
         let launches = spans.len();
-        let fused_ops = if s.setting.shape.fused {
-            s.setting.shape.ops.max(1)
-        } else {
-            0
-        };
+        let fused_ops = if s.shape.fused { s.shape.ops.max(1) } else { 0 };
         let trips_text = format!(
             "{} · {launches} round trip{} per step",
-            units::si(s.setting.bw, "B/s"),
+            units::si(s.bw, "B/s"),
             if launches == 1 { "" } else { "s" }
         );
 
@@ -335,8 +330,8 @@ impl Storyboard {
             fused_ops,
             launches,
             still_t,
-            flops_text: units::si(s.setting.flops, "FLOP/s"),
-            overhead_text: units::si(s.setting.overhead, "s"),
+            flops_text: units::si(s.flops, "FLOP/s"),
+            overhead_text: units::si(s.overhead, "s"),
             wall_text: units::si(wall, "s"),
             trips_text,
         }
@@ -473,12 +468,13 @@ pub struct Scene {
 mod tests {
     use super::*;
     use crate::model::Workload;
+    use crate::state::State;
 
     fn board(edit: impl FnOnce(&mut State)) -> (State, Report, Storyboard) {
         let mut s = State::default();
         edit(&mut s);
         let r = s.report();
-        let b = Storyboard::build(&r, &s);
+        let b = Storyboard::build(&r, &s.setting);
         (s, r, b)
     }
 

@@ -4,15 +4,25 @@
 use super::super::params::params;
 use super::super::{limits, State};
 use super::{NativeOnly, Spec};
+use crate::model::Setting;
 
 params! { in factory; }
 
 /// "Double the factory": the state with twice the peak FLOP/s, within the
 /// accepted range (at its top, the same state).
 pub fn doubled(s: &State) -> State {
-    let mut t = s.clone();
-    t.setting.flops = (s.setting.flops * 2.0).min(limits::FLOPS.1);
-    t
+    State {
+        setting: doubled_setting(&s.setting),
+        ..s.clone()
+    }
+}
+
+/// The explorer's setting of [`doubled`] (all the factory's preview reads).
+pub fn doubled_setting(s: &Setting) -> Setting {
+    Setting {
+        flops: (s.flops * 2.0).min(limits::FLOPS.1),
+        ..*s
+    }
 }
 
 pub const SPEC: Spec = Spec {

@@ -20,7 +20,8 @@ mod draw;
 
 use crate::factory::{Storyboard, PERIOD_S};
 use crate::js::OnScreenWatch;
-use crate::model::{remedies, units, Shares};
+use crate::model::{remedies, units, Setting, Shares};
+use crate::state::widgets::factory::{doubled, doubled_setting};
 use crate::state::{limits, State};
 use crate::ui::chart;
 use crate::ui::kit::Ctx;
@@ -341,12 +342,6 @@ struct Doubling {
     shares_before: Shares,
 }
 
-fn doubled(s: &State) -> State {
-    let mut t = s.clone();
-    t.setting.flops = (s.setting.flops * 2.0).min(limits::FLOPS.1);
-    t
-}
-
 #[component]
 fn Gauge(
     kind: &'static str,
@@ -379,7 +374,11 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
         let _ = stored.try_with_value(|e| e.shutdown());
     });
 
-    run_engine(ctx, engine, canvas, width, reduced);
+    // all the picture, its text and its preview read of the state: the
+    // explorer's setting, so another widget's control (fusion's chain, next to
+    // the factory on the page) rebuilds and recomputes nothing here
+    let setting = Memo::new(move |_| ctx.view.with(|s| s.setting));
+    run_engine(ctx, setting, engine, canvas, width, reduced);
 
     let shares = Memo::new(move |_| ctx.report.with(|r| r.shares));
     let summary = Memo::new(move |_| {
@@ -396,9 +395,7 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
         })
     });
     let aria = move || {
-        let (fused, ops) = ctx
-            .view
-            .with(|s| (s.setting.shape.fused, s.setting.shape.ops));
+        let (fused, ops) = setting.with(|s| (s.shape.fused, s.shape.ops));
         ctx.report.with(|r| {
             let how = if fused {
                 format!(
@@ -443,7 +440,7 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
             <Gauge kind="overhead" label="Waiting on the desk (overhead)"
                 value=Signal::derive(move || shares.get().overhead)/>
         </div>
-        {double_the_factory(ctx)}
+        {double_the_factory(ctx, setting)}
     }
 }
 
@@ -452,6 +449,7 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
 /// picks it up).
 fn run_engine(
     ctx: Ctx,
+    setting: Memo<Setting>,
     engine: Rc<Engine>,
     canvas: NodeRef<Canvas>,
     width: chart::CssWidth,
@@ -475,9 +473,7 @@ fn run_engine(
         let engine = engine.clone();
         Effect::new(move |_| {
             let w = width.get();
-            let plan = ctx
-                .view
-                .with(|s| ctx.report.with(|r| Storyboard::build(r, s)));
+            let plan = setting.with(|s| ctx.report.with(|r| Storyboard::build(r, s)));
             {
                 let mut a = engine.anim.borrow_mut();
                 a.plan = Some(plan);
@@ -490,16 +486,16 @@ fn run_engine(
 }
 
 /// "Double the factory" (and halve it back), with what it did or would do.
-fn double_the_factory(ctx: Ctx) -> impl IntoView {
+fn double_the_factory(ctx: Ctx, setting: Memo<Setting>) -> impl IntoView {
     let last = RwSignal::new(None::<Doubling>);
-    let at_max = Memo::new(move |_| ctx.view.with(|s| s.setting.flops >= limits::FLOPS.1));
-    let at_min = Memo::new(move |_| ctx.view.with(|s| s.setting.flops <= limits::FLOPS.0));
+    let at_max = Memo::new(move |_| setting.with(|s| s.flops >= limits::FLOPS.1));
+    let at_min = Memo::new(move |_| setting.with(|s| s.flops <= limits::FLOPS.0));
     let preview = Memo::new(move |_| {
-        ctx.view.with(|s| {
-            let t = doubled(s);
-            let after = t.report();
+        setting.with(|s| {
+            let t = doubled_setting(s);
+            let after = State::report_of(&t);
             (
-                t.setting.flops,
+                t.flops,
                 ctx.report.with(|r| (r.wall_time_s, r.regime)),
                 after.wall_time_s,
             )
