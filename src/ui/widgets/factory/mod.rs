@@ -10,11 +10,13 @@
 //! timeline with a playhead.
 //!
 //! Cost: everything that depends on the state (segments, buckets, labels) is
-//! built once per state change in `crate::factory::Storyboard::build`; a frame is a few binary
-//! searches and ~150 plain `CanvasRenderingContext2d` calls. The loop runs on
+//! built once per change of the explorer's setting in
+//! `crate::factory::Storyboard::build`; a frame is a few binary searches and
+//! ~150 plain `CanvasRenderingContext2d` calls, each fill, font and alignment set
+//! only when it changes. The loop runs on
 //! `requestAnimationFrame`, stops on unmount, and pauses while the canvas is off
 //! screen or the tab is hidden. With `prefers-reduced-motion: reduce` there is no
-//! loop: a still frame is drawn on each state change.
+//! loop: a still frame is drawn on each change of the setting.
 
 mod draw;
 
@@ -445,8 +447,8 @@ pub fn Factory(ctx: Ctx) -> impl IntoView {
 }
 
 /// The engine follows the page: attached once the canvas is in the DOM, its
-/// plan rebuilt on every state or layout change (a redraw, or the running loop
-/// picks it up).
+/// plan rebuilt on every change of the explorer's setting or the layout (a
+/// redraw, or the running loop picks it up).
 fn run_engine(
     ctx: Ctx,
     setting: Memo<Setting>,
@@ -467,8 +469,8 @@ fn run_engine(
             true
         });
     }
-    // Rebuild the plan on every state or layout change; redraw (or let the loop
-    // pick it up).
+    // Rebuild the plan on every setting or layout change; redraw (or let the
+    // loop pick it up).
     {
         let engine = engine.clone();
         Effect::new(move |_| {
