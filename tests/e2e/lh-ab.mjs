@@ -10,9 +10,8 @@
 //   trunk build --release --offline
 //   node tests/e2e/lh-ab.mjs --base dist-base [--runs 4]
 
-import path from 'node:path';
-import { startServer } from './server.mjs';
 import { DEFAULT_ROOT } from './helpers.mjs';
+import { lighthouseOn } from './lighthouse.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -26,23 +25,10 @@ if (!BASE) {
   process.exit(2);
 }
 
-const { default: lighthouse } = await import('lighthouse');
-const chromeLauncher = await import('chrome-launcher');
-
 async function once(root) {
-  const server = await startServer({ root: path.resolve(root), gzip: true });
-  const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  try {
-    const { lhr } = await lighthouse(server.url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
-    const a = (id) => lhr.audits[id].numericValue;
-    return { perf: Math.round(lhr.categories.performance.score * 100), tbt: a('total-blocking-time'), si: a('speed-index'), lcp: a('largest-contentful-paint'), cls: a('cumulative-layout-shift') };
-  } finally {
-    await chrome.kill();
-    await server.close();
-  }
+  const lhr = await lighthouseOn(root);
+  const a = (id) => lhr.audits[id].numericValue;
+  return { perf: Math.round(lhr.categories.performance.score * 100), tbt: a('total-blocking-time'), si: a('speed-index'), lcp: a('largest-contentful-paint'), cls: a('cumulative-layout-shift') };
 }
 
 const builds = [['base', BASE], ['this', DEFAULT_ROOT]];

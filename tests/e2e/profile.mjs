@@ -9,6 +9,8 @@
 //                              [--over 50] (tasks longer than this, ms)
 //                              [--no-sampler] (trace events only: no JS sampling
 //                              profiler, which slows the script it samples)
+//                              [--compile] (each task's wasm functions compiled
+//                              on their first call: V8's wasm.CompileLazy)
 //
 // A slider: moves it N times (one input per animation frame, as a drag does)
 // once the page is quiet (the widgets it scrolled past have loaded), and prints
@@ -30,7 +32,7 @@
 // throttle: divide by --rate for the unthrottled cost.
 
 import { createHarness, showMore } from './helpers.mjs';
-import { TRACE_CATEGORIES, startTrace, mainThread, tasks, selfByEvent, measures, cpuProfile, hottest, byKind, blocking } from './trace-read.mjs';
+import { TRACE_CATEGORIES, COMPILE_CATEGORIES, startTrace, mainThread, tasks, selfByEvent, measures, cpuProfile, hottest, byKind, blocking, whenProbe, inPage, lazyCompiles } from './trace-read.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -48,6 +50,7 @@ const TOP = Number(opt('--top', MOUNT ? '12' : '40')) | 0;
 const SHOW = opt('--show', '');
 const OVER = Number(opt('--over', '50'));
 const SAMPLER = !argv.includes('--no-sampler');
+const COMPILE = argv.includes('--compile');
 
 const ms = (us, d = 1) => (us / 1000).toFixed(d);
 const sorted = (m) => [...m].sort((a, b) => b[1] - a[1]);
@@ -182,14 +185,18 @@ async function profileSlider(h) {
 async function profileMount(h) {
   // Lighthouse's mobile preset's window
   const context = await h.browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1 });
+  await context.addInitScript(whenProbe);
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: RATE });
-  const stop = await startTrace(cdp, SAMPLER ? TRACE_CATEGORIES : TRACE_CATEGORIES.filter((c) => !c.includes('cpu_profiler')));
+  const categories = [...(SAMPLER ? TRACE_CATEGORIES : TRACE_CATEGORIES.filter((c) => !c.includes('cpu_profiler'))), ...(COMPILE ? COMPILE_CATEGORIES : [])];
+  const stop = await startTrace(cdp, categories);
   await page.goto(h.url + URL_Q, { waitUntil: 'load' });
-  await page.waitForSelector('html[data-laid-out]', { state: 'attached', timeout: 180_000 });
-  await page.evaluate(quiet, { quietMs: 500 });
-  await page.waitForTimeout(500);
+  // waited on through the DevTools protocol: Playwright's own waits would
+  // inject its script into the page, a long task of its own (trace-read.mjs)
+  await inPage(cdp, `window.__brrrWhen('html[data-laid-out]')`, 180_000);
+  await inPage(cdp, `(${quiet})({ quietMs: 500 })`, 60_000);
+  await new Promise((r) => setTimeout(r, 500));
   const events = await stop();
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   const onMain = mainThread(events);
@@ -201,11 +208,19 @@ async function profileMount(h) {
   const long = all.filter((t) => t.dur > OVER * 1000);
   const profile = cpuProfile(events, onMain);
   console.log(`start at ${RATE}x CPU, 412 x 823: ${long.length} tasks over ${OVER} ms, blocking ${blocking(long).toFixed(0)} ms (every task from navigation until laid out)${ready ? `, ready at ${ms(ready.ts - t0, 0)} ms` : ''}`);
+  if (COMPILE) {
+    const c = lazyCompiles(events, onMain);
+    console.log(`compiled on first call (wasm.CompileLazy, the detailed trace adds to it): ${c.n} functions, ${ms(c.us)} ms on the main thread`);
+  }
   console.log(`parts (ms, at ms): ${parts.map((m) => `${m.name} ${ms(m.dur)} @${ms(m.ts - t0, 0)}`).join(', ')}`);
   for (const t of long) {
     const inside = parts.filter((m) => m.ts >= t.ts && m.ts < t.ts + t.dur).map((m) => `${m.name} ${ms(m.dur)}`);
     console.log(`\ntask ${ms(t.dur)} ms at ${ms(t.ts - t0, 0)} ms${inside.length ? `, mounting ${inside.join(', ')}` : ''}`);
     console.log('  events: ' + sorted(selfByEvent(events, onMain, t.ts, t.ts + t.dur)).slice(0, 8).map(([n, us]) => `${n} ${ms(us)}`).join(', '));
+    if (COMPILE) {
+      const c = lazyCompiles(events, onMain, t.ts, t.ts + t.dur);
+      console.log(`  compiled on first call: ${c.n} functions, ${ms(c.us)} ms`);
+    }
     if (!SAMPLER) continue;
     console.log('  ' + printKinds(profile, 1, t.ts, t.ts + t.dur));
     const { self } = hottest(profile, t.ts, t.ts + t.dur);

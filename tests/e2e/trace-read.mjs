@@ -175,3 +175,50 @@ export const RENDERING = ['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'La
 export function blocking(ts) {
   return ts.reduce((a, t) => a + Math.max(0, t.dur / 1000 - 50), 0);
 }
+
+/**
+ * For a start load: installed before any page script (`context.addInitScript`),
+ * it gives the page `__brrrWhen(selector)`, a promise that resolves once the
+ * selector matches. Waited on with [`inPage`], it lets a tool wait for the page
+ * without Playwright's waitForSelector/evaluate, which first inject Playwright's
+ * own script into the page: one task of 90-120 ms at 4x CPU right after `load`
+ * (a trace's EvaluateScript with no URL), which a long-task count would charge
+ * to the page.
+ */
+export function whenProbe() {
+  window.__brrrWhen = (sel) =>
+    new Promise((resolve) => {
+      const look = () => (document.querySelector(sel) ? resolve(true) : setTimeout(look, 25));
+      look();
+    });
+}
+
+/** `expr`'s value in the page (a promise awaited), through the DevTools protocol; throws after `ms`. */
+export async function inPage(cdp, expr, ms) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not within ${ms / 1000} s: ${expr.slice(0, 60)}`)), ms);
+  });
+  try {
+    const r = await Promise.race([cdp.send('Runtime.evaluate', { expression: expr, awaitPromise: true, returnByValue: true }), late]);
+    if (r.exceptionDetails) throw new Error(r.exceptionDetails.exception?.description || r.exceptionDetails.text);
+    return r.result.value;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The trace categories that time each wasm function's compile on its first call (`wasm.CompileLazy`). */
+export const COMPILE_CATEGORIES = ['v8.wasm', 'disabled-by-default-v8.wasm.detailed'];
+
+/** Time (µs) and count of the first-call compiles (`wasm.CompileLazy`) on the main thread in [from, to). */
+export function lazyCompiles(events, onMain, from = -Infinity, to = Infinity) {
+  let us = 0;
+  let n = 0;
+  for (const e of events) {
+    if (e.name !== 'wasm.CompileLazy' || e.ph !== 'X' || !onMain(e) || e.ts < from || e.ts >= to) continue;
+    us += e.dur || 0;
+    n++;
+  }
+  return { us, n };
+}
