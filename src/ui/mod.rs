@@ -19,9 +19,13 @@ pub mod widgets;
 /// than losing the fix in silence. vendor/PATCHED.md says how to drop the patch.
 const _: &str = leptos::tachys::BRRR_PATCHED;
 
-/// Starts the app (`src/main.rs`): [`shell::start::start`].
+/// Starts the app (`src/main.rs`): [`shell::start::start`], in a task of its
+/// own. The module's start function runs in the task where V8 finishes
+/// compiling and instantiating it (~40 ms at Lighthouse's 4x CPU); the app's
+/// start, with its functions compiled on their first call, would make that one
+/// task long (issue 33).
 pub fn start() {
-    shell::start::start();
+    leptos::prelude::set_timeout(shell::start::start, std::time::Duration::ZERO);
 }
 
 /// The trace widget's own app (`src/bin/brrr-trace-ui.rs`): mounts it into `el`.

@@ -1,9 +1,11 @@
-//! Building the page in small pieces. The slots before the explorer are built
-//! in the app's first task, the explorer's chart in the next; everything else waits in one queue and is built a part per
-//! task, so that no task holds the main thread for long (Lighthouse's Total
-//! Blocking Time): the parts of the explorer below its chart ([`Later`]), then
+//! Building the page in small pieces. Everything waits in one queue and is
+//! built a part per task, so that no task holds the main thread for long
+//! (Lighthouse's Total Blocking Time): the slots before the explorer, the
+//! explorer's frame and headline, its parts ([`Later`]: the chart first), then
 //! the page's parts below the first screen as they come near it
-//! (`ui::shell::nearby`). The queue runs in order; what
+//! (`ui::shell::nearby`). At start each part also pays for compiling the wasm
+//! functions it is the first to call (V8 compiles a function on its first
+//! call, on the main thread): about half of each part's task. The queue runs in order; what
 //! waits for it to drain ([`when_done`]: the page's `data-ready` flag) runs last.
 //!
 //! A part on the first screen ([`Later`]) also waits for a frame to be drawn

@@ -9,9 +9,12 @@ use crate::ui::kit::later::{self, Later};
 use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 
-/// The roofline explorer: controls, chart, diagnosis, key numbers. The chart is
-/// built with the first screen; the controls (two groups), the diagnosis and the
-/// readouts each in a task after it ([`later::Later`]): one long task split in five.
+/// The roofline explorer: controls, chart, diagnosis, key numbers. Its frame and
+/// one-line answer are built with the first screen; the chart, the controls (two
+/// groups), the diagnosis and the readouts each in a task after it, in that order
+/// ([`later::Later`]): one long task split in six. (Every part calls much of its
+/// code for the first time, and V8 compiles each wasm function on its first
+/// call, on the main thread: about half of each part's task at start.)
 /// Three panels placed by CSS grid areas: controls beside the chart and the
 /// breakdown on wide screens; on narrow ones the chart comes first and stays
 /// pinned to the top of the viewport while the controls scroll under it, so a
@@ -20,6 +23,8 @@ use leptos::prelude::*;
 /// come first), the chart and the answer are in view together on arrival.
 #[component]
 pub fn Explorer(ctx: Ctx) -> impl IntoView {
+    // made first, so the chart is the first part the queue builds
+    let chart = view! { <Later name="explorer-chart"><roofline::Roofline ctx=ctx/></Later> };
     view! {
         <div class="explorer">
             <section class="panel controls" aria-label="Hardware and workload">
@@ -32,7 +37,7 @@ pub fn Explorer(ctx: Ctx) -> impl IntoView {
                     r.regime.label(),
                     crate::model::units::si(r.wall_time_s, "s")
                 ))}</p>
-                <roofline::Roofline ctx=ctx/>
+                {chart}
             </section>
             <section class="panel figure explorer-details" aria-label="Time breakdown">
                 <later::Later name="explorer-diagnosis"><div id="diagnosis"><diagnosis::Diagnosis ctx=ctx/></div></later::Later>
