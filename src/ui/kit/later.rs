@@ -5,8 +5,9 @@
 //! the page's parts below the first screen as they come near it
 //! (`ui::shell::nearby`). At start each part also pays for compiling the wasm
 //! functions it is the first to call (V8 compiles a function on its first
-//! call, on the main thread): about half of each part's task. The queue runs in order; what
-//! waits for it to drain ([`when_done`]: the page's `data-ready` flag) runs last.
+//! call, on the main thread): about half of each part's task. The queue runs
+//! in order; what waits for it to drain ([`when_done`]: the page's
+//! `data-ready` flag) runs last.
 //!
 //! A part on the first screen ([`Later`]) also waits for a frame to be drawn
 //! first, so the browser lays it out in a frame of its own: built back to back,
