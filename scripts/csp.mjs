@@ -28,7 +28,16 @@ if (process.env.TRUNK_PROFILE === 'release') {
       console.error('csp.mjs: a string in the inlined stylesheet holds "/*"; cannot drop its comments');
       process.exit(1);
     }
-    return open + css.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s*\n\s*/g, '\n').trim() + close;
+    // and the spaces around { } ; , > and after : (no string in the
+    // stylesheet has a space beside one of these; checked 2026-12-03 by
+    // comparing every rule's CSSOM text before and after, in Chromium)
+    const bare = css
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/\s*([{};,>])\s*/g, '$1')
+      .replace(/:\s+/g, ':')
+      .replace(/;}/g, '}')
+      .trim();
+    return open + bare + close;
   });
 }
 const hashes = [];
