@@ -28,11 +28,18 @@ if (process.env.TRUNK_PROFILE === 'release') {
       console.error('csp.mjs: a string in the inlined stylesheet holds "/*"; cannot drop its comments');
       process.exit(1);
     }
-    // and the spaces around { } ; , > and after : (no string in the
-    // stylesheet has a space beside one of these; checked 2026-12-03 by
-    // comparing every rule's CSSOM text before and after, in Chromium)
-    const bare = css
-      .replace(/\/\*[\s\S]*?\*\//g, '')
+    // and the spaces around { } ; , > and after :, which never matter outside
+    // a string (every rule's CSSOM text in Chromium was the same before and
+    // after on 2026-12-03); a string with a space beside one of them stops the
+    // build rather than lose it
+    const uncommented = css.replace(/\/\*[\s\S]*?\*\//g, '');
+    for (const [str] of uncommented.matchAll(/"[^"\n]*"|'[^'\n]*'/g)) {
+      if (/\s[{};,>:]|[{};,>:]\s/.test(str)) {
+        console.error(`csp.mjs: the string ${str} in the inlined stylesheet has a space beside one of { } ; , > :, which the release build drops`);
+        process.exit(1);
+      }
+    }
+    const bare = uncommented
       .replace(/\s*([{};,>])\s*/g, '$1')
       .replace(/:\s+/g, ':')
       .replace(/;}/g, '}')

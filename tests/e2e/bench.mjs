@@ -299,10 +299,15 @@ async function startReport() {
 /** The modules fetched only when their widget first nears the screen. */
 const ON_DEMAND = /^(brrr-trace-worker|brrr-trace-ui|brrr-lab-ui|brrr-more-ui|trace-worker\.js)/;
 
+/** The median start load by TBT (the lower of the two middle ones), or null. */
+function medianStart(starts) {
+  return starts.length ? [...starts].sort((a, b) => a.tbt - b.tbt)[(starts.length - 1) >> 1] : null;
+}
+
 /** The start's table: each load, then the median load's long tasks and parts. */
 function printStart(starts) {
-  if (!starts.length) return;
-  const startMid = [...starts].sort((a, b) => a.tbt - b.tbt)[(starts.length - 1) >> 1];
+  const startMid = medianStart(starts);
+  if (!startMid) return;
   console.log(`\nThe start at 4x CPU, 412 x 823, served gzipped: ${starts.length} loads`);
   console.log(
     table(
@@ -593,7 +598,7 @@ async function main() {
   console.log(`("drew": inputs after which a chart on the screen redrew, per sweep; "unchanged": the number box kept its value)`);
 
   // the start
-  const startMid = starts.length ? [...starts].sort((a, b) => a.tbt - b.tbt)[(starts.length - 1) >> 1] : null;
+  const startMid = medianStart(starts);
   printStart(starts);
 
   const onDemand = gzipSizes(ROOT).filter((s) => ON_DEMAND.test(s.file));

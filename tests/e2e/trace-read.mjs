@@ -181,9 +181,9 @@ export function blocking(ts) {
  * it gives the page `__brrrWhen(selector)`, a promise that resolves once the
  * selector matches. Waited on with [`inPage`], it lets a tool wait for the page
  * without Playwright's waitForSelector/evaluate, which first inject Playwright's
- * own script into the page: one task of 90-120 ms at 4x CPU right after `load`
- * (a trace's EvaluateScript with no URL), which a long-task count would charge
- * to the page.
+ * own script into the page: a task of 64-101 ms at 4x CPU right after `load`,
+ * and one of 50-57 ms for an evaluate (a trace's EvaluateScript with no URL),
+ * which a long-task count would charge to the page.
  */
 export function whenProbe() {
   window.__brrrWhen = (sel) =>

@@ -16,8 +16,9 @@ use leptos::prelude::*;
 /// interactive part into its `data-slot` placeholder there: the slots before the
 /// explorer, then one part per task ([`later`]: the explorer's frame, then its
 /// chart, controls, diagnosis and readouts), so no single long task or layout
-/// blocks the main thread, and sets `data-ready="1"` once they are built. The widgets
-/// below (and the help) are built when a reader comes near them ([`nearby`]).
+/// blocks the main thread, and sets `data-ready="1"` once they are built. The
+/// widgets below (and the help) are built when a reader comes near them
+/// ([`nearby`]).
 /// An embed (`?embed=ID`) replaces the page's content with the one widget.
 pub fn start() {
     panic::install();
