@@ -7,7 +7,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useHarness, waitReady, inputValue, pollUntil, search, WIDGET_IDS, OUT_DIR, canvasPixel, settle, drawnPast } from './helpers.mjs';
+import { useHarness, waitReady, inputValue, pollUntil, search, WIDGET_IDS, OUT_DIR, DEFAULT_ROOT, canvasPixel, settle, drawnPast } from './helpers.mjs';
 
 const SHOTS = path.join(OUT_DIR, 'embeds');
 
@@ -139,6 +139,48 @@ test('chart exports: a PNG, a parseable SVG and a CSV with the right columns', a
   // the default (fp32, 2^28 elements): memory-bound through 32, compute-bound from 64
   assert.ok(mb[6].startsWith('32,') && mb[6].includes(',memory,memory,'), mb[6]);
   assert.ok(mb[7].startsWith('64,') && mb[7].includes(',compute,compute,'), mb[7]);
+});
+
+/**
+ * Installed before the app loads: WebAssembly.instantiateStreaming records the
+ * sizes of the chunks its Response's body arrives in (window.__wasmChunks);
+ * with `plain`, the browser has no TransformStream.
+ */
+function chunkProbe(plain) {
+  if (plain) delete self.TransformStream;
+  window.__wasmChunks = [];
+  const orig = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    const r = await source;
+    const [mine, theirs] = r.body.tee();
+    (async () => {
+      const reader = theirs.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        window.__wasmChunks.push(value.length);
+      }
+    })();
+    return orig.call(WebAssembly, new Response(mine, r), imports);
+  };
+}
+
+test('the loader hands the module to WebAssembly in slices of at most 64 KB, a browser without TransformStream gets it whole', async () => {
+  const size = fs.statSync(path.join(DEFAULT_ROOT, fs.readdirSync(DEFAULT_ROOT).find((f) => /^brrr-[0-9a-f]+_bg\.wasm$/.test(f)))).size;
+  for (const plain of [false, true]) {
+    const page = await h.open('', { label: `loader ${plain ? 'plain' : 'sliced'}` });
+    await page.context().addInitScript(chunkProbe, plain);
+    await page.reload({ waitUntil: 'load' });
+    await waitReady(page);
+    const chunks = await pollUntil(page, () => page.evaluate(() => window.__wasmChunks), (c) => c.reduce((a, b) => a + b, 0) === size);
+    if (plain) {
+      assert.ok(Math.max(...chunks) > 65536, `without TransformStream the module came in chunks of ${chunks.join(', ')} bytes`);
+    } else {
+      assert.ok(chunks.length >= Math.ceil(size / 65536), `${chunks.length} chunks for ${size} bytes`);
+      assert.ok(chunks.every((n) => n <= 65536), `a chunk over 64 KB: ${chunks.join(', ')}`);
+    }
+    await h.closePage(page);
+  }
 });
 
 test('works offline after the first visit (service worker)', async () => {
