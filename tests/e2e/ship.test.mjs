@@ -143,8 +143,9 @@ test('chart exports: a PNG, a parseable SVG and a CSV with the right columns', a
 
 /**
  * Installed before the app loads: WebAssembly.instantiateStreaming records the
- * sizes of the chunks its Response's body arrives in (window.__wasmChunks);
- * with `plain`, the browser has no TransformStream.
+ * sizes of the chunks its Response's body arrives in (window.__wasmChunks) and
+ * the Response's URL (window.__wasmUrl: a fetch's own Response has one, one
+ * built in script has none); with `plain`, the browser has no TransformStream.
  */
 function chunkProbe(plain) {
   if (plain) delete self.TransformStream;
@@ -152,6 +153,7 @@ function chunkProbe(plain) {
   const orig = WebAssembly.instantiateStreaming;
   WebAssembly.instantiateStreaming = async (source, imports) => {
     const r = await source;
+    window.__wasmUrl = r.url;
     const [mine, theirs] = r.body.tee();
     (async () => {
       const reader = theirs.getReader();
@@ -173,9 +175,12 @@ test('the loader hands the module to WebAssembly in slices of at most 64 KB, a b
     await page.reload({ waitUntil: 'load' });
     await waitReady(page);
     const chunks = await pollUntil(page, () => page.evaluate(() => window.__wasmChunks), (c) => c.reduce((a, b) => a + b, 0) === size);
+    const url = await page.evaluate(() => window.__wasmUrl);
     if (plain) {
-      assert.ok(Math.max(...chunks) > 65536, `without TransformStream the module came in chunks of ${chunks.join(', ')} bytes`);
+      // the fetch's own Response, as it came (its chunks are the network's)
+      assert.match(url, /_bg\.wasm$/, `without TransformStream the module came from ${JSON.stringify(url)}`);
     } else {
+      assert.equal(url, '', 'the sliced module is a Response built by the loader');
       assert.ok(chunks.length >= Math.ceil(size / 65536), `${chunks.length} chunks for ${size} bytes`);
       assert.ok(chunks.every((n) => n <= 65536), `a chunk over 64 KB: ${chunks.join(', ')}`);
     }
