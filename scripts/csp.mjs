@@ -9,7 +9,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { minify } from 'terser';
+import { terse } from './terse.mjs';
 
 const dir = process.env.TRUNK_STAGING_DIR;
 if (!dir) {
@@ -47,18 +47,12 @@ if (process.env.TRUNK_PROFILE === 'release') {
       .trim();
     return open + bare + close;
   });
-}
-// A release build also minifies Trunk's inline loader (Trunk.toml,
-// pattern_script) with terser, as minify.mjs does the JS glue.
-if (process.env.TRUNK_PROFILE === 'release') {
+  // and minifies Trunk's inline loader (Trunk.toml, pattern_script), as
+  // minify.mjs does the JS glue
   const loaders = [...html.matchAll(/(<script type="module">)([\s\S]*?)(<\/script>)/g)];
   for (const [whole, open, js, close] of loaders) {
-    const out = await minify(js, { module: true, compress: { passes: 2 }, mangle: true, format: { comments: false } });
-    if (typeof out.code !== 'string' || out.code.length === 0) {
-      console.error('csp.mjs: terser returned nothing for the inline loader');
-      process.exit(1);
-    }
-    html = html.replace(whole, () => open + out.code + close);
+    const code = await terse(js, 'csp.mjs', 'the inline loader');
+    html = html.replace(whole, () => open + code + close);
   }
 }
 const hashes = [];

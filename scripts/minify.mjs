@@ -6,7 +6,7 @@
 // emitted are touched; the service worker (sw.js) is copied as written.
 import fs from 'node:fs';
 import path from 'node:path';
-import { minify } from 'terser';
+import { terse } from './terse.mjs';
 
 const dir = process.env.TRUNK_STAGING_DIR;
 if (!dir) {
@@ -24,11 +24,7 @@ if (bundles.length === 0) {
 for (const name of bundles) {
   const file = path.join(dir, name);
   const source = fs.readFileSync(file, 'utf8');
-  const out = await minify(source, { module: true, compress: { passes: 2 }, mangle: true, format: { comments: false } });
-  if (typeof out.code !== 'string' || out.code.length === 0) {
-    console.error(`minify.mjs: terser returned nothing for ${name}`);
-    process.exit(1);
-  }
-  fs.writeFileSync(file, out.code);
-  console.log(`minify.mjs: ${name} ${source.length} -> ${out.code.length} bytes`);
+  const code = await terse(source, 'minify.mjs', name);
+  fs.writeFileSync(file, code);
+  console.log(`minify.mjs: ${name} ${source.length} -> ${code.length} bytes`);
 }
