@@ -188,6 +188,44 @@ test('the loader hands the module to WebAssembly in slices of at most 64 KB, a b
   }
 });
 
+/** Installed before any page script: at the first frame, whether each deferred
+ * section's heading was laid out (checkVisibility is false for what a
+ * `content-visibility: auto` ancestor skips). */
+function deferProbe() {
+  requestAnimationFrame(() => {
+    window.__deferredAtFirstFrame = [...document.querySelectorAll('[data-defer]')].map((s) => ({
+      id: s.id,
+      laidOut: s.querySelector('h2').checkVisibility({ contentVisibilityAuto: true }),
+      // a section near the screen may be drawn at once (the browser's margin)
+      far: s.getBoundingClientRect().top > 2 * innerHeight,
+    }));
+  });
+}
+
+test('the first paint lays out the first screen alone; the sections below are laid out before the page is ready', async () => {
+  // issue 33: the whole static essay's first layout was one task of 75-120 ms at 4x CPU
+  const page = await h.open('', { label: 'deferred sections', viewport: { width: 412, height: 823 } });
+  await page.context().addInitScript(deferProbe);
+  await page.reload({ waitUntil: 'load' });
+  await waitReady(page);
+  const first = await page.evaluate(() => window.__deferredAtFirstFrame);
+  assert.ok(first && first.length >= 9, `sections deferred at the first frame: ${JSON.stringify(first)}`);
+  const far = first.filter((s) => s.far);
+  assert.ok(far.length >= 7, `sections far below the first screen: ${JSON.stringify(first)}`);
+  for (const s of far) assert.equal(s.laidOut, false, `#${s.id}, far below the screen, was laid out for the first paint`);
+  // by the time the page is ready (and jumps to a #fragment), every section has
+  // its real size: none is left standing in at a guessed height
+  const after = await page.evaluate((ids) => ({
+    left: document.querySelectorAll('[data-defer]').length,
+    laidOut: ids.map((id) => document.getElementById(id).querySelector('h2').checkVisibility({ contentVisibilityAuto: true })),
+    below: ids.map((id) => document.getElementById(id).getBoundingClientRect().top > innerHeight),
+  }), far.map((s) => s.id));
+  assert.equal(after.left, 0, 'a section is still deferred once the page is ready');
+  assert.ok(after.below.every(Boolean), 'the sections checked are below the screen');
+  assert.ok(after.laidOut.every(Boolean), `a section below the screen is not laid out: ${JSON.stringify(after.laidOut)}`);
+  await h.closePage(page);
+});
+
 test('works offline after the first visit (service worker)', async () => {
   const page = await h.open('?batch=96');
   const ok = await page.evaluate(async () => {

@@ -15,10 +15,11 @@ use leptos::prelude::*;
 /// this module only after the static page's first frame); the app mounts each
 /// interactive part into its `data-slot` placeholder there: the slots before the
 /// explorer, then one part per task ([`later`]: the explorer's frame, then its
-/// chart, controls, diagnosis and readouts), so no single long task or layout
-/// blocks the main thread, and sets `data-ready="1"` once they are built. The
-/// widgets below (and the help) are built when a reader comes near them
-/// ([`nearby`]).
+/// chart, controls, diagnosis and readouts; then the static sections the first
+/// paint left out, laid out one per task: [`reveal`]), so no single long task
+/// or layout blocks the main thread, and sets `data-ready="1"` once they are
+/// built. The widgets below (and the help) are built when a reader comes near
+/// them ([`nearby`]).
 /// An embed (`?embed=ID`) replaces the page's content with the one widget.
 pub fn start() {
     panic::install();
@@ -73,10 +74,13 @@ pub fn start() {
                     nearby::defer(rest.collect(), move |name, el| {
                         owner.with(|| mount_slot(ctx, name, el, &mut None));
                     });
+                    // after the explorer's parts, queued as it was built
+                    reveal();
                 });
             }
             // no explorer (no first screen to wait for): every slot at once
             None => {
+                reveal();
                 for (name, el) in rest {
                     queue_slot(&owner, ctx, name, el, &mut notices);
                 }
@@ -99,6 +103,30 @@ fn queue_slot(
     let owner = owner.clone();
     let mut notices = notices.take_if(|_| name == "notices");
     later::queue(move || owner.with(|| mount_slot(ctx, &name, el, &mut notices)));
+}
+
+/// Lays out the static page's sections left out of its first paint
+/// (`data-defer`: `content-visibility: auto` in static/style.css), one per task
+/// in the queue: the attribute dropped and the layout taken at once (reading
+/// `offsetHeight`), so each section's layout is its own short task rather than
+/// part of the next frame's. `started` (the hash jump) waits for them.
+fn reveal() {
+    use wasm_bindgen::JsCast;
+    let Ok(list) = document().query_selector_all("[data-defer]") else {
+        return;
+    };
+    for i in 0..list.length() {
+        let Some(el) = list
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+        else {
+            continue;
+        };
+        later::queue(move || {
+            let _ = el.remove_attribute("data-defer");
+            let _ = el.offset_height();
+        });
+    }
 }
 
 /// After everything is mounted: the readiness flag, the hash scroll, offline.
