@@ -111,22 +111,12 @@ fn queue_slot(
 /// `offsetHeight`), so each section's layout is its own short task rather than
 /// part of the next frame's. `started` (the hash jump) waits for them.
 fn reveal() {
-    use wasm_bindgen::JsCast;
-    let Ok(list) = document().query_selector_all("[data-defer]") else {
-        return;
-    };
-    for i in 0..list.length() {
-        let Some(el) = list
-            .item(i)
-            .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
-        else {
-            continue;
-        };
+    each_element("[data-defer]", |el| {
         later::queue(move || {
             let _ = el.remove_attribute("data-defer");
             let _ = el.offset_height();
         });
-    }
+    });
 }
 
 /// After everything is mounted: the readiness flag, the hash scroll, offline.
@@ -151,22 +141,27 @@ fn started(debug_panic: bool) {
 
 /// The `data-slot` placeholders of `index.html`, in document order.
 fn slots() -> Vec<(String, web_sys::HtmlElement)> {
-    use wasm_bindgen::JsCast;
     let mut out = Vec::new();
-    if let Ok(list) = document().query_selector_all("[data-slot]") {
-        for i in 0..list.length() {
-            let Some(el) = list
-                .item(i)
-                .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
-            else {
-                continue;
-            };
-            if let Some(name) = el.get_attribute("data-slot") {
-                out.push((name, el));
-            }
+    each_element("[data-slot]", |el| {
+        if let Some(name) = el.get_attribute("data-slot") {
+            out.push((name, el));
+        }
+    });
+    out
+}
+
+/// Calls `f` on each of the page's HTML elements that match `selector`, in
+/// document order.
+fn each_element(selector: &str, mut f: impl FnMut(web_sys::HtmlElement)) {
+    use wasm_bindgen::JsCast;
+    let Ok(list) = document().query_selector_all(selector) else {
+        return;
+    };
+    for i in 0..list.length() {
+        if let Some(el) = list.item(i).and_then(|n| n.dyn_into().ok()) {
+            f(el);
         }
     }
-    out
 }
 
 /// Mounts one slot's part: "theme", "notices", "help" or a widget id (a name the
