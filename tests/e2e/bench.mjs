@@ -70,7 +70,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
-import { createHarness, waitReady, REPO_ROOT, DEFAULT_ROOT, CHROMIUM } from './helpers.mjs';
+import { createHarness, waitReady, median, REPO_ROOT, DEFAULT_ROOT, CHROMIUM } from './helpers.mjs';
 import { startServer } from './server.mjs';
 import { whenProbe, inPage } from './trace-read.mjs';
 
@@ -112,12 +112,6 @@ function quantile(sorted, q) {
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
   return sorted[i];
 }
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const fmt = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '-');
 
 function table(headers, rows, align) {

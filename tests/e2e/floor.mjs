@@ -23,7 +23,7 @@
 // The trace adds little to these (trace events only, no JS sampler).
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHarness, DEFAULT_ROOT } from './helpers.mjs';
+import { createHarness, median, DEFAULT_ROOT } from './helpers.mjs';
 import { startTrace, mainThread, selfByEvent, tasks } from './trace-read.mjs';
 
 const argv = process.argv.slice(2);
@@ -37,10 +37,6 @@ const RATE = Number(opt('--rate', '4'));
 const ROUNDS = Math.max(1, Number(opt('--rounds', '2')) | 0);
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel'];
 const PHASES = ['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit'];
-const med = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? (s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
-};
 
 // the static variants: the built page without scripts, whole and cut down
 const built = fs.readFileSync(path.join(DEFAULT_ROOT, 'index.html'), 'utf8').replace(/<script[\s\S]*?<\/script>/g, '');
@@ -104,7 +100,7 @@ try {
   console.log(`1. One frame's rendering when the page's script changes N texts of the explorer (1440 x 900, ms per frame, median of ${ROUNDS} rounds of ${FRAMES} frames)`);
   console.log(['change'.padEnd(22), 'N'.padStart(3), ...PHASES.map((p) => p.replace('UpdateLayoutTree', 'style').padStart(9)), 'all'.padStart(7)].join(' '));
   for (const [what, { n, runs }] of Object.entries(rows)) {
-    const cols = PHASES.map((_, i) => med(runs.map((x) => x[i])));
+    const cols = PHASES.map((_, i) => median(runs.map((x) => x[i])));
     console.log([what.padEnd(22), String(n).padStart(3), ...cols.map((v) => v.toFixed(2).padStart(9)), cols.reduce((a, b) => a + b, 0).toFixed(2).padStart(7)].join(' '));
   }
 
@@ -137,7 +133,7 @@ try {
   }
   for (const name of names) {
     const xs = loads[name];
-    console.log(`  ${name.padEnd(16)} layout ${xs.map((x) => x[0].toFixed(0)).join(', ').padEnd(18)} task ${xs.map((x) => x[1].toFixed(0)).join(', ')}  (median ${med(xs.map((x) => x[0])).toFixed(0)} / ${med(xs.map((x) => x[1])).toFixed(0)})`);
+    console.log(`  ${name.padEnd(16)} layout ${xs.map((x) => x[0].toFixed(0)).join(', ').padEnd(18)} task ${xs.map((x) => x[1].toFixed(0)).join(', ')}  (median ${median(xs.map((x) => x[0])).toFixed(0)} / ${median(xs.map((x) => x[1])).toFixed(0)})`);
   }
 } finally {
   await h.close();

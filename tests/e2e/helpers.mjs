@@ -30,6 +30,14 @@ export const LAUNCH_ARGS = [
   '--use-webgpu-adapter=swiftshader',
 ];
 
+/** The median of some numbers (the mean of the middle two for an even count); NaN for none. */
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
 export const READY_TIMEOUT_MS = Number(process.env.E2E_READY_TIMEOUT_MS || 30_000);
 
 /** The eight readouts of the explorer, by `data-metric` name. */

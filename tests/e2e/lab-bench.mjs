@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execSync } from 'node:child_process';
-import { createHarness, metric, REPO_ROOT, OUT_DIR, ensureOutDir } from './helpers.mjs';
+import { createHarness, metric, median, REPO_ROOT, OUT_DIR, ensureOutDir } from './helpers.mjs';
 
 const args = process.argv.slice(2);
 const small = args.includes('--small');
@@ -23,11 +23,6 @@ const outIdx = args.indexOf('--out');
 const OUT = outIdx >= 0 ? path.resolve(args[outIdx + 1]) : path.join(REPO_ROOT, 'docs', 'lab-bench.md');
 const TIMEOUT_MS = Number(process.env.LAB_BENCH_TIMEOUT_MS || 45 * 60_000);
 
-const median = (xs) => {
-  const v = [...xs].sort((a, b) => a - b);
-  const n = v.length;
-  return n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-};
 const si = (x, unit) => {
   if (!Number.isFinite(x)) return '–';
   const p = [[1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k'], [1, ''], [1e-3, 'm'], [1e-6, 'µ'], [1e-9, 'n']];
