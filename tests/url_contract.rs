@@ -1,11 +1,19 @@
-//! README's URL contract and the codec agree both ways (issue 25, item 2): every
-//! key README's two tables name is one the page reads, and every key the page
-//! reads (the explorer's `state::url::KEYS`, every registered widget's own `params`)
-//! has its row. A key added to the code without its row, or a row left behind by
-//! a removed key, fails here. The page-mode keys (`embed`, `theme`) are named in
-//! README's prose, and each widget key's default in README is its declared one.
+//! The URL contract (docs/contract.md) and the codec agree both ways: every key
+//! its two tables name is one the page reads, and every key the page reads (the
+//! explorer's `state::url::KEYS`, every registered widget's own `params`) has its
+//! row. A key added to the code without its row, or a row left behind by a
+//! removed key, fails here. The page-mode keys (`embed`, `theme`) are named in
+//! its prose, and each widget key's default there is its declared one. The
+//! tables are generated (`BRRR_BLESS=1 cargo test --test docs` rewrites them);
+//! these tests read the committed file, so a stale one fails here too.
 
 use std::collections::BTreeSet;
+
+/// The contract, as committed.
+fn contract() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/contract.md"))
+        .unwrap_or_default()
+}
 
 /// The backticked keys in the first column of the table that follows `heading`.
 fn first_column_keys(readme: &str, heading: &str) -> BTreeSet<String> {
@@ -28,8 +36,8 @@ fn first_column_keys(readme: &str, heading: &str) -> BTreeSet<String> {
 }
 
 #[test]
-fn readme_tables_and_the_codec_name_the_same_keys() {
-    let readme = include_str!("../README.md");
+fn the_contracts_tables_and_the_codec_name_the_same_keys() {
+    let readme = &contract();
     let explorer = first_column_keys(readme, "## URL contract");
     let code: BTreeSet<String> = brrr::state::widgets::explorer::ROWS
         .iter()
@@ -42,14 +50,14 @@ fn readme_tables_and_the_codec_name_the_same_keys() {
     );
     assert_eq!(
         explorer, code,
-        "README's URL table vs state::widgets::explorer::ROWS"
+        "the contract's URL table vs state::widgets::explorer::ROWS"
     );
     assert_eq!(brrr::state::url::KEYS.len(), code.len());
     let contract = readme.split("## URL contract").nth(1).unwrap_or_default();
     for key in ["embed", "theme"] {
         assert!(
             contract.contains(&format!("`{key}=")),
-            "README's URL contract does not name {key}="
+            "the URL contract does not name {key}="
         );
     }
 
@@ -65,15 +73,15 @@ fn readme_tables_and_the_codec_name_the_same_keys() {
     let extra: Vec<&String> = widgets.difference(&code).collect();
     assert!(
         missing.is_empty(),
-        "declared but not in README's widget table: {missing:?}"
+        "declared but not in the contract's widget table: {missing:?}"
     );
     assert!(
         extra.is_empty(),
-        "in README's widget table but not declared: {extra:?}"
+        "in the contract's widget table but not declared: {extra:?}"
     );
 }
 
-/// A default as README writes it (`2^26`, `` `1` ``, `1/280000 ≈ …`) as the
+/// A default as the contract writes it (`2^26`, `` `1` ``, `1/280000 ≈ …`) as the
 /// codec writes it.
 fn plain(d: &str) -> String {
     let d = d.trim().trim_matches('`');
@@ -87,21 +95,28 @@ fn plain(d: &str) -> String {
 }
 
 #[test]
-fn readme_gives_each_widget_key_its_declared_default() {
-    let readme = include_str!("../README.md");
+fn the_contract_gives_each_widget_key_its_declared_default() {
+    let readme = &contract();
     let table = readme
         .split("Widget parameters (")
         .nth(1)
         .unwrap_or_default();
     let mut checked = 0;
-    for line in table
+    let rows: Vec<&str> = table
         .lines()
         .skip_while(|l| !l.starts_with('|'))
         .take_while(|l| l.starts_with('|'))
-    {
+        .collect();
+    // the column headed `default`
+    let column = rows
+        .first()
+        .and_then(|h| h.split('|').map(str::trim).position(|c| c == "default"));
+    let Some(column) = column else {
+        panic!("the widget table has no `default` column");
+    };
+    for line in rows {
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-        // | keys | widget | accepted | default |
-        let (Some(keys), Some(defaults)) = (cells.get(1), cells.get(4)) else {
+        let (Some(keys), Some(defaults)) = (cells.get(1), cells.get(column)) else {
             continue;
         };
         let keys: Vec<&str> = keys.split('`').skip(1).step_by(2).collect();
@@ -119,11 +134,14 @@ fn readme_gives_each_widget_key_its_declared_default() {
             } else {
                 &defaults[0]
             };
-            // a default that is no value (a figure not typed) is README's `—`
+            // a default that is no value (a figure not typed) is written `—`
             let declared = Some(p.format(p.kind.default()))
                 .filter(|d| !d.is_empty())
                 .unwrap_or_else(|| "—".into());
-            assert_eq!(readme_default, &declared, "README's default for {key}");
+            assert_eq!(
+                readme_default, &declared,
+                "the contract's default for {key}"
+            );
             checked += 1;
         }
     }

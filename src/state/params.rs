@@ -36,6 +36,20 @@ pub type Read = fn(&mut State, &str, Lookup) -> Result<(), String>;
 pub struct XParam {
     pub key: &'static str,
     pub kind: XKind,
+    /// What docs/contract.md says of it (native builds only: the page never
+    /// shows it, so its text stays out of the .wasm).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub doc: XDoc,
+}
+
+/// An explorer key's entry in the URL contract: what it means, the values it
+/// takes and its default, in words. An empty `accepted` or `default` is
+/// written from the code (a number's range; the default state's URL value).
+#[derive(Clone, Copy, Debug)]
+pub struct XDoc {
+    pub meaning: &'static str,
+    pub accepted: &'static str,
+    pub default: &'static str,
 }
 
 /// How a key is read and written.
@@ -54,18 +68,29 @@ pub enum XKind {
 }
 
 /// A numeric explorer key: its control's field.
-pub const fn number(f: Field) -> XParam {
+#[allow(unused_variables)]
+pub const fn number(f: Field, doc: XDoc) -> XParam {
     XParam {
         key: f.id,
         kind: XKind::Number(f),
+        #[cfg(not(target_arch = "wasm32"))]
+        doc,
     }
 }
 
 /// Any other explorer key.
-pub const fn other(key: &'static str, read: Read, write: fn(&State) -> Option<String>) -> XParam {
+#[allow(unused_variables)]
+pub const fn other(
+    key: &'static str,
+    read: Read,
+    write: fn(&State) -> Option<String>,
+    doc: XDoc,
+) -> XParam {
     XParam {
         key,
         kind: XKind::Other { read, write },
+        #[cfg(not(target_arch = "wasm32"))]
+        doc,
     }
 }
 
@@ -267,6 +292,36 @@ pub struct WParam {
     pub set: fn(&mut State, u32),
     /// The preset dtype a value needs ([`Choice::needs`]; `None` for most).
     pub needs: fn(u32) -> Option<Dtype>,
+    /// What docs/contract.md says of it: its control's label and its row's doc
+    /// comment (native builds only: the text stays out of the .wasm).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub doc: WDoc,
+}
+
+/// A widget key's entry in the URL contract, from its `params!` row: the
+/// control's label and the row's `///` lines (the range and default are the
+/// row's own, written by the generator).
+#[derive(Clone, Copy, Debug)]
+pub struct WDoc {
+    pub label: &'static str,
+    pub lines: &'static [&'static str],
+}
+
+impl WDoc {
+    /// The meaning as one line: the label, then the row's doc comment.
+    pub fn text(&self) -> String {
+        let more = self
+            .lines
+            .iter()
+            .map(|l| l.trim())
+            .collect::<Vec<_>>()
+            .join(" ");
+        if more.is_empty() {
+            self.label.to_string()
+        } else {
+            format!("{}. {more}", self.label)
+        }
+    }
 }
 
 impl WParam {
@@ -498,6 +553,9 @@ pub(crate) use {
 /// - `PARAMS`, its URL keys in URL order, for its `Spec`;
 /// - `field::NAME`, each row as the control its view shows;
 /// - `sliders()`, its integer rows' slider fields (tests run over every control).
+///
+/// A row's `///` lines are its meaning in the URL contract (docs/contract.md,
+/// generated from these rows), after its label.
 macro_rules! params {
     (in $w:ident; $($(#[doc = $doc:literal])* $f:ident: $kind:ident $(<$t:ty>)? $([$min:expr, $max:expr])? = $d:expr, $key:literal, $label:literal;)*) => {
         /// The widget's own controls, one field per URL parameter.
@@ -520,6 +578,8 @@ macro_rules! params {
                 get: |s| $crate::state::params::param_get!($kind s.widgets.$w.$f),
                 set: |s, v| { $crate::state::params::param_set!($kind [$($t)?] s.widgets.$w.$f, v) },
                 needs: $crate::state::params::param_needs!($kind [$($t)?]),
+                #[cfg(not(target_arch = "wasm32"))]
+                doc: $crate::state::params::WDoc { label: $label, lines: &[$($doc,)*] },
             },
         )*];
 

@@ -3,7 +3,7 @@
 //   wide in its default state (so a widget that grows fails here, and its height in
 //   its src/state/widgets/ file must follow);
 // - an embed posts {type: "brrr:height", id, height} to the page around it, on load
-//   and whenever its height changes, and README's host-page snippet (run here as
+//   and whenever its height changes, and docs/contract.md's host-page snippet (run here as
 //   written) makes the iframe follow it: no scrollbar inside, no empty space below;
 // - at 390 × 844 the explorer's roofline stays on screen, unobstructed, while any of
 //   its sliders is scrolled to and moved; on a wide screen it sits beside them.
@@ -17,17 +17,17 @@ import { useHarness, WIDGET_IDS, OUT_DIR, REPO_ROOT, settle, pollUntil, frame, w
 
 const SHOTS = path.join(OUT_DIR, 'embed');
 
-/** README's host-page snippet: the ```html block that handles "brrr:height". */
+/** The contract's host-page snippet: the ```html block that handles "brrr:height". */
 function readmeSnippet() {
-  const md = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const md = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'contract.md'), 'utf8');
   const blocks = [...md.matchAll(/```html\n([\s\S]*?)```/g)].map((m) => m[1]);
   const snippet = blocks.find((b) => b.includes('brrr:height'));
-  if (!snippet) throw new Error('README.md has no ```html block handling "brrr:height"');
+  if (!snippet) throw new Error('docs/contract.md has no ```html block handling "brrr:height"');
   return snippet;
 }
 
 // A course page embedding a widget, served by the test server next to the app.
-// Its own listener records every message; README's snippet does the resizing.
+// Its own listener records every message; the contract's snippet does the resizing.
 const HOST = `<!doctype html>
 <html><head><meta charset="utf-8"><title>A course page</title>
 <link rel="icon" href="data:,">
@@ -107,7 +107,7 @@ test("every widget fits its copied embed snippet's height at 720 px wide", async
   console.log(`# content/snippet height at 720 px: ${report.join(', ')}`);
 });
 
-test('an embed posts its height, and README\'s host snippet sizes the iframe to it', async () => {
+test('an embed posts its height, and the contract\'s host snippet sizes the iframe to it', async () => {
   const page = await h.open('', { label: 'embed host page', viewport: { width: 736, height: 700 } });
   await page.goto(h.url + 'embed-host.html', { waitUntil: 'load' });
   const iframe = page.locator('#w');
@@ -200,7 +200,7 @@ test('phone (390 × 844): the roofline stays on screen, unobstructed, while each
         pin: { top: pin.top, height: pin.height }, line: { text: line.innerText, top: lr.top, bottom: lr.bottom, h: lr.height },
         regime: document.querySelector('[data-metric="regime"]').innerText };
     }, id);
-    // README's promise: the whole pinned block within 46 % of the screen (the
+    // The contract's promise (docs/contract.md): the whole pinned block within 46 % of the screen (the
     // answer, the whole chart, its exports and legend: issue 35), and the
     // headline's answer in it (the headline itself has scrolled away)
     assert.ok(g.pin.height <= 0.46 * g.vh + 0.5, `${id}: the pinned chart is ${g.pin.height.toFixed(0)} px of ${g.vh}`);

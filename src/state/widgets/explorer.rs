@@ -11,7 +11,7 @@
 //! the peak (whose default is the preset's peak in that dtype).
 
 use super::super::fields::{to_u32, Field};
-use super::super::params::{number, other, params, Lookup, XParam};
+use super::super::params::{number, other, params, Lookup, XDoc, XParam};
 use super::super::parse::gpu_name;
 use super::super::{limits, preset_flops, State};
 use super::{NativeOnly, Spec};
@@ -130,39 +130,122 @@ pub const OPS: Field = Field {
 pub const FIELDS: [Field; 6] = [FLOPS, BW, OVERHEAD, BATCH, HIDDEN, OPS];
 
 /// The preset select (`#hw`).
-pub const HW: XParam = other("hw", read_hw, |s| Some(s.setting.hw.id.into()));
+pub const HW: XParam = other("hw", read_hw, |s| Some(s.setting.hw.id.into()), XDoc {
+    meaning: "hardware preset (`measured`: the GPU the lab measured, \"Use my GPU\": fp32 only, its numbers are the link's `flops`, `bw` and `overhead`; without `flops` and `bw` it falls back to the default preset with a notice)",
+    accepted: "",
+    default: "",
+});
 /// The dtype select.
-pub const DTYPE: XParam = other("dtype", read_dtype, |s| Some(s.setting.dtype.id().into()));
+pub const DTYPE: XParam = other(
+    "dtype",
+    read_dtype,
+    |s| Some(s.setting.dtype.id().into()),
+    XDoc {
+        meaning: "storage / matmul precision",
+        accepted: "those the preset has",
+        default: "the preset's `bf16`, else `fp32`",
+    },
+);
 /// The workload select.
-pub const WORKLOAD: XParam = other("workload", read_workload, |s| {
-    Some(s.setting.shape.workload.id().into())
-});
+pub const WORKLOAD: XParam = other(
+    "workload",
+    read_workload,
+    |s| Some(s.setting.shape.workload.id().into()),
+    XDoc {
+        meaning: "`mlp`: `x[B,D] @ W[D,D]` then a pointwise chain; `chain`: the essay's microbenchmark alone",
+        accepted: "`mlp` `chain`",
+        default: "",
+    },
+);
 /// The fuse checkbox.
-pub const FUSED: XParam = other("fused", read_fused, |s| {
-    Some(if s.setting.shape.fused { "1" } else { "0" }.into())
-});
+pub const FUSED: XParam = other(
+    "fused",
+    read_fused,
+    |s| Some(if s.setting.shape.fused { "1" } else { "0" }.into()),
+    XDoc {
+        meaning: "the pointwise chain fused into one kernel (`1`) or eager (`0`)",
+        accepted: "`1` / `0`",
+        default: "",
+    },
+);
 /// The roofs select: written only when the reader chose the roofs (then they
 /// apply to every widget); absent, each widget keeps its own (`State::beyond`).
-pub const ROOF: XParam = other("roof", read_roof, |s| {
-    s.roof_choice().map(|r| r.id().into())
-});
+pub const ROOF: XParam = other(
+    "roof",
+    read_roof,
+    |s| s.roof_choice().map(|r| r.id().into()),
+    XDoc {
+        meaning: "the roofs: the datasheet's peaks or the achievable ones (the preset's measured or estimated fractions of them). Absent, each widget keeps its own: the essay's widgets draw the datasheet's idealisation, the `llm`, `dit` and serving widgets the achievable roofs a real run gets; present, either value applies to every widget and stays in the link",
+        accepted: "`datasheet` `achievable`",
+        default: "",
+    },
+);
 /// The measured GPU's name: only with a measured GPU.
-pub const GPU: XParam = other("gpu", read_gpu, |s| {
-    (s.setting.hw.is_measured() && !s.gpu_name.is_empty()).then(|| s.gpu_name.clone())
-});
+pub const GPU: XParam = other(
+    "gpu",
+    read_gpu,
+    |s| (s.setting.hw.is_measured() && !s.gpu_name.is_empty()).then(|| s.gpu_name.clone()),
+    XDoc {
+        meaning: "adapter name of a measured GPU (only with `hw=measured`)",
+        accepted: "text, at most 80 characters",
+        default: "",
+    },
+);
 
-/// Every explorer key, in URL order. Keys are stable (README "URL contract").
+/// Every explorer key, in URL order. Keys are stable (docs/contract.md).
 pub const ROWS: &[XParam] = &[
     HW,
     DTYPE,
-    number(FLOPS),
-    number(BW),
-    number(BATCH),
-    number(HIDDEN),
+    number(
+        FLOPS,
+        XDoc {
+            meaning: "matmul peak, FLOP/s, plain or exponent (`312e12`)",
+            accepted: "",
+            default: "the preset's peak for the dtype",
+        },
+    ),
+    number(
+        BW,
+        XDoc {
+            meaning: "DRAM bandwidth, bytes/s",
+            accepted: "",
+            default: "the preset's",
+        },
+    ),
+    number(
+        BATCH,
+        XDoc {
+            meaning: "batch size B",
+            accepted: "",
+            default: "",
+        },
+    ),
+    number(
+        HIDDEN,
+        XDoc {
+            meaning: "hidden size D",
+            accepted: "",
+            default: "",
+        },
+    ),
     WORKLOAD,
-    number(OPS),
+    number(
+        OPS,
+        XDoc {
+            meaning: "pointwise ops in the chain",
+            accepted: "",
+            default: "",
+        },
+    ),
     FUSED,
-    number(OVERHEAD),
+    number(
+        OVERHEAD,
+        XDoc {
+            meaning: "CPU seconds per kernel (the essay's 280 k ops/s)",
+            accepted: "",
+            default: "",
+        },
+    ),
     ROOF,
     GPU,
 ];

@@ -39,24 +39,44 @@ params! {
     model: Choice<LlmModel> = LlmModel::Llama3_8b, "llm_model", "Model";
     phase: Choice<Phase> = Phase::Decode, "llm_phase", "Phase";
     batch: Int[l::BATCH.0, l::BATCH.1] = 1, "llm_batch", "Batch (sequences)";
+    /// Tokens in the KV cache (decode), or the prompt's length (prefill).
     context: Int[l::CONTEXT.0, l::CONTEXT.1] = 4096, "llm_context", "Context (tokens)";
+    /// `int8` and `int4` are weight-only, dequantised to bf16 in the kernel, int4
+    /// in groups of 64; `fp8` only on a preset with fp8 (else a notice, "<GPU> has
+    /// no fp8 mode", and the value before it kept; choosing such a GPU falls back
+    /// to `bf16`).
     wdtype: Choice<WeightDtype> = WeightDtype::Bf16, "llm_wdtype", "Weights";
+    /// `fp8` only on a preset with fp8, as `llm_wdtype`.
     kvdtype: Choice<KvDtype> = KvDtype::Bf16, "llm_kvdtype", "KV cache";
+    /// `1`: a compiled step, `torch.compile(mode="reduce-overhead")`: fused
+    /// kernels replayed as one CUDA graph; `0`: eager, every op dispatched.
     graphs: Flag = false, "llm_graphs", "CUDA graphs (one launch per step)";
     flash: Flag = true, "llm_flash", "FlashAttention";
     // the custom shape (with `llm_model=custom`)
+    /// The custom model's shape (with `llm_model=custom`), as the six keys after it.
     layers: Int[l::LAYERS.0, l::LAYERS.1] = 32, "llm_layers", "Layers";
     hidden: Int[l::HIDDEN.0, l::HIDDEN.1] = 4096, "llm_hidden", "Hidden size";
     heads: Int[l::HEADS.0, l::HEADS.1] = 32, "llm_heads", "Attention heads";
+    /// KV heads above the heads count as the heads.
     kv_heads: Int[l::HEADS.0, l::HEADS.1] = 8, "llm_kv_heads", "KV heads";
     ffn: Int[l::FFN.0, l::FFN.1] = 14336, "llm_ffn", "FFN width";
     vocab: Int[l::VOCAB.0, l::VOCAB.1] = 128256, "llm_vocab", "Vocabulary";
     // more than one GPU (issue 24, `model::parallel`)
+    /// A degree that does not divide the heads and KV heads falls to the largest
+    /// that does, with a message.
     tp: Choice<Degree> = Degree::One, "llm_tp", "Tensor parallel (GPUs per stage)";
+    /// A degree above the layers falls to the largest that fits, with a message.
     pp: Choice<Degree> = Degree::One, "llm_pp", "Pipeline stages";
+    /// `preset`: the GPU's own link, PCIe 4.0 for one with none.
     link: Choice<LinkChoice> = LinkChoice::Preset, "llm_link", "Link between GPUs";
+    /// Typed in, it replaces the chosen link's figure; choosing another link, or
+    /// a GPU whose own link differs while `llm_link=preset`, starts again from the
+    /// new link's own; typing the link's own figure back drops the key. Zero,
+    /// negative and non-numbers are refused with a message, the last good value kept.
     link_bw: Milli[common::BW_MILLI.0, common::BW_MILLI.1] = 0, "llm_link_bw", "Link bandwidth, each way (GB/s)";
+    /// Typed in, as `llm_link_bw`; NCCL's base latency of a call stays its own.
     link_lat: Milli[common::LAT_MILLI.0, common::LAT_MILLI.1] = 0, "llm_link_lat", "Link latency per ring step (µs)";
+    /// Collectives run beside the kernels after them (the ideal of overlap).
     overlap: Flag = false, "llm_overlap", "Overlap communication with compute";
 }
 

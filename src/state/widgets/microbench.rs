@@ -13,8 +13,11 @@ pub const ELEMS_DEFAULT: u32 = 1 << 28;
 
 params! {
     in microbench;
-    /// Asked for; where the preset lacks it the widget shows fp32 ([`dtype`]).
+    /// The storage dtype of the swept tensor: one the preset lacks is kept, and
+    /// the widget shows fp32 and says so.
     dtype: Choice<Dtype> = Dtype::Fp32, "mb_dtype", "Dtype";
+    /// The swept tensor's size (the control picks powers of two; the default,
+    /// 2^28, is 1 GiB in fp32).
     elems: Int[ELEMS.0, ELEMS.1] = ELEMS_DEFAULT, "mb_elems", "Tensor size (elements)";
 }
 

@@ -7,7 +7,7 @@
 //!
 //! Adding a widget (ARCHITECTURE.md, "A new widget"): its model module, this
 //! folder's `NAME.rs`, `ui/widgets/NAME.rs`, one line in [`registry!`] below and
-//! one in `ui::widgets::VIEWS`, its slot in `index.html` and its README rows. The
+//! one in `ui::widgets::VIEWS`, its slot in `index.html` and its README line. The
 //! test `every_registered_widget_has_each_part` below checks each part.
 
 pub mod bert;
@@ -238,6 +238,11 @@ const EMPTY_PARAM: WParam = WParam {
     get: |_| 0,
     set: |_, _| {},
     needs: |_| None,
+    #[cfg(not(target_arch = "wasm32"))]
+    doc: super::params::WDoc {
+        label: "",
+        lines: &[],
+    },
 };
 
 /// Every widget's own URL parameters, in URL order (widgets in page order).
@@ -273,26 +278,29 @@ mod tests {
     /// Each registered widget has every part the recipe names: a state file
     /// here, a view file in `ui/widgets/` (the page's `VIEWS` table is checked
     /// against `WIDGETS` when the page compiles), its slot in index.html, its
-    /// rows in README's widget and embed tables, a title and an embed height,
-    /// and each of its URL keys in README's parameter table, owned by it alone.
+    /// line in README (its `#id` link and its picture), its row in the
+    /// contract's widget table, a title and an embed height, and each of its
+    /// URL keys in the contract's parameter table, owned by it alone
+    /// (docs/contract.md's tables are generated: `tests/docs.rs`).
     #[test]
     fn every_registered_widget_has_each_part() {
         let root = env!("CARGO_MANIFEST_DIR");
         let read = |p: &str| std::fs::read_to_string(format!("{root}/{p}")).unwrap_or_default();
-        let (index, readme) = (read("index.html"), read("README.md"));
+        let (index, readme, contract) = (
+            read("index.html"),
+            read("README.md"),
+            read("docs/contract.md"),
+        );
         let table = |heading: &str| {
-            readme
+            contract
                 .split(heading)
                 .nth(1)
-                .and_then(|t| t.split("\n\n").find(|b| b.starts_with('|')))
+                .and_then(|t| t.split("\n\n").find(|b| b.contains("\n|")))
                 .unwrap_or("")
                 .to_string()
         };
-        let (widgets, embeds) = (
-            table("## The essay, widget by widget"),
-            table("### Widget embeds"),
-        );
-        let keys = readme
+        let widgets = table("## Widgets and embeds");
+        let keys = contract
             .split("Widget parameters (")
             .nth(1)
             .and_then(|t| t.split("\n\n`embed=").next())
@@ -330,12 +338,20 @@ mod tests {
                 }
             }
             let row = format!("| `{id}` |");
-            assert!(widgets.contains(&row), "README's widget table: no {row}");
-            assert!(embeds.contains(&row), "README's embed table: no {row}");
+            assert!(
+                widgets.contains(&row),
+                "the contract's widget table: no {row}"
+            );
+            let picture = format!("docs/img/embeds/{id}.png");
+            assert!(
+                readme.contains(&format!("`#{id}`")) && readme.contains(&picture),
+                "README: no line with `#{id}` and {picture}"
+            );
+            assert!(exists(picture.clone()), "no {picture}");
             for p in w.params {
                 assert!(
                     keys.contains(&format!("`{}`", p.key)),
-                    "README's widget parameter table lacks `{}`",
+                    "the contract's widget parameter table lacks `{}`",
                     p.key
                 );
                 assert_eq!(owner(p.key).map(|o| o.id), Some(id), "{} twice", p.key);

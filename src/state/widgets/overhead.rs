@@ -9,8 +9,11 @@ use crate::model::overhead::{self, OverheadView, Remedies};
 
 params! {
     in overhead;
+    /// The overhead widget's remedy toggle: one CUDA-graph launch for the step.
     graphs: Flag = false, "graphs", "CUDA graphs (one launch for the whole step)";
+    /// The overhead widget's remedy toggle: a JIT that fuses into fewer kernels.
     compiled: Flag = false, "compiled", "compile / fuse (a JIT: fewer kernels)";
+    /// The overhead widget's remedy toggle: the loop in C++, no Python.
     cpp: Flag = false, "cpp", "C++ loop (no Python)";
 }
 

@@ -14,10 +14,19 @@ params! {
     in serve;
     isl: Int[l::ISL.0, l::ISL.1] = 1000, "serve_isl", "Input tokens per request";
     osl: Int[l::OSL.0, l::OSL.1] = 1000, "serve_osl", "Output tokens per request";
+    /// A closed loop: a finished request is replaced at once.
     c: Int[l::CONCURRENCY.0, l::CONCURRENCY.1] = 16, "serve_c", "Requests in flight (concurrency)";
+    /// Chunked prefill: prompt tokens prefilled per engine step beside the decode tokens.
     chunk: Int[l::CHUNK.0, l::CHUNK.1] = 8192, "serve_chunk", "Prefill chunk (prompt tokens per step)";
+    /// The KV cache may cap the running batch lower.
     max_seqs: Int[l::MAX_SEQS.0, l::MAX_SEQS.1] = 256, "serve_max_seqs", "Most sequences running (sequences)";
+    /// The engine's CPU time per step that the GPU waits for (the default:
+    /// TensorRT-LLM's executor with its overlap scheduler,
+    /// github.com/NVIDIA/TensorRT-LLM/issues/13957).
     engine_us: Int[l::ENGINE_US.0, l::ENGINE_US.1] = 580, "serve_engine_us", "Engine CPU time per step (µs)";
+    /// Replaces the GPU's cited on-demand price (RunPod's list price for the H100
+    /// SXM and H200; other GPUs have none, and the cost stays empty until one is
+    /// typed); typing the GPU's own price back drops the key.
     usd_h: Milli[USD_MILLI.0, USD_MILLI.1] = 0, "serve_usd_h", "Price per GPU-hour ($)";
 }
 

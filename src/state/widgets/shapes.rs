@@ -13,8 +13,8 @@ params! {
     m: Int[view::DIM.0, view::DIM.1] = 4096, "mm_m", "M (rows of A and C)";
     n: Int[view::DIM.0, view::DIM.1] = 4096, "mm_n", "N (columns of B and C)";
     k: Int[view::DIM.0, view::DIM.1] = 4096, "mm_k", "K (the shared dimension)";
-    /// Asked for; where the preset lacks it the widget shows its default dtype
-    /// and says so.
+    /// The dtype asked for: one the preset lacks is kept, and the widget shows
+    /// the preset's default dtype and says so.
     dtype: Choice<Dtype> = Dtype::Bf16, "mm_dtype", "Dtype";
 }
 

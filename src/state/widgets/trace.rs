@@ -16,6 +16,7 @@ choice_enum! {
 
 params! {
     in trace;
+    /// What the widget opens on; a reader's own file never goes into the URL.
     source: Choice<TraceSource> = TraceSource::Example, "trace", "Trace";
 }
 

@@ -1,0 +1,653 @@
+//! The generated parts of docs/contract.md (the URL keys, the widgets and their
+//! embeds, from the registry and the codec) and docs/accuracy.md (the model
+//! against every stored measurement, from the model's own comparison code).
+//!
+//! Each file is prose with generated regions between
+//! `<!-- generated: NAME -->` and `<!-- end: NAME -->`. A test fails when a
+//! committed region differs from what the code writes today; to rewrite them:
+//!
+//! ```sh
+//! BRRR_BLESS=1 cargo test --test docs
+//! ```
+//!
+//! The readouts (`data-metric` names) are prose in docs/contract.md: the test
+//! `every_readout_the_ui_names_is_in_the_contract` greps `src/` for the names
+//! the page publishes and fails on any the contract does not name.
+
+use brrr::model::gemm::measured as gemm;
+use brrr::model::llm::measured as llm;
+use brrr::model::serve::measured as serve;
+use brrr::state::params::{milli_text, WKind, WParam, XKind};
+use brrr::state::widgets::{explorer, WIDGETS};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+const BLESS: &str = "BRRR_BLESS=1 cargo test --test docs";
+
+fn repo(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// `text` with each generated region replaced by `regions`' text for it; an
+/// error names a region the file lacks.
+fn fill(text: &str, regions: &[(&str, String)]) -> Result<String, String> {
+    let mut out = text.to_string();
+    for (name, body) in regions {
+        let open = format!("<!-- generated: {name} -->\n");
+        let close = format!("<!-- end: {name} -->");
+        let start = out
+            .find(&open)
+            .ok_or_else(|| format!("no `{}` line", open.trim()))?
+            + open.len();
+        let end = out[start..]
+            .find(&close)
+            .ok_or_else(|| format!("no `{close}` line"))?
+            + start;
+        out.replace_range(start..end, body);
+    }
+    Ok(out)
+}
+
+/// The committed file against its regenerated regions; with `BRRR_BLESS=1`,
+/// writes the regenerated file instead.
+fn check(path: &str, regions: &[(&str, String)]) {
+    let file = repo(path);
+    let committed = std::fs::read_to_string(&file).unwrap_or_default();
+    let fresh = match fill(&committed, regions) {
+        Ok(f) => f,
+        Err(e) => panic!("{path}: {e}"),
+    };
+    if std::env::var("BRRR_BLESS").is_ok_and(|v| v == "1") {
+        if fresh != committed {
+            if let Err(e) = std::fs::write(&file, &fresh) {
+                panic!("{path}: {e}");
+            }
+        }
+        return;
+    }
+    if fresh != committed {
+        let line = committed
+            .lines()
+            .zip(fresh.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or_else(|| committed.lines().count().min(fresh.lines().count()));
+        panic!(
+            "{path} is stale: line {} differs from what the code writes now\n  committed: {:?}\n  generated: {:?}\nregenerate with `{BLESS}` and commit the file",
+            line + 1,
+            committed.lines().nth(line).unwrap_or(""),
+            fresh.lines().nth(line).unwrap_or(""),
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// docs/contract.md
+// ---------------------------------------------------------------------------
+
+/// A count as the contract writes it: `2^30` for a power of two from 2^20, else
+/// the number.
+fn count(v: u32) -> String {
+    if v >= 1 << 20 && v.is_power_of_two() {
+        format!("2^{}", v.trailing_zeros())
+    } else {
+        v.to_string()
+    }
+}
+
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+fn accepted(p: &WParam) -> String {
+    match p.kind {
+        WKind::Int { min, max, .. } => format!("integer {} … {}", count(min), count(max)),
+        WKind::Flag { .. } => "`1` / `0`".into(),
+        WKind::Choice { names, .. } => names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(" "),
+        WKind::Milli { min, max } => format!(
+            "decimal {} … {}, to three places",
+            milli_text(min),
+            milli_text(max)
+        ),
+    }
+}
+
+fn default(p: &WParam) -> String {
+    match p.kind {
+        WKind::Int { default, .. } => count(default),
+        WKind::Milli { .. } => "— (not typed)".into(),
+        _ => format!("`{}`", p.format(p.kind.default())),
+    }
+}
+
+fn url_explorer() -> String {
+    let state = brrr::state::State::default();
+    let mut t = String::from("| key | meaning | accepted | default |\n|---|---|---|---|\n");
+    for p in explorer::ROWS {
+        let accepted = match (p.kind, p.doc.accepted) {
+            (XKind::Number(f), "") if f.integer => {
+                format!("integer {} … {}", count(f.min as u32), count(f.max as u32))
+            }
+            (XKind::Number(f), "") => format!("{:e} … {:e}", f.min, f.max),
+            (_, "") if p.key == "hw" => brrr::model::hardware::PRESETS
+                .iter()
+                .map(|h| format!("`{}`", h.id))
+                .chain(["`measured`".to_string()])
+                .collect::<Vec<_>>()
+                .join(" "),
+            (_, a) => a.to_string(),
+        };
+        let written = p.write(&state);
+        let default = match (p.doc.default, written) {
+            ("", Some(w)) => format!("`{w}`"),
+            ("", None) => "absent".into(),
+            (d, Some(w)) => format!("{d} (`{w}` on the default preset)"),
+            (d, None) => d.into(),
+        };
+        let _ = writeln!(
+            t,
+            "| `{}` | {} | {} | {} |",
+            p.key,
+            cell(p.doc.meaning),
+            cell(&accepted),
+            cell(&default)
+        );
+    }
+    t
+}
+
+fn url_widgets() -> String {
+    let mut t =
+        String::from("| key | widget | meaning | accepted | default |\n|---|---|---|---|---|\n");
+    for w in WIDGETS {
+        for p in w.params {
+            let _ = writeln!(
+                t,
+                "| `{}` | {} | {} | {} | {} |",
+                p.key,
+                w.id,
+                cell(&p.doc.text()),
+                cell(&accepted(p)),
+                cell(&default(p))
+            );
+        }
+    }
+    t
+}
+
+fn widgets() -> String {
+    let mut t = String::from(
+        "| id | title | link | embed | embed height (px, at 720 wide) | its own URL keys |\n|---|---|---|---|---:|---|\n",
+    );
+    for w in WIDGETS {
+        let keys = w
+            .params
+            .iter()
+            .map(|p| format!("`{}`", p.key))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let shown = match w.inside {
+            Some(host) => format!(" (shown inside `{host}`)"),
+            None => String::new(),
+        };
+        let _ = writeln!(
+            t,
+            "| `{id}` | {title}{shown} | `#{id}` | `?embed={id}` | {h} | {keys} |",
+            id = w.id,
+            title = cell(w.title),
+            h = w.embed_height,
+            keys = if keys.is_empty() { "—".into() } else { keys },
+        );
+    }
+    t
+}
+
+fn contract_regions() -> Vec<(&'static str, String)> {
+    vec![
+        ("url-explorer", url_explorer()),
+        ("url-widgets", url_widgets()),
+        ("widgets", widgets()),
+    ]
+}
+
+#[test]
+fn the_contract_is_what_the_registry_declares() {
+    check("docs/contract.md", &contract_regions());
+}
+
+#[test]
+fn every_key_has_a_meaning() {
+    for p in explorer::ROWS {
+        assert!(!p.doc.meaning.trim().is_empty(), "{}", p.key);
+    }
+    for p in brrr::state::widgets::params() {
+        assert!(!p.doc.label.trim().is_empty(), "{}", p.key);
+    }
+}
+
+/// The `data-metric` names the page's code publishes: a literal
+/// `data-metric="NAME"`, a `readout("NAME"` (the widgets' helper), the lab's
+/// `metric(LABEL, "NAME"`, and the names `gpu::datasheet` gives its readouts.
+fn readout_names() -> std::collections::BTreeSet<String> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(std::fs::read_to_string(&p).unwrap_or_default());
+            }
+        }
+    }
+    fn ident(s: &str) -> Option<String> {
+        let name: String = s
+            .chars()
+            .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+            .collect();
+        (name.len() > 1 && s[name.len()..].starts_with('"')).then_some(name)
+    }
+    let mut files = Vec::new();
+    walk(&repo("src/ui"), &mut files);
+    let mut names = std::collections::BTreeSet::new();
+    for text in &files {
+        for marker in ["data-metric=\"", "readout(\""] {
+            for piece in text.split(marker).skip(1) {
+                names.extend(ident(piece));
+            }
+        }
+        // the lab's metric(label, "name", ...)
+        for piece in text.split("metric(\"").skip(1) {
+            if let Some((_, rest)) = piece.split_once("\", \"") {
+                names.extend(ident(rest));
+            }
+        }
+    }
+    let datasheet = std::fs::read_to_string(repo("src/gpu/datasheet.rs")).unwrap_or_default();
+    for piece in datasheet.split("metric: \"").skip(1) {
+        names.extend(ident(piece));
+    }
+    names
+}
+
+#[test]
+fn every_readout_the_ui_names_is_in_the_contract() {
+    let contract = std::fs::read_to_string(repo("docs/contract.md")).unwrap_or_default();
+    let names = readout_names();
+    assert!(names.len() > 40, "the grep found too few names: {names:?}");
+    let missing: Vec<&String> = names
+        .iter()
+        .filter(|n| !contract.contains(&format!("`{n}`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "data-metric names the page publishes that docs/contract.md (\"Readouts\") does not name: {missing:?}"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// docs/accuracy.md
+// ---------------------------------------------------------------------------
+
+/// model ÷ measured − 1 as a signed percentage.
+fn pct(e: f64) -> String {
+    let v = e * 100.0;
+    let digits = if v.abs() < 10.0 { 1 } else { 0 };
+    let s = format!("{:.*}", digits, v.abs());
+    if s.trim_start_matches(['0', '.']).is_empty() {
+        format!("{s} %")
+    } else if v < 0.0 {
+        format!("−{s} %")
+    } else {
+        format!("+{s} %")
+    }
+}
+
+/// Three significant figures.
+fn sig(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let d = 2 - x.abs().log10().floor() as i32;
+    format!("{:.*}", d.max(0) as usize, x)
+}
+
+fn ms(s: f64) -> String {
+    format!("{} ms", sig(s * 1e3))
+}
+
+fn essay() -> String {
+    use brrr::model::achievable::Roof;
+    use brrr::model::microbench::{compare, crossover_repeat, max_error};
+    use brrr::model::reference::h100;
+    let machine = |roof| {
+        let hw = brrr::model::hardware::preset("h100-sxm").expect("the H100 SXM preset");
+        let mut s = brrr::state::State::for_preset(hw);
+        s.select_dtype(brrr::model::Dtype::Fp32);
+        s.setting.roof = roof;
+        s.machine()
+    };
+    let (d, a) = (machine(Roof::Datasheet), machine(Roof::Achievable));
+    let n = h100::TORCH_ELEMENTS;
+    let mut t = String::from(
+        "| experiment | measured | model, datasheet roofs | model, achievable roofs |\n|---|---|---|---|\n",
+    );
+    let rows = |series: &[(u32, f64)], eager: bool, what: &str, t: &mut String| {
+        let (cd, ca) = (compare(series, n, &d, eager), compare(series, n, &a, eager));
+        for (x, y) in cd.iter().zip(&ca) {
+            let _ = writeln!(
+                t,
+                "| {what}, repeat {} | {} | {} ({}) | {} ({}) |",
+                x.repeat,
+                ms(x.measured_s),
+                ms(x.model_s),
+                pct(x.error()),
+                ms(y.model_s),
+                pct(y.error())
+            );
+        }
+        (cd, ca)
+    };
+    let (cd, ca) = rows(
+        &h100::TRITON_FUSED_MUL,
+        false,
+        "fused `x * m` chain (Triton)",
+        &mut t,
+    );
+    rows(
+        &h100::PYTORCH_EAGER_MUL,
+        true,
+        "eager chain (PyTorch)",
+        &mut t,
+    );
+    let upto = |c: &[brrr::model::microbench::Compared]| {
+        let v: Vec<_> = c.iter().copied().filter(|p| p.repeat <= 256).collect();
+        pct(max_error(&v)).replace('+', "")
+    };
+    let _ = writeln!(
+        t,
+        "| largest error of the fused chain, repeat 1 … 256 | | {} | {} |",
+        upto(&cd),
+        upto(&ca)
+    );
+    let measured = brrr::model::measured::crossover(&h100::TRITON_FUSED_MUL, n);
+    let _ = writeln!(
+        t,
+        "| crossover repeat (memory → compute) | {:.0} | {:.0} | {:.0} |",
+        measured,
+        crossover_repeat(&d, d.elem_bytes),
+        crossover_repeat(&a, a.elem_bytes)
+    );
+    t
+}
+
+fn gemm_published() -> String {
+    let mut t = String::from(
+        "| M × K × N | source | role | measured TFLOP/s | model TFLOP/s | error (time) | target |\n|---|---|---|---:|---:|---:|---:|\n",
+    );
+    let rows = gemm::compare();
+    for c in &rows {
+        let tf = |s: f64| sig(c.gflop() / s / 1e3);
+        let _ = writeln!(
+            t,
+            "| {} × {} × {} | {} | {} | {} | {} | {} | {} |",
+            c.row.m,
+            c.row.k,
+            c.row.n,
+            c.row.source,
+            c.row.role.id(),
+            tf(c.row.seconds),
+            tf(c.model_s),
+            pct(c.error()),
+            pct(c.target()).replace('+', "±")
+        );
+    }
+    let _ = writeln!(
+        t,
+        "\nLargest error over the checked rows: {}.",
+        pct(gemm::max_error(&rows)).replace('+', "")
+    );
+    t
+}
+
+fn gemm_lent() -> String {
+    let rows = gemm::lent();
+    let family = |tag: &str| -> &'static str {
+        match tag {
+            t if t.starts_with("dit") => "DiT-XL/2 layers",
+            t if t.starts_with("llama3") => "Llama-3-8B prefill layers",
+            t if t.starts_with("vocab") => "GPT-2's vocabulary, 50257 and 50304",
+            "square" => "squares",
+            "wave_n" => "N sweep at M = K = 4096 (waves)",
+            "small_m" => "small M at K = N = 4096 (decode's end)",
+            _ => "other",
+        }
+    };
+    let mut fams: Vec<&'static str> = Vec::new();
+    for r in &rows {
+        if !fams.contains(&family(&r.tag)) {
+            fams.push(family(&r.tag));
+        }
+    }
+    let mut t = String::from(
+        "| shapes | GPU | rows | within target | error range (time) |\n|---|---|---:|---:|---|\n",
+    );
+    for f in fams {
+        for hw in ["h100-sxm", "h200"] {
+            let v: Vec<_> = rows
+                .iter()
+                .filter(|r| r.hw == hw && family(&r.tag) == f)
+                .collect();
+            if v.is_empty() {
+                continue;
+            }
+            let lo = v.iter().map(|r| r.error()).fold(f64::INFINITY, f64::min);
+            let hi = v
+                .iter()
+                .map(|r| r.error())
+                .fold(f64::NEG_INFINITY, f64::max);
+            let within = v.iter().filter(|r| r.error().abs() <= r.target()).count();
+            let _ = writeln!(
+                t,
+                "| {f} | {hw} | {} | {within} | {} … {} |",
+                v.len(),
+                pct(lo),
+                pct(hi)
+            );
+        }
+    }
+    let _ = writeln!(t, "\n{}", gemm::lent_summary(&rows));
+    t
+}
+
+fn dit_lent() -> String {
+    let mut t = String::from(
+        "| GPU | resolution | batch | step | measured | model | error | target |\n|---|---:|---:|---|---:|---:|---:|---:|\n",
+    );
+    for r in gemm::dit_lent() {
+        let _ = writeln!(
+            t,
+            "| {} | {} px | {} | {} | {} | {} | {} | {} |",
+            r.case.hw,
+            r.case.res,
+            r.case.batch,
+            if r.case.compiled {
+                "compiled (one CUDA graph)"
+            } else {
+                "eager"
+            },
+            ms(r.measured_s),
+            ms(r.case.model_s),
+            pct(r.error()),
+            pct(r.target()).replace('+', "±")
+        );
+    }
+    t
+}
+
+fn llm_rows(rows: &[llm::Compared], with_regime: bool) -> String {
+    let mut t =
+        String::from("| model | weights | step | GPUs | measured tok/s | model tok/s | error |");
+    t.push_str(if with_regime {
+        " what limits it |\n|---|---|---|---:|---:|---:|---:|---|\n"
+    } else {
+        "\n|---|---|---|---:|---:|---:|---:|\n"
+    });
+    for c in rows {
+        let _ = write!(
+            t,
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            c.row.model,
+            c.row.wdtype.id(),
+            if c.row.compiled { "compiled" } else { "eager" },
+            c.row.gpus,
+            sig(c.row.tokens_per_s),
+            sig(c.model_tokens_per_s),
+            pct(c.error())
+        );
+        if with_regime {
+            let _ = write!(t, " {} |", c.regime.id());
+        }
+        t.push('\n');
+    }
+    t
+}
+
+fn llm_section() -> String {
+    let one = llm::compare();
+    let tp = llm::compare_tp();
+    let h100 = llm::compare_h100();
+    let mut t = String::from("On one A100-80GB (gpt-fast's single-GPU table):\n\n");
+    t.push_str(&llm_rows(&one, true));
+    let _ = writeln!(
+        t,
+        "\nLargest error: {} (`llm_vs_measured_max_error`).\n\nTensor parallel over NVLink 3 (gpt-fast's table):\n",
+        pct(llm::max_error(&one)).replace('+', "")
+    );
+    t.push_str(&llm_rows(&tp, false));
+    t.push_str("\nNVIDIA NIM on 2 × H100 (fp8, one request at a time; the inter-token latency is one decode step):\n\n| model | weights | GPUs | in / out tokens | measured ms/token | model ms/token | error (tok/s) | what limits it |\n|---|---|---:|---|---:|---:|---:|---|\n");
+    for c in &h100 {
+        let _ = writeln!(
+            t,
+            "| {} | {} | {} | {} / {} | {} | {} | {} | {} |",
+            c.row.model,
+            c.row.wdtype.id(),
+            c.row.gpus,
+            c.row.input_tokens,
+            c.row.output_tokens,
+            sig(c.row.itl_s * 1e3),
+            sig(c.model_itl_s * 1e3),
+            pct(c.error()),
+            c.regime.id()
+        );
+    }
+    let _ = writeln!(
+        t,
+        "\nLargest error over the multi-GPU rows: {} (`llm_tp_vs_measured_max_error`).",
+        pct(llm::tp_max_error(&tp).max(llm::itl_max_error(&h100))).replace('+', "")
+    );
+    t
+}
+
+fn serve_section() -> String {
+    let rows = serve::compare();
+    let opt = |e: Option<f64>| e.map_or("—".to_string(), pct);
+    let mut t = String::from("The rows with targets (TTFT, ITL, output tokens/s: measured / model):\n\n| engine | model | GPU × TP | in / out | concurrency | TTFT | ITL | output tok/s | within targets |\n|---|---|---|---|---:|---|---|---|---|\n");
+    for c in rows.iter().filter(|c| c.row.target) {
+        let m = c.model;
+        let pair = |a: Option<f64>, b: Option<f64>, scale: f64, e: Option<f64>| match (a, b) {
+            (Some(a), Some(b)) => format!("{} / {} ({})", sig(a * scale), sig(b * scale), opt(e)),
+            _ => "—".into(),
+        };
+        let _ = writeln!(
+            t,
+            "| {} | {} | {} × {} | {} / {} | {} | {} | {} | {} | {} |",
+            c.row.engine.label(),
+            c.row.model_name(),
+            c.row.hw,
+            c.row.tp,
+            c.row.isl,
+            c.row.osl,
+            c.row.concurrency,
+            pair(c.row.ttft_s, m.map(|m| m.ttft), 1e3, c.ttft_error()),
+            pair(c.row.itl_s, m.map(|m| m.itl), 1e3, c.itl_error()),
+            pair(Some(c.row.tok_s), m.map(|m| m.tok_s), 1.0, c.tok_error()),
+            if c.within_targets() { "yes" } else { "no" }
+        );
+    }
+    t.push_str("\nEvery stored row, by run (error ranges, model ÷ measured − 1):\n\n| engine | model | GPU × TP | rows | within targets | TTFT | ITL | output tok/s |\n|---|---|---|---:|---:|---|---|---|\n");
+    let mut groups: Vec<(&str, &str, &str, u32)> = Vec::new();
+    for c in &rows {
+        let g = (c.row.engine.label(), c.row.model_name(), c.row.hw, c.row.tp);
+        if !groups.contains(&g) {
+            groups.push(g);
+        }
+    }
+    for g in groups {
+        let v: Vec<_> = rows
+            .iter()
+            .filter(|c| (c.row.engine.label(), c.row.model_name(), c.row.hw, c.row.tp) == g)
+            .collect();
+        let range = |f: &dyn Fn(&serve::Compared) -> Option<f64>| {
+            let e: Vec<f64> = v.iter().filter_map(|c| f(c)).collect();
+            if e.is_empty() {
+                return "—".to_string();
+            }
+            let lo = e.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = e.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            format!("{} … {}", pct(lo), pct(hi))
+        };
+        let _ = writeln!(
+            t,
+            "| {} | {} | {} × {} | {} | {} | {} | {} | {} |",
+            g.0,
+            g.1,
+            g.2,
+            g.3,
+            v.len(),
+            v.iter().filter(|c| c.within_targets()).count(),
+            range(&|c| c.ttft_error()),
+            range(&|c| c.itl_error()),
+            range(&|c| c.tok_error())
+        );
+    }
+    let _ = writeln!(
+        t,
+        "\nLargest error over the rows with targets: {} (`serve_vs_measured_max_error`).\n\n{}",
+        pct(serve::max_error(&rows)).replace('+', ""),
+        serve::misses(&rows)
+    );
+    t
+}
+
+fn accuracy_regions() -> Vec<(&'static str, String)> {
+    vec![
+        ("essay", essay()),
+        ("gemm-published", gemm_published()),
+        ("gemm-lent", gemm_lent()),
+        ("dit-lent", dit_lent()),
+        ("llm", llm_section()),
+        ("serve", serve_section()),
+    ]
+}
+
+#[test]
+fn the_accuracy_tables_are_the_models_comparisons() {
+    check("docs/accuracy.md", &accuracy_regions());
+}
+
+#[test]
+fn a_stale_region_is_found_and_a_missing_one_named() {
+    let doc = "a\n<!-- generated: x -->\nold\n<!-- end: x -->\nb\n";
+    let fresh = fill(doc, &[("x", "new\n".into())]);
+    assert_eq!(
+        fresh.as_deref(),
+        Ok("a\n<!-- generated: x -->\nnew\n<!-- end: x -->\nb\n")
+    );
+    assert!(fill(doc, &[("y", String::new())]).is_err());
+}
