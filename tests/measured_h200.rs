@@ -45,7 +45,7 @@ mod h200 {
             assert!((me / e - 1.0).abs() < 0.20, "eager: model {me} vs {e}");
         }
         // the graph replay of unfused kernels: the model is faster than measured,
-        // by no more than 40 % (README: profiled, the replay's kernels take 6.97
+        // by no more than 40 % (docs/trace.md: profiled, the replay's kernels take 6.97
         // ms per token and its gaps 0.84 ms, while the model prices each kernel at
         // its roof); the day the model accounts for that, this bound tightens
         assert!(
@@ -62,7 +62,7 @@ mod h200 {
 
     /// brrr-lab on the H200 (NVIDIA's Vulkan driver): complete, every variant
     /// verified (the f16 mul chain only since its reference stopped assuming
-    /// one rounding order), and the figures README quotes.
+    /// one rounding order), and the figures docs/trace.md quotes.
     #[test]
     fn the_lab_on_an_h200() {
         use brrr::gpu::{analysis, export, results::Outcome};

@@ -4,7 +4,7 @@
 //! and the accepted state re-encodes to a URL that decodes to the same state.
 //!
 //! A fast slice runs with `cargo test` (BRRR_FUZZ_CASES defaults to 20 000); the
-//! full run is documented in README "Robustness":
+//! full run is documented in docs/testing.md "Robustness":
 //!   BRRR_FUZZ_CASES=1000000 cargo test --release --test url_fuzz -- --nocapture
 
 use brrr::state::page::{self, Theme};

@@ -167,7 +167,7 @@ pub fn noisy_variants(run: &LabRun) -> Vec<String> {
         .collect()
 }
 
-/// Where the lab widget stands: `lab_status` (README, a public contract).
+/// Where the lab widget stands: `lab_status` (docs/contract.md, a public contract).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     /// No run yet (and none saved or imported).
@@ -358,7 +358,7 @@ mod tests {
                 "unsupported"
             ]
         );
-        let readme = include_str!("../../README.md");
+        let readme = include_str!("../../docs/contract.md");
         let documented = ids
             .iter()
             .map(|i| format!("`{i}`"))
@@ -366,7 +366,7 @@ mod tests {
             .join(" | ");
         assert!(
             readme.replace('\n', " ").contains(&documented),
-            "README's lab_status values: {documented}"
+            "docs/contract.md's lab_status values: {documented}"
         );
         assert_eq!(Status::of(Outcome::Complete), Status::Done);
         assert_eq!(Status::of(Outcome::Partial), Status::Partial);

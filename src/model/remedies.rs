@@ -26,7 +26,7 @@ pub const BATCH_FACTOR: u32 = 4;
 /// The tracing / compiling remedy divides the per-launch CPU cost by this.
 pub const TRACE_FACTOR: f64 = 10.0;
 
-/// Stable remedy ids (`data-remedy`, README "Remedy ids").
+/// Stable remedy ids (`data-remedy`, docs/contract.md "Remedy items").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RemedyId {
     Fuse,

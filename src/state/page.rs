@@ -27,7 +27,7 @@ impl Theme {
     }
 }
 
-/// Test knobs (README "Test knobs"): not part of the URL contract, never written
+/// Test knobs (docs/lab.md, "Test knobs"): not part of the URL contract, never written
 /// back to the address bar.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Knobs {

@@ -13,7 +13,7 @@
 //!   typed enums declared with [`choice_enum!`] (or [`model_choice!`] for a model
 //!   enum), whose variants carry their URL ids and labels.
 //!
-//! Keys and defaults are part of the public URL contract (README); a widget key is
+//! Keys and defaults are part of the public URL contract (docs/contract.md, generated from these rows); a widget key is
 //! written only when its value differs from its default, so links stay short.
 
 use super::fields::Field;

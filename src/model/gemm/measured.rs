@@ -441,7 +441,7 @@ mod tests {
     }
 
     /// The lent GPUs' GEMMs (issue 30's sweep): the lessons hold measured and
-    /// modelled, and the model's reach is what README's table says.
+    /// modelled, and the model's reach is what docs/accuracy.md's table says.
     #[test]
     fn lent_gpu_rows() {
         let rows = lent();
@@ -497,7 +497,7 @@ mod tests {
                 assert!(r.error().abs() <= 0.10, "{r:?}");
             }
         }
-        // README's "How close is the model?" states these two figures: rows
+        // docs/accuracy.md's tables state these two figures: rows
         // within issue 30's targets, and the largest |error|
         assert_eq!(within, 107, "rows within target");
         let worst = rows.iter().map(|r| r.error().abs()).fold(0.0, f64::max);
@@ -533,7 +533,7 @@ mod tests {
             } else if c.compiled {
                 // batch 1 at 256 px: the model is too fast (its small kernels at
                 // the 1 µs floor; measured attention 8.9 µs, LayerNorm 3.6 µs);
-                // README says so
+                // docs/accuracy.md says so
                 assert!((-0.45..-0.25).contains(&e), "{r:?}");
             } else if c.hw == "h100-sxm" {
                 // eager on the H100's host: within 35 %

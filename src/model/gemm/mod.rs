@@ -43,7 +43,7 @@
 //!   over, with their own least time, so the step from 63 to 64 rows is a cliff
 //!   of the model's (a real library switches kernels somewhere there too).
 //!
-//! **Where it misses** (tests/data/README.md, README's "How close is the model?"):
+//! **Where it misses** (tests/data/README.md, docs/accuracy.md):
 //! the fill and the per-tile rates are one number for every tile size, so
 //! small tiles are priced as efficient as large ones per SM; the slow path's speed
 //! is measured once per architecture; power and clock limits at very large sizes

@@ -422,7 +422,7 @@ mod tests {
         }
         assert!(
             tp_max_error(&rows) > 0.25,
-            "the outlier is fixed: update README"
+            "the outlier is fixed: regenerate docs/accuracy.md"
         );
     }
 

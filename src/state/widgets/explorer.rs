@@ -4,7 +4,7 @@
 //! one → the reason for its notice, and how the state writes it) and its control
 //! in `ui::widgets::explorer`. A number's row is its control's [`Field`] (below:
 //! range, units, the slider and the box), so the codec and the control cannot
-//! disagree on a range. Its README row: tests/url_contract.rs checks both ways.
+//! disagree on a range. Its row in docs/contract.md is generated from it (tests/docs.rs).
 //!
 //! Rows are in URL order, which is also the order they are read in: the preset
 //! first (it picks the preset every later default comes from), the dtype before

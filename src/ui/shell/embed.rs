@@ -46,7 +46,7 @@ pub fn Embed(
 /// The message an embed posts to the page around it whenever its content height
 /// changes (and once it has laid out): `{type: "brrr:height", id, height}`, height
 /// in CSS pixels, rounded up. The host page sets its iframe's height from it (the
-/// snippet is in README, "Share and embed"). It goes to any origin ("*"): an
+/// snippet is in docs/contract.md, "Widgets and embeds"). It goes to any origin ("*"): an
 /// embed cannot know the course page it sits in, and the message says nothing but
 /// the widget's id and its height.
 pub const HEIGHT_MESSAGE: &str = "brrr:height";
