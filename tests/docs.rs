@@ -326,8 +326,8 @@ fn essay() -> String {
     use brrr::model::microbench::{compare, crossover_repeat, max_error};
     use brrr::model::reference::h100;
     let machine = |roof| {
-        let hw = brrr::model::hardware::preset("h100-sxm").expect("the H100 SXM preset");
-        let mut s = brrr::state::State::for_preset(hw);
+        let hw = brrr::model::hardware::preset("h100-sxm");
+        let mut s = hw.map_or_else(brrr::state::State::default, brrr::state::State::for_preset);
         s.select_dtype(brrr::model::Dtype::Fp32);
         s.setting.roof = roof;
         s.machine()
