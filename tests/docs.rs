@@ -651,3 +651,28 @@ fn a_stale_region_is_found_and_a_missing_one_named() {
     );
     assert!(fill(doc, &[("y", String::new())]).is_err());
 }
+
+/// Every field of `brrr-trace --json`'s row (`trace::report::Row`, the one
+/// schema the CLI, the worker and the page share) is named in the contract.
+#[test]
+fn every_trace_json_field_is_in_the_contract() {
+    let contract = std::fs::read_to_string(repo("docs/contract.md")).unwrap_or_default();
+    let cli = contract
+        .split("### `brrr-trace --json OUT`")
+        .nth(1)
+        .unwrap_or("");
+    let row = serde_json::to_value(brrr::trace::report::Row::default()).unwrap_or_default();
+    let keys: Vec<&String> = row
+        .as_object()
+        .map(|o| o.keys().collect())
+        .unwrap_or_default();
+    assert!(keys.len() > 30, "{keys:?}");
+    let missing: Vec<&&String> = keys
+        .iter()
+        .filter(|k| !cli.contains(&format!("`{k}`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "brrr-trace --json fields docs/contract.md does not name: {missing:?}"
+    );
+}
