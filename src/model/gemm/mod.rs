@@ -549,38 +549,13 @@ fn tiled(g: &Gemm, m: &Roofs, h: &Hw) -> Tiled {
 /// model `h`. A step prices the same layer's matmuls many times over, so the
 /// last prices are kept (a small table keyed by every input, bit for bit).
 pub fn price(g: &Gemm, bytes: f64, m: &Roofs, h: &Hw) -> Priced {
-    type Key = ([u32; 5], [u64; 10]);
     const SLOTS: usize = 64;
     thread_local! {
-        static KEPT: std::cell::RefCell<Vec<Option<(Key, Priced)>>> =
+        static KEPT: std::cell::RefCell<Vec<Option<(PriceKey, Priced)>>> =
             std::cell::RefCell::new(vec![None; SLOTS]);
     }
-    let key: Key = (
-        [g.m, g.n, g.k, g.batch, g.b as u32],
-        [
-            bytes.to_bits(),
-            m.matmul_flops.to_bits(),
-            m.bw.to_bits(),
-            m.elem_bytes.to_bits(),
-            m.floor.to_bits(),
-            h.sm_share.to_bits(),
-            h.fill.to_bits(),
-            h.slow.to_bits(),
-            h.gemv.to_bits(),
-            h.copy.to_bits() ^ u64::from(h.sms) ^ (u64::from(h.align) << 32),
-        ],
-    );
-    // a multiply-rotate hash (FxHash's): a few nanoseconds, enough for a table
-    let slot = {
-        let mix = |h: u64, x: u64| (h.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        let h = key
-            .0
-            .iter()
-            .map(|&x| u64::from(x))
-            .chain(key.1)
-            .fold(0, mix);
-        (h >> 32) as usize % SLOTS
-    };
+    let key = PriceKey::of(g, bytes, m, h);
+    let slot = key.slot(SLOTS);
     if let Some(p) = KEPT.with(|k| {
         k.borrow()
             .get(slot)
@@ -595,6 +570,52 @@ pub fn price(g: &Gemm, bytes: f64, m: &Roofs, h: &Hw) -> Priced {
         }
     });
     p
+}
+
+/// Every input of [`price`], exactly: the GEMM as it is, each float by its bits.
+/// Two keys are equal only when the inputs are, so a kept price is returned only
+/// for the very inputs it was made from (the hash only picks the slot).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct PriceKey {
+    gemm: Gemm,
+    bytes: u64,
+    /// `Roofs`: matmul FLOP/s, bandwidth, element bytes, floor.
+    roofs: [u64; 4],
+    sms: u32,
+    align: u32,
+    /// `Hw`: SM share, fill, slow path, GEMV latency, copy share.
+    hw: [u64; 5],
+}
+
+impl PriceKey {
+    fn of(g: &Gemm, bytes: f64, m: &Roofs, h: &Hw) -> PriceKey {
+        PriceKey {
+            gemm: *g,
+            bytes: bytes.to_bits(),
+            roofs: [
+                m.matmul_flops.to_bits(),
+                m.bw.to_bits(),
+                m.elem_bytes.to_bits(),
+                m.floor.to_bits(),
+            ],
+            sms: h.sms,
+            align: h.align,
+            hw: [
+                h.sm_share.to_bits(),
+                h.fill.to_bits(),
+                h.slow.to_bits(),
+                h.gemv.to_bits(),
+                h.copy.to_bits(),
+            ],
+        }
+    }
+    /// The table slot: FxHash of the whole key (a few nanoseconds).
+    fn slot(&self, slots: usize) -> usize {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = rustc_hash::FxHasher::default();
+        self.hash(&mut hasher);
+        (hasher.finish() >> 32) as usize % slots.max(1)
+    }
 }
 
 fn price_afresh(g: &Gemm, bytes: f64, m: &Roofs, h: &Hw) -> Priced {
@@ -754,6 +775,72 @@ mod tests {
         assert_eq!(shaped, time(g, h100()).seconds);
         let roof = gpu_seconds(g, Dtype::Bf16, h100(), Roof::Datasheet);
         assert_eq!(roof, g.flops() / 989.4e12);
+    }
+
+    /// The kept prices answer only for their exact inputs: two machines whose
+    /// fields an XOR of them would confuse (SMs 132 and 133, the copy share's
+    /// lowest bit flipped) each get their own price, also after the other.
+    #[test]
+    fn kept_prices_are_keyed_on_the_exact_inputs() {
+        let (m, h) = on(h100(), Dtype::Bf16);
+        let other = Hw {
+            sms: h.sms ^ 1,
+            copy: f64::from_bits(h.copy.to_bits() ^ 1),
+            ..h
+        };
+        assert_eq!(
+            u64::from(h.sms) ^ h.copy.to_bits(),
+            u64::from(other.sms) ^ other.copy.to_bits()
+        );
+        assert_ne!(
+            PriceKey::of(&Gemm::new(1, 1, 1, Dtype::Bf16), 1.0, &m, &h),
+            { PriceKey::of(&Gemm::new(1, 1, 1, Dtype::Bf16), 1.0, &m, &other) }
+        );
+        let g = Gemm::new(4096, 1664, 4096, Dtype::Bf16);
+        let bytes = g.bytes(2.0);
+        for _ in 0..2 {
+            for hw in [h, other] {
+                assert_eq!(price(&g, bytes, &m, &hw), price_afresh(&g, bytes, &m, &hw));
+            }
+        }
+        assert_ne!(price(&g, bytes, &m, &h), price(&g, bytes, &m, &other));
+        // every field is in the key: a change to any one misses the kept price
+        let base = PriceKey::of(&g, bytes, &m, &h);
+        let moved = [
+            PriceKey::of(&Gemm { batch: 2, ..g }, bytes, &m, &h),
+            PriceKey::of(
+                &Gemm {
+                    b: Stored::Int4,
+                    ..g
+                },
+                bytes,
+                &m,
+                &h,
+            ),
+            PriceKey::of(&g, bytes * 2.0, &m, &h),
+            PriceKey::of(
+                &g,
+                bytes,
+                &Roofs {
+                    floor: m.floor * 2.0,
+                    ..m
+                },
+                &h,
+            ),
+            PriceKey::of(&g, bytes, &m, &Hw { align: 16, ..h }),
+            PriceKey::of(
+                &g,
+                bytes,
+                &m,
+                &Hw {
+                    gemv: h.gemv * 2.0,
+                    ..h
+                },
+            ),
+        ];
+        for k in moved {
+            assert_ne!(k, base);
+        }
     }
 
     #[test]
