@@ -430,7 +430,7 @@ test('dit default: DiT-XL/2 at 256 px, batch 1, is overhead-bound and graphs wou
     // how far the model is from the steps timed on the lent GPUs
     const measured = await pollUntil(page, () => page.locator(`${D} .dit-measured`).count(), (n) => n === 1);
     assert.equal(measured, 1);
-    assert.match(await text(page, `${D} .dit-measured`), /compiled \(torch\.compile, reduce-overhead\) within 22 % from 2,048 tokens a step; at batch 1 and 256 px the model is 37 % fast.*eager within 12 % on the H100's host/);
+    assert.match(await text(page, `${D} .dit-measured`), /compiled \(torch\.compile, reduce-overhead\) within 19 % at every size and batch, the model fast: the attention and LayerNorm kernels carry their measured fixed cost.*eager within 12 % on the H100's host/);
   });
 });
 

@@ -206,12 +206,12 @@ impl LentRow {
     pub fn gflop(&self) -> f64 {
         2.0 * f64::from(self.m) * f64::from(self.n) * f64::from(self.k) / 1e9
     }
-    /// Issue 30's target: 15 % from 1 GFLOP, 30 % below.
+    /// Issue 51's target: 15 % from 1 GFLOP, 25 % below.
     pub fn target(&self) -> f64 {
         if self.gflop() >= 1.0 {
             0.15
         } else {
-            0.30
+            0.25
         }
     }
 }
@@ -274,7 +274,8 @@ impl DitLent {
     pub fn error(&self) -> f64 {
         self.case.model_s / self.measured_s - 1.0
     }
-    /// Issue 30's target: 25 % compiled, 35 % eager.
+    /// Issue 30's target: 25 % compiled (issue 51: at every configuration),
+    /// 35 % eager.
     pub fn target(&self) -> f64 {
         if self.case.compiled {
             0.25
@@ -331,18 +332,30 @@ pub fn lent_summary(rows: &[LentRow]) -> String {
     } else {
         "H100 SXM"
     };
-    let why = if worst.tag.starts_with("dit") {
-        ", a DiT-XL/2 layer: Hopper's cuBLAS runs tiles outside this model's set, so its last wave is fuller than the model's"
+    let why = if worst.n % 8 != 0 || worst.k % 8 != 0 {
+        ", an unaligned shape: its slow path's share is the mean of two H100s' that differ (127 of 592 and 98 of 712 TFLOP/s)"
+    } else if worst.tag.starts_with("dit") {
+        ", a DiT-XL/2 layer"
     } else {
         ""
     };
+    let missed: Vec<String> = rows
+        .iter()
+        .filter(|r| r.error().abs() > r.target())
+        .map(|r| r.tag.clone())
+        .collect();
+    let kinds = |t: &str| missed.iter().filter(|m| m.starts_with(t)).count();
     format!(
-        "Checked against {} matmuls timed on a lent H100 SXM and H200 (each inside a CUDA graph, its weights read from HBM): {within} within issue 30's targets (15 % from 1 GFLOP, 30 % below); the largest error, {:+.0} % on {} × {} × {} ({gpu}){why}.",
+        "Checked against {} matmuls timed on a lent H100 SXM and H200 (each inside a CUDA graph, its weights read from HBM): {within} within issue 51's targets (15 % from 1 GFLOP, 25 % below), none beyond 30 %; the largest error, {:+.0} % on {} × {} × {} ({gpu}){why}. What is left: {} of the N sweep's partial waves (Hopper's kernels schedule a last wave better or worse than whole tiles say), {} DiT-XL/2 layers, {} small-M rows where the library switches kernels, {} unaligned.",
         rows.len(),
         worst.error() * 100.0,
         worst.m,
         worst.k,
         worst.n,
+        kinds("wave_n"),
+        kinds("dit"),
+        kinds("small_m"),
+        kinds("vocab"),
     )
 }
 
@@ -355,14 +368,12 @@ pub fn dit_summary(rows: &[DitLent]) -> String {
             .max_by(|a, b| a.abs().total_cmp(&b.abs()))
             .unwrap_or(0.0)
     };
-    let big = worst(&|r| r.case.compiled && !(r.case.res == 256 && r.case.batch == 1));
-    let small = worst(&|r| r.case.compiled && r.case.res == 256 && r.case.batch == 1);
+    let compiled = worst(&|r| r.case.compiled);
     let eager = worst(&|r| !r.case.compiled && r.case.hw == "h100-sxm");
     format!(
-        "Against DiT-XL/2 steps timed on a lent H100 SXM and H200 (achievable roofs, flash attention): compiled (torch.compile, reduce-overhead) within {:.0} % from 2,048 tokens a step; at batch 1 and 256 px the model is {:.0} % {}, its small kernels at the 1 µs floor where the attention measured 8.9 µs; eager within {:.0} % on the H100's host, whose CPU sets that step.",
-        big.abs() * 100.0,
-        small.abs() * 100.0,
-        if small < 0.0 { "fast" } else { "slow" },
+        "Against DiT-XL/2 steps timed on a lent H100 SXM and H200 (achievable roofs, flash attention): compiled (torch.compile, reduce-overhead) within {:.0} % at every size and batch, {}: the attention and LayerNorm kernels carry their measured fixed cost (8.4 and 3.5 µs), the other small kernels only the 1 µs floor; eager within {:.0} % on the H100's host, whose CPU sets that step.",
+        compiled.abs() * 100.0,
+        if compiled < 0.0 { "the model fast" } else { "the model slow" },
         eager.abs() * 100.0,
     )
 }
@@ -497,11 +508,42 @@ mod tests {
                 assert!(r.error().abs() <= 0.10, "{r:?}");
             }
         }
+        // issue 51: on each GPU at least 90 % of the rows within 15 % (from 1
+        // GFLOP) or 25 % (below), none beyond 30 %; the rows beyond their band,
+        // by name (docs/accuracy.md and the page say what is left)
+        for hw in ["h100-sxm", "h200"] {
+            let on: Vec<&LentRow> = rows.iter().filter(|r| r.hw == hw).collect();
+            let ok = on.iter().filter(|r| r.error().abs() <= r.target()).count();
+            assert!(ok * 10 >= on.len() * 9, "{hw}: {ok} of {}", on.len());
+            for r in &on {
+                assert!(r.error().abs() <= 0.30, "beyond 30 %: {r:?}");
+            }
+        }
+        let mut missed: Vec<(&str, u32, u32, u32)> = rows
+            .iter()
+            .filter(|r| r.error().abs() > r.target())
+            .map(|r| (r.hw, r.m, r.k, r.n))
+            .collect();
+        missed.sort();
+        assert_eq!(
+            missed,
+            [
+                ("h100-sxm", 32, 4096, 4096),
+                ("h100-sxm", 1024, 1152, 3456),
+                ("h100-sxm", 1024, 1152, 4608),
+                ("h100-sxm", 4096, 4096, 1664),
+                ("h200", 128, 4096, 4096),
+                ("h200", 256, 4608, 1152),
+                ("h200", 4096, 4096, 1792),
+                ("h200", 8192, 768, 50257),
+            ],
+            "the rows beyond their band"
+        );
         // docs/accuracy.md's tables state these two figures: rows
-        // within issue 30's targets, and the largest |error|
-        assert_eq!(within, 107, "rows within target");
+        // within issue 51's targets, and the largest |error|
+        assert_eq!(within, 132, "rows within target");
         let worst = rows.iter().map(|r| r.error().abs()).fold(0.0, f64::max);
-        assert!((worst - 0.502).abs() < 0.005, "{worst}");
+        assert!((worst - 0.228).abs() < 0.005, "{worst}");
     }
 
     #[test]
@@ -527,14 +569,9 @@ mod tests {
         }
         for r in &rows {
             let (c, e) = (r.case, r.error());
-            if c.compiled && !(c.res == 256 && c.batch == 1) {
-                // compiled, from 2,048 tokens a step: within the issue's 25 %
+            if c.compiled {
+                // compiled, at every size and batch: within issue 51's 25 %
                 assert!(e.abs() <= 0.25, "{r:?}");
-            } else if c.compiled {
-                // batch 1 at 256 px: the model is too fast (its small kernels at
-                // the 1 µs floor; measured attention 8.9 µs, LayerNorm 3.6 µs);
-                // docs/accuracy.md says so
-                assert!((-0.45..-0.25).contains(&e), "{r:?}");
             } else if c.hw == "h100-sxm" {
                 // eager on the H100's host: within 35 %
                 assert!(e.abs() <= 0.35, "{r:?}");
@@ -545,14 +582,18 @@ mod tests {
     #[test]
     fn the_summaries_say_what_the_rows_say() {
         let g = lent_summary(&lent());
-        assert!(g.contains("140 matmuls") && g.contains("107 within"), "{g}");
+        assert!(g.contains("140 matmuls") && g.contains("132 within"), "{g}");
         assert!(
-            g.contains("+50 % on 2048 × 1152 × 1152 (H100 SXM), a DiT-XL/2 layer"),
+            g.contains("-23 % on 8192 × 768 × 50257 (H200), an unaligned shape"),
+            "{g}"
+        );
+        assert!(
+            g.contains("What is left: 2 of the N sweep's partial waves (Hopper's kernels schedule a last wave better or worse than whole tiles say), 3 DiT-XL/2 layers, 2 small-M rows where the library switches kernels, 1 unaligned."),
             "{g}"
         );
         let d = dit_summary(&dit_lent());
         assert!(
-            d.contains("within 22 % from 2,048") && d.contains("37 % fast"),
+            d.contains("within 19 % at every size and batch, the model fast"),
             "{d}"
         );
         assert!(d.contains("eager within 12 %"), "{d}");
