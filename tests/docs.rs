@@ -210,6 +210,10 @@ fn contract_regions() -> Vec<(&'static str, String)> {
         ("url-explorer", url_explorer()),
         ("url-widgets", url_widgets()),
         ("widgets", widgets()),
+        (
+            "embed-resize",
+            format!("```html\n{}\n```\n", brrr::state::page::EMBED_RESIZE),
+        ),
     ]
 }
 

@@ -39,6 +39,11 @@ pub struct Knobs {
     pub debug_panic: bool,
 }
 
+/// The host page's script that sizes each brrr iframe to the height its embed
+/// posts (`{type: "brrr:height", height}`, `ui::shell::embed`): the copied
+/// embed code ends with it, and docs/contract.md shows it (tests/docs.rs).
+pub const EMBED_RESIZE: &str = r#"<script>addEventListener("message",e=>{var d=e.data;if(d&&d.type=="brrr:height"&&d.height>0)document.querySelectorAll("iframe").forEach(f=>{if(f.contentWindow==e.source)f.style.height=Math.ceil(d.height)+"px"})})</script>"#;
+
 /// What the page starts from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Start {

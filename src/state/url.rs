@@ -122,6 +122,41 @@ pub fn encode(s: &State) -> String {
         .finish()
 }
 
+/// The query an embed of `w` carries (without `embed=`): of [`encode`]'s keys,
+/// the GPU (`hw`) and each one whose absence would change what the widget
+/// reads ([`widgets::Spec::reads`]; a widget that declares none reads the
+/// explorer's keys and its own). A key at its default (the preset's peaks)
+/// goes too: the embed decodes to the same view without it.
+pub fn embed_query(s: &State, w: &widgets::Spec) -> String {
+    let join = |p: &[(String, String)]| {
+        form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(p)
+            .finish()
+    };
+    let seen = |p: &[(String, String)]| {
+        let s = decode(&join(p)).0;
+        w.reads.map_or_else(|| s.clone(), |r| r(&s))
+    };
+    let mut p: Vec<(String, String)> = form_urlencoded::parse(encode(s).as_bytes())
+        .into_owned()
+        .filter(|(k, _)| {
+            w.reads.is_some() || explorer::param(k).is_some() || w.params.iter().any(|q| q.key == k)
+        })
+        .collect();
+    let want = seen(&p);
+    let mut i = 0;
+    while i < p.len() {
+        let mut t = p.clone();
+        t.remove(i);
+        if p[i].0 != explorer::HW.key && seen(&t) == want {
+            p = t;
+        } else {
+            i += 1;
+        }
+    }
+    join(&p)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,5 +181,69 @@ mod tests {
             assert_eq!(n.len(), 2, "{}: {n:?}", p.key);
             assert!(n[0].reason.starts_with("repeated"), "{}", p.key);
         }
+    }
+
+    /// An embed's query carries the GPU and the keys its widget reads, and no
+    /// other: it decodes to the same view of the state, and dropping any of
+    /// its keys but `hw` would change that view (issue 51, item 8).
+    #[test]
+    fn an_embed_carries_only_what_its_widget_reads() {
+        let queries = [
+            "",
+            "hw=h100-sxm&batch=4096&fusion_n=8&llm_batch=64&serve_c=32",
+            "hw=a100-40gb&dtype=fp32&flops=1e14&bw=9e11&ops=3&llm_model=custom&llm_layers=7&mm_m=512&serve_isl=2048",
+            "hw=measured&flops=5e13&bw=6e11&gpu=My%20GPU&overhead=1e-5&roof=achievable&bert_batch=4",
+        ];
+        for q in queries {
+            let s = decode(q).0;
+            for w in widgets::WIDGETS {
+                let e = embed_query(&s, w);
+                let view = |q: &str| {
+                    let d = decode(q).0;
+                    w.reads.map_or_else(|| d.clone(), |r| r(&d))
+                };
+                let want = match w.reads {
+                    Some(r) => r(&s),
+                    None => view(&embed_query(&s, w)),
+                };
+                assert_eq!(view(&e), want, "{} at {q:?}: {e}", w.id);
+                let keys: Vec<String> = form_urlencoded::parse(e.as_bytes())
+                    .map(|(k, _)| k.into_owned())
+                    .collect();
+                assert_eq!(
+                    keys.first().map(String::as_str),
+                    Some("hw"),
+                    "{}: {e}",
+                    w.id
+                );
+                for k in &keys[1..] {
+                    let less: String = form_urlencoded::Serializer::new(String::new())
+                        .extend_pairs(form_urlencoded::parse(e.as_bytes()).filter(|(j, _)| j != k))
+                        .finish();
+                    assert_ne!(view(&less), want, "{}: {k} is not read ({e})", w.id);
+                }
+                if w.reads.is_none() {
+                    for k in &keys {
+                        assert!(
+                            explorer::param(k).is_some() || w.params.iter().any(|p| p.key == k),
+                            "{}: {k}",
+                            w.id
+                        );
+                    }
+                }
+            }
+        }
+        // the serve embed of a page with the fusion widget and the explorer's
+        // step moved: neither, nor the preset's peaks, but the llm's batch it
+        // serves and its own concurrency
+        let s = decode(queries[1]).0;
+        let serve = widgets::WIDGETS
+            .iter()
+            .find(|w| w.id == "serve")
+            .map(|w| embed_query(&s, w));
+        assert_eq!(
+            serve.as_deref(),
+            Some("hw=h100-sxm&llm_batch=64&serve_c=32")
+        );
     }
 }

@@ -47,7 +47,27 @@ before(() => {
   fs.rmSync(SHOTS, { recursive: true, force: true });
   fs.mkdirSync(SHOTS, { recursive: true });
 });
-const h = useHarness({ files: { 'embed-host.html': HOST } });
+// A course page with a copied embed code pasted into it as is (passed in the
+// address's hash; document.write runs its script as a pasted one would run).
+const PASTE = `<!doctype html>
+<html><head><meta charset="utf-8"><title>A course page</title>
+<link rel="icon" href="data:,">
+<style>body { margin: 0; padding: 8px; font-family: sans-serif; } iframe { display: block; }</style>
+</head><body>
+<p>Some course text above the widget.</p>
+<script>document.write(decodeURIComponent(location.hash.slice(1)));</script>
+<p id="after">Text below the widget.</p>
+</body></html>`;
+
+/** docs/contract.md's resize script (its generated region `embed-resize`). */
+function resizeScript() {
+  const md = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'contract.md'), 'utf8');
+  const m = /<!-- generated: embed-resize -->\n```html\n(.*)\n```\n<!-- end: embed-resize -->/.exec(md);
+  if (!m) throw new Error('docs/contract.md has no embed-resize region');
+  return m[1];
+}
+
+const h = useHarness({ files: { 'embed-host.html': HOST, 'embed-paste.html': PASTE } });
 
 /** Wait until a widget has settled: its charts drawn, the lab's probe done. */
 async function settleWidget(page, id) {
@@ -302,4 +322,50 @@ test('phone (390 × 844): the pinned chart takes at most 40 % of the screen, its
     if (t.cap !== null) assert.ok(t.cap <= 1, `${t.where}: the caption runs ${t.cap.toFixed(0)} px past the visible table`);
   }
   await h.closePage(page);
+});
+
+// Issue 51, item 8: the copied code's src carries the GPU and only what its
+// widget reads (the serving widget: not the explorer's step or peaks, not the
+// fusion widget's ops), and it ends with the resize script, so pasted into a
+// 360 px column it grows to the widget's real height there.
+test("the serve embed's code carries only the serve widget's keys and the resize script; pasted at 360 px it fits its content", async () => {
+  const page = await h.open('?batch=4096&fusion_n=8&llm_batch=64&serve_c=32', { viewport: { width: 1280, height: 900 } });
+  const share = page.locator('section.widget#serve [data-share="embed"]');
+  await share.scrollIntoViewIfNeeded();
+  await share.click();
+  const box = page.locator('section.widget#serve .share-text');
+  const code = await pollUntil(page, () => box.inputValue(), (v) => v.startsWith('<iframe'));
+  const src = /<iframe src="([^"]+)"/.exec(code)[1].replaceAll('&amp;', '&');
+  const keys = [...new URL(src).searchParams.keys()];
+  assert.deepEqual(keys, ['hw', 'llm_batch', 'serve_c', 'embed'], `serve's src: ${src}`);
+  assert.ok(code.endsWith('</iframe>' + resizeScript()), `no resize script after the iframe: ${code}`);
+  const snippetHeight = Number(/ height="(\d+)"/.exec(code)[1]);
+  await h.closePage(page);
+
+  const host = await h.open('', { label: 'pasted embed at 360 px', viewport: { width: 376, height: 800 }, ready: false });
+  await host.goto(h.url + 'embed-paste.html#' + encodeURIComponent(code), { waitUntil: 'load' });
+  const iframe = host.locator('iframe');
+  const fr = await (await iframe.elementHandle()).contentFrame();
+  await waitReady(fr);
+  await fr.waitForSelector('#serve .more-app > *', { timeout: 60_000 });
+  const fits = async () => {
+    const box = await iframe.boundingBox();
+    const inner = await fr.evaluate(() => ({
+      content: Math.ceil(document.documentElement.getBoundingClientRect().height),
+      scroll: document.documentElement.scrollHeight,
+      client: document.documentElement.clientHeight,
+      q: location.search,
+    }));
+    return { frame: Math.round(box.height), width: box.width, ...inner };
+  };
+  const f = await pollUntil(host, fits, (x) => x.frame === x.content && x.scroll <= x.client);
+  assert.ok(f.width <= 360, `iframe ${f.width} px wide`);
+  assert.equal(f.frame, f.content, `the iframe is ${f.frame} px for ${f.content} px of widget (the snippet said ${snippetHeight})`);
+  assert.ok(f.scroll <= f.client, `the embed scrolls inside: ${f.scroll} > ${f.client}`);
+  assert.ok(f.content > snippetHeight, `at 360 px the widget (${f.content} px) outgrows the 720 px height (${snippetHeight})`);
+  // the embed's own address keeps to its widget's keys too
+  assert.deepEqual([...new URLSearchParams(f.q).keys()], ['hw', 'llm_batch', 'serve_c', 'embed'], f.q);
+  console.log(`# serve pasted at ${f.width} px: ${f.content} px tall (snippet height ${snippetHeight})`);
+  await host.screenshot({ path: path.join(SHOTS, 'paste-360.png') });
+  await h.closePage(host);
 });

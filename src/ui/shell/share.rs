@@ -14,16 +14,19 @@ pub fn link(ctx: Ctx, def: &Spec) -> String {
     store::page_url(&q, &format!("#{}", def.id))
 }
 
-/// The iframe snippet that embeds `def` alone with the current state.
+/// The iframe snippet that embeds `def` alone with the current state, and the
+/// script that sizes it to the height the embed posts (its `height` fits 720 px
+/// wide in the default state; other widths and states differ).
 pub fn embed_code(ctx: Ctx, def: &Spec) -> String {
     let q = ctx.state.with_untracked(|s| store::query(s, Some(def.id)));
     let src = store::page_url(&q, "");
     // Only our own URL (percent-encoded by the codec) and static titles go in here.
     format!(
-        "<iframe src=\"{}\" title=\"brrr: {}\" width=\"100%\" height=\"{}\" loading=\"lazy\" style=\"border:0\"></iframe>",
+        "<iframe src=\"{}\" title=\"brrr: {}\" width=\"100%\" height=\"{}\" loading=\"lazy\" style=\"border:0\"></iframe>{}",
         src.replace('&', "&amp;").replace('"', "&quot;"),
         def.title,
-        def.embed_height
+        def.embed_height,
+        crate::state::page::EMBED_RESIZE
     )
 }
 
