@@ -272,6 +272,156 @@ pub fn verdict(l: &Limit) -> String {
     s
 }
 
+/// Two halving speedups closer than this factor are a near-tie (5 %): the
+/// regime word then rests on a margin the model cannot vouch for.
+pub const NEAR: f64 = 1.05;
+
+/// The speedup halving a cost class with time share `s` would buy if nothing
+/// else paced the step: `1 / (1 − s/2)`.
+pub fn suggested(s: f64) -> f64 {
+    ratio(1.0, 1.0 - s.clamp(0.0, 1.0) / 2.0)
+}
+
+/// Two costs that nearly balance: halving either alone moves the step little,
+/// because the other then sets the pace.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Balance {
+    /// The halving that tests the limit's regime, and the one nearest it (or,
+    /// where no halving pays, the one of the largest time share).
+    pub first: Halving,
+    pub second: Halving,
+    /// No halving buys even half the gain the largest time share suggests
+    /// ([`suggested`]): halving either alone buys little.
+    pub little: bool,
+}
+
+/// The halvings that can move this step (the link only where some time goes
+/// to collectives), the largest speedup first.
+fn ranked(l: &Limit) -> Vec<Halving> {
+    let mut hs: Vec<Halving> = Halving::ALL
+        .into_iter()
+        .filter(|h| *h != Halving::Link || l.shares.comm > 0.0)
+        .collect();
+    hs.sort_by(|a, b| l.speedup(*b).total_cmp(&l.speedup(*a)));
+    hs
+}
+
+/// Whether the step is a near-tie, and between which two costs. It is one
+/// where the limit's speedup and the next differ by less than [`NEAR`], or
+/// where no halving buys even half the gain the largest time share suggests
+/// (90 % of the time on memory traffic suggests 1.82× from 2× bandwidth; a
+/// step that gets 1.12× from it and less from anything else is paced by two
+/// costs at once). A step that one halving speeds up well is not a tie, even
+/// where the largest share buys little ([`contrast`] says why).
+pub fn balance(l: &Limit) -> Option<Balance> {
+    let first = Limit::halving(l.regime);
+    let others: Vec<Halving> = ranked(l).into_iter().filter(|h| *h != first).collect();
+    let next = *others.first()?;
+    let (a, b) = (l.speedup(first), l.speedup(next));
+    let near = a.max(b) < NEAR * a.min(b);
+    let big = Limit::halving(l.shares.largest());
+    let best = a.max(b);
+    let little = best - 1.0 < 0.5 * (suggested(share(&l.shares, l.shares.largest())) - 1.0);
+    if !near && !little {
+        return None;
+    }
+    let second = if near || big == first { next } else { big };
+    Some(Balance {
+        first,
+        second,
+        little,
+    })
+}
+
+impl Balance {
+    /// The two costs, short ("CPU launches ≈ GPU time") and in full ("the
+    /// CPU's launch pace and the GPU's time").
+    fn names(&self) -> (&'static str, &'static str) {
+        use Regime::*;
+        let (a, b) = (self.first.regime(), self.second.regime());
+        let has = |r: Regime| a == r || b == r;
+        if has(Overhead) && has(Communication) {
+            (
+                "CPU launches ≈ collectives",
+                "the CPU's launch pace and the collectives between GPUs",
+            )
+        } else if has(Overhead) {
+            (
+                "CPU launches ≈ GPU time",
+                "the CPU's launch pace and the GPU's time",
+            )
+        } else if has(Communication) {
+            (
+                "collectives ≈ GPU work",
+                "the collectives between GPUs and the GPU's own work",
+            )
+        } else {
+            (
+                "arithmetic ≈ memory traffic",
+                "the arithmetic and the memory traffic",
+            )
+        }
+    }
+
+    fn buys(&self) -> &'static str {
+        if self.little {
+            "halving either alone buys little"
+        } else {
+            "halving either buys about as much"
+        }
+    }
+
+    /// The short form, for the one-line answer: "CPU launches ≈ GPU time:
+    /// halving either alone buys little".
+    pub fn short(&self) -> String {
+        format!("{}: {}", self.names().0, self.buys())
+    }
+}
+
+/// The explorer's one-line answer: "The step is memory-bandwidth-bound: 12.3 µs
+/// per step", or at a near-tie ([`balance`]) "The step is overhead-bound,
+/// barely (CPU launches ≈ GPU time: halving either alone buys little): 33.1 µs
+/// per step".
+pub fn headline(l: &Limit, wall_s: f64) -> String {
+    let t = units::si(wall_s, "s");
+    match balance(l) {
+        Some(b) => format!(
+            "The step is {}, barely ({}): {t} per step",
+            l.regime.label(),
+            b.short()
+        ),
+        None => format!("The step is {}: {t} per step", l.regime.label()),
+    }
+}
+
+/// The sentence the diagnosis card shows at a near-tie: which two costs
+/// balance, what halving each buys, and, where the largest time share buys
+/// less than half what it suggests, that share. `None` where no tie.
+pub fn balance_sentence(l: &Limit) -> Option<String> {
+    let b = balance(l)?;
+    let (x, y) = two_speedups(l.speedup(b.first), l.speedup(b.second));
+    let big = l.shares.largest();
+    let s = share(&l.shares, big);
+    let though = if l.speedup(Limit::halving(big)) - 1.0 < 0.5 * (suggested(s) - 1.0) {
+        format!(
+            ", though {} of the time is {} ({} could buy up to {}× if nothing else set the pace)",
+            units::percent(s),
+            time_words(big),
+            Limit::halving(big).words(),
+            units::sig3(suggested(s))
+        )
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "A near-tie: {} nearly balance, so {}: {} buys {x}×, {} {y}×{though}.",
+        b.names().1,
+        b.buys(),
+        b.first.words(),
+        b.second.words(),
+    ))
+}
+
 /// The essay's quick test, doubling the batch, in words and read against the
 /// limit. The test is one-way: a step the launches pace barely slows down when
 /// the batch doubles, but a step that barely slows down need not be paced by
@@ -387,5 +537,62 @@ mod tests {
         assert_eq!(ratio(1.0, 0.0), 1.0);
         assert_eq!(ratio(1.0, f64::NAN), 1.0);
         assert_eq!(ratio(2.0, 1.0), 2.0);
+    }
+
+    fn limit(c: f64, m: f64, f: f64, b: f64, o: f64) -> Limit {
+        Limit::decide(1.0, shares(c, m), |h| match h {
+            Halving::Flops => 1.0 / f,
+            Halving::Bw => 1.0 / b,
+            Halving::Overhead => 1.0 / o,
+            Halving::Link => 1.0,
+        })
+    }
+
+    #[test]
+    fn a_near_tie_names_the_two_costs() {
+        // ?batch=128: 90.4 % memory traffic, yet 2× bandwidth buys 1.12×
+        let l = limit(0.0, 0.904, 1.0, 1.124, 1.05);
+        assert_eq!(l.regime, Regime::Memory);
+        let b = balance(&l).unwrap();
+        assert_eq!(
+            (b.first, b.second, b.little),
+            (Halving::Bw, Halving::Overhead, true)
+        );
+        assert_eq!(
+            headline(&l, 20e-6),
+            "The step is memory-bandwidth-bound, barely (CPU launches ≈ GPU time: halving either alone buys little): 20 µs per step"
+        );
+        let s = balance_sentence(&l).unwrap();
+        assert!(s.starts_with("A near-tie: the CPU's launch pace and the GPU's time nearly balance, so halving either alone buys little: 2× bandwidth buys 1.12×, half the CPU overhead 1.05×, though 90.4 % of the time is memory traffic"), "{s}");
+        assert!(named_regimes(&s).is_empty(), "{s}");
+        // ?batch=1: overhead-bound on 1.06× against 1.01×
+        let l = limit(0.0, 0.65, 1.0, 1.006, 1.057);
+        let b = balance(&l).unwrap();
+        assert_eq!((b.first, b.second), (Halving::Overhead, Halving::Bw));
+        assert!(headline(&l, 1e-6)
+            .starts_with("The step is overhead-bound, barely (CPU launches ≈ GPU time"));
+        // two halvings within 5 % that both pay: about as much, not little
+        let l = limit(0.5, 0.5, 1.33, 1.32, 1.0);
+        let b = balance(&l).unwrap();
+        assert!(!b.little);
+        assert_eq!(
+            b.short(),
+            "arithmetic ≈ memory traffic: halving either buys about as much"
+        );
+    }
+
+    #[test]
+    fn a_clear_limit_is_no_tie() {
+        // the default state: compute the largest share, 2× bandwidth clearly ahead
+        let l = limit(0.523, 0.41, 1.066, 1.258, 1.035);
+        assert!(balance(&l).is_none());
+        assert_eq!(
+            headline(&l, 1e-3),
+            "The step is memory-bandwidth-bound: 1 ms per step"
+        );
+        // the largest share buys little, but one halving pays well: a contrast, no tie
+        let l = limit(0.1, 0.64, 1.0, 1.02, 1.5);
+        assert!(balance(&l).is_none());
+        assert_eq!(suggested(0.5), 1.0 / 0.75);
     }
 }

@@ -489,5 +489,8 @@ fn plan(id: RemedyId, s: &Setting) -> (String, Result<Change, String>) {
     }
 }
 
+mod groups;
+pub use groups::{groups, Groups};
+
 #[cfg(test)]
 mod tests;

@@ -326,3 +326,46 @@ fn the_headline_names_how_the_winner_wins() {
         }
     }
 }
+
+#[test]
+fn remedies_within_five_percent_are_never_split_across_the_bar() {
+    let mut all = settings();
+    for b in [1, 2, 8, 32, 64, 84, 100, 128, 160, 256, 1024] {
+        let mut s = State::default().setting;
+        s.shape.batch = b;
+        all.push(s);
+    }
+    let mut near = 0;
+    for s in all.iter() {
+        let outs = evaluate(s);
+        let g = groups(&outs);
+        assert_eq!(
+            g.helps.len() + g.near.len() + g.useless.len() + g.na.len(),
+            outs.len()
+        );
+        assert!(g.helps.iter().all(|o| o.helps()));
+        assert!(g.useless.iter().all(|o| o.applicable() && !o.helps()));
+        assert!(g.na.iter().all(|o| !o.applicable()));
+        for h in &g.helps {
+            for u in &g.useless {
+                assert!(
+                    h.speedup() >= limit::NEAR * u.speedup(),
+                    "{:?} {} beside {:?} {}: {s:?}",
+                    h.id,
+                    h.speedup(),
+                    u.id,
+                    u.speedup()
+                );
+            }
+        }
+        // the near list straddles the bar
+        if !g.near.is_empty() {
+            near += 1;
+            assert!(g.near.iter().any(|o| o.helps()) && g.near.iter().any(|o| !o.helps()));
+        }
+        for l in [&g.helps, &g.near, &g.useless] {
+            assert!(l.windows(2).all(|w| w[0].speedup() >= w[1].speedup()));
+        }
+    }
+    assert!(near > 10, "{near}");
+}

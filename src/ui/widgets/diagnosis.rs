@@ -55,7 +55,10 @@ pub fn Diagnosis(ctx: Ctx) -> impl IntoView {
             </span>
         }
     };
-    let contrast = move || limit.with(limit::contrast);
+    // at a near-tie, which two costs balance; else where the largest share and
+    // the limit disagree
+    let contrast =
+        move || limit.with(|l| limit::balance_sentence(l).or_else(|| limit::contrast(l)));
 
     view! {
         <div class="regime" data-regime=move || regime.get().id()>
@@ -104,38 +107,45 @@ pub fn Diagnosis(ctx: Ctx) -> impl IntoView {
     }
 }
 
-/// What would help (the largest speedup first), what would not, and what is not
-/// possible here, each remedy tried on the model.
+/// What would help (the largest speedup first), what is too close to the bar
+/// to split ([`remedies::groups`]), what would not, and what is not possible
+/// here, each remedy tried on the model.
 #[inline(always)] // one call site: the page's .wasm stays as before the split
 fn lists(outs: &[remedies::Outcome]) -> impl IntoView {
-    let helps: Vec<_> = {
-        let mut h: Vec<_> = outs.iter().filter(|o| o.helps()).collect();
-        h.sort_by(|a, b| b.speedup().total_cmp(&a.speedup()));
-        h
-    };
-    let useless: Vec<_> = outs
-        .iter()
-        .filter(|o| o.applicable() && !o.helps())
-        .collect();
-    let na: Vec<_> = outs.iter().filter(|o| !o.applicable()).collect();
-    let n_na = na.len();
+    let g = remedies::groups(outs);
+    let none = !outs.iter().any(remedies::Outcome::helps);
+    let n_na = g.na.len();
+    let near = (!g.near.is_empty()).then(|| {
+        let items = g
+            .near
+            .iter()
+            .map(|o| advice::item(o, o.helps()))
+            .collect_view();
+        view! {
+            <div>
+                <h4>"Too close to call (within 5 % of each other, across the bar)"</h4>
+                <ul class="near">{items}</ul>
+            </div>
+        }
+    });
     view! {
         <div>
             <h4>"Would help (predicted, per sample)"</h4>
             <ul class="helps">
-                {helps.iter().map(|o| advice::item(o, true)).collect_view()}
-                {helps.is_empty().then(|| view! { <li class="none">"nothing here makes the step 5 % faster"</li> })}
+                {g.helps.iter().map(|o| advice::item(o, true)).collect_view()}
+                {none.then(|| view! { <li class="none">"nothing here makes the step 5 % faster"</li> })}
             </ul>
         </div>
+        {near}
         <div>
             <h4>"Would not help"</h4>
             <ul class="useless">
-                {useless.iter().map(|o| advice::item(o, false)).collect_view()}
+                {g.useless.iter().map(|o| advice::item(o, false)).collect_view()}
             </ul>
             {(n_na > 0).then(|| view! {
                 <details class="na">
                     <summary>{format!("Not possible here ({n_na})")}</summary>
-                    <ul class="useless">{na.iter().map(|o| advice::item(o, false)).collect_view()}</ul>
+                    <ul class="useless">{g.na.iter().map(|o| advice::item(o, false)).collect_view()}</ul>
                 </details>
             })}
         </div>

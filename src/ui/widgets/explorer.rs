@@ -32,11 +32,7 @@ pub fn Explorer(ctx: Ctx) -> impl IntoView {
             </section>
             <section class="panel figure explorer-chart" aria-label="Roofline">
                 // the one-line answer, above the chart (pinned with it on phones)
-                <p class="explorer-headline">{move || ctx.report.with(|r| format!(
-                    "The step is {}: {} per step",
-                    r.regime.label(),
-                    crate::model::units::si(r.wall_time_s, "s")
-                ))}</p>
+                <p class="explorer-headline">{move || ctx.report.with(|r| crate::model::limit::headline(&r.limit, r.wall_time_s))}</p>
                 {chart}
             </section>
             <section class="panel figure explorer-details" aria-label="Time breakdown">
