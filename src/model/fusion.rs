@@ -92,6 +92,37 @@ pub fn compare(ops: u32, elements: f64, m: &Machine) -> FusionComparison {
     }
 }
 
+/// The chain as code: `x.cos()`, `x.cos().cos()`, … up to four ops, then
+/// `x.cos().cos() … (n ops)`.
+pub fn chain_code(ops: u32) -> String {
+    match ops.max(1) {
+        n @ 1..=4 => format!("x{}", ".cos()".repeat(n as usize)),
+        n => format!("x.cos().cos() … ({n} ops)"),
+    }
+}
+
+impl FusionComparison {
+    /// The note under the speedup where the fused chain is not memory-bound:
+    /// what a larger tensor would show, for this chain's op count.
+    pub fn note(&self) -> Option<String> {
+        if self.fused_regime == Regime::Memory {
+            return None;
+        }
+        let head = "This tensor is small enough that launch overhead matters too";
+        Some(if self.ops <= 1 {
+            format!("{head}; a single op has nothing to fuse. ")
+        } else {
+            format!(
+                "{head}; raise the batch or hidden size to see the pure memory-bound {}× of {} ({} accesses per element down to {}). ",
+                self.ops,
+                chain_code(self.ops),
+                self.eager_accesses,
+                self.fused_accesses
+            )
+        })
+    }
+}
+
 /// What the `fusion` widget shows for one state: its one model entry point
 /// ([`widget`]), computed once per change.
 #[derive(Clone, Debug, PartialEq)]
@@ -138,6 +169,54 @@ impl Remat {
     /// `save_time / remat_time`.
     pub fn speedup(&self) -> f64 {
         speedup(self.save_time, self.remat_time)
+    }
+}
+
+impl Remat {
+    /// The remat sentence in three parts: the text before the speedup readout,
+    /// the readout's text, and the text after it. Where both strategies print
+    /// the same time (one op: nothing to save), it says so instead of "X
+    /// instead of X: 1× faster".
+    pub fn words(&self) -> (String, String, String) {
+        let si = super::units::si;
+        let (save, remat) = (si(self.save_time, "s"), si(self.remat_time, "s"));
+        let lead = "Training this chain (forward and backward, each fused): ";
+        if self.saved_memory <= 0.0 {
+            return (
+                format!(
+                    "{lead}a single op has no intermediate to save, so both ways move {} and take {}: recomputing is ",
+                    si(self.save_bytes, "B"),
+                    save
+                ),
+                "no faster".to_string(),
+                ".".to_string(),
+            );
+        }
+        let head = format!(
+            "{lead}saving its intermediates for the backward pass moves {} and holds {} more memory; recomputing them in the backward kernel moves {}, holds nothing extra and ",
+            si(self.save_bytes, "B"),
+            si(self.saved_memory, "B"),
+            si(self.remat_bytes, "B"),
+        );
+        let sp = self.speedup();
+        let (x, y) = super::limit::two_speedups(sp.max(1.0 / sp), 1.0);
+        let (time, readout) = if save == remat || x == y {
+            (
+                format!("takes the same time, {remat}: "),
+                "no faster".to_string(),
+            )
+        } else if sp > 1.0 {
+            (
+                format!("takes {remat} instead of {save}: "),
+                format!("{}× faster", super::units::sig3(sp)),
+            )
+        } else {
+            (
+                format!("takes {remat} instead of {save}: "),
+                format!("{}× slower", super::units::sig3(1.0 / sp)),
+            )
+        };
+        (head + &time, readout, " (rematerialisation).".to_string())
     }
 }
 

@@ -217,12 +217,17 @@ pub fn stops_paying(walls: &[(u32, f64)]) -> Option<u32> {
         .map(|w| w[0].0)
 }
 
-/// Where adding GPUs stops paying, in words (the widgets' readout): "1 GPU",
-/// "4 GPUs", or "not up to 8" where every doubling pays.
+/// The widgets' label for [`stops_words`].
+pub const STOPS_LABEL: &str = "More GPUs stop paying";
+
+/// Where adding GPUs stops paying, in words that follow "stops paying" (the
+/// widgets' readout): "beyond 1 GPU" (one GPU is where it stops: doubling to
+/// two buys less than [`PAYS`]), "beyond 4 GPUs", or "not up to 8 GPUs" where
+/// every doubling pays.
 pub fn stops_words(at: Option<u32>) -> String {
     match at {
-        Some(n) => super::units::count(n, "GPU", "GPUs"),
-        None => format!("not up to {}", DEGREES[DEGREES.len() - 1]),
+        Some(n) => format!("beyond {}", super::units::count(n, "GPU", "GPUs")),
+        None => format!("not up to {} GPUs", DEGREES[DEGREES.len() - 1]),
     }
 }
 
@@ -451,9 +456,9 @@ mod tests {
             Some(2)
         );
         assert_eq!(stops_paying(&[(1, 10.0), (2, 9.5)]), Some(1));
-        assert_eq!(stops_words(Some(1)), "1 GPU");
-        assert_eq!(stops_words(Some(4)), "4 GPUs");
-        assert_eq!(stops_words(None), "not up to 8");
+        assert_eq!(stops_words(Some(1)), "beyond 1 GPU");
+        assert_eq!(stops_words(Some(4)), "beyond 4 GPUs");
+        assert_eq!(stops_words(None), "not up to 8 GPUs");
         assert!((efficiency(1, 10.0, 4, 2.5) - 1.0).abs() < 1e-12);
         assert!((efficiency(2, 10.0, 8, 5.0) - 0.5).abs() < 1e-12);
     }

@@ -369,9 +369,9 @@ fn plan_dtype(s: &Setting) -> (String, Result<Change, String>) {
     match next {
         Some(d) if s.hw.supports(d) => (
             format!(
-                "Store tensors in {} ({} bytes per element instead of {})",
+                "Store tensors in {} ({} per element instead of {})",
                 d.id(),
-                d.bytes(),
+                units::amount(d.bytes(), "byte", "bytes"),
                 s.dtype.bytes()
             ),
             Ok(with(s, &|t| t.select_dtype(d))),

@@ -458,3 +458,33 @@ test('screenshots at 1440x900 and 390x844', async (t) => {
   }, { viewport: { width: 390, height: 844 }, shot: 'explorer-390x844' });
 });
 
+
+// Issue 51, item 4: near-ties said in words. At ?batch=128 the step is 90.4 %
+// memory traffic yet 2× bandwidth buys only 1.12×; at ?batch=1 "overhead-bound"
+// rests on 1.06× against 1.01×. The one-line answer says which two costs balance
+// and that halving either alone buys little; the card gives both speedups. And
+// no two remedies within 5 % of each other sit one under "would help" and the
+// other under "would not help" (the default state had 1.054× and 1.014× split).
+test('near-ties: the answer names the two costs that balance; remedies within 5 % are not split across the bar', async (t) => {
+  for (const [q, share] of [['?batch=128', /90\.4 % of the time is memory traffic/], ['?batch=1', /of the time is memory traffic/]]) {
+    await withPage(t, q, async (page) => {
+      const line = await page.locator('.explorer-headline').innerText();
+      assert.match(line, /^The step is [a-z-]+-bound, barely \(CPU launches ≈ GPU time: halving either alone buys little\): /, `${q}: ${line}`);
+      await page.locator('#diagnosis [data-metric="regime_contrast"]').scrollIntoViewIfNeeded();
+      const card = await page.locator('#diagnosis [data-metric="regime_contrast"]').innerText();
+      assert.match(card, /^A near-tie: the CPU's launch pace and the GPU's time nearly balance, so halving either alone buys little: /, `${q}: ${card}`);
+      assert.match(card, share, `${q}: ${card}`);
+    });
+  }
+  for (const q of ['', '?batch=1', '?batch=128', '?batch=4096&fused=1']) {
+    await withPage(t, q, async (page) => {
+      await page.waitForSelector('#diagnosis ul.helps');
+      const list = (sel) => page.$$eval(`#diagnosis ${sel} > li[data-remedy]`, (lis) => lis.map((li) => ({ id: li.dataset.remedy, speedup: Number(li.dataset.speedup) })));
+      const helps = await list('ul.helps');
+      const useless = await list('.advice > div > ul.useless');
+      for (const a of helps) for (const b of useless) {
+        assert.ok(a.speedup >= 1.05 * b.speedup, `${q}: ${a.id} ${a.speedup}× helps, ${b.id} ${b.speedup}× does not`);
+      }
+    });
+  }
+});

@@ -236,6 +236,12 @@ test('dit: sequence parallel on a 17 k-token video; Ulysses or ring, and PCIe tu
     // that the first doubling over PCIe still pays (> 1.1×); the second does not
     assert.equal(await metric(page, 'dit_sp_stops_paying'), 2);
     assert.match(await readText(page.locator('#dit')), /waiting on the other GPUs outweighs attention from 2 GPUs on/);
+    // issue 51: where more GPUs stop paying reads as a count past which they stop,
+    // never "stop paying at 1 GPU"
+    const dit = await readText(page.locator('#dit'));
+    assert.match(dit, /More GPUs stop paying\s*beyond 2 GPUs/);
+    assert.match(dit, /adding GPUs stops paying beyond 2 GPUs: the next doubling buys less than 1\.1×/);
+    assert.doesNotMatch(dit, /stops? paying at\b/);
     assert.equal(param(await search(page), 'dit_link'), 'pcie4');
     await page.locator('#dit').screenshot({ path: path.join(SHOTS, 'dit-sp4-pcie.png') });
   });

@@ -452,3 +452,32 @@ test('every widget that depends on the GPU has a GPU select bound to the one sha
   }
   await h.closePage(page);
 });
+
+// Issue 51, item 7: no sentence on the page compares a number with itself, pairs
+// a count with the wrong number of its noun, or says where more GPUs stop paying
+// as "at 1 GPU". The states: ?batch=1 with a one-op fusion chain (both ways of
+// training it take the same time), bf16 on an H100 (the fp8 remedy stores one
+// byte per element), and the llm / dit widgets where one GPU is where scaling
+// stops. Every part is built (as for printing) and the whole page's text read.
+test('whole page: no "X instead of X", no "1× faster", no "1 bytes", no "stop paying at 1"', async () => {
+  for (const q of ['?batch=1&fusion_n=1', '?hw=h100-sxm&dtype=bf16&batch=1&fusion_n=1&llm_model=llama3-8b&dit_sp=8']) {
+    const page = await h.open(q);
+    await page.evaluate(async () => {
+      window.dispatchEvent(new Event('beforeprint'));
+      await new Promise((r) => setTimeout(r, 0));
+    });
+    await page.waitForSelector('#fusion .remat');
+    const text = await page.evaluate(() => document.body.innerText);
+    const bad = [];
+    for (const m of text.matchAll(/(\d[\d.]*\s?[^\s\d:;,.()]*) (?:instead of|→) (\d[\d.]*\s?[^\s\d:;,.()]*)/g)) {
+      if (m[1] === m[2]) bad.push(m[0]);
+    }
+    for (const re of [/(?<![\d.])1(?:\.0+)?× (?:faster|slower)/g, /(?<![\d.])1 bytes\b/g, /stops? paying at\b/g, /(?<![\d.])[02-9]\d* byte\b/g]) {
+      for (const m of text.matchAll(re)) bad.push(m[0]);
+    }
+    assert.deepEqual(bad, [], `${q}: ${bad.join(' | ')}`);
+    // the fusion widget at one op says the two ways take the same time
+    assert.match(await page.locator('#fusion .remat').innerText(), /no faster/);
+    await h.closePage(page);
+  }
+});

@@ -110,8 +110,9 @@ pub fn parallel(st: &DitStep, sc: &super::DitScaling) -> Vec<String> {
     }
     out.push(match sc.stops_paying {
         Some(at) => format!(
-            "Over {}, adding GPUs stops paying at {at}: the next doubling buys less than {}×.",
+            "Over {}, adding GPUs stops paying {}: the next doubling buys less than {}×.",
             r.link.name,
+            crate::model::parallel::stops_words(Some(at)),
             crate::model::parallel::PAYS
         ),
         None => format!(

@@ -515,8 +515,9 @@ pub fn parallel(r: &LlmRun, st: &LlmStep, sc: &step::Scaling) -> Vec<String> {
     }
     out.push(match sc.stops_paying {
         Some(at) => format!(
-            "Over {}, adding tensor-parallel GPUs stops paying at {at}: the next doubling buys less than {}×.",
+            "Over {}, adding tensor-parallel GPUs stops paying {}: the next doubling buys less than {}×.",
             r.par.link.name,
+            crate::model::parallel::stops_words(Some(at)),
             crate::model::parallel::PAYS
         ),
         None => format!(

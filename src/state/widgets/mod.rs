@@ -25,6 +25,8 @@ pub mod llm;
 pub mod microbench;
 pub mod overhead;
 pub mod remedies;
+#[cfg(test)]
+mod sentences;
 pub mod serve;
 pub mod shapes;
 pub mod tensor_cores;

@@ -139,7 +139,7 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
             label=Signal::derive(move || scale_chart.with(|c| format!(
                 "Time per denoising step against the sequence-parallel GPU count over {}, with its parts; {}.",
                 c.link,
-                c.stops.map(|g| format!("adding GPUs stops paying at {}", crate::model::parallel::stops_words(Some(g)))).unwrap_or_else(|| "every doubling up to 8 pays".into()))))/>
+                c.stops.map(|g| format!("adding GPUs stops paying {}", crate::model::parallel::stops_words(Some(g)))).unwrap_or_else(|| "every doubling up to 8 pays".into()))))/>
         <p class="note">"The step on 1, 2, 4 and 8 GPUs, each holding its share of the tokens: black the time per step, the lines its parts as in the bar above, teal the time spent waiting on the other GPUs. A doubling that buys less than 1.1× no longer pays (dashed)."</p>
         </Later>
         <Later name="dit-table">
@@ -201,7 +201,7 @@ fn DitMetrics(live: Memo<DitView>) -> impl IntoView {
             <div class="metric"><dt>"Attention spread by"</dt><dd>{readout("dit_sp_kind", |s| format!("{:?}", dit::SpKind::of(&s.run)).to_lowercase(), |s| dit::SpKind::of(&s.run).words().to_string())}</dd></div>
             <div class="metric"><dt>"Scaling efficiency"</dt><dd><Readout name="dit_scaling_efficiency" raw=Signal::derive(move || efficiency().to_string())
                 text=Signal::derive(move || units::percent(efficiency()))/></dd></div>
-            <div class="metric"><dt>"More GPUs stop paying at"</dt><dd><Readout name="dit_sp_stops_paying" raw=Signal::derive(move || stops().map(|t| t.to_string()).unwrap_or_default())
+            <div class="metric"><dt>{crate::model::parallel::STOPS_LABEL}</dt><dd><Readout name="dit_sp_stops_paying" raw=Signal::derive(move || stops().map(|t| t.to_string()).unwrap_or_default())
                 text=Signal::derive(move || crate::model::parallel::stops_words(stops()))/></dd></div>
         </dl>
     }

@@ -18,14 +18,7 @@ pub fn Fusion(ctx: Ctx) -> impl IntoView {
     let held = ctx.held(live);
     let cmp = Memo::new(move |_| held.with(|v| v.compare.clone()));
     let remat = Memo::new(move |_| live.with(|v| v.remat.clone()));
-    let code = move || {
-        let n = cmp.with(|c| c.ops);
-        match n {
-            1 => "x.cos()".to_string(),
-            2..=4 => format!("x{}", ".cos()".repeat(n as usize)),
-            _ => format!("x.cos().cos() … ({n} ops)"),
-        }
-    };
+    let code = move || crate::model::fusion::chain_code(cmp.with(|c| c.ops));
     let trips = move || {
         let n = cmp.with(|c| c.ops).min(8);
         (0..n)
@@ -69,27 +62,16 @@ pub fn Fusion(ctx: Ctx) -> impl IntoView {
                 text=Signal::derive(move || format!("{}×", units::sig3(speedup.get())))/>
         </p>
         <p class="note">
-            {move || cmp.with(|c| (c.fused_regime != crate::model::Regime::Memory).then_some(
-                "This tensor is small enough that launch overhead matters too; raise the batch or hidden size to \
-                 see the pure memory-bound 2× of x.cos().cos(). "))}
+            {move || cmp.with(|c| c.note())}
             "While the chain is memory-bound, the extra cosines ride along for free: a fused chain of "
             "two costs what one costs, which is why an activation like GELU costs about what ReLU does. "
             "The same logic makes recomputing cheap values faster than saving and reloading them:"
         </p>
         <p class="remat">
-            {move || remat.with(|r| format!(
-                "Training this chain (forward and backward, each fused): saving its intermediates for the backward \
-                 pass moves {} and holds {} more memory; recomputing them in the backward kernel moves {}, holds \
-                 nothing extra and takes {} instead of {}: ",
-                units::si(r.save_bytes, "B"),
-                units::si(r.saved_memory, "B"),
-                units::si(r.remat_bytes, "B"),
-                units::si(r.remat_time, "s"),
-                units::si(r.save_time, "s"),
-            ))}
+            {move || remat.with(|r| r.words().0)}
             <Readout name="remat_speedup" raw=Signal::derive(move || remat.with(|r| r.speedup().to_string()))
-                text=Signal::derive(move || format!("{}× faster", units::sig3(remat.with(|r| r.speedup()))))/>
-            " (rematerialisation)."
+                text=Signal::derive(move || remat.with(|r| r.words().1))/>
+            {move || remat.with(|r| r.words().2)}
         </p>
     }
 }

@@ -217,7 +217,7 @@ fn LlmReadouts(
             <div class="metric"><dt>"Fewest GPUs that fit (tensor parallel)"</dt><dd>{readout("llm_min_tp", |s| s.fit.min_tp.map(|t| t.to_string()).unwrap_or_default(), |s| s.fit.min_tp.map(|t| t.to_string()).unwrap_or_else(|| if s.capacity > 0.0 { "more than 8".into() } else { "unknown".into() }))}</dd></div>
             <div class="metric"><dt>"Scaling efficiency"</dt><dd><Readout name="llm_scaling_efficiency" raw=Signal::derive(move || live.with(|v| v.scaling.efficiency.value.to_string()))
                 text=Signal::derive(move || live.with(|v| units::percent(v.scaling.efficiency.value)))/></dd></div>
-            <div class="metric"><dt>"More GPUs stop paying at"</dt><dd><Readout name="llm_tp_stops_paying" raw=Signal::derive(move || live.with(|v| v.scaling.stops_paying.map(|t| t.to_string()).unwrap_or_default()))
+            <div class="metric"><dt>{crate::model::parallel::STOPS_LABEL}</dt><dd><Readout name="llm_tp_stops_paying" raw=Signal::derive(move || live.with(|v| v.scaling.stops_paying.map(|t| t.to_string()).unwrap_or_default()))
                 text=Signal::derive(move || live.with(|v| crate::model::parallel::stops_words(v.scaling.stops_paying)))/></dd></div>
             <div class="metric"><dt>"Double the batch: time ×"</dt><dd><Readout name="llm_double_batch_ratio" raw=Signal::derive(move || live.with(|v| v.double_batch.to_string()))
                 text=Signal::derive(move || live.with(|v| units::sig3(v.double_batch)))/></dd></div>
@@ -328,7 +328,7 @@ fn LlmScaling(ctx: Ctx, v: Memo<LlmView>) -> impl IntoView {
             label=Signal::derive(move || scale_chart.with(|c| format!(
                 "Time per step against the GPU count (tensor parallel) over {}, with its parts; {}.",
                 c.link,
-                c.stops.map(|g| format!("adding GPUs stops paying at {}", crate::model::parallel::stops_words(Some(g)))).unwrap_or_else(|| "every doubling up to 8 pays".into()))))/>
+                c.stops.map(|g| format!("adding GPUs stops paying {}", crate::model::parallel::stops_words(Some(g)))).unwrap_or_else(|| "every doubling up to 8 pays".into()))))/>
         <p class="note">"The step on 1, 2, 4 and 8 GPUs (those that split the heads evenly): black the time per step, the lines its parts as in the bar above, teal the time spent waiting on the other GPUs. A doubling that buys less than 1.1× no longer pays (dashed)."</p>
     }
 }

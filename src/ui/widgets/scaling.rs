@@ -96,7 +96,7 @@ fn stops_label(
     ))
     .map_err(err)?;
     let text = format!(
-        "stops paying at {}",
+        "stops paying {}",
         crate::model::parallel::stops_words(Some(at))
     );
     let r = f64::from(look.px(5.0));
