@@ -23,6 +23,7 @@ pub mod serve;
 pub mod setting;
 pub mod timeline;
 pub mod units;
+pub mod verdict;
 pub mod workload;
 
 pub use generations::Line;

@@ -6,7 +6,9 @@
 //! for the CPU-side ones, to how the step is issued) and the model is evaluated
 //! again. Its predicted speedup is the time per sample before ÷ after, so a bigger
 //! batch is judged by throughput, not by the longer step it makes. A remedy
-//! **helps** iff its speedup is at least [`HELPS_FROM`] (5 %).
+//! **helps** iff its speedup is at least [`HELPS_FROM`] (5 %): the page's one rule
+//! ([`super::verdict`]) with time per sample the objective and the only headline
+//! figure, so no remedy here is a trade-off.
 //!
 //! Every list, sentence and highlight on the page about what helps comes from
 //! [`evaluate`]; the regime is what limits the step ([`super::limit`]).
@@ -20,7 +22,7 @@ use super::units;
 use super::workload::Workload;
 
 /// A remedy helps iff it makes the step at least this much faster per sample.
-pub const HELPS_FROM: f64 = 1.05;
+pub use super::verdict::HELPS_FROM;
 /// The batch remedy multiplies the batch by this.
 pub const BATCH_FACTOR: u32 = 4;
 /// The tracing / compiling remedy divides the per-launch CPU cost by this.
@@ -136,7 +138,7 @@ impl Outcome {
     }
     /// The page's rule: shown as helping iff the speedup is ≥ [`HELPS_FROM`].
     pub fn helps(&self) -> bool {
-        self.applicable() && self.speedup() >= HELPS_FROM
+        self.applicable() && super::verdict::helps(self.speedup())
     }
 }
 
@@ -270,7 +272,7 @@ pub fn why_more_flops(before: Shares, speedup: f64) -> String {
             "close to 2×: the factory was busy {} of the step, so a bigger factory is what it needed.",
             pct(before.compute)
         )
-    } else if speedup < HELPS_FROM {
+    } else if !super::verdict::helps(speedup) {
         format!(
             "barely faster, not 2×: the factory was busy only {} of the step; {} set the pace, and they are no faster than before.",
             pct(before.compute),
@@ -290,7 +292,7 @@ pub fn why_more_flops(before: Shares, speedup: f64) -> String {
 /// "1.05", for one that does not help).
 pub fn speedup_text(o: &Outcome) -> String {
     let t = units::sig3(o.speedup());
-    if !o.helps() && t.parse::<f64>().is_ok_and(|v| v >= HELPS_FROM) {
+    if !o.helps() && t.parse::<f64>().is_ok_and(super::verdict::helps) {
         format!("{:.4}", o.speedup())
     } else {
         t

@@ -116,6 +116,17 @@ pub fn percent(share: f64) -> String {
     format!("{:.1} %", share * 100.0)
 }
 
+/// A figure before and after a change as the page writes it: `"432 ms → 14.6 s"`,
+/// or `"unchanged at 432 ms"` where the two print alike (no sentence says
+/// "X → X").
+pub fn arrow(before: &str, after: &str) -> String {
+    if before == after {
+        format!("unchanged at {before}")
+    } else {
+        format!("{before} → {after}")
+    }
+}
+
 /// A count with its noun in the right number: `(1, "kernel", "kernels")` ->
 /// `"1 kernel"`, `(9, "kernel", "kernels")` -> `"9 kernels"`. THE plural rule:
 /// every count the page writes beside its noun goes through here (or
@@ -227,6 +238,12 @@ pub fn check_range(v: f64, min: f64, max: f64, unit: &str) -> Result<f64, ParseE
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_arrow_never_joins_equal_figures() {
+        assert_eq!(arrow("432 ms", "14.6 s"), "432 ms → 14.6 s");
+        assert_eq!(arrow("34.8 ms", "34.8 ms"), "unchanged at 34.8 ms");
+    }
 
     #[test]
     fn words_for_big_counts() {

@@ -1,7 +1,9 @@
 // Issue 10: every piece of advice on the page follows from the model's own numbers.
 // A remedy item anywhere carries data-remedy / data-speedup and, in a helps / does
 // not help list, data-helps; an item may say it helps only if its predicted speedup
-// is at least 1.05×, and one that says it does not help must be under that. The
+// is at least 1.05× and it is not a trade-off (data-tradeoff="1": another headline
+// figure more than 10 % worse), and one that says it does not help must be under
+// that or a trade-off. The
 // sweep covers every preset × its dtypes × both workloads × batch 1, 256, 65536 ×
 // fused/eager, in the diagnosis card and the remedies table, and checks that the two
 // agree. The help's hints are set up with their own buttons and their claims checked
@@ -216,6 +218,7 @@ test('contract: every [data-remedy] element on the page carries data-speedup and
     id: e.dataset.remedy,
     speedup: e.dataset.speedup,
     helps: e.dataset.helps,
+    tradeoff: e.dataset.tradeoff,
   })));
   const where = new Set(all.map((e) => e.where));
   for (const w of ['diagnosis', 'remedies', 'trace']) assert.ok(where.has(w), `remedy items in #${w}: ${[...where]}`);
@@ -223,7 +226,10 @@ test('contract: every [data-remedy] element on the page carries data-speedup and
     const label = `#${e.where} <${e.tag} data-remedy=${e.id}>`;
     assert.ok(e.speedup !== undefined && Number.isFinite(Number(e.speedup)) && Number(e.speedup) > 0, `${label}: data-speedup=${e.speedup}`);
     assert.ok(e.helps === '1' || e.helps === '0', `${label}: data-helps=${e.helps}`);
-    assert.equal(e.helps === '1', Number(e.speedup) >= BAR, `${label}: helps ${e.helps} at ${e.speedup}×`);
+    // the page's one rule: helps ⇔ X ≥ 1.05 and not a trade-off
+    const tradeoff = e.tradeoff === '1';
+    assert.equal(e.helps === '1', Number(e.speedup) >= BAR && !tradeoff, `${label}: helps ${e.helps} at ${e.speedup}×`);
+    if (tradeoff) assert.ok(Number(e.speedup) >= BAR, `${label}: a trade-off at ${e.speedup}×`);
   }
   // the apply buttons: their own attribute, each inside the item it applies
   const buttons = await page.$$eval('button[data-apply]', (bs) => bs.map((b) => [b.dataset.apply, b.closest('[data-remedy]')?.dataset.remedy ?? null, b.hasAttribute('data-remedy')]));

@@ -7,8 +7,10 @@ use crate::model::roofline::Bound;
 use crate::model::setting::Setting;
 use crate::model::units;
 
-/// Speedup from which a switch is said to help (as the remedies do).
-pub const HELPS_FROM: f64 = 1.05;
+use crate::model::verdict::helps;
+/// Speedup from which a switch is said to help (the page's one rule,
+/// [`crate::model::verdict`]).
+pub use crate::model::verdict::HELPS_FROM;
 
 /// The overhead section's test applied to this step, read against what limits it
 /// ([`limit::doubling`]).
@@ -132,7 +134,7 @@ pub fn switches(r: &DitRun, s: &Setting) -> Vec<(Switch, f64, String)> {
             let x = buys(r, sw, s);
             // "CUDA graphs are", "FlashAttention is", "fusing … is"
             let is = if sw == Switch::Graphs { "are" } else { "is" };
-            let text = if sw.is_on(r) && x >= HELPS_FROM {
+            let text = if sw.is_on(r) && helps(x) {
                 format!(
                     "{} {is} on: without it the step would take {}× as long.",
                     capital(sw.label()),
@@ -144,7 +146,7 @@ pub fn switches(r: &DitRun, s: &Setting) -> Vec<(Switch, f64, String)> {
                     capital(sw.label()),
                     units::sig3(x)
                 )
-            } else if x >= HELPS_FROM {
+            } else if helps(x) {
                 format!(
                     "{} would make the step {}× faster.",
                     capital(sw.label()),

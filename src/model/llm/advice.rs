@@ -1,6 +1,7 @@
 //! The `llm` widget's sentences, each built from the model run for the current
 //! state and its counterfactuals (the same model with one thing changed), never
-//! looked up. A change is said to help when it predicts ≥ 1.05× (as the remedies do).
+//! looked up. A change is said to help by the page's one rule ([`crate::model::verdict`]:
+//! it predicts ≥ 1.05×, as the remedies do).
 
 use super::kernels::{repeats_kv, KvRead};
 use super::step::{self, LlmStep};
@@ -12,8 +13,9 @@ use crate::model::timeline::Regime;
 use crate::model::setting::Setting;
 use crate::model::units;
 
-/// Speedup from which a change is said to help.
-pub const HELPS_FROM: f64 = 1.05;
+use crate::model::verdict::helps;
+/// Speedup from which a change is said to help (the page's one rule).
+pub use crate::model::verdict::HELPS_FROM;
 
 fn part_words(largest: &str) -> &'static str {
     match largest {
@@ -235,14 +237,14 @@ pub fn counterfactuals(r: &LlmRun, s: &Setting, st: &LlmStep) -> Vec<(&'static s
         }
     };
     let say = |what: &str, x: f64, on: bool| {
-        if on && 1.0 / x >= HELPS_FROM {
+        if on && helps(1.0 / x) {
             format!(
                 "{what} are on; turning them off would make the step {:.2}× slower.",
                 1.0 / x
             )
         } else if on {
             format!("{what} are on; turning them off would change the step by less than 5 %.")
-        } else if x >= HELPS_FROM {
+        } else if helps(x) {
             format!("{what} would make the step {:.2}× faster.", x)
         } else {
             format!("{what} would change the step by less than 5 %.")
@@ -277,7 +279,7 @@ pub fn counterfactuals(r: &LlmRun, s: &Setting, st: &LlmStep) -> Vec<(&'static s
         match repeat {
             // most of what compiling buys is the attention reading the grouped
             // K/V in place: credited to that, the rest to fusion and the graph
-            Some(x) if x >= HELPS_FROM => {
+            Some(x) if helps(x) => {
                 let whole = if r.graphs { 1.0 / g } else { g };
                 let (all, rep) = limit::two_speedups(whole, x);
                 let rest = units::sig3(whole / x);
@@ -343,7 +345,7 @@ pub fn repeat_kv(r: &LlmRun, s: &Setting, st: &LlmStep) -> Option<(&'static str,
     let cache = 2.0 * keys * c.kv_width() * r.kvdtype.bytes() / tp;
     let t = step::wall_in_place(r, s);
     let x = if t > 0.0 { st.wall / t } else { 1.0 };
-    let gain = if x >= HELPS_FROM {
+    let gain = if helps(x) {
         format!("would make the step {x:.2}× faster")
     } else {
         "would change the step by less than 5 %".to_string()
@@ -387,9 +389,9 @@ pub fn parallel_counterfactuals(
             .map(|p| (ratio(p.wall), p.fits))
     };
     let change = |x: f64| {
-        if x >= HELPS_FROM {
+        if helps(x) {
             format!("make the step {x:.2}× faster")
-        } else if 1.0 / x >= HELPS_FROM {
+        } else if helps(1.0 / x) {
             format!("make the step {:.2}× slower", 1.0 / x)
         } else {
             "change the step by less than 5 %".to_string()

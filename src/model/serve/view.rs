@@ -7,12 +7,12 @@
 //! the sentences, each built from those numbers.
 
 use super::{Cap, Serve, ServeRun};
-use crate::model::llm::advice::HELPS_FROM;
 use crate::model::llm::step::LlmStep;
-use crate::model::llm::{self, KvDtype};
+use crate::model::llm::{self, KvDtype, WeightDtype};
 use crate::model::setting::Setting;
 use crate::model::timeline::Regime;
 use crate::model::units;
+use crate::model::verdict::{verdict, Figure, Verdict};
 
 /// Concurrencies the sweep runs: 1, 2, 4 … 4096 and the current one.
 pub fn concurrencies(current: u32) -> Vec<u32> {
@@ -37,8 +37,9 @@ pub struct SweepPoint {
 /// One thing that might help, and what the model says it does.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Remedy {
-    /// Stable id (`data-remedy`): `fp8_kv`, `more_gpus`, `larger_chunk`,
-    /// `fewer_seqs`, `faster_engine`.
+    /// Stable id (`data-remedy`): `graphs`, `flash`, `smaller_weights`,
+    /// `fp8_kv`, `more_gpus`, `fewer_gpus`, `larger_chunk`, `smaller_chunk`,
+    /// `fewer_seqs`, `more_seqs`, `faster_engine`.
     pub id: &'static str,
     /// The change in words ("an fp8 KV cache").
     pub label: String,
@@ -46,12 +47,15 @@ pub struct Remedy {
     /// [`super::run_plain`]'s: its times, not its decode step's limit.
     pub after: Option<Serve>,
     pub why: String,
-    /// Its best gain: the largest of TTFT before ÷ after, ITL before ÷ after
-    /// and throughput per GPU after ÷ before (1 where it does not apply), the
-    /// page's `data-speedup`.
+    /// Its gain on the widget's objective: the largest of its headline
+    /// figures' gains ([`figures`]: TTFT and ITL before ÷ after, throughput
+    /// per GPU after ÷ before, cost before ÷ after; 1 where it does not
+    /// apply), the page's `data-speedup`.
     pub speedup: f64,
-    /// It improves TTFT, ITL or throughput per GPU by at least
-    /// [`HELPS_FROM`]: `speedup ≥ HELPS_FROM`.
+    /// What the page's one rule says of it ([`verdict`]): it helps, it is a
+    /// trade-off (a headline figure more than 10 % worse), or it does not help.
+    pub verdict: Verdict,
+    /// `verdict` is [`Verdict::Helps`].
     pub helps: bool,
     /// Its effect in words, from the two runs.
     pub sentence: String,
@@ -84,6 +88,9 @@ pub struct ServeView {
     pub compute_from: Option<u32>,
     pub remedies: Vec<Remedy>,
     pub sentences: Vec<String>,
+    /// How decode is launched, beside the headline: replayed from CUDA graphs
+    /// (as the engines do), or eager and what that leaves the step.
+    pub graphs_note: String,
 }
 
 /// The price in use: `typed` dollars per GPU-hour, else the GPU's cited one.
@@ -135,7 +142,9 @@ pub fn widget(asked: &ServeRun, setting: &Setting, typed: Option<f64>, drawn: bo
         compute_from: None,
         remedies: Vec::new(),
         sentences: Vec::new(),
+        graphs_note: String::new(),
     };
+    v.graphs_note = graphs_note(&r, v.serve.as_ref());
     if !drawn {
         return v;
     }
@@ -225,6 +234,24 @@ fn compute_from(r: &ServeRun, setting: &Setting, sweep: &[SweepPoint], knee: u32
     below.get(hi).copied()
 }
 
+/// How decode is launched, in words: replayed from CUDA graphs (serving
+/// engines' default), or eager and what the decode step is then.
+fn graphs_note(r: &ServeRun, s: Option<&Serve>) -> String {
+    if r.llm.graphs {
+        return "Decode is replayed from CUDA graphs, as TensorRT-LLM, vLLM and SGLang run it by default: the CPU launches each step once, not each of its kernels.".into();
+    }
+    let step = match s.map(|s| s.regime) {
+        Some(Regime::Overhead) => {
+            ", and the step is launch-bound (overhead-bound): the GPU waits on the CPU".to_string()
+        }
+        Some(regime) => format!(", and the step is {}", regime.label()),
+        None => String::new(),
+    };
+    format!(
+        "Decode runs eager here: the CPU launches each of the step's kernels in turn{step}. TensorRT-LLM, vLLM and SGLang replay it from CUDA graphs by default."
+    )
+}
+
 /// Why nothing runs: the weights leave no room for one sequence.
 fn no_room(r: &ServeRun, setting: &Setting) -> String {
     format!(
@@ -235,7 +262,51 @@ fn no_room(r: &ServeRun, setting: &Setting) -> String {
     )
 }
 
-/// The five changes, each run again.
+/// The serving widget's headline figures before and after a change: TTFT,
+/// ITL, throughput per GPU and (with a price) the cost per million output
+/// tokens. Its objective is the best of their gains (throughput per GPU at the
+/// reader's TTFT and ITL, or cost): a change that buys one and costs another
+/// more than 10 % is a trade-off ([`verdict`]).
+pub fn figures(now: &Serve, a: &Serve, usd_h: Option<f64>) -> Vec<Figure> {
+    let mut f = vec![
+        Figure::lower(TTFT, now.ttft, a.ttft),
+        Figure::lower(ITL, now.itl, a.itl),
+        Figure::higher(THROUGHPUT, now.tok_s_gpu, a.tok_s_gpu),
+    ];
+    if let Some(p) = usd_h {
+        f.push(Figure::lower(COST, now.usd_per_mtok(p), a.usd_per_mtok(p)));
+    }
+    f
+}
+
+const TTFT: &str = "TTFT";
+const ITL: &str = "ITL";
+const THROUGHPUT: &str = "throughput";
+const COST: &str = "cost";
+
+/// A headline figure before → after, in its units.
+fn show(f: &Figure) -> String {
+    match f.name {
+        THROUGHPUT => format!(
+            "{THROUGHPUT} {} output tokens/s per GPU",
+            units::arrow(&units::sig3(f.before), &units::sig3(f.after))
+        ),
+        COST => format!(
+            "{COST} {} per million output tokens",
+            units::arrow(&usd(f.before), &usd(f.after))
+        ),
+        name => format!(
+            "{name} {}",
+            units::arrow(&units::si(f.before, "s"), &units::si(f.after, "s"))
+        ),
+    }
+}
+
+/// Every setting the serving model reads that changes its answer, each changed
+/// once and the model run again ([`super::run_plain`]), judged by [`verdict`]:
+/// CUDA graphs, FlashAttention, the weights' and the KV cache's dtypes, the
+/// tensor-parallel degree both ways, the prefill chunk both ways, the most
+/// sequences running both ways and the engine's CPU time.
 fn remedies(r: &ServeRun, setting: &Setting, now: &Serve, usd_h: Option<f64>) -> Vec<Remedy> {
     let mut out = Vec::new();
     let mut push = |id: &'static str, label: String, change: Result<ServeRun, String>| {
@@ -246,15 +317,28 @@ fn remedies(r: &ServeRun, setting: &Setting, now: &Serve, usd_h: Option<f64>) ->
             },
             Err(why) => (None, why),
         };
-        let speedup = after.map_or(1.0, |a| {
-            (now.ttft / a.ttft)
-                .max(now.itl / a.itl)
-                .max(a.tok_s_gpu / now.tok_s_gpu)
-        });
-        let helps = speedup >= HELPS_FROM;
-        let sentence = match after {
-            Some(a) => effect(&label, now, &a, usd_h),
-            None => format!("{} would not apply: {why}.", capital(&label)),
+        let (speedup, judged, sentence) = match after {
+            Some(a) => {
+                let figs = figures(now, &a, usd_h);
+                let best = figs
+                    .iter()
+                    .copied()
+                    .max_by(|x, y| x.gain().total_cmp(&y.gain()));
+                let speedup = best.map_or(1.0, |b| b.gain());
+                let judged = verdict(speedup, &figs);
+                let sentence = match (judged, best) {
+                    (Verdict::TradeOff { worse }, Some(best)) => {
+                        trade_off(&label, &best, &worse, &figs)
+                    }
+                    _ => effect(&label, &figs),
+                };
+                (speedup, judged, sentence)
+            }
+            None => (
+                1.0,
+                Verdict::NoHelp,
+                format!("{} would not apply: {why}.", capital(&label)),
+            ),
         };
         out.push(Remedy {
             id,
@@ -262,12 +346,51 @@ fn remedies(r: &ServeRun, setting: &Setting, now: &Serve, usd_h: Option<f64>) ->
             after,
             why,
             speedup,
-            helps,
+            helps: judged.helps(),
+            verdict: judged,
             sentence,
         });
     };
+    let graphs = if r.llm.graphs {
+        Err("decode is already replayed from CUDA graphs".into())
+    } else {
+        let mut c = *r;
+        c.llm.graphs = true;
+        Ok(c)
+    };
+    push("graphs", "decode replayed as a CUDA graph".into(), graphs);
+    let flash = if r.llm.flash {
+        Err("attention already runs FlashAttention kernels".into())
+    } else {
+        let mut c = *r;
+        c.llm.flash = true;
+        Ok(c)
+    };
+    push("flash", "FlashAttention kernels".into(), flash);
+    let fp8 = setting.hw.supports(crate::model::hardware::Dtype::Fp8);
+    let smaller = match r.llm.wdtype {
+        WeightDtype::Bf16 if fp8 => Ok(WeightDtype::Fp8),
+        WeightDtype::Bf16 => Ok(WeightDtype::Int8),
+        WeightDtype::Fp8 | WeightDtype::Int8 => Ok(WeightDtype::Int4),
+        WeightDtype::Int4 => Err("the weights are already 4-bit".to_string()),
+    };
+    match smaller {
+        Ok(w) => {
+            let mut c = *r;
+            c.llm.wdtype = w;
+            let label = match w {
+                WeightDtype::Fp8 => "fp8 weights",
+                WeightDtype::Int8 => "int8 weights (W8A16)",
+                _ => "int4 weights (W4A16)",
+            };
+            push("smaller_weights", label.into(), Ok(c));
+        }
+        Err(why) => push("smaller_weights", "smaller weights".into(), Err(why)),
+    }
     let kv = if r.llm.kvdtype == KvDtype::Fp8 {
         Err("the KV cache is already fp8".into())
+    } else if !fp8 {
+        Err(format!("the {} has no fp8", setting.hw.name))
     } else {
         let mut c = *r;
         c.llm.kvdtype = KvDtype::Fp8;
@@ -303,6 +426,31 @@ fn remedies(r: &ServeRun, setting: &Setting, now: &Serve, usd_h: Option<f64>) ->
         ),
         Err(why) => push("more_gpus", "more GPUs (tensor parallel)".into(), Err(why)),
     }
+    let fewer_gpus = crate::model::parallel::DEGREES
+        .into_iter()
+        .rev()
+        .find(|&d| d < tp && r.llm.config.splits_over(d));
+    match fewer_gpus {
+        Some(d) => {
+            let mut c = *r;
+            c.llm.par.tp = d;
+            let label = if d == 1 {
+                "one GPU per replica (no tensor parallelism)".to_string()
+            } else {
+                format!("tensor parallelism over {d} GPUs")
+            };
+            push("fewer_gpus", label, Ok(c));
+        }
+        None => push(
+            "fewer_gpus",
+            "fewer GPUs (tensor parallel)".into(),
+            Err(if tp == 1 {
+                "one GPU is the fewest".into()
+            } else {
+                format!("no tensor-parallel degree below {tp} splits the heads evenly")
+            }),
+        ),
+    }
     let chunk = r.chunk.saturating_mul(2).min(super::limits::CHUNK.1);
     let bigger = if chunk > r.chunk && r.isl > r.chunk {
         Ok(ServeRun { chunk, ..*r })
@@ -315,6 +463,17 @@ fn remedies(r: &ServeRun, setting: &Setting, now: &Serve, usd_h: Option<f64>) ->
         ))
     };
     push("larger_chunk", format!("chunks of {chunk} tokens"), bigger);
+    let half = (r.chunk / 2).max(super::limits::CHUNK.0);
+    let smaller_chunk = if half < r.chunk {
+        Ok(ServeRun { chunk: half, ..*r })
+    } else {
+        Err("the chunk is at its smallest".into())
+    };
+    push(
+        "smaller_chunk",
+        format!("chunks of {half} tokens"),
+        smaller_chunk,
+    );
     let fewer = (now.running / 2).max(1);
     let seqs = if fewer < now.running {
         Ok(ServeRun {
@@ -328,6 +487,30 @@ fn remedies(r: &ServeRun, setting: &Setting, now: &Serve, usd_h: Option<f64>) ->
         "fewer_seqs",
         format!("at most {fewer} sequences running"),
         seqs,
+    );
+    let most = r.max_seqs.saturating_mul(2).min(super::limits::MAX_SEQS.1);
+    let more_seqs = if now.waiting == 0 {
+        Err(format!(
+            "all {} already run",
+            units::count(r.concurrency, "request", "requests")
+        ))
+    } else if now.capped_by == Cap::Kv {
+        Err(format!(
+            "the KV cache, not the maximum, caps the running batch at {}",
+            now.cap
+        ))
+    } else if most <= r.max_seqs {
+        Err("the maximum is at its largest".into())
+    } else {
+        Ok(ServeRun {
+            max_seqs: most,
+            ..*r
+        })
+    };
+    push(
+        "more_seqs",
+        format!("at most {most} sequences running"),
+        more_seqs,
     );
     let engine = if r.engine_s > 0.0 {
         Ok(ServeRun {
@@ -365,37 +548,27 @@ fn capital(s: &str) -> String {
         .unwrap_or_default()
 }
 
-/// `before → after` of a quantity, with the factor.
-fn change(name: &str, before: f64, after: f64, unit: &str) -> String {
-    format!(
-        "{name} {} → {}",
-        units::si(before, unit),
-        units::si(after, unit)
-    )
+/// What `label` does to the headline figures, from the runs before and after.
+fn effect(label: &str, figs: &[Figure]) -> String {
+    let all: Vec<String> = figs.iter().map(show).collect();
+    format!("{}: {}.", capital(label), all.join(", "))
 }
 
-/// What `label` does to TTFT, ITL, throughput per GPU and cost, from the runs
-/// before and after.
-fn effect(label: &str, now: &Serve, a: &Serve, usd_h: Option<f64>) -> String {
-    let cost = usd_h
-        .map(|p| {
-            format!(
-                ", {} → {} per million output tokens",
-                usd(now.usd_per_mtok(p)),
-                usd(a.usd_per_mtok(p))
-            )
-        })
-        .unwrap_or_default();
+/// A trade-off in words: the figure it buys most, by how much, and the one it
+/// costs most, both numbers; then the rest.
+fn trade_off(label: &str, best: &Figure, worse: &Figure, figs: &[Figure]) -> String {
+    let rest: Vec<String> = figs
+        .iter()
+        .filter(|f| f.name != worse.name)
+        .map(show)
+        .collect();
     format!(
-        "{}: {}, {}, {} output tokens/s per GPU{cost}.",
+        "{}: {} {}× better but {} ({}).",
         capital(label),
-        change("TTFT", now.ttft, a.ttft, "s"),
-        change("ITL", now.itl, a.itl, "s"),
-        format_args!(
-            "{} → {}",
-            units::sig3(now.tok_s_gpu),
-            units::sig3(a.tok_s_gpu)
-        ),
+        best.name,
+        units::sig3(best.gain()),
+        show(worse),
+        rest.join(", ")
     )
 }
 

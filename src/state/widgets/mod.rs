@@ -453,6 +453,7 @@ mod tests {
             o.graphs = bit(0);
             o.compiled = bit(1);
             o.cpp = bit(2);
+            s.widgets.serve.graphs = !bit(1);
             s.widgets.fusion.n = [1, 2, 8, 1024][i % 4];
             let b = &mut s.widgets.bert;
             b.batch = [1, 8, 64][i % 3];

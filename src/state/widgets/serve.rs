@@ -1,11 +1,13 @@
 //! Widget `serve` (issue 34): serving under load (`model::serve`), a
 //! continuous-batching engine in steady state on the `llm` widget's model,
-//! dtypes, CUDA graphs, GPU and spread: it reads them from `s.widgets.llm` (one
-//! state; its selects below are the same fields under their own element ids).
-//! Its own keys (`serve_*`) and its one model call, [`view`].
+//! dtypes, GPU and spread: it reads them from `s.widgets.llm` (one state; its
+//! selects below are the same fields under their own element ids). Whether
+//! decode is replayed from CUDA graphs is its own key, `serve_graphs` (issue 51:
+//! on by default, as the engines it prices run it), not the `llm` widget's
+//! `llm_graphs`. Its own keys (`serve_*`) and its one model call, [`view`].
 
 use super::super::fields::Field;
-use super::super::params::{params, ChoiceField, FlagField};
+use super::super::params::{params, ChoiceField};
 use super::super::State;
 use super::{inputs, NativeOnly, Spec};
 use crate::model::serve::{self, limits as l, view::ServeView, ServeRun};
@@ -24,6 +26,9 @@ params! {
     /// TensorRT-LLM's executor with its overlap scheduler,
     /// github.com/NVIDIA/TensorRT-LLM/issues/13957).
     engine_us: Int[l::ENGINE_US.0, l::ENGINE_US.1] = 580, "serve_engine_us", "Engine CPU time per step (µs)";
+    /// Decode replayed from CUDA graphs, as TensorRT-LLM, vLLM and SGLang run it
+    /// by default (0: every kernel launched from the CPU, eager).
+    graphs: Flag = true, "serve_graphs", "CUDA graphs (decode replayed from a graph)";
     /// Replaces the GPU's cited on-demand price (RunPod's list price for the H100
     /// SXM and H200; other GPUs have none, and the cost stays empty until one is
     /// typed); typing the GPU's own price back drops the key.
@@ -84,17 +89,15 @@ pub const TP: ChoiceField<super::common::Degree> = ChoiceField {
     id: "serve-llm_tp",
     ..super::llm::field::tp
 };
-pub const GRAPHS: FlagField = FlagField {
-    id: "serve-llm_graphs",
-    ..super::llm::field::graphs
-};
-
 /// The run as the controls ask for it: the `llm` widget's run (the spread as
-/// asked) with this widget's lengths, concurrency and engine.
+/// asked) with this widget's CUDA graphs, lengths, concurrency and engine.
 pub fn asked(s: &State) -> ServeRun {
     let w = &s.widgets.serve;
     ServeRun {
-        llm: super::llm::asked(s),
+        llm: crate::model::llm::LlmRun {
+            graphs: w.graphs,
+            ..super::llm::asked(s)
+        },
         isl: w.isl,
         osl: w.osl,
         concurrency: w.c,
@@ -149,8 +152,17 @@ mod tests {
             w.isl = [1000, 128, 20000][i % 3];
             w.engine_us = [580, 0][i % 2];
             let w = s.widgets.serve;
+            s.widgets.serve.graphs = i % 3 != 1;
             let r = asked(&s);
-            assert_eq!(r.llm, super::super::llm::asked(&s));
+            let l = super::super::llm::asked(&s);
+            assert_eq!(r.llm.graphs, s.widgets.serve.graphs);
+            assert_eq!(
+                r.llm,
+                crate::model::llm::LlmRun {
+                    graphs: r.llm.graphs,
+                    ..l
+                }
+            );
             assert_eq!((r.isl, r.concurrency), (w.isl, w.c));
             let v = view(&s, true);
             let want = serve::view::widget(&r, &s.beyond(), None, true);
@@ -168,7 +180,7 @@ mod tests {
 
     #[test]
     fn the_keys_round_trip_and_bad_values_are_refused() {
-        let q = "serve_isl=5000&serve_osl=500&serve_c=250&serve_chunk=4096&serve_max_seqs=128&serve_engine_us=0&serve_usd_h=2.5";
+        let q = "serve_isl=5000&serve_osl=500&serve_c=250&serve_chunk=4096&serve_max_seqs=128&serve_engine_us=0&serve_usd_h=2.5&serve_graphs=0";
         let (s, n) = decode(q);
         assert!(n.is_empty(), "{n:?}");
         let w = &s.widgets.serve;
@@ -176,6 +188,8 @@ mod tests {
             (w.isl, w.osl, w.c, w.chunk, w.max_seqs, w.engine_us, w.usd_h),
             (5000, 500, 250, 4096, 128, 0, 2500)
         );
+        assert!(!w.graphs && !asked(&s).llm.graphs);
+        assert!(encode(&s).contains("serve_graphs=0"));
         assert_eq!(decode(&encode(&s)), (s.clone(), vec![]));
         assert_eq!(price(&s), Some(2.5));
         for (q, why) in [
@@ -185,6 +199,7 @@ mod tests {
             ("serve_engine_us=-1", "negative"),
             ("serve_usd_h=0.001", "out of range"),
             ("serve_usd_h=0", "greater than zero"),
+            ("serve_graphs=maybe", "1 or 0"),
         ] {
             let (s, n) = decode(q);
             assert_eq!(n.len(), 1, "{q}");
@@ -197,6 +212,11 @@ mod tests {
             (d.isl, d.osl, d.c, d.chunk, d.max_seqs, d.engine_us, d.usd_h),
             (1000, 1000, 16, 8192, 256, 580, 0)
         );
+        // decode replayed from CUDA graphs, whatever the llm widget's own key says
+        assert!(d.graphs);
+        let (s, _) = decode("llm_graphs=0");
+        assert!(!s.widgets.llm.graphs && asked(&s).llm.graphs);
+        assert!(!encode(&State::default()).contains("serve_graphs"));
         assert_eq!(f64::from(d.engine_us), serve::ENGINE_US);
     }
 
@@ -227,17 +247,16 @@ mod tests {
         let mut s = State::default();
         (MODEL.set)(&mut s, crate::model::llm::LlmModel::Llama3_70b);
         (TP.set)(&mut s, super::super::common::Degree::Two);
-        (GRAPHS.set)(&mut s, true);
         let l = &s.widgets.llm;
         assert_eq!(
-            (l.model, l.tp.n(), l.graphs),
-            (crate::model::llm::LlmModel::Llama3_70b, 2, true)
+            (l.model, l.tp.n()),
+            (crate::model::llm::LlmModel::Llama3_70b, 2)
         );
         assert_eq!(
             asked(&s).llm.config,
             crate::model::llm::LlmModel::Llama3_70b.config_or_toy()
         );
-        for id in [MODEL.id, WDTYPE.id, KVDTYPE.id, TP.id, GRAPHS.id] {
+        for id in [MODEL.id, WDTYPE.id, KVDTYPE.id, TP.id] {
             assert!(id.starts_with("serve-llm_"), "{id}");
         }
     }

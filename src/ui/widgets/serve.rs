@@ -28,27 +28,9 @@ pub fn Serve(ctx: Ctx) -> impl IntoView {
     let v = ctx.held(live);
     let sentences = Memo::new(move |_| v.with(|v| v.sentences.clone()));
     let chart = Memo::new(move |_| v.with(Curves::of));
-    // what would help, an item per remedy updated in place: its id, speedup,
-    // whether it helps, its sentence
-    let remedies = Memo::new(move |_| {
-        v.with(|v| {
-            v.remedies
-                .iter()
-                .map(|r| {
-                    let helps = if r.helps { "1" } else { "0" };
-                    [
-                        r.id.to_string(),
-                        r.speedup.to_string(),
-                        helps.to_string(),
-                        r.sentence.clone(),
-                    ]
-                })
-                .collect::<Vec<_>>()
-        })
-    });
-    let remedy = move |i: usize, field: usize| {
-        remedies.with(|rs| rs.get(i).map(|r| r[field].clone()).unwrap_or_default())
-    };
+    // what would help and the trade-offs, two lists (the model's verdict)
+    let remedies = Memo::new(move |_| v.with(|v| items(v, false)));
+    let trade_offs = Memo::new(move |_| v.with(|v| items(v, true)));
     // the decode step one request sees on the roofline; where nothing fits, the
     // last one drawn stays (the notice says why)
     let roof = Memo::new(move |prev: Option<&super::roofline::RooflineData>| {
@@ -79,9 +61,9 @@ pub fn Serve(ctx: Ctx) -> impl IntoView {
             <Select ctx=ctx field=st::WDTYPE/>
             <Select ctx=ctx field=st::KVDTYPE/>
             <Select ctx=ctx field=st::TP/>
-            <Toggle ctx=ctx flag=st::GRAPHS/>
+            <Toggle ctx=ctx flag=st::field::graphs/>
         </div>
-        <p class="note">{move || ctx.view.with(|s| format!("The model, GPU, dtypes and tensor parallelism are the LLM widget's (one state: moving them here moves them there); every step is priced {}.", s.beyond_roof_words()))}</p>
+        <p class="note">{move || ctx.view.with(|s| format!("The model, GPU, dtypes and tensor parallelism are the LLM widget's (one state: moving them here moves them there); CUDA graphs are this widget's own; every step is priced {}.", s.beyond_roof_words()))}</p>
         <div class="controls-inline">
             <LogSlider ctx=ctx field=st::field::c/>
             <LogSlider ctx=ctx field=st::field::isl/>
@@ -119,6 +101,7 @@ pub fn Serve(ctx: Ctx) -> impl IntoView {
             <div class="metric"><dt>"Model vs published, largest error"</dt><dd><Readout name="serve_vs_measured_max_error"
                 raw=max_error.to_string() text=units::percent(max_error)/></dd></div>
         </dl>
+        <p class="serve-graphs">{move || live.with(|v| v.graphs_note.clone())}</p>
         <p class="note serve-price">{move || live.with(|v| format!("Price: {}.", v.price_source))}</p>
         <ul class="serve-advice" aria-live="polite">
             <Lines items=sentences/>
@@ -132,13 +115,50 @@ pub fn Serve(ctx: Ctx) -> impl IntoView {
                 s.decode_seen, v.run.decode_context(), s.regime.label())).unwrap_or_default()))/>
         <Split v=v/>
         <h3>"What would help"</h3>
-        <ul class="serve-remedies" aria-live="polite">
-            <For each=move || 0..remedies.with(Vec::len) key=|i| *i let:i>
-                <li data-remedy=move || remedy(i, 0) data-speedup=move || remedy(i, 1)
-                    data-helps=move || remedy(i, 2)>{move || remedy(i, 3)}</li>
-            </For>
-        </ul>
+        <p class="note">"Each setting the model reads, changed once and run again. A change helps when it makes time to first token, inter-token latency, throughput per GPU or cost at least 5 % better and none of them more than 10 % worse; one that buys one by costing another is a trade-off, listed below with both numbers."</p>
+        <RemedyList items=remedies class="serve-remedies"/>
+        <h3>"Trade-offs"</h3>
+        <RemedyList items=trade_offs class="serve-tradeoffs"/>
         <VsPublished/>
+    }
+}
+
+/// A remedy item as the page writes it: its id, speedup, whether it helps,
+/// whether it is a trade-off, its sentence.
+type Item = [String; 5];
+
+/// The remedies that are (`trade_offs`) or are not trade-offs, in the model's order.
+fn items(v: &ServeView, trade_offs: bool) -> Vec<Item> {
+    let flag = |b: bool| if b { "1" } else { "0" }.to_string();
+    v.remedies
+        .iter()
+        .filter(|r| r.verdict.trade_off().is_some() == trade_offs)
+        .map(|r| {
+            [
+                r.id.to_string(),
+                r.speedup.to_string(),
+                flag(r.helps),
+                flag(trade_offs),
+                r.sentence.clone(),
+            ]
+        })
+        .collect()
+}
+
+/// One list of remedy items, each updated in place; "none" when empty.
+#[component]
+fn RemedyList(items: Memo<Vec<Item>>, class: &'static str) -> impl IntoView {
+    let field = move |i: usize, f: usize| {
+        items.with(|rs| rs.get(i).map(|r| r[f].clone()).unwrap_or_default())
+    };
+    view! {
+        <ul class=class aria-live="polite">
+            <For each=move || 0..items.with(Vec::len) key=|i| *i let:i>
+                <li data-remedy=move || field(i, 0) data-speedup=move || field(i, 1)
+                    data-helps=move || field(i, 2) data-tradeoff=move || field(i, 3)>{move || field(i, 4)}</li>
+            </For>
+            {move || items.with(Vec::is_empty).then(|| view! { <li class="none">"None."</li> })}
+        </ul>
     }
 }
 

@@ -44,7 +44,7 @@ fn off_screen_the_readouts_are_the_same() {
             (off.serve, off.usd_per_mtok, &off.step)
         );
         assert!(off.sweep.is_empty() && off.remedies.is_empty() && off.sentences.is_empty());
-        assert!(!on.sweep.is_empty() && on.remedies.len() == 5 && !on.sentences.is_empty());
+        assert!(!on.sweep.is_empty() && on.remedies.len() == 11 && !on.sentences.is_empty());
         // the view's steady state is the model's, and its step the decode step
         // one request sees
         let (m, st) = super::super::run_with_step(&base(c), &s).unwrap_or_else(|| panic!("{c}"));
@@ -75,68 +75,124 @@ fn each_remedy_is_the_model_run_again() {
     assert_eq!(
         ids,
         [
+            "graphs",
+            "flash",
+            "smaller_weights",
             "fp8_kv",
             "more_gpus",
+            "fewer_gpus",
             "larger_chunk",
+            "smaller_chunk",
             "fewer_seqs",
+            "more_seqs",
             "faster_engine"
         ]
     );
+    let mut w = r;
+    w.llm.wdtype = WeightDtype::Fp8;
     let mut kv = r;
     kv.llm.kvdtype = KvDtype::Fp8;
     let mut tp = r;
     tp.llm.par.tp = 2;
     let changed = [
-        kv,
-        tp,
-        ServeRun { chunk: 8192, ..r },
-        ServeRun {
+        None,
+        None,
+        Some(w),
+        Some(kv),
+        Some(tp),
+        None,
+        Some(ServeRun { chunk: 8192, ..r }),
+        Some(ServeRun { chunk: 2048, ..r }),
+        Some(ServeRun {
             max_seqs: now.running / 2,
             ..r
-        },
-        ServeRun {
+        }),
+        None,
+        Some(ServeRun {
             engine_s: r.engine_s / 2.0,
             ..r
-        },
+        }),
     ];
+    let usd_h = v.usd_h;
     for (x, c) in v.remedies.iter().zip(changed) {
-        assert_eq!(x.after, super::super::run_plain(&c, &s), "{}", x.id);
-        let a = x.after.unwrap_or_else(|| panic!("{}", x.id));
-        let helps = now.ttft / a.ttft >= HELPS_FROM
-            || now.itl / a.itl >= HELPS_FROM
-            || a.tok_s_gpu / now.tok_s_gpu >= HELPS_FROM;
-        assert_eq!(x.helps, helps, "{}", x.id);
-        // the page's data-speedup: the best of the three gains, helps from 1.05
-        let best = (now.ttft / a.ttft)
-            .max(now.itl / a.itl)
-            .max(a.tok_s_gpu / now.tok_s_gpu);
+        assert_eq!(
+            x.after,
+            c.and_then(|c| super::super::run_plain(&c, &s)),
+            "{}",
+            x.id
+        );
+        let Some(a) = x.after else {
+            assert!(
+                !x.helps && x.speedup == 1.0 && x.sentence.contains("would not apply"),
+                "{x:?}"
+            );
+            continue;
+        };
+        // the page's data-speedup: the best of the headline figures' gains
+        let figs = figures(&now, &a, usd_h);
+        assert_eq!(figs.len(), 4);
+        let best = figs.iter().map(|f| f.gain()).fold(0.0, f64::max);
         assert_eq!(x.speedup, best, "{}", x.id);
-        assert_eq!(x.helps, x.speedup >= HELPS_FROM, "{}", x.id);
+        let g = [
+            now.ttft / a.ttft,
+            now.itl / a.itl,
+            a.tok_s_gpu / now.tok_s_gpu,
+        ];
+        assert!(g.iter().all(|&g| g <= best * (1.0 + 1e-12)), "{}", x.id);
+        // helps ⇔ ≥ 1.05 and no headline figure more than 10 % worse
+        let worse = figs.iter().any(|f| f.gain() < 1.0 / 1.1);
+        assert_eq!(x.helps, best >= 1.05 && !worse, "{}", x.id);
+        assert_eq!(x.verdict, crate::model::verdict::verdict(best, &figs));
+        assert_eq!(
+            x.verdict.trade_off().is_some(),
+            best >= 1.05 && worse,
+            "{}",
+            x.id
+        );
         assert!(
             x.sentence.contains(&units::si(a.ttft, "s")),
             "{}",
             x.sentence
         );
     }
+    let by = |id: &str| {
+        v.remedies
+            .iter()
+            .find(|x| x.id == id)
+            .unwrap_or_else(|| panic!("{id}"))
+    };
     // an fp8 KV cache holds twice the sequences: the queue shrinks
-    let fp8 = v.remedies[0].after.unwrap_or_else(|| panic!("fp8"));
-    assert!(fp8.cap > now.cap && fp8.ttft < now.ttft && v.remedies[0].helps);
+    let fp8 = by("fp8_kv").after.unwrap_or_else(|| panic!("fp8"));
+    assert!(fp8.cap > now.cap && fp8.ttft < now.ttft);
     // two GPUs: faster steps, more room, and twice the GPUs to pay for
-    assert!(v.remedies[1].sentence.contains("per million output tokens"));
+    assert!(by("more_gpus")
+        .sentence
+        .contains("per million output tokens"));
     // what does not apply says why
     let mut fp8r = r;
     fp8r.llm.kvdtype = KvDtype::Fp8;
+    fp8r.llm.wdtype = WeightDtype::Int4;
     let w = widget(
         &ServeRun {
             engine_s: 0.0,
-            isl: 100,
+            isl: 64,
+            chunk: 64,
             ..fp8r
         },
         &s,
         None,
         true,
     );
-    for id in ["fp8_kv", "larger_chunk", "faster_engine"] {
+    for id in [
+        "graphs",
+        "flash",
+        "smaller_weights",
+        "fp8_kv",
+        "fewer_gpus",
+        "larger_chunk",
+        "smaller_chunk",
+        "faster_engine",
+    ] {
         let x = w
             .remedies
             .iter()
@@ -146,6 +202,149 @@ fn each_remedy_is_the_model_run_again() {
             x.after.is_none() && !x.helps && x.sentence.contains("would not apply"),
             "{x:?}"
         );
+    }
+}
+
+/// Issue 51's state: Llama-3-70B in fp8 (weights and KV) on 2 × H100 over
+/// NVLink, 5000 in / 500 out, `c` in flight (NVIDIA NIM measured 38.75 ms ITL
+/// and 623 tok/s at 25 with decode replayed from CUDA graphs).
+fn nim(c: u32, graphs: bool) -> ServeRun {
+    let mut r = ServeRun {
+        isl: 5000,
+        osl: 500,
+        ..base(c)
+    };
+    r.llm.config = LlmModel::Llama3_70b.config_or_toy();
+    r.llm.wdtype = WeightDtype::Fp8;
+    r.llm.kvdtype = KvDtype::Fp8;
+    r.llm.par.tp = 2;
+    r.llm.graphs = graphs;
+    r
+}
+
+#[test]
+fn graphs_price_the_step_as_engines_run_it() {
+    let s = setting("h100-sxm");
+    let v = widget(&nim(25, true), &s, None, true);
+    let m = v.serve.unwrap_or_else(|| panic!("fits"));
+    // within 2 % of what issue 51 quotes (ITL 34.8 ms, 701 tok/s, TTFT 432 ms,
+    // $2.76), room for the step model's own refinements
+    let near = |x: f64, want: f64, tol: f64| (x / want - 1.0).abs() < tol;
+    assert!(near(m.itl, 34.8e-3, 0.02), "ITL {}", m.itl);
+    assert!(near(m.tok_s, 701.0, 0.02), "tok/s {}", m.tok_s);
+    assert!(near(m.ttft, 0.432, 0.02), "TTFT {}", m.ttft);
+    assert!(
+        near(v.usd_per_mtok.unwrap_or(0.0), 2.76, 0.02),
+        "{:?}",
+        v.usd_per_mtok
+    );
+    assert!(
+        v.graphs_note
+            .starts_with("Decode is replayed from CUDA graphs"),
+        "{}",
+        v.graphs_note
+    );
+    let g = &v.remedies[0];
+    assert_eq!(g.id, "graphs");
+    assert!(
+        g.after.is_none() && g.sentence.contains("already replayed"),
+        "{g:?}"
+    );
+    // eager: the step waits on the CPU, and replaying it is the remedy
+    let e = widget(&nim(25, false), &s, None, true);
+    let em = e.serve.unwrap_or_else(|| panic!("fits"));
+    assert!(near(em.itl, 119e-3, 0.03), "eager ITL {}", em.itl);
+    assert!(
+        e.graphs_note.starts_with("Decode runs eager"),
+        "{}",
+        e.graphs_note
+    );
+    assert!(e.graphs_note.contains("launch-bound"), "{}", e.graphs_note);
+    let g = &e.remedies[0];
+    assert_eq!(g.id, "graphs");
+    assert!(g.helps && near(g.speedup, 3.41, 0.02), "{g:?}");
+    // the remedy's run is the default's (its times: a remedy's run skips the
+    // decode step's counterfactuals)
+    assert_eq!(
+        g.after.map(|a| (a.itl, a.ttft, a.tok_s)),
+        Some((m.itl, m.ttft, m.tok_s))
+    );
+    let itl = format!("ITL {} → {}", units::si(em.itl, "s"), units::si(m.itl, "s"));
+    assert!(g.sentence.contains(&itl), "{}", g.sentence);
+}
+
+#[test]
+fn a_change_that_costs_a_headline_figure_is_a_trade_off() {
+    let s = setting("h100-sxm");
+    for (c, ttft) in [(25, (0.432, 14.6)), (100, (6.6, 32.6))] {
+        let v = widget(&nim(c, true), &s, None, true);
+        let x = v
+            .remedies
+            .iter()
+            .find(|x| x.id == "fewer_seqs")
+            .unwrap_or_else(|| panic!("fewer_seqs"));
+        let worse = x
+            .verdict
+            .trade_off()
+            .unwrap_or_else(|| panic!("c={c}: {x:?}"));
+        assert!(!x.helps && x.speedup >= 1.05, "{x:?}");
+        assert_eq!(worse.name, "TTFT");
+        let near = |x: f64, want: f64| (x / want - 1.0).abs() < 0.03;
+        assert!(
+            near(worse.before, ttft.0) && near(worse.after, ttft.1),
+            "c={c}: {worse:?}"
+        );
+        assert!(
+            x.sentence.contains(&format!(
+                "ITL {}× better but TTFT {} → {}",
+                units::sig3(x.speedup),
+                units::si(worse.before, "s"),
+                units::si(worse.after, "s")
+            )),
+            "{}",
+            x.sentence
+        );
+    }
+    // a bf16 KV cache at 100 in flight: an fp8 one holds twice the sequences,
+    // TTFT falls, but the larger batch makes each step longer (ITL 53.9 → 78 ms)
+    let mut bf16 = nim(100, true);
+    bf16.llm.kvdtype = KvDtype::Bf16;
+    let v = widget(&bf16, &s, None, true);
+    let x = v.remedies.iter().find(|x| x.id == "fp8_kv");
+    let worse = x.and_then(|x| x.verdict.trade_off());
+    assert!(
+        worse.is_some_and(|w| w.name == "ITL"
+            && (w.before / 53.9e-3 - 1.0).abs() < 0.03
+            && (w.after / 78e-3 - 1.0).abs() < 0.03),
+        "{x:?}"
+    );
+    assert!(
+        x.is_some_and(|x| x.sentence.contains("TTFT") && !x.helps),
+        "{x:?}"
+    );
+    // no sentence joins two equal numbers with an arrow, and none that helps
+    // worsens a headline figure by more than 10 %
+    for c in [1, 25, 100, 700] {
+        for graphs in [true, false] {
+            let v = widget(&nim(c, graphs), &s, None, true);
+            let now = v.serve.unwrap_or_else(|| panic!("fits"));
+            for x in &v.remedies {
+                for part in x.sentence.split([',', '(', ')', ';']) {
+                    if let Some((a, b)) = part.split_once(" → ") {
+                        let a: Vec<&str> = a.split(' ').collect();
+                        let b: Vec<&str> = b.split(' ').collect();
+                        for n in 1..=2.min(a.len()).min(b.len()) {
+                            assert!(a[a.len() - n..] != b[..n], "{}", x.sentence);
+                        }
+                    }
+                }
+                if let (true, Some(a)) = (x.helps, x.after) {
+                    for f in figures(&now, &a, v.usd_h) {
+                        assert!(f.gain() >= 1.0 / 1.1, "{}: {f:?}", x.id);
+                    }
+                }
+            }
+        }
     }
 }
 

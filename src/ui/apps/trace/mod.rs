@@ -27,8 +27,6 @@ use wasm_bindgen::{closure::Closure, JsCast, JsValue};
 const WORKER: &str = "trace-worker.js";
 /// The bundled example: HTA's A100 test trace (README, credits).
 const EXAMPLE: &str = "example/rank0.json.gz";
-/// A remedy "helps" from this predicted speedup on (the page's one bar).
-const BAR: f64 = 1.05;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Phase {
@@ -590,7 +588,7 @@ fn remedies(c: &Rank) -> impl IntoView {
         "A profiled run's CPU side is slower than an unprofiled one: eager PyTorch under torch.profiler with record_shapes ran a small MLP's steps {}× slower on an H200, and an eager Llama-2-7B decode's 1.32-1.54× slower on an H200 and an H100 (PyTorch 2.11, measured). Unprofiled, this step would take about {}, so a speedup against the profiled step ({}) overstates what an unprofiled run gains; that gain is given in brackets.",
         remedy::PROFILED_CPU_FACTOR, units::si(u, "s"), units::si(c.step_s, "s")));
     let items = c.remedy_list.iter().map(|r| {
-        let helps = r.speedup >= BAR;
+        let helps = crate::model::verdict::helps(r.speedup);
         let effect = if helps {
             format!("{}× faster: a step of {} instead of {}", units::sig3(r.speedup), units::si(r.step_after_s, "s"), units::si(c.step_s, "s"))
         } else {
