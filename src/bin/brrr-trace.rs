@@ -12,7 +12,7 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
-    use brrr::trace::compare::{compare, CompareOut};
+    use brrr::trace::compare::{compare, file_label, CompareOut};
     use brrr::trace::report::{row, Out, Row};
     use brrr::trace::{analyse_with, Diagnosis, Options, TraceError};
     use std::fs::File;
@@ -31,7 +31,10 @@ Usage: brrr-trace FILE... [--json OUT] [--gpu PRESET]
   --compare AFTER  two traces of the same model, before and after a change:
                 what changed per step (step time, each class's time, the regime,
                 kernels that appeared or vanished) and whether the change
-                delivered what brrr predicted from BEFORE; --json writes
+                delivered what brrr predicted from BEFORE; the speedup is of
+                the steps as unprofiled runs would take them (each less the
+                profiler's cost its trace shows), the profiled one beside it;
+                --json writes
                 {\"compare\": {...}, \"ranks\": [BEFORE, AFTER]}
   --gpu PRESET  place the kernels on this hardware preset's roofline and price
                 matmuls_at_roof on it, instead of the preset matched from the
@@ -78,8 +81,9 @@ analysed and written to --json); 1 when OUT cannot be written.";
         }
     }
 
-    fn table(file: &str, d: &Diagnosis) -> String {
-        let mut s = header(file, d);
+    /// `label`: in compare mode, "before" or "after" in place of the rank.
+    fn table(file: &str, d: &Diagnosis, label: Option<&str>) -> String {
+        let mut s = header(file, d, label);
         s += &breakdown_lines(d);
         s += &classes_lines(d);
         s += &remedy_lines(d);
@@ -87,12 +91,13 @@ analysed and written to --json); 1 when OUT cannot be written.";
         s
     }
 
-    fn header(file: &str, d: &Diagnosis) -> String {
+    fn header(file: &str, d: &Diagnosis, label: Option<&str>) -> String {
         let mut s = String::new();
         let rank = d.rank.map_or("?".to_string(), |r| r.to_string());
+        let rank = label.map_or(format!("rank {rank}"), str::to_string);
         let device = d.device.as_deref().unwrap_or("unknown GPU");
         let preset = d.preset.map_or(String::new(), |p| format!(" (preset {p})"));
-        s += &format!("rank {rank}: {device}{preset}\n  file          {file}\n");
+        s += &format!("{rank}: {device}{preset}\n  file          {file}\n");
         if d.roof_preset != d.preset {
             if let Some(p) = d.roof_preset {
                 s += &format!("  roofline of   {p} (--gpu)\n");
@@ -115,13 +120,25 @@ analysed and written to --json); 1 when OUT cannot be written.";
         );
         let st = &d.steps;
         s += &match st.basis {
-            "trace" => format!("  step          no ProfilerStep markers: the whole trace is one step, {:.6} s\n", st.mean * 1e-6),
+            "trace" => format!(
+                "  step          no ProfilerStep markers: the whole trace is one step, {:.6} s{}\n",
+                st.mean * 1e-6,
+                st.unprofiled.map_or(String::new(), |u| format!(
+                    "; unprofiled, about {:.6} s (less {:.2} µs a profiler record)",
+                    u * 1e-6,
+                    st.per_record.unwrap_or(0.0)
+                ))
+            ),
             basis => format!(
                 "  step          {:.6} s, mean of {} ProfilerSteps (the {} side was the longer){}\n",
                 st.mean * 1e-6,
                 st.count,
                 basis,
-                st.unprofiled.map_or(String::new(), |u| format!("; unprofiled, about {:.6} s", u * 1e-6))
+                st.unprofiled.map_or(String::new(), |u| format!(
+                    "; unprofiled, about {:.6} s (less {:.2} µs a profiler record)",
+                    u * 1e-6,
+                    st.per_record.unwrap_or(0.0)
+                ))
             ),
         };
         if d.graphs.replay() {
@@ -232,9 +249,11 @@ analysed and written to --json); 1 when OUT cannot be written.";
                 r.id,
                 r.speedup,
                 r.step_after * 1e-6,
-                r.speedup_unprofiled.map_or(String::new(), |u| format!(
-                    " (×{u:.2} against the unprofiled step)"
-                )),
+                r.speedup_unprofiled.map_or(String::new(), |u| if u >= 1.0 {
+                    format!(" (×{u:.2} against the unprofiled step)")
+                } else {
+                    " (no faster than the unprofiled step)".to_string()
+                }),
                 r.label
             );
         }
@@ -443,10 +462,11 @@ analysed and written to --json); 1 when OUT cannot be written.";
         let files: Vec<String> = a.files.iter().chain(&a.compare).cloned().collect();
         let mut rows: Vec<Row> = Vec::new();
         let mut bad = false;
-        for f in &files {
+        for (i, f) in files.iter().enumerate() {
             match analyse_file(f, &a.options) {
                 Some(d) => {
-                    say(&table(f, &d));
+                    let label = a.compare.is_some().then(|| file_label(i));
+                    say(&table(f, &d, label));
                     rows.push(row(f, &d));
                 }
                 None => bad = true,

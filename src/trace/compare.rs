@@ -26,8 +26,21 @@ pub struct ClassDelta {
 /// What changed between two runs.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Compare {
-    /// The step before ÷ the step after.
+    /// The step before ÷ the step after, each as an unprofiled run would take
+    /// it (`unprofiled_before_s`, `unprofiled_after_s`): what the change buys
+    /// a run nobody profiles.
     pub speedup: f64,
+    /// The same as the traces show it, profiled: a profiler slows an eager
+    /// run's CPU side far more than a graph replay's, so this overstates it.
+    pub speedup_profiled: f64,
+    /// Each step as an unprofiled run would take it, s: the row's estimate
+    /// (`step_unprofiled_s`), else its profiled step (a run whose trace gives
+    /// no estimate records too few CPU events for the profiler to matter).
+    pub unprofiled_before_s: f64,
+    pub unprofiled_after_s: f64,
+    /// Whether each was estimated (false: the profiled step stands in).
+    pub estimated_before: bool,
+    pub estimated_after: bool,
     /// What brrr predicted from the first trace for the change it matches
     /// (`matched`); null when no remedy matches.
     pub predicted: Option<f64>,
@@ -47,11 +60,21 @@ pub struct Compare {
     pub sentence: String,
 }
 
+/// What the two files of a comparison are called, by position: "before" and
+/// "after" (not ranks: they are two runs, not two ranks of one).
+pub fn file_label(i: usize) -> &'static str {
+    match i {
+        0 => "before",
+        _ => "after",
+    }
+}
+
 /// `brrr-trace --compare`'s JSON top level.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CompareOut {
     pub compare: Compare,
-    /// The two rows, before and after.
+    /// The two rows, before and after (the key is `--json`'s, whose rows are
+    /// ranks; here they are two runs).
     pub ranks: Vec<Row>,
 }
 
@@ -69,11 +92,13 @@ pub fn matched(a: &Row, b: &Row) -> Option<&'static str> {
 
 /// `a` (before) against `b` (after).
 pub fn compare(a: &Row, b: &Row) -> Compare {
-    let speedup = if b.step_s > 0.0 {
-        a.step_s / b.step_s
-    } else {
-        1.0
+    let ratio = |x: f64, y: f64| if y > 0.0 && x > 0.0 { x / y } else { 1.0 };
+    let unprofiled = |r: &Row| {
+        r.step_unprofiled_s
+            .filter(|u| u.is_finite() && *u > 0.0)
+            .map_or((r.step_s, false), |u| (u, true))
     };
+    let ((ua, ea), (ub, eb)) = (unprofiled(a), unprofiled(b));
     let id = matched(a, b);
     let remedy = id.and_then(|id| a.remedy_list.iter().find(|r| r.id == id));
     let mut classes: BTreeMap<String, (f64, f64)> = BTreeMap::new();
@@ -86,7 +111,12 @@ pub fn compare(a: &Row, b: &Row) -> Compare {
     let names = |r: &Row| r.kernel_names.iter().cloned().collect::<BTreeSet<String>>();
     let (na, nb) = (names(a), names(b));
     let mut out = Compare {
-        speedup,
+        speedup: ratio(ua, ub),
+        speedup_profiled: ratio(a.step_s, b.step_s),
+        unprofiled_before_s: ua,
+        unprofiled_after_s: ub,
+        estimated_before: ea,
+        estimated_after: eb,
         predicted: remedy.map(|r| r.speedup),
         matched: remedy.map(|r| r.id.clone()),
         step_before_s: a.step_s,
@@ -112,11 +142,23 @@ pub fn compare(a: &Row, b: &Row) -> Compare {
 
 /// The comparison in words, from its numbers.
 pub fn sentence(c: &Compare) -> String {
+    let how = match (c.estimated_before, c.estimated_after) {
+        (true, true) => "each step less the profiler's cost as its own trace shows it".to_string(),
+        (false, false) => "neither trace gives an estimate of the profiler's cost, so these are the profiled steps".to_string(),
+        (before, _) => format!(
+            "the {} step less the profiler's cost as its trace shows it; the {} trace records too few CPU events for an estimate, so its profiled step stands",
+            if before { "first" } else { "second" },
+            if before { "second" } else { "first" }
+        ),
+    };
     let mut s = format!(
-        "The step went from {} to {} (×{}); the run was {}-bound before and {}-bound after.",
+        "Unprofiled, the step went from {} to {} (×{}: {how}); as profiled, from {} to {} (×{}). The run was {}-bound before and {}-bound after.",
+        si(c.unprofiled_before_s, "s"),
+        si(c.unprofiled_after_s, "s"),
+        sig3(c.speedup),
         si(c.step_before_s, "s"),
         si(c.step_after_s, "s"),
-        sig3(c.speedup),
+        sig3(c.speedup_profiled),
         c.regime_before,
         c.regime_after
     );
@@ -124,7 +166,7 @@ pub fn sentence(c: &Compare) -> String {
         (Some(id), Some(p), Some(step)) => {
             let off = if step > 0.0 { c.step_after_s / step - 1.0 } else { 0.0 };
             s += &format!(
-                " The change looks like the remedy \"{}\", for which brrr predicted ×{} from the first trace (a step of {}): the measured step is {} {} the prediction.",
+                " The change looks like the remedy \"{}\", for which brrr predicted ×{} on the profiled step from the first trace (a step of {}): the second trace's step is {} {} the prediction.",
                 super::remedy::name(id),
                 sig3(p),
                 si(step, "s"),

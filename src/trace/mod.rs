@@ -17,6 +17,7 @@
 //!   graph replay;
 //! - [`counterfactual`]: the time warp that prices halving a cost class, the
 //!   regime verdict; [`remedy`]: the remedies, their predicted steps and sentences;
+//! - [`profiler`]: the profiler's own cost, and the step without it;
 //! - [`timeline`]: the busiest second as lanes of spans;
 //! - [`report`]: the JSON row; [`compare`]: two runs before and after a change;
 //! - [`diagnose`] puts them together into a [`Diagnosis`].
@@ -31,6 +32,7 @@ pub mod hta;
 pub mod launch;
 pub mod parse;
 pub mod place;
+pub mod profiler;
 pub mod remedy;
 pub mod replay;
 pub mod report;
@@ -97,9 +99,10 @@ pub struct StepSummary {
     /// `cpu`, `gpu` or `trace` ([`steps::Steps::basis`]).
     pub basis: &'static str,
     /// The step as an unprofiled run would take it, µs, where the trace lets
-    /// brrr estimate it (an eager run with recorded shapes:
-    /// [`remedy::PROFILED_CPU_FACTOR`]).
+    /// brrr estimate the profiler's cost ([`profiler::unprofiled`]).
     pub unprofiled: Option<f64>,
+    /// What one profiler record cost, µs ([`profiler::per_record`]).
+    pub per_record: Option<f64>,
     /// Steps most of whose activities are in HTA's breakdown (whose span
     /// leaves out what was launched in the last step, [`breakdown`]).
     pub in_span: usize,
@@ -296,7 +299,7 @@ pub fn diagnose_with(t: &Trace, options: &Options) -> Result<Diagnosis, TraceErr
         share(breakdown::covered(&breakdown::merge(iv)), hta.span)
     };
     let graphs = graphs(t);
-    let step_summary = step_summary(t, &steps, &graphs, &in_acts);
+    let step_summary = step_summary(t, &steps, &in_acts);
     let found = Found {
         t,
         acts: &acts,
@@ -514,32 +517,17 @@ fn graphs(t: &Trace) -> Graphs {
     }
 }
 
-/// The steps' count, mean, basis and unprofiled estimate: for an eager run with
-/// recorded shapes (not compiled, no graphs), each step's CPU side ÷
-/// [`remedy::PROFILED_CPU_FACTOR`], or its kernels' time where that is longer.
-fn step_summary(
-    t: &Trace,
-    steps: &steps::Steps,
-    graphs: &Graphs,
-    in_acts: &dyn Fn(usize) -> bool,
-) -> StepSummary {
-    let eager = t.shapes_recorded && !t.compiled && !graphs.replay();
-    let unprofiled = eager.then(|| {
-        steps::mean(steps.steps.iter().map(|s| {
-            let busy: f64 = s
-                .acts
-                .iter()
-                .filter_map(|i| t.gpu.get(*i))
-                .map(|e| e.dur.max(0.0))
-                .sum();
-            busy.max(s.wall() / remedy::PROFILED_CPU_FACTOR)
-        }))
-    });
+/// The steps' count, mean, basis and unprofiled estimate ([`profiler`]: each
+/// step less what the profiler's records cost, estimated from this trace).
+fn step_summary(t: &Trace, steps: &steps::Steps, in_acts: &dyn Fn(usize) -> bool) -> StepSummary {
+    let unprofiled = profiler::unprofiled(t, steps);
+    let per_record = profiler::per_record(t).map(|p| p.us);
     StepSummary {
         count: steps.count(),
         mean: steps.mean(),
         basis: steps.basis(),
         unprofiled,
+        per_record,
         in_span: steps
             .steps
             .iter()

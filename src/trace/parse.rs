@@ -198,6 +198,21 @@ pub struct Trace {
     pub compiled: bool,
     /// Some aten op recorded `Input Dims` (`record_shapes=True`).
     pub shapes_recorded: bool,
+    /// The CPU events the profiler recorded one by one (aten ops and runtime
+    /// or driver calls), sorted by start: what [`super::profiler`] estimates
+    /// the profiler's own cost from.
+    pub cpu_spans: Vec<CpuSpan>,
+}
+
+/// One recorded CPU event: an aten op or a runtime/driver call.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CpuSpan {
+    pub tid: i64,
+    /// Start and end as written, µs.
+    pub ts: f64,
+    pub end: f64,
+    /// An aten op (`aten::…`), not a runtime or driver call.
+    pub aten: bool,
 }
 
 /// One `ProfilerStep#N` annotation.
@@ -363,6 +378,7 @@ struct Facts {
     graph_launch: bool,
     compiled: bool,
     gpu_annotation: bool,
+    aten: bool,
 }
 
 #[derive(Default)]
@@ -384,6 +400,7 @@ struct Builder {
     graph_launches: Vec<(f64, f64)>,
     compiled: bool,
     shapes_recorded: bool,
+    cpu_spans: Vec<CpuSpan>,
 }
 
 impl Builder {
@@ -405,6 +422,7 @@ impl Builder {
                     || s.contains("CompiledFxGraph")
                     || s.starts_with("triton_"),
                 gpu_annotation: s == "gpu_user_annotation",
+                aten: s.starts_with("aten::"),
             });
         }
         id
@@ -508,6 +526,14 @@ impl Builder {
             entry.launch_name = name;
         }
         self.shapes_recorded |= a.dims.is_some();
+        if nf.aten || cf.launch_cat {
+            self.cpu_spans.push(CpuSpan {
+                tid: e.tid.unwrap_or(-1),
+                ts,
+                end: ts + dur.max(0.0),
+                aten: nf.aten && !cf.launch_cat,
+            });
+        }
         if nf.shaped {
             self.push_op(name, e.tid.unwrap_or(-1), ts, dur, a);
         }
@@ -571,6 +597,11 @@ impl Builder {
             graph_launches: self.graph_launches,
             compiled: self.compiled,
             shapes_recorded: self.shapes_recorded,
+            cpu_spans: {
+                let mut v = self.cpu_spans;
+                v.sort_by(|a, b| a.ts.total_cmp(&b.ts));
+                v
+            },
         }
     }
 }

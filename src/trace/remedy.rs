@@ -12,31 +12,12 @@
 //!   replays CUDA graphs is offered neither.
 //!
 //! Every speedup is against the step as profiled. A profiler slows the CPU side
-//! of an eager run ([`PROFILED_CPU_FACTOR`]), so where the trace lets brrr
-//! estimate the unprofiled step it also gives the speedup against that
+//! of an eager run, so where the trace lets brrr estimate the unprofiled step
+//! ([`super::profiler`]) it also gives the speedup against that
 //! ([`Remedy::speedup_unprofiled`]): the gain an unprofiled run would see.
 
 use super::counterfactual::{Profile, Scale};
 use crate::model::units::si;
-
-/// How much slower eager PyTorch's CPU side runs under `torch.profiler` with
-/// `record_shapes=True`: `h200_mlp_eager`'s profiled steps (CPU spans 613, 417
-/// and 486 µs, mean 505 µs, tests/data/traces) against the same step unprofiled
-/// (0.269 ms, CUDA events, h200-meta.json), H200, PyTorch 2.11. The GPU was idle
-/// 85 % of that step, so the step is the CPU's time. Checked against the
-/// Llama-3-8B-shaped decode, which it was not taken from (tests/trace_fixtures.rs).
-///
-/// The factor depends on the workload. Measured on lent GPUs (PyTorch 2.11,
-/// `record_shapes=True`, a synchronize after each step; the profiled steps'
-/// wall time ÷ the unprofiled synchronized `step_ms`,
-/// tests/data/traces/{h200,h100}-decode-pairs.json) for an eager Llama-2-7B-shaped
-/// bf16 decode step: H200 1.32× (batch 1) and 1.43× (batch 64), H100 1.42× and
-/// 1.54×; for the compiled (graph-replayed) step 1.05-1.11×. So the profiled step
-/// overstates an eager decode's unprofiled step by a third to a half, the MLP's by
-/// 1.88×; the estimate divides by the MLP's factor and so runs 18-30 % short of
-/// those four unprofiled decode steps (checked, not fitted:
-/// `tests/trace_fixtures.rs`, `the_decode_pairs_hold_their_predictions`).
-pub const PROFILED_CPU_FACTOR: f64 = 1.88;
 
 /// One priced remedy.
 #[derive(Clone, Debug, PartialEq)]

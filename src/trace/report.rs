@@ -68,9 +68,14 @@ pub struct Row {
     /// it is HTA's span).
     pub step_s: f64,
     pub step_basis: String,
-    /// The step an unprofiled run would take, estimated (eager runs with
-    /// recorded shapes only; null elsewhere).
+    /// The step an unprofiled run would take: the step less the profiler's
+    /// cost as this trace shows it (`trace::profiler`); null where the trace
+    /// gives no estimate (too few nested aten ops, as in a graph replay).
     pub step_unprofiled_s: Option<f64>,
+    /// What one profiler record cost the CPU in this trace, s (the median
+    /// excess of an aten op over its single aten child, `trace::profiler`);
+    /// null with too few such ops.
+    pub profiler_record_s: Option<f64>,
     /// The run replays CUDA graphs: graph launch calls, activities replayed.
     pub graph_replay: bool,
     pub graph_launches: usize,
@@ -223,6 +228,7 @@ pub fn row(file: &str, d: &Diagnosis) -> Row {
         step_s: d.steps.mean * 1e-6,
         step_basis: d.steps.basis.to_string(),
         step_unprofiled_s: d.steps.unprofiled.map(|x| x * 1e-6),
+        profiler_record_s: d.steps.per_record.map(|x| x * 1e-6),
         graph_replay: d.graphs.replay(),
         graph_launches: d.graphs.launches,
         replayed_kernels: d.graphs.replayed,

@@ -2,8 +2,10 @@
 //! a change (`trace::compare`, the numbers `brrr-trace BEFORE --compare AFTER`
 //! writes): the step, each class's time per step, the regime, the kernels that
 //! appeared or vanished, and whether the change delivered what brrr predicted
-//! from the first trace. Two files of the same rank (or of none) are compared
-//! at once; the checkbox switches between that and ranks of one run.
+//! from the first trace. The speedup is of the steps as unprofiled runs would
+//! take them (`trace::profiler`), the profiled one beside it, labelled. Two
+//! files of the same rank (or of none) are compared at once, named "before"
+//! and "after"; the checkbox switches between that and ranks of one run.
 
 use super::row::{raw, Rank};
 use super::table;
@@ -25,6 +27,8 @@ pub fn ComparePanel(ranks: RwSignal<Vec<Rank>>, on: RwSignal<bool>) -> impl Into
     });
     let two = move || ranks.with(|r| r.len() >= 2);
     let speedup = Signal::derive(move || cmp.with(|c| raw(c.as_ref().map(|c| c.speedup))));
+    let profiled =
+        Signal::derive(move || cmp.with(|c| raw(c.as_ref().map(|c| c.speedup_profiled))));
     let predicted = Signal::derive(move || cmp.with(|c| raw(c.as_ref().and_then(|c| c.predicted))));
     let times = |x: Option<f64>| x.map_or_else(|| "—".into(), |x| format!("{}×", units::sig3(x)));
     view! {
@@ -37,9 +41,11 @@ pub fn ComparePanel(ranks: RwSignal<Vec<Rank>>, on: RwSignal<bool>) -> impl Into
             <div class="trace-compare" data-trace-compare-matched=c.matched.clone().unwrap_or_default()>
                 <h4>"Before and after"</h4>
                 <dl class="metrics">
-                    <div class="metric"><dt>"Speedup measured (step before ÷ after)"</dt><dd>
+                    <div class="metric"><dt>"Speedup measured, unprofiled (step before ÷ after, each less the profiler's cost)"</dt><dd>
                         <Readout name="trace_compare_speedup" raw=speedup text=Signal::derive(move || cmp.with(|c| times(c.as_ref().map(|c| c.speedup))))/></dd></div>
-                    <div class="metric"><dt>"Predicted from the first trace"</dt><dd>
+                    <div class="metric"><dt>"As profiled (the traces' own steps)"</dt><dd>
+                        <Readout name="trace_compare_speedup_profiled" raw=profiled text=Signal::derive(move || cmp.with(|c| times(c.as_ref().map(|c| c.speedup_profiled))))/></dd></div>
+                    <div class="metric"><dt>"Predicted from the first trace (on its profiled step)"</dt><dd>
                         <Readout name="trace_compare_predicted" raw=predicted text=Signal::derive(move || cmp.with(|c| times(c.as_ref().and_then(|c| c.predicted))))/></dd></div>
                 </dl>
                 <p data-trace-compare-sentence>{c.sentence.clone()}</p>

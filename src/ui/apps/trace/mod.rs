@@ -401,18 +401,50 @@ fn Picker(g: Sig) -> impl IntoView {
     }
 }
 
-/// Several files: one row each, the slowest named, the rank shown picked.
+const RANK_HEAD: [&str; 8] = [
+    "rank",
+    "file",
+    "GPU",
+    "span",
+    "idle",
+    "kernels busy (HTA's compute)",
+    "HTA's non-compute",
+    "regime",
+];
+const RUN_HEAD: [&str; 8] = [
+    "run",
+    "file",
+    "GPU",
+    "span",
+    "idle",
+    "kernels busy (HTA's compute)",
+    "HTA's non-compute",
+    "regime",
+];
+
+/// Several files: one row each, the slowest named, the rank shown picked; two
+/// files compared are "before" and "after", not ranks.
 #[component]
 fn RanksTable(g: Sig) -> impl IntoView {
     move || {
         let ranks = g.ranks.get();
+        let compared = g.compare.get() && ranks.len() == 2;
         (ranks.len() > 1).then(|| {
             let slowest = ranks
                 .iter()
                 .enumerate()
                 .max_by(|a, b| a.1.span_s.total_cmp(&b.1.span_s))
                 .map_or(0, |(i, _)| i);
-            let name = |r: &Rank, i: usize| r.rank.map_or(format!("file {}", i + 1), |x| format!("rank {x}"));
+            let name = |r: &Rank, i: usize| if compared {
+                crate::trace::compare::file_label(i).to_string()
+            } else {
+                r.rank.map_or(format!("file {}", i + 1), |x| format!("rank {x}"))
+            };
+            let (shown, caption, head) = if compared {
+                ("Run shown ", "One row per file: before the change, then after it", &RUN_HEAD)
+            } else {
+                ("Rank shown ", "One row per file (rank)", &RANK_HEAD)
+            };
             let slow_name = ranks.get(slowest).map(|r| format!("{} ({})", name(r, slowest), r.file)).unwrap_or_default();
             let rows = ranks.iter().enumerate().map(|(i, r)| vec![
                 if i == slowest { format!("{} (slowest)", name(r, i)) } else { name(r, i) }, r.file.clone(),
@@ -421,14 +453,14 @@ fn RanksTable(g: Sig) -> impl IntoView {
             ]).collect();
             view! {
                 <p class="note" data-trace-slowest=slowest.to_string()>"Slowest: "{slow_name}</p>
-                <label class="select">"Rank shown "
+                <label class="select">{shown}
                     <select name="trace_rank" data-trace-rank-select
                         on:change=move |e| g.sel.set(event_target_value(&e).parse().unwrap_or(0))>
                         {ranks.iter().enumerate().map(|(i, r)| view! {
                             <option value=i.to_string() selected=move || g.sel.get() == i>{format!("{} — {}", name(r, i), r.file)}</option>
                         }).collect_view()}
                     </select></label>
-                {table("trace-ranks", "One row per file (rank)", &["rank", "file", "GPU", "span", "idle", "kernels busy (HTA's compute)", "HTA's non-compute", "regime"], rows)}
+                {table("trace-ranks", caption, head, rows)}
             }
         })
     }
@@ -584,9 +616,11 @@ fn regime_sentence(c: &Rank) -> String {
 
 /// The remedies as sentences, each with its predicted step.
 fn remedies(c: &Rank) -> impl IntoView {
-    let profiled = c.step_unprofiled_s.map(|u| format!(
-        "A profiled run's CPU side is slower than an unprofiled one: eager PyTorch under torch.profiler with record_shapes ran a small MLP's steps {}× slower on an H200, and an eager Llama-2-7B decode's 1.32-1.54× slower on an H200 and an H100 (PyTorch 2.11, measured). Unprofiled, this step would take about {}, so a speedup against the profiled step ({}) overstates what an unprofiled run gains; that gain is given in brackets.",
-        remedy::PROFILED_CPU_FACTOR, units::si(u, "s"), units::si(c.step_s, "s")));
+    // said only where the estimate takes something off (a GPU-paced step keeps its time)
+    let lower = c.step_unprofiled_s.filter(|u| *u < 0.99 * c.step_s);
+    let profiled = lower.map(|u| format!(
+        "A profiled run's CPU side is slower than an unprofiled one: the profiler records every op and runtime call, and in this trace an op that only calls one other lasts a median {} longer than its child, the cost of one record. Less that cost for each record, this step would take about {} unprofiled, so a speedup against the profiled step ({}) overstates what an unprofiled run gains; that gain is given in brackets.",
+        c.profiler_record_s.map_or_else(|| "—".into(), |r| units::si(r, "s")), units::si(u, "s"), units::si(c.step_s, "s")));
     let items = c.remedy_list.iter().map(|r| {
         let helps = crate::model::verdict::helps(r.speedup);
         let effect = if helps {
@@ -594,7 +628,12 @@ fn remedies(c: &Rank) -> impl IntoView {
         } else {
             format!("{}× (under the 5 % bar)", units::sig3(r.speedup))
         };
-        let unprofiled = r.speedup_unprofiled.filter(|_| helps).map(|u| format!(" ({}× against the unprofiled step)", units::sig3(u)));
+        // against the unprofiled step the fix may buy nothing: said, not shown as under 1×
+        let unprofiled = r.speedup_unprofiled.filter(|_| helps && lower.is_some()).map(|u| if u >= 1.0 {
+            format!(" ({}× against the unprofiled step)", units::sig3(u))
+        } else {
+            " (no faster than the unprofiled step)".to_string()
+        });
         view! { <li data-remedy=r.id.clone() data-speedup=r.speedup.to_string() data-step-after=r.step_after_s.to_string() data-helps=if helps { "1" } else { "0" }>
             <strong>{remedy::name(&r.id)}</strong>": "{r.label.clone()}". "<span class="effect">{effect}{unprofiled}</span></li> }
     }).collect_view();
