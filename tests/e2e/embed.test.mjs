@@ -354,7 +354,6 @@ test("the serve embed's code carries only the serve widget's keys and the resize
       content: Math.ceil(document.documentElement.getBoundingClientRect().height),
       scroll: document.documentElement.scrollHeight,
       client: document.documentElement.clientHeight,
-      q: location.search,
     }));
     return { frame: Math.round(box.height), width: box.width, ...inner };
   };
@@ -363,8 +362,6 @@ test("the serve embed's code carries only the serve widget's keys and the resize
   assert.equal(f.frame, f.content, `the iframe is ${f.frame} px for ${f.content} px of widget (the snippet said ${snippetHeight})`);
   assert.ok(f.scroll <= f.client, `the embed scrolls inside: ${f.scroll} > ${f.client}`);
   assert.ok(f.content > snippetHeight, `at 360 px the widget (${f.content} px) outgrows the 720 px height (${snippetHeight})`);
-  // the embed's own address keeps to its widget's keys too
-  assert.deepEqual([...new URLSearchParams(f.q).keys()], ['hw', 'llm_batch', 'serve_c', 'embed'], f.q);
   console.log(`# serve pasted at ${f.width} px: ${f.content} px tall (snippet height ${snippetHeight})`);
   await host.screenshot({ path: path.join(SHOTS, 'paste-360.png') });
   await h.closePage(host);

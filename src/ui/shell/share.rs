@@ -18,8 +18,11 @@ pub fn link(ctx: Ctx, def: &Spec) -> String {
 /// script that sizes it to the height the embed posts (its `height` fits 720 px
 /// wide in the default state; other widths and states differ).
 pub fn embed_code(ctx: Ctx, def: &Spec) -> String {
-    let q = ctx.state.with_untracked(|s| store::query(s, Some(def.id)));
-    let src = store::page_url(&q, "");
+    // only the keys the widget reads (and the GPU); ids are [a-z-]: nothing to escape
+    let q = ctx
+        .state
+        .with_untracked(|s| crate::state::url::embed_query(s, def));
+    let src = store::page_url(&format!("{q}&embed={}", def.id), "");
     // Only our own URL (percent-encoded by the codec) and static titles go in here.
     format!(
         "<iframe src=\"{}\" title=\"brrr: {}\" width=\"100%\" height=\"{}\" loading=\"lazy\" style=\"border:0\"></iframe>{}",

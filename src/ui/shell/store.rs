@@ -18,12 +18,12 @@ pub fn initial() -> Start {
 
 /// The query string for a state, keeping embed mode.
 pub fn query(state: &State, embed: Option<&str>) -> String {
-    let Some(w) = embed.and_then(|id| crate::state::widgets::WIDGETS.iter().find(|w| w.id == id))
-    else {
-        return url::encode(state);
-    };
-    // an embed carries only what its widget reads; ids are [a-z-]: nothing to escape
-    format!("{}&embed={}", url::embed_query(state, w), w.id)
+    let mut q = url::encode(state);
+    if let Some(id) = embed {
+        q.push_str("&embed=");
+        q.push_str(id); // widget ids are [a-z-]: nothing to escape
+    }
+    q
 }
 
 /// [`query`] with a theme the URL fixed (`Some(dark)`): the page's own address

@@ -69,7 +69,7 @@ pub fn Bert(ctx: Ctx) -> impl IntoView {
                     " The lab measures fp32 only, so matmuls here run on the measured fp32 units: this GPU's tensor cores, if it has any, are unknown."
                 } else { "" }))}
         </p>
-        <div class="bert-bars">
+        <div class="bert-bars headline">
             <p>"Share of FLOPs (model)"</p>
             {move || stacked(flop.get(), format!("FLOP shares: matmul {}, normalisation {}, element-wise {}",
                 pct(flop.get().tensor), pct(flop.get().norm), pct(flop.get().elementwise)))}
