@@ -237,6 +237,98 @@ fn pct(x: f64) -> String {
     units::percent(x)
 }
 
+/// Below this share of its roof a kernel is "far below" it, and the regime
+/// sentence says why.
+pub const FAR_BELOW: f64 = 0.5;
+/// A wave or tile efficiency below this is a reason a kernel is far below its roof.
+pub const POOR_FILL: f64 = 0.75;
+
+/// What the pad remedy changes, in words ("N to 50304").
+fn pad_words(p: &Pad, g: &Gemm) -> String {
+    if p.n != g.n && p.k != g.k {
+        format!("N to {} and K to {}", p.n, p.k)
+    } else if p.n != g.n {
+        format!("N to {}", p.n)
+    } else {
+        format!("K to {}", p.k)
+    }
+}
+
+/// Why a kernel runs far below its roof, in the widget's terms (empty where it
+/// does not): the slow path, a poorly filled last wave, padded tiles, the
+/// small-M kernel, fixed costs.
+pub fn far_below_why(v: &ShapesView) -> Vec<&'static str> {
+    if v.flops / v.roof >= FAR_BELOW || v.regime == Regime::Memory {
+        return Vec::new();
+    }
+    let t = &v.tiling;
+    let mut why = Vec::new();
+    if !v.priced.fast {
+        why.push("alignment");
+    }
+    if v.priced.path == Path::Gemv {
+        why.push("its few rows");
+    } else {
+        if t.wave_efficiency < POOR_FILL {
+            why.push("waves");
+        }
+        if t.tile_efficiency < POOR_FILL {
+            why.push("tiles");
+        }
+    }
+    if v.priced.fixed > 0.5 * v.seconds {
+        why.push("fixed costs");
+    }
+    why
+}
+
+/// The regime sentence: the time, its share of the roof, what bounds it, why a
+/// kernel far below its roof is there, and the remedy that helps most (the
+/// regime's halving, or padding where it helps more), with the other beside it.
+fn regime_sentence(v: &ShapesView) -> String {
+    let g = &v.gemm;
+    let (bound, halving) = match v.regime {
+        Regime::Compute => ("compute-bound", "2× FLOP/s"),
+        Regime::Memory => ("memory-bound", "2× bandwidth"),
+        _ => ("bound by fixed costs", "halving the launch and fill"),
+    };
+    let halved = v
+        .limit
+        .speedup(crate::model::limit::Limit::halving(v.regime));
+    let why = far_below_why(v);
+    let far = if why.is_empty() {
+        String::new()
+    } else {
+        let mut w = why.join(", ");
+        if let Some(i) = w.rfind(", ") {
+            w.replace_range(i..i + 2, " and ");
+        }
+        format!(", far below its roof for {w}")
+    };
+    let pad = v.pad.filter(|p| p.speedup > 1.005);
+    let remedy = match pad {
+        Some(p) if p.speedup > halved => format!(
+            "padding {} would help most ({:.2}×, against {:.2}× for {halving})",
+            pad_words(&p, g),
+            p.speedup,
+            halved
+        ),
+        Some(p) => format!(
+            "{halving} would help most ({:.2}×, against {:.2}× for padding {})",
+            halved,
+            p.speedup,
+            pad_words(&p, g)
+        ),
+        None => format!("{halving} would help most ({halved:.2}×)"),
+    };
+    format!(
+        "{} at {} of the {} roof: {bound}{far}: {remedy}.",
+        units::si(v.seconds, "s"),
+        pct(v.flops / v.roof),
+        units::si(v.roof, "FLOP/s"),
+    )
+}
+
 /// The sentences: which path runs and why, how the tiles fill the SMs, what
 /// limits it, what padding would do. Every number from the view.
 fn why(v: &ShapesView, h: &Hw) -> Vec<String> {
@@ -259,7 +351,7 @@ fn why(v: &ShapesView, h: &Hw) -> Vec<String> {
             String::new()
         };
         out.push(format!(
-            "{} tiles of {}×{}{} fill {} wave{} of {} SMs; the last wave runs {} and leaves {} idle: the waves are {} full, the tiles {} useful.",
+            "{} tiles of {}×{}{} fill {} wave{} on {} SMs; the last wave runs {} and leaves {} idle: the waves are {} full, the tiles {} useful.",
             t.tiles,
             t.tm,
             t.tn,
@@ -294,25 +386,9 @@ fn why(v: &ShapesView, h: &Hw) -> Vec<String> {
             g.m, v.align
         ));
     }
-    out.push(format!(
-        "{} at {} of the {} roof: {}.",
-        units::si(v.seconds, "s"),
-        pct(v.flops / v.roof),
-        units::si(v.roof, "FLOP/s"),
-        match v.regime {
-            Regime::Compute => "compute-bound: 2× FLOP/s would help most",
-            Regime::Memory => "memory-bound: 2× bandwidth would help most",
-            _ => "bound by fixed costs: halving the launch and fill would help most",
-        }
-    ));
+    out.push(regime_sentence(v));
     if let Some(p) = &v.pad {
-        let what = if p.n != g.n && p.k != g.k {
-            format!("N to {} and K to {}", p.n, p.k)
-        } else if p.n != g.n {
-            format!("N to {}", p.n)
-        } else {
-            format!("K to {}", p.k)
-        };
+        let what = pad_words(p, g);
         out.push(if p.speedup > 1.005 {
             format!(
                 "Padding {what} (the next multiple of {PAD}) would run {:.2}× faster, the extra rows and columns included.",
@@ -352,6 +428,61 @@ mod tests {
         assert_eq!((pad.n, pad.k), (50304, 768));
         assert!(pad.speedup > 3.0, "{pad:?}");
         assert!(b.pad.is_none());
+    }
+
+    /// Issue 51: at `?hw=h100-sxm&mm_m=8192&mm_n=50257&mm_k=768` the regime
+    /// sentence says why the kernel is far below its roof and names padding,
+    /// which helps more than 2× FLOP/s, as what helps most; waves read as waves.
+    #[test]
+    fn the_unaligned_vocabulary_says_why_and_what_wins() {
+        let a = v(8192, 768, 50257);
+        for s in &a.why {
+            println!("{s}");
+        }
+        let pad = a.pad.unwrap();
+        let flops2 = a.limit.flops2;
+        assert!(pad.speedup > flops2, "{pad:?} {flops2}");
+        let regime = a
+            .why
+            .iter()
+            .find(|s| s.contains("of the ") && s.contains(" roof: "))
+            .unwrap();
+        assert!(
+            regime.contains(&format!(
+                "compute-bound, far below its roof for alignment: padding N to 50304 would help most ({:.2}×, against {:.2}× for 2× FLOP/s).",
+                pad.speedup, flops2
+            )),
+            "{regime}"
+        );
+        // no sentence recommends 2× FLOP/s as what helps most
+        assert!(
+            a.why
+                .iter()
+                .all(|s| !s.contains("2× FLOP/s would help most")),
+            "{:?}",
+            a.why
+        );
+        let t = a.tiling;
+        assert!(
+            a.why
+                .iter()
+                .any(|s| s.contains(&format!("fill {} waves on 132 SMs", t.waves))),
+            "{:?}",
+            a.why
+        );
+        // padded, it runs near its roof: no reason given, 2× FLOP/s helps most
+        let b = v(8192, 768, 50304);
+        assert!(far_below_why(&b).is_empty());
+        assert!(
+            b.why
+                .iter()
+                .any(|s| s.contains("compute-bound: 2× FLOP/s would help most (")),
+            "{:?}",
+            b.why
+        );
+        // a small square far below its roof for fixed costs
+        let c = v(256, 256, 256);
+        assert!(!far_below_why(&c).is_empty(), "{:?}", c.why);
     }
 
     /// A sentence writes a share as its readout does: 4096³ on an A100 fills

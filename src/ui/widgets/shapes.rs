@@ -137,7 +137,7 @@ fn Readouts(view: Memo<Option<ShapesView>>) -> impl IntoView {
         <dl class="metrics shapes-readouts" aria-live="polite">
             {row("time (GPU, CUDA graph)", "mm_time_s", num(|v| v.seconds), text(|v| units::si(v.seconds, "s")))}
             {row("achieved", "mm_flops", num(|v| v.flops), text(|v| format!("{} ({} of the roof)", units::si(v.flops, "FLOP/s"), units::percent(v.flops / v.roof))))}
-            {row("waves", "mm_waves", num(|v| v.tiling.waves), text(|v| format!("{} of {} SMs", v.tiling.waves, v.sms)))}
+            {row("waves", "mm_waves", num(|v| v.tiling.waves), text(|v| format!("{} wave{} on {} SMs", v.tiling.waves, if v.tiling.waves == 1.0 { "" } else { "s" }, v.sms)))}
             {row("wave efficiency", "mm_wave_efficiency", num(|v| v.tiling.wave_efficiency), text(|v| units::percent(v.tiling.wave_efficiency)))}
             {row("tile efficiency", "mm_tile_efficiency", num(|v| v.tiling.tile_efficiency), text(|v| format!("{} ({}×{} tiles)", units::percent(v.tiling.tile_efficiency), v.tiling.tm, v.tiling.tn)))}
             {row("aligned", "mm_aligned", text(|v| u8::from(v.aligned).to_string()), text(|v| if v.aligned { format!("yes (multiples of {})", v.align) } else { format!("no (not all multiples of {})", v.align) }))}
