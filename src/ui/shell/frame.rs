@@ -62,16 +62,31 @@ pub fn gate(ctx: Ctx, on: OnScreen, seen: OnScreen) -> Ctx {
     }
 }
 
+/// How long a held slider rests before the off-screen widgets follow it (issue
+/// 51, item 8: within 200 ms of a pause; the dragged widget and the charts on
+/// the screen follow every input).
+const WHEN_STILL_MS: u64 = 80;
+
+/// Whether a pointer holds a slider now (`:active` lasts from press to release).
+fn dragging() -> bool {
+    document()
+        .query_selector("input[type=range]:active")
+        .is_ok_and(|e| e.is_some())
+}
+
 /// `inputs`, taken at once while the widget is on the screen; while it is off
 /// it, a change is taken in a task after the next frame (or after 100 ms where
-/// no frame comes), the last one of a burst only. A slider moved elsewhere
+/// no frame comes), the last one of a burst only; during a pointer drag of a
+/// slider, once the drag has rested [`WHEN_STILL_MS`] (or ended). A slider moved elsewhere
 /// shows its own widget's answer in the input's frame; the off-screen widgets'
 /// readouts (`data-metric`), kept current for readers at any time, follow in
 /// the task after it (issue 33: the explorer's GPU sliders move every widget).
 pub(super) fn late_off_screen(inputs: Signal<State>, seen: OnScreen) -> Signal<State> {
-    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
     use std::sync::Arc;
     let tick = ArcTrigger::new();
+    // changes while a slider is held: the last one's number
+    let held = Arc::new(AtomicU32::new(0));
     // `due`: the owed catch-up ran, take what is there; `owed`: one is queued
     let (due, owed) = (
         Arc::new(AtomicBool::new(false)),
@@ -91,7 +106,22 @@ pub(super) fn late_off_screen(inputs: Signal<State>, seen: OnScreen) -> Signal<S
         let fresh = inputs.get();
         match prev {
             Some(p) if !on && !due.swap(false, Relaxed) => {
-                if *p != fresh && !owed.swap(true, Relaxed) {
+                if *p != fresh && dragging() {
+                    // a slider held by a pointer: follow once the drag pauses
+                    let (n, held, go) = (
+                        held.fetch_add(1, Relaxed) + 1,
+                        held.clone(),
+                        catch_up.clone(),
+                    );
+                    set_timeout(
+                        move || {
+                            if held.load(Relaxed) == n {
+                                go();
+                            }
+                        },
+                        std::time::Duration::from_millis(WHEN_STILL_MS),
+                    );
+                } else if *p != fresh && !owed.swap(true, Relaxed) {
                     crate::ui::kit::later::after_frame_or(catch_up.clone());
                 }
                 p.clone()
