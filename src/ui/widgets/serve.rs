@@ -127,12 +127,17 @@ pub fn Serve(ctx: Ctx) -> impl IntoView {
 /// whether it is a trade-off, its sentence.
 type Item = [String; 5];
 
-/// The remedies that are (`trade_offs`) or are not trade-offs, in the model's order.
+/// The remedies that are (`trade_offs`) or are not trade-offs: those that help
+/// first, those that do not apply last, each group in the model's order.
 fn items(v: &ServeView, trade_offs: bool) -> Vec<Item> {
     let flag = |b: bool| if b { "1" } else { "0" }.to_string();
-    v.remedies
+    let mut rs: Vec<_> = v
+        .remedies
         .iter()
         .filter(|r| r.verdict.trade_off().is_some() == trade_offs)
+        .collect();
+    rs.sort_by_key(|r| (!r.helps, r.after.is_none()));
+    rs.into_iter()
         .map(|r| {
             [
                 r.id.to_string(),
