@@ -35,7 +35,7 @@ fn main() {
 
 #[cfg(target_arch = "wasm32")]
 mod worker {
-    use brrr::trace::{analyse_with, report::row, Options};
+    use brrr::trace::{analyse_with, report::row, Options, TraceError};
     use js_sys::{Array, Object, Reflect, Uint8Array};
     use std::io::{self, Read};
     use wasm_bindgen::{closure::Closure, JsCast, JsValue};
@@ -159,7 +159,8 @@ mod worker {
         let head = blob.slice_with_f64_and_f64(0.0, 2.0).map_err(text)?;
         let head =
             Uint8Array::new(&reader.read_as_array_buffer(&head).map_err(text)?.into()).to_vec();
-        if head == [0x1f, 0x8b] {
+        let gz = head == [0x1f, 0x8b];
+        if gz {
             post(&[
                 ("type", "phase".into()),
                 ("index", (index as u32).into()),
@@ -170,9 +171,11 @@ mod worker {
             let stream = blob.stream().pipe_through(&pair);
             let resp = Response::new_with_opt_readable_stream(Some(&stream)).map_err(text)?;
             let p = resp.blob().map_err(text)?;
+            // the browser's error here reads "Failed to fetch" though nothing
+            // was fetched: say what is wrong with the file instead
             blob = JsFuture::from(p)
                 .await
-                .map_err(|e| format!("the gzip data is corrupt or truncated ({})", text(e)))?
+                .map_err(|_| TraceError::BadGzip.to_string())?
                 .unchecked_into();
         }
         let total = blob.size();
@@ -197,7 +200,16 @@ mod worker {
             buf: Vec::new(),
             at: 0,
         };
-        let d = analyse_with(src, &mut progress, options).map_err(|e| e.to_string())?;
+        let named_gz = name.to_ascii_lowercase().ends_with(".gz");
+        let d = analyse_with(src, &mut progress, options).map_err(|e| match e {
+            // a .gz that is not gzip and not a trace either: say both
+            e @ (TraceError::NotJson { .. } | TraceError::Empty | TraceError::Truncated { .. })
+                if named_gz && !gz =>
+            {
+                TraceError::NotGzip(e.to_string()).to_string()
+            }
+            e => e.to_string(),
+        })?;
         serde_json::to_string(&row(name, &d)).map_err(|e| e.to_string())
     }
 

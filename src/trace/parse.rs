@@ -52,6 +52,11 @@ pub enum TraceError {
     Cancelled,
     /// Reading failed (including a bad gzip stream).
     Io(String),
+    /// The file's name ends in `.gz` but it does not start as gzip data does,
+    /// and it is not a trace as it stands either (the parse error).
+    NotGzip(String),
+    /// Gzip data that would not decompress (corrupt or cut short).
+    BadGzip,
 }
 
 impl fmt::Display for TraceError {
@@ -74,6 +79,14 @@ impl fmt::Display for TraceError {
             ),
             TraceError::Cancelled => write!(f, "cancelled"),
             TraceError::Io(e) => write!(f, "read error: {e}"),
+            TraceError::NotGzip(e) => write!(
+                f,
+                "this file ends in .gz but is not gzip data (it does not start with gzip's two magic bytes), and read as it stands: {e}"
+            ),
+            TraceError::BadGzip => write!(
+                f,
+                "this file is gzip data that would not decompress: it is corrupt or cut short (the file was read here; nothing was fetched)"
+            ),
         }
     }
 }

@@ -9,7 +9,9 @@
 // skipped subtree is empty (CI failed that way once, under load).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHarness, show, setSlider, waitMetric } from './helpers.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHarness, show, setSlider, waitMetric, OUT_DIR, REPO_ROOT } from './helpers.mjs';
 
 const W = '#trace';
 
@@ -52,4 +54,42 @@ test('the worker failing to start: error state and a message, not a spinner', as
     assert.equal(await state(page), 'error');
     assert.match(await page.locator(`${W} [data-trace-message]`).textContent(), /worker could not start/);
   });
+});
+
+// Issue 51: a corrupt .gz said "(Failed to fetch)", the browser's words for its
+// decompression stream failing, though the file was read, not fetched. The
+// message says what is wrong with the file: gzip data that will not
+// decompress, or a name ending in .gz on data that is not gzip at all.
+test('a corrupt .gz: what is wrong with the file, not "Failed to fetch"', async (t) => {
+  const dir = fs.mkdtempSync(path.join(OUT_DIR, 'trace-gz-'));
+  const gz = fs.readFileSync(path.join(REPO_ROOT, 'tests', 'data', 'traces', 'h200_mlp_eager', 'mlp_eager.pt.trace.json.gz'));
+  const files = {
+    // gzip's magic bytes, then the stream cut short
+    'cut.pt.trace.json.gz': [gz.subarray(0, Math.floor(gz.length / 3)), /gzip data that would not decompress: it is corrupt or cut short/],
+    // a .gz name on bytes that are not gzip (nor JSON)
+    'plain.pt.trace.json.gz': [Buffer.from('not compressed, not JSON'), /ends in \.gz but is not gzip data/],
+  };
+  for (const [name, [body]] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), body);
+  const h = await createHarness();
+  try {
+    await h.withPage(t, '', async (page) => {
+      await show(page.locator(W));
+      await page.waitForFunction((sel) => ['example', 'error'].includes(document.querySelector(`${sel} [data-trace-state]`)?.getAttribute('data-trace-state')), W, { timeout: 60_000 });
+      for (const [name, [, re]] of Object.entries(files)) {
+        await page.locator(`${W} input[type=file][data-trace-input]`).setInputFiles([path.join(dir, name)]);
+        await page.waitForFunction(
+          ([sel, n]) => document.querySelector(`${sel} [data-trace-state]`)?.getAttribute('data-trace-state') === 'error'
+            && (document.querySelector(`${sel} [data-trace-message]`)?.textContent || '').includes(n),
+          [W, name],
+          { timeout: 60_000 },
+        );
+        const msg = await page.locator(`${W} [data-trace-message]`).textContent();
+        assert.match(msg, re, `${name}: ${msg}`);
+        assert.doesNotMatch(msg, /Failed to fetch/i, `${name}: ${msg}`);
+      }
+    });
+    h.assertClean();
+  } finally {
+    await h.close();
+  }
 });

@@ -400,8 +400,13 @@ test('an eager decode step: per step, HTA idle causes, remedies as predicted ste
     await sameAsCli(page, r);
     assert.equal(await metric(page, 'trace_steps'), 0);
     assert.match(await page.locator('[data-metric="trace_step_s"]').textContent(), /no markers: the whole trace/);
-    // a profiled eager run: the step an unprofiled run would take, and the factor
-    assert.match(await page.locator(`${W} [data-trace-profiled]`).textContent(), /1\.88× slower/);
+    // a profiled eager run: the step an unprofiled run would take, from the
+    // profiler's cost this trace shows (no fixed factor)
+    const profiled = await page.locator(`${W} [data-trace-profiled]`).textContent();
+    assert.match(profiled, /a median 1\.63 µs longer than its child/);
+    assert.match(profiled, /this step would take about 77\.1 ms unprofiled/);
+    assert.ok(Math.abs(r.step_unprofiled_s - 0.0771) < 0.0001, String(r.step_unprofiled_s));
+    assert.doesNotMatch(profiled, /1\.88/);
     // HTA's "compute" beside the essay's regime, in words
     assert.match(await page.locator(`${W} [data-trace-regime-note]`).textContent(), /HTA's "compute" is every busy kernel/);
     // the kernels not placed: how much time kept its name class
@@ -469,7 +474,20 @@ test('two runs of one model, before and after: what changed and whether the fix 
     assert.equal(await state(page, ['done', 'error']), 'done');
     // two files of no rank: compared at once, the CLI's numbers exactly
     assert.equal(await page.locator(`${W} input[data-trace-compare]`).isChecked(), true);
+    // the speedup of what ran (each step less the profiler's cost), the
+    // profiled one beside it, labelled
     assert.equal(await metric(page, 'trace_compare_speedup'), COMPARE.speedup);
+    assert.equal(await metric(page, 'trace_compare_speedup_profiled'), COMPARE.speedup_profiled);
+    assert.ok(COMPARE.speedup < COMPARE.speedup_profiled);
+    const box = await page.locator(`${W} .trace-compare dl`).textContent();
+    assert.match(box, /unprofiled/);
+    assert.match(box, /As profiled/);
+    // the two files are before and after, not ranks
+    const firsts = await page.locator(`${W} table.trace-ranks tbody tr th, ${W} table.trace-ranks tbody tr td:first-child`).allTextContents();
+    assert.ok(firsts[0].startsWith('before') && firsts[1].startsWith('after'), firsts.join(' | '));
+    const options = await page.locator(`${W} select[name="trace_rank"] option`).allTextContents();
+    assert.ok(options[0].startsWith('before') && options[1].startsWith('after'), options.join(' | '));
+    assert.doesNotMatch(await page.locator(`${W} table.trace-ranks`).textContent(), /rank/i);
     assert.equal(await metric(page, 'trace_compare_predicted'), COMPARE.predicted);
     assert.equal(await page.locator(`${W} [data-trace-compare-matched]`).getAttribute('data-trace-compare-matched'), COMPARE.matched);
     const sentence = await page.locator(`${W} [data-trace-compare-sentence]`).textContent();
