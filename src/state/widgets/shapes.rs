@@ -35,9 +35,10 @@ pub fn sweep_key(s: &State) -> SweepKey {
 pub const SPEC: Spec = Spec {
     id: "shapes",
     title: "What shapes do matrix multiplications like?",
-    // 1143 px at 720 px wide by default; the pad remedy, a fifth sentence and a
-    // dtype notice add ~80 (tests/e2e/embed.test.mjs)
-    embed_height: 1240,
+    // 1276 px at 720 px wide by default (the lent sweep's note says what is
+    // left); the pad remedy, a fifth sentence and a dtype notice add ~80
+    // (tests/e2e/embed.test.mjs)
+    embed_height: 1360,
     gate: true,
     inside: None,
     params: PARAMS,
