@@ -299,6 +299,53 @@ pub fn speedup_text(o: &Outcome) -> String {
     }
 }
 
+/// The remedies table's effect for an applicable remedy: "2.00 µs → 1.28 µs
+/// per sample (1.56×)", or, where before and after print alike, "33.4 µs per
+/// sample either way (no faster, under the 5 % bar)" rather than a time
+/// against itself.
+pub fn before_after(o: &Outcome, e: &Effect) -> String {
+    let (a, b) = (units::si(e.before, "s"), units::si(e.after, "s"));
+    let bar = if o.helps() { "" } else { ", under the 5 % bar" };
+    if a == b {
+        format!("{a} per sample either way (no faster{bar})")
+    } else {
+        format!("{a} → {b} per sample ({}×{bar})", speedup_text(o))
+    }
+}
+
+/// A step's time before and after a change, as the factory's caption says it:
+/// `Some(("33.4 µs", "30.1 µs", "1.11× faster"))`, or `None` where the two
+/// print alike (the caption then says the step stays where it was).
+pub fn step_change(before: f64, after: f64) -> Option<(String, String, String)> {
+    let sp = limit::ratio(before, after);
+    let (x, one) = limit::two_speedups(sp, 1.0);
+    if x == one {
+        return None;
+    }
+    let (mut a, mut b) = (units::si(before, "s"), units::si(after, "s"));
+    if a == b {
+        // more digits, on the first time's prefix, until the two differ
+        let (num, unit) = a.split_once(' ').unwrap_or((a.as_str(), "s"));
+        let scale = num.parse::<f64>().map_or(1.0, |n| before / n);
+        for digits in 3usize..=6 {
+            let (p, q) = (
+                format!("{:.digits$} {unit}", before / scale),
+                format!("{:.digits$} {unit}", after / scale),
+            );
+            if p != q {
+                (a, b) = (p, q);
+                break;
+            }
+        }
+    }
+    let faster = if units::sig3(sp) == "1" {
+        format!("{x}× faster")
+    } else {
+        format!("{}× faster", units::sig3(sp))
+    };
+    Some((a, b, faster))
+}
+
 /// Time per sample after `change`, in all and by class.
 fn after(s: &Setting, change: &Change) -> PerSample {
     match change {
@@ -496,3 +543,21 @@ pub use groups::{groups, Groups};
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod step_change_tests {
+    use super::step_change;
+
+    #[test]
+    fn a_step_change_never_reads_as_no_change() {
+        assert_eq!(step_change(33.4e-6, 33.4e-6), None);
+        let (a, b, f) = step_change(2e-6, 1e-6).unwrap();
+        assert_eq!(
+            (a.as_str(), b.as_str(), f.as_str()),
+            ("2 µs", "1 µs", "2× faster")
+        );
+        let (a, b, f) = step_change(1.2301e-3, 1.2299e-3).unwrap();
+        assert_ne!(a, b);
+        assert_ne!(f, "1× faster");
+    }
+}

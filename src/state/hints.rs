@@ -139,15 +139,21 @@ pub fn hints(s: &State) -> Vec<Hint> {
         if let remedies::Change::Setting(t) = e.change {
             let mut d = s.clone();
             d.set_setting(&t);
+            let (a, b) = (
+                units::si(s.report().wall_time_s, "s"),
+                units::si(d.report().wall_time_s, "s"),
+            );
+            let why = remedies::why_more_flops(s.report().shares, e.speedup());
             out.push(Hint {
                 id: "double-flops",
-                text: format!(
-                    "Double the peak FLOP/s: {} → {} per step, {}× — {}",
-                    units::si(s.report().wall_time_s, "s"),
-                    units::si(d.report().wall_time_s, "s"),
-                    units::sig3(e.speedup()),
-                    remedies::why_more_flops(s.report().shares, e.speedup())
-                ),
+                text: if a == b {
+                    format!("Double the peak FLOP/s: the step stays close to {a} — {why}")
+                } else {
+                    format!(
+                        "Double the peak FLOP/s: {a} → {b} per step, {}× — {why}",
+                        units::sig3(e.speedup())
+                    )
+                },
                 target: d,
             });
         }

@@ -171,6 +171,12 @@ fn sentences(s: &State) -> Vec<(String, Option<u32>)> {
             format!("{}×", remedies::speedup_text(o))
         };
         push(format!("{} — {effect}", o.label), Some(s.setting.shape.ops));
+        if let Ok(e) = &o.effect {
+            push(remedies::before_after(o, e), None);
+        }
+    }
+    for h in super::super::hints::hints(s) {
+        push(h.text, None);
     }
     // fusion
     let f = fusion::view(s);

@@ -8,7 +8,7 @@
 
 use super::advice;
 use crate::model::remedies::{self, Change, Outcome, RemedyId};
-use crate::model::{units, Regime};
+use crate::model::Regime;
 use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 
@@ -35,13 +35,7 @@ fn apply(ctx: Ctx, id: RemedyId) {
 fn item(ctx: Ctx, o: &Outcome) -> impl IntoView {
     let id = o.id;
     let effect = match &o.effect {
-        Ok(e) => format!(
-            "{} → {} per sample ({}×{})",
-            units::si(e.before, "s"),
-            units::si(e.after, "s"),
-            remedies::speedup_text(o),
-            if o.helps() { "" } else { ", under the 5 % bar" }
-        ),
+        Ok(e) => remedies::before_after(o, e),
         Err(_) => advice::effect_text(o),
     };
     let button = matches!(

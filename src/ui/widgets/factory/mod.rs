@@ -533,13 +533,14 @@ fn double_the_factory(ctx: Ctx, setting: Memo<Setting>) -> impl IntoView {
         match done {
             Some(d) => {
                 let sp = d.wall_before / d.wall_after;
+                let went = match remedies::step_change(d.wall_before, d.wall_after) {
+                    Some((a, b, faster)) => format!("went from {a} to {b}, {faster}"),
+                    None => format!("stayed at {}, no faster", units::si(d.wall_before, "s")),
+                };
                 format!(
-                    "You doubled the factory from {} to {}: the step went from {} to {}, {}× faster — {}",
+                    "You doubled the factory from {} to {}: the step {went} — {}",
                     units::si(d.flops_before, "FLOP/s"),
                     units::si(d.after.setting.flops, "FLOP/s"),
-                    units::si(d.wall_before, "s"),
-                    units::si(d.wall_after, "s"),
-                    units::sig3(sp),
                     remedies::why_more_flops(d.shares_before, sp)
                 )
             }
@@ -549,13 +550,17 @@ fn double_the_factory(ctx: Ctx, setting: Memo<Setting>) -> impl IntoView {
             ),
             None => {
                 let (f2, (w1, _), w2) = preview.get();
-                format!(
-                    "Doubling the factory to {} would take the step from {} to {} ({}× faster).",
-                    units::si(f2, "FLOP/s"),
-                    units::si(w1, "s"),
-                    units::si(w2, "s"),
-                    units::sig3(w1 / w2)
-                )
+                match remedies::step_change(w1, w2) {
+                    Some((a, b, faster)) => format!(
+                        "Doubling the factory to {} would take the step from {a} to {b} ({faster}).",
+                        units::si(f2, "FLOP/s")
+                    ),
+                    None => format!(
+                        "Doubling the factory to {} would leave the step at {} (no faster).",
+                        units::si(f2, "FLOP/s"),
+                        units::si(w1, "s")
+                    ),
+                }
             }
         }
     };
