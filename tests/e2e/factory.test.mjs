@@ -153,6 +153,8 @@ test('"Double the factory" doubles flops= in the URL and explains the step time'
     assert.notEqual(c1, c0, 'caption changed');
     assert.match(c1, /You doubled the factory .* the step stayed at \S+ µs, no faster — /, c1);
     assert.match(c1, /not 2×/, `memory-bound: output does not double: ${c1}`);
+    // and the reason does not then call the unchanged step "barely faster"
+    assert.doesNotMatch(c1, /no faster — barely faster/, c1);
     // the explorer's peak slider/box follow
     const box = await page.locator('#flops-box').inputValue().catch(() => null);
     if (box !== null) assert.ok(box.length > 0);

@@ -327,7 +327,7 @@ pub const SPEC: Spec = Spec {
     id: "roofline-explorer",
     title: "The roofline explorer",
     // 2102 px at 720 px wide in the default state, with the advice lists (embed.test.mjs)
-    embed_height: 2210,
+    embed_height: 2320,
     gate: false,
     inside: None,
     params: PARAMS,
