@@ -186,6 +186,13 @@ test('serving replays decode from CUDA graphs by default, and says so; eager is 
     const fewer = await tradeOff(page, 'fewer_seqs');
     assert.match(fewer.text, /^At most 12 sequences running: ITL 1\.3\d× better but TTFT 4\d\d ms → 1\d\.\d s/, fewer.text);
     assert.match(fewer.text, /cost \$2\.\d\d → \$4\.\d\d per million output tokens/, fewer.text);
+    // int4 weights make every figure worse here: listed as not helping, and saying so
+    const w4 = page.locator(`${W} ul.serve-remedies li[data-remedy="smaller_weights"]`);
+    assert.equal(await w4.getAttribute('data-helps'), '0');
+    assert.match(await readText(w4), /^Int4 weights \(W4A16\) would not help: TTFT/);
+    for (const li of await page.locator(`${W} ul.serve-remedies li[data-helps="1"]`).all()) {
+      assert.doesNotMatch(await readText(li), /would not/);
+    }
     // nothing that helps worsens a headline figure; no sentence says "X → X"
     for (const li of await page.locator(`${W} li[data-remedy]`).all()) {
       const s = await readText(li);

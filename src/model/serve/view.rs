@@ -309,48 +309,70 @@ fn show(f: &Figure) -> String {
 /// sequences running both ways and the engine's CPU time.
 fn remedies(r: &ServeRun, setting: &Setting, now: &Serve, usd_h: Option<f64>) -> Vec<Remedy> {
     let mut out = Vec::new();
-    let mut push = |id: &'static str, label: String, change: Result<ServeRun, String>| {
-        let (after, why) = match change {
-            Ok(changed) => match super::run_plain(&changed, setting) {
-                Some(a) => (Some(a), String::new()),
-                None => (None, "it would not fit in memory".into()),
-            },
-            Err(why) => (None, why),
-        };
-        let (speedup, judged, sentence) = match after {
-            Some(a) => {
-                let figs = figures(now, &a, usd_h);
-                let best = figs
-                    .iter()
-                    .copied()
-                    .max_by(|x, y| x.gain().total_cmp(&y.gain()));
-                let speedup = best.map_or(1.0, |b| b.gain());
-                let judged = verdict(speedup, &figs);
-                let sentence = match (judged, best) {
-                    (Verdict::TradeOff { worse }, Some(best)) => {
-                        trade_off(&label, &best, &worse, &figs)
-                    }
-                    _ => effect(&label, &figs),
-                };
-                (speedup, judged, sentence)
-            }
-            None => (
-                1.0,
-                Verdict::NoHelp,
-                format!("{} would not apply: {why}.", capital(&label)),
-            ),
-        };
-        out.push(Remedy {
-            id,
-            label,
-            after,
-            why,
-            speedup,
-            helps: judged.helps(),
-            verdict: judged,
-            sentence,
-        });
+    engine_changes(r, setting, &mut out);
+    gpu_changes(r, setting, &mut out);
+    batch_changes(r, now, &mut out);
+    out.into_iter()
+        .map(|x| judge(x, setting, now, usd_h))
+        .collect()
+}
+
+/// A remedy before it is run: its id, its label and the changed run (or why
+/// it does not apply).
+type Change = (&'static str, String, Result<ServeRun, String>);
+
+/// One change run through the model and judged by [`verdict`] against the
+/// headline figures now: its gain, whether it helps, its sentence.
+fn judge(
+    (id, label, change): Change,
+    setting: &Setting,
+    now: &Serve,
+    usd_h: Option<f64>,
+) -> Remedy {
+    let (after, why) = match change {
+        Ok(changed) => match super::run_plain(&changed, setting) {
+            Some(a) => (Some(a), String::new()),
+            None => (None, "it would not fit in memory".into()),
+        },
+        Err(why) => (None, why),
     };
+    let (speedup, judged, sentence) = match after {
+        Some(a) => {
+            let figs = figures(now, &a, usd_h);
+            let best = figs
+                .iter()
+                .copied()
+                .max_by(|x, y| x.gain().total_cmp(&y.gain()));
+            let speedup = best.map_or(1.0, |b| b.gain());
+            let judged = verdict(speedup, &figs);
+            let sentence = match (judged, best) {
+                (Verdict::TradeOff { worse }, Some(best)) => {
+                    trade_off(&label, &best, &worse, &figs)
+                }
+                (judged, _) => effect(&label, judged.helps(), &figs),
+            };
+            (speedup, judged, sentence)
+        }
+        None => (
+            1.0,
+            Verdict::NoHelp,
+            format!("{} would not apply: {why}.", capital(&label)),
+        ),
+    };
+    Remedy {
+        id,
+        label,
+        after,
+        why,
+        speedup,
+        helps: judged.helps(),
+        verdict: judged,
+        sentence,
+    }
+}
+
+/// CUDA graphs, FlashAttention, smaller weights, an fp8 KV cache.
+fn engine_changes(r: &ServeRun, setting: &Setting, out: &mut Vec<Change>) {
     let graphs = if r.llm.graphs {
         Err("decode is already replayed from CUDA graphs".into())
     } else {
@@ -358,7 +380,7 @@ fn remedies(r: &ServeRun, setting: &Setting, now: &Serve, usd_h: Option<f64>) ->
         c.llm.graphs = true;
         Ok(c)
     };
-    push("graphs", "decode replayed as a CUDA graph".into(), graphs);
+    out.push(("graphs", "decode replayed as a CUDA graph".into(), graphs));
     let flash = if r.llm.flash {
         Err("attention already runs FlashAttention kernels".into())
     } else {
@@ -366,7 +388,7 @@ fn remedies(r: &ServeRun, setting: &Setting, now: &Serve, usd_h: Option<f64>) ->
         c.llm.flash = true;
         Ok(c)
     };
-    push("flash", "FlashAttention kernels".into(), flash);
+    out.push(("flash", "FlashAttention kernels".into(), flash));
     let fp8 = setting.hw.supports(crate::model::hardware::Dtype::Fp8);
     let smaller = match r.llm.wdtype {
         WeightDtype::Bf16 if fp8 => Ok(WeightDtype::Fp8),
@@ -383,9 +405,9 @@ fn remedies(r: &ServeRun, setting: &Setting, now: &Serve, usd_h: Option<f64>) ->
                 WeightDtype::Int8 => "int8 weights (W8A16)",
                 _ => "int4 weights (W4A16)",
             };
-            push("smaller_weights", label.into(), Ok(c));
+            out.push(("smaller_weights", label.into(), Ok(c)));
         }
-        Err(why) => push("smaller_weights", "smaller weights".into(), Err(why)),
+        Err(why) => out.push(("smaller_weights", "smaller weights".into(), Err(why))),
     }
     let kv = if r.llm.kvdtype == KvDtype::Fp8 {
         Err("the KV cache is already fp8".into())
@@ -396,7 +418,11 @@ fn remedies(r: &ServeRun, setting: &Setting, now: &Serve, usd_h: Option<f64>) ->
         c.llm.kvdtype = KvDtype::Fp8;
         Ok(c)
     };
-    push("fp8_kv", "an fp8 KV cache".into(), kv);
+    out.push(("fp8_kv", "an fp8 KV cache".into(), kv));
+}
+
+/// Tensor parallelism over more GPUs and over fewer.
+fn gpu_changes(r: &ServeRun, setting: &Setting, out: &mut Vec<Change>) {
     let tp = r.llm.par.tp.max(1);
     let more = crate::model::parallel::DEGREES
         .into_iter()
@@ -419,12 +445,12 @@ fn remedies(r: &ServeRun, setting: &Setting, now: &Serve, usd_h: Option<f64>) ->
         _ => Err(format!("the {} has no link between GPUs", setting.hw.name)),
     };
     match gpus {
-        Ok((d, c)) => push(
+        Ok((d, c)) => out.push((
             "more_gpus",
             format!("tensor parallelism over {d} GPUs"),
             Ok(c),
-        ),
-        Err(why) => push("more_gpus", "more GPUs (tensor parallel)".into(), Err(why)),
+        )),
+        Err(why) => out.push(("more_gpus", "more GPUs (tensor parallel)".into(), Err(why))),
     }
     let fewer_gpus = crate::model::parallel::DEGREES
         .into_iter()
@@ -439,9 +465,9 @@ fn remedies(r: &ServeRun, setting: &Setting, now: &Serve, usd_h: Option<f64>) ->
             } else {
                 format!("tensor parallelism over {d} GPUs")
             };
-            push("fewer_gpus", label, Ok(c));
+            out.push(("fewer_gpus", label, Ok(c)));
         }
-        None => push(
+        None => out.push((
             "fewer_gpus",
             "fewer GPUs (tensor parallel)".into(),
             Err(if tp == 1 {
@@ -449,8 +475,13 @@ fn remedies(r: &ServeRun, setting: &Setting, now: &Serve, usd_h: Option<f64>) ->
             } else {
                 format!("no tensor-parallel degree below {tp} splits the heads evenly")
             }),
-        ),
+        )),
     }
+}
+
+/// The prefill chunk and the most sequences running, both ways, and the
+/// engine's CPU time.
+fn batch_changes(r: &ServeRun, now: &Serve, out: &mut Vec<Change>) {
     let chunk = r.chunk.saturating_mul(2).min(super::limits::CHUNK.1);
     let bigger = if chunk > r.chunk && r.isl > r.chunk {
         Ok(ServeRun { chunk, ..*r })
@@ -462,18 +493,18 @@ fn remedies(r: &ServeRun, setting: &Setting, now: &Serve, usd_h: Option<f64>) ->
             r.isl, r.chunk
         ))
     };
-    push("larger_chunk", format!("chunks of {chunk} tokens"), bigger);
+    out.push(("larger_chunk", format!("chunks of {chunk} tokens"), bigger));
     let half = (r.chunk / 2).max(super::limits::CHUNK.0);
     let smaller_chunk = if half < r.chunk {
         Ok(ServeRun { chunk: half, ..*r })
     } else {
         Err("the chunk is at its smallest".into())
     };
-    push(
+    out.push((
         "smaller_chunk",
         format!("chunks of {half} tokens"),
         smaller_chunk,
-    );
+    ));
     let fewer = (now.running / 2).max(1);
     let seqs = if fewer < now.running {
         Ok(ServeRun {
@@ -483,11 +514,11 @@ fn remedies(r: &ServeRun, setting: &Setting, now: &Serve, usd_h: Option<f64>) ->
     } else {
         Err("one sequence is the fewest".into())
     };
-    push(
+    out.push((
         "fewer_seqs",
         format!("at most {fewer} sequences running"),
         seqs,
-    );
+    ));
     let most = r.max_seqs.saturating_mul(2).min(super::limits::MAX_SEQS.1);
     let more_seqs = if now.waiting == 0 {
         Err(format!(
@@ -507,11 +538,11 @@ fn remedies(r: &ServeRun, setting: &Setting, now: &Serve, usd_h: Option<f64>) ->
             ..*r
         })
     };
-    push(
+    out.push((
         "more_seqs",
         format!("at most {most} sequences running"),
         more_seqs,
-    );
+    ));
     let engine = if r.engine_s > 0.0 {
         Ok(ServeRun {
             engine_s: r.engine_s / 2.0,
@@ -520,15 +551,14 @@ fn remedies(r: &ServeRun, setting: &Setting, now: &Serve, usd_h: Option<f64>) ->
     } else {
         Err("the engine's CPU time is already 0".into())
     };
-    push(
+    out.push((
         "faster_engine",
         format!(
             "an engine with half the CPU time per step ({})",
             units::si(r.engine_s / 2.0, "s")
         ),
         engine,
-    );
-    out
+    ));
 }
 
 /// Dollars as a price is written: cents from $0.01, three figures below.
@@ -549,9 +579,10 @@ fn capital(s: &str) -> String {
 }
 
 /// What `label` does to the headline figures, from the runs before and after.
-fn effect(label: &str, figs: &[Figure]) -> String {
+fn effect(label: &str, helps: bool, figs: &[Figure]) -> String {
     let all: Vec<String> = figs.iter().map(show).collect();
-    format!("{}: {}.", capital(label), all.join(", "))
+    let verb = if helps { "" } else { " would not help" };
+    format!("{}{verb}: {}.", capital(label), all.join(", "))
 }
 
 /// A trade-off in words: the figure it buys most, by how much, and the one it

@@ -114,8 +114,8 @@ pub fn Serve(ctx: Ctx) -> impl IntoView {
                 "The decode step one request sees ({} sequences at {} tokens of context): one layer's kernels on the roofline of this machine; the step is {}.",
                 s.decode_seen, v.run.decode_context(), s.regime.label())).unwrap_or_default()))/>
         <Split v=v/>
-        <h3>"What would help"</h3>
-        <p class="note">"Each setting the model reads, changed once and run again. A change helps when it makes time to first token, inter-token latency, throughput per GPU or cost at least 5 % better and none of them more than 10 % worse; one that buys one by costing another is a trade-off, listed below with both numbers."</p>
+        <h3>"What would help, and what would not"</h3>
+        <p class="note">"Each setting the model reads, changed once and run again; those that help come first. A change helps when it makes time to first token, inter-token latency, throughput per GPU or cost at least 5 % better and none of them more than 10 % worse; one that buys one by costing another is a trade-off, listed below with both numbers."</p>
         <RemedyList items=remedies class="serve-remedies"/>
         <h3>"Trade-offs"</h3>
         <RemedyList items=trade_offs class="serve-tradeoffs"/>

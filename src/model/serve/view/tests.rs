@@ -512,3 +512,38 @@ fn time_isl_jumps() {
     }
     eprintln!("per isl input: {:?}", t.elapsed() / n);
 }
+
+/// A remedy's sentence says which list it is in: one that runs but does not
+/// help says so ("would not help"), one that helps does not, and neither
+/// reads as advice under "What would help" when the numbers beside it are
+/// worse (the NIM setup at 25 in flight: int4 weights make every figure worse).
+#[test]
+fn a_remedy_that_does_not_help_says_so() {
+    let s = setting("h100-sxm");
+    for (run, usd) in [
+        (nim(25, true), Some(3.49)),
+        (base(16), None),
+        (nim(100, false), Some(2.0)),
+    ] {
+        let v = widget(&run, &s, usd, true);
+        for x in &v.remedies {
+            let says = x.sentence.contains(" would not help: ");
+            let ran = x.after.is_some() && x.verdict.trade_off().is_none();
+            assert_eq!(says, ran && !x.helps, "{x:?}");
+        }
+    }
+    let v = widget(&nim(25, true), &s, Some(3.49), true);
+    let w4 = v
+        .remedies
+        .iter()
+        .find(|x| x.id == "smaller_weights")
+        .unwrap_or_else(|| panic!("smaller_weights"));
+    assert!(
+        !w4.helps
+            && w4
+                .sentence
+                .starts_with("Int4 weights (W4A16) would not help: "),
+        "{}",
+        w4.sentence
+    );
+}
