@@ -274,7 +274,7 @@ pub fn why_more_flops(before: Shares, speedup: f64) -> String {
         )
     } else if !super::verdict::helps(speedup) {
         format!(
-            "far from 2×: the factory was busy only {} of the step; {} set the pace, and they are no faster than before.",
+            "not 2× at all: the factory was busy only {} of the step; {} set the pace, and they are no faster than before.",
             pct(before.compute),
             rest
         )

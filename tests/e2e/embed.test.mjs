@@ -297,7 +297,10 @@ test('phone (390 × 844): the pinned chart takes at most 40 % of the screen, its
   for (let i = 0; i < 3; i++) await page.keyboard.press('PageDown');
   await pollUntil(page, () => page.evaluate(() => location.search), (q) => q.includes('batch=1&') || q.endsWith('batch=1'));
   const label = await page.locator('#diagnosis [data-metric="regime"]').innerText();
-  assert.equal(await pollUntil(page, async () => (await pinned()).text, (t) => t.startsWith(`The step is ${label}: `)).then((t) => t.startsWith(`The step is ${label}: `)), true);
+  // at batch 1 the step is a near-tie (issue 51, item 4): the headline names the
+  // regime, then says which two costs balance, before the step time
+  const says = (t) => t.startsWith(`The step is ${label}: `) || t.startsWith(`The step is ${label}, barely (`);
+  assert.equal(says(await pollUntil(page, async () => (await pinned()).text, says)), true);
   await page.screenshot({ path: path.join(SHOTS, 'phone-390-pinned.png') });
   // wide tables: shadows at the edges that scroll, the key column kept in view, the caption whole
   const tables = await page.$$eval('.table-scroll', (els) => els.map((el) => {
