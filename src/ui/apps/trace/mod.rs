@@ -401,26 +401,21 @@ fn Picker(g: Sig) -> impl IntoView {
     }
 }
 
-const RANK_HEAD: [&str; 8] = [
-    "rank",
-    "file",
-    "GPU",
-    "span",
-    "idle",
-    "kernels busy (HTA's compute)",
-    "HTA's non-compute",
-    "regime",
-];
-const RUN_HEAD: [&str; 8] = [
-    "run",
-    "file",
-    "GPU",
-    "span",
-    "idle",
-    "kernels busy (HTA's compute)",
-    "HTA's non-compute",
-    "regime",
-];
+/// The run table's heads, its first column named `first`.
+const fn run_heads(first: &'static str) -> [&'static str; 8] {
+    [
+        first,
+        "file",
+        "GPU",
+        "span",
+        "idle",
+        "kernels busy (HTA's compute)",
+        "HTA's non-compute",
+        "regime",
+    ]
+}
+const RANK_HEAD: [&str; 8] = run_heads("rank");
+const RUN_HEAD: [&str; 8] = run_heads("run");
 
 /// Several files: one row each, the slowest named, the rank shown picked; two
 /// files compared are "before" and "after", not ranks.
