@@ -197,8 +197,8 @@ pub fn round_sig(v: f64, digits: i32) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::widgets::explorer::{BATCH, BW, FLOPS, HIDDEN, OPS, OVERHEAD};
     use super::*;
+    use crate::state::widgets::explorer::{BATCH, BW, FLOPS, HIDDEN, OPS, OVERHEAD};
 
     #[test]
     fn slider_round_trip_and_clamp() {

@@ -620,7 +620,7 @@ mod tests {
         }
         check::<Dtype>();
         // every choice a widget declares, through its rows' names
-        for p in super::super::widgets::params() {
+        for p in crate::state::widgets::params() {
             if let WKind::Choice { names, default } = p.kind {
                 assert!((default as usize) < names.len(), "{}", p.key);
                 for (i, n) in names.iter().enumerate() {

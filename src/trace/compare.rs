@@ -184,7 +184,7 @@ mod tests {
     #[test]
     fn matched_changes_read_as_words() {
         for id in ["cuda_graphs", "compile_cuda_graphs", "fuse_memory_bound"] {
-            let w = super::super::remedy::name(id);
+            let w = crate::trace::remedy::name(id);
             assert!(!w.contains('_') && w != "A remedy", "{id}: {w}");
         }
     }

@@ -185,8 +185,8 @@ pub fn by_resolution(r: &DitRun, s: &Setting) -> Vec<DitStep> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::DitModel;
     use super::*;
+    use crate::model::dit::DitModel;
     use crate::state::State;
 
     #[test]

@@ -1,13 +1,13 @@
 //! The kernels of one DiT forward, eager or fused (the FLOP and byte counts are
 //! derived in the parent module's docs).
 
-use super::super::workload::{KernelGroup, Unit};
 use super::{Class, DitRun};
+use crate::model::workload::{KernelGroup, Unit};
 
 const A: f64 = 2.0;
 /// FLOPs per element of a LayerNorm (see `ops::LAYERNORM_FLOPS_PER_ELEM`).
-const LN: f64 = super::super::ops::LAYERNORM_FLOPS_PER_ELEM;
-const GELU: f64 = super::super::ops::GELU_FLOPS_PER_ELEM;
+const LN: f64 = crate::model::ops::LAYERNORM_FLOPS_PER_ELEM;
+const GELU: f64 = crate::model::ops::GELU_FLOPS_PER_ELEM;
 
 /// `n` ops an eager PyTorch block dispatches before this kernel that launch none
 /// (facebookresearch/DiT `models.py` with timm's `Attention`: `t` and `chunk`
@@ -67,11 +67,11 @@ fn shaped(mut k: KernelGroup, m: f64, k_in: f64, n: f64) -> KernelGroup {
 fn collective(
     r: &DitRun,
     name: &'static str,
-    c: super::super::parallel::Collective,
+    c: crate::model::parallel::Collective,
     bytes: f64,
 ) -> (KernelGroup, Class) {
     (
-        super::super::parallel::kernel(name, c, r.sp.max(1), bytes, &r.link, false),
+        crate::model::parallel::kernel(name, c, r.sp.max(1), bytes, &r.link, false),
         Class::Attention,
     )
 }
@@ -205,7 +205,7 @@ fn gate_res(r: &DitRun, s: &Sizes, out: &mut Vec<(KernelGroup, Class)>) {
 /// The attention half: QKV projection, the sequence-parallel exchanges, the
 /// attention itself and the output projection.
 fn attention(r: &DitRun, s: &Sizes, out: &mut Vec<(KernelGroup, Class)>) {
-    use super::super::parallel::Collective;
+    use crate::model::parallel::Collective;
     use Class::Attention;
     use Unit::Matmul;
     let Sizes {

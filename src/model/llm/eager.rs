@@ -34,9 +34,9 @@
 //! nothing. The compiled step (`torch.compile(mode="reduce-overhead")`:
 //! [`super::kernels`]) runs the fused kernels in one CUDA graph instead.
 
-use super::super::workload::Unit;
 use super::kernels::{k, repeat_kernels, repeats_kv, tokens, Dims, KvRead, LlmKernel, Part};
 use super::{LlmRun, Phase, WeightDtype, ACT_BYTES};
+use crate::model::workload::Unit;
 
 /// fp32 bytes, the dtype eager RMSNorm and rotary work in.
 const F32: f64 = 4.0;

@@ -41,8 +41,8 @@
 //! in proportion to its weight, KV-cache and activation bytes. GPU idle time (waiting
 //! for launches) is overhead. The five parts sum to the step's wall time.
 
-use super::super::workload::{KernelGroup, Unit};
 use super::{LlmRun, Phase, ACT_BYTES};
+use crate::model::workload::{KernelGroup, Unit};
 
 /// FLOPs per element of an RMSNorm: square, sum, scale by 1/rms, multiply weight.
 pub const RMSNORM_FLOPS: f64 = 4.0;
@@ -280,7 +280,7 @@ pub fn per_gpu_layer(layer: Vec<LlmKernel>, r: &LlmRun) -> Vec<LlmKernel> {
     if tp == 1 {
         return layer;
     }
-    use super::super::parallel::Collective;
+    use crate::model::parallel::Collective;
     let n = f64::from(tp);
     let act = tokens(r) * f64::from(r.config.hidden) * ACT_BYTES;
     // a mixture of experts spreads its experts over the GPUs (expert parallel):
@@ -341,13 +341,13 @@ pub fn per_gpu_layer(layer: Vec<LlmKernel>, r: &LlmRun) -> Vec<LlmKernel> {
 /// whole time (`model::parallel::collective`) is the kernel's latency.
 pub fn collective(
     name: &'static str,
-    c: super::super::parallel::Collective,
+    c: crate::model::parallel::Collective,
     n: u32,
     bytes: f64,
     r: &LlmRun,
 ) -> LlmKernel {
     LlmKernel {
-        group: super::super::parallel::kernel(name, c, n, bytes, &r.par.link, r.par.overlap),
+        group: crate::model::parallel::kernel(name, c, n, bytes, &r.par.link, r.par.overlap),
         part: Part::Communication,
         weight_bytes: 0.0,
         kv_bytes: 0.0,

@@ -139,7 +139,7 @@ pub fn layout_with(r: &LlmRun, read: KvRead) -> Layout<LlmKernel> {
         // a pipeline hands the activations to the next stage between its stages
         send: outer(collective(
             "send to the next stage",
-            super::super::parallel::Collective::Send,
+            crate::model::parallel::Collective::Send,
             2,
             tokens(r) * f64::from(c.hidden) * ACT_BYTES,
             r,

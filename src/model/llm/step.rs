@@ -11,18 +11,18 @@
 //! in proportion to its weight, KV-cache and activation bytes. GPU idle time (waiting
 //! for launches) is overhead. The five parts sum to the step's wall time.
 
-use super::super::hardware::Dtype;
-use super::super::limit::{Halving, Limit};
-use super::super::overhead;
-use super::super::roofline::{self, Bound};
-use super::super::setting::Setting;
-use super::super::timeline::{self, Regime, Timeline};
-use super::super::workload::{KernelGroup, Machine, Parts, Unit};
 pub use super::kernels::*;
 pub use super::launch::{
     kernels, kernels_with, layer_kernels, layer_kernels_with, layout_with, Layout,
 };
 use super::{machine_for, LlmRun, Phase, WeightDtype};
+use crate::model::hardware::Dtype;
+use crate::model::limit::{Halving, Limit};
+use crate::model::overhead;
+use crate::model::roofline::{self, Bound};
+use crate::model::setting::Setting;
+use crate::model::timeline::{self, Regime, Timeline};
+use crate::model::workload::{KernelGroup, Machine, Parts, Unit};
 
 /// The compute dtype of the matmuls: fp8 for fp8 weights where the preset has fp8
 /// tensor cores, else bf16 (the preset's fp32 rate where it has no bf16).
@@ -660,7 +660,7 @@ pub fn scaling(r: &LlmRun, setting: &Setting) -> Scaling {
 pub fn on_preset(
     r: &LlmRun,
     base: &Setting,
-    hw: &'static super::super::hardware::Preset,
+    hw: &'static crate::model::hardware::Preset,
 ) -> LlmStep {
     run(r, &base.on_preset(hw))
 }
@@ -676,9 +676,9 @@ pub fn double_batch_ratio(r: &LlmRun, setting: &Setting) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{KvDtype, LlmModel};
     use super::*;
     use crate::model::hardware;
+    use crate::model::llm::{KvDtype, LlmModel};
     use crate::state::State;
 
     fn setting(hw: &str) -> Setting {
@@ -822,7 +822,7 @@ mod tests {
         let r = llama8b(Phase::Decode, 8, 4096);
         let one = run(&r, &s);
         for l in crate::model::parallel::LINKS {
-            let (par, _) = super::super::spread(
+            let (par, _) = crate::model::llm::spread(
                 &r.config,
                 crate::model::parallel::Parallel {
                     link: *l,

@@ -564,7 +564,7 @@ mod tests {
                         } else {
                             step::run_plain(&decode_run(&r, d, ctx), &s).wall
                         };
-                        super::super::memo::forget();
+                        crate::model::serve::memo::forget();
                         let cold = wall(&r, d, ctx, q, isl, &s);
                         let warm = wall(&r, d, ctx, q, isl, &s);
                         assert_eq!(

@@ -1,10 +1,10 @@
 //! Widget `bert`: BERT-base by operator class, FLOP share against time share
 //! (`model::bert`), with its own batch, sequence length and fusion.
 
-use super::super::params::params;
-use super::super::State;
 use super::{inputs, NativeOnly, Spec};
 use crate::model::bert::{self, BertView};
+use crate::state::params::params;
+use crate::state::State;
 
 params! {
     in bert;
@@ -35,9 +35,9 @@ pub const SPEC: Spec = Spec {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::url::encode;
-    use super::super::tests::states;
     use super::*;
+    use crate::state::url::encode;
+    use crate::state::widgets::tests::states;
 
     /// The widget's one call gives what its separate calls gave.
     #[test]

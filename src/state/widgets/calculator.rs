@@ -1,11 +1,11 @@
 //! Widget `calculator`: one operation (matmul, pointwise chain, row reduction or
 //! attention, `model::ops`) on the explorer's hardware.
 
-use super::super::params::{choice_enum, params};
-use super::super::State;
 use super::{NativeOnly, Spec};
 use crate::model::ops::{self, Attention, OpSummary, Reduction};
 use crate::model::KernelGroup;
+use crate::state::params::{choice_enum, params};
+use crate::state::State;
 
 choice_enum! {
     /// Which operation the calculator shows.
@@ -91,8 +91,8 @@ pub const SPEC: Spec = Spec {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::url::{decode, encode};
     use super::*;
+    use crate::state::url::{decode, encode};
 
     #[test]
     fn keys_round_trip_and_fall_back() {
@@ -110,7 +110,7 @@ mod tests {
         let (s, n) = decode("bert_seq=0&calc=conv");
         assert_eq!(n.len(), 2);
         assert_eq!(s, State::default());
-        let p = |k| super::super::param(k).unwrap();
+        let p = |k| crate::state::widgets::param(k).unwrap();
         assert!(p("bert_seq").parse("abc").is_err());
         assert!(p("bert_seq").parse("5000").is_err());
         assert!(p("bert_seq").parse("1.5").is_err());

@@ -19,13 +19,13 @@
 //! per-step term (`Link::hop`, the α); NCCL's base latency of a call
 //! (`Link::base`) stays its own.
 
-use super::super::fields::Field;
-use super::super::params::{choice_enum, Choice};
-use super::super::State;
 use crate::model::hardware::{Preset, PRESETS};
 use crate::model::parallel::Link;
 use crate::model::setting::Setting;
 use crate::model::timeline::Regime;
+use crate::state::fields::Field;
+use crate::state::params::{choice_enum, Choice};
+use crate::state::State;
 
 choice_enum! {
     /// How many GPUs share one parallel dimension (`llm_tp`, `llm_pp`, `dit_sp`):

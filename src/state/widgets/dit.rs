@@ -2,13 +2,13 @@
 //! (`model::dit`). Its keys (`dit_*`), sequence parallelism over the shared link
 //! ([`super::common`]), and its one model call, [`view`].
 
-use super::super::fields::Field;
-use super::super::params::{model_choice, params, ChoiceField};
-use super::super::State;
 use super::common::{self, bw_field, lat_field, Degree, LinkChoice, LinkKeys, Row};
 use super::{inputs, NativeOnly, Spec};
 use crate::model::dit::{self, DitModel, DitView};
 use crate::model::setting::Setting;
+use crate::state::fields::Field;
+use crate::state::params::{model_choice, params, ChoiceField};
+use crate::state::State;
 
 model_choice!(DitModel {
     XL2 = "DiT-XL/2 (image)",
@@ -137,10 +137,10 @@ pub const SPEC: Spec = Spec {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::url::encode;
-    use super::super::tests::states;
     use super::*;
     use crate::model::dit::advice;
+    use crate::state::url::encode;
+    use crate::state::widgets::tests::states;
 
     /// The widget's one call gives what its separate calls gave.
     #[test]

@@ -10,13 +10,13 @@
 //! first (it picks the preset every later default comes from), the dtype before
 //! the peak (whose default is the preset's peak in that dtype).
 
-use super::super::fields::{to_u32, Field};
-use super::super::params::{number, other, params, Lookup, XDoc, XParam};
-use super::super::parse::gpu_name;
-use super::super::{limits, preset_flops, State};
 use super::{NativeOnly, Spec};
 use crate::model::achievable::Roof;
 use crate::model::{hardware, Dtype, Preset, Setting, Shape, Workload};
+use crate::state::fields::{to_u32, Field};
+use crate::state::params::{number, other, params, Lookup, XDoc, XParam};
+use crate::state::parse::gpu_name;
+use crate::state::{limits, preset_flops, State};
 
 /// PyTorch manages about 280 thousand tiny ops per second: ~3.57 µs per kernel.
 pub const DEFAULT_OVERHEAD_S: f64 = 1.0 / 280_000.0;
@@ -339,15 +339,18 @@ pub const SPEC: Spec = Spec {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::params::XKind;
-    use super::super::super::url::{decode, encode, gpu_name, Notice, GPU_NAME_MAX, MAX_SHOWN};
     use super::*;
+    use crate::state::params::XKind;
+    use crate::state::url::{decode, encode, gpu_name, Notice, GPU_NAME_MAX, MAX_SHOWN};
 
     #[test]
     fn keys_are_unique_and_never_a_widget_key() {
         for (i, k) in KEYS.iter().enumerate() {
             assert!(!KEYS[..i].contains(k), "{k} twice");
-            assert!(super::super::param(k).is_none(), "{k} is also a widget key");
+            assert!(
+                crate::state::widgets::param(k).is_none(),
+                "{k} is also a widget key"
+            );
         }
     }
 
@@ -443,8 +446,8 @@ mod tests {
         // beyond the essay: achievable unless told
         assert_eq!(none.beyond(), ach.beyond());
         assert_ne!(none.beyond(), ds.beyond());
-        let llm = |s: &State| super::super::llm::view(s, false).step.wall;
-        let dit = |s: &State| super::super::dit::view(s, false).step.wall;
+        let llm = |s: &State| crate::state::widgets::llm::view(s, false).step.wall;
+        let dit = |s: &State| crate::state::widgets::dit::view(s, false).step.wall;
         assert_eq!(llm(&none), llm(&ach));
         assert_ne!(llm(&none), llm(&ds));
         assert_eq!(dit(&none), dit(&ach));

@@ -1,10 +1,10 @@
 //! Widget `factory`: the essay's factory analogy, animated from the explorer's
 //! report (`crate::factory::Storyboard`). No controls of its own.
 
-use super::super::params::params;
-use super::super::{limits, State};
 use super::{NativeOnly, Spec};
 use crate::model::Setting;
+use crate::state::params::params;
+use crate::state::{limits, State};
 
 params! { in factory; }
 

@@ -2,10 +2,10 @@
 //! and saving against recomputing its intermediates (`model::fusion`), on the
 //! explorer's tensor and machine.
 
-use super::super::params::params;
-use super::super::State;
 use super::{inputs, NativeOnly, Spec};
 use crate::model::fusion::{self, FusionView};
+use crate::state::params::params;
+use crate::state::State;
 
 params! {
     in fusion;
@@ -38,9 +38,9 @@ pub const SPEC: Spec = Spec {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::url::encode;
-    use super::super::tests::states;
     use super::*;
+    use crate::state::url::encode;
+    use crate::state::widgets::tests::states;
 
     /// The widget's one call gives what its separate calls gave.
     #[test]

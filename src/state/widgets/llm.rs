@@ -3,13 +3,13 @@
 //! `llm_model=custom`), more than one GPU (issue 24: `llm_tp`, `llm_pp` and the
 //! link, [`super::common`]), and its one model call, [`view`].
 
-use super::super::fields::Field;
-use super::super::params::{model_choice, params, ChoiceField};
-use super::super::State;
 use super::common::{self, bw_field, lat_field, Degree, LinkChoice, LinkKeys, Row};
 use super::{inputs, NativeOnly, Spec};
 use crate::model::llm::{self, step, view::LlmView, KvDtype, LlmModel, Phase, WeightDtype};
 use crate::model::setting::Setting;
+use crate::state::fields::Field;
+use crate::state::params::{model_choice, params, ChoiceField};
+use crate::state::State;
 
 model_choice!(LlmModel {
     Llama3_8b = "Llama-3-8B",
@@ -206,14 +206,14 @@ pub const SPEC: Spec = Spec {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::params::WKind;
-    use super::super::super::url::{decode, encode, Notice};
-    use super::super::common::{EDITED_NAME, EDITED_SOURCE};
-    use super::super::tests::states;
-    use super::super::{dit, param};
     use super::*;
     use crate::model::hardware;
     use crate::model::llm::advice;
+    use crate::state::params::WKind;
+    use crate::state::url::{decode, encode, Notice};
+    use crate::state::widgets::common::{EDITED_NAME, EDITED_SOURCE};
+    use crate::state::widgets::tests::states;
+    use crate::state::widgets::{dit, param};
 
     /// The widget's one call gives what its separate model calls gave, bit for
     /// bit: the step, the double-batch ratio (its two runs read from the step

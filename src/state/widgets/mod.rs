@@ -273,9 +273,9 @@ pub fn sliders() -> Vec<Field> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::params::XKind;
-    use super::super::url::{decode, encode};
     use super::*;
+    use crate::state::params::XKind;
+    use crate::state::url::{decode, encode};
 
     /// Each registered widget has every part the recipe names: a state file
     /// here, a view file in `ui/widgets/` (the page's `VIEWS` table is checked
@@ -414,11 +414,11 @@ mod tests {
     /// phase, model, spread, switches, resolution, remedies, chain length): the
     /// sweep the widgets' one-call tests run over.
     pub(super) fn states() -> Vec<State> {
-        use super::super::params::Choice;
         use super::common::{Degree, LinkChoice};
         use crate::model::dit::DitModel;
         use crate::model::hardware::PRESETS;
         use crate::model::llm::{LlmModel, Phase};
+        use crate::state::params::Choice;
         let mut out = vec![State::default()];
         for (i, hw) in PRESETS.iter().enumerate() {
             let mut s = State::default();
@@ -482,7 +482,7 @@ mod tests {
                 let mid = ((f64::from(min) * f64::from(max)).sqrt()) as u32;
                 [min, max, mid.clamp(min, max)]
                     .into_iter()
-                    .map(super::super::params::milli_text)
+                    .map(crate::state::params::milli_text)
                     .collect()
             }
         }
@@ -523,7 +523,7 @@ mod tests {
                 }
             }
         }
-        let _ = super::super::hints::hints(s);
+        let _ = crate::state::hints::hints(s);
         let _ = crate::model::remedies::evaluate(&s.setting);
     }
 

@@ -2,10 +2,10 @@
 //! dispatch, launch) beside the GPU lane, with the remedy toggles
 //! (`model::overhead`).
 
-use super::super::params::params;
-use super::super::State;
 use super::{inputs, NativeOnly, Spec};
 use crate::model::overhead::{self, OverheadView, Remedies};
+use crate::state::params::params;
+use crate::state::State;
 
 params! {
     in overhead;
@@ -49,9 +49,9 @@ pub const SPEC: Spec = Spec {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::url::encode;
-    use super::super::tests::states;
     use super::*;
+    use crate::state::url::encode;
+    use crate::state::widgets::tests::states;
 
     /// The widget's one call gives what its separate calls gave.
     #[test]

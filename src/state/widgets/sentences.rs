@@ -5,11 +5,11 @@
 //! op count than the chain it describes. The serve widget's sentences are
 //! another module's and are not read here.
 
-use super::super::url::decode;
-use super::super::State;
 use super::tests::states;
 use super::{dit, fusion, llm, overhead};
 use crate::model::{fusion as fm, limit, parallel, remedies};
+use crate::state::url::decode;
+use crate::state::State;
 
 /// Plural nouns that a count of exactly one may not take, and singular nouns
 /// that any other whole count may not take.
@@ -175,7 +175,7 @@ fn sentences(s: &State) -> Vec<(String, Option<u32>)> {
             push(remedies::before_after(o, e), None);
         }
     }
-    for h in super::super::hints::hints(s) {
+    for h in crate::state::hints::hints(s) {
         push(h.text, None);
     }
     // fusion
@@ -237,7 +237,7 @@ fn no_sentence_compares_a_number_with_itself_or_miscounts() {
             read += 1;
             let f = faults(&t, ops);
             if !f.is_empty() {
-                bad.push(format!("{}: {f:?} in “{t}”", super::super::url::encode(&s)));
+                bad.push(format!("{}: {f:?} in “{t}”", crate::state::url::encode(&s)));
             }
         }
     }

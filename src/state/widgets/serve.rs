@@ -6,11 +6,11 @@
 //! on by default, as the engines it prices run it), not the `llm` widget's
 //! `llm_graphs`. Its own keys (`serve_*`) and its one model call, [`view`].
 
-use super::super::fields::Field;
-use super::super::params::{params, ChoiceField};
-use super::super::State;
 use super::{inputs, NativeOnly, Spec};
 use crate::model::serve::{self, limits as l, view::ServeView, ServeRun};
+use crate::state::fields::Field;
+use crate::state::params::{params, ChoiceField};
+use crate::state::State;
 
 params! {
     in serve;
@@ -137,10 +137,10 @@ pub const SPEC: Spec = Spec {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::url::{decode, encode};
-    use super::super::tests::states;
     use super::*;
     use crate::model::hardware;
+    use crate::state::url::{decode, encode};
+    use crate::state::widgets::tests::states;
 
     /// The widget's one call is the model's entry point on the llm widget's run
     /// and this widget's keys, bit for bit; off the screen, the same readouts.
@@ -154,7 +154,7 @@ mod tests {
             let w = s.widgets.serve;
             s.widgets.serve.graphs = i % 3 != 1;
             let r = asked(&s);
-            let l = super::super::llm::asked(&s);
+            let l = crate::state::widgets::llm::asked(&s);
             assert_eq!(r.llm.graphs, s.widgets.serve.graphs);
             assert_eq!(
                 r.llm,
@@ -246,7 +246,7 @@ mod tests {
     fn its_selects_are_the_llm_widgets_fields() {
         let mut s = State::default();
         (MODEL.set)(&mut s, crate::model::llm::LlmModel::Llama3_70b);
-        (TP.set)(&mut s, super::super::common::Degree::Two);
+        (TP.set)(&mut s, crate::state::widgets::common::Degree::Two);
         let l = &s.widgets.llm;
         assert_eq!(
             (l.model, l.tp.n()),

@@ -2,11 +2,11 @@
 //! one GEMM `C[M, N] = A[M, K] · B[K, N]` on the shared GPU, priced by the GEMM
 //! model (`model::gemm::view`) on the preset's achievable roofs.
 
-use super::super::params::params;
-use super::super::State;
 use super::{inputs, NativeOnly, Spec};
 use crate::model::gemm::view::{self, ShapesView, SweepKey};
 use crate::model::Dtype;
+use crate::state::params::params;
+use crate::state::State;
 
 params! {
     in shapes;
@@ -50,9 +50,9 @@ pub const SPEC: Spec = Spec {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::url::{decode, encode};
     use super::*;
     use crate::model::Regime;
+    use crate::state::url::{decode, encode};
 
     #[test]
     fn keys_round_trip_and_fall_back() {

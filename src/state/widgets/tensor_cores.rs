@@ -2,11 +2,11 @@
 //! units, for the selected preset, scaled by the peak slider. The same two roofs
 //! are drawn on the roofline explorer.
 
-use super::super::params::params;
-use super::super::{preset_flops, State};
 use super::{NativeOnly, Spec};
 use crate::model::achievable::{self, Roof};
 use crate::model::Dtype;
+use crate::state::params::params;
+use crate::state::{preset_flops, State};
 
 params! { in tensor_cores; }
 

@@ -167,7 +167,7 @@ fn the_kv_cache_holds_what_the_saturated_runs_hold() {
             panic!("no row for {model:?} {isl}/{osl}")
         };
         let held = p.tok_s * p.itl_s.unwrap_or(0.0);
-        let kv = super::super::kv_max_seqs(&serve_run(p), &setting(p)).unwrap_or(0);
+        let kv = crate::model::serve::kv_max_seqs(&serve_run(p), &setting(p)).unwrap_or(0);
         let e = f64::from(kv) / held - 1.0;
         eprintln!(
             "{model:?} {isl}/{osl}: measured {held:.1} in flight, KV cache holds {kv} ({:+.1} %)",

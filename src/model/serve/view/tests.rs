@@ -29,7 +29,7 @@ fn base(c: u32) -> ServeRun {
         concurrency: c,
         chunk: 8192,
         max_seqs: 256,
-        engine_s: super::super::ENGINE_US * 1e-6,
+        engine_s: crate::model::serve::ENGINE_US * 1e-6,
     }
 }
 
@@ -47,7 +47,8 @@ fn off_screen_the_readouts_are_the_same() {
         assert!(!on.sweep.is_empty() && on.remedies.len() == 11 && !on.sentences.is_empty());
         // the view's steady state is the model's, and its step the decode step
         // one request sees
-        let (m, st) = super::super::run_with_step(&base(c), &s).unwrap_or_else(|| panic!("{c}"));
+        let (m, st) =
+            crate::model::serve::run_with_step(&base(c), &s).unwrap_or_else(|| panic!("{c}"));
         assert_eq!(on.serve, Some(m));
         assert_eq!(on.step.as_ref().map(|x| x.run.batch), Some(m.decode_seen));
         assert_eq!(on.step.as_ref().map(|x| x.wall), Some(st.wall));
@@ -117,7 +118,7 @@ fn each_remedy_is_the_model_run_again() {
     for (x, c) in v.remedies.iter().zip(changed) {
         assert_eq!(
             x.after,
-            c.and_then(|c| super::super::run_plain(&c, &s)),
+            c.and_then(|c| crate::model::serve::run_plain(&c, &s)),
             "{}",
             x.id
         );
@@ -445,9 +446,9 @@ fn compute_from_is_the_first_compute_bound_point() {
 #[test]
 #[ignore]
 fn time_the_view() {
-    let p = super::super::measured::NIM[4];
-    let r = super::super::measured::serve_run(&p);
-    let s = super::super::measured::setting(&p);
+    let p = crate::model::serve::measured::NIM[4];
+    let r = crate::model::serve::measured::serve_run(&p);
+    let s = crate::model::serve::measured::setting(&p);
     let time = |name: &str, f: &dyn Fn()| {
         let mut best = std::time::Duration::MAX;
         for _ in 0..5 {
@@ -460,29 +461,29 @@ fn time_the_view() {
         eprintln!("{name}: {best:?}");
     };
     time("run_plain", &|| {
-        std::hint::black_box(super::super::run_plain(&r, &s));
+        std::hint::black_box(crate::model::serve::run_plain(&r, &s));
     });
     time("run", &|| {
-        std::hint::black_box(super::super::run(&r, &s));
+        std::hint::black_box(crate::model::serve::run(&r, &s));
     });
     time("llm step::run", &|| {
         std::hint::black_box(crate::model::llm::step::run(
-            &super::super::step::decode_run(&r.llm, 86, 5250),
+            &crate::model::serve::step::decode_run(&r.llm, 86, 5250),
             &s,
         ));
     });
     time("llm step::run_plain", &|| {
         std::hint::black_box(crate::model::llm::step::run_plain(
-            &super::super::step::decode_run(&r.llm, 86, 5250),
+            &crate::model::serve::step::decode_run(&r.llm, 86, 5250),
             &s,
         ));
     });
     time("mixed", &|| {
-        std::hint::black_box(super::super::step::mixed(
+        std::hint::black_box(crate::model::serve::step::mixed(
             &r.llm, 80, 5250, 5000.0, 5000, &s,
         ));
     });
-    let now = super::super::run(&r, &s).unwrap_or_else(|| panic!());
+    let now = crate::model::serve::run(&r, &s).unwrap_or_else(|| panic!());
     time("remedies", &|| {
         std::hint::black_box(remedies(&r, &s, &now, Some(1.0)));
     });
