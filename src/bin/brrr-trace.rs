@@ -249,10 +249,8 @@ analysed and written to --json); 1 when OUT cannot be written.";
                 r.id,
                 r.speedup,
                 r.step_after * 1e-6,
-                r.speedup_unprofiled.map_or(String::new(), |u| if u >= 1.0 {
-                    format!(" (×{u:.2} against the unprofiled step)")
-                } else {
-                    " (no faster than the unprofiled step)".to_string()
+                r.speedup_unprofiled.map_or(String::new(), |u| {
+                    brrr::trace::words::unprofiled_bracket(u, &format!("×{u:.2}"))
                 }),
                 r.label
             );

@@ -36,12 +36,14 @@ pub mod profiler;
 pub mod remedy;
 pub mod replay;
 pub mod report;
+pub mod roof;
 pub mod shapes;
 pub mod steps;
 #[cfg(test)]
 mod testing;
 pub mod timeline;
 pub mod unplaced;
+pub mod words;
 
 pub use bound::{roof_dtype, time_at_roof};
 use breakdown::{activities, breakdown, share, Activity, Breakdown};

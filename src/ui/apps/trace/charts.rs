@@ -4,12 +4,12 @@
 //! pan. Both are [`Plot`]s, so they get the page's chart scaffolding (sizing,
 //! theme, hover/keyboard tooltips on points, PNG/SVG/CSV exports).
 
-use super::row::{PlacedRow as Placed, Rank, TimelineRow as Timeline};
+use super::row::{Rank, TimelineRow as Timeline};
 use crate::geom::{self, Rect};
 use crate::model::achievable::Roof;
-use crate::model::hardware::{self, Dtype, Preset};
-use crate::model::setting::Setting;
-use crate::model::{units, Bound, Machine, Unit};
+use crate::model::units;
+use crate::trace::roof::RoofView;
+use crate::trace::words::short;
 use crate::ui::chart::backend::{AnyBackend, AnyError};
 use crate::ui::chart::palette::{self, rgb};
 use crate::ui::chart::plot::{csv, plot_with, Marks, Plot};
@@ -23,174 +23,27 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
 
-/// The dtype whose matmul ceiling the chart draws: the one the placed
-/// matmul-class kernels spent most time in, else the one all placed kernels
-/// did (an fp32 run is drawn against fp32, or TF32 where a kernel's name says
-/// so), else the preset's own; if the preset has it.
-pub fn roof_dtype(hw: &Preset, placed: &[Placed]) -> Dtype {
-    dtype_by_time(hw, placed, true)
-        .or_else(|| dtype_by_time(hw, placed, false))
-        .filter(|d| hw.supports(*d))
-        .unwrap_or_else(|| hw.default_dtype())
-}
-
-/// The dtype the placed kernels (matmul-class ones only, or all) spent most
-/// time in; `None` where none says.
-fn dtype_by_time(_hw: &Preset, placed: &[Placed], matmul_only: bool) -> Option<Dtype> {
-    let mut time = [0.0; 4];
-    for p in placed
-        .iter()
-        .filter(|p| !matmul_only || is_matmul_class(&p.class))
-    {
-        if let Some(i) = p
-            .dtype
-            .as_deref()
-            .and_then(|d| crate::trace::roof_dtype(d, false))
-            .and_then(|d| Dtype::ALL.iter().position(|x| *x == d))
-        {
-            if let Some(t) = time.get_mut(i) {
-                *t += p.time_s.max(0.0);
-            }
-        }
-    }
-    Dtype::ALL
-        .iter()
-        .zip(time)
-        .filter(|(_, t)| *t > 0.0)
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(d, _)| *d)
-}
-
-fn is_matmul_class(class: &str) -> bool {
-    matches!(class, "matmul" | "attention")
-}
-
-/// The roofs of `hw` in `dtype` (datasheet or achievable), as the explorer
-/// builds them.
-pub fn machine(hw: &'static Preset, dtype: Dtype, roof: Roof) -> Machine {
-    Setting::on(hw, dtype, roof).machine()
-}
-
-/// The placed kernels as roofline points on `m`: at their achieved FLOP/s and
-/// intensity, coloured by the roof that binds at that intensity; the name line
-/// says how far below it they ran.
-pub fn roof_points(m: &Machine, placed: &[Placed]) -> Vec<Point> {
-    placed
-        .iter()
-        .filter(|p| p.flops > 0.0 && p.bytes > 0.0 && p.time_s > 0.0 && p.count >= 1)
-        .map(|p| {
-            let unit = if is_matmul_class(&p.class) {
-                Unit::Matmul
-            } else {
-                Unit::Pointwise
-            };
-            let intensity = p.flops / p.bytes;
-            let achieved = p.flops / p.time_s;
-            let (mem, top) = (m.bw * intensity, m.ceiling(unit));
-            let bound = if mem < top {
-                Bound::Memory
-            } else {
-                Bound::Compute
-            };
-            let of_roof = achieved / mem.min(top);
-            Point {
-                name: format!(
-                    "{} ({}), {} of its roof",
-                    short(&p.kernel, 48),
-                    p.op,
-                    units::percent(of_roof)
-                )
-                .into(),
-                intensity,
-                flops: achieved,
-                time: p.time_s / p.count as f64,
-                count: u32::try_from(p.count).unwrap_or(u32::MAX),
-                unit,
-                bound,
-            }
-        })
-        .collect()
-}
-
-/// What the chart's points say in words: the matmul-class kernels together
-/// against the roof at their combined intensity, and how many points sit above
-/// their roof: on another GPU than the trace's, that they ran faster than the
-/// picked GPU's roof allows (they ran on the trace's GPU); on its own, that the
-/// op moved fewer bytes than its shapes imply, or did less. `own` names the
-/// trace's GPU when `hw` is another one.
-pub fn roof_summary(
-    m: &Machine,
-    hw: &Preset,
-    dt: Dtype,
-    roof: Roof,
-    pts: &[Point],
-    own: Option<&str>,
-) -> Vec<String> {
-    let mut out = Vec::new();
-    let (mut flops, mut secs, mut bytes, mut calls) = (0.0, 0.0, 0.0, 0u64);
-    for p in pts.iter().filter(|p| p.unit == Unit::Matmul) {
-        let t = p.time * f64::from(p.count);
-        let f = p.flops * t;
-        flops += f;
-        secs += t;
-        bytes += f / p.intensity;
-        calls += u64::from(p.count);
-    }
-    if flops > 0.0 && secs > 0.0 && bytes > 0.0 {
-        let (achieved, intensity) = (flops / secs, flops / bytes);
-        let attainable = m.matmul_flops.min(m.bw * intensity);
-        out.push(format!(
-            "The matmul, conv and attention kernels placed here ({}) did {} in {}: {} at {} FLOP per byte, {} of the {} allows there ({}, {} roofs: {}).",
-            units::count(u32::try_from(calls).unwrap_or(u32::MAX), "call", "calls"),
-            units::si(flops, "FLOP"),
-            units::si(secs, "s"),
-            units::si(achieved, "FLOP/s"),
-            units::sig3(intensity),
-            units::percent(achieved / attainable),
-            hw.name,
-            dt.label(),
-            roof.id(),
-            units::si(attainable, "FLOP/s")
-        ));
-    }
-    let above = pts
-        .iter()
-        .filter(|p| p.flops > 1.0001 * m.ceiling(p.unit).min(m.bw * p.intensity))
-        .count();
-    if above > 0 {
-        out.push(match own {
-            Some(gpu) => format!(
-                "{above} of the {} {} above the {}'s roof: those kernels ran faster than the picked GPU allows, because they ran on the {gpu}, not on the picked one.",
-                units::count(pts.len() as u32, "point", "points"),
-                if above == 1 { "sits" } else { "sit" },
-                hw.name
-            ),
-            None => format!(
-                "{above} of the {} {} above their roof: their op moved fewer bytes than its shapes count (a cache hit, a broadcast, an in-place op) or did less than they imply; the roofline bounds what the counted work could take, not these kernels.",
-                units::count(pts.len() as u32, "point", "points"),
-                if above == 1 { "sits" } else { "sit" }
-            ),
-        });
-    }
-    out
-}
-
-/// The roofline chart of a trace's kernels.
-pub fn roofline(m: Machine, placed: &[Placed]) -> RooflineData {
+/// The roofline chart of a trace's kernels: the roofline's points as the
+/// chart's (`trace::roof` computes them).
+fn roofline(v: &RoofView) -> RooflineData {
     RooflineData {
-        m,
-        kernels: roof_points(&m, placed),
+        m: v.machine,
+        kernels: v
+            .points
+            .iter()
+            .map(|p| Point {
+                name: p.name.clone().into(),
+                intensity: p.intensity,
+                flops: p.flops,
+                time: p.time,
+                count: p.count,
+                unit: p.unit,
+                bound: p.bound,
+            })
+            .collect(),
         step: None,
         measured: None,
         link: None,
-    }
-}
-
-pub fn short(name: &str, max: usize) -> String {
-    if name.chars().count() <= max {
-        name.to_string()
-    } else {
-        format!("{}…", name.chars().take(max - 1).collect::<String>())
     }
 }
 
@@ -465,7 +318,7 @@ fn span_mark(marks: &mut Marks, f: &Frame, t: &Timeline, li: usize, s: &[f64; 4]
 pub fn TraceCharts(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoView {
     view! {
         <RoofChart cur=cur dark=dark/>
-        <p class="note" data-trace-unplaced>{move || cur.with(|c| c.as_ref().map(unplaced))}</p>
+        <p class="note" data-trace-unplaced>{move || cur.with(|c| c.as_ref().map(crate::trace::words::unplaced))}</p>
         <TimelineChart cur=cur dark=dark/>
     }
 }
@@ -474,56 +327,31 @@ pub fn TraceCharts(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoVi
 #[component]
 fn RoofChart(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoView {
     let roof = RwSignal::new(Roof::Datasheet);
-    let hw = Memo::new(move |_| {
+    let roof_view = Memo::new(move |_| {
         cur.with(|c| {
             c.as_ref()
-                .and_then(|c| c.roof_preset.as_deref())
-                .and_then(hardware::preset)
+                .and_then(|c| crate::trace::roof::view(c, roof.get()))
         })
     });
-    let roof_data = Memo::new(move |_| {
-        let hw = hw.get()?;
-        cur.with(|c| {
-            let c = c.as_ref()?;
-            let dt = roof_dtype(hw, &c.roofline);
-            Some((dt, roofline(machine(hw, dt, roof.get()), &c.roofline)))
-        })
-    });
-    let has_roof = Memo::new(move |_| roof_data.with(|d| d.is_some()));
+    let has_roof = Memo::new(move |_| roof_view.with(Option::is_some));
     let summary = move || {
-        let hw = hw.get()?;
-        // another GPU than the trace's own was picked: name the one they ran on
-        let own = cur.with(|c| {
-            let c = c.as_ref()?;
-            (c.roof_preset != c.preset)
-                .then(|| c.device.clone().unwrap_or_else(|| "trace's own GPU".into()))
-        });
-        roof_data.with(|d| {
-            let (dt, r) = d.as_ref()?;
+        roof_view.with(|v| {
             Some(
-                roof_summary(&r.m, hw, *dt, roof.get(), &r.kernels, own.as_deref())
-                    .into_iter()
-                    .map(|l| view! { <p class="note" data-trace-roof-note>{l}</p> })
+                v.as_ref()?
+                    .summary
+                    .iter()
+                    .map(|l| view! { <p class="note" data-trace-roof-note>{l.clone()}</p> })
                     .collect_view(),
             )
         })
     };
     let roof_label = Signal::derive(move || {
-        roof_data.with(|d| match (d, hw.get()) {
-            (Some((dt, r)), Some(hw)) => format!(
-                "The trace's kernels on the {} roofline ({}, {} roofs): {}, one per aten op and kernel name, at the FLOP/s they achieved",
-                hw.name,
-                dt.label(),
-                roof.get().id(),
-                units::count(r.kernels.len() as u32, "point", "points")
-            ),
-            _ => String::new(),
-        })
+        roof_view.with(|v| v.as_ref().map(|v| v.label.clone()).unwrap_or_default())
     });
     let roof_plot = Signal::derive(move || {
-        let d = roof_data.get().map(|d| d.1);
+        let d = roof_view.with(|v| v.as_ref().map(roofline));
         Arc::new(d.unwrap_or(RooflineData {
-            m: machine(hardware::default_preset(), Dtype::Bf16, Roof::Datasheet),
+            m: crate::trace::roof::no_roof(),
             kernels: Vec::new(),
             step: None,
             measured: None,
@@ -547,57 +375,6 @@ fn RoofChart(cur: Memo<Option<Rank>>, dark: RwSignal<bool>) -> impl IntoView {
         </ul>
         {summary}
     })
-    }
-}
-
-/// Which kernels are not on the roofline, why, and how much time that is.
-pub fn unplaced(c: &Rank) -> String {
-    let (placed, all) = (c.placed_kernels as f64, c.kernels as f64);
-    let by_launch = c
-        .unplaced
-        .iter()
-        .find(|u| u.basis == "launch")
-        .map_or(String::new(), |u| {
-            format!(
-                " {} of kernel time could not be placed but is memory-bound by its kernels' tiles and launch grids, which bound its FLOPs per byte below the ridge; the longest, {} ({}×): {}.",
-                units::si(c.launch_classed_kernel_s, "s"),
-                u.name.chars().take(60).collect::<String>(),
-                units::sig3(u.count as f64),
-                u.why
-            )
-        });
-    let by_name = format!(
-        "{} of kernel time kept the class of its name (a GEMV memory-bound, a matmul or attention kernel compute-bound, the others memory-bound); the rest was classed by where it sits on the roof.{by_launch}",
-        units::si(c.unplaced_kernel_s, "s")
-    );
-    if c.roof_preset.is_none() {
-        return format!("No roofline: the trace's GPU matches no preset, so every kernel kept the class of its name. Pick the GPU it ran on above to place its kernels. {by_name}");
-    }
-    let why = if c.graph_replay && c.replayed_kernels > 0 {
-        format!(
-            "{} kernels were replayed from a CUDA graph: a replay records no aten op, so their shapes are unknown{}",
-            units::sig3(c.replayed_kernels as f64),
-            if c.placed_by_name > 0 {
-                format!(" ({} placed by the name of a kernel placed elsewhere in the trace)", units::sig3(c.placed_by_name as f64))
-            } else {
-                String::new()
-            }
-        )
-    } else {
-        "the trace has no recorded shapes for them (profile with record_shapes=True) or no op this page can count FLOPs for".into()
-    };
-    if c.placed_kernels == 0 {
-        format!(
-            "None of the {} kernels could be placed: {why}. {by_name}",
-            units::sig3(all)
-        )
-    } else {
-        format!(
-            "{} of {} kernels placed by their op's shapes; the other {} are not on the chart: {why}. {by_name}",
-            units::sig3(placed),
-            units::sig3(all),
-            units::sig3((all - placed).max(0.0))
-        )
     }
 }
 

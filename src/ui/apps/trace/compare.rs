@@ -81,7 +81,7 @@ fn kernels(c: &Compare) -> impl IntoView {
         let more = names.len().saturating_sub(NAMES);
         view! {
             <p class="note">{format!("{what} ({}): ", names.len())}
-                {names.iter().take(NAMES).map(|n| view! { <code>{super::charts::short(n, 60)}</code>" " }).collect_view()}
+                {names.iter().take(NAMES).map(|n| view! { <code>{crate::trace::words::short(n, 60)}</code>" " }).collect_view()}
                 {(more > 0).then(|| format!("and {more} more"))}</p>
         }
     };

@@ -18,7 +18,7 @@ mod row;
 
 use crate::model::hardware;
 use crate::model::units;
-use crate::trace::remedy;
+use crate::trace::{remedy, words};
 use leptos::prelude::*;
 use row::{decode, pc, raw, secs, Rank};
 use wasm_bindgen::{closure::Closure, JsCast, JsValue};
@@ -494,7 +494,7 @@ fn Readouts(g: Sig, cur: Memo<Option<Rank>>) -> impl IntoView {
             <div class="metric"><dt>"Kernels"</dt><dd>{ro(cur, "trace_kernels", |c| c.kernels.to_string(), |c| units::sig3(c.kernels as f64))}</dd></div>
             <div class="metric"><dt>"Span"</dt><dd>{ro(cur, "trace_span_s", |c| raw(Some(c.span_s)), |c| units::si(c.span_s, "s"))}</dd></div>
             <div class="metric"><dt>"Steps (ProfilerStep)"</dt><dd>{ro(cur, "trace_steps", |c| c.steps.to_string(), |c| if c.steps == 0 { "none marked".into() } else { c.steps.to_string() })}</dd></div>
-            <div class="metric"><dt>"Step"</dt><dd>{ro(cur, "trace_step_s", |c| raw(Some(c.step_s)), step_text)}</dd></div>
+            <div class="metric"><dt>"Step"</dt><dd>{ro(cur, "trace_step_s", |c| raw(Some(c.step_s)), words::step_text)}</dd></div>
             <div class="metric"><dt>"Idle (HTA)"</dt><dd>{share(cur, "trace_idle_share", |c| Some(c.idle_share))}</dd></div>
             <div class="metric"><dt>"Kernels busy (HTA's compute)"</dt><dd>{share(cur, "trace_compute_share", |c| Some(c.compute_share))}</dd></div>
             <div class="metric"><dt>"HTA's non-compute"</dt><dd>{share(cur, "trace_noncompute_share", |c| Some(c.noncompute_share))}</dd></div>
@@ -513,16 +513,6 @@ fn Readouts(g: Sig, cur: Memo<Option<Rank>>) -> impl IntoView {
                 " "{ro(cur, "trace_best_speedup", |c| raw(c.best_speedup), |c| c.best_speedup.map_or("—".into(), |x| format!("{}×", units::sig3(x))))}</dd></div>
         </dl>
     }
-}
-
-/// The step readout's text: its time and what measured it.
-fn step_text(c: &Rank) -> String {
-    let what = match c.step_basis.as_str() {
-        "cpu" => "the CPU step span, the longer",
-        "gpu" => "first kernel to last",
-        _ => "no markers: the whole trace",
-    };
-    format!("{} ({what})", units::si(c.step_s, "s"))
 }
 
 /// The GPU the roofline and the remedies use (the files are read again).
@@ -575,60 +565,20 @@ fn detail(c: &Rank) -> impl IntoView {
             <li><span class="swatch memory"></span>"HTA's non-compute: communication, copies"</li>
         </ul>
         {per_device}
-        <p data-trace-regime-note>{regime_sentence(c)}</p>
+        <p data-trace-regime-note>{words::regime_sentence(c)}</p>
         {remedies(c)}
         {table("trace-classes", "Kernel time by class (by name)", &["class", "kernels", "time", "per step", "share"],
             c.classes.iter().map(|k| vec![k.class.clone(), units::sig3(k.count as f64), units::si(k.time_s, "s"), units::si(k.step_s, "s"), pc(Some(k.share))]).collect())}
         {table("trace-top", "Top kernels by time", &["kernel", "class", "calls", "time", "share"],
-            c.top_kernels.iter().map(|k| vec![short(&k.name), k.class.clone(), units::sig3(k.count as f64), units::si(k.time_s, "s"), pc(Some(k.share))]).collect())}
+            c.top_kernels.iter().map(|k| vec![words::short(&k.name, 60), k.class.clone(), units::sig3(k.count as f64), units::si(k.time_s, "s"), pc(Some(k.share))]).collect())}
     }
-}
-
-/// HTA's "compute" beside the essay's regimes, in words from this rank.
-fn regime_sentence(c: &Rank) -> String {
-    let halving = |k: &str| c.halving_saves.get(k).copied();
-    let mut s = format!(
-        "HTA's \"compute\" is every busy kernel ({} of the span here); the essay's regime is another question: halving each cost, {} time saves most ({} of the span). By each kernel's real limit on the roof, {} of the span is compute-bound kernels and {} memory-bound ones.",
-        pc(Some(c.compute_share)),
-        match c.regime.as_str() {
-            "overhead" => "idle",
-            "compute" => "compute-bound kernels'",
-            "memory" => "memory-bound kernels'",
-            _ => "communication",
-        },
-        pc(halving(&c.regime)),
-        pc(Some(c.matmul_share)),
-        pc(Some(c.memory_share))
-    );
-    if c.graph_replay {
-        s += &format!(
-            " This run already replays CUDA graphs ({} graph launches, {} kernels replayed), so CUDA graphs are not offered.",
-            c.graph_launches, c.replayed_kernels
-        );
-    }
-    s
 }
 
 /// The remedies as sentences, each with its predicted step.
 fn remedies(c: &Rank) -> impl IntoView {
-    // said only where the estimate takes something off (a GPU-paced step keeps its time)
-    let lower = c.step_unprofiled_s.filter(|u| *u < 0.99 * c.step_s);
-    let profiled = lower.map(|u| format!(
-        "A profiled run's CPU side is slower than an unprofiled one: the profiler records every op and runtime call, and in this trace an op that only calls one other lasts a median {} longer than its child, the cost of one record. Less that cost for each record, this step would take about {} unprofiled, so a speedup against the profiled step ({}) overstates what an unprofiled run gains; that gain is given in brackets.",
-        c.profiler_record_s.map_or_else(|| "—".into(), |r| units::si(r, "s")), units::si(u, "s"), units::si(c.step_s, "s")));
+    let profiled = words::profiled_note(c);
     let items = c.remedy_list.iter().map(|r| {
-        let helps = crate::model::verdict::helps(r.speedup);
-        let effect = if helps {
-            format!("{}× faster: a step of {} instead of {}", units::sig3(r.speedup), units::si(r.step_after_s, "s"), units::si(c.step_s, "s"))
-        } else {
-            format!("{}× (under the 5 % bar)", units::sig3(r.speedup))
-        };
-        // against the unprofiled step the fix may buy nothing: said, not shown as under 1×
-        let unprofiled = r.speedup_unprofiled.filter(|_| helps && lower.is_some()).map(|u| if u >= 1.0 {
-            format!(" ({}× against the unprofiled step)", units::sig3(u))
-        } else {
-            " (no faster than the unprofiled step)".to_string()
-        });
+        let words::RemedyWords { helps, effect, unprofiled } = words::remedy_words(c, r);
         view! { <li data-remedy=r.id.clone() data-speedup=r.speedup.to_string() data-step-after=r.step_after_s.to_string() data-helps=if helps { "1" } else { "0" }>
             <strong>{remedy::name(&r.id)}</strong>": "{r.label.clone()}". "<span class="effect">{effect}{unprofiled}</span></li> }
     }).collect_view();
@@ -660,12 +610,4 @@ pub(super) fn table(
         </div>
     }
     .into_any()
-}
-
-fn short(name: &str) -> String {
-    if name.chars().count() <= 60 {
-        name.to_string()
-    } else {
-        format!("{}…", name.chars().take(59).collect::<String>())
-    }
 }

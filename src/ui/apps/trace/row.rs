@@ -5,7 +5,8 @@
 //! of a row beyond its fields: readout values and texts.
 
 use crate::model::units;
-pub use crate::trace::report::{LaneRow, PlacedRow, Row, TimelineRow};
+pub use crate::trace::report::{LaneRow, Row, TimelineRow};
+pub use crate::trace::words::pc;
 
 /// One rank as the worker reported it.
 pub type Rank = Row;
@@ -13,12 +14,6 @@ pub type Rank = Row;
 /// The worker's `json` text as a row; `None` if it is not one.
 pub fn decode(text: &str) -> Option<Rank> {
     crate::trace::report::decode(text)
-}
-
-/// A share as the page writes it; "—" when absent.
-pub fn pc(v: Option<f64>) -> String {
-    v.filter(|v| v.is_finite())
-        .map_or_else(|| "—".into(), units::percent)
 }
 
 /// A readout's raw value: the number as Rust prints it (shortest round trip,
