@@ -12,6 +12,24 @@ use crate::model::verdict::helps;
 /// [`crate::model::verdict`]).
 pub use crate::model::verdict::HELPS_FROM;
 
+/// The widget's opening line: the model's shape, what its resolution means,
+/// and the step's kernels on `hw` (the GPU's name) `on_roofs` (which roofs,
+/// in words).
+pub fn about(m: super::DitModel, kernels: u32, hw: &str, on_roofs: &str) -> String {
+    let c = m.config();
+    format!(
+        "{}: {} blocks, hidden {}, {}; resolution means {}. One denoising step (one forward) is {} on {} in bf16, {}.",
+        m.label(),
+        c.layers,
+        c.hidden,
+        units::count(c.heads, "head", "heads"),
+        m.res_meaning().0,
+        units::count(kernels, "kernel", "kernels"),
+        hw,
+        on_roofs
+    )
+}
+
 /// The overhead section's test applied to this step, read against what limits it
 /// ([`limit::doubling`]).
 pub fn double_batch(r: &DitRun, s: &Setting) -> String {
@@ -245,5 +263,57 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    /// The opening line names the model's own shape and the step's kernel
+    /// count, GPU and roofs, for each model.
+    #[test]
+    fn the_opening_line_is_the_models_shape_and_the_steps() {
+        for m in DitModel::ALL {
+            let c = m.config();
+            let t = about(m, 7, "NVIDIA H100 SXM", "on the datasheet peaks");
+            assert!(
+                t.starts_with(&format!(
+                    "{}: {} blocks, hidden {}, ",
+                    m.label(),
+                    c.layers,
+                    c.hidden
+                )),
+                "{t}"
+            );
+            assert!(
+                t.contains(&format!("resolution means {}.", m.res_meaning().0)),
+                "{t}"
+            );
+            assert!(
+                t.ends_with("is 7 kernels on NVIDIA H100 SXM in bf16, on the datasheet peaks."),
+                "{t}"
+            );
+        }
+        assert!(about(DitModel::XL2, 1, "x", "y").contains("is 1 kernel on x"));
+    }
+
+    /// The measured DiT steps are DiT-XL/2's: the note is said under that
+    /// model only, and its worst errors are the comparison's.
+    #[test]
+    fn the_measured_note_is_dit_xl2s_alone() {
+        use crate::model::gemm::measured::{dit_lent, dit_note, dit_summary};
+        for m in DitModel::ALL {
+            assert_eq!(dit_note(m).is_some(), m == DitModel::XL2, "{m:?}");
+        }
+        let note = dit_note(DitModel::XL2).unwrap();
+        assert_eq!(note, dit_summary(&dit_lent()));
+        let worst = dit_lent()
+            .iter()
+            .filter(|r| r.case.compiled)
+            .map(|r| r.error().abs())
+            .fold(0.0, f64::max);
+        assert!(
+            note.contains(&format!(
+                "compiled (torch.compile, reduce-overhead) within {:.0} %",
+                worst * 100.0
+            )),
+            "{note}"
+        );
     }
 }

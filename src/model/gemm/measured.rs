@@ -359,6 +359,13 @@ pub fn lent_summary(rows: &[LentRow]) -> String {
     )
 }
 
+/// The note under the dit widget for `model`: how close the model came to
+/// the DiT-XL/2 steps timed on the lent GPUs ([`dit_summary`]), said under
+/// that model only (the steps were timed on it alone).
+pub fn dit_note(model: crate::model::dit::DitModel) -> Option<String> {
+    (model == crate::model::dit::DitModel::XL2).then(|| dit_summary(&dit_lent()))
+}
+
 /// The dit widget's sentence on the measured DiT-XL/2 steps, from the rows.
 pub fn dit_summary(rows: &[DitLent]) -> String {
     let worst = |f: &dyn Fn(&DitLent) -> bool| {

@@ -109,13 +109,7 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
         <Later name="dit-readouts">
         <p class="note">
             {move || ctx.view.with(|s| {
-                let m = s.widgets.dit.model;
-                let c = m.config();
-                format!(
-                    "{}: {} blocks, hidden {}, {}; resolution means {}. One denoising step (one forward) is {} on {} in bf16, {}.",
-                    m.label(), c.layers, c.hidden, units::count(c.heads, "head", "heads"), m.res_meaning().0,
-                    st.with(|st| units::count(st.kernel_count, "kernel", "kernels")), s.hw_name(),
-                    s.beyond_roof_words())
+                dit::advice::about(s.widgets.dit.model, st.with(|st| st.kernel_count), &s.hw_name(), s.beyond_roof_words())
             })}
         </p>
         <DitMetrics live=live/>
@@ -160,10 +154,10 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
         </Later>
         <Later name="dit-measured">
         {
-            // the measured steps are DiT-XL/2's: said under that model only
-            let said = crate::model::gemm::measured::dit_summary(&crate::model::gemm::measured::dit_lent());
-            move || ctx.view.with(|s| s.widgets.dit.model == crate::model::dit::DitModel::XL2)
-                .then(|| view! { <p class="note dit-measured">{said.clone()}</p> })
+            // the note changes with the model alone: found again only then
+            let model = Memo::new(move |_| ctx.view.with(|s| s.widgets.dit.model));
+            let said = Memo::new(move |_| crate::model::gemm::measured::dit_note(model.get()));
+            move || said.get().map(|t| view! { <p class="note dit-measured">{t}</p> })
         }
         </Later>
     }
