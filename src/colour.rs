@@ -81,7 +81,7 @@ mod tests {
         assert_eq!(parse_hex("#12345g"), None);
         assert!((contrast((0, 0, 0), (255, 255, 255)) - 21.0).abs() < 1e-9);
         assert!((contrast((255, 255, 255), (255, 255, 255)) - 1.0).abs() < 1e-9);
-        // the dark theme's old overhead headline (issue 35): #475569 on #111827
+        // the dark theme's old overhead headline, which failed: #475569 on #111827
         let c = contrast((0x47, 0x55, 0x69), (0x11, 0x18, 0x27));
         assert!((c - 2.34).abs() < 0.01, "{c}");
     }
@@ -135,7 +135,7 @@ mod tests {
             .collect()
     }
 
-    /// Issue 35 item 4: every colour the stylesheet gives text reaches 4.5:1 on
+    /// Every colour the stylesheet gives text reaches 4.5:1 on
     /// the page's background and on a panel, in both themes (axe checks the
     /// rendered page; this checks the roles a state the audit did not reach
     /// would use).

@@ -3,7 +3,7 @@
 //! (`index.html`'s `data-type="worker" data-bindgen-target="web"` link, used here
 //! only for its unhashed names), which the page's stand-in (`src/ui/widgets/more.rs`)
 //! imports when one of those widgets first comes on screen. The page's first load
-//! therefore carries neither (the 480 KB budget, issue 33).
+//! therefore carries neither (the first visit's 480 KB budget).
 //!
 //! Exports: `mount(element, options)` (once per widget; the options are
 //! `ui/widgets/more.rs`'s), `set_dark(dark)` (on every theme change) and

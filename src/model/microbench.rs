@@ -989,7 +989,7 @@ mod tests {
         let measured =
             crate::model::measured::crossover(&crate::model::reference::h100::TRITON_FUSED_MUL, n);
         assert!(
-            (measured - 88.0).abs() < 1.5, // the issue says ~88
+            (measured - 88.0).abs() < 1.5, // the recorded Triton crossover, ~88
             "measured crossover {measured}"
         );
         let model = super::crossover_repeat(&m, m.elem_bytes);

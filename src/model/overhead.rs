@@ -431,7 +431,7 @@ pub fn one_add(elements: f64, m: &Machine) -> OneAdd {
 mod tests {
     use super::*;
 
-    /// Issue 35 item 8: on an H100 at the explorer's defaults the step is
+    /// On an H100 at the explorer's defaults the step is
     /// overhead-bound while doubling the batch costs over 1.2×; the widget's
     /// sentence says why the quick test and the halvings part ways there,
     /// wherever that case occurs.
@@ -460,7 +460,7 @@ mod tests {
                 seen += usize::from(case);
             }
         }
-        // the issue's state: hw=h100-sxm at the defaults
+        // the state in question: hw=h100-sxm at the defaults
         let mut s = crate::state::State::default();
         if let Some(p) = crate::model::hardware::preset("h100-sxm") {
             s.select_preset(p);

@@ -1,4 +1,4 @@
-//! Moving bytes between GPUs: the fourth cost (issue 24). Collectives on a ring
+//! Moving bytes between GPUs: the fourth cost. Collectives on a ring
 //! of `n` GPUs, each with a link of bandwidth `bw` bytes/s per direction and a
 //! latency per ring step, and the interconnects the presets ship with.
 //!
@@ -14,7 +14,7 @@
 //! latency plus a hardware latency per step. brrr uses the ring's LL protocol
 //! figures, the protocol NCCL picks for the few-kilobyte all-reduces of a decode
 //! step: a base of 6.6 µs and 0.6 µs per step over NVLink, 1.0 µs over PCIe and
-//! 2.7 µs over the network. The issue's `steps · α` is this with the base folded
+//! 2.7 µs over the network. The textbook `steps · α` is this with the base folded
 //! into α; keeping it apart is what lets one set of constants fit 2 and 8 GPUs.
 //!
 //! **Bus bandwidth** is nccl-tests' definition (`doc/PERFORMANCE.md`): algorithm

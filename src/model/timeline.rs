@@ -28,7 +28,7 @@ pub enum Regime {
     Compute,
     Memory,
     Overhead,
-    /// Bytes moved between GPUs (issue 24): collectives over the link.
+    /// Bytes moved between GPUs: collectives over the link.
     Communication,
 }
 

@@ -1,4 +1,4 @@
-//! The page's one rule for whether a change helps (issue 51), used by every
+//! The page's one rule for whether a change helps, used by every
 //! widget that lists remedies.
 //!
 //! Each widget states its **objective** (the explorer and the `llm` and DiT

@@ -47,7 +47,7 @@ pub enum Unit {
     Matmul,
     /// General-purpose units at the non-FMA rate.
     Pointwise,
-    /// A collective between GPUs (issue 24): no FLOPs, no memory-roof time; its
+    /// A collective between GPUs: no FLOPs, no memory-roof time; its
     /// whole time, latency and bytes over the link, is the group's `latency`
     /// (`model::parallel`). `overlapped`: it runs on the link's own lane beside
     /// the kernels after it instead of in line.

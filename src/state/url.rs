@@ -185,7 +185,7 @@ mod tests {
 
     /// An embed's query carries the GPU and the keys its widget reads, and no
     /// other: it decodes to the same view of the state, and dropping any of
-    /// its keys but `hw` would change that view (issue 51, item 8).
+    /// its keys but `hw` would change that view.
     #[test]
     fn an_embed_carries_only_what_its_widget_reads() {
         let queries = [

@@ -32,7 +32,7 @@ pub struct Row {
     pub regime: String,
     pub best_remedy: Option<String>,
     pub best_speedup: Option<f64>,
-    // beyond the issue's list
+    // beyond HTA's analyses
     pub activities: usize,
     pub matmul_share: f64,
     pub short_kernel_time_share: f64,
@@ -60,7 +60,7 @@ pub struct Row {
     pub roofline: Vec<PlacedRow>,
     /// The busiest second's lanes (`trace::timeline`); null without GPU activity.
     pub timeline: Option<TimelineRow>,
-    // issue 31: per step, graphs, HTA's other analyses
+    // per step, graphs, HTA's other analyses
     /// Distinct `ProfilerStep#N` (0 without markers).
     pub steps: usize,
     /// The mean step, s: the longer of its GPU window and CPU span
@@ -101,7 +101,7 @@ pub struct Row {
     pub launch_short_share: Option<f64>,
     /// Every distinct kernel name, sorted (for a comparison).
     pub kernel_names: Vec<String>,
-    // issue 31 on the recorded decode pairs
+    // checked on the recorded decode pairs
     /// Steps whose work is in HTA's span (HTA leaves out what the last
     /// ProfilerStep launched).
     pub steps_in_span: usize,

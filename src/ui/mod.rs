@@ -23,7 +23,7 @@ const _: &str = leptos::tachys::BRRR_PATCHED;
 /// own. The module's start function runs in the task where V8 finishes
 /// compiling and instantiating it (~40 ms at Lighthouse's 4x CPU); the app's
 /// start, with its functions compiled on their first call, would make that one
-/// task long (issue 33).
+/// task long (a long first task delays the page's first response to input).
 pub fn start() {
     leptos::prelude::set_timeout(shell::start::start, std::time::Duration::ZERO);
 }

@@ -47,7 +47,7 @@ test('defaults: 4096³ in bf16, every readout present, keys out of the URL', asy
     assert.equal(await page.locator(`${W} .sm-grid .sm`).count(), 132);
     // how far the model is from the lent GPUs' matmuls, said beside it
     const measured = await readText(page.locator(`${W} .shapes-measured`));
-    assert.match(measured, /^Checked against 140 matmuls timed on a lent H100 SXM and H200 .*: 132 within issue 51's targets \(15 % from 1 GFLOP, 25 % below\), none beyond 30 %; the largest error, -23 % on 8192 × 768 × 50257 \(H200\), an unaligned shape.*What is left: /);
+    assert.match(measured, /^Checked against 140 matmuls timed on a lent H100 SXM and H200 .*: 132 within their targets \(15 % from 1 GFLOP, 25 % below\), none beyond 30 %; the largest error, -23 % on 8192 × 768 × 50257 \(H200\), an unaligned shape.*What is left: /);
   });
 });
 

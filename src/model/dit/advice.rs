@@ -79,7 +79,7 @@ pub fn split(st: &DitStep) -> String {
     )
 }
 
-/// Sequence parallelism in words (issue 24): how attention is spread, the
+/// Sequence parallelism in words: how attention is spread, the
 /// collectives' share and whether it has overtaken attention's, the scaling
 /// efficiency against one GPU and where adding GPUs stops paying.
 pub fn parallel(st: &DitStep, sc: &super::DitScaling) -> Vec<String> {

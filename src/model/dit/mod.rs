@@ -29,7 +29,7 @@
 //! instead of 20 (`1 + scale` is a kernel of its own eager), and those activations
 //! stop round-tripping through DRAM.
 //!
-//! **Sequence parallel** (URL `dit_sp`, issue 24): `s` GPUs each hold `T/s`
+//! **Sequence parallel** (URL `dit_sp`): `s` GPUs each hold `T/s`
 //! tokens; every token-wise kernel does `1/s` of the work and every GPU reads all
 //! the weights. Attention mixes tokens, so it needs the others' keys and values:
 //! where `s` divides the heads, Ulysses (DeepSpeed-Ulysses: an all-to-all of Q, K
@@ -242,7 +242,7 @@ pub fn machine(setting: &Setting) -> Machine {
 /// The step's timeline on `m`: every kernel launched by the CPU, or the whole step
 /// replayed as one CUDA graph. Its wall and busy times only, bit for bit those
 /// of the simulation with spans (`tests::the_timeline_is_the_simulations`):
-/// nothing draws a step's kernels one by one (issue 33: the widget's sliders).
+/// nothing draws a step's kernels one by one (the widget's sliders stay fast).
 fn simulate(r: &DitRun, groups: &[KernelGroup], parts: &[Parts], m: &Machine) -> Timeline {
     timeline::lanes_only(groups.iter().zip(parts), m, r.graphs)
 }
@@ -257,8 +257,8 @@ fn wall_of(r: &DitRun, groups: &[KernelGroup], m: &Machine) -> f64 {
 /// Each of `groups` (the kernels of `r`) priced on `m`, as `timeline::priced`
 /// gives them, bit for bit: a kernel equal to the one a block earlier (the
 /// model repeats its block once per layer) takes that one's parts, so each
-/// block's kernels are priced once, not once per layer (issue 33: the
-/// widget's sliders; `tests::the_timeline_is_the_simulations`).
+/// block's kernels are priced once, not once per layer (the widget's
+/// sliders stay fast; `tests::the_timeline_is_the_simulations`).
 fn priced(r: &DitRun, groups: &[KernelGroup], m: &Machine) -> Vec<Parts> {
     let n = block(r).len();
     let mut out: Vec<Parts> = Vec::with_capacity(groups.len());

@@ -1,7 +1,7 @@
 //! The GEMM model against published timings of single matmuls on an H100 SXM
 //! (`tests/data/gemm-published.json`, sources there and in tests/data/README.md):
 //! each row's time against the model's on the H100 SXM preset with achievable
-//! roofs. Targets (issue 30): a row of at least 1 GFLOP within 15 % in time, a
+//! roofs. Targets: a row of at least 1 GFLOP within 15 % in time, a
 //! smaller one within 30 %. Calibration rows set a constant of the model and are
 //! not checks; an eager loop's small rows measure the CPU and are not checked.
 
@@ -54,7 +54,7 @@ const fn tf(source: &'static str, m: u32, k: u32, n: u32, tflops: f64, role: Rol
 }
 
 /// The rows of `tests/data/gemm-published.json`, in its order (M × K × N as the
-/// issue writes them; every row bf16 or fp16, the bf16 preset's rates).
+/// sources write them; every row bf16 or fp16, the bf16 preset's rates).
 pub const PUBLISHED: [Published; 16] = [
     tf("issue30", 4096, 4096, 4096, 770.0, Role::Check),
     tf("issue30", 4096, 4096, 1536, 714.0, Role::Check),
@@ -104,7 +104,7 @@ impl Compared {
     pub fn gflop(&self) -> f64 {
         2.0 * f64::from(self.row.m) * f64::from(self.row.n) * f64::from(self.row.k) / 1e9
     }
-    /// The issue's target for this row: 15 % from 1 GFLOP, 30 % below.
+    /// This row's target: 15 % from 1 GFLOP, 30 % below.
     pub fn target(&self) -> f64 {
         if self.gflop() >= 1.0 {
             0.15
@@ -137,7 +137,7 @@ pub fn compare() -> Vec<Compared> {
         .collect()
 }
 
-/// One DiT-XL/2 step as issue 30 asks it to be measured (flash attention on; one
+/// One DiT-XL/2 step as measured on the lent GPUs (flash attention on; one
 /// GPU; achievable roofs): compiled (`dit_graphs=1&dit_fused=1`, to set beside
 /// `torch.compile(mode="reduce-overhead")`) or eager (`dit_graphs=0&dit_fused=0`).
 /// No published run of these settings was found: the model's numbers wait for a
@@ -152,7 +152,7 @@ pub struct DitCase {
     pub model_s: f64,
 }
 
-/// The issue's DiT cases on the H100 SXM and H200 presets.
+/// The DiT-XL/2 cases measured on the H100 SXM and H200 presets.
 pub fn dit_cases() -> Vec<DitCase> {
     use crate::model::dit::{run, DitModel, DitRun};
     let mut out = Vec::new();
@@ -206,7 +206,8 @@ impl LentRow {
     pub fn gflop(&self) -> f64 {
         2.0 * f64::from(self.m) * f64::from(self.n) * f64::from(self.k) / 1e9
     }
-    /// Issue 51's target: 15 % from 1 GFLOP, 25 % below.
+    /// The row's target: 15 % from 1 GFLOP, 25 % below (a small GEMM's launch and
+    /// tail are a larger share of its time).
     pub fn target(&self) -> f64 {
         if self.gflop() >= 1.0 {
             0.15
@@ -274,8 +275,8 @@ impl DitLent {
     pub fn error(&self) -> f64 {
         self.case.model_s / self.measured_s - 1.0
     }
-    /// Issue 30's target: 25 % compiled (issue 51: at every configuration),
-    /// 35 % eager.
+    /// The row's target: 25 % compiled (at every configuration), 35 % eager
+    /// (an eager step adds the CPU's launch gaps, which vary run to run).
     pub fn target(&self) -> f64 {
         if self.case.compiled {
             0.25
@@ -346,7 +347,7 @@ pub fn lent_summary(rows: &[LentRow]) -> String {
         .collect();
     let kinds = |t: &str| missed.iter().filter(|m| m.starts_with(t)).count();
     format!(
-        "Checked against {} matmuls timed on a lent H100 SXM and H200 (each inside a CUDA graph, its weights read from HBM): {within} within issue 51's targets (15 % from 1 GFLOP, 25 % below), none beyond 30 %; the largest error, {:+.0} % on {} × {} × {} ({gpu}){why}. What is left: {} of the N sweep's partial waves (Hopper's kernels schedule a last wave better or worse than whole tiles say), {} DiT-XL/2 layers, {} small-M rows where the library switches kernels, {} unaligned.",
+        "Checked against {} matmuls timed on a lent H100 SXM and H200 (each inside a CUDA graph, its weights read from HBM): {within} within their targets (15 % from 1 GFLOP, 25 % below), none beyond 30 %; the largest error, {:+.0} % on {} × {} × {} ({gpu}){why}. What is left: {} of the N sweep's partial waves (Hopper's kernels schedule a last wave better or worse than whole tiles say), {} DiT-XL/2 layers, {} small-M rows where the library switches kernels, {} unaligned.",
         rows.len(),
         worst.error() * 100.0,
         worst.m,
@@ -458,7 +459,7 @@ mod tests {
         assert!(max_error(&rows) > 0.0);
     }
 
-    /// The lent GPUs' GEMMs (issue 30's sweep): the lessons hold measured and
+    /// The lent GPUs' GEMMs (the shape sweep): the lessons hold measured and
     /// modelled, and the model's reach is what docs/accuracy.md's table says.
     #[test]
     fn lent_gpu_rows() {
@@ -482,7 +483,7 @@ mod tests {
                 if miss { "  MISS" } else { "" }
             );
         }
-        println!("{within} of {} within the issue's targets", rows.len());
+        println!("{within} of {} within their targets", rows.len());
         let find = |hw: &str, m: u32, k: u32, n: u32| {
             rows.iter()
                 .find(|r| r.hw == hw && (r.m, r.k, r.n) == (m, k, n))
@@ -515,7 +516,7 @@ mod tests {
                 assert!(r.error().abs() <= 0.10, "{r:?}");
             }
         }
-        // issue 51: on each GPU at least 90 % of the rows within 15 % (from 1
+        // on each GPU at least 90 % of the rows within 15 % (from 1
         // GFLOP) or 25 % (below), none beyond 30 %; the rows beyond their band,
         // by name (docs/accuracy.md and the page say what is left)
         for hw in ["h100-sxm", "h200"] {
@@ -547,7 +548,7 @@ mod tests {
             "the rows beyond their band"
         );
         // docs/accuracy.md's tables state these two figures: rows
-        // within issue 51's targets, and the largest |error|
+        // within their targets, and the largest |error|
         assert_eq!(within, 132, "rows within target");
         let worst = rows.iter().map(|r| r.error().abs()).fold(0.0, f64::max);
         assert!((worst - 0.228).abs() < 0.005, "{worst}");
@@ -577,7 +578,7 @@ mod tests {
         for r in &rows {
             let (c, e) = (r.case, r.error());
             if c.compiled {
-                // compiled, at every size and batch: within issue 51's 25 %
+                // compiled, at every size and batch: within the 25 % target
                 assert!(e.abs() <= 0.25, "{r:?}");
             } else if c.hw == "h100-sxm" {
                 // eager on the H100's host: within 35 %

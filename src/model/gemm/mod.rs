@@ -123,7 +123,7 @@ pub const HOPPER_TILES: [(u32, u32); 15] = [
 /// tile runs at 40 % of the rate a tile of no size would, 320×128 at 68 %
 /// (r_SM is calibrated on the latter, so only the ratios matter). Fit to the
 /// lent H100's and H200's sweeps (tests/data/gemm-{h100,h200}.json): the value
-/// that puts the most rows within issue 51's bands.
+/// that puts the most rows within their targets (15 % from 1 GFLOP, 25 % below).
 pub const OPERANDS: f64 = 48.0;
 
 /// The share of each output tile's write (at the SM's share of the bandwidth)
@@ -140,7 +140,7 @@ pub const SPLITS: [u32; 4] = [1, 2, 4, 8];
 pub const SMALL_M: u32 = 64;
 
 /// The time of the smallest GEMM replayed in a CUDA graph: a 256³ bf16 GEMM on an
-/// H100 SXM, ~2.7 µs (issue 30's author, PyTorch 2.11; an empty kernel is ~1 µs).
+/// H100 SXM, ~2.7 µs (a reader's run, PyTorch 2.11; an empty kernel is ~1 µs).
 pub const MIN_GEMM_S: f64 = 2.7e-6;
 
 /// The calibration shape: the achievable matmul roof is an 8192³ matmul.
@@ -154,7 +154,7 @@ pub const SMALLEST: u32 = 256;
 /// adaLN, 1 or 8 × 1152 × 6912), torchao's streaming fraction recomputed with
 /// it ([`streamed`]): 3.5 µs puts every one of the 14 within 21 % (within 6 %
 /// at 4096 × 4096, the adaLN GEMVs 16 to 20 % slow). 4.4 µs, read off
-/// pytorch/pytorch#161134's 6.9 µs GEMV on an H200, priced the adaLN GEMVs 28 to
+/// https://github.com/pytorch/pytorch/issues/161134's 6.9 µs GEMV on an H200, priced the adaLN GEMVs 28 to
 /// 31 % slow; 3.0 µs fits these rows a little better but prices gpt-fast's
 /// int8 Llama-3.1-70B decode on 8 GPUs 12.5 % fast. Big matrices hide it,
 /// small ones do not: this is why a 70B model's GEMVs stream closer to the roof
@@ -260,16 +260,16 @@ pub struct SlowPath {
     pub source: &'static str,
 }
 
-/// Issue 30's vocabulary pair on an H100 SXM (PyTorch 2.11, bf16, CUDA graph):
+/// A reader's vocabulary pair on an H100 SXM (PyTorch 2.11, bf16, CUDA graph):
 /// 8192 × 768 × 50257 at 127 TFLOP/s against × 50304 at 592. Hopper's fast
 /// kernels load tiles with TMA, which needs 16-byte aligned rows; an unaligned
 /// row falls back to the older align-1 kernels.
 pub const HOPPER_UNALIGNED: (f64, f64) = (127e12, 592e12);
-/// pytorch/pytorch issue #181718 (RTX 4090, bf16, square): N = 2055 runs a
+/// https://github.com/pytorch/pytorch/issues/181718 (RTX 4090, bf16, square): N = 2055 runs a
 /// `cutlass_75 … align1` kernel at 115.6 TFLOP/s against 155.9 for N = 2040.
 pub const ADA_UNALIGNED: (f64, f64) = (115.6e12, 155.9e12);
 /// The same vocabulary pair on the lent H100 (tests/data/gemm-h100.json, the
-/// weight read from HBM): 98.1 TFLOP/s against 711.7. Issue 30's H100 ran both
+/// weight read from HBM): 98.1 TFLOP/s against 711.7. The reader's H100 ran both
 /// slower and the pair less apart (127 of 592); the two GPUs differ, so the
 /// Hopper share is their geometric mean, 17.2 % (each within 15 % of it in time).
 pub const HOPPER_UNALIGNED_LENT: (f64, f64) = (98.1e12, 711.7e12);
@@ -286,7 +286,7 @@ pub fn slow_path(hw: &Preset) -> SlowPath {
         "h100-sxm" => SlowPath {
             share: hopper,
             measured: true,
-            source: "measured on two H100 SXMs: 8192×768×50257 at 127 TFLOP/s against ×50304 at 592 (issue 30), 98.1 against 711.7 (the lent H100); their geometric mean",
+            source: "measured on two H100 SXMs: 8192×768×50257 at 127 TFLOP/s against ×50304 at 592 (a reader's run), 98.1 against 711.7 (the lent H100); their geometric mean",
         },
         "h100-pcie" | "h200" | "b200" => SlowPath {
             share: hopper,
@@ -296,12 +296,12 @@ pub fn slow_path(hw: &Preset) -> SlowPath {
         "rtx-4090" => SlowPath {
             share: ada,
             measured: true,
-            source: "measured on an RTX 4090 (pytorch/pytorch#181718): N = 2055 at 115.6 TFLOP/s, N = 2040 at 155.9",
+            source: "measured on an RTX 4090 (https://github.com/pytorch/pytorch/issues/181718): N = 2055 at 115.6 TFLOP/s, N = 2040 at 155.9",
         },
         _ => SlowPath {
             share: ada,
             measured: false,
-            source: "estimate: the RTX 4090's measured 115.6 of 155.9 TFLOP/s (pytorch/pytorch#181718)",
+            source: "estimate: the RTX 4090's measured 115.6 of 155.9 TFLOP/s (https://github.com/pytorch/pytorch/issues/181718)",
         },
     }
 }
@@ -313,7 +313,7 @@ pub fn min_gemm(hw: &Preset) -> (f64, bool, &'static str) {
         (
             MIN_GEMM_S,
             true,
-            "measured on an H100 SXM (issue 30): a 256³ bf16 GEMM in a CUDA graph, ~2.7 µs",
+            "measured on an H100 SXM (a reader's run): a 256³ bf16 GEMM in a CUDA graph, ~2.7 µs",
         )
     } else {
         (
@@ -792,7 +792,7 @@ mod tests {
     }
 
     #[test]
-    fn one_more_partial_wave_costs_what_issue_30_measured() {
+    fn one_more_partial_wave_costs_what_a_reader_measured() {
         // 4096 × 4096 × 1536 against × 1664 (M × K × N): 714 vs 615 TFLOP/s
         let a = time(Gemm::new(4096, 1536, 4096, Dtype::Bf16), h100());
         let b = time(Gemm::new(4096, 1664, 4096, Dtype::Bf16), h100());

@@ -430,7 +430,7 @@ mod tests {
         assert!(b.pad.is_none());
     }
 
-    /// Issue 51: at `?hw=h100-sxm&mm_m=8192&mm_n=50257&mm_k=768` the regime
+    /// At `?hw=h100-sxm&mm_m=8192&mm_n=50257&mm_k=768` the regime
     /// sentence says why the kernel is far below its roof and names padding,
     /// which helps more than 2× FLOP/s, as what helps most; waves read as waves.
     #[test]

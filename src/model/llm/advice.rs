@@ -369,7 +369,7 @@ pub fn repeat_kv(r: &LlmRun, s: &Setting, st: &LlmStep) -> Option<(&'static str,
     ))
 }
 
-/// What more or fewer GPUs, a faster link and overlap would buy (issue 24): the
+/// What more or fewer GPUs, a faster link and overlap would buy: the
 /// model run with each changed (twice and half the tensor-parallel GPUs read
 /// from the scaling sweep `sc`, which ran them). Twice the GPUs is offered while
 /// the model splits over them; the rest only where more than one GPU runs.
@@ -642,7 +642,7 @@ mod tests {
     #[test]
     fn feasibility_in_words() {
         let h100 = on("h100-sxm");
-        // Llama-3-8B at batch 512 and 4 k on an H100 (issue 22): the KV cache does
+        // Llama-3-8B at batch 512 and 4 k on an H100: the KV cache does
         // not fit, the critical batch is out of reach, and the page says so instead
         // of placing the weight matmuls on the compute roof
         let r = run8b(512, 4096);
@@ -824,7 +824,7 @@ mod tests {
         assert_eq!(v1.len(), 1, "{v1:?}");
     }
 
-    /// Issue 35 item 6: Llama-3-70B, 8 H100s, fp8 weights and cache, 128 k
+    /// Llama-3-70B, 8 H100s, fp8 weights and cache, 128 k
     /// context, 16 sequences, eager: most of the step is the copies of K and V
     /// for every query head; the sentences say what they are and credit what
     /// compiling buys to reading the grouped K/V in place, not to the graph.
@@ -922,7 +922,7 @@ mod tests {
         assert!(rep.contains("compiling keeps the copies"), "{rep}");
     }
 
-    /// Issue 35 item 5: no sentence offers fp8 weights on a GPU without fp8
+    /// No sentence offers fp8 weights on a GPU without fp8
     /// (the one dtype rule); there the one-byte weights offered are int8.
     #[test]
     fn one_byte_weights_offered_are_ones_the_gpu_runs() {

@@ -205,7 +205,7 @@ pub enum KvRead {
     AsWritten,
     /// An attention that reads the grouped K/V where they lie, each KV head once
     /// for the query heads of its group: SDPA's `enable_gqa=True` (PyTorch 2.5,
-    /// pytorch/pytorch#131559) or FlashAttention's own grouped heads. The
+    /// https://github.com/pytorch/pytorch/pull/131559) or FlashAttention's own grouped heads. The
     /// counterfactual that credits what removing the copies buys.
     InPlace,
 }
@@ -215,7 +215,7 @@ pub enum KvRead {
 /// the cache holds `2·B·C·G·d`). Only a grouped model repeats. Eager, the copy
 /// is two kernels of its own. Compiled decode has none: gpt-fast decodes on
 /// SDPA's math path ("better for Inductor to codegen attention here",
-/// generate.py; gpt-fast#31), and with `coordinate_descent_tuning` Inductor
+/// generate.py; https://github.com/pytorch-labs/gpt-fast/issues/31), and with `coordinate_descent_tuning` Inductor
 /// turns the one-query-row matmuls into a multiply and a sum it generates
 /// itself (torch/_inductor/decomposition.py, `bmm`), so the expand-and-reshape
 /// the repeat lowers to becomes an index into the cache inside that kernel.

@@ -287,7 +287,7 @@ pub struct LlmRun {
     pub graphs: bool,
     /// FlashAttention: one attention kernel, no scores in DRAM.
     pub flash: bool,
-    /// How the model is spread over GPUs (issue 24); [`Parallel::ONE`]: one GPU.
+    /// How the model is spread over GPUs; [`Parallel::ONE`]: one GPU.
     pub par: Parallel,
 }
 
@@ -461,7 +461,7 @@ mod tests {
         m.config_or_toy()
     }
 
-    /// Issue 35 item 5: fp8 weights or an fp8 cache run only where the preset
+    /// fp8 weights or an fp8 cache run only where the preset
     /// has fp8, by the rule the explorer's `dtype` follows, with its reason.
     #[test]
     fn fp8_weights_and_cache_follow_the_one_dtype_rule() {
@@ -494,7 +494,7 @@ mod tests {
             }
         }
         assert!(refused > 0);
-        // the issue's presets: an Apple M2 Max, a V100 and a T4 have no fp8
+        // presets without fp8: an Apple M2 Max, a V100 and a T4 have no fp8
         for id in ["m2-max", "v100", "t4"] {
             let p = crate::model::hardware::preset(id).expect(id);
             assert!(

@@ -450,7 +450,7 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool, read: KvRead) -> Ll
     // `layout_wall` does: the parts, lanes and sums `simulate` and `split_of`
     // give kernel by kernel, in the same order, so the same bits
     // (`tests/llm_props.rs`), without a list of the step's ~1,600 kernels
-    // or their spans, which nothing draws (issue 33: the llm widget's sliders)
+    // or their spans, which nothing draws (the llm widget's sliders stay fast)
     let parts = lay.map(|k| k.group.parts(&m));
     let tl = layout_lanes_priced(&micro, &lay, &parts, &m).finish();
     let Decided {

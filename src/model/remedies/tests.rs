@@ -134,7 +134,7 @@ fn dtype_remedies_follow_the_preset() {
 
 #[test]
 fn the_default_state_is_compute_heavy_yet_fusing_helps_most() {
-    // The issue that started this module: the default step's largest share is
+    // What this module was written to show: the default step's largest share is
     // compute, but fusing its eight pointwise ops is the biggest win. By the
     // counterfactuals the step is memory-bound: 2× bandwidth pays more than 2×
     // FLOP/s.
@@ -280,7 +280,7 @@ fn a_speedup_under_the_bar_never_reads_as_the_bar() {
     assert!(!o(1.0496).helps() && o(1.05).helps());
 }
 
-/// Issue 35: bf16 wins on a fused fp32 chain (no matmul at all) by halving the
+/// bf16 wins on a fused fp32 chain (no matmul at all) by halving the
 /// bytes it moves; the headline names that mechanism, not the tensor cores the
 /// remedy is named for (it said "a remedy for compute time, which still takes
 /// 0.0 % of the step").

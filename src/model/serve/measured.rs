@@ -8,7 +8,7 @@
 //! achievable roofs, fp8 weights and an fp8 KV cache, CUDA graphs and
 //! FlashAttention, tensor parallel over NVLink 4, the engine's CPU time at its
 //! default ([`super::ENGINE_US`]); the serving keys at the widget's defaults
-//! (`serve_chunk` 8192, `serve_max_seqs` 256) for NIM, and at issue 34's
+//! (`serve_chunk` 8192, `serve_max_seqs` 256) for NIM, and at the published
 //! `serve_c=4096&serve_max_seqs=2048&serve_chunk=8192` for `trtllm-bench`'s
 //! unbounded request rate. Nothing here is tuned to a row.
 
@@ -52,7 +52,7 @@ pub struct Published {
     pub itl_s: Option<f64>,
     /// Output tokens per second of the whole deployment.
     pub tok_s: f64,
-    /// Checked against issue 34's targets.
+    /// Held to the serving targets ([`Compared::within_targets`]).
     pub target: bool,
 }
 
@@ -1204,7 +1204,7 @@ impl Compared {
             .map(f64::abs)
             .fold(0.0, f64::max)
     }
-    /// Whether the row meets issue 34's targets: ITL and throughput within
+    /// Whether the row meets the serving targets: ITL and throughput within
     /// 25 %, TTFT within 35 % at concurrency ≤ 50 and within 50 % above
     /// (queueing), for NIM; throughput within 30 % for `trtllm-bench`.
     pub fn within_targets(&self) -> bool {
@@ -1239,7 +1239,7 @@ pub fn compare() -> Vec<Compared> {
     NIM.iter().chain(TRTLLM.iter()).map(model).collect()
 }
 
-/// The rows issue 34 sets targets for, against the model (the readout's, cheap
+/// The rows held to targets (`target`), against the model (the readout's, cheap
 /// beside [`compare`]).
 pub fn compare_targets() -> Vec<Compared> {
     NIM.iter()
@@ -1249,7 +1249,7 @@ pub fn compare_targets() -> Vec<Compared> {
         .collect()
 }
 
-/// The largest |error| over the rows issue 34 sets targets for
+/// The largest |error| over the rows held to targets
 /// (`serve_vs_measured_max_error`).
 pub fn max_error(rows: &[Compared]) -> f64 {
     rows.iter()
@@ -1258,7 +1258,7 @@ pub fn max_error(rows: &[Compared]) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// Where the model misses issue 34's NIM rows, and why, in words built from the
+/// Where the model misses the NIM rows held to targets, and why, in words built from the
 /// rows' errors (`rows` as [`compare`] or [`compare_targets`] gives them).
 pub fn misses(rows: &[Compared]) -> String {
     let nim: Vec<&Compared> = rows

@@ -1,4 +1,4 @@
-//! Serving under load (issue 34): a continuous-batching engine in steady state, on
+//! Serving under load: a continuous-batching engine in steady state, on
 //! top of the `llm` widget's step model (its model, dtypes, tensor/pipeline
 //! spread, link and CUDA graphs all apply). Pure; the `serve` widget draws what
 //! [`run`] returns.
@@ -68,11 +68,11 @@ pub mod limits {
 /// step n, its sampling checks, responses and the next batch's scheduling, runs
 /// while the GPU computes step n + 1) still leaves ~580 µs of host work per
 /// iteration exposed as GPU idle time, measured by NVIDIA on Llama-3.1-8B FP8 at
-/// concurrency 64 (NVIDIA/TensorRT-LLM issue 13957, 2026-05). The rest of its CPU
+/// concurrency 64 (https://github.com/NVIDIA/TensorRT-LLM/issues/13957, 2026-05). The rest of its CPU
 /// work is hidden; this is what is not.
 pub const ENGINE_US: f64 = 580.0;
 /// Where [`ENGINE_US`] comes from, in words.
-pub const ENGINE_SOURCE: &str = "TensorRT-LLM's executor with its overlap scheduler (on by default) leaves ~580 µs of CPU work per step exposed as GPU idle time (NVIDIA/TensorRT-LLM issue 13957: Llama-3.1-8B FP8, concurrency 64)";
+pub const ENGINE_SOURCE: &str = "TensorRT-LLM's executor with its overlap scheduler (on by default) leaves ~580 µs of CPU work per step exposed as GPU idle time (https://github.com/NVIDIA/TensorRT-LLM/issues/13957: Llama-3.1-8B FP8, concurrency 64)";
 
 /// A public on-demand price per GPU-hour, with its source.
 #[derive(Clone, Copy, Debug, PartialEq)]

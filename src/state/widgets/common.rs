@@ -2,7 +2,7 @@
 //! between them ([`LinkChoice`] and its typed figures), and "Compare GPUs" (a
 //! widget's state on every preset, [`compare`]).
 //!
-//! **The link (issue 24).** The link select (`llm_link`, `dit_link`) and, beside
+//! **The link.** The link select (`llm_link`, `dit_link`) and, beside
 //! it, the link's bandwidth and per-step latency typed in (`llm_link_bw`,
 //! `llm_link_lat`, `dit_link_bw`, `dit_link_lat`; declared in each widget's
 //! `params!` table as `Milli` rows). An absent key (the value 0 in the state) is
@@ -16,7 +16,7 @@
 //! **Units.** The URL carries GB/s per direction and µs per ring step, to three
 //! decimals; the state keeps thousandths of them (MB/s, ns) as whole numbers, as
 //! every other widget parameter is a whole number. The latency is the ring's
-//! per-step term (`Link::hop`, the issue's α); NCCL's base latency of a call
+//! per-step term (`Link::hop`, the textbook α); NCCL's base latency of a call
 //! (`Link::base`) stays its own.
 
 use crate::model::hardware::{Preset, PRESETS};

@@ -1,4 +1,4 @@
-//! Widget `dit` (issue 13): a diffusion transformer's denoising step
+//! Widget `dit`: a diffusion transformer's denoising step
 //! (`model::dit`). Its keys (`dit_*`), sequence parallelism over the shared link
 //! ([`super::common`]), and its one model call, [`view`].
 

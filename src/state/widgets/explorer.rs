@@ -431,7 +431,7 @@ mod tests {
         assert_eq!(n[0].param, "roof");
     }
 
-    /// Issue 35 item 7: with no `roof` key the essay's widgets run on the
+    /// With no `roof` key the essay's widgets run on the
     /// datasheet and those beyond it (llm, dit) on the achievable roofs; an
     /// explicit `roof=` (either value) applies to every widget and stays in the
     /// link.

@@ -1,6 +1,6 @@
-//! Widget `llm` (issue 13): a decoder-only LLM's decode step or prefill
+//! Widget `llm`: a decoder-only LLM's decode step or prefill
 //! (`model::llm`). Its keys (`llm_*`; the custom shape's apply with
-//! `llm_model=custom`), more than one GPU (issue 24: `llm_tp`, `llm_pp` and the
+//! `llm_model=custom`), more than one GPU (`llm_tp`, `llm_pp` and the
 //! link, [`super::common`]), and its one model call, [`view`].
 
 use super::common::{self, bw_field, lat_field, Degree, LinkChoice, LinkKeys, Row};
@@ -61,7 +61,7 @@ params! {
     kv_heads: Int[l::HEADS.0, l::HEADS.1] = 8, "llm_kv_heads", "KV heads";
     ffn: Int[l::FFN.0, l::FFN.1] = 14336, "llm_ffn", "FFN width";
     vocab: Int[l::VOCAB.0, l::VOCAB.1] = 128256, "llm_vocab", "Vocabulary";
-    // more than one GPU (issue 24, `model::parallel`)
+    // more than one GPU (`model::parallel`)
     /// A degree that does not divide the heads and KV heads falls to the largest
     /// that does, with a message.
     tp: Choice<Degree> = Degree::One, "llm_tp", "Tensor parallel (GPUs per stage)";
@@ -277,7 +277,7 @@ mod tests {
         s
     }
 
-    /// Issue 35 item 5: the one dtype rule. fp8 weights or an fp8 cache on a
+    /// The one dtype rule. fp8 weights or an fp8 cache on a
     /// GPU without fp8 are refused as `dtype=fp8` is, with the same reason, and
     /// the last good value stays; a GPU change falls back from them as the
     /// explorer's dtype does.

@@ -73,7 +73,7 @@ pub struct Spec {
     /// given (a link typed for the old GPU's own link goes, `common::LinkKeys`).
     pub on_gpu: Option<fn(&mut State, &'static Preset)>,
     /// What its model reads of the state ([`inputs`]): its memos are keyed on
-    /// that, so a control it does not read moves nothing in it (issue 33: a
+    /// that, so a control it does not read moves nothing in it (a
     /// slider recomputes only the widgets that read it). `None`: the whole
     /// state. `tests::a_widget_reads_only_its_inputs` checks each against its
     /// model.
@@ -113,7 +113,7 @@ pub const ON_DEMAND: [&str; 2] = ["serve", "shapes"];
 
 /// Whether `a` and `b` differ at most in the [`ON_DEMAND`] widgets' own
 /// parameters: a change the page's app may take without telling its widgets
-/// (the module's sliders, issue 34).
+/// (the module's sliders).
 pub fn alike_but_on_demand(a: &State, b: &State) -> bool {
     *a == with_on_demand_of(b, a)
 }

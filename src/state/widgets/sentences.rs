@@ -208,7 +208,7 @@ fn sentences(s: &State) -> Vec<(String, Option<u32>)> {
     out
 }
 
-/// The varied states, and the states the issues quoted.
+/// The varied states, and states whose sentences once read wrong.
 fn all_states() -> Vec<State> {
     let mut all = states();
     for q in [
@@ -253,7 +253,7 @@ fn no_sentence_compares_a_number_with_itself_or_miscounts() {
 }
 
 #[test]
-fn the_lint_catches_what_the_issue_quoted() {
+fn the_lint_catches_sentences_that_once_read_wrong() {
     assert_eq!(
         faults("takes 8.17 µs instead of 8.17 µs: 1× faster", None).len(),
         2

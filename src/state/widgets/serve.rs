@@ -1,9 +1,9 @@
-//! Widget `serve` (issue 34): serving under load (`model::serve`), a
+//! Widget `serve`: serving under load (`model::serve`), a
 //! continuous-batching engine in steady state on the `llm` widget's model,
 //! dtypes, GPU and spread: it reads them from `s.widgets.llm` (one state; its
 //! selects below are the same fields under their own element ids). Whether
-//! decode is replayed from CUDA graphs is its own key, `serve_graphs` (issue 51:
-//! on by default, as the engines it prices run it), not the `llm` widget's
+//! decode is replayed from CUDA graphs is its own key, `serve_graphs` (on by
+//! default, as the engines it prices run it), not the `llm` widget's
 //! `llm_graphs`. Its own keys (`serve_*`) and its one model call, [`view`].
 
 use super::{inputs, NativeOnly, Spec};
@@ -24,7 +24,7 @@ params! {
     max_seqs: Int[l::MAX_SEQS.0, l::MAX_SEQS.1] = 256, "serve_max_seqs", "Most sequences running (sequences)";
     /// The engine's CPU time per step that the GPU waits for (the default:
     /// TensorRT-LLM's executor with its overlap scheduler,
-    /// github.com/NVIDIA/TensorRT-LLM/issues/13957).
+    /// https://github.com/NVIDIA/TensorRT-LLM/issues/13957).
     engine_us: Int[l::ENGINE_US.0, l::ENGINE_US.1] = 580, "serve_engine_us", "Engine CPU time per step (µs)";
     /// Decode replayed from CUDA graphs, as TensorRT-LLM, vLLM and SGLang run it
     /// by default (0: every kernel launched from the CPU, eager).
@@ -206,7 +206,7 @@ mod tests {
             assert!(n[0].reason.contains(why), "{q}: {}", n[0].reason);
             assert_eq!(s.widgets.serve, Params::default(), "{q}");
         }
-        // the defaults are the issue's
+        // the defaults are a moderate chat load: 1000 in, 1000 out, 16 in flight
         let d = Params::default();
         assert_eq!(
             (d.isl, d.osl, d.c, d.chunk, d.max_seqs, d.engine_us, d.usd_h),

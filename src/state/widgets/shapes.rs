@@ -1,4 +1,4 @@
-//! Widget `shapes`: "What shapes do matrix multiplications like?" (issue 30):
+//! Widget `shapes`: "What shapes do matrix multiplications like?":
 //! one GEMM `C[M, N] = A[M, K] · B[K, N]` on the shared GPU, priced by the GEMM
 //! model (`model::gemm::view`) on the preset's achievable roofs.
 

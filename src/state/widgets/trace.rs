@@ -1,4 +1,4 @@
-//! Widget `trace` (issue 23): a torch.profiler trace diagnosed. Its UI, its
+//! Widget `trace`: a torch.profiler trace diagnosed. Its UI, its
 //! parser and their model (`trace/`) are separate .wasm modules loaded on
 //! demand (`ui/apps/trace/`), so it has no model call in the page; its one key
 //! says what it opens on (only the bundled example has a URL: a file of the

@@ -17,7 +17,7 @@ pub const COMPUTE: &str = "#2563eb";
 pub const MEMORY: &str = "#d97706";
 /// Vector units: fp32 without tensor cores, normalisations.
 pub const VECTOR: &str = "#7c3aed";
-/// Communication: collectives between GPUs, the link's roof (issue 24).
+/// Communication: collectives between GPUs, the link's roof.
 pub const COMM: &str = "#0d9488";
 
 // The same roles in the dark theme.

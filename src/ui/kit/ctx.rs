@@ -91,7 +91,7 @@ impl Ctx {
     /// off-screen, where [`Ctx::held`] keeps drawing the last whole value, so a
     /// slider moved elsewhere pays only for the readouts. A widget mounted off
     /// the screen (most of the page, built while it loads) computes its
-    /// readouts alone until it is first reported on screen (issue 33: the
+    /// readouts alone until it is first reported on screen (the
     /// page's start pays for no sweep nobody sees).
     pub fn live_drawn<T>(self, f: impl Fn(&State, bool) -> T + Send + Sync + 'static) -> Memo<T>
     where

@@ -62,8 +62,8 @@ pub fn gate(ctx: Ctx, on: OnScreen, seen: OnScreen) -> Ctx {
     }
 }
 
-/// How long a held slider rests before the off-screen widgets follow it (issue
-/// 51, item 8: within 200 ms of a pause; the dragged widget and the charts on
+/// How long a held slider rests before the off-screen widgets follow it (they
+/// must follow within 200 ms of a pause; the dragged widget and the charts on
 /// the screen follow every input).
 const WHEN_STILL_MS: u64 = 80;
 
@@ -80,7 +80,8 @@ fn dragging() -> bool {
 /// slider, once the drag has rested [`WHEN_STILL_MS`] (or ended). A slider moved elsewhere
 /// shows its own widget's answer in the input's frame; the off-screen widgets'
 /// readouts (`data-metric`), kept current for readers at any time, follow in
-/// the task after it (issue 33: the explorer's GPU sliders move every widget).
+/// the task after it (the explorer's GPU sliders move every widget, and the
+/// input's own task stays short).
 pub(super) fn late_off_screen(inputs: Signal<State>, seen: OnScreen) -> Signal<State> {
     use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
     use std::sync::Arc;

@@ -18,7 +18,7 @@ pub fn Help(ctx: Ctx) -> impl IntoView {
     // moves nothing here
     // and, while the help is off the screen, a frame late, as a gated widget's
     // readouts are (`frame::late_off_screen`): an explorer slider pays nothing
-    // here in its input's task (issue 33)
+    // here in its input's task, so the slider stays fast
     let section = NodeRef::<Section>::new();
     let read = super::frame::late_off_screen(
         Memo::new(move |_| ctx.state.with(crate::state::widgets::hints_inputs)).into(),

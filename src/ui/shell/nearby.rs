@@ -1,5 +1,5 @@
 //! The page's parts below the first screen, built when a reader comes near them
-//! (issue 33: built at start, each was a long task of 50-120 ms at 4× CPU, and
+//! (built at start, each was a long task of 50-120 ms at 4× CPU, and
 //! together they were most of the start's blocking time, for widgets nobody
 //! had scrolled to yet).
 //!

@@ -52,7 +52,7 @@ pub fn start() {
     } else {
         let mut rest = slots();
         let mut notices = Some(notices);
-        // a part per task (issue 33: the app's first task, which also starts
+        // a part per task (the app's first task, which also starts
         // the module, built the first screen in one task of ~190 ms at 4×
         // CPU): the slots before the explorer (the theme toggle, the URL's
         // notices), the explorer, then the explorer's own parts it queued

@@ -1,4 +1,4 @@
-//! "Compare GPUs" (issue 22): a widget's current settings on every preset, one row
+//! "Compare GPUs": a widget's current settings on every preset, one row
 //! per preset, the model run once per preset and only while the table is open;
 //! sortable by step time or throughput. Each row carries its raw figures in
 //! `data-*`; the row of the current preset is marked, and a row whose state does

@@ -175,7 +175,7 @@ fn Tables(ctx: Ctx, rows: Vec<Compared>, h100: Vec<ComparedItl>) -> impl IntoVie
             {
                 let (m, n) = (crate::model::parallel::model_h100_ring_busbw(), crate::model::parallel::NCCL_H100_RING_BUSBW);
                 format!(
-                    "The link itself: NCCL's ring all-reduce reaches {} GB/s of bus bandwidth on 8 H100s (nccl-tests issue 212); the model moves bytes at NVLink 4's line rate, {} GB/s for a 4 GB all-reduce, {:.0} % optimistic for large messages (a decode step's all-reduces are small and latency-bound). ",
+                    "The link itself: NCCL's ring all-reduce reaches {} GB/s of bus bandwidth on 8 H100s (https://github.com/NVIDIA/nccl-tests/issues/212); the model moves bytes at NVLink 4's line rate, {} GB/s for a 4 GB all-reduce, {:.0} % optimistic for large messages (a decode step's all-reduces are small and latency-bound). ",
                     units::sig3(n / 1e9), units::sig3(m / 1e9), (m / n - 1.0) * 100.0)
             }
             "Sources: gpt-fast's README (8×A100-80GB capped at 330 W, NVLink) and its blog's eager starting point; NVIDIA NIM's benchmarking page (Llama-3.3-70B, NIM 1.8.0, 2 × H100 80G, fp8, TP2, concurrency 1). "

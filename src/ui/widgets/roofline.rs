@@ -45,7 +45,7 @@ pub struct RooflineData {
     pub kernels: Vec<Point>,
     pub step: Option<Step>,
     pub measured: Option<Measured>,
-    /// Several GPUs (issue 24): the link's roof and the step against it.
+    /// Several GPUs: the link's roof and the step against it.
     pub link: Option<LinkRoof>,
 }
 

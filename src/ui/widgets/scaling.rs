@@ -1,4 +1,4 @@
-//! The scaling chart the `llm` and `dit` widgets share (issue 24): time per step
+//! The scaling chart the `llm` and `dit` widgets share: time per step
 //! against the GPU count (1, 2, 4, 8) over the current link, with the step's parts
 //! as lines coloured as in the widget's bar (communication in its own colour),
 //! the current count marked, and a line where adding GPUs stops paying

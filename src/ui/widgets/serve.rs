@@ -1,4 +1,4 @@
-//! Widget `serve` (issue 34): serving under load on the `llm` widget's model, GPU
+//! Widget `serve`: serving under load on the `llm` widget's model, GPU
 //! and spread (one state): time to first token, inter-token latency, throughput
 //! (all GPUs, per GPU, per user) and cost against concurrency; the knee where the
 //! running batch is full; the decode step on the roofline; what would help; the
@@ -44,7 +44,7 @@ pub fn Serve(ctx: Ctx) -> impl IntoView {
                 link: None,
             })
     });
-    // the largest error over issue 34's rows: fixed data, computed once
+    // the largest error over the rows held to targets: fixed data, computed once
     let max_error = measured::max_error(&measured::compare_targets());
     let fits = Memo::new(move |_| live.with(|v| v.serve.is_some()));
     let readout = |name: &'static str, raw: Raw, text: fn(f64) -> String| {
@@ -501,7 +501,7 @@ fn rows_view(rows: &[Compared]) -> impl IntoView {
 
 const HEAD: &str = "published / model";
 
-/// The model against the published runs: issue 34's rows always, every stored
+/// The model against the published runs: the rows held to targets always, every stored
 /// row when asked for (computed then: it runs the model 119 times).
 #[component]
 fn VsPublished() -> impl IntoView {

@@ -1,4 +1,4 @@
-//! Widget `shapes`: "What shapes do matrix multiplications like?" (issue 30).
+//! Widget `shapes`: "What shapes do matrix multiplications like?".
 //! One GEMM on the shared GPU, priced by the GEMM model (`model::gemm::view`,
 //! through `state::widgets::shapes::view`): its readouts and sentences, the
 //! pad-to-64 remedy, TFLOP/s against N (the sawtooth of waves and the cliffs of

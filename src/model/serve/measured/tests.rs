@@ -67,7 +67,7 @@ fn the_nim_rows_are_the_file() {
         );
         assert_eq!((p.engine, p.hw), (Engine::Nim, "h100-sxm"));
     }
-    // issue 34's six rows, as it lists them
+    // the six NIM rows held to targets
     let t: Vec<_> = NIM.iter().filter(|p| p.target).collect();
     assert_eq!(t.len(), 6);
     assert!(t.iter().all(|p| (p.isl, p.osl, p.tp) == (5000, 500, 2)));
@@ -115,7 +115,7 @@ fn the_trtllm_rows_are_the_file() {
     );
 }
 
-/// Issue 34's NIM rows whose TTFT the model misses: the prefill-heavy
+/// The NIM rows held to targets whose TTFT the model misses: the prefill-heavy
 /// concurrencies, where every extra millisecond of prefill counts twice (the
 /// step itself and the queue behind it) and the model's prefill is already 27 %
 /// short at concurrency 1 (its matmuls at the H100's measured bf16 fraction of
@@ -123,7 +123,7 @@ fn the_trtllm_rows_are_the_file() {
 const TTFT_MISSES: [u32; 3] = [5, 25, 50];
 
 #[test]
-fn the_issue_rows_meet_its_targets_or_are_named() {
+fn the_target_rows_meet_their_targets_or_are_named() {
     let rows = compare();
     print(&rows);
     for c in rows.iter().filter(|c| c.row.target) {
@@ -141,7 +141,7 @@ fn the_issue_rows_meet_its_targets_or_are_named() {
             assert!(c.within_targets(), "{c:?}");
         }
     }
-    // the largest error over the issue's rows is one of the TTFT misses, and
+    // the largest error over the rows held to targets is one of the TTFT misses, and
     // the target rows alone give the same
     let worst = max_error(&rows);
     assert_eq!(max_error(&compare_targets()), worst);

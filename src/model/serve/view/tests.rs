@@ -206,7 +206,7 @@ fn each_remedy_is_the_model_run_again() {
     }
 }
 
-/// Issue 51's state: Llama-3-70B in fp8 (weights and KV) on 2 × H100 over
+/// A published NIM configuration: Llama-3-70B in fp8 (weights and KV) on 2 × H100 over
 /// NVLink, 5000 in / 500 out, `c` in flight (NVIDIA NIM measured 38.75 ms ITL
 /// and 623 tok/s at 25 with decode replayed from CUDA graphs).
 fn nim(c: u32, graphs: bool) -> ServeRun {
@@ -228,7 +228,7 @@ fn graphs_price_the_step_as_engines_run_it() {
     let s = setting("h100-sxm");
     let v = widget(&nim(25, true), &s, None, true);
     let m = v.serve.unwrap_or_else(|| panic!("fits"));
-    // within 2 % of what issue 51 quotes (ITL 34.8 ms, 701 tok/s, TTFT 432 ms,
+    // within 2 % of what the model gave when this test was written (ITL 34.8 ms, 701 tok/s, TTFT 432 ms,
     // $2.76), room for the step model's own refinements
     let near = |x: f64, want: f64, tol: f64| (x / want - 1.0).abs() < tol;
     assert!(near(m.itl, 34.8e-3, 0.02), "ITL {}", m.itl);

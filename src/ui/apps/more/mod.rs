@@ -2,8 +2,8 @@
 //! `ui/widgets/serve.rs` and `ui/widgets/shapes.rs`, like every widget's): one
 //! Leptos app in its own .wasm (`src/bin/brrr-more-ui.rs`), mounted by the page's
 //! stand-in (`ui/widgets/more.rs`) when one of them first comes on screen. The
-//! page's first load carries neither (issue 33: the first visit stays within
-//! 480 KB gzipped).
+//! page's first load carries neither (the first visit stays within its
+//! 480 KB gzipped budget).
 //!
 //! One state for the page and this app, carried as the URL codec's query (a
 //! stable contract that round-trips exactly): the page sends the state it draws

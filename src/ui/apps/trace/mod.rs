@@ -1,4 +1,4 @@
-//! "Diagnose your own run" (issue 23): a torch.profiler trace → where each GPU's
+//! "Diagnose your own run": a torch.profiler trace → where each GPU's
 //! time went and which cost, halved, shortens the run most.
 //!
 //! Two .wasm files besides the page's, both fetched only when the widget first
