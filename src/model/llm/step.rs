@@ -285,7 +285,7 @@ pub fn run_in_place(r: &LlmRun, setting: &Setting) -> LlmStep {
     run_with(r, setting, false, KvRead::InPlace)
 }
 
-/// [`run_plain`]'s wall time alone, bit for bit (`tests::the_wall_alone_is_the_steps`):
+/// [`run_plain`]'s wall time alone, bit for bit (`tests/llm_props.rs` `the_wall_alone_is_the_steps`):
 /// the same kernels timed the same way, the repeated layer priced once and no
 /// spans, parts or rows kept. For models that only read the time (the serving
 /// model runs dozens of steps per answer).

@@ -34,7 +34,7 @@ fn stacked(shares: ByClass, label: String) -> impl IntoView {
 
 #[component]
 pub fn Bert(ctx: Ctx) -> impl IntoView {
-    // the widget's one model call (`State::bert_view`), once per change on the
+    // the widget's one model call (`state::widgets::bert::view`), once per change on the
     // live path (its shares are readouts), drawn held while off-screen
     let live_view = ctx.live(spec::view);
     let held = ctx.held(live_view);

@@ -56,7 +56,7 @@ fn scaling_chart(r: &dit::DitRun, sc: &dit::DitScaling) -> super::scaling::Scali
 
 #[component]
 pub fn Dit(ctx: Ctx) -> impl IntoView {
-    // the widget's one model call (`State::dit_view`): the step, the ratio, the
+    // the widget's one model call (`state::widgets::dit::view`): the step, the ratio, the
     // scaling sweep, the sentences and the by-resolution table, computed once
     // per change on the live path (its figures are readouts; off-screen only
     // they) and drawn held

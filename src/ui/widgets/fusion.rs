@@ -11,7 +11,7 @@ use leptos::prelude::*;
 
 #[component]
 pub fn Fusion(ctx: Ctx) -> impl IntoView {
-    // the widget's one model call (`State::fusion_view`), once per change on the
+    // the widget's one model call (`state::widgets::fusion::view`), once per change on the
     // live path (the speedups are readouts); the comparison is drawn held
     let live = ctx.live(spec::view);
     let speedup = Memo::new(move |_| live.with(|v| v.compare.speedup()));

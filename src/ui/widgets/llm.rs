@@ -79,7 +79,7 @@ fn scaling_chart(v: &LlmView) -> super::scaling::Scaling {
 
 #[component]
 pub fn Llm(ctx: Ctx) -> impl IntoView {
-    // the widget's one model call (`State::llm_view`): the step, the ratio, the
+    // the widget's one model call (`state::widgets::llm::view`): the step, the ratio, the
     // scaling and batch sweeps, the fit and every sentence, computed once per
     // change on the live path (its figures are readouts; off-screen only they)
     // and drawn held while the widget is off-screen; the rest only reads its

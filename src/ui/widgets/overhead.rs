@@ -22,7 +22,7 @@ const LAUNCH: RGBColor = rgb(palette::RED);
 
 #[component]
 pub fn Overhead(ctx: Ctx) -> impl IntoView {
-    // The widget's one model call (`State::overhead_view`): the simulated step,
+    // The widget's one model call (`state::widgets::overhead::view`): the simulated step,
     // the double-batch ratio, what limits it and the one add, computed once per
     // change on the live path (GPU-Util and the regime are readouts); the chart
     // and the flamegraph draw it held while off-screen.
