@@ -34,7 +34,7 @@
 //! nothing. The compiled step (`torch.compile(mode="reduce-overhead")`:
 //! [`super::kernels`]) runs the fused kernels in one CUDA graph instead.
 
-use super::kernels::{k, repeat_kernels, repeats_kv, tokens, Dims, KvRead, LlmKernel, Part};
+use super::kernels::{k, repeat_kernels, repeats_kv, tokens, Cost, Dims, KvRead, LlmKernel, Part};
 use super::{LlmRun, Phase, WeightDtype, ACT_BYTES};
 use crate::model::workload::Unit;
 
@@ -54,16 +54,26 @@ fn pass(name: &'static str, part: Part, elems: f64, read: f64, write: f64) -> Ll
         name,
         Unit::Pointwise,
         part,
-        elems,
-        0.0,
-        0.0,
-        elems * (read + write),
+        Cost {
+            flops: elems,
+            act_bytes: elems * (read + write),
+            ..Cost::NONE
+        },
     )
 }
 
 /// A pointwise kernel of `flops` FLOPs moving `bytes` activation bytes.
 fn pw(name: &'static str, part: Part, flops: f64, bytes: f64) -> LlmKernel {
-    k(name, Unit::Pointwise, part, flops, 0.0, 0.0, bytes)
+    k(
+        name,
+        Unit::Pointwise,
+        part,
+        Cost {
+            flops,
+            act_bytes: bytes,
+            ..Cost::NONE
+        },
+    )
 }
 
 /// Eager RMSNorm over `t × h` bf16 activations: 8 kernels.
@@ -74,10 +84,12 @@ fn rmsnorm(t: f64, h: f64, w: f64) -> Vec<LlmKernel> {
         "RMSNorm: × weight",
         Unit::Pointwise,
         p,
-        th,
-        w * h,
-        0.0,
-        2.0 * a * th,
+        Cost {
+            flops: th,
+            weight_bytes: w * h,
+            act_bytes: 2.0 * a * th,
+            ..Cost::NONE
+        },
     );
     vec![
         pass("RMSNorm: to fp32", p, th, a, F32),
@@ -112,20 +124,23 @@ fn linear(
                 "int8 weight → bf16",
                 Unit::Pointwise,
                 part,
-                params,
-                w * params,
-                0.0,
-                a * params,
+                Cost {
+                    flops: params,
+                    weight_bytes: w * params,
+                    act_bytes: a * params,
+                    ..Cost::NONE
+                },
             ),
             super::kernels::shaped(
                 k(
                     name,
                     Unit::Matmul,
                     part,
-                    2.0 * t * params,
-                    0.0,
-                    0.0,
-                    a * (params + t * (n_in + n_out)),
+                    Cost {
+                        flops: 2.0 * t * params,
+                        act_bytes: a * (params + t * (n_in + n_out)),
+                        ..Cost::NONE
+                    },
                 ),
                 t,
                 n_in,
@@ -141,10 +156,12 @@ fn linear(
                 name,
                 Unit::Matmul,
                 part,
-                2.0 * t * params,
-                w * params,
-                0.0,
-                a * t * (n_in + n_out),
+                Cost {
+                    flops: 2.0 * t * params,
+                    weight_bytes: w * params,
+                    act_bytes: a * t * (n_in + n_out),
+                    ..Cost::NONE
+                },
             ),
             t,
             n_in,
@@ -212,10 +229,12 @@ pub fn layer(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
             name,
             Unit::Pointwise,
             Part::Attention,
-            t * kvw,
-            0.0,
-            kvb * t * kvw,
-            a * t * kvw,
+            Cost {
+                flops: t * kvw,
+                kv_bytes: kvb * t * kvw,
+                act_bytes: a * t * kvw,
+                ..Cost::NONE
+            },
         );
         if name.starts_with("KV cache: K") {
             put.group.cpu_ops = 3;
@@ -243,10 +262,12 @@ pub fn layer(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
             "attention (SDPA, flash)",
             Unit::Matmul,
             Part::Attention,
-            causal * (4.0 * scores * d + 5.0 * scores),
-            0.0,
-            kv_read,
-            qo + kv_act,
+            Cost {
+                flops: causal * (4.0 * scores * d + 5.0 * scores),
+                kv_bytes: kv_read,
+                act_bytes: qo + kv_act,
+                ..Cost::NONE
+            },
         ));
     } else {
         let pa = Part::Attention;
@@ -256,10 +277,12 @@ pub fn layer(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
             "QKᵀ",
             Unit::Matmul,
             pa,
-            2.0 * scores * d,
-            0.0,
-            kv_read / 2.0,
-            a * (t * h + scores) + kv_act / 2.0,
+            Cost {
+                flops: 2.0 * scores * d,
+                kv_bytes: kv_read / 2.0,
+                act_bytes: a * (t * h + scores) + kv_act / 2.0,
+                ..Cost::NONE
+            },
         ));
         let mask = q_rows / heads * ctx;
         out.push(pass("mask: zeros", pa, mask, 0.0, a));
@@ -270,19 +293,22 @@ pub fn layer(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
             "softmax",
             Unit::Pointwise,
             pa,
-            5.0 * scores,
-            0.0,
-            0.0,
-            2.0 * a * scores,
+            Cost {
+                flops: 5.0 * scores,
+                act_bytes: 2.0 * a * scores,
+                ..Cost::NONE
+            },
         ));
         out.push(k(
             "P·V",
             Unit::Matmul,
             pa,
-            2.0 * scores * d,
-            0.0,
-            kv_read / 2.0,
-            a * (t * h + scores) + kv_act / 2.0,
+            Cost {
+                flops: 2.0 * scores * d,
+                kv_bytes: kv_read / 2.0,
+                act_bytes: a * (t * h + scores) + kv_act / 2.0,
+                ..Cost::NONE
+            },
         ));
     }
     // transpose, contiguous, view; output projection; residual
@@ -307,10 +333,11 @@ pub fn layer(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
             "SiLU",
             Unit::Pointwise,
             Part::Mlp,
-            4.0 * t * f,
-            0.0,
-            0.0,
-            2.0 * a * t * f,
+            Cost {
+                flops: 4.0 * t * f,
+                act_bytes: 2.0 * a * t * f,
+                ..Cost::NONE
+            },
         ));
         out.push(pass("SiLU × up", Part::Mlp, t * f, 2.0 * a, a));
         out.extend(linear("MLP down (w2)", Part::Mlp, r, t, f, h));
@@ -335,10 +362,11 @@ pub fn before(r: &LlmRun) -> Vec<LlmKernel> {
             "embedding lookup",
             Unit::Pointwise,
             p,
-            0.0,
-            w.max(a) * t * h,
-            0.0,
-            a * t * h,
+            Cost {
+                weight_bytes: w.max(a) * t * h,
+                act_bytes: a * t * h,
+                ..Cost::NONE
+            },
         ),
     ]
 }

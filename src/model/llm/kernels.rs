@@ -98,15 +98,30 @@ pub struct LlmKernel {
     pub in_layer: bool,
 }
 
-pub(super) fn k(
-    name: &'static str,
-    unit: Unit,
-    part: Part,
-    flops: f64,
-    weight_bytes: f64,
-    kv_bytes: f64,
-    act_bytes: f64,
-) -> LlmKernel {
+/// What one kernel does, by name: its FLOPs and the bytes it moves, split by
+/// where they live (weights, the KV cache, activations). Leave out what is zero
+/// with `..Cost::NONE`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Cost {
+    pub flops: f64,
+    pub weight_bytes: f64,
+    pub kv_bytes: f64,
+    pub act_bytes: f64,
+}
+
+impl Cost {
+    /// No work and no traffic: the base a kernel's literal fills in.
+    pub const NONE: Cost = Cost {
+        flops: 0.0,
+        weight_bytes: 0.0,
+        kv_bytes: 0.0,
+        act_bytes: 0.0,
+    };
+}
+
+/// One kernel of the step, in a layer, launched once; its bytes are the sum of
+/// the three kinds its [`Cost`] names.
+pub(super) fn k(name: &'static str, unit: Unit, part: Part, c: Cost) -> LlmKernel {
     LlmKernel {
         group: KernelGroup {
             gemm: None,
@@ -115,12 +130,12 @@ pub(super) fn k(
             name,
             unit,
             count: 1,
-            flops,
-            bytes: weight_bytes + kv_bytes + act_bytes,
+            flops: c.flops,
+            bytes: c.weight_bytes + c.kv_bytes + c.act_bytes,
         },
         part,
-        weight_bytes,
-        kv_bytes,
+        weight_bytes: c.weight_bytes,
+        kv_bytes: c.kv_bytes,
         in_layer: true,
     }
 }
@@ -245,10 +260,12 @@ pub(super) fn repeat_kernels(d: &Dims, keys: f64) -> [LlmKernel; 2] {
             name,
             Unit::Pointwise,
             Part::Attention,
-            keys * d.h,
-            0.0,
-            d.kvb * keys * d.kvw,
-            d.kvb * keys * d.h,
+            Cost {
+                flops: keys * d.h,
+                kv_bytes: d.kvb * keys * d.kvw,
+                act_bytes: d.kvb * keys * d.h,
+                ..Cost::NONE
+            },
         )
     })
 }
@@ -386,10 +403,12 @@ pub(super) fn compiled_layer_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
                 "QKV projection",
                 Unit::Matmul,
                 Part::Projections,
-                2.0 * t * h * (h + 2.0 * kvw),
-                w * h * (h + 2.0 * kvw),
-                kvb * t * 2.0 * kvw,
-                a * t * (2.0 * h),
+                Cost {
+                    flops: 2.0 * t * h * (h + 2.0 * kvw),
+                    weight_bytes: w * h * (h + 2.0 * kvw),
+                    kv_bytes: kvb * t * 2.0 * kvw,
+                    act_bytes: a * t * (2.0 * h),
+                },
             ),
             t,
             h,
@@ -401,10 +420,11 @@ pub(super) fn compiled_layer_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
             "RoPE",
             Unit::Pointwise,
             Part::Pointwise,
-            ROPE_FLOPS * t * (h + kvw),
-            0.0,
-            0.0,
-            2.0 * a * t * (h + kvw),
+            Cost {
+                flops: ROPE_FLOPS * t * (h + kvw),
+                act_bytes: 2.0 * a * t * (h + kvw),
+                ..Cost::NONE
+            },
         ),
     ];
     attention(r, read, &dm, &mut out);
@@ -413,10 +433,12 @@ pub(super) fn compiled_layer_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
             "output projection",
             Unit::Matmul,
             Part::Projections,
-            2.0 * t * h * h,
-            w * h * h,
-            0.0,
-            2.0 * a * t * h,
+            Cost {
+                flops: 2.0 * t * h * h,
+                weight_bytes: w * h * h,
+                act_bytes: 2.0 * a * t * h,
+                ..Cost::NONE
+            },
         ),
         t,
         h,
@@ -438,10 +460,12 @@ fn layer_norm(dm: &Dims, name: &'static str) -> LlmKernel {
         name,
         Unit::Pointwise,
         Part::Pointwise,
-        RMSNORM_FLOPS * t * h,
-        w * h,
-        0.0,
-        2.0 * a * t * h,
+        Cost {
+            flops: RMSNORM_FLOPS * t * h,
+            weight_bytes: w * h,
+            act_bytes: 2.0 * a * t * h,
+            ..Cost::NONE
+        },
     )
 }
 
@@ -452,10 +476,11 @@ fn residual(dm: &Dims) -> LlmKernel {
         "residual add",
         Unit::Pointwise,
         Part::Pointwise,
-        t * h,
-        0.0,
-        0.0,
-        3.0 * a * t * h,
+        Cost {
+            flops: t * h,
+            act_bytes: 3.0 * a * t * h,
+            ..Cost::NONE
+        },
     )
 }
 
@@ -490,10 +515,12 @@ fn attention(r: &LlmRun, read: KvRead, dm: &Dims, out: &mut Vec<LlmKernel>) {
             "attention (flash decode)",
             Unit::Matmul,
             Part::Attention,
-            4.0 * b * heads * ctx * d + 5.0 * b * heads * ctx,
-            0.0,
-            b * ctx * 2.0 * kvw * kvb,
-            qo,
+            Cost {
+                flops: 4.0 * b * heads * ctx * d + 5.0 * b * heads * ctx,
+                kv_bytes: b * ctx * 2.0 * kvw * kvb,
+                act_bytes: qo,
+                ..Cost::NONE
+            },
         )),
         (Phase::Decode, false) => {
             naive_attention(dm, out, b * heads * ctx, b * ctx * kvw * kvb, 0.0)
@@ -502,10 +529,12 @@ fn attention(r: &LlmRun, read: KvRead, dm: &Dims, out: &mut Vec<LlmKernel>) {
             "attention (flash, causal)",
             Unit::Matmul,
             Part::Attention,
-            2.0 * b * heads * ctx * ctx * d + 2.5 * b * heads * ctx * ctx,
-            0.0,
-            2.0 * kv_one,
-            qo + 2.0 * act_one,
+            Cost {
+                flops: 2.0 * b * heads * ctx * ctx * d + 2.5 * b * heads * ctx * ctx,
+                kv_bytes: 2.0 * kv_one,
+                act_bytes: qo + 2.0 * act_one,
+                ..Cost::NONE
+            },
         )),
         (Phase::Prefill, false) => naive_attention(dm, out, b * heads * ctx * ctx, kv_one, act_one),
     }
@@ -520,10 +549,12 @@ fn naive_attention(dm: &Dims, out: &mut Vec<LlmKernel>, scores: f64, kv_read: f6
             name,
             Unit::Matmul,
             Part::Attention,
-            2.0 * scores * d,
-            0.0,
-            kv_read,
-            a * (t * h + scores) + extra,
+            Cost {
+                flops: 2.0 * scores * d,
+                kv_bytes: kv_read,
+                act_bytes: a * (t * h + scores) + extra,
+                ..Cost::NONE
+            },
         )
     };
     out.push(qk_pv("QKᵀ"));
@@ -531,10 +562,11 @@ fn naive_attention(dm: &Dims, out: &mut Vec<LlmKernel>, scores: f64, kv_read: f6
         "softmax",
         Unit::Pointwise,
         Part::Attention,
-        5.0 * scores,
-        0.0,
-        0.0,
-        2.0 * a * scores,
+        Cost {
+            flops: 5.0 * scores,
+            act_bytes: 2.0 * a * scores,
+            ..Cost::NONE
+        },
     ));
     out.push(qk_pv("P·V"));
 }
@@ -553,10 +585,12 @@ fn mlp(r: &LlmRun, dm: &Dims, out: &mut Vec<LlmKernel>) {
                 "router",
                 Unit::Matmul,
                 Part::Mlp,
-                2.0 * t * h * e,
-                w * h * e,
-                0.0,
-                a * t * (h + e),
+                Cost {
+                    flops: 2.0 * t * h * e,
+                    weight_bytes: w * h * e,
+                    act_bytes: a * t * (h + e),
+                    ..Cost::NONE
+                },
             ),
             t,
             h,
@@ -568,10 +602,11 @@ fn mlp(r: &LlmRun, dm: &Dims, out: &mut Vec<LlmKernel>) {
             "top-k routing",
             Unit::Pointwise,
             Part::Mlp,
-            5.0 * t * e,
-            0.0,
-            0.0,
-            2.0 * a * t * e,
+            Cost {
+                flops: 5.0 * t * e,
+                act_bytes: 2.0 * a * t * e,
+                ..Cost::NONE
+            },
         ));
         (
             f64::from(c.top_k.clamp(1, c.experts)),
@@ -589,10 +624,12 @@ fn mlp(r: &LlmRun, dm: &Dims, out: &mut Vec<LlmKernel>) {
             names[0],
             Unit::Matmul,
             Part::Mlp,
-            2.0 * t * kk * h * 2.0 * f,
-            w * touched * h * 2.0 * f,
-            0.0,
-            a * t * kk * (h + 2.0 * f),
+            Cost {
+                flops: 2.0 * t * kk * h * 2.0 * f,
+                weight_bytes: w * touched * h * 2.0 * f,
+                act_bytes: a * t * kk * (h + 2.0 * f),
+                ..Cost::NONE
+            },
         ),
         rows,
         h,
@@ -604,20 +641,23 @@ fn mlp(r: &LlmRun, dm: &Dims, out: &mut Vec<LlmKernel>) {
         names[1],
         Unit::Pointwise,
         Part::Mlp,
-        SWIGLU_FLOPS * t * kk * f,
-        0.0,
-        0.0,
-        3.0 * a * t * kk * f,
+        Cost {
+            flops: SWIGLU_FLOPS * t * kk * f,
+            act_bytes: 3.0 * a * t * kk * f,
+            ..Cost::NONE
+        },
     ));
     out.push(shaped(
         k(
             names[2],
             Unit::Matmul,
             Part::Mlp,
-            2.0 * t * kk * f * h,
-            w * touched * f * h,
-            0.0,
-            a * t * kk * (f + h),
+            Cost {
+                flops: 2.0 * t * kk * f * h,
+                weight_bytes: w * touched * f * h,
+                act_bytes: a * t * kk * (f + h),
+                ..Cost::NONE
+            },
         ),
         rows,
         f,
@@ -634,10 +674,11 @@ pub(super) fn compiled_before(r: &LlmRun) -> Vec<LlmKernel> {
         "embedding lookup",
         Unit::Pointwise,
         Part::Pointwise,
-        0.0,
-        w.max(a) * t * h,
-        0.0,
-        a * t * h,
+        Cost {
+            weight_bytes: w.max(a) * t * h,
+            act_bytes: a * t * h,
+            ..Cost::NONE
+        },
     )]
 }
 
@@ -651,20 +692,24 @@ pub(super) fn compiled_after(r: &LlmRun) -> Vec<LlmKernel> {
             "final RMSNorm",
             Unit::Pointwise,
             Part::Pointwise,
-            RMSNORM_FLOPS * b * h,
-            w * h,
-            0.0,
-            2.0 * a * b * h,
+            Cost {
+                flops: RMSNORM_FLOPS * b * h,
+                weight_bytes: w * h,
+                act_bytes: 2.0 * a * b * h,
+                ..Cost::NONE
+            },
         ),
         shaped(
             k(
                 "LM head",
                 Unit::Matmul,
                 Part::LmHead,
-                2.0 * b * h * v,
-                w * h * v,
-                0.0,
-                a * b * (h + v),
+                Cost {
+                    flops: 2.0 * b * h * v,
+                    weight_bytes: w * h * v,
+                    act_bytes: a * b * (h + v),
+                    ..Cost::NONE
+                },
             ),
             b,
             h,
@@ -676,19 +721,21 @@ pub(super) fn compiled_after(r: &LlmRun) -> Vec<LlmKernel> {
             "sample: top-k",
             Unit::Pointwise,
             Part::LmHead,
-            b * v,
-            0.0,
-            0.0,
-            4.0 * b * v,
+            Cost {
+                flops: b * v,
+                act_bytes: 4.0 * b * v,
+                ..Cost::NONE
+            },
         ),
         k(
             "sample: softmax, draw",
             Unit::Pointwise,
             Part::LmHead,
-            5.0 * b * v,
-            0.0,
-            0.0,
-            8.0 * b * v,
+            Cost {
+                flops: 5.0 * b * v,
+                act_bytes: 8.0 * b * v,
+                ..Cost::NONE
+            },
         ),
     ]
 }
