@@ -74,6 +74,23 @@ pub fn gb(bytes: f64) -> String {
     out
 }
 
+/// A whole number with its thousands grouped by commas, as prose writes it:
+/// `280e3` -> `"280,000"` (rounded to a whole number first).
+pub fn grouped(value: f64) -> String {
+    let digits = format!("{:.0}", value.abs());
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    if value < 0.0 && digits != "0" {
+        out.insert(0, '-');
+    }
+    out
+}
+
 /// A large count in words, three significant digits: `3.89e11` -> `"389 billion"`,
 /// `1.95e13` -> `"19.5 trillion"`; below a million, the plain number.
 pub fn words(value: f64) -> String {
@@ -238,6 +255,15 @@ pub fn check_range(v: f64, min: f64, max: f64, unit: &str) -> Result<f64, ParseE
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn grouped_puts_a_comma_every_three_digits() {
+        assert_eq!(grouped(280e3), "280,000");
+        assert_eq!(grouped(999.6), "1,000");
+        assert_eq!(grouped(12.0), "12");
+        assert_eq!(grouped(1_234_567.0), "1,234,567");
+        assert_eq!(grouped(-4096.0), "-4,096");
+    }
 
     #[test]
     fn an_arrow_never_joins_equal_figures() {

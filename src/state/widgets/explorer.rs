@@ -18,8 +18,9 @@ use crate::state::params::{number, other, params, Lookup, XDoc, XParam};
 use crate::state::parse::gpu_name;
 use crate::state::{limits, preset_flops, State};
 
-/// PyTorch manages about 280 thousand tiny ops per second: ~3.57 µs per kernel.
-pub const DEFAULT_OVERHEAD_S: f64 = 1.0 / 280_000.0;
+/// One kernel's CPU cost at the essay's PyTorch rate
+/// ([`crate::model::overhead::PYTORCH_OPS_PER_S`]): ~3.57 µs per kernel.
+pub const DEFAULT_OVERHEAD_S: f64 = 1.0 / crate::model::overhead::PYTORCH_OPS_PER_S;
 pub const DEFAULT_BATCH: u32 = 256;
 pub const DEFAULT_HIDDEN: u32 = 4096;
 pub const DEFAULT_OPS: u32 = 8;
@@ -241,7 +242,7 @@ pub const ROWS: &[XParam] = &[
     number(
         OVERHEAD,
         XDoc {
-            meaning: "CPU seconds per kernel (the essay's 280 k ops/s)",
+            meaning: "CPU seconds per kernel (by default one over the essay's PyTorch op rate)",
             accepted: "",
             default: "",
         },

@@ -86,8 +86,9 @@ pub fn Help(ctx: Ctx) -> impl IntoView {
                 "The peak slider sets the matmul ceiling; the pointwise ceiling scales with it "
                 "(half the preset's fp32 FMA rate, e.g. 9.75 TFLOP/s on an A100). Pointwise ops "
                 "compute in fp32 whatever the storage dtype, so the dtype changes their bytes, not "
-                "their ceiling. Per-kernel overhead defaults to 1 / 280,000 s, the rate at which "
-                "PyTorch issues tiny ops."
+                "their ceiling. Per-kernel overhead defaults to 1 / "
+                {units::grouped(crate::model::overhead::PYTORCH_OPS_PER_S)}
+                " s, the rate at which PyTorch issues tiny ops."
             </p>
             <p>
                 "Ridge points to compare: "{ridges}". Above its ridge a kernel can keep the compute "

@@ -53,7 +53,9 @@ pub fn Overhead(ctx: Ctx) -> impl IntoView {
         <OverheadFlamegraph live=live held=held/>
         <p class="note">
             "Python manages about 32 million simple operations a second; in the time of one, this GPU could do "
-            {move || held.with(|v| units::si(v.python_flops, "FLOP"))}" of arithmetic. PyTorch issues roughly 280 thousand tiny ops a second. "
+            {move || held.with(|v| units::si(v.python_flops, "FLOP"))}" of arithmetic. PyTorch issues roughly "
+            {format!("{:.0}", overhead::PYTORCH_OPS_PER_S / 1e3)}
+            " thousand tiny ops a second. "
             "The split of each launch into Python, dispatch and launch time is illustrative: only the totals are measured."
         </p>
         <MeasuredOverhead ctx=ctx/>
@@ -183,7 +185,7 @@ fn MeasuredOverhead(ctx: Ctx) -> impl IntoView {
             <tbody>
                 <tr><th scope="row">"one tiny eager PyTorch op (CPU)"</th>
                     <td data-value=h100::EAGER_TINY_OP_S.to_string()>{units::si(h100::EAGER_TINY_OP_S, "s")}</td>
-                    <td>{move || format!("{} (the slider; the essay's 280 K ops/s is {})", units::si(ctx.view.with(|s| s.setting.overhead), "s"), units::si(1.0 / overhead::PYTORCH_OPS_PER_S, "s"))}</td></tr>
+                    <td>{move || format!("{} (the slider; the essay's {:.0} K ops/s is {})", units::si(ctx.view.with(|s| s.setting.overhead), "s"), overhead::PYTORCH_OPS_PER_S / 1e3, units::si(1.0 / overhead::PYTORCH_OPS_PER_S, "s"))}</td></tr>
                 <tr><th scope="row">"one tiny kernel inside a replayed CUDA graph"</th>
                     <td data-value=h100::CUDA_GRAPH_TINY_KERNEL_S.to_string()>{units::si(h100::CUDA_GRAPH_TINY_KERNEL_S, "s")}</td>
                     <td>"0 (the model charges one launch per graph, nothing per kernel)"</td></tr>
