@@ -81,6 +81,55 @@ impl LinkChoice {
     }
 }
 
+/// The link's four controls of a widget whose `params!` table has the rows
+/// `link`, `link_bw` and `link_lat` (keys `<widget>_link`, `<widget>_link_bw`,
+/// `<widget>_link_lat`): its [`LinkKeys`] (`LINK`), the select that drops the
+/// typed figures when the link changes (`LINK_SELECT`) and the two boxes
+/// (`LINK_BW`, `LINK_LAT`). Declared once here for `llm` and `dit`.
+macro_rules! link_fields {
+    ($w:ident) => {
+        /// The widget's link keys.
+        pub const LINK: $crate::state::widgets::common::LinkKeys =
+            $crate::state::widgets::common::LinkKeys {
+                get: |s| {
+                    let w = &s.widgets.$w;
+                    (w.link, w.link_bw, w.link_lat)
+                },
+                clear: |s| {
+                    s.widgets.$w.link_bw = 0;
+                    s.widgets.$w.link_lat = 0;
+                },
+            };
+
+        /// The link select: the typed figures go when the link changes.
+        pub const LINK_SELECT: $crate::state::params::ChoiceField<
+            $crate::state::widgets::common::LinkChoice,
+        > = $crate::state::params::ChoiceField {
+            set: |s, v| {
+                LINK.choose(s, v);
+                s.widgets.$w.link = v;
+            },
+            ..field::link
+        };
+
+        /// The link's bandwidth box.
+        pub const LINK_BW: $crate::state::fields::Field = $crate::state::widgets::common::bw_field(
+            concat!(stringify!($w), "_link_bw"),
+            |s| LINK.link(s).bw,
+            |s, v| s.widgets.$w.link_bw = LINK.typed_bw(s, v),
+        );
+
+        /// The link's latency box.
+        pub const LINK_LAT: $crate::state::fields::Field =
+            $crate::state::widgets::common::lat_field(
+                concat!(stringify!($w), "_link_lat"),
+                |s| LINK.link(s).hop,
+                |s, v| s.widgets.$w.link_lat = LINK.typed_lat(s, v),
+            );
+    };
+}
+pub(crate) use link_fields;
+
 /// `*_link_bw`: 0.1 to 100 000 GB/s per direction, in MB/s.
 pub const BW_MILLI: (u32, u32) = (100, 100_000_000);
 /// `*_link_lat`: 0.001 to 1000 µs per ring step, in ns.

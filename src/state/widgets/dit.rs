@@ -2,11 +2,10 @@
 //! (`model::dit`). Its keys (`dit_*`), sequence parallelism over the shared link
 //! ([`super::common`]), and its one model call, [`view`].
 
-use super::common::{self, bw_field, lat_field, Degree, LinkChoice, LinkKeys, Row};
+use super::common::{self, Degree, LinkChoice, Row};
 use super::{inputs, NativeOnly, Spec};
 use crate::model::dit::{self, DitModel, DitView};
 use crate::model::setting::Setting;
-use crate::state::fields::Field;
 use crate::state::params::{model_choice, params, ChoiceField};
 use crate::state::State;
 
@@ -49,40 +48,7 @@ pub const MODEL: ChoiceField<DitModel> = ChoiceField {
     ..field::model
 };
 
-/// The widget's link keys.
-pub const LINK: LinkKeys = LinkKeys {
-    get: |s| {
-        let w = &s.widgets.dit;
-        (w.link, w.link_bw, w.link_lat)
-    },
-    clear: |s| {
-        s.widgets.dit.link_bw = 0;
-        s.widgets.dit.link_lat = 0;
-    },
-};
-
-/// The link select: the typed figures go when the link changes.
-pub const LINK_SELECT: ChoiceField<LinkChoice> = ChoiceField {
-    set: |s, v| {
-        LINK.choose(s, v);
-        s.widgets.dit.link = v;
-    },
-    ..field::link
-};
-
-/// The link's bandwidth box.
-pub const LINK_BW: Field = bw_field(
-    "dit_link_bw",
-    |s| LINK.link(s).bw,
-    |s, v| s.widgets.dit.link_bw = LINK.typed_bw(s, v),
-);
-
-/// The link's latency box.
-pub const LINK_LAT: Field = lat_field(
-    "dit_link_lat",
-    |s| LINK.link(s).hop,
-    |s, v| s.widgets.dit.link_lat = LINK.typed_lat(s, v),
-);
+common::link_fields!(dit);
 
 /// The widget's run.
 pub fn run(s: &State) -> dit::DitRun {

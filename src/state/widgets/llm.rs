@@ -3,12 +3,11 @@
 //! `llm_model=custom`), more than one GPU (`llm_tp`, `llm_pp` and the
 //! link, [`super::common`]), and its one model call, [`view`].
 
-use super::common::{self, bw_field, lat_field, Degree, LinkChoice, LinkKeys, Row};
+use super::common::{self, Degree, LinkChoice, Row};
 use super::{inputs, NativeOnly, Spec};
 use crate::model::llm::{self, step, view::LlmView, KvDtype, LlmModel, Phase, WeightDtype};
 use crate::model::setting::Setting;
-use crate::state::fields::Field;
-use crate::state::params::{model_choice, params, ChoiceField};
+use crate::state::params::{model_choice, params};
 use crate::state::State;
 
 model_choice!(LlmModel {
@@ -80,40 +79,7 @@ params! {
     overlap: Flag = false, "llm_overlap", "Overlap communication with compute";
 }
 
-/// The widget's link keys.
-pub const LINK: LinkKeys = LinkKeys {
-    get: |s| {
-        let w = &s.widgets.llm;
-        (w.link, w.link_bw, w.link_lat)
-    },
-    clear: |s| {
-        s.widgets.llm.link_bw = 0;
-        s.widgets.llm.link_lat = 0;
-    },
-};
-
-/// The link select: the typed figures go when the link changes.
-pub const LINK_SELECT: ChoiceField<LinkChoice> = ChoiceField {
-    set: |s, v| {
-        LINK.choose(s, v);
-        s.widgets.llm.link = v;
-    },
-    ..field::link
-};
-
-/// The link's bandwidth box.
-pub const LINK_BW: Field = bw_field(
-    "llm_link_bw",
-    |s| LINK.link(s).bw,
-    |s, v| s.widgets.llm.link_bw = LINK.typed_bw(s, v),
-);
-
-/// The link's latency box.
-pub const LINK_LAT: Field = lat_field(
-    "llm_link_lat",
-    |s| LINK.link(s).hop,
-    |s, v| s.widgets.llm.link_lat = LINK.typed_lat(s, v),
-);
+common::link_fields!(llm);
 
 /// The run as the controls ask for it: the model (the custom shape from its
 /// keys, KV heads at most the heads), the controls and the spread, before
