@@ -99,6 +99,11 @@ mod ui {
             allowed: &["widgets/diagnosis.rs"],
         },
         Rule {
+            calls: "model::sweep(",
+            why: "prices GEMMs over a sweep of sizes",
+            allowed: &["widgets/shapes.rs"],
+        },
+        Rule {
             calls: "doubling_time(",
             why: "fits a doubling time",
             allowed: &["widgets/generations.rs"],
