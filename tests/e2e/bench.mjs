@@ -77,7 +77,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
-import { createHarness, waitReady, median, REPO_ROOT, DEFAULT_ROOT, CHROMIUM } from './helpers.mjs';
+import { createHarness, waitReady, median, REPO_ROOT, DEFAULT_ROOT, CHROMIUM, ON_DEMAND_IDS } from './helpers.mjs';
 import { startServer } from './server.mjs';
 import { whenProbe, inPage } from './trace-read.mjs';
 
@@ -570,9 +570,9 @@ async function main() {
         .waitForFunction((s) => !document.querySelector(`[data-slot="${s}"]`).hasAttribute('data-pending'), s, { timeout: 60_000 })
         .catch(() => failures.push(`${s}: not built once scrolled to`));
     }
-    // the widgets loaded on demand (serve, shapes) have their sliders only once
-    // their module has mounted: show each, wait for it, then come back to the top
-    for (const id of ['shapes', 'serve']) {
+    // the widgets loaded on demand have their sliders only once their module
+    // has mounted: show each, wait for it, then come back to the top
+    for (const id of ON_DEMAND_IDS) {
       await page.locator(`#${id}`).scrollIntoViewIfNeeded();
       await page.waitForSelector(`#${id} .more-app > *`, { timeout: 60_000 }).catch(() => failures.push(`#${id}: its module did not mount`));
     }

@@ -13,7 +13,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useHarness, WIDGET_IDS, OUT_DIR, REPO_ROOT, settle, pollUntil, frame, waitReady, drawnPast, READY_TIMEOUT_MS } from './helpers.mjs';
+import { useHarness, WIDGET_IDS, ON_DEMAND_IDS, OUT_DIR, REPO_ROOT, settle, pollUntil, frame, waitReady, drawnPast, READY_TIMEOUT_MS } from './helpers.mjs';
 
 const SHOTS = path.join(OUT_DIR, 'embed');
 
@@ -74,7 +74,7 @@ async function settleWidget(page, id) {
   if (id === 'lab') {
     await page.waitForSelector('.lab[data-lab-gpu=ready], .lab[data-lab-gpu=missing]', { timeout: 15_000 });
   }
-  if (id === 'serve' || id === 'shapes') {
+  if (ON_DEMAND_IDS.includes(id)) {
     // their module is imported once the widget is on screen (at once in an embed)
     await page.waitForSelector(`#${id} .more-app > *`, { timeout: 60_000 });
   }

@@ -434,10 +434,17 @@ export async function inputValue(page, id) {
   return page.locator(`#${id}`).inputValue();
 }
 
-/** Every widget id in the registry, in its order (the page's): tests/e2e/data/widgets.json,
- * which a native test keeps equal to `state::widgets::WIDGETS` (so a new widget needs no
- * test list; widgets.test.mjs checks the page's widgets against this list). */
-export const WIDGET_IDS = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'tests', 'e2e', 'data', 'widgets.json'), 'utf8'));
+/** The widget list (`state::widgets::widget_list!`) as the browser tests read it:
+ * tests/e2e/data/widgets.json, `{ id, onDemand }` in page order, which a native test
+ * (`the_browser_tests_list_is_the_registry`) keeps equal to the list, so a new widget
+ * needs no test list; widgets.test.mjs checks the page's widgets against it. */
+const WIDGETS = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'tests', 'e2e', 'data', 'widgets.json'), 'utf8'));
+
+/** Every widget id, in the page's order. */
+export const WIDGET_IDS = WIDGETS.map((w) => w.id);
+
+/** The ids of the widgets the page loads on demand (their own module; `showMore`). */
+export const ON_DEMAND_IDS = WIDGETS.filter((w) => w.onDemand).map((w) => w.id);
 
 /** The page's current query string (`?…`). */
 /**
@@ -486,7 +493,7 @@ export async function show(locator) {
 }
 
 /**
- * A widget loaded on demand (`serve`, `shapes`: their own module, mounted by
+ * A widget loaded on demand (`ON_DEMAND_IDS`: their own module, mounted by
  * the stand-in when the widget first comes on screen): scrolled into view, and
  * resolved once its app has mounted (`.more-app` has children; a failed load
  * shows `data-more-load="error"` and fails here with its message).

@@ -1,14 +1,14 @@
 //! THE WIDGET REGISTRY. One file per essay widget (`NAME.rs`: its parameter
 //! rows, their labels, its adapters from the state to its model, and its
-//! [`Spec`]), shared pieces in [`common`], and [`WIDGETS`], the only list of
+//! [`Spec`]), shared pieces in [`common`], and [`widget_list!`], the only list of
 //! widgets: page order, embed ids, the URL codec's keys (`state::url` runs over
-//! every spec's `params`) and the page's views (`ui::widgets::VIEWS`, checked
-//! against it as the page compiles) all come from it.
+//! every spec's `params`), the page's views (`ui::widgets::VIEWS`), the
+//! on-demand module's views and the browser tests' list all come from it.
 //!
 //! Adding a widget (ARCHITECTURE.md, "A new widget"): its model module, this
-//! folder's `NAME.rs`, `ui/widgets/NAME.rs`, one line in [`registry!`] below and
-//! one in `ui::widgets::VIEWS`, its slot in `index.html` and its README line. The
-//! test `every_registered_widget_has_each_part` below checks each part.
+//! folder's `NAME.rs`, `ui/widgets/NAME.rs`, one line in [`widget_list!`] below
+//! (and `pub mod NAME;` beside each file), its slot in `index.html` and its
+//! tests. The test `every_registered_widget_has_each_part` below checks each part.
 
 pub mod bert;
 pub mod calculator;
@@ -106,24 +106,12 @@ pub fn hints_inputs(s: &State) -> State {
     inputs(s, true, |_, _| {})
 }
 
-/// The widgets whose views live in the module the page loads on demand
-/// (`ui/apps/more`, its own app and state): nothing the page's own app builds
-/// reads their parameters (`tests::the_page_reads_no_on_demand_key`).
-pub const ON_DEMAND: [&str; 2] = ["serve", "shapes"];
-
-/// Whether `a` and `b` differ at most in the [`ON_DEMAND`] widgets' own
-/// parameters: a change the page's app may take without telling its widgets
-/// (the module's sliders).
+/// Whether `a` and `b` differ at most in the own parameters of the widgets
+/// loaded on demand ([`Declared::on_demand`]): a change the page's app may take
+/// without telling its widgets (the on-demand module's sliders, which no widget
+/// of the page's own app reads).
 pub fn alike_but_on_demand(a: &State, b: &State) -> bool {
     *a == with_on_demand_of(b, a)
-}
-
-/// `s` with the [`ON_DEMAND`] widgets' parameters taken from `from`.
-fn with_on_demand_of(s: &State, from: &State) -> State {
-    let mut s = s.clone();
-    s.widgets.serve = from.widgets.serve;
-    s.widgets.shapes = from.widgets.shapes;
-    s
 }
 
 /// The explorer's step a widget's inputs hold where it reads none.
@@ -161,11 +149,87 @@ impl<T: Copy> NativeOnly<T> {
     }
 }
 
-/// The registry: one line per widget, in page order, naming its file here (and
-/// in `ui/widgets/`). It declares [`WIDGETS`] and [`Widgets`].
+/// THE LIST OF WIDGETS: one line per widget, in page order, and the only one.
+/// Each line reads `NAME: Component, draws, loads;`:
+/// - `NAME`: its files, `state/widgets/NAME.rs` (its [`Spec`]: id, title, URL
+///   keys, model) and `ui/widgets/NAME.rs` (its view, the component
+///   `Component`), and its part of [`Widgets`];
+/// - `draws`: `charts` where its view file draws a chart itself (names
+///   plotters), `no_charts` where it draws none or only through a part several
+///   views share (`roofline.rs`, `scaling.rs`; `tests/invariants.rs` holds the
+///   files that name plotters to this);
+/// - `loads`: `page` where the page's own .wasm builds its view, or
+///   `on_demand("The … widget")` where the module the page loads when the
+///   widget first comes on screen builds it (`ui/apps/more`, named so in the
+///   stand-in's status line until then).
+///
+/// The state reads it here ([`registry!`]: [`WIDGETS`], [`Widgets`], [`FILES`],
+/// [`DECLARED`]), the page's app in `ui::widgets::VIEWS`, the on-demand app in
+/// `ui::apps::more`, and the browser tests through
+/// `tests/e2e/data/widgets.json`, which `tests::the_browser_tests_list_is_the_registry`
+/// writes from [`DECLARED`]. It calls `then!` with the lines.
+macro_rules! widget_list {
+    ($then:ident) => {
+        $then! {
+            explorer: Explorer, no_charts, page;
+            diagnosis: Diagnosis, no_charts, page;
+            generations: Generations, charts, page;
+            tensor_cores: TensorCores, no_charts, page;
+            shapes: Shapes, charts, on_demand("The matmul-shapes widget");
+            bert: Bert, no_charts, page;
+            factory: Factory, no_charts, page;
+            fusion: Fusion, no_charts, page;
+            microbench: Microbench, charts, page;
+            overhead: Overhead, charts, page;
+            remedies: Remedies, no_charts, page;
+            lab: LabHost, no_charts, page;
+            trace: TraceHost, no_charts, page;
+            llm: Llm, charts, page;
+            serve: Serve, charts, on_demand("The serving widget");
+            dit: Dit, no_charts, page;
+            calculator: Calculator, no_charts, page;
+            hardware: HardwareTable, no_charts, page;
+        }
+    };
+}
+pub(crate) use widget_list;
+
+/// A line of [`widget_list!`] as data.
+#[derive(Clone, Copy)]
+pub struct Declared {
+    /// Its file name in `state/widgets/` and `ui/widgets/`.
+    pub file: &'static str,
+    pub spec: &'static Spec,
+    /// Its view file draws a chart itself.
+    pub charts: bool,
+    /// Its view is built by the module loaded on demand, not the page's .wasm.
+    pub on_demand: bool,
+}
+
+/// `true` for `on_demand`, `false` for `page` (a [`widget_list!`] line's `loads`).
+macro_rules! on_demand {
+    (page) => {
+        false
+    };
+    (on_demand) => {
+        true
+    };
+}
+
+/// `true` for `charts`, `false` for `no_charts` (a [`widget_list!`] line's `draws`).
+macro_rules! charts {
+    (charts) => {
+        true
+    };
+    (no_charts) => {
+        false
+    };
+}
+
+/// The state's reading of [`widget_list!`].
 macro_rules! registry {
-    ($($m:ident,)*) => {
-        /// Every essay widget, in page order: THE list of them.
+    ($($m:ident: $view:ident, $draws:ident, $loads:ident $(($what:literal))?;)*) => {
+        /// Every essay widget, in page order (ids, titles, URL keys, models).
         pub const WIDGETS: &[&Spec] = &[$(&$m::SPEC,)*];
 
         /// The widgets' own controls: one part per widget, named after its file
@@ -177,28 +241,32 @@ macro_rules! registry {
 
         /// Each widget's file name, in registry order.
         pub const FILES: &[&str] = &[$(stringify!($m),)*];
+
+        /// Every line of the list as data, in page order.
+        pub const DECLARED: &[Declared] = &[$(Declared {
+            file: stringify!($m),
+            spec: &$m::SPEC,
+            charts: charts!($draws),
+            on_demand: on_demand!($loads),
+        },)*];
+
+        /// `s` with the parameters of the widgets loaded on demand taken from
+        /// `from`.
+        fn with_on_demand_of(s: &State, from: &State) -> State {
+            let mut s = s.clone();
+            $(if on_demand!($loads) {
+                s.widgets.$m = from.widgets.$m;
+            })*
+            s
+        }
     };
 }
 
-registry! {
-    explorer,
-    diagnosis,
-    generations,
-    tensor_cores,
-    shapes,
-    bert,
-    factory,
-    fusion,
-    microbench,
-    overhead,
-    remedies,
-    lab,
-    trace,
-    llm,
-    serve,
-    dit,
-    calculator,
-    hardware,
+widget_list!(registry);
+
+/// Whether the widget with this id is loaded on demand ([`Declared::on_demand`]).
+pub fn on_demand(id: &str) -> bool {
+    DECLARED.iter().any(|d| d.on_demand && d.spec.id == id)
 }
 
 /// The registered widget with this id.
@@ -372,20 +440,27 @@ mod tests {
     }
 
     /// The browser tests' list of widgets, tests/e2e/data/widgets.json, is
-    /// the registry's ids in order.
+    /// [`DECLARED`]: each widget's id, in page order, and whether the module
+    /// loaded on demand draws it. `BRRR_BLESS=1` writes it.
     #[test]
     fn the_browser_tests_list_is_the_registry() {
         let want: String = format!(
             "[\n{}\n]\n",
-            WIDGETS
+            DECLARED
                 .iter()
-                .map(|w| format!("  \"{}\"", w.id))
+                .map(|d| format!(
+                    "  {{ \"id\": \"{}\", \"onDemand\": {} }}",
+                    d.spec.id, d.on_demand
+                ))
                 .collect::<Vec<_>>()
                 .join(",\n")
         );
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/e2e/data/widgets.json");
+        if std::env::var_os("BRRR_BLESS").is_some() {
+            assert!(std::fs::write(path, &want).is_ok(), "{path} is writable");
+        }
         let got = std::fs::read_to_string(path).unwrap_or_default();
-        assert_eq!(got, want, "write this registry into {path}");
+        assert_eq!(got, want, "write this registry into {path} (BRRR_BLESS=1)");
     }
 
     #[test]
@@ -655,7 +730,7 @@ mod tests {
     #[test]
     fn the_page_reads_no_on_demand_key() {
         let all = varied_with_every_key("h100-sxm");
-        for w in WIDGETS.iter().filter(|w| !ON_DEMAND.contains(&w.id)) {
+        for w in WIDGETS.iter().filter(|w| !on_demand(w.id)) {
             let Some(reads) = w.reads else { continue };
             for (a, b) in all.iter().zip(all.iter().rev()) {
                 assert!(
@@ -669,10 +744,10 @@ mod tests {
         // `alike_but_on_demand` against the address: the keys whose values
         // differ are all the on-demand widgets' own (an absent key holds its
         // default)
-        let theirs: Vec<&str> = ON_DEMAND
+        let theirs: Vec<&str> = DECLARED
             .iter()
-            .filter_map(|id| widget(id))
-            .flat_map(|w| w.params.iter().map(|p| p.key))
+            .filter(|d| d.on_demand)
+            .flat_map(|d| d.spec.params.iter().map(|p| p.key))
             .collect();
         assert!(theirs.len() > 5, "{theirs:?}");
         let keys = |s: &State| -> std::collections::BTreeMap<String, String> {
@@ -712,16 +787,20 @@ mod tests {
             differ.0 > 10 && differ.1 > 10,
             "both kinds of pair tried: {differ:?}"
         );
-        // the sources: a field access `.serve` / `.shapes` anywhere else
+        // the sources: a field access `.NAME` of an on-demand widget's
+        // controls anywhere but in its own files (and this registry)
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        let own = [
-            "state/widgets/serve.rs",
-            "state/widgets/shapes.rs",
-            "state/widgets/mod.rs",
-            "ui/widgets/serve.rs",
-            "ui/widgets/shapes.rs",
-            "ui/apps/more/",
-        ];
+        let files: Vec<&str> = DECLARED
+            .iter()
+            .filter(|d| d.on_demand)
+            .map(|d| d.file)
+            .collect();
+        assert!(!files.is_empty());
+        let mut own = vec!["state/widgets/mod.rs".to_string(), "ui/apps/more/".into()];
+        for f in &files {
+            own.push(format!("state/widgets/{f}.rs"));
+            own.push(format!("ui/widgets/{f}.rs"));
+        }
         let mut stack = vec![root.join("ui"), root.join("state")];
         let mut seen = 0;
         while let Some(dir) = stack.pop() {
@@ -740,8 +819,8 @@ mod tests {
                 }
                 seen += 1;
                 let text = std::fs::read_to_string(&path).unwrap_or_default();
-                for key in [".serve", ".shapes"] {
-                    for (i, _) in text.match_indices(key) {
+                for key in files.iter().map(|f| format!(".{f}")) {
+                    for (i, _) in text.match_indices(&key) {
                         let next = text[i + key.len()..].chars().next().unwrap_or(' ');
                         assert!(
                             next.is_alphanumeric() || next == '_',

@@ -81,16 +81,19 @@ impl Stage {
     }
 }
 
+/// What mounts a loaded module's widget: `(module, widget id, host element, ctx)`.
+pub type Mount = fn(&JsValue, &str, web_sys::HtmlElement, super::ctx::Ctx) -> Result<(), String>;
+
 /// A widget's module, loaded when the widget first comes on screen: `js` and
-/// `wasm` are imported and instantiated, then `mount(module, host element)`
-/// mounts it; the page's theme goes to its `set_dark` on every change. Returns the
+/// `wasm` are imported and instantiated, then `mount.0(module, mount.1, host
+/// element)` mounts widget `mount.1`; the page's theme goes to its `set_dark` on every change. Returns the
 /// stage (for the stand-in) and the module once loaded.
 pub fn when_on_screen(
     ctx: super::ctx::Ctx,
     host: NodeRef<leptos::html::Div>,
     js: &'static str,
     wasm: &'static str,
-    mount: fn(&JsValue, web_sys::HtmlElement, super::ctx::Ctx) -> Result<(), String>,
+    mount: (Mount, &'static str),
 ) -> (RwSignal<Stage>, StoredValue<Option<JsValue>, LocalStorage>) {
     let stage = RwSignal::new(Stage::Waiting);
     let module = StoredValue::new_local(None::<JsValue>);
@@ -106,7 +109,7 @@ pub fn when_on_screen(
         leptos::task::spawn_local(async move {
             let loaded = async {
                 let m = load(js, wasm).await?;
-                mount(&m, el, ctx)?;
+                (mount.0)(&m, mount.1, el, ctx)?;
                 Ok::<_, String>(m)
             };
             match loaded.await {

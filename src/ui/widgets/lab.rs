@@ -29,7 +29,7 @@ const JS: &str = "brrr-lab-ui.js";
 const WASM: &str = "brrr-lab-ui_bg.wasm";
 
 /// Mounts the widget into `el` with its options object (`lab::mount` reads it).
-fn mount(module: &JsValue, el: web_sys::HtmlElement, ctx: Ctx) -> Result<(), String> {
+fn mount(module: &JsValue, _id: &str, el: web_sys::HtmlElement, ctx: Ctx) -> Result<(), String> {
     let state = ctx.state;
     let live = Closure::<dyn Fn() -> String>::new(move || state.with_untracked(url::encode));
     let apply = Closure::<dyn Fn(String)>::new(move |q: String| state.set(url::decode(&q).0));
@@ -51,7 +51,7 @@ fn mount(module: &JsValue, el: web_sys::HtmlElement, ctx: Ctx) -> Result<(), Str
 #[component]
 pub fn LabHost(ctx: Ctx) -> impl IntoView {
     let host = NodeRef::<leptos::html::Div>::new();
-    let (stage, module) = on_demand::when_on_screen(ctx, host, JS, WASM, mount);
+    let (stage, module) = on_demand::when_on_screen(ctx, host, JS, WASM, (mount, "lab"));
     on_demand::send_view(ctx, stage, module);
     let stand_in = move || {
         let (state, message) = stage.with(|s| s.stand_in("The GPU lab"))?;

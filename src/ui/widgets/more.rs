@@ -1,5 +1,5 @@
-//! The stand-in on the page of the widgets loaded on demand (`serve`, `shapes`;
-//! their app is `ui/apps/more/`, its own .wasm `src/bin/brrr-more-ui.rs`): when
+//! The stand-in on the page of the widgets loaded on demand (those whose line in
+//! `state::widgets::widget_list!` says `on_demand`; their app is `ui/apps/more/`, its own .wasm `src/bin/brrr-more-ui.rs`): when
 //! the widget first comes on screen this component imports that module and calls
 //! its `mount(element, options)`; until then it shows a status line, and if the
 //! module cannot be fetched or compiled it says so (`data-more-load="error"`) and
@@ -21,7 +21,7 @@ const JS: &str = "brrr-more-ui.js";
 const WASM: &str = "brrr-more-ui_bg.wasm";
 
 /// Mounts widget `id` into `el` with its options object (`more::mount` reads it).
-fn mount_id(id: &str, module: &JsValue, el: web_sys::HtmlElement, ctx: Ctx) -> Result<(), String> {
+fn mount_id(module: &JsValue, id: &str, el: web_sys::HtmlElement, ctx: Ctx) -> Result<(), String> {
     let state = ctx.state;
     let apply = Closure::<dyn Fn(String)>::new(move |q: String| {
         let next = url::decode(&q).0;
@@ -49,11 +49,7 @@ fn mount_id(id: &str, module: &JsValue, el: web_sys::HtmlElement, ctx: Ctx) -> R
 #[component]
 pub fn MoreHost(ctx: Ctx, id: &'static str, what: &'static str) -> impl IntoView {
     let host = NodeRef::<leptos::html::Div>::new();
-    let mount: fn(&JsValue, web_sys::HtmlElement, Ctx) -> Result<(), String> = match id {
-        "serve" => |m, el, ctx| mount_id("serve", m, el, ctx),
-        _ => |m, el, ctx| mount_id("shapes", m, el, ctx),
-    };
-    let (stage, module) = on_demand::when_on_screen(ctx, host, JS, WASM, mount);
+    let (stage, module) = on_demand::when_on_screen(ctx, host, JS, WASM, (mount_id, id));
     on_demand::send_view(ctx, stage, module);
     let stand_in = move || {
         let (state, message) = stage.with(|s| s.stand_in(what))?;

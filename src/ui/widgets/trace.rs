@@ -18,7 +18,7 @@ const JS: &str = "brrr-trace-ui.js";
 const WASM: &str = "brrr-trace-ui_bg.wasm";
 
 /// Mounts the widget into `el`, on the page's theme.
-fn mount(module: &JsValue, el: web_sys::HtmlElement, ctx: Ctx) -> Result<(), String> {
+fn mount(module: &JsValue, _id: &str, el: web_sys::HtmlElement, ctx: Ctx) -> Result<(), String> {
     call(
         module,
         "mount",
@@ -30,7 +30,7 @@ fn mount(module: &JsValue, el: web_sys::HtmlElement, ctx: Ctx) -> Result<(), Str
 #[component]
 pub fn TraceHost(ctx: Ctx) -> impl IntoView {
     let host = NodeRef::<leptos::html::Div>::new();
-    let (stage, _) = on_demand::when_on_screen(ctx, host, JS, WASM, mount);
+    let (stage, _) = on_demand::when_on_screen(ctx, host, JS, WASM, (mount, "trace"));
     let stand_in = move || {
         let (state, message) = stage.with(|s| s.stand_in("The trace analyser"))?;
         Some(view! {

@@ -1,5 +1,5 @@
-//! The widgets loaded on demand, `serve` and `shapes` (their views are
-//! `ui/widgets/serve.rs` and `ui/widgets/shapes.rs`, like every widget's): one
+//! The widgets loaded on demand, those whose line in `state::widgets::widget_list!`
+//! says `on_demand` (their views are `ui/widgets/NAME.rs`, like every widget's): one
 //! Leptos app in its own .wasm (`src/bin/brrr-more-ui.rs`), mounted by the page's
 //! stand-in (`ui/widgets/more.rs`) when one of them first comes on screen. The
 //! page's first load carries neither (the first visit stays within its
@@ -14,8 +14,8 @@
 
 use crate::state::page::Knobs;
 use crate::state::url;
+use crate::state::widgets::widget_list;
 use crate::ui::kit::Ctx;
-use crate::ui::widgets::{serve::Serve, shapes::Shapes};
 use leptos::prelude::*;
 use std::cell::RefCell;
 use wasm_bindgen::{JsCast, JsValue};
@@ -67,7 +67,28 @@ fn shared(view: &str, dark: bool) -> Ctx {
     ctx
 }
 
-/// Mounts widget `options.id` into `el`. `options` (see `ui/widgets/more.rs`):
+/// This module's reading of the widget list (`state::widgets::widget_list!`):
+/// `render`, the view of each widget whose line says `on_demand`.
+macro_rules! on_demand_views {
+    ($($m:ident: $view:ident, $draws:ident, $loads:ident $(($what:literal))?;)*) => {
+        /// The view of the on-demand widget with this id; `None` for any other id.
+        fn render(id: &str, ctx: Ctx) -> Option<AnyView> {
+            $($(
+                let _: &str = $what;
+                if id == crate::state::widgets::$m::SPEC.id {
+                    use crate::ui::widgets::$m::$view;
+                    return Some(view! { <$view ctx=ctx/> }.into_any());
+                }
+            )?)*
+            None
+        }
+    };
+}
+
+widget_list!(on_demand_views);
+
+/// Mounts widget `options.id` into `el` (an id no line declares on demand
+/// is an error, shown in its place). `options` (see `ui/widgets/more.rs`):
 /// `id`, `dark`, `view` (the page's state as a query) and `apply(query)`.
 pub fn mount(el: web_sys::HtmlElement, opts: &JsValue) {
     let get = |k: &str| js_sys::Reflect::get(opts, &k.into()).unwrap_or(JsValue::UNDEFINED);
@@ -84,11 +105,12 @@ pub fn mount(el: web_sys::HtmlElement, opts: &JsValue) {
     );
     let reads = crate::state::widgets::widget(&id).and_then(|w| w.reads);
     let ctx = ctx.reading(reads);
-    leptos::mount::mount_to(el, move || match id.as_str() {
-        "serve" => view! { <Serve ctx=ctx/> }.into_any(),
-        "shapes" => view! { <Shapes ctx=ctx/> }.into_any(),
-        other => view! { <p class="note" role="alert">{format!("This module has no widget '{other}'.")}</p> }
-            .into_any(),
+    leptos::mount::mount_to(el, move || match render(&id, ctx) {
+        Some(v) => v,
+        None => {
+            let e = format!("This module has no widget '{id}'.");
+            view! { <p class="note" role="alert">{e}</p> }.into_any()
+        }
     })
     .forget();
     std::mem::forget(owner);
