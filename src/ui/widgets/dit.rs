@@ -4,6 +4,7 @@
 //! double-the-batch test, how the step moves with resolution, and what
 //! FlashAttention, fusion and CUDA graphs each buy (`model::dit::advice`).
 
+use super::scaling::label;
 use crate::model::dit::{self, DitStep, DitView};
 use crate::model::units;
 use crate::state::widgets::dit::{self as spec, field};
@@ -122,7 +123,7 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
             <li><span class="swatch vector"></span>"MLP"</li>
             <li><span class="swatch memory"></span>"pointwise (adaLN, residual, activation)"</li>
             <li><span class="swatch region overhead"></span>"overhead"</li>
-            <li><span class="swatch comm"></span>"communication (waiting on other GPUs)"</li>
+            <li><span class="swatch comm"></span>{label::COMM_SWATCH}</li>
         </ul>
         <ul class="llm-advice" aria-live="polite">
             {move || sentences.get().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}
@@ -178,22 +179,22 @@ fn DitMetrics(live: Memo<DitView>) -> impl IntoView {
         <dl class="metrics" aria-live="polite">
             <div class="metric"><dt>"Time per step"</dt><dd>{readout("dit_step_s", |s| s.wall.to_string(), |s| units::si(s.wall, "s"))}</dd></div>
             <div class="metric"><dt>"FLOPs per forward"</dt><dd>{readout("dit_flops", |s| s.flops.to_string(), |s| units::si(s.flops, "FLOP"))}</dd></div>
-            <div class="metric"><dt>"What limits the step"</dt><dd>{readout("dit_regime", |s| s.regime.id().to_string(), |s| s.regime.label().to_string())}</dd>
+            <div class="metric"><dt>{label::LIMITS}</dt><dd>{readout("dit_regime", |s| s.regime.id().to_string(), |s| s.regime.label().to_string())}</dd>
                 <dd class="note">"halve one cost: "
                     {readout("dit_speedup_flops2", |s| s.limit.flops2.to_string(), |s| format!("2× FLOP/s {}×", units::sig3(s.limit.flops2)))}", "
                     {readout("dit_speedup_bw2", |s| s.limit.bw2.to_string(), |s| format!("2× bandwidth {}×", units::sig3(s.limit.bw2)))}", "
                     {readout("dit_speedup_overhead_half", |s| s.limit.overhead_half.to_string(), |s| format!("half the CPU overhead {}×", units::sig3(s.limit.overhead_half)))}", "
                     {readout("dit_speedup_link2", |s| s.limit.link2.to_string(), |s| format!("2× link {}×", units::sig3(s.limit.link2)))}
                 </dd></div>
-            <div class="metric"><dt>"Double the batch: time ×"</dt><dd><Readout name="dit_double_batch_ratio" raw=Signal::derive(move || ratio().to_string())
+            <div class="metric"><dt>{label::DOUBLE_BATCH}</dt><dd><Readout name="dit_double_batch_ratio" raw=Signal::derive(move || ratio().to_string())
                 text=Signal::derive(move || units::sig3(ratio()))/></dd></div>
             <div class="metric"><dt>"Attention"</dt><dd>{readout("dit_share_attention", |s| s.shares.attention.to_string(), |s| units::percent(s.shares.attention))}</dd></div>
             <div class="metric"><dt>"MLP"</dt><dd>{readout("dit_share_mlp", |s| s.shares.mlp.to_string(), |s| units::percent(s.shares.mlp))}</dd></div>
             <div class="metric"><dt>"Pointwise"</dt><dd>{readout("dit_share_pointwise", |s| s.shares.pointwise.to_string(), |s| units::percent(s.shares.pointwise))}</dd></div>
             <div class="metric"><dt>"Overhead"</dt><dd>{readout("dit_share_overhead", |s| s.shares.overhead.to_string(), |s| units::percent(s.shares.overhead))}</dd></div>
-            <div class="metric"><dt>"Waiting on other GPUs"</dt><dd>{readout("dit_comm_share", |s| s.shares.comm.to_string(), |s| units::percent(s.shares.comm))}</dd></div>
+            <div class="metric"><dt>{label::COMM_SHARE}</dt><dd>{readout("dit_comm_share", |s| s.shares.comm.to_string(), |s| units::percent(s.shares.comm))}</dd></div>
             <div class="metric"><dt>"Attention spread by"</dt><dd>{readout("dit_sp_kind", |s| format!("{:?}", dit::SpKind::of(&s.run)).to_lowercase(), |s| dit::SpKind::of(&s.run).words().to_string())}</dd></div>
-            <div class="metric"><dt>"Scaling efficiency"</dt><dd><Readout name="dit_scaling_efficiency" raw=Signal::derive(move || efficiency().to_string())
+            <div class="metric"><dt>{label::EFFICIENCY}</dt><dd><Readout name="dit_scaling_efficiency" raw=Signal::derive(move || efficiency().to_string())
                 text=Signal::derive(move || units::percent(efficiency()))/></dd></div>
             <div class="metric"><dt>{crate::model::parallel::STOPS_LABEL}</dt><dd><Readout name="dit_sp_stops_paying" raw=Signal::derive(move || stops().map(|t| t.to_string()).unwrap_or_default())
                 text=Signal::derive(move || crate::model::parallel::stops_words(stops()))/></dd></div>

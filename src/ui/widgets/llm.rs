@@ -5,6 +5,7 @@
 //! Every sentence comes from `model::llm::advice`.
 
 use super::roofline::{Point, RooflineData, Step as RoofStep};
+use super::scaling::label;
 use crate::geom;
 use crate::model::llm::step::{self, LlmStep, SweepPoint};
 use crate::model::llm::view::LlmView;
@@ -204,7 +205,7 @@ fn LlmReadouts(
         <dl class="metrics" class:hypothetical=move || !fits.get() aria-live="polite">
             <div class="metric"><dt>"Time per step"</dt><dd>{readout("llm_step_s", |s| s.wall.to_string(), |s| units::si(s.wall, "s"))}</dd></div>
             <div class="metric"><dt>"Tokens per second"</dt><dd>{readout("llm_tokens_per_s", |s| s.tokens_per_s.to_string(), |s| units::sig3(s.tokens_per_s))}</dd></div>
-            <div class="metric"><dt>"What limits the step"</dt><dd>{readout("llm_regime", |s| s.regime.id().to_string(), |s| s.regime.label().to_string())}</dd>
+            <div class="metric"><dt>{label::LIMITS}</dt><dd>{readout("llm_regime", |s| s.regime.id().to_string(), |s| s.regime.label().to_string())}</dd>
                 <dd class="note llm-halvings">"halve one cost: "
                     {readout("llm_speedup_flops2", |s| s.limit.flops2.to_string(), |s| format!("2× FLOP/s {}×", units::sig3(s.limit.flops2)))}", "
                     {readout("llm_speedup_bw2", |s| s.limit.bw2.to_string(), |s| format!("2× bandwidth {}×", units::sig3(s.limit.bw2)))}", "
@@ -212,14 +213,14 @@ fn LlmReadouts(
                     {readout("llm_speedup_link2", |s| s.limit.link2.to_string(), |s| format!("2× link {}×", units::sig3(s.limit.link2)))}
                 </dd></div>
             <div class="metric"><dt>"GPUs"</dt><dd>{readout("llm_gpus", |s| s.run.par.gpus().to_string(), |s| s.run.par.gpus().to_string())}</dd></div>
-            <div class="metric"><dt>"Waiting on other GPUs"</dt><dd>{readout("llm_comm_share", |s| (s.split.comm / s.wall.max(f64::MIN_POSITIVE)).to_string(), |s| units::percent(s.split.comm / s.wall.max(f64::MIN_POSITIVE)))}</dd></div>
+            <div class="metric"><dt>{label::COMM_SHARE}</dt><dd>{readout("llm_comm_share", |s| (s.split.comm / s.wall.max(f64::MIN_POSITIVE)).to_string(), |s| units::percent(s.split.comm / s.wall.max(f64::MIN_POSITIVE)))}</dd></div>
             <div class="metric"><dt>"Memory per GPU"</dt><dd>{readout("llm_per_gpu_bytes", |s| (s.weight_bytes + s.kv_bytes).to_string(), |s| units::si(s.weight_bytes + s.kv_bytes, "B"))}</dd></div>
             <div class="metric"><dt>"Fewest GPUs that fit (tensor parallel)"</dt><dd>{readout("llm_min_tp", |s| s.fit.min_tp.map(|t| t.to_string()).unwrap_or_default(), |s| s.fit.min_tp.map(|t| t.to_string()).unwrap_or_else(|| if s.capacity > 0.0 { "more than 8".into() } else { "unknown".into() }))}</dd></div>
-            <div class="metric"><dt>"Scaling efficiency"</dt><dd><Readout name="llm_scaling_efficiency" raw=Signal::derive(move || live.with(|v| v.scaling.efficiency.value.to_string()))
+            <div class="metric"><dt>{label::EFFICIENCY}</dt><dd><Readout name="llm_scaling_efficiency" raw=Signal::derive(move || live.with(|v| v.scaling.efficiency.value.to_string()))
                 text=Signal::derive(move || live.with(|v| units::percent(v.scaling.efficiency.value)))/></dd></div>
             <div class="metric"><dt>{crate::model::parallel::STOPS_LABEL}</dt><dd><Readout name="llm_tp_stops_paying" raw=Signal::derive(move || live.with(|v| v.scaling.stops_paying.map(|t| t.to_string()).unwrap_or_default()))
                 text=Signal::derive(move || live.with(|v| crate::model::parallel::stops_words(v.scaling.stops_paying)))/></dd></div>
-            <div class="metric"><dt>"Double the batch: time ×"</dt><dd><Readout name="llm_double_batch_ratio" raw=Signal::derive(move || live.with(|v| v.double_batch.to_string()))
+            <div class="metric"><dt>{label::DOUBLE_BATCH}</dt><dd><Readout name="llm_double_batch_ratio" raw=Signal::derive(move || live.with(|v| v.double_batch.to_string()))
                 text=Signal::derive(move || live.with(|v| units::sig3(v.double_batch)))/></dd></div>
             <div class="metric"><dt>"Weights per GPU"</dt><dd>{readout("llm_weight_bytes", |s| s.weight_bytes.to_string(), |s| units::si(s.weight_bytes, "B"))}</dd></div>
             <div class="metric"><dt>"KV cache per GPU"</dt><dd>{readout("llm_kv_bytes", |s| s.kv_bytes.to_string(), |s| units::si(s.kv_bytes, "B"))}</dd></div>
@@ -289,7 +290,7 @@ fn LlmFit(ctx: Ctx, v: Memo<LlmView>, st: Memo<LlmStep>, fits: Memo<bool>) -> im
             <li><span class="swatch vector"></span>"activations"</li>
             <li><span class="swatch compute"></span>"compute"</li>
             <li><span class="swatch region overhead"></span>"overhead"</li>
-            <li><span class="swatch comm"></span>"communication (waiting on other GPUs)"</li>
+            <li><span class="swatch comm"></span>{label::COMM_SWATCH}</li>
         </ul>
         <ul class="llm-advice" aria-live="polite">
             {move || sentences.get().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}

@@ -105,7 +105,7 @@ fn OverheadReadouts(
                 <dd class="note">"the cost whose halving shortens the step most, as the diagnosis decides"</dd>
             </div>
             <div class="metric">
-                <dt>"Double the batch: time ×"</dt>
+                <dt>{super::scaling::label::DOUBLE_BATCH}</dt>
                 <dd><Readout name="double_batch_ratio" raw=Signal::derive(move || ratio.get().to_string())
                     text=Signal::derive(move || units::sig3(ratio.get()))/></dd>
                 // the quick test read against what limits the step (where they

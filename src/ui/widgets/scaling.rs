@@ -13,6 +13,21 @@ use crate::ui::chart::{self, Area, Look};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+/// Readout labels more than one widget shows (`llm` and `dit` beside this
+/// chart; `overhead` the double-batch ratio), written once.
+pub mod label {
+    /// The legend's communication swatch.
+    pub const COMM_SWATCH: &str = "communication (waiting on other GPUs)";
+    /// The regime readout.
+    pub const LIMITS: &str = "What limits the step";
+    /// The double-batch ratio readout.
+    pub const DOUBLE_BATCH: &str = "Double the batch: time ×";
+    /// The communication share readout.
+    pub const COMM_SHARE: &str = "Waiting on other GPUs";
+    /// The scaling efficiency readout.
+    pub const EFFICIENCY: &str = "Scaling efficiency";
+}
+
 /// The colour of one part, by the CSS class the widget's bar gives it.
 fn color(class: &str, pal: &Palette) -> RGBColor {
     match class {
