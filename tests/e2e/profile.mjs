@@ -5,6 +5,7 @@
 //                              [--url '?embed=...'] [--top 40]
 //                              [--show '#serve'] (a widget whose module loads on demand)
 //                              [--writes] (DOM writes by element, not only by widget)
+//                              [--drag] (a real pointer drag, 2 x INPUTS/2 moves)
 //   node tests/e2e/profile.mjs --mount [--rate 4] [--url ...] [--top 12]
 //                              [--over 50] (tasks longer than this, ms)
 //                              [--no-sampler] (trace events only: no JS sampling
@@ -51,6 +52,10 @@ const SHOW = opt('--show', '');
 const OVER = Number(opt('--over', '50'));
 const SAMPLER = !argv.includes('--no-sampler');
 const COMPILE = argv.includes('--compile');
+// a real pointer drag (the mouse pressed on the thumb, moved across the track and
+// back, as bench.mjs's drag section does) instead of scripted input events: a
+// held slider (`:active`) is what lets the page defer its details
+const DRAG = argv.includes('--drag');
 
 const ms = (us, d = 1) => (us / 1000).toFixed(d);
 const sorted = (m) => [...m].sort((a, b) => b[1] - a[1]);
@@ -85,6 +90,28 @@ async function drive({ id, n, mode, detail }) {
   return { writes: [...writes].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, v / n]) };
 }
 
+/** In the page: count DOM writes by widget until `window.__brrrWrites()` (per input event seen). */
+function watchWrites(detail) {
+  const writes = new Map();
+  let inputs = 0;
+  addEventListener('input', () => inputs++, { capture: true });
+  const mo = new MutationObserver((records) => {
+    for (const r of records) {
+      const node = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+      const home = node && (node.closest('section.widget') || node.closest('[data-slot]'));
+      const where = detail && node ? ` <${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}>` : '';
+      const key = `${home ? home.id || home.getAttribute('data-slot') : '(page)'} ${r.type === 'attributes' ? `@${r.attributeName}` : r.type}${where}`;
+      writes.set(key, (writes.get(key) || 0) + 1);
+    }
+  });
+  mo.observe(document.body, { subtree: true, attributes: true, characterData: true, childList: true });
+  window.__brrrWrites = () => {
+    mo.disconnect();
+    const n = Math.max(1, inputs);
+    return { inputs, writes: [...writes].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, v / n]) };
+  };
+}
+
 /** Resolves once no task has held the main thread over 50 ms for `quietMs` (at most `maxMs`). */
 async function quiet({ quietMs = 1000, maxMs = 30000 } = {}) {
   const t0 = performance.now();
@@ -112,9 +139,28 @@ async function profileSlider(h) {
   await page.evaluate(quiet);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: RATE });
   await page.waitForTimeout(300);
-  const stop = await startTrace(cdp);
-  const res = await page.evaluate(drive, { id: SLIDER, n: INPUTS, mode: MODE, detail: process.argv.includes('--writes') });
-  const events = await stop();
+  let res;
+  let events;
+  if (DRAG) {
+    const box = await page.locator(`#${SLIDER}-slider`).boundingBox();
+    if (!box) throw new Error(`#${SLIDER}-slider has no box`);
+    await page.evaluate(watchWrites, process.argv.includes('--writes'));
+    const stop = await startTrace(cdp);
+    const y = box.y + box.height / 2;
+    const x = (f) => box.x + 6 + (box.width - 12) * f;
+    const half = Math.max(1, INPUTS >> 1);
+    await page.mouse.move(x(0.1), y);
+    await page.mouse.down();
+    for (let i = 1; i <= 2 * half; i++) await page.mouse.move(x(0.1 + 0.8 * (i <= half ? i / half : (2 * half - i) / half)), y);
+    await page.mouse.up();
+    await page.waitForTimeout(300);
+    events = await stop();
+    res = await page.evaluate(() => window.__brrrWrites());
+  } else {
+    const stop = await startTrace(cdp);
+    res = await page.evaluate(drive, { id: SLIDER, n: INPUTS, mode: MODE, detail: process.argv.includes('--writes') });
+    events = await stop();
+  }
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   if (typeof res === 'string') throw new Error(res);
 

@@ -6,7 +6,7 @@ use crate::model::Report;
 use crate::state::widgets::Spec;
 use crate::state::State;
 use crate::ui::chart::OnScreen;
-use crate::ui::kit::Ctx;
+use crate::ui::kit::{drag, Ctx};
 use crate::ui::widgets::{render, widget};
 use leptos::html::Section;
 use leptos::prelude::*;
@@ -62,22 +62,10 @@ pub fn gate(ctx: Ctx, on: OnScreen, seen: OnScreen) -> Ctx {
     }
 }
 
-/// How long a held slider rests before the off-screen widgets follow it (they
-/// must follow within 200 ms of a pause; the dragged widget and the charts on
-/// the screen follow every input).
-const WHEN_STILL_MS: u64 = 80;
-
-/// Whether a pointer holds a slider now (`:active` lasts from press to release).
-fn dragging() -> bool {
-    document()
-        .query_selector("input[type=range]:active")
-        .is_ok_and(|e| e.is_some())
-}
-
 /// `inputs`, taken at once while the widget is on the screen; while it is off
 /// it, a change is taken in a task after the next frame (or after 100 ms where
 /// no frame comes), the last one of a burst only; during a pointer drag of a
-/// slider, once the drag has rested [`WHEN_STILL_MS`] (or ended). A slider moved elsewhere
+/// slider, once the drag has rested [`drag::WHEN_STILL_MS`] (or ended). A slider moved elsewhere
 /// shows its own widget's answer in the input's frame; the off-screen widgets'
 /// readouts (`data-metric`), kept current for readers at any time, follow in
 /// the task after it (the explorer's GPU sliders move every widget, and the
@@ -107,7 +95,7 @@ pub(super) fn late_off_screen(inputs: Signal<State>, seen: OnScreen) -> Signal<S
         let fresh = inputs.get();
         match prev {
             Some(p) if !on && !due.swap(false, Relaxed) => {
-                if *p != fresh && dragging() {
+                if *p != fresh && drag::dragging() {
                     // a slider held by a pointer: follow once the drag pauses
                     let (n, held, go) = (
                         held.fetch_add(1, Relaxed) + 1,
@@ -120,7 +108,7 @@ pub(super) fn late_off_screen(inputs: Signal<State>, seen: OnScreen) -> Signal<S
                                 go();
                             }
                         },
-                        std::time::Duration::from_millis(WHEN_STILL_MS),
+                        std::time::Duration::from_millis(drag::WHEN_STILL_MS),
                     );
                 } else if *p != fresh && !owed.swap(true, Relaxed) {
                     crate::ui::kit::later::after_frame_or(catch_up.clone());

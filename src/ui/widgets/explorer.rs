@@ -6,10 +6,11 @@ use crate::model::{hardware, units, Dtype, Workload};
 use crate::state::widgets::explorer;
 use crate::ui::kit::controls::{HwSelect, LogSlider};
 use crate::ui::kit::later::{self, Later};
-use crate::ui::kit::Ctx;
+use crate::ui::kit::{drag, Ctx};
 use leptos::prelude::*;
 
-/// The roofline explorer: controls, chart, diagnosis, key numbers. Its frame and
+/// The roofline explorer: controls, chart, diagnosis, key numbers (the last two
+/// wait for a dragged slider to rest, [`drag::still`]). Its frame and
 /// one-line answer are built with the first screen; the chart, the controls (two
 /// groups), the diagnosis and the readouts each in a task after it, in that order
 /// ([`later::Later`]): one long task split in six. (Every part calls much of its
@@ -25,6 +26,13 @@ use leptos::prelude::*;
 pub fn Explorer(ctx: Ctx) -> impl IntoView {
     // made first, so the chart is the first part the queue builds
     let chart = view! { <Later name="explorer-chart"><roofline::Roofline ctx=ctx/></Later> };
+    // the breakdown and the key numbers follow a dragged slider once it rests;
+    // the one-line answer and the chart follow every input
+    let details = Ctx {
+        view: drag::still(ctx.view),
+        report: drag::still(ctx.report),
+        ..ctx
+    };
     view! {
         <div class="explorer">
             <section class="panel controls" aria-label="Hardware and workload">
@@ -36,8 +44,8 @@ pub fn Explorer(ctx: Ctx) -> impl IntoView {
                 {chart}
             </section>
             <section class="panel figure explorer-details" aria-label="Time breakdown">
-                <later::Later name="explorer-diagnosis"><div id="diagnosis"><diagnosis::Diagnosis ctx=ctx/></div></later::Later>
-                <later::Later name="explorer-readouts"><readouts::Readouts ctx=ctx/></later::Later>
+                <later::Later name="explorer-diagnosis"><div id="diagnosis"><diagnosis::Diagnosis ctx=details/></div></later::Later>
+                <later::Later name="explorer-readouts"><readouts::Readouts ctx=details/></later::Later>
             </section>
         </div>
     }

@@ -26,7 +26,7 @@ fn Metric(
 #[component]
 pub fn Readouts(ctx: Ctx) -> impl IntoView {
     let r = ctx.report;
-    let m = Memo::new(move |_| ctx.state.with(|s| s.machine()));
+    let m = Memo::new(move |_| ctx.view.with(|s| s.machine()));
     let f = move |get: fn(&Report) -> f64| move || r.with(get);
     let raw = |get: fn(&Report) -> f64| Signal::derive(move || r.with(get).to_string());
     let summary = move || {
