@@ -208,6 +208,57 @@ test('a dragged slider writes the address once, when it stops; hiding the page w
   });
 });
 
+// The breakdown and the key numbers wait for a dragged slider to rest (the
+// answer and the chart follow every input): held still under the pointer, and
+// released, they come to what the same state shows when loaded from its URL.
+// Each wait is on the page (its readouts, its address); none is a deadline.
+test('a real drag: the key numbers and the breakdown catch up when the slider rests and when it is released', async (t) => {
+  await withPage(t, '', async (page) => {
+    const s = page.locator('#batch-slider');
+    await s.scrollIntoViewIfNeeded();
+    const box = await s.boundingBox();
+    assert.ok(box, 'the batch slider has no box');
+    const y = box.y + box.height / 2;
+    const x = (f) => box.x + 6 + (box.width - 12) * f;
+    const shown = () =>
+      page.evaluate(() => ({
+        wall: document.querySelector('[data-metric="wall_time_s"]')?.getAttribute('data-value'),
+        regime: document.querySelector('#diagnosis [data-regime]')?.getAttribute('data-regime'),
+        headline: document.querySelector('.explorer-headline')?.textContent,
+      }));
+    // what a fresh load of the same address shows
+    const truth = async (query) => {
+      const other = await h.open(query);
+      try {
+        await waitReady(other);
+        return await other.evaluate(() => ({
+          wall: document.querySelector('[data-metric="wall_time_s"]')?.getAttribute('data-value'),
+          regime: document.querySelector('#diagnosis [data-regime]')?.getAttribute('data-regime'),
+        }));
+      } finally {
+        await h.closePage(other);
+      }
+    };
+    await page.mouse.move(x(0.2), y);
+    await page.mouse.down();
+    await page.mouse.move(x(0.75), y, { steps: 12 });
+    // held still: the key numbers follow the slider's value
+    const held = await inputValue(page, 'batch-box');
+    const atRest = await truth(`?batch=${held}`);
+    const rested = await pollUntil(page, shown, (v) => v.wall === atRest.wall && v.regime === atRest.regime);
+    assert.equal(rested.wall, atRest.wall, `held at batch ${held}: wall_time_s ${rested.wall}, a load of that state shows ${atRest.wall}`);
+    assert.equal(rested.regime, atRest.regime);
+    // moved on and released: the address is written, and the numbers are its state's
+    await page.mouse.move(x(0.4), y, { steps: 8 });
+    await page.mouse.up();
+    const address = await pollUntil(page, () => search(page), (q) => param(q, 'batch') !== null && param(q, 'batch') !== held);
+    const released = await truth(address);
+    const after = await pollUntil(page, shown, (v) => v.wall === released.wall && v.regime === released.regime);
+    assert.equal(after.wall, released.wall, `released (${address}): wall_time_s ${after.wall}, a load shows ${released.wall}`);
+    assert.equal(after.regime, released.regime);
+  });
+});
+
 test('a slider input writes only what changed: no attribute or text is set to the value it had', async (t) => {
   // Every write is a DOM mutation, and a class or style write a style
   // recalculation: on a phone these decide whether a dragged slider keeps up.
