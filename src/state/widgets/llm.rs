@@ -174,58 +174,112 @@ pub const SPEC: Spec = Spec {
 mod tests {
     use super::*;
     use crate::model::hardware;
-    use crate::model::llm::advice;
+    use crate::model::limit::{Halving, Limit, TIE};
+    use crate::model::timeline::Regime;
+    use crate::state::params::Choice;
     use crate::state::params::WKind;
     use crate::state::url::{decode, encode, Notice};
     use crate::state::widgets::common::{EDITED_NAME, EDITED_SOURCE};
     use crate::state::widgets::tests::states;
     use crate::state::widgets::{dit, param};
 
-    /// The widget's one call gives what its separate model calls gave, bit for
-    /// bit: the step, the double-batch ratio (its two runs read from the step
-    /// and the sweep), the scaling and batch sweeps, every sentence in the
-    /// widget's order, the fit and the spread's notes.
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-12 * a.abs().max(b.abs())
+    }
+
+    /// The view's figures are the widget's own step at other states: "double
+    /// the batch" is the wall at twice the batch over the wall now; each
+    /// point of the scaling chart is the step at that tensor-parallel degree
+    /// (the run's own among them); the batch sweep passes through the step
+    /// now. What limits the step is the largest of its halvings. Off the
+    /// screen it publishes the same figures and draws nothing.
     #[test]
-    fn view_is_what_the_separate_calls_gave() {
+    fn its_figures_are_the_step_at_the_changed_state() {
         for s in states() {
-            let (set, name) = (s.beyond(), s.hw_name());
-            let v = view(&s, true);
-            let r = run(&s);
-            let st = step::run(&r, &set);
-            let sc = step::scaling(&r, &set);
-            let ratio = step::double_batch_ratio(&r, &set);
-            let mut said = vec![
-                advice::where_time_goes(&st),
-                advice::double_batch(&r, &set, &st),
-            ];
-            if r.phase == Phase::Decode {
-                said.push(advice::critical(&st, &set, &name));
+            let (v, q) = (view(&s, true), encode(&s));
+            let step = |f: &dyn Fn(&mut State)| {
+                let mut t = s.clone();
+                f(&mut t);
+                view(&t, false).step
+            };
+            let now = v.step.wall;
+            let twice = step(&|t| t.widgets.llm.batch *= 2).wall;
+            assert!(close(v.double_batch, twice / now), "{q}");
+            for p in &v.scaling.points {
+                let d = Degree::ALL.iter().copied().find(|d| d.n() == p.tp).unwrap();
+                let at = step(&|t| t.widgets.llm.tp = d);
+                assert!(close(p.wall, at.wall), "{q}: tp {}", p.tp);
+                assert!(close(p.tokens_per_s, at.tokens_per_s), "{q}: tp {}", p.tp);
             }
-            said.extend(
-                advice::counterfactuals(&r, &set, &st)
-                    .into_iter()
-                    .map(|c| c.2),
+            let own = v
+                .scaling
+                .points
+                .iter()
+                .find(|p| p.tp == v.step.run.par.tp)
+                .unwrap();
+            assert!(close(own.wall, now), "{q}");
+            let here = v
+                .sweep
+                .iter()
+                .find(|p| p.batch == s.widgets.llm.batch)
+                .unwrap();
+            assert!(
+                close(here.wall, now) && close(here.tokens_per_s, v.step.tokens_per_s),
+                "{q}"
             );
-            said.extend(
-                advice::parallel_counterfactuals(&r, &set, &st, &sc)
-                    .into_iter()
-                    .map(|c| c.2),
-            );
-            said.extend(advice::parallel(&r, &st, &sc));
-            let q = encode(&s);
-            assert_eq!(v.step, st, "{q}");
-            assert_eq!(v.double_batch.to_bits(), ratio.to_bits(), "{q}");
-            assert_eq!(v.scaling, sc, "{q}");
-            assert_eq!(v.sweep, step::sweep(&r, &set), "{q}");
-            assert_eq!(v.sentences, said, "{q}");
-            assert_eq!(v.fit, advice::capacity(&st, &name), "{q}");
-            assert_eq!(v.spread_notes, llm::spread(&r.config, parallel(&s)).1);
-            // off the screen: the readouts' parts alike, nothing only drawn
+            let l = &v.step.limit;
+            let best = Halving::ALL
+                .map(|h| l.speedup(h))
+                .into_iter()
+                .fold(1.0, f64::max);
+            assert_eq!(v.step.regime, l.regime, "{q}");
+            assert!(l.speedup(Limit::halving(l.regime)) * TIE >= best, "{q}");
             let off = view(&s, false);
             assert_eq!((&off.step, &off.scaling), (&v.step, &v.scaling), "{q}");
-            assert_eq!(off.double_batch.to_bits(), ratio.to_bits(), "{q}");
-            assert_eq!(off.spread_notes, v.spread_notes);
+            assert_eq!(off.double_batch.to_bits(), v.double_batch.to_bits(), "{q}");
+            assert_eq!(off.spread_notes, v.spread_notes, "{q}");
             assert!(off.sweep.is_empty() && off.sentences.is_empty() && off.fit.is_empty());
+            assert!(!v.sweep.is_empty() && !v.sentences.is_empty() && !v.fit.is_empty());
+        }
+    }
+
+    /// Decoding on one pipeline stage, a larger batch never lowers throughput
+    /// where the step is memory-bound (the weights are read once for the whole
+    /// batch; with stages, each micro-batch reads its stage's weights again);
+    /// on any spread a larger batch never takes less time. CUDA graphs and
+    /// FlashAttention never make the step slower.
+    #[test]
+    fn a_larger_batch_never_lowers_decode_throughput() {
+        for s in states() {
+            let q = encode(&s);
+            let mut d = s.clone();
+            d.widgets.llm.phase = Phase::Decode;
+            let v = view(&d, true);
+            for w in v.sweep.windows(2) {
+                assert!(w[1].wall >= w[0].wall, "{q}: batch {}", w[1].batch);
+                let mut t = d.clone();
+                t.widgets.llm.batch = w[0].batch;
+                if s.widgets.llm.pp == Degree::One && view(&t, false).step.regime == Regime::Memory
+                {
+                    assert!(
+                        w[1].tokens_per_s >= w[0].tokens_per_s,
+                        "{q}: batch {}",
+                        w[1].batch
+                    );
+                }
+            }
+            for f in [
+                |w: &mut Params, b| w.graphs = b,
+                |w: &mut Params, b| w.flash = b,
+            ] {
+                let (mut off, mut on) = (s.clone(), s.clone());
+                f(&mut off.widgets.llm, false);
+                f(&mut on.widgets.llm, true);
+                assert!(
+                    view(&on, false).step.wall <= view(&off, false).step.wall,
+                    "{q}"
+                );
+            }
         }
     }
 

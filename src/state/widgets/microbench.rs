@@ -150,18 +150,90 @@ mod tests {
         assert_eq!(mb.parse("1000000"), Ok(1_000_000));
     }
 
-    /// The widget's one call gives what its separate calls gave.
+    /// The measured sweeps follow the widget's GPU, dtype and size: on the
+    /// H100 in fp32 at 2^28 elements PyTorch's and Triton's, at 2^26 the
+    /// WGSL one, elsewhere none and a sentence saying where they are. The
+    /// published error is the largest of the overlaid points' errors, each
+    /// point the measured time beside the model's at that repeat.
     #[test]
-    fn view_is_what_the_separate_calls_gave() {
+    fn the_overlays_follow_the_gpu_dtype_and_size() {
+        use crate::model::measured::h100;
+        let mut s = State::default();
+        s.select_preset(hardware::preset("h100-sxm").unwrap());
+        s.widgets.microbench.dtype = Dtype::Fp32;
+        for (elems, ids) in [
+            (h100::TORCH_ELEMENTS, vec!["triton-fused", "pytorch-eager"]),
+            (h100::WGSL_ELEMENTS, vec!["wgsl-fused"]),
+            (1024.0, vec![]),
+        ] {
+            s.widgets.microbench.elems = elems as u32;
+            let v = view(&s);
+            let got: Vec<&str> = v.overlays.iter().map(|o| o.series.id).collect();
+            assert_eq!(got, ids, "{elems}");
+            assert_eq!(v.elsewhere.is_some(), ids.is_empty(), "{elems}");
+            let errors: Vec<f64> = v
+                .overlays
+                .iter()
+                .flat_map(|o| {
+                    assert_eq!(o.points.len(), o.series.points.len());
+                    o.points.iter().zip(o.series.points).map(|(p, m)| {
+                        assert_eq!((p.repeat, p.measured_s), *m);
+                        p.error().abs()
+                    })
+                })
+                .collect();
+            match v.max_error {
+                None => assert!(errors.is_empty(), "{elems}"),
+                Some(e) => {
+                    assert!(errors.iter().all(|x| *x <= e), "{elems}: {e}");
+                    assert!(errors.contains(&e), "{elems}: {e}");
+                }
+            }
+        }
+        s.widgets.microbench.dtype = Dtype::Bf16;
+        s.widgets.microbench.elems = h100::TORCH_ELEMENTS as u32;
+        assert!(view(&s).overlays.is_empty());
+    }
+
+    /// The sweep as the essay tells it: a kernel's time never falls as its
+    /// repeat grows; up to the crossover repeat the kernel is memory-bound
+    /// and past it compute-bound (launch overhead aside); and the chart's
+    /// shaded regions tile the plotted range and name each point's regime.
+    #[test]
+    fn more_repeats_never_run_faster_and_the_regions_name_each_point() {
         for s in states() {
-            let q = encode(&s);
-            let mb = view(&s);
-            assert_eq!(mb.bench, bench(&s), "{q}");
-            let (id, dt, n) = (s.setting.hw.id, mb.bench.dtype, mb.bench.n);
-            let series = crate::model::measured::series_for(id, dt, n);
-            assert_eq!(mb.overlays.len(), series.len(), "{q}");
-            assert_eq!(mb.max_error.is_some(), !series.is_empty(), "{q}");
-            assert_eq!(mb.elsewhere, crate::model::measured::elsewhere(id, dt, n));
+            let (b, q) = (view(&s).bench, encode(&s));
+            for w in b.points.windows(2) {
+                assert!(w[1].runtime >= w[0].runtime, "{q}: {}", w[1].repeat);
+            }
+            for p in &b.points {
+                let r = f64::from(p.repeat);
+                let want = if r < b.crossover.repeat {
+                    Regime::Memory
+                } else {
+                    Regime::Compute
+                };
+                if p.regime != Regime::Overhead && (r / b.crossover.repeat - 1.0).abs() > 0.05 {
+                    assert_eq!(p.regime, want, "{q}: repeat {r}");
+                }
+                let (regime, ..) = b
+                    .spans
+                    .iter()
+                    .find(|(_, from, to)| *from <= r && r <= *to)
+                    .unwrap();
+                assert_eq!(*regime, p.regime, "{q}: repeat {r}");
+            }
+            assert_eq!(
+                b.spans.first().map(|x| x.1),
+                Some(microbench::RANGE.0),
+                "{q}"
+            );
+            assert_eq!(
+                b.spans.last().map(|x| x.2),
+                Some(microbench::RANGE.1),
+                "{q}"
+            );
+            assert!(b.spans.windows(2).all(|w| w[0].2 == w[1].1), "{q}");
         }
     }
 }

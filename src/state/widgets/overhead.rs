@@ -50,25 +50,88 @@ pub const SPEC: Spec = Spec {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::limit::{Halving, Limit, TIE};
     use crate::state::url::encode;
     use crate::state::widgets::tests::states;
 
-    /// The widget's one call gives what its separate calls gave.
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-12 * a.abs().max(b.abs())
+    }
+
+    /// The view's counterfactuals are the widget's own step at another state:
+    /// each halving's speedup is the wall now over the wall with twice the
+    /// FLOP/s, twice the bandwidth or half the overhead set in the explorer,
+    /// and "double the batch" is the wall at twice the explorer's batch over
+    /// the wall now. What limits the step is the largest of those speedups.
     #[test]
-    fn view_is_what_the_separate_calls_gave() {
+    fn its_counterfactuals_are_the_step_at_the_changed_state() {
         for s in states() {
-            let (shape, m, rem) = (s.setting.shape, s.machine(), remedies(&s));
-            let q = encode(&s);
-            let o = view(&s);
-            assert_eq!(o.run, overhead::run(&shape, &m, rem), "{q}");
-            let ratio = overhead::double_batch_ratio(&shape, &m, rem);
-            assert_eq!(o.double_batch.to_bits(), ratio.to_bits(), "{q}");
-            assert_eq!(o.limit, overhead::limit(&shape, &m, rem), "{q}");
-            assert_eq!(o.one_add, overhead::one_add(1000.0, &m), "{q}");
-            assert_eq!(
-                o.python_flops,
-                overhead::flops_per_python_op(s.setting.flops)
+            let (v, q) = (view(&s), encode(&s));
+            let wall = |f: &dyn Fn(&mut State)| {
+                let mut t = s.clone();
+                f(&mut t);
+                view(&t).run.wall()
+            };
+            let now = v.run.wall();
+            let l = &v.limit;
+            assert!(
+                close(l.flops2, now / wall(&|t| t.setting.flops *= 2.0)),
+                "{q}"
             );
+            assert!(close(l.bw2, now / wall(&|t| t.setting.bw *= 2.0)), "{q}");
+            let half = wall(&|t| t.setting.overhead *= 0.5);
+            assert!(close(l.overhead_half, now / half), "{q}");
+            let twice = wall(&|t| t.setting.shape.batch *= 2);
+            assert!(close(v.double_batch, twice / now), "{q}");
+            let best = Halving::ALL
+                .map(|h| l.speedup(h))
+                .into_iter()
+                .fold(1.0, f64::max);
+            assert!(l.speedup(Limit::halving(l.regime)) * TIE >= best, "{q}");
+        }
+    }
+
+    /// A remedy never makes the step slower, and what each one changes is
+    /// what it says: C++ drops Python from the CPU's cost per kernel, a JIT
+    /// launches fewer kernels, CUDA graphs pay the CPU's cost once. The
+    /// flamegraph's one tiny add is mostly CPU time.
+    #[test]
+    fn each_remedy_does_what_it_says_and_never_slows_the_step() {
+        for s in states() {
+            let q = encode(&s);
+            let mut off = s.clone();
+            off.widgets.overhead = Params::default();
+            let base = view(&off);
+            for (i, on) in [
+                Params {
+                    cpp: true,
+                    ..Params::default()
+                },
+                Params {
+                    compiled: true,
+                    ..Params::default()
+                },
+                Params {
+                    graphs: true,
+                    ..Params::default()
+                },
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let mut t = off.clone();
+                t.widgets.overhead = on;
+                let r = view(&t).run;
+                assert!(r.wall() <= base.run.wall(), "{q}: remedy {i}");
+                match i {
+                    0 => assert!(r.cost.python == 0.0 && r.cost.dispatch == base.run.cost.dispatch),
+                    1 => assert!(r.kernel_count <= base.run.kernel_count, "{q}"),
+                    _ => assert!(r.cpu_time() <= base.run.cost.total() * (1.0 + 1e-12), "{q}"),
+                }
+            }
+            if s.setting.overhead >= 1e-6 {
+                assert!(base.one_add.compute_share() < 0.01, "{q}");
+            }
         }
     }
 }

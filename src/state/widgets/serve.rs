@@ -139,42 +139,145 @@ pub const SPEC: Spec = Spec {
 mod tests {
     use super::*;
     use crate::model::hardware;
+    use crate::model::llm::KvDtype;
+    use crate::model::verdict::{HELPS_FROM, WORSE_FROM};
     use crate::state::url::{decode, encode};
     use crate::state::widgets::tests::states;
 
-    /// The widget's one call is the model's entry point on the llm widget's run
-    /// and this widget's keys, bit for bit; off the screen, the same readouts.
-    #[test]
-    fn view_is_the_model_on_the_llm_widgets_run() {
-        for (i, mut s) in states().into_iter().enumerate() {
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-9 * a.abs().max(b.abs())
+    }
+
+    /// The states the serving tests run: the shared ones at a few loads,
+    /// prompt lengths, engines and price, CUDA graphs on and off.
+    fn loads() -> Vec<State> {
+        let mut out = states();
+        for (i, s) in out.iter_mut().enumerate() {
             let w = &mut s.widgets.serve;
             w.c = [1, 16, 300, 4096][i % 4];
             w.isl = [1000, 128, 20000][i % 3];
             w.engine_us = [580, 0][i % 2];
+            w.graphs = i % 3 != 1;
+            w.usd_h = [0, 2500][i % 2];
+        }
+        out
+    }
+
+    /// A change made to a state.
+    type Change<'a> = dyn Fn(&mut State) + 'a;
+
+    /// Each remedy the view lists is the widget's own view at the state with
+    /// that change made: its figures after are that view's, its gain the
+    /// largest of the headline figures' gains (TTFT, ITL and cost before ÷
+    /// after, throughput per GPU after ÷ before), and it helps exactly when
+    /// that gain reaches the page's bar with no figure much worse.
+    #[test]
+    fn a_remedy_is_the_view_at_the_state_it_changes() {
+        let mut seen = 0;
+        for s in loads() {
+            let (v, q) = (view(&s, true), encode(&s));
+            let Some(now) = v.serve else { continue };
             let w = s.widgets.serve;
-            s.widgets.serve.graphs = i % 3 != 1;
-            let r = asked(&s);
-            let l = crate::state::widgets::llm::asked(&s);
-            assert_eq!(r.llm.graphs, s.widgets.serve.graphs);
-            assert_eq!(
-                r.llm,
-                crate::model::llm::LlmRun {
-                    graphs: r.llm.graphs,
-                    ..l
+            let changes: [(&str, &Change<'_>); 5] = [
+                ("graphs", &|t| t.widgets.serve.graphs = true),
+                ("flash", &|t| t.widgets.llm.flash = true),
+                ("fp8_kv", &|t| t.widgets.llm.kvdtype = KvDtype::Fp8),
+                ("larger_chunk", &|t| {
+                    t.widgets.serve.chunk = (w.chunk * 2).min(l::CHUNK.1)
+                }),
+                ("smaller_chunk", &|t| {
+                    t.widgets.serve.chunk = (w.chunk / 2).max(l::CHUNK.0)
+                }),
+            ];
+            for (id, change) in changes {
+                let r = v.remedies.iter().find(|r| r.id == id).unwrap();
+                let Some(after) = r.after else {
+                    assert_eq!((r.speedup, r.helps), (1.0, false), "{q}: {id}");
+                    continue;
+                };
+                let mut t = s.clone();
+                change(&mut t);
+                let a = view(&t, false);
+                let b = a.serve.unwrap();
+                assert!(
+                    close(after.itl, b.itl) && close(after.ttft, b.ttft),
+                    "{q}: {id}"
+                );
+                let mut gains = vec![
+                    now.ttft / b.ttft,
+                    now.itl / b.itl,
+                    b.tok_s_gpu / now.tok_s_gpu,
+                ];
+                if let (Some(x), Some(y)) = (v.usd_per_mtok, a.usd_per_mtok) {
+                    gains.push(x / y);
                 }
+                let best = gains.iter().copied().fold(0.0, f64::max);
+                assert!(
+                    close(r.speedup, best),
+                    "{q}: {id}: {} against {best}",
+                    r.speedup
+                );
+                let worse = gains.iter().any(|g| g * WORSE_FROM < 1.0);
+                assert_eq!(r.helps, best >= HELPS_FROM && !worse, "{q}: {id}");
+                seen += 1;
+            }
+        }
+        assert!(seen > 20, "{seen}");
+    }
+
+    /// What the view must show for its keys: the cost scales with the price
+    /// typed and is empty without one; decode's CUDA graphs are this
+    /// widget's own key, not the llm widget's; the sweep passes through the
+    /// load now, and more requests in flight never shorten the time between
+    /// tokens. Off the screen it publishes the same figures and draws nothing.
+    #[test]
+    fn the_view_follows_its_keys() {
+        for s in loads() {
+            let (v, q) = (view(&s, true), encode(&s));
+            let mut t = s.clone();
+            t.widgets.serve.usd_h = 1000;
+            let one = view(&t, false).usd_per_mtok;
+            t.widgets.serve.usd_h = 2000;
+            let two = view(&t, false).usd_per_mtok;
+            match v.serve {
+                Some(_) => assert!(close(two.unwrap(), 2.0 * one.unwrap()), "{q}"),
+                None => assert!(one.is_none() && two.is_none(), "{q}"),
+            }
+            let mut t = s.clone();
+            t.widgets.llm.graphs = !s.widgets.llm.graphs;
+            assert_eq!(view(&t, true), v, "{q}");
+            t.widgets.serve.graphs = !s.widgets.serve.graphs;
+            assert_eq!(
+                view(&t, false).run.llm.graphs,
+                t.widgets.serve.graphs,
+                "{q}"
             );
-            assert_eq!((r.isl, r.concurrency), (w.isl, w.c));
-            let v = view(&s, true);
-            let want = serve::view::widget(&r, &s.beyond(), None, true);
-            let q = encode(&s);
-            assert_eq!(v, want, "{q}");
+            assert_eq!(v.run.llm.graphs, s.widgets.serve.graphs, "{q}");
+            if let Some(now) = v.serve {
+                let here = v
+                    .sweep
+                    .iter()
+                    .find(|p| p.concurrency == s.widgets.serve.c)
+                    .unwrap();
+                assert!(
+                    close(here.itl, now.itl) && close(here.ttft, now.ttft),
+                    "{q}"
+                );
+                for p in v.sweep.windows(2) {
+                    assert!(
+                        p[1].itl >= p[0].itl * (1.0 - 1e-12),
+                        "{q}: {}",
+                        p[1].concurrency
+                    );
+                }
+            }
             let off = view(&s, false);
             assert_eq!(
                 (off.serve, off.usd_per_mtok),
                 (v.serve, v.usd_per_mtok),
                 "{q}"
             );
-            assert!(off.sweep.is_empty() && off.sentences.is_empty());
+            assert!(off.sweep.is_empty() && off.sentences.is_empty() && off.remedies.is_empty());
         }
     }
 
