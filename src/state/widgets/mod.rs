@@ -192,6 +192,8 @@ macro_rules! widget_list {
         }
     };
 }
+// read by `ui/` (wasm32 only): natively the state's own reading is the only one
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
 pub(crate) use widget_list;
 
 /// A line of [`widget_list!`] as data.
