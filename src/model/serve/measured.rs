@@ -86,7 +86,7 @@ const fn nim(
         isl,
         osl,
         concurrency,
-        max_seqs: 256,
+        max_seqs: MAX_SEQS,
         ttft_s: Some(ttft_ms / 1e3),
         itl_s: Some(itl_ms / 1e3),
         tok_s,
@@ -121,6 +121,8 @@ const fn trt(
 
 /// The chunk both engines are modelled with (the widget's default).
 pub const CHUNK: u32 = 8192;
+/// The most sequences NIM's rows run (the widget's default).
+pub const MAX_SEQS: u32 = 256;
 
 /// tests/data/serve-nim-h100.json's rows, in its order.
 pub const NIM: [Published; 79] = [

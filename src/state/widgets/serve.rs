@@ -19,13 +19,13 @@ params! {
     /// A closed loop: a finished request is replaced at once.
     c: Int[l::CONCURRENCY.0, l::CONCURRENCY.1] = 16, "serve_c", "Requests in flight (concurrency)";
     /// Chunked prefill: prompt tokens prefilled per engine step beside the decode tokens.
-    chunk: Int[l::CHUNK.0, l::CHUNK.1] = 8192, "serve_chunk", "Prefill chunk (prompt tokens per step)";
+    chunk: Int[l::CHUNK.0, l::CHUNK.1] = serve::measured::CHUNK, "serve_chunk", "Prefill chunk (prompt tokens per step)";
     /// The KV cache may cap the running batch lower.
-    max_seqs: Int[l::MAX_SEQS.0, l::MAX_SEQS.1] = 256, "serve_max_seqs", "Most sequences running (sequences)";
+    max_seqs: Int[l::MAX_SEQS.0, l::MAX_SEQS.1] = serve::measured::MAX_SEQS, "serve_max_seqs", "Most sequences running (sequences)";
     /// The engine's CPU time per step that the GPU waits for (the default:
     /// TensorRT-LLM's executor with its overlap scheduler,
     /// https://github.com/NVIDIA/TensorRT-LLM/issues/13957).
-    engine_us: Int[l::ENGINE_US.0, l::ENGINE_US.1] = 580, "serve_engine_us", "Engine CPU time per step (µs)";
+    engine_us: Int[l::ENGINE_US.0, l::ENGINE_US.1] = serve::ENGINE_US as u32, "serve_engine_us", "Engine CPU time per step (µs)";
     /// Decode replayed from CUDA graphs, as TensorRT-LLM, vLLM and SGLang run it
     /// by default (0: every kernel launched from the CPU, eager).
     graphs: Flag = true, "serve_graphs", "CUDA graphs (decode replayed from a graph)";
