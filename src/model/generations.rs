@@ -280,6 +280,32 @@ pub fn series(rows: &[GenRow], metric: Metric) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// The fitted doubling time of `metric` over the GPUs of `line` (every line:
+/// `None`), years; `None` where the fit gives none ([`doubling_time`]).
+pub fn doubling(line: Option<Line>, metric: Metric) -> Option<f64> {
+    doubling_time(&series(&rows(line), metric))
+}
+
+/// A doubling time in words: "2.5 years", "–" where there is none.
+pub fn doubling_words(years: Option<f64>) -> String {
+    years
+        .map(|y| format!("{} years", super::units::sig3(y)))
+        .unwrap_or_else(|| "–".into())
+}
+
+/// What the chart shows, in a sentence: how many GPUs, and how often their
+/// tensor FLOP/s and their bandwidth double.
+pub fn summary(line: Option<Line>) -> String {
+    let r = rows(line);
+    let dt = |m| doubling_words(doubling_time(&series(&r, m)));
+    format!(
+        "Showing {}: tensor FLOP/s double every {}, bandwidth every {}.",
+        super::units::count(r.len() as u32, "GPU", "GPUs"),
+        dt(Metric::Tensor16),
+        dt(Metric::Bandwidth)
+    )
+}
+
 /// Doubling time in years of a least-squares fit of `log2(value)` against year.
 ///
 /// `None` for fewer than two points, any non-finite or non-positive value, all
@@ -363,6 +389,37 @@ mod tests {
 
     fn dt(line: Line, metric: Metric) -> f64 {
         doubling_time(&series(&rows(Some(line)), metric)).unwrap_or(f64::NAN)
+    }
+
+    /// The widget's table and sentence: compute outpaces bandwidth on every
+    /// line (the essay's point), and the sentence gives the same fits.
+    #[test]
+    fn flops_double_faster_than_bandwidth_and_the_sentence_says_so() {
+        for line in [None].into_iter().chain(Line::ALL.into_iter().map(Some)) {
+            let flops = doubling(line, Metric::Tensor16).unwrap();
+            let bw = doubling(line, Metric::Bandwidth).unwrap();
+            assert!(0.0 < flops && flops < bw, "{line:?}: {flops} vs {bw}");
+            let s = summary(line);
+            assert!(
+                s.contains(&format!(
+                    "tensor FLOP/s double every {} years",
+                    crate::model::units::sig3(flops)
+                )),
+                "{s}"
+            );
+            assert!(
+                s.contains(&format!(
+                    "bandwidth every {} years.",
+                    crate::model::units::sig3(bw)
+                )),
+                "{s}"
+            );
+            assert!(
+                s.starts_with(&format!("Showing {} GPUs", rows(line).len())),
+                "{s}"
+            );
+        }
+        assert_eq!(doubling_words(None), "–");
     }
 
     #[test]

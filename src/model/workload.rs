@@ -83,6 +83,19 @@ impl Machine {
             Unit::Pointwise | Unit::Collective { .. } => self.pointwise_flops,
         }
     }
+    /// The intensity, FLOP per byte, at which `unit`'s ceiling meets the
+    /// memory roof: below it a kernel of that unit is memory-bound.
+    pub fn ridge(&self, unit: Unit) -> f64 {
+        self.ceiling(unit) / self.bw
+    }
+    /// `flops` FLOP/s as a share of the matmul roof.
+    pub fn of_matmul_roof(&self, flops: f64) -> f64 {
+        flops / self.matmul_flops
+    }
+    /// `bytes_per_s` as a share of the memory roof.
+    pub fn of_memory_roof(&self, bytes_per_s: f64) -> f64 {
+        bytes_per_s / self.bw
+    }
     /// What the GEMM model reads of this machine.
     pub fn roofs(&self) -> Roofs {
         Roofs {
@@ -253,6 +266,37 @@ pub fn kernels(s: &Shape, elem_bytes: f64) -> Vec<KernelGroup> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The ridge is where the memory roof meets each ceiling, and a share
+    /// of a roof is 1 at the roof itself, on every preset and dtype.
+    #[test]
+    fn the_ridge_is_where_the_roofs_meet() {
+        for hw in crate::model::hardware::PRESETS {
+            for dt in crate::model::hardware::Dtype::ALL
+                .into_iter()
+                .filter(|d| hw.supports(*d))
+            {
+                let m = crate::model::setting::Setting::on(
+                    hw,
+                    dt,
+                    crate::model::achievable::Roof::Datasheet,
+                )
+                .machine();
+                for unit in [Unit::Matmul, Unit::Pointwise] {
+                    let r = m.ridge(unit);
+                    assert!(
+                        ((m.bw * r) / m.ceiling(unit) - 1.0).abs() < 1e-12,
+                        "{} {dt:?}",
+                        hw.id
+                    );
+                    assert!(m.bw * r * 0.99 < m.ceiling(unit) && m.bw * r * 1.01 > m.ceiling(unit));
+                }
+                assert!(m.ridge(Unit::Matmul) >= m.ridge(Unit::Pointwise));
+                assert_eq!(m.of_matmul_roof(m.matmul_flops), 1.0);
+                assert_eq!(m.of_memory_roof(m.bw / 2.0), 0.5);
+            }
+        }
+    }
 
     #[test]
     fn cos_cos_accesses() {

@@ -14,11 +14,6 @@ use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 use plotters::prelude::*;
 
-fn fmt_dt(v: Option<f64>) -> String {
-    v.map(|y| format!("{} years", units::sig3(y)))
-        .unwrap_or_else(|| "–".into())
-}
-
 #[component]
 pub fn Generations(ctx: Ctx) -> impl IntoView {
     let line = Memo::new(move |_| ctx.view.with(|s| s.widgets.generations.line.filter()));
@@ -28,14 +23,13 @@ pub fn Generations(ctx: Ctx) -> impl IntoView {
             .into_iter()
             .filter(|l| line.get().is_none_or(|f| f == *l))
             .map(|l| {
-                let r = gen::rows(Some(l));
-                let dt = |m| gen::doubling_time(&gen::series(&r, m));
+                let dt = |m| gen::doubling_words(gen::doubling(Some(l), m));
                 view! {
                     <tr>
                         <th scope="row">{l.label()}</th>
-                        <td>{fmt_dt(dt(Metric::Fp32))}</td>
-                        <td>{fmt_dt(dt(Metric::Tensor16))}</td>
-                        <td>{fmt_dt(dt(Metric::Bandwidth))}</td>
+                        <td>{dt(Metric::Fp32)}</td>
+                        <td>{dt(Metric::Tensor16)}</td>
+                        <td>{dt(Metric::Bandwidth)}</td>
                     </tr>
                 }
             })
@@ -52,12 +46,7 @@ pub fn Generations(ctx: Ctx) -> impl IntoView {
             <li>"● datacenter  ▲ consumer"</li>
         </ul>
         <p class="sr-only" aria-live="polite">
-            {move || {
-                let r = gen::rows(line.get());
-                let dt = |m| fmt_dt(gen::doubling_time(&gen::series(&r, m)));
-                format!("Showing {}: tensor FLOP/s double every {}, bandwidth every {}.",
-                    crate::model::units::count(r.len() as u32, "GPU", "GPUs"), dt(Metric::Tensor16), dt(Metric::Bandwidth))
-            }}
+            {move || gen::summary(line.get())}
         </p>
         <table class="fits">
             <caption>"Fitted doubling time (least squares on log2 of the value vs year)"</caption>

@@ -1,7 +1,7 @@
 //! The explorer's key numbers (each a `data-metric` / `data-value` readout, a
 //! public contract) and the per-kernel table.
 
-use crate::model::{units, Bound, Report};
+use crate::model::{units, Bound, Report, Unit};
 use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 
@@ -48,17 +48,17 @@ pub fn Readouts(ctx: Ctx) -> impl IntoView {
             <Metric name="achieved_flops" label="Achieved FLOP/s" raw=raw(|r| r.achieved_flops)
                 text=Signal::derive(move || units::si(f(|r| r.achieved_flops)(), "FLOP/s"))
                 note=Signal::derive(move || format!("{} of the matmul roof",
-                    units::percent(f(|r| r.achieved_flops)() / m.get().matmul_flops)))/>
+                    units::percent(m.get().of_matmul_roof(f(|r| r.achieved_flops)()))))/>
             <Metric name="achieved_bw" label="Achieved bandwidth" raw=raw(|r| r.achieved_bw)
                 text=Signal::derive(move || units::si(f(|r| r.achieved_bw)(), "B/s"))
                 note=Signal::derive(move || format!("{} of the memory roof",
-                    units::percent(f(|r| r.achieved_bw)() / m.get().bw)))/>
+                    units::percent(m.get().of_memory_roof(f(|r| r.achieved_bw)()))))/>
             <Metric name="intensity" label="Arithmetic intensity" raw=raw(|r| r.intensity)
                 text=Signal::derive(move || format!("{} FLOP/B", units::sig3(f(|r| r.intensity)())))
                 note=Signal::derive(move || {
                     let m = m.get();
                     format!("ridge: {} (matmul), {} (pointwise)",
-                        units::sig3(m.matmul_flops / m.bw), units::sig3(m.pointwise_flops / m.bw))
+                        units::sig3(m.ridge(Unit::Matmul)), units::sig3(m.ridge(Unit::Pointwise)))
                 })/>
         </dl>
         <p class="sr-only" aria-live="polite">{summary}</p>
