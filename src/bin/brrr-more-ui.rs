@@ -1,9 +1,10 @@
-//! The widgets the page loads on demand (`serve`, `shapes`: `src/ui/apps/more/`),
+//! The widgets the page loads on demand (their `state::widgets::widget_list!` line
+//! says `on_demand`: `src/ui/apps/more/`),
 //! wasm32 only: Trunk builds this as a separate ES module with its own .wasm
 //! (`index.html`'s `data-type="worker" data-bindgen-target="web"` link, used here
 //! only for its unhashed names), which the page's stand-in (`src/ui/widgets/more.rs`)
 //! imports when one of those widgets first comes on screen. The page's first load
-//! therefore carries neither (the first visit's 480 KB budget).
+//! therefore carries none of them (the 480 KB first-visit budget, docs/perf.md).
 //!
 //! Exports: `mount(element, options)` (once per widget; the options are
 //! `ui/widgets/more.rs`'s), `set_dark(dark)` (on every theme change) and

@@ -682,7 +682,7 @@ async function main() {
   const onDemand = gzipSizes(ROOT).filter((s) => ON_DEMAND.test(s.file));
   const sizes = gzipSizes(ROOT).filter((s) => !ON_DEMAND.test(s.file));
   const kb = (b) => (b / 1024).toFixed(1);
-  console.log(`\nOn demand (the trace widget's worker and UI, the lab's UI, the serve and shapes widgets): ${onDemand.map((s) => `${s.file} ${kb(s.gz)} KB`).join(', ')}`);
+  console.log(`\nOn demand (the trace widget's worker and UI, the lab's UI, the widgets loaded on demand): ${onDemand.map((s) => `${s.file} ${kb(s.gz)} KB`).join(', ')}`);
   printDrag(drag);
   console.log(`\nTransfer size of dist/ at the first visit (gzip -9)`);
   const totalRaw = sizes.reduce((a, s) => a + s.raw, 0);

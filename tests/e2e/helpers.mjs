@@ -224,7 +224,12 @@ export async function createHarness({ root = DEFAULT_ROOT, prefix = '/', files =
     track(page, label);
     const q = query === '' || query.startsWith('?') ? query : '?' + query;
     await page.goto(server.url + q, { waitUntil: 'load' });
-    if (ready) await waitReady(page);
+    if (ready) {
+      await waitReady(page);
+      // an embed of a widget loaded on demand: its module mounted too
+      const embed = new URLSearchParams(q).get('embed');
+      if (ON_DEMAND_IDS.includes(embed)) await showMore(page, `#${embed}`);
+    }
     return page;
   }
 

@@ -22,6 +22,7 @@ import {
   limitRegime,
   waitMetric,
   drawnPast,
+  showMore,
 } from './helpers.mjs';
 
 const h = useHarness();
@@ -251,7 +252,7 @@ test('the GPU picker in the llm and dit widgets is the one shared preset, also i
     // and the explorer's moves them
     await page.selectOption('#hw', 'h200');
     assert.equal(await pollUntil(page, () => inputValue(page, 'llm-hw'), (v) => v === 'h200'), 'h200');
-    await page.locator('#dit').scrollIntoViewIfNeeded();
+    await showMore(page, '#dit');
     await page.selectOption('#dit-hw', 'mi300x');
     assert.equal(await pollUntil(page, () => inputValue(page, 'llm-hw'), (v) => v === 'mi300x'), 'mi300x');
   });
@@ -409,7 +410,7 @@ const shareSum = async (page) => {
 
 test('dit default: DiT-XL/2 at 256 px, batch 1, is overhead-bound and graphs would help', async (t) => {
   await h.withPage(t, '?hw=h100-sxm', async (page) => {
-    await page.locator(D).scrollIntoViewIfNeeded();
+    await showMore(page, D);
     assert.equal(await inputValue(page, 'dit_model'), 'dit-xl-2');
     assert.equal(await metric(page, 'dit_regime'), 'overhead');
     // 118.6 G multiply-adds (the paper's "Gflops") → ~237 GFLOP
@@ -436,7 +437,7 @@ test('dit default: DiT-XL/2 at 256 px, batch 1, is overhead-bound and graphs wou
 
 test('dit controls: video, batch, switches, URL round trip and bad values', async (t) => {
   await h.withPage(t, '?hw=h100-sxm', async (page) => {
-    await page.locator(D).scrollIntoViewIfNeeded();
+    await showMore(page, D);
     await page.selectOption('#dit_model', 'cogvideox-2b');
     await waitMetric(page, 'dit_regime', '===', 'compute');
     const q = await search(page);
@@ -480,7 +481,7 @@ test('dit embed: height, dark mode, 390 px, axe', async (t) => {
     await page.screenshot({ path: path.join(SHOTS, 'dit-dark.png'), fullPage: true });
   }, { viewport: { width: 720, height: 900 } });
   await h.withPage(t, '?dit_model=cogvideox-2b#dit', async (page) => {
-    await page.locator(D).scrollIntoViewIfNeeded();
+    await showMore(page, D);
     await settle(page);
     const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(wide <= 0, `${wide} px of horizontal overflow at 390 px`);

@@ -20,6 +20,7 @@ import {
   typeBox,
   waitMetric,
   drawnPast,
+  showMore,
 } from './helpers.mjs';
 
 const h = useHarness();
@@ -169,7 +170,7 @@ test('the link typed in: twice the bandwidth is NVLink 5 on the model, a zero is
     for (const p of ['llm_link_bw', 'llm_link_lat', 'dit_link_bw', 'dit_link_lat']) {
       assert.equal(await page.locator(`#url-notices li[data-param="${p}"]`).count(), 1, `a notice for ${p}`);
     }
-    await page.locator('#dit').scrollIntoViewIfNeeded();
+    await showMore(page, '#dit');
     assert.equal(await inputValue(page, 'dit_link_bw-box'), '450');
     assert.equal(await inputValue(page, 'dit_link_lat-box'), '0.6');
   });
@@ -214,7 +215,7 @@ test('bad spreads: a degree that does not split the heads falls back with a mess
 
 test('dit: sequence parallel on a 17 k-token video; Ulysses or ring, and PCIe turns it communication-bound', async (t) => {
   await h.withPage(t, '?hw=h100-sxm&dit_model=cogvideox-2b&dit_res=49&dit_graphs=1', async (page) => {
-    await page.locator('#dit').scrollIntoViewIfNeeded();
+    await showMore(page, '#dit');
     assert.equal(await metric(page, 'dit_sp_kind'), 'none');
     assert.equal(await metric(page, 'dit_comm_share'), 0);
     let step = await metric(page, 'dit_step_s');

@@ -4,7 +4,7 @@
 // is on what the page signals (data-ready; each table scrolled into view).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useHarness, show, settle, pollUntil } from './helpers.mjs';
+import { useHarness, show, settle, pollUntil, showMore } from './helpers.mjs';
 
 const h = useHarness();
 
@@ -51,6 +51,8 @@ test('390 px: wide tables show a scroll cue, keep their key column and their cap
 // frames, the slider's value, the readout's text.
 test('390 px: dragging a slider keeps its widget\'s headline readout on screen', async () => {
   const page = await h.open('', { viewport: { width: 390, height: 844 } });
+  // the dit widget's module, loaded on demand, mounted first: its slider then exists
+  await showMore(page, '#dit');
   const cases = [
     ['llm_batch-slider', 'llm_step_s'],
     ['dit_res-slider', 'dit_step_s'],

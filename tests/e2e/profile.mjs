@@ -47,7 +47,7 @@ const MODE = opt('--mode', 'jump');
 const INPUTS = Number(opt('--inputs', '100')) | 0;
 const URL_Q = opt('--url', '');
 const TOP = Number(opt('--top', MOUNT ? '12' : '40')) | 0;
-// a widget whose module loads on demand (serve, shapes): shown and awaited first
+// a widget whose module loads on demand (shapes, serve, dit): shown and awaited first
 const SHOW = opt('--show', '');
 const OVER = Number(opt('--over', '50'));
 const SAMPLER = !argv.includes('--no-sampler');

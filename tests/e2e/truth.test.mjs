@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import {
-  useHarness, waitReady, metric, pollUntil, inputValue, readText, show, settle, REPO_ROOT, screenshot,
+  useHarness, waitReady, metric, pollUntil, inputValue, readText, show, settle, REPO_ROOT, screenshot, showMore,
 } from './helpers.mjs';
 
 const h = useHarness();
@@ -260,7 +260,7 @@ test('7: with no roof key the llm and dit widgets run on achievable roofs, the e
     const page = await h.open(q, { label: `7 ${q}` });
     try {
       await show(page.locator('#llm'));
-      await show(page.locator('#dit'));
+      await showMore(page, '#dit');
       return { b: await readouts(page, beyond), e: await readouts(page, essay), note: await text(page, '#llm') };
     } finally {
       await h.closePage(page);

@@ -25,6 +25,7 @@ import {
   drawnPast,
   settle,
   waitReady,
+  showMore,
 } from './helpers.mjs';
 
 // the essay's widgets: every one but the explorer at the top
@@ -86,7 +87,7 @@ test('a widget below the first screen is built when a reader comes near it, from
     assert.ok((await slot.boundingBox()).height >= 400, `#${id}'s slot holds no room`);
   }
   // a reader scrolls to it: built, with the URL's state
-  await page.locator('[data-slot="dit"]').scrollIntoViewIfNeeded();
+  await showMore(page, '[data-slot="dit"]');
   await page.waitForSelector('#dit', { timeout: 60_000 });
   assert.equal(await page.locator('[data-slot="dit"]').getAttribute('data-pending'), null);
   assert.equal(await inputValue(page, 'dit_batch-box'), '8');

@@ -186,7 +186,7 @@ macro_rules! widget_list {
             trace: TraceHost, no_charts, page;
             llm: Llm, charts, page;
             serve: Serve, charts, on_demand("The serving widget");
-            dit: Dit, no_charts, page;
+            dit: Dit, no_charts, on_demand("The DiT widget");
             calculator: Calculator, no_charts, page;
             hardware: HardwareTable, no_charts, page;
         }
