@@ -241,18 +241,19 @@ test('the GPU picker in the llm and dit widgets is the one shared preset, also i
     await page.locator(W).scrollIntoViewIfNeeded();
     const ids = await page.$$eval('#hw option', (os) => os.map((o) => o.value));
     assert.deepEqual(await page.$$eval('#llm-hw option', (os) => os.map((o) => o.value)), ids, 'the same preset ids');
-    assert.deepEqual(await page.$$eval('#dit-hw option', (os) => os.map((o) => o.value)), ids);
     assert.equal(await inputValue(page, 'llm-hw'), 'a100-40gb');
-    // moving it in the llm widget moves the explorer's and the dit widget's
+    // moving it in the llm widget moves the explorer's (and the dit widget's, below)
     await page.selectOption('#llm-hw', 'h100-sxm');
     assert.equal(await pollUntil(page, () => inputValue(page, 'hw'), (v) => v === 'h100-sxm'), 'h100-sxm');
-    assert.equal(await inputValue(page, 'dit-hw'), 'h100-sxm');
     assert.ok(Math.abs((await metric(page, 'llm_critical_batch')) - 269.35) < 1);
     await pollUntil(page, () => search(page), (q) => param(q, 'hw') === 'h100-sxm');
     // and the explorer's moves them
     await page.selectOption('#hw', 'h200');
     assert.equal(await pollUntil(page, () => inputValue(page, 'llm-hw'), (v) => v === 'h200'), 'h200');
+    // the dit widget, loaded on demand, once on screen: the same presets, the page's GPU
     await showMore(page, '#dit');
+    assert.deepEqual(await page.$$eval('#dit-hw option', (os) => os.map((o) => o.value)), ids);
+    assert.equal(await pollUntil(page, () => inputValue(page, 'dit-hw'), (v) => v === 'h200'), 'h200');
     await page.selectOption('#dit-hw', 'mi300x');
     assert.equal(await pollUntil(page, () => inputValue(page, 'llm-hw'), (v) => v === 'mi300x'), 'mi300x');
   });
@@ -458,12 +459,14 @@ test('dit controls: video, batch, switches, URL round trip and bad values', asyn
     assert.equal(await page.locator('#url-notices li').count(), 0);
     const out = new URLSearchParams(await search(page));
     for (const [k, v] of new URLSearchParams(q)) assert.equal(out.get(k), v, k);
+    await showMore(page, D);
     assert.ok(Math.abs((await shareSum(page)) - 1) < 1e-9);
   });
   await h.withPage(t, '?dit_model=sora&dit_res=0&dit_batch=1000&dit_fused=2', async (page) => {
     for (const p of ['dit_model', 'dit_res', 'dit_batch', 'dit_fused']) {
       assert.equal(await page.locator(`#url-notices li[data-param="${p}"]`).count(), 1, `a notice for ${p}`);
     }
+    await showMore(page, D);
     assert.equal(await inputValue(page, 'dit_model'), 'dit-xl-2');
   });
 });

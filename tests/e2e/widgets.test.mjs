@@ -87,9 +87,11 @@ test('a widget below the first screen is built when a reader comes near it, from
     assert.ok((await slot.boundingBox()).height >= 400, `#${id}'s slot holds no room`);
   }
   // a reader scrolls to it: built, with the URL's state
-  await showMore(page, '[data-slot="dit"]');
+  await page.locator('[data-slot="dit"]').scrollIntoViewIfNeeded();
   await page.waitForSelector('#dit', { timeout: 60_000 });
   assert.equal(await page.locator('[data-slot="dit"]').getAttribute('data-pending'), null);
+  // its module, loaded on demand, mounted: its controls then exist
+  await showMore(page, '#dit');
   assert.equal(await inputValue(page, 'dit_batch-box'), '8');
   // the page was jumped over, not read: what lies between stays waiting
   assert.equal(await page.locator('[data-slot="fusion"]').getAttribute('data-pending'), '', 'a widget jumped over was built');
