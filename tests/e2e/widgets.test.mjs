@@ -26,6 +26,7 @@ import {
   settle,
   waitReady,
   showMore,
+  ON_DEMAND_IDS,
 } from './helpers.mjs';
 
 // the essay's widgets: every one but the explorer at the top
@@ -446,12 +447,19 @@ test('every widget that depends on the GPU has a GPU select bound to the one sha
   const choices = ['h100-sxm', 'h200', 'mi300x', 'a100-80gb'];
   for (const [widget, sel] of Object.entries(pickers)) {
     const el = page.locator(`#${widget} select#${sel}`);
+    // a widget loaded on demand has its select once its module has mounted
+    if (ON_DEMAND_IDS.includes(widget)) await showMore(page, `#${widget}`);
     await el.scrollIntoViewIfNeeded();
     assert.deepEqual(await page.$$eval(`#${sel} option`, (os) => os.map((o) => o.value)), ids, `${sel}: the preset ids`);
     const want = choices[next++ % choices.length];
     await el.selectOption(want);
     assert.equal(await pollUntil(page, () => inputValue(page, 'hw'), (v) => v === want), want, `${sel} moves the explorer's preset`);
-    for (const other of Object.values(pickers)) assert.equal(await inputValue(page, other), want, `${sel} → ${other}`);
+    for (const [w, other] of Object.entries(pickers)) {
+      // one loaded on demand draws the page's state while on screen (held while
+      // off it, as every gated widget's view): checked when it is the one moved
+      if (ON_DEMAND_IDS.includes(w) && w !== widget) continue;
+      assert.equal(await inputValue(page, other), want, `${sel} → ${other}`);
+    }
   }
   await h.closePage(page);
 });
