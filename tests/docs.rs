@@ -14,9 +14,9 @@
 //! `every_readout_the_ui_names_is_in_the_contract` greps `src/` for the names
 //! the page publishes and fails on any the contract does not name.
 
-use brrr::model::gemm::measured as gemm;
 use brrr::model::llm::measured as llm;
 use brrr::model::serve::measured as serve;
+use brrr::model::shapes::measured as gemm;
 use brrr::state::params::{milli_text, WKind, WParam, XKind};
 use brrr::state::widgets::{explorer, WIDGETS};
 use std::fmt::Write as _;

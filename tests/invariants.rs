@@ -193,3 +193,346 @@ fn plotters_is_named_by_the_chart_layer_and_the_charts() {
     got.retain(|p| !p.starts_with("src/ui/chart/"));
     assert_eq!(got, charts);
 }
+
+/// The code outside `#[cfg(test)]` items (a test module, a test-only `use`):
+/// tests may reach any layer, so the layers are read from the rest.
+fn without_tests(code: &str) -> String {
+    const MARK: &str = "#[cfg(test)]";
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(at) = rest.find(MARK) {
+        out.push_str(&rest[..at]);
+        let item = &rest[at + MARK.len()..];
+        // the item ends at its first `;` outside braces or at the brace that
+        // closes its body
+        let mut depth = 0usize;
+        let mut end = item.len();
+        for (i, ch) in item.char_indices() {
+            match ch {
+                '{' => depth += 1,
+                '}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        end = i + 1;
+                        break;
+                    }
+                }
+                ';' if depth == 0 => {
+                    end = i + 1;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        rest = &item[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The module path of a source file: `src/model/gemm/mod.rs` is
+/// `["model", "gemm"]`, `src/model/limit.rs` `["model", "limit"]`.
+fn module_of(path: &str) -> Vec<String> {
+    let inner = path.strip_prefix("src/").unwrap_or(path);
+    let inner = inner.strip_suffix(".rs").unwrap_or(inner);
+    let mut m: Vec<String> = inner.split('/').map(str::to_string).collect();
+    if m.last().is_some_and(|l| l == "mod" || l == "lib") {
+        m.pop();
+    }
+    m
+}
+
+/// The paths code names, each as written and where it starts: `a::b::{c, d::e}`
+/// gives `a::b::c` and `a::b::d::e`.
+fn paths_in(code: &str) -> Vec<(usize, Vec<String>)> {
+    fn ident(s: &str) -> usize {
+        s.char_indices()
+            .find(|(_, c)| !(c.is_alphanumeric() || *c == '_'))
+            .map_or(s.len(), |(i, _)| i)
+    }
+    /// The path at the start of `s` (after `prefix`), expanded.
+    fn expand(s: &str, prefix: &[String], out: &mut Vec<Vec<String>>) {
+        let mut segs = prefix.to_vec();
+        let mut s = s.trim_start();
+        loop {
+            if let Some(group) = s.strip_prefix('{') {
+                let mut depth = 1usize;
+                let mut start = 0;
+                for (i, ch) in group.char_indices() {
+                    match ch {
+                        '{' => depth += 1,
+                        '}' | ',' if depth == 1 => {
+                            expand(&group[start..i], &segs, out);
+                            start = i + 1;
+                            if ch == '}' {
+                                return;
+                            }
+                        }
+                        '}' => depth -= 1,
+                        _ => {}
+                    }
+                }
+                return;
+            }
+            let n = ident(s);
+            if n == 0 {
+                break;
+            }
+            segs.push(s[..n].to_string());
+            match s[n..].strip_prefix("::") {
+                Some(next) => s = next.trim_start(),
+                None => break,
+            }
+        }
+        if segs.len() > prefix.len() {
+            out.push(segs);
+        }
+    }
+    let mut out = Vec::new();
+    for (i, _) in code.match_indices("::") {
+        // the start of the path this `::` belongs to, when it is its first
+        let head_start = code[..i]
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| c.is_alphanumeric() || *c == '_')
+            .last()
+            .map_or(i, |(j, _)| j);
+        let before = code[..head_start].chars().next_back().unwrap_or(' ');
+        if head_start == i || before == ':' || before.is_alphanumeric() || before == '_' {
+            continue;
+        }
+        let mut found = Vec::new();
+        expand(&code[head_start..], &[], &mut found);
+        out.extend(found.into_iter().map(|p| (head_start, p)));
+    }
+    out
+}
+
+/// The modules written inline in `code` (`mod NAME { … }`), each with the span
+/// of its body: a path inside one starts from it.
+fn inline_modules(code: &str) -> Vec<(usize, usize, String)> {
+    let mut out = Vec::new();
+    for (i, _) in code.match_indices("mod ") {
+        if code[..i]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        {
+            continue;
+        }
+        let after = &code[i + 4..];
+        let name: String = after
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let rest = after[name.len()..].trim_start();
+        if name.is_empty() || !rest.starts_with('{') {
+            continue;
+        }
+        let open = code.len() - rest.len();
+        let mut depth = 0usize;
+        for (j, ch) in code[open..].char_indices() {
+            match ch {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        out.push((open, open + j, name));
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// The rooms of `src/<top>` (each top-level file and each folder; `mod.rs` is a
+/// room of its own) and which room's code outside tests names which other's:
+/// a path from `crate::`, `super::`, `self::` or a child module, resolved to
+/// the deepest module it names (`crate::model::Dtype` names `model/mod.rs`,
+/// which re-exports it).
+fn room_edges(files: &[(String, String)], top: &str) -> Vec<(String, String, String)> {
+    let modules: Vec<(Vec<String>, &str)> = files
+        .iter()
+        .map(|(p, _)| (module_of(p), p.as_str()))
+        .collect();
+    let is_module = |m: &[String]| modules.iter().any(|(x, _)| x == m);
+    let room = |m: &[String]| -> Option<String> {
+        (m.first().is_some_and(|f| f == top))
+            .then(|| m.get(1).cloned().unwrap_or_else(|| "mod".to_string()))
+    };
+    // a test file: declared by `#[cfg(test)] mod NAME;`, or inside one
+    let mut test_mods: Vec<Vec<String>> = Vec::new();
+    for (p, code) in files {
+        let own = module_of(p);
+        for (i, _) in code.match_indices("#[cfg(test)]") {
+            let after = code[i + "#[cfg(test)]".len()..].trim_start();
+            let after = after.strip_prefix("pub ").unwrap_or(after);
+            if let Some(decl) = after.strip_prefix("mod ") {
+                let name: String = decl
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if decl[name.len()..].trim_start().starts_with(';') {
+                    let mut m = own.clone();
+                    m.push(name);
+                    test_mods.push(m);
+                }
+            }
+        }
+    }
+    let mut edges = Vec::new();
+    for (p, code) in files {
+        let own = module_of(p);
+        let Some(from) = room(&own) else { continue };
+        if test_mods.iter().any(|t| own.starts_with(t)) {
+            continue;
+        }
+        let code = without_tests(code);
+        let inline = inline_modules(&code);
+        for (at, path) in paths_in(&code) {
+            // the module the path is written in: the file's, or one inline in it
+            let mut own = own.clone();
+            own.extend(
+                inline
+                    .iter()
+                    .filter(|(open, close, _)| *open < at && at < *close)
+                    .map(|m| m.2.clone()),
+            );
+            let (mut base, rest): (Vec<String>, &[String]) = match path[0].as_str() {
+                "crate" => (Vec::new(), &path[1..]),
+                "self" => (own.clone(), &path[1..]),
+                "super" => {
+                    let ups = path.iter().take_while(|s| *s == "super").count();
+                    (own[..own.len().saturating_sub(ups)].to_vec(), &path[ups..])
+                }
+                first => {
+                    let mut child = own.clone();
+                    child.push(first.to_string());
+                    if !is_module(&child) {
+                        continue;
+                    }
+                    (own.clone(), &path[..])
+                }
+            };
+            let mut target = base.clone();
+            for seg in rest {
+                base.push(seg.clone());
+                if is_module(&base) {
+                    target = base.clone();
+                } else {
+                    break;
+                }
+            }
+            if let Some(to) = room(&target) {
+                if to != from {
+                    edges.push((from.clone(), to, p.clone()));
+                }
+            }
+        }
+    }
+    edges.sort();
+    edges.dedup();
+    edges
+}
+
+/// A circle of rooms (`a → b → … → a`), if the rooms' imports hold one.
+fn a_circle(edges: &[(String, String, String)]) -> Option<Vec<String>> {
+    fn visit(
+        at: &str,
+        edges: &[(String, String, String)],
+        path: &mut Vec<String>,
+        done: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = path.iter().position(|p| p == at) {
+            let mut circle = path[i..].to_vec();
+            circle.push(at.to_string());
+            return Some(circle);
+        }
+        if done.iter().any(|d| d == at) {
+            return None;
+        }
+        path.push(at.to_string());
+        for (_, to, _) in edges.iter().filter(|(f, _, _)| f == at) {
+            if let Some(c) = visit(to, edges, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.push(at.to_string());
+        None
+    }
+    let mut done = Vec::new();
+    edges
+        .iter()
+        .find_map(|(from, _, _)| visit(from, edges, &mut Vec::new(), &mut done))
+}
+
+/// Inside `src/model` nothing runs back up: the rooms (each top-level file,
+/// each folder, and `mod.rs` with what it re-exports) import one another in
+/// no circle, so they stack in floors with every import pointing down. Test
+/// code may reach any layer and is not read.
+#[test]
+fn model_rooms_import_in_no_circle() {
+    let files = sources();
+    let edges = room_edges(&files, "model");
+    assert!(edges.len() > 50, "{} edges", edges.len());
+    if let Some(circle) = a_circle(&edges) {
+        let via: Vec<String> = circle
+            .windows(2)
+            .map(|w| {
+                let files: Vec<&str> = edges
+                    .iter()
+                    .filter(|(f, t, _)| *f == w[0] && *t == w[1])
+                    .map(|e| e.2.as_str())
+                    .collect();
+                format!("{} → {} ({})", w[0], w[1], files.join(", "))
+            })
+            .collect();
+        panic!("model's rooms import in a circle:\n{}", via.join("\n"));
+    }
+}
+
+/// The room reader sees what it must: a path through a re-export, `super`, a
+/// brace group and a child module each draw their edge, and test code none.
+#[test]
+fn the_room_reader_reads_paths() {
+    let files = vec![
+        (
+            "src/model/mod.rs".to_string(),
+            "pub mod a;\npub use a::X;\n".to_string(),
+        ),
+        (
+            "src/model/a.rs".to_string(),
+            "use super::{b::Y, c};\n".to_string(),
+        ),
+        (
+            "src/model/b.rs".to_string(),
+            "fn f() -> crate::model::X { todo!() }\n".to_string(),
+        ),
+        (
+            "src/model/c/mod.rs".to_string(),
+            "#[cfg(test)]\nmod t { use crate::model::a; }\n".to_string(),
+        ),
+        (
+            "src/model/d.rs".to_string(),
+            "pub struct S;\nmod inner { use super::S; }\n".to_string(),
+        ),
+    ];
+    let edges: Vec<(String, String)> = room_edges(&files, "model")
+        .into_iter()
+        .map(|(f, t, _)| (f, t))
+        .collect();
+    let want = [("a", "b"), ("a", "c"), ("b", "mod"), ("mod", "a")];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(f, t)| (f.to_string(), t.to_string()))
+        .collect();
+    assert_eq!(edges, want);
+    assert_eq!(
+        a_circle(&room_edges(&files, "model")),
+        Some(vec!["a".into(), "b".into(), "mod".into(), "a".into()])
+    );
+}

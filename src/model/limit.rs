@@ -302,7 +302,7 @@ fn ranked(l: &Limit) -> Vec<Halving> {
         .into_iter()
         .filter(|h| *h != Halving::Link || l.shares.comm > 0.0)
         .collect();
-    super::sort_largest_first(&mut hs, |h| l.speedup(*h));
+    crate::model::order::sort_largest_first(&mut hs, |h| l.speedup(*h));
     hs
 }
 

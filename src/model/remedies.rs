@@ -144,7 +144,7 @@ impl Outcome {
 
 /// Try every remedy on `s` (in [`RemedyId::ALL`] order).
 pub fn evaluate(s: &Setting) -> Vec<Outcome> {
-    let run = super::analyse(&s.shape, &s.machine());
+    let run = crate::model::explorer::analyse(&s.shape, &s.machine());
     let now = per_sample_classes(run.wall_time_s, &run.timeline, s);
     let before = now.wall;
     RemedyId::ALL
@@ -350,7 +350,7 @@ pub fn step_change(before: f64, after: f64) -> Option<(String, String, String)> 
 fn after(s: &Setting, change: &Change) -> PerSample {
     match change {
         Change::Setting(t) => {
-            let r = super::analyse(&t.shape, &t.machine());
+            let r = crate::model::explorer::analyse(&t.shape, &t.machine());
             per_sample_classes(r.wall_time_s, &r.timeline, t)
         }
         Change::Cpu(r) => {
@@ -442,7 +442,7 @@ fn plan_dtype(s: &Setting) -> (String, Result<Change, String>) {
 
 /// A remedy's label for `s` and the change it makes, or why it does not apply.
 fn plan(id: RemedyId, s: &Setting) -> (String, Result<Change, String>) {
-    let kernels = super::analyse(&s.shape, &s.machine()).kernel_count;
+    let kernels = crate::model::explorer::analyse(&s.shape, &s.machine()).kernel_count;
     match id {
         RemedyId::Fuse => {
             let ops = s.shape.ops.max(1);

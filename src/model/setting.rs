@@ -127,7 +127,7 @@ impl Setting {
 
     /// Wall time of one step, seconds.
     pub fn wall(&self) -> f64 {
-        super::analyse(&self.shape, &self.machine()).wall_time_s
+        crate::model::explorer::analyse(&self.shape, &self.machine()).wall_time_s
     }
 
     /// Wall time per sample of the batch, seconds: the fair yardstick when a remedy

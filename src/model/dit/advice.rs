@@ -297,7 +297,7 @@ mod tests {
     /// model only, and its worst errors are the comparison's.
     #[test]
     fn the_measured_note_is_dit_xl2s_alone() {
-        use crate::model::gemm::measured::{dit_lent, dit_note, dit_summary};
+        use crate::model::shapes::measured::{dit_lent, dit_note, dit_summary};
         for m in DitModel::ALL {
             assert_eq!(dit_note(m).is_some(), m == DitModel::XL2, "{m:?}");
         }

@@ -58,9 +58,6 @@
 //! apart); power and clock limits at very large sizes are not modelled (10240³
 //! runs 10 % below the model on an H100).
 
-pub mod measured;
-pub mod view;
-
 use super::achievable;
 use super::hardware::{kernel_floor, preset_flops, Dtype, Preset};
 use super::roofline::{floored, Bound};
@@ -994,8 +991,14 @@ mod bench {
         let t0 = std::time::Instant::now();
         let mut s = 0.0;
         for i in 0..200u32 {
-            let v = super::view::view(4096, 3000 + 37 * i, 4096, crate::model::Dtype::Bf16, hw);
-            let w = super::view::sweep(super::view::SweepKey::of(
+            let v = crate::model::shapes::view(
+                4096,
+                3000 + 37 * i,
+                4096,
+                crate::model::Dtype::Bf16,
+                hw,
+            );
+            let w = crate::model::shapes::sweep(crate::model::shapes::SweepKey::of(
                 4096,
                 3000 + 37 * i,
                 4096,

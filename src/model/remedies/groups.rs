@@ -30,7 +30,7 @@ fn close(a: f64, b: f64) -> bool {
 pub fn groups(outs: &[Outcome]) -> Groups<'_> {
     let mut g = Groups::default();
     let mut ok: Vec<&Outcome> = outs.iter().filter(|o| o.applicable()).collect();
-    crate::model::sort_largest_first(&mut ok, |o| o.speedup());
+    crate::model::order::sort_largest_first(&mut ok, |o| o.speedup());
     let over: Vec<f64> = ok
         .iter()
         .filter(|o| o.helps())

@@ -1,9 +1,9 @@
 //! Widget `shapes`: "What shapes do matrix multiplications like?":
 //! one GEMM `C[M, N] = A[M, K] · B[K, N]` on the shared GPU, priced by the GEMM
-//! model (`model::gemm::view`) on the preset's achievable roofs.
+//! model (`model::shapes`) on the preset's achievable roofs.
 
 use super::{inputs, NativeOnly, Spec};
-use crate::model::gemm::view::{self, ShapesView, SweepKey};
+use crate::model::shapes::{self as view, ShapesView, SweepKey};
 use crate::model::Dtype;
 use crate::state::params::params;
 use crate::state::State;

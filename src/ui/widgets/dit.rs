@@ -157,7 +157,7 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
         {
             // the note changes with the model alone: found again only then
             let model = Memo::new(move |_| ctx.view.with(|s| s.widgets.dit.model));
-            let said = Memo::new(move |_| crate::model::gemm::measured::dit_note(model.get()));
+            let said = Memo::new(move |_| crate::model::shapes::measured::dit_note(model.get()));
             move || said.get().map(|t| view! { <p class="note dit-measured">{t}</p> })
         }
         </Later>

@@ -1,11 +1,11 @@
 //! Widget `shapes`: "What shapes do matrix multiplications like?".
-//! One GEMM on the shared GPU, priced by the GEMM model (`model::gemm::view`,
+//! One GEMM on the shared GPU, priced by the GEMM model (`model::shapes`,
 //! through `state::widgets::shapes::view`): its readouts and sentences, the
 //! pad-to-64 remedy, TFLOP/s against N (the sawtooth of waves and the cliffs of
 //! alignment under the roof) and the last wave on a grid of the GPU's SMs. This
 //! file only draws what the model returns.
 
-use crate::model::gemm::view::{self as model, ShapesView, SweepPoint};
+use crate::model::shapes::{self as model, ShapesView, SweepPoint};
 use crate::model::units;
 use crate::state::widgets::shapes::{self as spec, field};
 use crate::ui::chart::backend::{AnyBackend, AnyError};
@@ -291,7 +291,7 @@ pub fn Shapes(ctx: Ctx) -> impl IntoView {
                     {move || view.with(|v| v.as_ref().map_or(String::new(), |v| format!("the achievable roof, {}", units::si(v.roof, "FLOP/s"))))}</li>
             </ul>
             <SmGrid view=view/>
-            <p class="note shapes-measured">{crate::model::gemm::measured::lent_summary(&crate::model::gemm::measured::lent())}</p>
+            <p class="note shapes-measured">{crate::model::shapes::measured::lent_summary(&crate::model::shapes::measured::lent())}</p>
         </Show>
     }
 }

@@ -5,8 +5,8 @@
 //! smaller one within 30 %. Calibration rows set a constant of the model and are
 //! not checks; an eager loop's small rows measure the CPU and are not checked.
 
-use super::{Gemm, Priced};
 use crate::model::achievable::Roof;
+use crate::model::gemm::{price, Gemm, Priced};
 use crate::model::hardware::{preset, Dtype, Preset, PRESETS};
 use crate::model::setting::Setting;
 use crate::model::workload::KernelGroup;
@@ -126,7 +126,7 @@ pub fn compare() -> Vec<Compared> {
         .filter_map(|row| {
             let g = Gemm::new(row.m, row.n, row.k, Dtype::Bf16);
             let h = m.gemm?;
-            let priced = super::price(&g, g.bytes(2.0), &m.roofs(), &h);
+            let priced = price(&g, g.bytes(2.0), &m.roofs(), &h);
             let model_s = KernelGroup::gemm("matmul", g, g.bytes(2.0)).parts(&m).total;
             Some(Compared {
                 row: *row,

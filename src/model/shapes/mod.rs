@@ -1,12 +1,16 @@
 //! The `shapes` widget's model ("What shapes do matrix multiplications like?"):
-//! one GEMM on one GPU, priced by [`super::price`] on the preset's achievable
+//! one GEMM on one GPU, priced by [`crate::model::gemm::price`] on the preset's achievable
 //! roofs (the shape model is the widget's subject, whatever the page's roofs),
 //! with everything the widget shows: the readouts, the regime by the page's one
 //! rule ([`crate::model::limit`]: 2× FLOP/s, 2× bandwidth, half the fixed time),
 //! the last wave on the SMs, the TFLOP/s of a sweep of N (aligned and not), the
 //! pad-to-64 remedy and the sentences that say why.
 
-use super::{alignment, price, tiling, Gemm, Hw, Path, Priced, Tiling};
+use crate::model::gemm::{
+    alignment, price, slow_path, tiling, Gemm, Hw, Path, Priced, Tiling, SMALL_M,
+};
+
+pub mod measured;
 use crate::model::achievable::Roof;
 use crate::model::hardware::{Dtype, Preset};
 use crate::model::limit::{Halving, Limit};
@@ -340,7 +344,7 @@ fn why(v: &ShapesView, h: &Hw) -> Vec<String> {
             "With M = {} (fewer than {} rows, the smallest tile), the library runs a \
              matrix-vector kernel: it streams B once and pays a fixed {} on top.",
             g.m,
-            super::SMALL_M,
+            SMALL_M,
             units::si(h.gemv, "s")
         ));
     } else {
@@ -378,7 +382,7 @@ fn why(v: &ShapesView, h: &Hw) -> Vec<String> {
             "16 bytes",
             v.dtype.id(),
             pct(h.slow),
-            super::slow_path(v.hw).source
+            slow_path(v.hw).source
         ));
     } else if !v.aligned {
         out.push(format!(
