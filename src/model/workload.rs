@@ -108,7 +108,7 @@ impl Machine {
 }
 
 /// What the user chose to run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shape {
     pub workload: Workload,
     pub batch: u32,

@@ -435,21 +435,25 @@ impl Hw {
         if hw.sms == 0 || hw.is_measured() {
             return None;
         }
-        // the calibration depends on the preset and dtype alone: kept once made
+        // the calibration depends on the preset and dtype alone: kept once made,
+        // keyed on the preset's address (a `&'static Preset` never changes, so
+        // one address is one set of numbers; two presets that share an id do not
+        // share a calibration: `tests::a_calibration_is_kept_per_preset`)
         thread_local! {
-            static MADE: std::cell::RefCell<Vec<(&'static str, Dtype, Hw)>> =
+            static MADE: std::cell::RefCell<Vec<(usize, Dtype, Hw)>> =
                 const { std::cell::RefCell::new(Vec::new()) };
         }
+        let at = std::ptr::from_ref::<Preset>(hw) as usize;
         if let Some(h) = MADE.with(|c| {
             c.borrow()
                 .iter()
-                .find(|(id, d, _)| *id == hw.id && *d == dtype)
+                .find(|(a, d, _)| *a == at && *d == dtype)
                 .map(|x| x.2)
         }) {
             return Some(h);
         }
         let h = Hw::calibrate(hw, dtype);
-        MADE.with(|c| c.borrow_mut().push((hw.id, dtype, h)));
+        MADE.with(|c| c.borrow_mut().push((at, dtype, h)));
         Some(h)
     }
 
@@ -927,6 +931,23 @@ mod tests {
         for k in moved {
             assert_ne!(k, base);
         }
+    }
+
+    /// A preset with another's id and other numbers gets its own calibration,
+    /// also after the other's was kept.
+    #[test]
+    fn a_calibration_is_kept_per_preset() {
+        let h100 = h100();
+        let kept = Hw::of(h100, Dtype::Bf16).unwrap();
+        let other: &'static Preset = Box::leak(Box::new(Preset {
+            sms: h100.sms / 2,
+            ..h100.clone()
+        }));
+        assert_eq!(other.id, h100.id);
+        let theirs = Hw::of(other, Dtype::Bf16).unwrap();
+        assert_eq!(theirs, Hw::calibrate(other, Dtype::Bf16));
+        assert_ne!(theirs, kept);
+        assert_eq!(Hw::of(h100, Dtype::Bf16).unwrap(), kept);
     }
 
     #[test]

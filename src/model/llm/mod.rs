@@ -34,7 +34,7 @@ use super::setting::{preset_flops, Setting};
 use super::workload::Machine;
 
 /// The shape of a decoder-only transformer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LlmConfig {
     pub layers: u32,
     pub hidden: u32,

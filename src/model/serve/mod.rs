@@ -239,7 +239,7 @@ fn whole(x: f64) -> u32 {
 /// The steady state of `r` on `setting` ([`Serve`]); `None` when not one sequence
 /// fits in the memory beside the weights.
 pub fn run(r: &ServeRun, setting: &Setting) -> Option<Serve> {
-    memo::remembered(r, setting, true, || {
+    memo::remembered(memo::RunKey::of(r, setting, true), || {
         run_with(r, setting, Limits::Decide).map(|x| x.0)
     })
 }
@@ -255,7 +255,7 @@ pub fn run_with_step(r: &ServeRun, setting: &Setting) -> Option<(Serve, llm::ste
 /// speedups and `regime` names the largest share (for sweeps that only need the
 /// times).
 pub fn run_plain(r: &ServeRun, setting: &Setting) -> Option<Serve> {
-    memo::remembered(r, setting, false, || {
+    memo::remembered(memo::RunKey::of(r, setting, false), || {
         run_with(r, setting, Limits::Skip).map(|x| x.0)
     })
 }

@@ -333,7 +333,7 @@ pub fn wall(
     isl: u32,
     setting: &Setting,
 ) -> f64 {
-    let key = (*run, decode, context, prompt.to_bits(), isl, *setting);
+    let key = super::memo::StepKey::of(run, decode, context, prompt, isl, setting);
     super::memo::step_wall(key, || {
         if prompt <= 0.0 {
             step::wall(&decode_run(run, decode, context), setting)
