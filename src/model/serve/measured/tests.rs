@@ -42,63 +42,50 @@ fn print(rows: &[Compared]) {
     }
 }
 
+/// Every row of each file is read (none skipped for a column it lacks or a
+/// model or GPU not known), with the values the file writes.
 #[test]
-fn the_nim_rows_are_the_file() {
-    let j = json::parse(include_str!("../../../../tests/data/serve-nim-h100.json"));
-    let j = j.unwrap_or(json::Json::Null);
-    let rows = rows_of(&j);
-    assert_eq!(rows.len(), NIM.len());
-    for (r, p) in rows.iter().zip(NIM.iter()) {
-        let num = |k: &str| r.get(k).and_then(|x| x.as_f64());
-        assert_eq!(r.get("model").and_then(|x| x.as_str()), Some(model_id(p)));
-        assert_eq!(r.get("weights").and_then(|x| x.as_str()), Some("fp8"));
-        assert_eq!(num("tp"), Some(f64::from(p.tp)));
-        assert_eq!(num("input_tokens"), Some(f64::from(p.isl)));
-        assert_eq!(num("output_tokens"), Some(f64::from(p.osl)));
-        assert_eq!(num("concurrency"), Some(f64::from(p.concurrency)));
-        assert_eq!(num("ttft_ms").map(|x| x / 1e3), p.ttft_s);
-        assert_eq!(num("itl_ms").map(|x| x / 1e3), p.itl_s);
-        assert_eq!(num("throughput_tokens_per_s"), Some(p.tok_s));
-        assert_eq!(
-            r.get("issue_target")
-                .and_then(|x| x.as_bool())
-                .unwrap_or(false),
-            p.target
-        );
-        assert_eq!((p.engine, p.hw), (Engine::Nim, "h100-sxm"));
+fn the_rows_are_the_files() {
+    let (nim, trtllm) = (nim(), trtllm());
+    for (text, rows) in [(NIM_FILE, &nim), (TRTLLM_FILE, &trtllm)] {
+        let j = json::parse(text).unwrap_or(json::Json::Null);
+        let file = rows_of(&j);
+        assert_eq!(file.len(), rows.len());
+        for (r, p) in file.iter().zip(rows.iter()) {
+            let num = |k: &str| r.get(k).and_then(|x| x.as_f64());
+            assert_eq!(r.get("model").and_then(|x| x.as_str()), Some(model_id(p)));
+            assert_eq!(r.get("weights").and_then(|x| x.as_str()), Some("fp8"));
+            assert_eq!(num("tp"), Some(f64::from(p.tp)));
+            assert_eq!(num("input_tokens"), Some(f64::from(p.isl)));
+            assert_eq!(num("output_tokens"), Some(f64::from(p.osl)));
+            assert!(crate::model::hardware::preset(p.hw).is_some(), "{}", p.hw);
+            match p.engine {
+                Engine::Nim => {
+                    assert_eq!(num("concurrency"), Some(f64::from(p.concurrency)));
+                    assert_eq!(num("ttft_ms").map(|x| x / 1e3), p.ttft_s);
+                    assert_eq!(num("itl_ms").map(|x| x / 1e3), p.itl_s);
+                    assert_eq!(num("throughput_tokens_per_s"), Some(p.tok_s));
+                    assert_eq!((p.hw, p.max_seqs), ("h100-sxm", 256));
+                }
+                Engine::TrtllmBench => {
+                    assert_eq!(r.get("hw").and_then(|x| x.as_str()), Some(p.hw));
+                    assert_eq!(num("output_tokens_per_s"), Some(p.tok_s));
+                    assert_eq!((p.concurrency, p.max_seqs), (4096, 2048));
+                    assert_eq!((p.ttft_s, p.itl_s), (None, None));
+                }
+            }
+        }
     }
+    assert_eq!((nim.len(), trtllm.len()), (79, 40));
+    assert!(nim.iter().all(|p| p.engine == Engine::Nim));
+    assert!(trtllm.iter().all(|p| p.engine == Engine::TrtllmBench));
     // the six NIM rows held to targets
-    let t: Vec<_> = NIM.iter().filter(|p| p.target).collect();
+    let t: Vec<_> = nim.iter().filter(|p| p.target).collect();
     assert_eq!(t.len(), 6);
     assert!(t.iter().all(|p| (p.isl, p.osl, p.tp) == (5000, 500, 2)));
     let c: Vec<u32> = t.iter().map(|p| p.concurrency).collect();
     assert_eq!(c, [1, 5, 25, 50, 100, 250]);
-}
-
-#[test]
-fn the_trtllm_rows_are_the_file() {
-    let j = json::parse(include_str!("../../../../tests/data/serve-trtllm.json"));
-    let j = j.unwrap_or(json::Json::Null);
-    let rows = rows_of(&j);
-    assert_eq!(rows.len(), TRTLLM.len());
-    for (r, p) in rows.iter().zip(TRTLLM.iter()) {
-        let num = |k: &str| r.get(k).and_then(|x| x.as_f64());
-        assert_eq!(r.get("model").and_then(|x| x.as_str()), Some(model_id(p)));
-        assert_eq!(r.get("hw").and_then(|x| x.as_str()), Some(p.hw));
-        assert_eq!(num("tp"), Some(f64::from(p.tp)));
-        assert_eq!(num("input_tokens"), Some(f64::from(p.isl)));
-        assert_eq!(num("output_tokens"), Some(f64::from(p.osl)));
-        assert_eq!(num("output_tokens_per_s"), Some(p.tok_s));
-        assert_eq!(
-            r.get("issue_target")
-                .and_then(|x| x.as_bool())
-                .unwrap_or(false),
-            p.target
-        );
-        assert_eq!(p.engine, Engine::TrtllmBench);
-        assert!(crate::model::hardware::preset(p.hw).is_some(), "{}", p.hw);
-    }
-    let t: Vec<(u32, u32, f64)> = TRTLLM
+    let t: Vec<(u32, u32, f64)> = trtllm
         .iter()
         .filter(|p| p.target)
         .map(|p| (p.isl, p.osl, p.tok_s))
@@ -113,6 +100,27 @@ fn the_trtllm_rows_are_the_file() {
             (20000, 2000, 1351.0)
         ]
     );
+}
+
+/// A row that lacks a column, names a model or GPU not known, or holds a
+/// number that is not a whole one where one is needed is left out, not read
+/// as a default.
+#[test]
+fn a_row_with_a_bad_column_is_left_out() {
+    let good = r#"{"model": "llama-3.1-8b", "weights": "fp8", "hw": "h100-sxm", "tp": 1, "input_tokens": 128, "output_tokens": 128, "output_tokens_per_s": 28312}"#;
+    let file = |row: &str| format!(r#"{{"rows": [{row}]}}"#);
+    let read = |row: &str| rows_in(&file(row), trtllm_row).len();
+    assert_eq!(read(good), 1);
+    for bad in [
+        good.replace("llama-3.1-8b", "llama-2"),
+        good.replace("h100-sxm", "h999"),
+        good.replace(r#""tp": 1"#, r#""tp": 1.5"#),
+        good.replace(r#""input_tokens": 128, "#, ""),
+        good.replace("28312", r#""fast""#),
+    ] {
+        assert_eq!(read(&bad), 0, "{bad}");
+    }
+    assert!(rows_in("not json", trtllm_row).is_empty());
 }
 
 /// The NIM rows held to targets whose TTFT the model misses: the prefill-heavy
@@ -159,7 +167,8 @@ fn the_kv_cache_holds_what_the_saturated_runs_hold() {
         (LlmModel::Llama3_8b, 5000, 500),
         (LlmModel::Llama3_8b, 20000, 2000),
     ] {
-        let top = NIM
+        let rows = nim();
+        let top = rows
             .iter()
             .filter(|p| (p.model, p.isl, p.osl) == (model, isl, osl))
             .max_by_key(|p| p.concurrency);

@@ -446,7 +446,7 @@ fn compute_from_is_the_first_compute_bound_point() {
 #[test]
 #[ignore]
 fn time_the_view() {
-    let p = crate::model::serve::measured::NIM[4];
+    let p = crate::model::serve::measured::nim()[4];
     let r = crate::model::serve::measured::serve_run(&p);
     let s = crate::model::serve::measured::setting(&p);
     let time = |name: &str, f: &dyn Fn()| {
