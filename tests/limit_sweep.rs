@@ -82,7 +82,7 @@ fn check_plurals(t: &str, what: &str) {
 }
 
 fn wall_on(r: &LlmRun, s: &Setting) -> f64 {
-    step::run_plain(r, s).wall
+    step::plain(r, s, step::KvRead::AsWritten).wall
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -235,12 +235,12 @@ fn llm_regime_and_sentences_follow_the_rule() {
             )
             .0,
         };
-        let st = step::run(&r, &s);
+        let st = step::full(&r, &s);
         let what = format!("llm {r:?} on {}", s.hw.id);
         check_rule(&st.limit, &what);
         assert_eq!(st.regime, st.limit.regime);
         // 2× FLOP/s and 2× bandwidth through the setting, an independent path
-        let wall = |t: &Setting| step::run_plain(&r, t).wall;
+        let wall = |t: &Setting| step::plain(&r, t, step::KvRead::AsWritten).wall;
         let f2 = Setting {
             flops: s.flops * 2.0,
             ..s
@@ -366,8 +366,8 @@ fn the_issue_states() {
         flash: true,
         par: llm::Parallel::ONE,
     };
-    let eager = step::run(&run, &a100);
-    let graphed = step::run(
+    let eager = step::full(&run, &a100);
+    let graphed = step::full(
         &LlmRun {
             graphs: true,
             ..run

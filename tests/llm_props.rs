@@ -8,6 +8,7 @@ use brrr::model::llm::{
     self, limits, KvDtype, LlmConfig, LlmModel, LlmRun, Parallel, Phase, WeightDtype,
 };
 use brrr::model::parallel::{DEGREES, LINKS};
+use brrr::model::timeline::priced;
 use brrr::model::workload::{KernelGroup, Machine};
 use brrr::model::{hardware, Setting};
 use brrr::state::State;
@@ -100,7 +101,7 @@ fn decode_step(r: LlmRun, s: &Setting) -> (LlmRun, Machine, Vec<LlmKernel>, Vec<
     };
     let m = step::machine(&r, s);
     let ks = step::kernels(&r);
-    let gs = step::groups(&r, &ks, s);
+    let gs = ks.iter().map(|k| k.group.clone()).collect();
     (r, m, ks, gs)
 }
 
@@ -109,7 +110,7 @@ proptest! {
 
     #[test]
     fn llm_outputs_finite(r in arb_run(), s in arb_setting()) {
-        let st = step::run(&r, &s);
+        let st = step::full(&r, &s);
         for v in [st.wall, st.tokens_per_s, st.flops, st.bytes, st.weight_bytes, st.kv_bytes,
                   st.critical_batch, st.split.total()] {
             prop_assert!(v.is_finite() && v >= 0.0, "{v}");
@@ -122,10 +123,11 @@ proptest! {
     /// step's wall time bit for bit, eager or compiled, any spread.
     #[test]
     fn the_wall_alone_is_the_steps(r in arb_run(), s in arb_setting()) {
-        let full = step::run_plain(&r, &s).wall;
-        prop_assert_eq!(step::wall(&r, &s).to_bits(), full.to_bits(), "{} vs {}", step::wall(&r, &s), full);
-        let in_place = step::run_in_place(&r, &s).wall;
-        prop_assert_eq!(step::wall_in_place(&r, &s).to_bits(), in_place.to_bits());
+        for read in [step::KvRead::AsWritten, step::KvRead::InPlace] {
+            let full = step::plain(&r, &s, read).wall;
+            let alone = step::wall(&r, &s, read);
+            prop_assert_eq!(alone.to_bits(), full.to_bits(), "{:?}: {} vs {}", read, alone, full);
+        }
     }
 
     /// The limit's counterfactual steps (timed wall-only) are the full
@@ -133,9 +135,12 @@ proptest! {
     #[test]
     fn the_limits_walls_are_the_simulations(r in arb_run(), s in arb_setting()) {
         let (r, m, _, gs) = decode_step(r, &s);
-        let st = step::run(&r, &s);
+        let st = step::full(&r, &s);
         let pp = r.par.pp.max(1);
-        let after = |h: Halving| step::pipeline_wall(step::simulate(&r, &gs, &h.apply(&m)).wall, 1, pp);
+        let after = |h: Halving| {
+            let m = h.apply(&m);
+            step::pipeline_wall(step::timeline(&r, &gs, &priced(&gs, &m), &m).wall, 1, pp)
+        };
         let want = [
             limit::ratio(st.wall, after(Halving::Flops)),
             limit::ratio(st.wall, after(Halving::Bw)),
@@ -148,7 +153,7 @@ proptest! {
     /// One layer's rows asked for alone are the step's, bit for bit.
     #[test]
     fn the_layer_alone_is_the_steps(r in arb_run(), s in arb_setting()) {
-        let st = step::run_plain(&r, &s);
+        let st = step::plain(&r, &s, step::KvRead::AsWritten);
         prop_assert!(step::layer(&r, &s) == st.layer, "the layer rows differ");
     }
 
@@ -158,14 +163,15 @@ proptest! {
     #[test]
     fn the_layout_priced_step_is_the_kernel_priced_one(r in arb_run(), s in arb_setting()) {
         let (r, m, ks, gs) = decode_step(r, &s);
-        let st = step::run_plain(&r, &s);
-        let tl = step::simulate(&r, &gs, &m);
+        let st = step::plain(&r, &s, step::KvRead::AsWritten);
+        let parts = priced(&gs, &m);
+        let tl = step::timeline(&r, &gs, &parts, &m);
         // the step keeps the lanes' totals, not the spans
         prop_assert!(st.timeline.spans.is_empty());
         prop_assert!(st.timeline == brrr::model::timeline::Timeline { spans: Vec::new(), ..tl }, "the timelines differ");
         // a pipeline's split is this one scaled to its stage (the same either way)
         if r.par.pp <= 1 {
-            let split = step::split_of(&ks, &gs, &m, &tl);
+            let split = step::split(&ks, &gs, &parts, &tl);
             prop_assert!(st.split == split, "{:?} vs {:?}", st.split, split);
         }
     }
@@ -174,7 +180,7 @@ proptest! {
     /// the same wall time and limit, bit for bit.
     #[test]
     fn the_limit_alone_is_the_steps(r in arb_run(), s in arb_setting()) {
-        let st = step::run(&r, &s);
+        let st = step::full(&r, &s);
         let (wall, limit) = step::limit(&r, &s);
         prop_assert_eq!(wall.to_bits(), st.wall.to_bits());
         prop_assert!(limit == st.limit, "{:?} vs {:?}", limit, st.limit);
@@ -202,23 +208,23 @@ proptest! {
 
     #[test]
     fn more_bandwidth_never_slower(r in arb_run(), s in arb_setting(), k in 1.0f64..100.0) {
-        let t = step::run(&r, &s).wall;
+        let t = step::full(&r, &s).wall;
         let fast = Setting { bw: s.bw * k, ..s };
-        prop_assert!(step::run(&r, &fast).wall <= t * (1.0 + 1e-12));
+        prop_assert!(step::full(&r, &fast).wall <= t * (1.0 + 1e-12));
     }
 
     #[test]
     fn decode_time_non_decreasing_in_context(r in arb_run(), s in arb_setting(), extra in 1u32..65536) {
         let r = LlmRun { phase: Phase::Decode, ..r };
         let longer = LlmRun { context: r.context.saturating_add(extra).min(limits::CONTEXT.1), ..r };
-        prop_assert!(step::run(&longer, &s).wall >= step::run(&r, &s).wall * (1.0 - 1e-12));
+        prop_assert!(step::full(&longer, &s).wall >= step::full(&r, &s).wall * (1.0 - 1e-12));
     }
 
     #[test]
     fn fp8_weights_never_slower_than_bf16_at_batch_1(r in arb_run(), s in arb_setting()) {
         let r = LlmRun { batch: 1, ..r };
-        let bf16 = step::run(&LlmRun { wdtype: WeightDtype::Bf16, ..r }, &s).wall;
-        let fp8 = step::run(&LlmRun { wdtype: WeightDtype::Fp8, ..r }, &s).wall;
+        let bf16 = step::full(&LlmRun { wdtype: WeightDtype::Bf16, ..r }, &s).wall;
+        let fp8 = step::full(&LlmRun { wdtype: WeightDtype::Fp8, ..r }, &s).wall;
         prop_assert!(fp8 <= bf16 * (1.0 + 1e-12), "{fp8} vs {bf16}");
     }
 

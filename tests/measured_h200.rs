@@ -29,7 +29,7 @@ mod h200 {
             par: Parallel::ONE,
         };
         let s = measured::setting_on(preset("h200").unwrap());
-        step::run(&run, &s).wall * 1e3
+        step::full(&run, &s).wall * 1e3
     }
 
     #[test]

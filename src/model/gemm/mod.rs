@@ -1056,7 +1056,7 @@ mod bench {
                 let t0 = std::time::Instant::now();
                 let mut w = 0.0;
                 for _ in 0..20 {
-                    w += step::run(&r, &s).wall;
+                    w += step::full(&r, &s).wall;
                 }
                 println!(
                     "{phase:?} {roof:?}: {:.3} ms per run ({w})",

@@ -229,7 +229,7 @@ pub fn capacity(st: &LlmStep, hw_name: &str) -> String {
 /// the model run with each one changed.
 pub fn counterfactuals(r: &LlmRun, s: &Setting, st: &LlmStep) -> Vec<(&'static str, f64, String)> {
     let speed = |alt: LlmRun| {
-        let t = step::wall(&alt, s);
+        let t = step::wall(&alt, s, step::KvRead::AsWritten);
         if t > 0.0 {
             st.wall / t
         } else {
@@ -265,11 +265,11 @@ pub fn counterfactuals(r: &LlmRun, s: &Setting, st: &LlmStep) -> Vec<(&'static s
     let repeat = if repeats_kv(eager, KvRead::AsWritten) && !repeats_kv(compiled, KvRead::AsWritten)
     {
         let as_written = if r.graphs {
-            step::wall(eager, s)
+            step::wall(eager, s, step::KvRead::AsWritten)
         } else {
             st.wall
         };
-        let in_place = step::wall_in_place(eager, s);
+        let in_place = step::wall(eager, s, step::KvRead::InPlace);
         (in_place > 0.0).then(|| as_written / in_place)
     } else {
         None
@@ -343,7 +343,7 @@ pub fn repeat_kv(r: &LlmRun, s: &Setting, st: &LlmStep) -> Option<(&'static str,
     // on one GPU (its heads)
     let written = 2.0 * keys * f64::from(c.hidden) * r.kvdtype.bytes() / tp;
     let cache = 2.0 * keys * c.kv_width() * r.kvdtype.bytes() / tp;
-    let t = step::wall_in_place(r, s);
+    let t = step::wall(r, s, step::KvRead::InPlace);
     let x = if t > 0.0 { st.wall / t } else { 1.0 };
     let gain = if helps(x) {
         format!("would make the step {x:.2}× faster")
@@ -380,7 +380,7 @@ pub fn parallel_counterfactuals(
     sc: &step::Scaling,
 ) -> Vec<(&'static str, f64, String)> {
     let ratio = |t: f64| if t > 0.0 { st.wall / t } else { 1.0 };
-    let speed = |alt: &LlmRun| ratio(step::wall(alt, s));
+    let speed = |alt: &LlmRun| ratio(step::wall(alt, s, step::KvRead::AsWritten));
     // the sweep's point at `tp` GPUs: its speedup over this step and whether it fits
     let at = |tp: u32| {
         sc.points
@@ -564,7 +564,7 @@ mod tests {
         let s = h100();
         // eager at batch 1: the launches set the pace
         let r = run8b(1, 1024);
-        let st = step::run(&r, &s);
+        let st = step::full(&r, &s);
         let d = double_batch(&r, &s, &st);
         assert!(
             d.contains("nearly free") && d.contains("overhead-bound"),
@@ -580,7 +580,7 @@ mod tests {
             graphs: true,
             ..run8b(1, 1024)
         };
-        let st = step::run(&r, &s);
+        let st = step::full(&r, &s);
         let d = double_batch(&r, &s, &st);
         assert!(
             d.contains("here it misleads: the weights, most of its bytes, are read once")
@@ -601,7 +601,7 @@ mod tests {
             graphs: true,
             ..run8b(64, 32768)
         };
-        let st = step::run(&r, &s);
+        let st = step::full(&r, &s);
         let d = double_batch(&r, &s, &st);
         assert!(d.contains("the time grows with the work"), "{d}");
         assert_eq!(st.split.largest(), "kv");
@@ -615,7 +615,10 @@ mod tests {
             config: LlmModel::Llama3_70b.config_or_toy(),
             ..run8b(1, 16)
         };
-        let c = capacity(&step::run_plain(&r70, &h200.setting), "H200");
+        let c = capacity(
+            &step::plain(&r70, &h200.setting, step::KvRead::AsWritten),
+            "H200",
+        );
         assert!(
             c.contains("the weights alone (141.1 GB) exceed the 141.0 GB"),
             "{c}"
@@ -625,7 +628,7 @@ mod tests {
             graphs: true,
             ..run8b(2048, 16)
         };
-        let st = step::run(&r, &s);
+        let st = step::full(&r, &s);
         assert!(critical(&st, &s, "H100").contains("above it"));
         let d = double_batch(&r, &s, &st);
         assert!(d.contains("compute-bound"), "{d}");
@@ -646,7 +649,7 @@ mod tests {
         // not fit, the critical batch is out of reach, and the page says so instead
         // of placing the weight matmuls on the compute roof
         let r = run8b(512, 4096);
-        let st = step::run(&r, &h100);
+        let st = step::full(&r, &h100);
         assert!(!st.fits);
         let c = critical(&st, &h100, "H100");
         assert!(!c.contains("sit on the compute roof"), "{c}");
@@ -677,7 +680,7 @@ mod tests {
             config: LlmModel::Llama3_70b.config_or_toy(),
             ..run8b(1, 4096)
         };
-        let st = step::run(&r70, &h100);
+        let st = step::full(&r70, &h100);
         let cap = capacity(&st, "H100");
         assert!(
             cap.contains("the weights alone (141 GB) exceed the 80 GB on H100"),
@@ -705,7 +708,7 @@ mod tests {
             "{fp8}"
         );
         // at batch 512 and 4 k, fp8 weights leave the KV cache too big
-        let st512 = step::run(&run8b(512, 4096), &h100);
+        let st512 = step::full(&run8b(512, 4096), &h100);
         let cf = counterfactuals(&run8b(512, 4096), &h100, &st512);
         let fp8 = fp8_of(&cf);
         assert!(fp8.ends_with("It would still not fit in memory."), "{fp8}");
@@ -716,7 +719,7 @@ mod tests {
             wdtype: WeightDtype::Int4,
             ..run8b(80, 4096)
         };
-        let st4 = step::run(&mx, &h100);
+        let st4 = step::full(&mx, &h100);
         assert!(st4.fits, "{}", capacity(&st4, "H100"));
         let cf = counterfactuals(&mx, &h100, &st4);
         let fp8 = fp8_of(&cf);
@@ -728,7 +731,7 @@ mod tests {
         // the int8 it runs)
         let v100 = on("v100");
         let mx1 = LlmRun { batch: 1, ..mx };
-        let cf = counterfactuals(&mx1, &v100, &step::run(&mx1, &v100));
+        let cf = counterfactuals(&mx1, &v100, &step::full(&mx1, &v100));
         assert!(
             cf.iter()
                 .all(|c| !c.2.contains("fp8") && !c.2.contains("int8")),
@@ -736,7 +739,7 @@ mod tests {
         );
         // on an A100, which has no fp8 tensor cores, the 1-byte weights named are int8
         let a100 = on("a100-80gb");
-        let cap = capacity(&step::run_plain(&r70, &a100), "A100");
+        let cap = capacity(&step::plain(&r70, &a100, step::KvRead::AsWritten), "A100");
         assert!(
             cap.ends_with(
                 "it would fit with any one of: int8 weights; tensor parallelism over 2 GPUs."
@@ -744,7 +747,7 @@ mod tests {
             "{cap}"
         );
         // at batch 1 and 4 k on an H100, Llama-3-8B fits, below the critical batch
-        let st = step::run(&run8b(1, 4096), &h100);
+        let st = step::full(&run8b(1, 4096), &h100);
         assert!(st.fits && st.fit.critical_reachable == Some(false));
         assert!(capacity(&st, "H100").contains(&format!(
             "up to {} sequences",
@@ -759,7 +762,7 @@ mod tests {
                     graphs: true,
                     ..run8b(batch, ctx)
                 };
-                let st = step::run(&r, &h100);
+                let st = step::full(&r, &h100);
                 let c = critical(&st, &h100, "H100");
                 if st.fits && f64::from(batch) >= st.critical_batch {
                     assert!(
@@ -801,7 +804,7 @@ mod tests {
             },
             ..run8b(64, 4096)
         };
-        let st = step::run(&r, &s);
+        let st = step::full(&r, &s);
         let sc = step::scaling(&r, &s);
         let v = parallel(&r, &st, &sc);
         assert!(v[0].starts_with(&format!(
@@ -820,7 +823,7 @@ mod tests {
             par: crate::model::parallel::Parallel { tp: 1, ..r.par },
             ..r
         };
-        let v1 = parallel(&one, &step::run(&one, &s), &step::scaling(&one, &s));
+        let v1 = parallel(&one, &step::full(&one, &s), &step::scaling(&one, &s));
         assert_eq!(v1.len(), 1, "{v1:?}");
     }
 
@@ -841,7 +844,7 @@ mod tests {
             },
             ..run8b(16, 131072)
         };
-        let st = step::run(&r, &s);
+        let st = step::full(&r, &s);
         let w = where_time_goes(&st);
         assert!(
             w.contains("the largest part is moving activations")
@@ -875,8 +878,8 @@ mod tests {
             "{graphs}"
         );
         // the part left to fusion and the graph is what they buy without the copies
-        let ip = step::run_in_place(&r, &s).wall;
-        let compiled = step::run_plain(&LlmRun { graphs: true, ..r }, &s).wall;
+        let ip = step::plain(&r, &s, step::KvRead::InPlace).wall;
+        let compiled = step::plain(&LlmRun { graphs: true, ..r }, &s, step::KvRead::AsWritten).wall;
         assert!(
             graphs.contains(&format!(
                 "{}× is fusing the kernels",
@@ -886,7 +889,7 @@ mod tests {
         );
         // compiled, the step makes no copies and says so from the other side
         let on = LlmRun { graphs: true, ..r };
-        let st_on = step::run(&on, &s);
+        let st_on = step::full(&on, &s);
         let cf_on = counterfactuals(&on, &s, &st_on);
         assert!(cf_on.iter().all(|c| c.0 != "repeat_kv"));
         let off = &cf_on.iter().find(|c| c.0 == "graphs").expect("graphs").2;
@@ -902,7 +905,7 @@ mod tests {
             },
             ..run8b(16, 4096)
         };
-        let st = step::run(&mha, &s);
+        let st = step::full(&mha, &s);
         assert!(counterfactuals(&mha, &s, &st)
             .iter()
             .all(|c| c.0 != "repeat_kv" && !c.2.contains("grouped K/V")));
@@ -912,7 +915,7 @@ mod tests {
             graphs: true,
             ..run8b(1, 4096)
         };
-        let st = step::run(&pre, &s);
+        let st = step::full(&pre, &s);
         let cf = counterfactuals(&pre, &s, &st);
         let rep = &cf
             .iter()
@@ -929,7 +932,7 @@ mod tests {
         for p in crate::model::hardware::PRESETS {
             let s = on(p.id);
             let r = run8b(1, 4096);
-            let st = step::run(&r, &s);
+            let st = step::full(&r, &s);
             let cf = counterfactuals(&r, &s, &st);
             let said: Vec<&String> = cf.iter().map(|c| &c.2).collect();
             let fp8 = said.iter().any(|t| t.contains("fp8"));

@@ -204,8 +204,8 @@ fn batch_one(
 pub fn model(p: &Published) -> Compared {
     let s = setting();
     let run = batch_one(p.config, p.wdtype, p.compiled, p.gpus, "nvlink3");
-    let prefill = step::run(&run(Phase::Prefill, PROMPT_TOKENS), &s);
-    let decode = step::run(&run(Phase::Decode, PROMPT_TOKENS + NEW_TOKENS / 2), &s);
+    let prefill = step::full(&run(Phase::Prefill, PROMPT_TOKENS), &s);
+    let decode = step::full(&run(Phase::Decode, PROMPT_TOKENS + NEW_TOKENS / 2), &s);
     let total = prefill.wall + f64::from(NEW_TOKENS) * decode.wall;
     Compared {
         row: *p,
@@ -304,7 +304,7 @@ impl ComparedItl {
 /// KV cache in bf16 (the source does not state its dtype).
 pub fn model_itl(p: &PublishedItl) -> ComparedItl {
     let run = batch_one(p.config, p.wdtype, true, p.gpus, "nvlink4");
-    let st = step::run(
+    let st = step::full(
         &run(Phase::Decode, p.input_tokens + p.output_tokens / 2),
         &h100_setting(),
     );

@@ -1,6 +1,6 @@
 //! A decoder-only LLM (Llama / Mistral / Mixtral shape) as kernels on the roofline:
 //! one decode step (every sequence of the batch emits one token) or one prefill (every
-//! sequence's prompt at once). Pure; the `llm` widget formats what [`step::run`]
+//! sequence's prompt at once). Pure; the `llm` widget formats what [`step::full`]
 //! returns.
 //!
 //! **Parameters** from the config (`h` hidden, `H` heads, `G` KV heads, `d = h/H`

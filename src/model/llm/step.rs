@@ -167,25 +167,11 @@ pub fn machine(r: &LlmRun, setting: &Setting) -> Machine {
     }
 }
 
-/// The step's kernels as the timeline runs them (each matmul priced by the GEMM
-/// model under achievable roofs, [`crate::model::gemm`]).
-pub fn groups(_r: &LlmRun, ks: &[LlmKernel], _setting: &Setting) -> Vec<KernelGroup> {
-    ks.iter().map(|k| k.group.clone()).collect()
-}
-
-/// The timeline on `m`: every op dispatched by the CPU (eager), or the compiled
-/// step replayed as one CUDA graph.
-pub fn simulate(r: &LlmRun, groups: &[KernelGroup], m: &Machine) -> Timeline {
-    simulate_priced(r, groups, &timeline::priced(groups, m), m)
-}
-
-/// [`simulate`] with each group's parts on `m` given (`timeline::simulate_priced`).
-pub fn simulate_priced(
-    r: &LlmRun,
-    groups: &[KernelGroup],
-    parts: &[Parts],
-    m: &Machine,
-) -> Timeline {
+/// The timeline of `groups` on `m`, each group's parts on `m` given
+/// (`parts[i]` is `groups[i].parts(m)`, [`timeline::priced`]): every op
+/// dispatched by the CPU (eager), or the compiled step replayed as one CUDA
+/// graph.
+pub fn timeline(r: &LlmRun, groups: &[KernelGroup], parts: &[Parts], m: &Machine) -> Timeline {
     if r.graphs {
         overhead::simulate_graph_priced(groups, parts, m.overhead)
     } else {
@@ -193,16 +179,12 @@ pub fn simulate_priced(
     }
 }
 
-/// Where the wall time of the timeline `tl` of kernels `ks` (timed as `gs` on
-/// `m`) goes: a compute-bound kernel's roofline time is compute, a memory-bound
-/// one's is split by its weight, KV-cache and activation bytes; the timeline's
-/// overhead and communication are their own parts.
-pub fn split_of(ks: &[LlmKernel], gs: &[KernelGroup], m: &Machine, tl: &Timeline) -> Split {
-    split_priced(ks, gs, &timeline::priced(gs, m), tl)
-}
-
-/// [`split_of`] with each group's parts given (`parts[i]` is `gs[i].parts(m)`).
-pub fn split_priced(ks: &[LlmKernel], gs: &[KernelGroup], parts: &[Parts], tl: &Timeline) -> Split {
+/// Where the wall time of the timeline `tl` of kernels `ks` (timed as `gs`,
+/// `parts[i]` being `gs[i].parts(m)`) goes: a compute-bound kernel's roofline
+/// time is compute, a memory-bound one's is split by its weight, KV-cache and
+/// activation bytes; the timeline's overhead and communication are their own
+/// parts.
+pub fn split(ks: &[LlmKernel], gs: &[KernelGroup], parts: &[Parts], tl: &Timeline) -> Split {
     let mut split = Split::default();
     for ((kern, g), p) in ks.iter().zip(gs).zip(parts) {
         split.add(kern, g, p);
@@ -260,46 +242,33 @@ fn layer_rows(r: &LlmRun, m: &Machine, read: KvRead) -> Vec<LayerRow> {
         .collect()
 }
 
-/// [`run_plain`]'s `layer` alone, the same rows (`tests/llm_props.rs`): for
+/// [`plain`]'s `layer` alone, the same rows (`tests/llm_props.rs`): for
 /// advice that asks only where one layer's kernels sit, not for the step.
 pub fn layer(r: &LlmRun, setting: &Setting) -> Vec<LayerRow> {
     layer_rows(r, &machine(r, setting), KvRead::AsWritten)
 }
 
-/// Run the model for one step, with what limits it ([`Limit`]: three more runs).
-pub fn run(r: &LlmRun, setting: &Setting) -> LlmStep {
+/// The full step: the model run for one step, with what limits it ([`Limit`]:
+/// three more runs).
+pub fn full(r: &LlmRun, setting: &Setting) -> LlmStep {
     run_with(r, setting, true, KvRead::AsWritten)
 }
 
-/// [`run`] without the three counterfactual runs (its `limit` then holds no
-/// speedups and names the largest share): for sweeps and ratios that only need
-/// the wall time and its parts.
-pub fn run_plain(r: &LlmRun, setting: &Setting) -> LlmStep {
-    run_with(r, setting, false, KvRead::AsWritten)
+/// The plain step: [`full`] without the three counterfactual runs (its `limit`
+/// then holds no speedups and names the largest share), for sweeps and ratios
+/// that only need the wall time and its parts; its attention reads the K/V as
+/// `read` says ([`KvRead::InPlace`]: the step without the copies
+/// [`repeats_kv`] says it makes, the same step where it makes none).
+pub fn plain(r: &LlmRun, setting: &Setting, read: KvRead) -> LlmStep {
+    run_with(r, setting, false, read)
 }
 
-/// [`run_plain`] with an attention that reads grouped K/V in place
-/// ([`KvRead::InPlace`]): the step without the copies [`repeats_kv`] says it
-/// makes (the same step where it makes none).
-pub fn run_in_place(r: &LlmRun, setting: &Setting) -> LlmStep {
-    run_with(r, setting, false, KvRead::InPlace)
-}
-
-/// [`run_plain`]'s wall time alone, bit for bit (`tests/llm_props.rs` `the_wall_alone_is_the_steps`):
-/// the same kernels timed the same way, the repeated layer priced once and no
-/// spans, parts or rows kept. For models that only read the time (the serving
-/// model runs dozens of steps per answer).
-pub fn wall(r: &LlmRun, setting: &Setting) -> f64 {
-    wall_with(r, setting, KvRead::AsWritten)
-}
-
-/// [`run_in_place`]'s wall time alone, bit for bit, as [`wall`] is
-/// [`run_plain`]'s.
-pub fn wall_in_place(r: &LlmRun, setting: &Setting) -> f64 {
-    wall_with(r, setting, KvRead::InPlace)
-}
-
-fn wall_with(r: &LlmRun, setting: &Setting, read: KvRead) -> f64 {
+/// The wall time alone of [`plain`]`(r, setting, read)`, bit for bit
+/// (`tests/llm_props.rs` `the_wall_alone_is_the_steps`): the same kernels timed
+/// the same way, the repeated layer priced once and no spans, parts or rows
+/// kept. For models that only read the time (the serving model runs dozens of
+/// steps per answer).
+pub fn wall(r: &LlmRun, setting: &Setting, read: KvRead) -> f64 {
     let m = machine(r, setting);
     let micro = micro_run(r);
     let lay = layout_with(&micro, read);
@@ -310,7 +279,7 @@ fn wall_with(r: &LlmRun, setting: &Setting, read: KvRead) -> f64 {
     )
 }
 
-/// The wall time of [`simulate`] on `lay`'s kernels, bit for bit, each distinct
+/// The wall time of [`timeline`] on `lay`'s kernels, bit for bit, each distinct
 /// kernel priced once ([`timeline::WallOnly`], walked with the layout's loops).
 pub fn layout_wall(r: &LlmRun, lay: &Layout<LlmKernel>, m: &Machine) -> f64 {
     layout_lanes(r, lay, m).wall()
@@ -355,7 +324,7 @@ pub fn pipeline_wall(t_micro: f64, m: u32, pp: u32) -> f64 {
     t_micro * f64::from(m.max(1) + pp - 1) / f64::from(pp)
 }
 
-/// [`run`]'s wall time and limit alone, bit for bit
+/// [`full`]'s wall time and limit alone, bit for bit
 /// (`tests/llm_props.rs` `the_limit_alone_is_the_steps`): the step's lanes run
 /// without keeping spans, splits or rows. For models that only read what limits
 /// a step (the serving model asks it of several steps per answer).
@@ -447,7 +416,7 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool, read: KvRead) -> Ll
     let micro = micro_run(r);
     let lay = layout_with(&micro, read);
     // the repeated layer priced once and walked with the layout's loops, as
-    // `layout_wall` does: the parts, lanes and sums `simulate` and `split_of`
+    // `layout_wall` does: the parts, lanes and sums `timeline` and `split`
     // give kernel by kernel, in the same order, so the same bits
     // (`tests/llm_props.rs`), without a list of the step's ~1,600 kernels
     // or their spans, which nothing draws (the llm widget's sliders stay fast)
@@ -567,7 +536,7 @@ pub fn sweep(r: &LlmRun, setting: &Setting) -> Vec<SweepPoint> {
     batches
         .into_iter()
         .map(|batch| {
-            let s = run_plain(&LlmRun { batch, ..*r }, setting);
+            let s = plain(&LlmRun { batch, ..*r }, setting, KvRead::AsWritten);
             SweepPoint {
                 batch,
                 wall: s.wall,
@@ -618,12 +587,13 @@ pub fn scaling(r: &LlmRun, setting: &Setting) -> Scaling {
         .into_iter()
         .filter(|&tp| r.config.splits_over(tp))
         .map(|tp| {
-            let s = run_plain(
+            let s = plain(
                 &LlmRun {
                     par: super::Parallel { tp, ..r.par },
                     ..*r
                 },
                 setting,
+                KvRead::AsWritten,
             );
             ScalePoint {
                 tp,
@@ -662,7 +632,7 @@ pub fn on_preset(
     base: &Setting,
     hw: &'static crate::model::hardware::Preset,
 ) -> LlmStep {
-    run(r, &base.on_preset(hw))
+    full(r, &base.on_preset(hw))
 }
 
 /// `wall(2·batch) / wall(batch)`, the overhead section's test applied to this step.
@@ -671,7 +641,10 @@ pub fn double_batch_ratio(r: &LlmRun, setting: &Setting) -> f64 {
         batch: r.batch.saturating_mul(2),
         ..*r
     };
-    crate::model::overhead::doubling(wall(r, setting), wall(&twice, setting))
+    crate::model::overhead::doubling(
+        wall(r, setting, KvRead::AsWritten),
+        wall(&twice, setting, KvRead::AsWritten),
+    )
 }
 
 #[cfg(test)]
@@ -707,7 +680,7 @@ mod tests {
     fn decode_batch1_is_weight_bytes_over_bandwidth() {
         let s = setting("h100-sxm");
         let r = llama8b(Phase::Decode, 1, 1024);
-        let st = run(&r, &s);
+        let st = full(&r, &s);
         let floor = st.weight_bytes / s.bw;
         assert!(
             (st.wall / floor - 1.0).abs() < 0.10,
@@ -729,14 +702,14 @@ mod tests {
     #[test]
     fn large_batch_decode_and_prefill_are_compute_bound() {
         let s = setting("h100-sxm");
-        let p = run(&llama8b(Phase::Prefill, 1, 4096), &s);
+        let p = full(&llama8b(Phase::Prefill, 1, 4096), &s);
         assert_eq!(p.regime, Regime::Compute);
-        let d = run(&llama8b(Phase::Decode, 4096, 1), &s);
+        let d = full(&llama8b(Phase::Decode, 4096, 1), &s);
         assert_eq!(d.layer_regime, Regime::Compute);
         // a long context makes decode KV-bound
-        let kv = run(&llama8b(Phase::Decode, 8, 32768), &s);
+        let kv = full(&llama8b(Phase::Decode, 8, 32768), &s);
         assert_eq!(kv.split.largest(), "kv");
-        assert!(!run(&llama8b(Phase::Decode, 4096, 131072), &s).fits);
+        assert!(!full(&llama8b(Phase::Decode, 4096, 131072), &s).fits);
         assert!(kv.fits);
     }
 
@@ -745,7 +718,7 @@ mod tests {
         let s = setting("h100-sxm");
         // eager decode at batch 1: ~88 ops per layer at 9.7 µs of CPU each outlast
         // the GPU's 4.5 ms of weight reads; the CPU's launches set the pace
-        let eager = run(
+        let eager = full(
             &LlmRun {
                 graphs: false,
                 ..llama8b(Phase::Decode, 1, 128)
@@ -754,30 +727,30 @@ mod tests {
         );
         assert_eq!(eager.regime, Regime::Overhead, "{:?}", eager.limit);
         assert!(eager.limit.overhead_half > 1.5, "{:?}", eager.limit);
-        let g = run(&llama8b(Phase::Decode, 1, 128), &s);
+        let g = full(&llama8b(Phase::Decode, 1, 128), &s);
         assert!(eager.wall > g.wall * 2.0, "{} {}", eager.wall, g.wall);
         assert!(eager.split.overhead > 0.5 * eager.wall);
         assert!(g.split.overhead < 0.1 * g.wall, "{:?}", g.split);
         // the compiled step is memory-bound: the weights set the pace
         assert_eq!(g.regime, Regime::Memory);
         // the eager step dispatches many more ops than the compiled one launches
-        let dispatched: f64 = groups(&eager.run, &kernels(&eager.run), &s)
+        let dispatched: f64 = kernels(&eager.run)
             .iter()
-            .map(KernelGroup::dispatches)
+            .map(|k| k.group.dispatches())
             .sum();
         assert!(
             dispatched > 2500.0 && f64::from(g.kernel_count) < 400.0,
             "{dispatched} {}",
             g.kernel_count
         );
-        let naive = run(
+        let naive = full(
             &LlmRun {
                 flash: false,
                 ..llama8b(Phase::Prefill, 1, 8192)
             },
             &s,
         );
-        let flash = run(&llama8b(Phase::Prefill, 1, 8192), &s);
+        let flash = full(&llama8b(Phase::Prefill, 1, 8192), &s);
         assert!(naive.wall > flash.wall);
         assert!(naive.bytes > 2.0 * flash.bytes);
     }
@@ -789,7 +762,7 @@ mod tests {
         for p in hardware::PRESETS {
             let mut st = State::default();
             st.select_preset(p);
-            let direct = run(&r, &st.setting);
+            let direct = full(&r, &st.setting);
             assert_eq!(on_preset(&r, &base, p), direct, "{}", p.id);
         }
         // Llama-3-70B in bf16 fits on an MI300X (192 GB) and not on an H100
@@ -820,7 +793,7 @@ mod tests {
         // TP = PP = 1: whatever the link, the step is the one-GPU step
         let s = setting("h100-sxm");
         let r = llama8b(Phase::Decode, 8, 4096);
-        let one = run(&r, &s);
+        let one = full(&r, &s);
         for l in crate::model::parallel::LINKS {
             let (par, _) = crate::model::llm::spread(
                 &r.config,
@@ -829,7 +802,7 @@ mod tests {
                     ..crate::model::parallel::Parallel::ONE
                 },
             );
-            let st = run(&LlmRun { par, ..r }, &s);
+            let st = full(&LlmRun { par, ..r }, &s);
             assert!(
                 st.wall == one.wall && st.split == one.split && st.limit == one.limit,
                 "{}",
@@ -849,16 +822,16 @@ mod tests {
         };
         // doubling TP halves the layers' weight bytes per GPU; the LM head and
         // embedding stay whole on each
-        let per_gpu = |n| run(&tp(r70, n, "nvlink4"), &s).weight_bytes;
+        let per_gpu = |n| full(&tp(r70, n, "nvlink4"), &s).weight_bytes;
         let whole = 2.0 * r70.config.embedding_params() * 2.0;
         for n in [1, 2, 4] {
             let (a, b) = (per_gpu(n) - whole, per_gpu(2 * n) - whole);
             assert!((a / b - 2.0).abs() < 0.01, "{n}: {a} {b}");
         }
         // 70B needs two H100s; every TP from 2 fits
-        assert!(!run(&r70, &s).fits);
-        assert_eq!(run(&r70, &s).fit.min_tp, Some(2));
-        assert!(run(&tp(r70, 2, "nvlink4"), &s).fits);
+        assert!(!full(&r70, &s).fits);
+        assert_eq!(full(&r70, &s).fit.min_tp, Some(2));
+        assert!(full(&tp(r70, 2, "nvlink4"), &s).fits);
         // two all-reduces per layer
         let ks = kernels(&tp(r70, 4, "nvlink4"));
         let n = ks.iter().filter(|k| k.part == Part::Communication).count();
@@ -867,7 +840,7 @@ mod tests {
         // communication share rises
         let mut last = (f64::INFINITY, 0.0);
         for n in [2, 4, 8] {
-            let st = run(&tp(r70, n, "nvlink4"), &s);
+            let st = full(&tp(r70, n, "nvlink4"), &s);
             let share = st.split.comm / st.wall;
             assert!(
                 st.wall < last.0 && share > last.1,
@@ -879,7 +852,7 @@ mod tests {
         // at batch 64 the all-reduces carry 1 MB each: over PCIe, 8 GPUs are
         // communication-bound, and going from 4 to 8 pays less than over NVLink
         let b64 = |n, l| {
-            run(
+            full(
                 &LlmRun {
                     batch: 64,
                     ..tp(r70, n, l)
@@ -902,9 +875,9 @@ mod tests {
             ..tp(r70, 8, "pcie4")
         };
         o.par.overlap = true;
-        assert!(run(&o, &s).wall < p8.wall);
+        assert!(full(&o, &s).wall < p8.wall);
         // eager decode stays overhead-bound: each GPU's CPU still launches every op
-        let eager = run(
+        let eager = full(
             &LlmRun {
                 graphs: false,
                 ..tp(r70, 8, "nvlink4")
@@ -946,7 +919,7 @@ mod tests {
                 .count(),
             3
         );
-        let st = run(&mx, &setting("h100-sxm"));
+        let st = full(&mx, &setting("h100-sxm"));
         assert!(st.split.comm > 0.0 && (st.split.total() - st.wall).abs() < 1e-9 * st.wall);
     }
 
@@ -964,7 +937,7 @@ mod tests {
                 ..tp(r70, 1, "nvlink4")
             };
             r.par.pp = n;
-            run(&r, &s)
+            full(&r, &s)
         };
         // two stages hold half the layers each: it fits, but decode goes through
         // both in turn, so a GPU idles half the step
@@ -1009,13 +982,13 @@ mod tests {
                 .unwrap_or(llama8b(Phase::Decode, 1, 1).config),
             ..llama8b(Phase::Decode, 1, 128)
         };
-        let one = run(&mx, &s);
-        let many = run(&LlmRun { batch: 64, ..mx }, &s);
+        let one = full(&mx, &s);
+        let many = full(&LlmRun { batch: 64, ..mx }, &s);
         // batch 1 reads 2 experts' weights, batch 64 all 8: more weight time
         assert!(many.split.weights > 2.5 * one.split.weights);
         assert!(one.weight_bytes > 90e9); // every expert is stored
         assert!(
-            (one.critical_batch / run(&llama8b(Phase::Decode, 1, 128), &s).critical_batch - 4.0)
+            (one.critical_batch / full(&llama8b(Phase::Decode, 1, 128), &s).critical_batch - 4.0)
                 .abs()
                 < 1e-9
         );

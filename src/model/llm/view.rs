@@ -35,7 +35,7 @@ pub struct LlmView {
 pub fn widget(asked: &LlmRun, setting: &Setting, hw_name: &str, drawn: bool) -> LlmView {
     let (par, spread_notes) = spread(&asked.config, asked.par);
     let r = LlmRun { par, ..*asked };
-    let st = step::run(&r, setting);
+    let st = step::full(&r, setting);
     let sweep = if drawn {
         step::sweep(&r, setting)
     } else {
@@ -49,7 +49,13 @@ pub fn widget(asked: &LlmRun, setting: &Setting, hw_name: &str, drawn: bool) -> 
         .iter()
         .find(|p| p.batch == twice)
         .map(|p| p.wall)
-        .unwrap_or_else(|| step::wall(&LlmRun { batch: twice, ..r }, setting));
+        .unwrap_or_else(|| {
+            step::wall(
+                &LlmRun { batch: twice, ..r },
+                setting,
+                step::KvRead::AsWritten,
+            )
+        });
     let double_batch = crate::model::overhead::doubling(st.wall, twice_wall);
     if !drawn {
         return LlmView {

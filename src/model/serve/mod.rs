@@ -315,7 +315,7 @@ fn run_with(
     let tok_s = s.req_s * f64::from(osl);
     let (limit, step) = match limits {
         Limits::Step => {
-            let st = llm::step::run(&step::decode_run(&r.llm, s.decode_seen, ctx), setting);
+            let st = llm::step::full(&step::decode_run(&r.llm, s.decode_seen, ctx), setting);
             (limit_with_engine(st.wall, &st.limit, e), Some(st))
         }
         Limits::Decide => {

@@ -26,7 +26,7 @@
 //! share; none when the phase has no tokens in the step).
 //!
 //! A step with no prompt tokens is the `llm` widget's decode step itself
-//! ([`step::run_plain`]), so one request reproduces it exactly.
+//! ([`step::plain`]), so one request reproduces it exactly.
 
 use crate::model::llm::kernels::KvRead;
 use crate::model::llm::launch::Layout;
@@ -295,11 +295,11 @@ pub fn mixed(
 ) -> Mixed {
     let (ks, shape) = kernels_of(run, decode, context, prompt, isl);
     let m = step::machine(&shape, setting);
-    let gs = step::groups(&shape, &ks, setting);
+    let gs: Vec<_> = ks.iter().map(|k| k.group.clone()).collect();
     // each kernel priced once, for the timeline and the split alike
     let parts = crate::model::timeline::priced(&gs, &m);
-    let tl = step::simulate_priced(&shape, &gs, &parts, &m);
-    let split = step::split_priced(&ks, &gs, &parts, &tl);
+    let tl = step::timeline(&shape, &gs, &parts, &m);
+    let split = step::split(&ks, &gs, &parts, &tl);
     let (mut flops, mut bytes) = (0.0, 0.0);
     for g in &gs {
         flops += g.flops;
@@ -322,7 +322,7 @@ pub fn mixed(
 
 /// The GPU time of a step of `decode` sequences at `context` tokens and `prompt`
 /// prompt tokens: with no prompt tokens, the `llm` widget's decode step
-/// ([`step::run_plain`]); else the merged step ([`mixed`]). Bit for bit their
+/// ([`step::plain`]); else the merged step ([`mixed`]). Bit for bit their
 /// wall times (`tests::the_wall_is_the_steps`), from the time-only path
 /// ([`step::wall`], [`step::layout_wall`]), remembered ([`super::memo`]).
 pub fn wall(
@@ -336,7 +336,11 @@ pub fn wall(
     let key = super::memo::StepKey::of(run, decode, context, prompt, isl, setting);
     super::memo::step_wall(key, || {
         if prompt <= 0.0 {
-            step::wall(&decode_run(run, decode, context), setting)
+            step::wall(
+                &decode_run(run, decode, context),
+                setting,
+                step::KvRead::AsWritten,
+            )
         } else {
             let (lay, shape) = layout_of(run, decode, context, prompt, isl);
             step::layout_wall(&shape, &lay, &step::machine(&shape, setting))
@@ -534,14 +538,14 @@ mod tests {
         let s = h100();
         let r = run(LlmModel::Llama3_8b, 1, true, true);
         // no prompt tokens: the llm widget's decode step, exactly
-        let d = step::run_plain(&decode_run(&r, 16, 3000), &s).wall;
+        let d = step::plain(&decode_run(&r, 16, 3000), &s, step::KvRead::AsWritten).wall;
         assert_eq!(wall(&r, 16, 3000, 0.0, 2000, &s), d);
         // the merged step with no prompt tokens is that step too
         assert!((mixed(&r, 16, 3000, 0.0, 2000, &s).wall / d - 1.0).abs() < 1e-12);
         // no decode tokens, one whole prompt: the llm widget's prefill, within
         // the LM head's rows and the context the shared kernels are built at
         // (neither changes a matmul's FLOPs or bytes)
-        let p = step::run_plain(&prefill_run(&r, 2000), &s).wall;
+        let p = step::plain(&prefill_run(&r, 2000), &s, step::KvRead::AsWritten).wall;
         let m = wall(&r, 0, 3000, 2000.0, 2000, &s);
         assert!((m / p - 1.0).abs() < 0.01, "{m} {p}");
     }
@@ -562,7 +566,7 @@ mod tests {
                         let full = if q > 0.0 {
                             mixed(&r, d, ctx, q, isl, &s).wall
                         } else {
-                            step::run_plain(&decode_run(&r, d, ctx), &s).wall
+                            step::plain(&decode_run(&r, d, ctx), &s, step::KvRead::AsWritten).wall
                         };
                         crate::model::serve::memo::forget();
                         let cold = wall(&r, d, ctx, q, isl, &s);

@@ -60,7 +60,7 @@ fn one_request_reproduces_the_llm_decode_step() {
             };
             // its inter-token latency is the llm widget's decode step at batch 1 at
             // the mean context, exactly
-            let decode = crate::model::llm::step::run(
+            let decode = crate::model::llm::step::full(
                 &LlmRun {
                     phase: Phase::Decode,
                     batch: 1,
@@ -73,7 +73,7 @@ fn one_request_reproduces_the_llm_decode_step() {
             assert_eq!(v.regime, decode.regime);
             // its first token is the llm widget's prefill of the prompt (within the
             // LM head's rows), with no wait and no queue
-            let prefill = crate::model::llm::step::run_plain(
+            let prefill = crate::model::llm::step::plain(
                 &LlmRun {
                     phase: Phase::Prefill,
                     batch: 1,
@@ -81,6 +81,7 @@ fn one_request_reproduces_the_llm_decode_step() {
                     ..r.llm
                 },
                 &s,
+                crate::model::llm::step::KvRead::AsWritten,
             );
             assert!(
                 (v.ttft / prefill.wall - 1.0).abs() < 0.01,

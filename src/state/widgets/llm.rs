@@ -142,7 +142,7 @@ pub fn view(s: &State, drawn: bool) -> LlmView {
 pub fn compare_row(s: &State, on: &Setting) -> Result<Row, String> {
     let r = run(s);
     r.check_on(on.hw)?;
-    let st = step::run(&r, on);
+    let st = step::full(&r, on);
     Ok(Row {
         step: st.wall,
         rate: st.tokens_per_s,

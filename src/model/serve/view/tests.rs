@@ -466,16 +466,17 @@ fn time_the_view() {
     time("run", &|| {
         std::hint::black_box(crate::model::serve::run(&r, &s));
     });
-    time("llm step::run", &|| {
-        std::hint::black_box(crate::model::llm::step::run(
+    time("llm step::full", &|| {
+        std::hint::black_box(crate::model::llm::step::full(
             &crate::model::serve::step::decode_run(&r.llm, 86, 5250),
             &s,
         ));
     });
-    time("llm step::run_plain", &|| {
-        std::hint::black_box(crate::model::llm::step::run_plain(
+    time("llm step::plain", &|| {
+        std::hint::black_box(crate::model::llm::step::plain(
             &crate::model::serve::step::decode_run(&r.llm, 86, 5250),
             &s,
+            crate::model::llm::step::KvRead::AsWritten,
         ));
     });
     time("mixed", &|| {
