@@ -308,33 +308,17 @@ pub fn len() -> usize {
 mod tests {
     use super::*;
     use crate::model::hardware::preset;
-    use crate::model::llm::LlmModel;
 
     fn setting() -> Setting {
         let hw = preset("h100-sxm").unwrap();
         Setting::on(hw, Dtype::Bf16, Roof::Achievable)
     }
 
+    /// serve's own test run (`serve::tests::base`) at 64 in flight with a 2 ms engine.
     fn serve_run() -> ServeRun {
-        let (config, _) = LlmModel::Llama3_8b.config().unwrap();
         ServeRun {
-            llm: LlmRun {
-                config,
-                phase: Phase::Decode,
-                batch: 1,
-                context: 1,
-                wdtype: WeightDtype::Fp8,
-                kvdtype: KvDtype::Fp8,
-                graphs: true,
-                flash: true,
-                par: Parallel::ONE,
-            },
-            isl: 1000,
-            osl: 1000,
-            concurrency: 64,
-            chunk: 8192,
-            max_seqs: 256,
             engine_s: 2e-3,
+            ..crate::model::serve::tests::base(64)
         }
     }
 

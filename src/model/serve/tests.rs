@@ -8,7 +8,7 @@ fn setting(hw: &str) -> Setting {
 }
 
 /// Llama-3-8B in fp8 on one GPU, CUDA graphs, 1000 in / 1000 out, `c` in flight.
-fn base(c: u32) -> ServeRun {
+pub(super) fn base(c: u32) -> ServeRun {
     ServeRun {
         llm: LlmRun {
             config: LlmModel::Llama3_8b.config_or_toy(),
