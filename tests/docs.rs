@@ -18,7 +18,8 @@ use brrr::model::llm::measured as llm;
 use brrr::model::serve::measured as serve;
 use brrr::model::shapes::measured as gemm;
 use brrr::state::params::{milli_text, WKind, WParam, XKind};
-use brrr::state::widgets::{explorer, WIDGETS};
+use brrr::state::registry::WIDGETS;
+use brrr::state::widgets::explorer;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -227,7 +228,7 @@ fn every_key_has_a_meaning() {
     for p in explorer::ROWS {
         assert!(!p.doc.meaning.trim().is_empty(), "{}", p.key);
     }
-    for p in brrr::state::widgets::params() {
+    for p in brrr::state::registry::params() {
         assert!(!p.doc.label.trim().is_empty(), "{}", p.key);
     }
 }

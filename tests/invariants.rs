@@ -182,7 +182,7 @@ fn plotters_is_named_by_the_chart_layer_and_the_charts() {
         "src/ui/widgets/roofline.rs",
         "src/ui/widgets/scaling.rs",
     ];
-    let mut charts: Vec<String> = brrr::state::widgets::DECLARED
+    let mut charts: Vec<String> = brrr::state::registry::DECLARED
         .iter()
         .filter(|d| d.charts)
         .map(|d| format!("src/ui/widgets/{}.rs", d.file))
@@ -348,21 +348,54 @@ fn inline_modules(code: &str) -> Vec<(usize, usize, String)> {
     out
 }
 
-/// The rooms of `src/<top>` (each top-level file and each folder; `mod.rs` is a
-/// room of its own) and which room's code outside tests names which other's:
-/// a path from `crate::`, `super::`, `self::` or a child module, resolved to
-/// the deepest module it names (`crate::model::Dtype` names `model/mod.rs`,
-/// which re-exports it).
-fn room_edges(files: &[(String, String)], top: &str) -> Vec<(String, String, String)> {
+/// How a part of `src/` is cut into rooms.
+#[derive(Clone, Copy)]
+enum Rooms<'a> {
+    /// `src/<top>`: each top-level file and each folder; `mod.rs` is a room of
+    /// its own.
+    Folders(&'a str),
+    /// `src/<top>`: each file (`widgets/llm.rs` is `widgets/llm`, the folder's
+    /// `mod.rs` `widgets`); `<top>/mod.rs` is `mod`.
+    Files(&'a str),
+    /// `src/` itself: each top-level file and folder of the library (the
+    /// binaries, `main.rs` and `bin/`, are crates of their own).
+    Top,
+}
+
+impl Rooms<'_> {
+    /// The room of the module `m` (a path from the crate's root), if it is in
+    /// this part.
+    fn of(self, m: &[String]) -> Option<String> {
+        match self {
+            Rooms::Folders(top) => (m.first().is_some_and(|f| f == top))
+                .then(|| m.get(1).cloned().unwrap_or_else(|| "mod".to_string())),
+            Rooms::Files(top) => (m.first().is_some_and(|f| f == top)).then(|| {
+                if m.len() == 1 {
+                    "mod".to_string()
+                } else {
+                    m[1..].join("/")
+                }
+            }),
+            Rooms::Top => match m.first().map(String::as_str) {
+                Some("bin" | "main") => None,
+                Some(f) => Some(f.to_string()),
+                None => Some("lib".to_string()),
+            },
+        }
+    }
+}
+
+/// The rooms of a part of `src/` ([`Rooms`]) and which room's code outside
+/// tests names which other's: a path from `crate::`, `super::`, `self::` or a
+/// child module, resolved to the deepest module it names (`crate::model::Dtype`
+/// names `model/mod.rs`, which re-exports it).
+fn room_edges(files: &[(String, String)], rooms: Rooms) -> Vec<(String, String, String)> {
     let modules: Vec<(Vec<String>, &str)> = files
         .iter()
         .map(|(p, _)| (module_of(p), p.as_str()))
         .collect();
     let is_module = |m: &[String]| modules.iter().any(|(x, _)| x == m);
-    let room = |m: &[String]| -> Option<String> {
-        (m.first().is_some_and(|f| f == top))
-            .then(|| m.get(1).cloned().unwrap_or_else(|| "mod".to_string()))
-    };
+    let room = |m: &[String]| rooms.of(m);
     // a test file: declared by `#[cfg(test)] mod NAME;`, or inside one
     let mut test_mods: Vec<Vec<String>> = Vec::new();
     for (p, code) in files {
@@ -470,16 +503,10 @@ fn a_circle(edges: &[(String, String, String)]) -> Option<Vec<String>> {
         .find_map(|(from, _, _)| visit(from, edges, &mut Vec::new(), &mut done))
 }
 
-/// Inside `src/model` nothing runs back up: the rooms (each top-level file,
-/// each folder, and `mod.rs` with what it re-exports) import one another in
-/// no circle, so they stack in floors with every import pointing down. Test
-/// code may reach any layer and is not read.
-#[test]
-fn model_rooms_import_in_no_circle() {
-    let files = sources();
-    let edges = room_edges(&files, "model");
-    assert!(edges.len() > 50, "{} edges", edges.len());
-    if let Some(circle) = a_circle(&edges) {
+/// Fails, naming each arrow and the files that draw it, when the rooms'
+/// imports hold a circle.
+fn assert_no_circle(edges: &[(String, String, String)], what: &str) {
+    if let Some(circle) = a_circle(edges) {
         let via: Vec<String> = circle
             .windows(2)
             .map(|w| {
@@ -491,8 +518,101 @@ fn model_rooms_import_in_no_circle() {
                 format!("{} → {} ({})", w[0], w[1], files.join(", "))
             })
             .collect();
-        panic!("model's rooms import in a circle:\n{}", via.join("\n"));
+        panic!("{what} import in a circle:\n{}", via.join("\n"));
     }
+}
+
+/// Inside `src/model` nothing runs back up: the rooms (each top-level file,
+/// each folder, and `mod.rs` with what it re-exports) import one another in
+/// no circle, so they stack in floors with every import pointing down. Test
+/// code may reach any layer and is not read.
+#[test]
+fn model_rooms_import_in_no_circle() {
+    let files = sources();
+    let edges = room_edges(&files, Rooms::Folders("model"));
+    assert!(edges.len() > 50, "{} edges", edges.len());
+    assert_no_circle(&edges, "model's rooms");
+}
+
+/// Inside `src/state` nothing runs back up: its files (each widget's file, the
+/// registry, `mod.rs` with what it re-exports) import one another in no
+/// circle, so they stack in floors with every import pointing down (the
+/// `State` below the widgets' files, which name it; the registry, which reads
+/// their specs, above them). Test code is not read.
+#[test]
+fn state_modules_import_only_downwards() {
+    let files = sources();
+    let edges = room_edges(&files, Rooms::Files("state"));
+    assert!(edges.len() > 60, "{} edges", edges.len());
+    assert!(
+        edges
+            .iter()
+            .any(|(f, t, _)| f == "widgets/llm" && t == "data"),
+        "the widgets' files name the State"
+    );
+    assert_no_circle(&edges, "state's modules");
+}
+
+/// Between the top-level modules of `src/` nothing runs back up (`model`, then
+/// `state` and `trace`, `gpu`, `ui`; the ground files `json`, `geom`, `csv`,
+/// `colour`, `js`): they import one another in no circle. Test code is not
+/// read (the model's tests do build a `state::State`).
+#[test]
+fn top_level_modules_import_only_downwards() {
+    let files = sources();
+    let edges = room_edges(&files, Rooms::Top);
+    assert!(edges.len() > 10, "{} edges", edges.len());
+    for (from, to) in [("state", "model"), ("ui", "state"), ("gpu", "json")] {
+        assert!(
+            edges.iter().any(|(f, t, _)| f == from && t == to),
+            "{from} → {to} is read"
+        );
+    }
+    assert_no_circle(&edges, "src's top-level modules");
+}
+
+/// The rooms are cut as asked: the state's by file (a widget's file is a room
+/// of its own), the top level by top-level module (the binaries left out).
+#[test]
+fn the_room_reader_cuts_files_and_the_top() {
+    let files: Vec<(String, String)> = [
+        ("src/state/mod.rs", "pub use data::State;\n"),
+        ("src/state/data.rs", "use crate::state::widgets::Widgets;\n"),
+        ("src/state/widgets/mod.rs", "use crate::model::Setting;\n"),
+        (
+            "src/state/widgets/llm.rs",
+            "use crate::state::data::State;\n",
+        ),
+        ("src/model/mod.rs", "use crate::json::Value;\n"),
+        ("src/json.rs", ""),
+        ("src/main.rs", "use crate::state::State;\n"),
+    ]
+    .iter()
+    .map(|(p, c)| (p.to_string(), c.to_string()))
+    .collect();
+    let pairs = |rooms| -> Vec<(String, String)> {
+        room_edges(&files, rooms)
+            .into_iter()
+            .map(|(f, t, _)| (f, t))
+            .collect()
+    };
+    let own = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+        v.iter()
+            .map(|(f, t)| (f.to_string(), t.to_string()))
+            .collect()
+    };
+    assert_eq!(
+        pairs(Rooms::Files("state")),
+        own(&[
+            ("data", "widgets"),
+            ("mod", "data"),
+            ("widgets/llm", "data")
+        ])
+    );
+    assert_eq!(
+        pairs(Rooms::Top),
+        own(&[("model", "json"), ("state", "model")])
+    );
 }
 
 /// The room reader sees what it must: a path through a re-export, `super`, a
@@ -521,7 +641,7 @@ fn the_room_reader_reads_paths() {
             "pub struct S;\nmod inner { use super::S; }\n".to_string(),
         ),
     ];
-    let edges: Vec<(String, String)> = room_edges(&files, "model")
+    let edges: Vec<(String, String)> = room_edges(&files, Rooms::Folders("model"))
         .into_iter()
         .map(|(f, t, _)| (f, t))
         .collect();
@@ -532,7 +652,7 @@ fn the_room_reader_reads_paths() {
         .collect();
     assert_eq!(edges, want);
     assert_eq!(
-        a_circle(&room_edges(&files, "model")),
+        a_circle(&room_edges(&files, Rooms::Folders("model"))),
         Some(vec!["a".into(), "b".into(), "mod".into(), "a".into()])
     );
 }

@@ -62,7 +62,7 @@ fn the_contracts_tables_and_the_codec_name_the_same_keys() {
     }
 
     let widgets = first_column_keys(readme, "Widget parameters (");
-    let code: BTreeSet<String> = brrr::state::widgets::params()
+    let code: BTreeSet<String> = brrr::state::registry::params()
         .map(|p| p.key.to_string())
         .collect();
     assert!(
@@ -125,7 +125,7 @@ fn the_contract_gives_each_widget_key_its_declared_default() {
         }
         let defaults: Vec<String> = defaults.split(", ").map(plain).collect();
         for (i, key) in keys.iter().enumerate() {
-            let Some(p) = brrr::state::widgets::param(key) else {
+            let Some(p) = brrr::state::registry::param(key) else {
                 continue;
             };
             // one default for several keys is every key's
@@ -147,7 +147,7 @@ fn the_contract_gives_each_widget_key_its_declared_default() {
     }
     assert_eq!(
         checked,
-        brrr::state::widgets::params().count(),
+        brrr::state::registry::params().count(),
         "defaults checked"
     );
 }

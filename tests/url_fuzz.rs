@@ -8,7 +8,7 @@
 //!   BRRR_FUZZ_CASES=1000000 cargo test --release --test url_fuzz -- --nocapture
 
 use brrr::state::page::{self, Theme};
-use brrr::state::{url, widgets, State};
+use brrr::state::{registry, url, widgets, State};
 
 mod common;
 use common::Rng;
@@ -84,7 +84,7 @@ const NASTY: &[&str] = &[
 
 fn key(r: &mut Rng) -> String {
     let main: Vec<&str> = url::KEYS.to_vec();
-    let wk: Vec<&str> = widgets::params().map(|p| p.key).collect();
+    let wk: Vec<&str> = registry::params().map(|p| p.key).collect();
     match r.below(10) {
         0..=3 => r.pick(&main).to_string(),
         4..=6 => r.pick(&wk).to_string(),
@@ -235,7 +235,7 @@ fn fuzz_typed_number_boxes() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(20_000);
     // every widget's numeric controls, the explorer's first
-    let all: Vec<Field> = widgets::sliders();
+    let all: Vec<Field> = registry::sliders();
     assert!(all.len() >= 6 + 20, "{} fields", all.len());
     let mut r = Rng(0x5eed_f00d);
     for _ in 0..cases {

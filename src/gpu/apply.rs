@@ -11,11 +11,12 @@
 //! read twice the hardware's multiply rate). Bandwidth is the copy kernel's; overhead per kernel
 //! is the larger of the GPU's time per empty dispatch and the CPU's time to record one
 //! (whichever limits a stream of tiny kernels), or stays as it was if neither was
-//! measured. Everything is clamped to `state::limits`, so the state stays valid.
+//! measured. Everything is clamped to `model::setting::limits`, so the state stays valid.
 
 use super::analysis::Summary;
 use crate::model::hardware;
-use crate::state::{limits, preset_flops, url, State};
+use crate::model::setting::{limits, preset_flops};
+use crate::state::{url, State};
 
 /// What "Use my GPU" changed, for the page to say.
 #[derive(Clone, Debug, Default, PartialEq)]

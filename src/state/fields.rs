@@ -3,8 +3,8 @@
 //! widget's state file declares its fields (the explorer's by hand, a widget's
 //! own from its `params!` rows).
 
-use super::State;
 use crate::model::units::{self, ParseError};
+use crate::state::data::State;
 
 /// One numeric control (a log-scale slider with a typed number box beside it).
 #[derive(Clone, Copy)]

@@ -3,10 +3,11 @@
 //! state (never a fixed claim); the page shows the sentence beside a button that
 //! makes the change, so the claim can be checked on the spot (and is, in tests).
 
-use super::{limits, State};
 use crate::model::achievable::Roof;
 use crate::model::remedies::{self, RemedyId};
+use crate::model::setting::limits;
 use crate::model::{hardware, microbench, units, Dtype, Report, Workload};
+use crate::state::data::State;
 
 /// One hint: stable id (`data-hint`), its sentence, and the state it sets up.
 #[derive(Clone, Debug, PartialEq)]

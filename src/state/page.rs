@@ -12,7 +12,7 @@
 //! | `debug_panic` | test knob: `1` panics after mount (banner test) | ignored              |
 
 use super::url::{self, shown, Notice};
-use super::State;
+use crate::state::data::State;
 
 /// The page's colour theme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

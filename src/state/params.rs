@@ -17,8 +17,8 @@
 //! written only when its value differs from its default, so links stay short.
 
 use super::fields::Field;
-use super::State;
 use crate::model::Dtype;
+use crate::state::data::State;
 
 pub use super::parse::parse_int;
 
@@ -620,7 +620,7 @@ mod tests {
         }
         check::<Dtype>();
         // every choice a widget declares, through its rows' names
-        for p in crate::state::widgets::params() {
+        for p in crate::state::registry::params() {
             if let WKind::Choice { names, default } = p.kind {
                 assert!((default as usize) < names.len(), "{}", p.key);
                 for (i, n) in names.iter().enumerate() {

@@ -6,15 +6,17 @@
 //! The codec runs over the registry: the explorer's keys first
 //! (`widgets::explorer::ROWS`, in their order: the preset first, since every
 //! later default comes from it), then each widget's own keys (each
-//! `widgets::Spec::params`, widgets in page order), written only when they
+//! `Spec::params`, widgets in page order), written only when they
 //! differ from their default.
 //!
 //! Omitted keys take the preset's defaults; unknown keys are ignored; a bad value is
 //! replaced by the default and reported as a [`Notice`]. `encode` writes every
 //! explorer key, so a shared link does not depend on today's defaults.
 
-use super::widgets::{self, explorer};
-use super::State;
+use crate::state::data::State;
+use crate::state::registry;
+use crate::state::spec::Spec;
+use crate::state::widgets::explorer;
 
 /// A parameter that was ignored, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,7 +61,7 @@ pub fn decode(query: &str) -> (State, Vec<Notice>) {
     let mut pairs: Vec<(String, String)> = Vec::new();
     let mut notices = Vec::new();
     for (k, v) in form_urlencoded::parse(q.as_bytes()) {
-        if !KEYS.contains(&k.as_ref()) && widgets::param(&k).is_none() {
+        if !KEYS.contains(&k.as_ref()) && registry::param(&k).is_none() {
             continue; // unknown keys are someone else's business
         }
         if pairs.iter().any(|(pk, _)| *pk == k) {
@@ -95,7 +97,7 @@ pub fn decode(query: &str) -> (State, Vec<Notice>) {
             }
         }
     }
-    for p in widgets::PARAMS {
+    for p in registry::PARAMS {
         if let Some(v) = get(p.key) {
             // the value, then the one dtype rule on the GPU the explorer's keys chose
             match p.parse(v).and_then(|x| p.check(&s, x).map(|()| x)) {
@@ -115,7 +117,7 @@ pub fn encode(s: &State) -> String {
                 .iter()
                 .filter_map(|p| p.write(s).map(|v| (p.key, v))),
         )
-        .extend_pairs(widgets::PARAMS.iter().filter_map(|p| {
+        .extend_pairs(registry::PARAMS.iter().filter_map(|p| {
             let v = (p.get)(s);
             (v != p.kind.default()).then(|| (p.key, p.format(v)))
         }))
@@ -124,10 +126,10 @@ pub fn encode(s: &State) -> String {
 
 /// The query an embed of `w` carries (without `embed=`): of [`encode`]'s keys,
 /// the GPU (`hw`) and each one whose absence would change what the widget
-/// reads ([`widgets::Spec::reads`]; a widget that declares none reads the
+/// reads ([`Spec::reads`]; a widget that declares none reads the
 /// explorer's keys and its own). A key at its default (the preset's peaks)
 /// goes too: the embed decodes to the same view without it.
-pub fn embed_query(s: &State, w: &widgets::Spec) -> String {
+pub fn embed_query(s: &State, w: &Spec) -> String {
     let join = |p: &[(String, String)]| {
         form_urlencoded::Serializer::new(String::new())
             .extend_pairs(p)
@@ -176,7 +178,7 @@ mod tests {
     fn the_codec_reads_every_registered_key() {
         let (s, n) = decode("foo=bar&embed=x");
         assert!(n.is_empty() && s == State::default());
-        for p in widgets::params() {
+        for p in registry::params() {
             let (_, n) = decode(&format!("{0}=%00&{0}=%00", p.key));
             assert_eq!(n.len(), 2, "{}: {n:?}", p.key);
             assert!(n[0].reason.starts_with("repeated"), "{}", p.key);
@@ -196,7 +198,7 @@ mod tests {
         ];
         for q in queries {
             let s = decode(q).0;
-            for w in widgets::WIDGETS {
+            for w in registry::WIDGETS {
                 let e = embed_query(&s, w);
                 let view = |q: &str| {
                     let d = decode(q).0;
@@ -237,7 +239,7 @@ mod tests {
         // step moved: neither, nor the preset's peaks, but the llm's batch it
         // serves and its own concurrency
         let s = decode(queries[1]).0;
-        let serve = widgets::WIDGETS
+        let serve = registry::WIDGETS
             .iter()
             .find(|w| w.id == "serve")
             .map(|w| embed_query(&s, w));

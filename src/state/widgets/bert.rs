@@ -1,10 +1,10 @@
 //! Widget `bert`: BERT-base by operator class, FLOP share against time share
 //! (`model::bert`), with its own batch, sequence length and fusion.
 
-use super::{inputs, NativeOnly, Spec};
 use crate::model::bert::{self, BertView};
+use crate::state::data::State;
 use crate::state::params::params;
-use crate::state::State;
+use crate::state::spec::{inputs, NativeOnly, Spec};
 
 params! {
     in bert;
@@ -38,7 +38,7 @@ mod tests {
     use super::*;
     use crate::model::hardware;
     use crate::state::url::encode;
-    use crate::state::widgets::tests::states;
+    use crate::state::registry::tests::states;
 
     /// The three readouts agree with one another as time = FLOPs ÷ FLOP/s:
     /// each class's time share over the matmuls' is its FLOP share over

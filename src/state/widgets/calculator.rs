@@ -1,11 +1,11 @@
 //! Widget `calculator`: one operation (matmul, pointwise chain, row reduction or
 //! attention, `model::ops`) on the explorer's hardware.
 
-use super::{NativeOnly, Spec};
 use crate::model::ops::{self, Attention, OpSummary, Reduction};
 use crate::model::KernelGroup;
+use crate::state::data::State;
 use crate::state::params::{choice_enum, params};
-use crate::state::State;
+use crate::state::spec::{NativeOnly, Spec};
 
 choice_enum! {
     /// Which operation the calculator shows.
@@ -110,7 +110,7 @@ mod tests {
         let (s, n) = decode("bert_seq=0&calc=conv");
         assert_eq!(n.len(), 2);
         assert_eq!(s, State::default());
-        let p = |k| crate::state::widgets::param(k).unwrap();
+        let p = |k| crate::state::registry::param(k).unwrap();
         assert!(p("bert_seq").parse("abc").is_err());
         assert!(p("bert_seq").parse("5000").is_err());
         assert!(p("bert_seq").parse("1.5").is_err());

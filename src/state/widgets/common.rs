@@ -23,9 +23,9 @@ use crate::model::hardware::{Preset, PRESETS};
 use crate::model::parallel::Link;
 use crate::model::setting::Setting;
 use crate::model::timeline::Regime;
+use crate::state::data::State;
 use crate::state::fields::Field;
 use crate::state::params::{choice_enum, Choice};
-use crate::state::State;
 
 choice_enum! {
     /// How many GPUs share one parallel dimension (`llm_tp`, `llm_pp`, `dit_sp`):

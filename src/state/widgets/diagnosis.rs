@@ -2,8 +2,8 @@
 //! explorer's report (`State::report`): the three shares, the halvings and
 //! what would and would not help. No controls or model of its own.
 
-use super::{NativeOnly, Spec};
 use crate::state::params::params;
+use crate::state::spec::{NativeOnly, Spec};
 
 params! { in diagnosis; }
 

@@ -3,11 +3,11 @@
 //! ([`super::common`]), and its one model call, [`view`].
 
 use super::common::{self, Degree, LinkChoice, Row};
-use super::{inputs, NativeOnly, Spec};
 use crate::model::dit::{self, DitModel, DitView};
 use crate::model::setting::Setting;
+use crate::state::data::State;
 use crate::state::params::{model_choice, params, ChoiceField};
-use crate::state::State;
+use crate::state::spec::{inputs, NativeOnly, Spec};
 
 model_choice!(DitModel {
     XL2 = "DiT-XL/2 (image)",
@@ -107,7 +107,7 @@ mod tests {
     use crate::model::limit::{Halving, Limit, TIE};
     use crate::state::params::Choice;
     use crate::state::url::encode;
-    use crate::state::widgets::tests::states;
+    use crate::state::registry::tests::states;
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-12 * a.abs().max(b.abs())

@@ -1,5 +1,5 @@
 //! Widget `roofline-explorer`: the explorer's controls are the model's
-//! [`Setting`] (`State::setting`). ONE DECLARATION PER KEY: a key is one field of
+//! [`Setting`](crate::model::Setting) (`State::setting`). ONE DECLARATION PER KEY: a key is one field of
 //! `Setting`, one row of [`ROWS`] (how a URL value is read into the state, a bad
 //! one → the reason for its notice, and how the state writes it) and its control
 //! in `ui::widgets::explorer`. A number's row is its control's [`Field`] (below:
@@ -10,40 +10,14 @@
 //! first (it picks the preset every later default comes from), the dtype before
 //! the peak (whose default is the preset's peak in that dtype).
 
-use super::{NativeOnly, Spec};
 use crate::model::achievable::Roof;
-use crate::model::{hardware, Dtype, Preset, Setting, Shape, Workload};
+use crate::model::setting::{limits, preset_flops};
+use crate::model::{hardware, Dtype, Workload};
+use crate::state::data::State;
 use crate::state::fields::{to_u32, Field};
 use crate::state::params::{number, other, params, Lookup, XDoc, XParam};
 use crate::state::parse::gpu_name;
-use crate::state::{limits, preset_flops, State};
-
-/// One kernel's CPU cost at the essay's PyTorch rate
-/// ([`crate::model::overhead::PYTORCH_OPS_PER_S`]): ~3.57 µs per kernel.
-pub const DEFAULT_OVERHEAD_S: f64 = 1.0 / crate::model::overhead::PYTORCH_OPS_PER_S;
-pub const DEFAULT_BATCH: u32 = 256;
-pub const DEFAULT_HIDDEN: u32 = 4096;
-pub const DEFAULT_OPS: u32 = 8;
-
-/// The explorer's defaults on a preset: its default dtype, its peaks, the MLP.
-pub fn default_setting(hw: &'static Preset) -> Setting {
-    let dtype = hw.default_dtype();
-    Setting {
-        hw,
-        dtype,
-        flops: preset_flops(hw, dtype),
-        bw: hw.mem_bw,
-        overhead: DEFAULT_OVERHEAD_S,
-        roof: Roof::Datasheet,
-        shape: Shape {
-            workload: Workload::Mlp,
-            batch: DEFAULT_BATCH,
-            hidden: DEFAULT_HIDDEN,
-            ops: DEFAULT_OPS,
-            fused: false,
-        },
-    }
-}
+use crate::state::spec::{NativeOnly, Spec};
 
 const fn range_u32((a, b): (u32, u32)) -> (f64, f64) {
     (a as f64, b as f64)
@@ -349,7 +323,7 @@ mod tests {
         for (i, k) in KEYS.iter().enumerate() {
             assert!(!KEYS[..i].contains(k), "{k} twice");
             assert!(
-                crate::state::widgets::param(k).is_none(),
+                crate::state::registry::param(k).is_none(),
                 "{k} is also a widget key"
             );
         }

@@ -1,10 +1,11 @@
 //! Widget `factory`: the essay's factory analogy, animated from the explorer's
 //! report (`crate::factory::Storyboard`). No controls of its own.
 
-use super::{NativeOnly, Spec};
+use crate::model::setting::limits;
 use crate::model::Setting;
+use crate::state::data::State;
 use crate::state::params::params;
-use crate::state::{limits, State};
+use crate::state::spec::{NativeOnly, Spec};
 
 params! { in factory; }
 

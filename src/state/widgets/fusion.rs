@@ -2,10 +2,10 @@
 //! and saving against recomputing its intermediates (`model::fusion`), on the
 //! explorer's tensor and machine.
 
-use super::{inputs, NativeOnly, Spec};
 use crate::model::fusion::{self, FusionView};
+use crate::state::data::State;
 use crate::state::params::params;
-use crate::state::State;
+use crate::state::spec::{inputs, NativeOnly, Spec};
 
 params! {
     in fusion;
@@ -41,7 +41,7 @@ mod tests {
     use super::*;
     use crate::model::timeline::Regime;
     use crate::state::url::encode;
-    use crate::state::widgets::tests::states;
+    use crate::state::registry::tests::states;
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-9 * a.abs().max(b.abs())

@@ -1,9 +1,9 @@
 //! Widget `generations`: GPU generations by year, FLOP/s against bandwidth
 //! (`model::generations`), one line of GPUs or both.
 
-use super::{NativeOnly, Spec};
 use crate::model::generations::{self, Line};
 use crate::state::params::{choice_enum, params};
+use crate::state::spec::{NativeOnly, Spec};
 
 choice_enum! {
     /// Which line of GPUs the chart shows.

@@ -2,8 +2,8 @@
 //! (`model::hardware::PRESETS`); a row selects the preset. No controls of its
 //! own.
 
-use super::{NativeOnly, Spec};
 use crate::state::params::params;
+use crate::state::spec::{NativeOnly, Spec};
 
 params! { in hardware; }
 

@@ -2,8 +2,8 @@
 //! (`ui/apps/lab/`, `gpu/`). It keeps its results outside the URL
 //! (localStorage); "Use my GPU" sets the explorer's preset to the measured one.
 
-use super::{NativeOnly, Spec};
 use crate::state::params::params;
+use crate::state::spec::{NativeOnly, Spec};
 
 params! { in lab; }
 

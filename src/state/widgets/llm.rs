@@ -4,11 +4,11 @@
 //! link, [`super::common`]), and its one model call, [`view`].
 
 use super::common::{self, Degree, LinkChoice, Row};
-use super::{inputs, NativeOnly, Spec};
 use crate::model::llm::{self, step, view::LlmView, KvDtype, LlmModel, Phase, WeightDtype};
 use crate::model::setting::Setting;
+use crate::state::data::State;
 use crate::state::params::{model_choice, params};
-use crate::state::State;
+use crate::state::spec::{inputs, NativeOnly, Spec};
 
 model_choice!(LlmModel {
     Llama3_8b = "Llama-3-8B",
@@ -178,10 +178,11 @@ mod tests {
     use crate::model::timeline::Regime;
     use crate::state::params::Choice;
     use crate::state::params::WKind;
+    use crate::state::registry::param;
+    use crate::state::registry::tests::states;
     use crate::state::url::{decode, encode, Notice};
     use crate::state::widgets::common::{EDITED_NAME, EDITED_SOURCE};
-    use crate::state::widgets::tests::states;
-    use crate::state::widgets::{dit, param};
+    use crate::state::widgets::dit;
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-12 * a.abs().max(b.abs())

@@ -2,10 +2,10 @@
 //! in its own dtype and tensor size, on the explorer's hardware, with the
 //! measured sweeps beside it.
 
-use super::{inputs, NativeOnly, Spec};
 use crate::model::{microbench, Dtype};
+use crate::state::data::State;
 use crate::state::params::params;
-use crate::state::State;
+use crate::state::spec::{inputs, NativeOnly, Spec};
 
 /// The tensor size in elements: 2^10 … 2^30, the essay's 2^28.
 pub const ELEMS: (u32, u32) = (1 << 10, 1 << 30);
@@ -78,7 +78,7 @@ mod tests {
     use super::*;
     use crate::model::{hardware, Regime};
     use crate::state::url::{decode, encode};
-    use crate::state::widgets::tests::states;
+    use crate::state::registry::tests::states;
 
     #[test]
     fn defaults_to_the_essay_and_falls_back_to_fp32() {
@@ -144,7 +144,7 @@ mod tests {
             assert_eq!(n[0].param, key, "{q}");
             assert_eq!(s, State::default(), "{q}");
         }
-        let mb = crate::state::widgets::param("mb_elems").unwrap();
+        let mb = crate::state::registry::param("mb_elems").unwrap();
         assert!(mb.parse("1073741825").is_err());
         assert_eq!(mb.parse("1073741824"), Ok(1 << 30));
         assert_eq!(mb.parse("1000000"), Ok(1_000_000));

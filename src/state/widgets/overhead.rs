@@ -2,10 +2,10 @@
 //! dispatch, launch) beside the GPU lane, with the remedy toggles
 //! (`model::overhead`).
 
-use super::{inputs, NativeOnly, Spec};
 use crate::model::overhead::{self, OverheadView, Remedies};
+use crate::state::data::State;
 use crate::state::params::params;
-use crate::state::State;
+use crate::state::spec::{inputs, NativeOnly, Spec};
 
 params! {
     in overhead;
@@ -52,7 +52,7 @@ mod tests {
     use super::*;
     use crate::model::limit::{Halving, Limit, TIE};
     use crate::state::url::encode;
-    use crate::state::widgets::tests::states;
+    use crate::state::registry::tests::states;
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-12 * a.abs().max(b.abs())

@@ -1,8 +1,8 @@
 //! Widget `remedies`: the essay's conclusion table, each remedy priced on the
 //! explorer's setting (`model::remedies::evaluate`). No controls of its own.
 
-use super::{NativeOnly, Spec};
 use crate::state::params::params;
+use crate::state::spec::{NativeOnly, Spec};
 
 params! { in remedies; }
 

@@ -5,11 +5,11 @@
 //! op count than the chain it describes. The serve widget's sentences are
 //! another module's and are not read here.
 
-use super::tests::states;
 use super::{dit, fusion, llm, overhead};
 use crate::model::{fusion as fm, limit, parallel, remedies};
+use crate::state::data::State;
+use crate::state::registry::tests::states;
 use crate::state::url::decode;
-use crate::state::State;
 
 /// Plural nouns that a count of exactly one may not take, and singular nouns
 /// that any other whole count may not take.

@@ -6,11 +6,11 @@
 //! default, as the engines it prices run it), not the `llm` widget's
 //! `llm_graphs`. Its own keys (`serve_*`) and its one model call, [`view`].
 
-use super::{inputs, NativeOnly, Spec};
 use crate::model::serve::{self, limits as l, view::ServeView, ServeRun};
+use crate::state::data::State;
 use crate::state::fields::Field;
 use crate::state::params::{params, ChoiceField};
-use crate::state::State;
+use crate::state::spec::{inputs, NativeOnly, Spec};
 
 params! {
     in serve;
@@ -142,7 +142,7 @@ mod tests {
     use crate::model::llm::KvDtype;
     use crate::model::verdict::{HELPS_FROM, WORSE_FROM};
     use crate::state::url::{decode, encode};
-    use crate::state::widgets::tests::states;
+    use crate::state::registry::tests::states;
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-9 * a.abs().max(b.abs())

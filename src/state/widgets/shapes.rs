@@ -2,11 +2,11 @@
 //! one GEMM `C[M, N] = A[M, K] · B[K, N]` on the shared GPU, priced by the GEMM
 //! model (`model::shapes`) on the preset's achievable roofs.
 
-use super::{inputs, NativeOnly, Spec};
 use crate::model::shapes::{self as view, ShapesView, SweepKey};
 use crate::model::Dtype;
+use crate::state::data::State;
 use crate::state::params::params;
-use crate::state::State;
+use crate::state::spec::{inputs, NativeOnly, Spec};
 
 params! {
     in shapes;

@@ -2,11 +2,12 @@
 //! units, for the selected preset, scaled by the peak slider. The same two roofs
 //! are drawn on the roofline explorer.
 
-use super::{NativeOnly, Spec};
 use crate::model::achievable::{self, Roof};
+use crate::model::setting::preset_flops;
 use crate::model::Dtype;
+use crate::state::data::State;
 use crate::state::params::params;
-use crate::state::{preset_flops, State};
+use crate::state::spec::{NativeOnly, Spec};
 
 params! { in tensor_cores; }
 

@@ -4,8 +4,8 @@
 //! says what it opens on (only the bundled example has a URL: a file of the
 //! reader's own never leaves the page, nor goes into the URL).
 
-use super::{NativeOnly, Spec};
 use crate::state::params::{choice_enum, params};
+use crate::state::spec::{NativeOnly, Spec};
 
 choice_enum! {
     /// What the widget opens on.

@@ -22,7 +22,7 @@ pub struct Ctx {
     /// The shared state: write here (every control does).
     pub state: RwSignal<State>,
     /// What this widget's model reads of `state` (its spec's
-    /// `reads`, `state::widgets::inputs`; the whole state outside a widget):
+    /// `reads`, `state::spec::inputs`; the whole state outside a widget):
     /// [`Ctx::live`] values are computed from it, so a control the widget does
     /// not read recomputes nothing of it.
     pub inputs: Signal<State>,

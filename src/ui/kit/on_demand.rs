@@ -162,7 +162,7 @@ thread_local! {
 
 /// Sets the page's state to `next`, which differs from it only in parameters
 /// no reader of the page's app reads (the on-demand module's own,
-/// `state::widgets::alike_but_on_demand`): its widgets, controls and memos are
+/// `state::registry::alike_but_on_demand`): its widgets, controls and memos are
 /// not woken (a slider of the module would otherwise re-run every control of
 /// the page per input); the address and the embed's link follow it.
 pub fn set_unread(state: RwSignal<State>, next: State) {

@@ -3,7 +3,7 @@
 
 use super::share::ShareButtons;
 use crate::model::Report;
-use crate::state::widgets::Spec;
+use crate::state::spec::Spec;
 use crate::state::State;
 use crate::ui::chart::OnScreen;
 use crate::ui::kit::{drag, Ctx};

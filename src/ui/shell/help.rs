@@ -21,7 +21,7 @@ pub fn Help(ctx: Ctx) -> impl IntoView {
     // here in its input's task, so the slider stays fast
     let section = NodeRef::<Section>::new();
     let read = super::frame::late_off_screen(
-        Memo::new(move |_| ctx.state.with(crate::state::widgets::hints_inputs)).into(),
+        Memo::new(move |_| ctx.state.with(crate::state::spec::hints_inputs)).into(),
         OnScreen::within(section, "0px"),
     );
     let hs = Memo::new(move |_| {

@@ -12,7 +12,7 @@
 //! later: `later::drain`), so a printout has them all.
 
 use crate::js::NearWatch;
-use crate::state::widgets;
+use crate::state::registry;
 use crate::ui::kit::later;
 use leptos::prelude::{document, window, window_event_listener_untyped};
 use std::cell::RefCell;
@@ -42,7 +42,7 @@ const NEAR: &str = "50% 0px";
 pub fn defer(slots: Vec<(String, HtmlElement)>, mount: impl Fn(&str, HtmlElement) + 'static) {
     for (name, el) in &slots {
         let _ = el.set_attribute("data-pending", "");
-        if let Some(def) = widgets::widget(name) {
+        if let Some(def) = registry::widget(name) {
             let h = format!("{}px", def.embed_height);
             let _ = el.style().set_property("min-height", &h);
         }

@@ -3,7 +3,7 @@
 //! a read-only box, so it can be copied by hand where the clipboard is blocked.
 
 use super::store;
-use crate::state::widgets::Spec;
+use crate::state::spec::Spec;
 use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 use leptos::task::spawn_local;

@@ -31,7 +31,9 @@ pub mod tensor_cores;
 pub mod trace;
 
 use super::kit::Ctx;
-use crate::state::widgets::{widget_list, Spec, WIDGETS};
+use crate::state::registry::WIDGETS;
+use crate::state::spec::Spec;
+use crate::state::widgets::widget_list;
 use leptos::prelude::*;
 
 /// A widget's view, given its context.
@@ -67,7 +69,7 @@ widget_list!(views);
 
 /// The registered widget with this id.
 pub fn widget(id: &str) -> Option<&'static Spec> {
-    crate::state::widgets::widget(id)
+    crate::state::registry::widget(id)
 }
 
 /// A registered widget's view.

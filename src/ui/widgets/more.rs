@@ -10,7 +10,7 @@
 //! (the widget's own sliders and selects). Afterwards `set_view(query)` whenever
 //! the drawn state changes; the theme goes to `set_dark` (`on_demand`).
 
-use crate::state::{url, widgets};
+use crate::state::{registry, url};
 use crate::ui::kit::on_demand::{self, call};
 use crate::ui::kit::Ctx;
 use leptos::prelude::*;
@@ -25,7 +25,7 @@ fn mount_id(module: &JsValue, id: &str, el: web_sys::HtmlElement, ctx: Ctx) -> R
     let state = ctx.state;
     let apply = Closure::<dyn Fn(String)>::new(move |q: String| {
         let next = url::decode(&q).0;
-        match state.with_untracked(|s| (*s == next, widgets::alike_but_on_demand(s, &next))) {
+        match state.with_untracked(|s| (*s == next, registry::alike_but_on_demand(s, &next))) {
             (true, _) => {}
             // the module's own keys: no widget of the page reads them
             (false, true) => on_demand::set_unread(state, next),
