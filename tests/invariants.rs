@@ -194,6 +194,44 @@ fn plotters_is_named_by_the_chart_layer_and_the_charts() {
     assert_eq!(got, charts);
 }
 
+/// The widget list (`state::widgets::widget_list!`) declares each widget's two
+/// modules, its state file and its view file, so `cargo fmt`, which does not
+/// expand macros, never reaches them: rustfmt checks them here, in the
+/// package's edition (`rustfmt --edition 2021 FILES` formats them).
+#[test]
+fn the_files_the_widget_list_declares_are_formatted() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap_or_default();
+    let edition = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("edition = \""))
+        .and_then(|l| l.strip_suffix('"'))
+        .expect("Cargo.toml names the edition");
+    let mut files = Vec::new();
+    for d in brrr::state::registry::DECLARED {
+        files.push(root.join(format!("src/state/widgets/{}.rs", d.file)));
+        let view = root.join(format!("src/ui/widgets/{}.rs", d.file));
+        files.push(if view.exists() {
+            view
+        } else {
+            root.join(format!("src/ui/widgets/{}/mod.rs", d.file))
+        });
+    }
+    assert!(files.iter().all(|f| f.exists()), "{files:?}");
+    let rustfmt = std::env::var("RUSTFMT").unwrap_or_else(|_| "rustfmt".to_string());
+    let out = std::process::Command::new(&rustfmt)
+        .args(["--check", "--edition", edition])
+        .args(&files)
+        .output()
+        .unwrap_or_else(|e| panic!("{rustfmt} runs (rustup component add rustfmt): {e}"));
+    assert!(
+        out.status.success(),
+        "not formatted (`rustfmt --edition {edition}` on them formats them):\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// The code outside `#[cfg(test)]` items (a test module, a test-only `use`):
 /// tests may reach any layer, so the layers are read from the rest.
 fn without_tests(code: &str) -> String {

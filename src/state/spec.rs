@@ -44,15 +44,27 @@ pub struct Spec {
     /// What its own controls do when the explorer's GPU changes from the preset
     /// given (a link typed for the old GPU's own link goes, `common::LinkKeys`).
     pub on_gpu: Option<fn(&mut State, &'static Preset)>,
-    /// What its model reads of the state ([`inputs`]): its memos are keyed on
-    /// that, so a control it does not read moves nothing in it (a
-    /// slider recomputes only the widgets that read it). `None`: the whole
-    /// state. `registry::tests::a_widget_reads_only_its_inputs` checks each against its
-    /// model.
-    pub reads: Option<fn(&State) -> State>,
+    /// What its model reads of the state ([`Reads`]): its memos are keyed on
+    /// that, so a control it does not read moves nothing in it (a slider
+    /// recomputes only the widgets that read it). `None`: the whole state.
+    pub reads: Option<Reads>,
 }
 
-/// A widget's inputs ([`Spec::reads`]): the state with every other widget's
+/// What a widget's model reads of the state ([`Spec::reads`]), with how to
+/// tell its whole view at two states apart, so that a native test checks
+/// every widget that declares it
+/// (`registry::tests::a_widget_reads_only_its_inputs`: its view on
+/// `inputs(s)` is its view on `s`).
+#[derive(Clone, Copy)]
+pub struct Reads {
+    /// The state cut to what its model reads ([`inputs`]).
+    pub inputs: fn(&State) -> State,
+    /// Whether its whole view (all its `view` adapters return) is the same at
+    /// two states.
+    pub same_view: NativeOnly<fn(&State, &State) -> bool>,
+}
+
+/// A widget's inputs ([`Reads::inputs`]): the state with every other widget's
 /// controls at their defaults (`own` copies its own) and, where `step` is
 /// false, the explorer's step (its workload shape) at the default too; the
 /// explorer's GPU, dtype, peaks and roofs always stay.

@@ -137,7 +137,7 @@ pub fn embed_query(s: &State, w: &Spec) -> String {
     };
     let seen = |p: &[(String, String)]| {
         let s = decode(&join(p)).0;
-        w.reads.map_or_else(|| s.clone(), |r| r(&s))
+        w.reads.map_or_else(|| s.clone(), |r| (r.inputs)(&s))
     };
     let mut p: Vec<(String, String)> = form_urlencoded::parse(encode(s).as_bytes())
         .into_owned()
@@ -202,10 +202,10 @@ mod tests {
                 let e = embed_query(&s, w);
                 let view = |q: &str| {
                     let d = decode(q).0;
-                    w.reads.map_or_else(|| d.clone(), |r| r(&d))
+                    w.reads.map_or_else(|| d.clone(), |r| (r.inputs)(&d))
                 };
                 let want = match w.reads {
-                    Some(r) => r(&s),
+                    Some(r) => (r.inputs)(&s),
                     None => view(&embed_query(&s, w)),
                 };
                 assert_eq!(view(&e), want, "{} at {q:?}: {e}", w.id);

@@ -4,7 +4,7 @@
 use crate::model::bert::{self, BertView};
 use crate::state::data::State;
 use crate::state::params::params;
-use crate::state::spec::{inputs, NativeOnly, Spec};
+use crate::state::spec::{inputs, NativeOnly, Reads, Spec};
 
 params! {
     in bert;
@@ -30,15 +30,18 @@ pub const SPEC: Spec = Spec {
     sliders: NativeOnly::new(sliders),
     model: NativeOnly::new(Some(|s| view(s).profile.wall)),
     on_gpu: None,
-    reads: Some(|s| inputs(s, true, |w, k| k.bert = w.bert)),
+    reads: Some(Reads {
+        inputs: |s| inputs(s, true, |w, k| k.bert = w.bert),
+        same_view: NativeOnly::new(|a, b| view(a) == view(b)),
+    }),
 };
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::hardware;
-    use crate::state::url::encode;
     use crate::state::registry::tests::states;
+    use crate::state::url::encode;
 
     /// The three readouts agree with one another as time = FLOPs ÷ FLOP/s:
     /// each class's time share over the matmuls' is its FLOP share over

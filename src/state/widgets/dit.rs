@@ -7,7 +7,7 @@ use crate::model::dit::{self, DitModel, DitView};
 use crate::model::setting::Setting;
 use crate::state::data::State;
 use crate::state::params::{model_choice, params, ChoiceField};
-use crate::state::spec::{inputs, NativeOnly, Spec};
+use crate::state::spec::{inputs, NativeOnly, Reads, Spec};
 
 model_choice!(DitModel {
     XL2 = "DiT-XL/2 (image)",
@@ -98,7 +98,10 @@ pub const SPEC: Spec = Spec {
     sliders: NativeOnly::new(sliders),
     model: NativeOnly::new(Some(|s| view(s, true).step.wall)),
     on_gpu: Some(|s, before| LINK.follow_gpu(s, before)),
-    reads: Some(|s| inputs(s, false, |w, k| k.dit = w.dit)),
+    reads: Some(Reads {
+        inputs: |s| inputs(s, false, |w, k| k.dit = w.dit),
+        same_view: NativeOnly::new(|a, b| view(a, true) == view(b, true)),
+    }),
 };
 
 #[cfg(test)]
@@ -106,8 +109,8 @@ mod tests {
     use super::*;
     use crate::model::limit::{Halving, Limit, TIE};
     use crate::state::params::Choice;
-    use crate::state::url::encode;
     use crate::state::registry::tests::states;
+    use crate::state::url::encode;
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-12 * a.abs().max(b.abs())

@@ -5,7 +5,7 @@
 use crate::model::fusion::{self, FusionView};
 use crate::state::data::State;
 use crate::state::params::params;
-use crate::state::spec::{inputs, NativeOnly, Spec};
+use crate::state::spec::{inputs, NativeOnly, Reads, Spec};
 
 params! {
     in fusion;
@@ -33,15 +33,18 @@ pub const SPEC: Spec = Spec {
     sliders: NativeOnly::new(sliders),
     model: NativeOnly::new(Some(|s| view(s).compare.fused_time)),
     on_gpu: None,
-    reads: Some(|s| inputs(s, true, |w, k| k.fusion = w.fusion)),
+    reads: Some(Reads {
+        inputs: |s| inputs(s, true, |w, k| k.fusion = w.fusion),
+        same_view: NativeOnly::new(|a, b| view(a) == view(b)),
+    }),
 };
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::timeline::Regime;
-    use crate::state::url::encode;
     use crate::state::registry::tests::states;
+    use crate::state::url::encode;
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-9 * a.abs().max(b.abs())

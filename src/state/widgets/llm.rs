@@ -8,7 +8,7 @@ use crate::model::llm::{self, step, view::LlmView, KvDtype, LlmModel, Phase, Wei
 use crate::model::setting::Setting;
 use crate::state::data::State;
 use crate::state::params::{model_choice, params};
-use crate::state::spec::{inputs, NativeOnly, Spec};
+use crate::state::spec::{inputs, NativeOnly, Reads, Spec};
 
 model_choice!(LlmModel {
     Llama3_8b = "Llama-3-8B",
@@ -167,7 +167,10 @@ pub const SPEC: Spec = Spec {
     sliders: NativeOnly::new(sliders),
     model: NativeOnly::new(Some(|s| view(s, true).step.wall)),
     on_gpu: Some(|s, before| LINK.follow_gpu(s, before)),
-    reads: Some(|s| inputs(s, false, |w, k| k.llm = w.llm)),
+    reads: Some(Reads {
+        inputs: |s| inputs(s, false, |w, k| k.llm = w.llm),
+        same_view: NativeOnly::new(|a, b| view(a, true) == view(b, true)),
+    }),
 };
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use crate::model::{microbench, Dtype};
 use crate::state::data::State;
 use crate::state::params::params;
-use crate::state::spec::{inputs, NativeOnly, Spec};
+use crate::state::spec::{inputs, NativeOnly, Reads, Spec};
 
 /// The tensor size in elements: 2^10 … 2^30, the essay's 2^28.
 pub const ELEMS: (u32, u32) = (1 << 10, 1 << 30);
@@ -70,15 +70,18 @@ pub const SPEC: Spec = Spec {
     sliders: NativeOnly::new(sliders),
     model: NativeOnly::new(Some(|s| view(s).bench.n)),
     on_gpu: None,
-    reads: Some(|s| inputs(s, true, |w, k| k.microbench = w.microbench)),
+    reads: Some(Reads {
+        inputs: |s| inputs(s, true, |w, k| k.microbench = w.microbench),
+        same_view: NativeOnly::new(|a, b| view(a) == view(b)),
+    }),
 };
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::{hardware, Regime};
-    use crate::state::url::{decode, encode};
     use crate::state::registry::tests::states;
+    use crate::state::url::{decode, encode};
 
     #[test]
     fn defaults_to_the_essay_and_falls_back_to_fp32() {

@@ -5,7 +5,7 @@
 use crate::model::overhead::{self, OverheadView, Remedies};
 use crate::state::data::State;
 use crate::state::params::params;
-use crate::state::spec::{inputs, NativeOnly, Spec};
+use crate::state::spec::{inputs, NativeOnly, Reads, Spec};
 
 params! {
     in overhead;
@@ -44,15 +44,18 @@ pub const SPEC: Spec = Spec {
     sliders: NativeOnly::new(sliders),
     model: NativeOnly::new(Some(|s| view(s).run.wall())),
     on_gpu: None,
-    reads: Some(|s| inputs(s, true, |w, k| k.overhead = w.overhead)),
+    reads: Some(Reads {
+        inputs: |s| inputs(s, true, |w, k| k.overhead = w.overhead),
+        same_view: NativeOnly::new(|a, b| view(a) == view(b)),
+    }),
 };
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::limit::{Halving, Limit, TIE};
-    use crate::state::url::encode;
     use crate::state::registry::tests::states;
+    use crate::state::url::encode;
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-12 * a.abs().max(b.abs())

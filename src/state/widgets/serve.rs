@@ -10,7 +10,7 @@ use crate::model::serve::{self, limits as l, view::ServeView, ServeRun};
 use crate::state::data::State;
 use crate::state::fields::Field;
 use crate::state::params::{params, ChoiceField};
-use crate::state::spec::{inputs, NativeOnly, Spec};
+use crate::state::spec::{inputs, NativeOnly, Reads, Spec};
 
 params! {
     in serve;
@@ -127,11 +127,14 @@ pub const SPEC: Spec = Spec {
     sliders: NativeOnly::new(sliders),
     model: NativeOnly::new(Some(|s| view(s, true).serve.map_or(1.0, |v| v.itl))),
     on_gpu: None,
-    reads: Some(|s| {
-        inputs(s, false, |w, k| {
-            k.llm = w.llm;
-            k.serve = w.serve;
-        })
+    reads: Some(Reads {
+        inputs: |s| {
+            inputs(s, false, |w, k| {
+                k.llm = w.llm;
+                k.serve = w.serve;
+            })
+        },
+        same_view: NativeOnly::new(|a, b| view(a, true) == view(b, true)),
     }),
 };
 
@@ -141,8 +144,8 @@ mod tests {
     use crate::model::hardware;
     use crate::model::llm::KvDtype;
     use crate::model::verdict::{HELPS_FROM, WORSE_FROM};
-    use crate::state::url::{decode, encode};
     use crate::state::registry::tests::states;
+    use crate::state::url::{decode, encode};
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-9 * a.abs().max(b.abs())

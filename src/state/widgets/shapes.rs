@@ -6,7 +6,7 @@ use crate::model::shapes::{self as view, ShapesView, SweepKey};
 use crate::model::Dtype;
 use crate::state::data::State;
 use crate::state::params::params;
-use crate::state::spec::{inputs, NativeOnly, Spec};
+use crate::state::spec::{inputs, NativeOnly, Reads, Spec};
 
 params! {
     in shapes;
@@ -45,7 +45,10 @@ pub const SPEC: Spec = Spec {
     sliders: NativeOnly::new(sliders),
     model: NativeOnly::new(Some(|s| view(s).map_or(1.0, |v| v.seconds))),
     on_gpu: None,
-    reads: Some(|s| inputs(s, false, |w, k| k.shapes = w.shapes)),
+    reads: Some(Reads {
+        inputs: |s| inputs(s, false, |w, k| k.shapes = w.shapes),
+        same_view: NativeOnly::new(|a, b| view(a) == view(b) && sweep_key(a) == sweep_key(b)),
+    }),
 };
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ pub fn WidgetFrame(ctx: Ctx, def: &'static Spec) -> impl IntoView {
     let (id, title, embed_height) = (def.id, def.title, def.embed_height);
     let section = NodeRef::<Section>::new();
     let on = OnScreen::new(section);
-    let own = ctx.reading(def.reads);
+    let own = ctx.reading(def.reads.map(|r| r.inputs));
     let inner = if def.gate {
         gate(own, on, OnScreen::within(section, "0px"))
     } else {

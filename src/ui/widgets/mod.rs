@@ -1,34 +1,18 @@
 //! The essay's widgets, above the kit and the chart layer: one view file per
-//! registered widget (its name in `state::widgets`' registry), the parts several
-//! share (the roofline chart, "Compare GPUs", the scaling chart, the remedy
-//! items, the explorer's readouts), and [`VIEWS`], each registered widget's view
-//! in registry order, read from the one widget list (`state::widgets::widget_list!`).
+//! registered widget (its name in the one widget list,
+//! `state::widgets::widget_list!`, which declares its module here), the parts
+//! several share (the roofline chart, "Compare GPUs", the scaling chart, the
+//! remedy items, the explorer's readouts, the on-demand stand-in), and
+//! [`VIEWS`], each registered widget's view in registry order, read from the
+//! same list.
 
 pub mod advice;
-pub mod bert;
-pub mod calculator;
 pub mod compare;
-pub mod diagnosis;
-pub mod dit;
-pub mod explorer;
-pub mod factory;
-pub mod fusion;
-pub mod generations;
-pub mod hardware;
-pub mod lab;
-pub mod llm;
 pub mod llm_measured;
-pub mod microbench;
 pub mod more;
-pub mod overhead;
 pub mod readouts;
-pub mod remedies;
 pub mod roofline;
 pub mod scaling;
-pub mod serve;
-pub mod shapes;
-pub mod tensor_cores;
-pub mod trace;
 
 use super::kit::Ctx;
 use crate::state::registry::WIDGETS;
@@ -53,9 +37,11 @@ macro_rules! view_of {
     };
 }
 
-/// The page's reading of [`widget_list!`]: [`VIEWS`].
+/// The page's reading of [`widget_list!`]: each view's module and [`VIEWS`].
 macro_rules! views {
     ($($m:ident: $view:ident, $draws:ident, $loads:ident $(($what:literal))?;)*) => {
+        $(pub mod $m;)*
+
         /// Each registered widget's view: `(id, render)`, one row per line of
         /// the widget list, in its (the page's) order.
         pub const VIEWS: [(&str, Render); WIDGETS.len()] = [$((

@@ -103,7 +103,9 @@ pub fn mount(el: web_sys::HtmlElement, opts: &JsValue) {
         &get("view").as_string().unwrap_or_default(),
         get("dark").as_bool().unwrap_or(false),
     );
-    let reads = crate::state::registry::widget(&id).and_then(|w| w.reads);
+    let reads = crate::state::registry::widget(&id)
+        .and_then(|w| w.reads)
+        .map(|r| r.inputs);
     let ctx = ctx.reading(reads);
     leptos::mount::mount_to(el, move || match render(&id, ctx) {
         Some(v) => v,
