@@ -383,14 +383,8 @@ fn the_issue_states() {
     // the dit at 128 px: one regime in every sentence, with and without graphs
     for graphs in [false, true] {
         let r = DitRun {
-            model: DitModel::XL2,
-            res: 128,
-            batch: 1,
-            flash: true,
             graphs,
-            fused: false,
-            sp: 1,
-            link: brrr::model::parallel::Link::NONE,
+            ..DitRun::xl2(128, 1)
         };
         let d = State::default().setting;
         let st = dit::run(&r, &d);

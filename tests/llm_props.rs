@@ -94,6 +94,26 @@ fn arb_run() -> impl Strategy<Value = LlmRun> {
 /// `r` as a decode step (one micro-batch) with its machine, kernels and kernel
 /// groups, built as the step model builds them: what the properties below
 /// simulate again to check the model's shortcuts against.
+/// A step's limit (2× FLOP/s, 2× bandwidth, half the overhead) is its `wall`
+/// over the full simulation `after` each halving, bit for bit.
+fn halvings_are_the_simulations(
+    l: &limit::Limit,
+    wall: f64,
+    after: impl Fn(Halving) -> f64,
+) -> Result<(), TestCaseError> {
+    let want =
+        [Halving::Flops, Halving::Bw, Halving::Overhead].map(|h| limit::ratio(wall, after(h)));
+    let got = [l.flops2, l.bw2, l.overhead_half];
+    prop_assert_eq!(
+        got.map(f64::to_bits),
+        want.map(f64::to_bits),
+        "{:?} vs {:?}",
+        got,
+        want
+    );
+    Ok(())
+}
+
 fn decode_step(r: LlmRun, s: &Setting) -> (LlmRun, Machine, Vec<LlmKernel>, Vec<KernelGroup>) {
     let r = LlmRun {
         phase: Phase::Decode,
@@ -137,17 +157,10 @@ proptest! {
         let (r, m, _, gs) = decode_step(r, &s);
         let st = step::full(&r, &s);
         let pp = r.par.pp.max(1);
-        let after = |h: Halving| {
+        halvings_are_the_simulations(&st.limit, st.wall, |h: Halving| {
             let m = h.apply(&m);
             step::pipeline_wall(step::timeline(&r, &gs, &priced(&gs, &m), &m).wall, 1, pp)
-        };
-        let want = [
-            limit::ratio(st.wall, after(Halving::Flops)),
-            limit::ratio(st.wall, after(Halving::Bw)),
-            limit::ratio(st.wall, after(Halving::Overhead)),
-        ];
-        let got = [st.limit.flops2, st.limit.bw2, st.limit.overhead_half];
-        prop_assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits), "{:?} vs {:?}", got, want);
+        })?;
     }
 
     /// One layer's rows asked for alone are the step's, bit for bit.
@@ -284,8 +297,7 @@ proptest! {
                 brrr::model::timeline::simulate(&gs, &m).wall
             }
         };
-        let want = [Halving::Flops, Halving::Bw, Halving::Overhead].map(|h| limit::ratio(st.wall, full(h)).to_bits());
-        prop_assert_eq!([st.limit.flops2, st.limit.bw2, st.limit.overhead_half].map(f64::to_bits), want);
+        halvings_are_the_simulations(&st.limit, st.wall, full)?;
         let fast = Setting { bw: s.bw * 2.0, ..s };
         prop_assert!(dit::run(&r, &fast).wall <= st.wall * (1.0 + 1e-12));
     }

@@ -54,6 +54,28 @@ pub enum Unit {
     Collective { overlapped: bool },
 }
 
+/// A kernel as a point on the roofline: where it sits (its intensity and the
+/// FLOP/s it achieved), its time and count, and the roof that binds it. The
+/// explorer's, the llm's and the calculator's groups, and a trace's placed
+/// kernels (`trace::roof`), are drawn as these.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoofPoint {
+    /// Its name (a model's group names are static; a trace kernel's is
+    /// written for it).
+    pub name: std::borrow::Cow<'static, str>,
+    /// FLOPs per byte.
+    pub intensity: f64,
+    /// FLOP/s achieved.
+    pub flops: f64,
+    /// Seconds per kernel.
+    pub time: f64,
+    /// Kernels of this kind in the step, or a trace kernel's calls.
+    pub count: u32,
+    pub unit: Unit,
+    /// The roof that binds at its intensity.
+    pub bound: Bound,
+}
+
 /// The effective machine: preset numbers after the user's sliders.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Machine {

@@ -6,7 +6,8 @@
 //!   (range, units, the slider and the box, so the codec and the control cannot
 //!   disagree on a range), or any other value with its own read and write;
 //! - **a widget's own** ([`WParam`]): declared by one row of a [`params!`] table
-//!   (`field: Kind [range] = default, "url_key", "label";`), from which follow the
+//!   (`field: Kind [range] = default, "url_key", "label";`; a label two widgets
+//!   share is a constant, `widgets::common::label`), from which follow the
 //!   widget's `Params` field and its type, its default, its URL codec (kind, range,
 //!   parse, format) and the control the widget shows (its `field` module: a slider
 //!   [`Field`], a [`FlagField`] or a [`ChoiceField`] with its label). Choices are
@@ -503,7 +504,7 @@ macro_rules! param_set {
     };
 }
 macro_rules! param_field {
-    (Int [] [$min:expr, $max:expr] $w:ident $f:ident $key:literal $label:literal) => {
+    (Int [] [$min:expr, $max:expr] $w:ident $f:ident $key:literal $label:expr) => {
         pub const $f: $crate::state::fields::Field = $crate::state::fields::Field {
             id: $key,
             label: $label,
@@ -517,7 +518,7 @@ macro_rules! param_field {
             set: |s, v| s.widgets.$w.$f = $crate::state::fields::to_u32(v),
         };
     };
-    (Flag [] [] $w:ident $f:ident $key:literal $label:literal) => {
+    (Flag [] [] $w:ident $f:ident $key:literal $label:expr) => {
         pub const $f: $crate::state::params::FlagField = $crate::state::params::FlagField {
             id: $key,
             label: $label,
@@ -525,7 +526,7 @@ macro_rules! param_field {
             set: |s, v| s.widgets.$w.$f = v,
         };
     };
-    (Choice [$t:ty] [] $w:ident $f:ident $key:literal $label:literal) => {
+    (Choice [$t:ty] [] $w:ident $f:ident $key:literal $label:expr) => {
         pub const $f: $crate::state::params::ChoiceField<$t> = $crate::state::params::ChoiceField {
             id: $key,
             label: $label,
@@ -534,7 +535,7 @@ macro_rules! param_field {
         };
     };
     // its control shows the figure it replaces: `widgets::common`'s link boxes
-    (Milli [] [$min:expr, $max:expr] $w:ident $f:ident $key:literal $label:literal) => {};
+    (Milli [] [$min:expr, $max:expr] $w:ident $f:ident $key:literal $label:expr) => {};
 }
 macro_rules! param_slider {
     (Int $v:ident $f:ident) => {
@@ -557,7 +558,7 @@ pub(crate) use {
 /// A row's `///` lines are its meaning in the URL contract (docs/contract.md,
 /// generated from these rows), after its label.
 macro_rules! params {
-    (in $w:ident; $($(#[doc = $doc:literal])* $f:ident: $kind:ident $(<$t:ty>)? $([$min:expr, $max:expr])? = $d:expr, $key:literal, $label:literal;)*) => {
+    (in $w:ident; $($(#[doc = $doc:literal])* $f:ident: $kind:ident $(<$t:ty>)? $([$min:expr, $max:expr])? = $d:expr, $key:literal, $label:expr;)*) => {
         /// The widget's own controls, one field per URL parameter.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub struct Params {

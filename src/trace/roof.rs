@@ -8,26 +8,8 @@ use super::words::short;
 use crate::model::achievable::Roof;
 use crate::model::hardware::{self, Dtype, Preset};
 use crate::model::setting::Setting;
+use crate::model::workload::RoofPoint;
 use crate::model::{units, Bound, Machine, Unit};
-
-/// A placed kernel as a roofline point.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RoofPoint {
-    /// The kernel's name (cut to 48 characters), its op and how far below its
-    /// roof it ran.
-    pub name: String,
-    /// FLOPs per byte.
-    pub intensity: f64,
-    /// FLOP/s achieved.
-    pub flops: f64,
-    /// Seconds per kernel.
-    pub time: f64,
-    /// Calls.
-    pub count: u32,
-    pub unit: Unit,
-    /// The roof that binds at its intensity.
-    pub bound: Bound,
-}
 
 /// The roofline the trace widget draws for a rank, and its words.
 #[derive(Clone, Debug, PartialEq)]
@@ -152,7 +134,8 @@ pub fn points(m: &Machine, placed: &[PlacedRow]) -> Vec<RoofPoint> {
                     short(&p.kernel, 48),
                     p.op,
                     units::percent(of_roof)
-                ),
+                )
+                .into(),
                 intensity,
                 flops: achieved,
                 time: p.time_s / p.count as f64,

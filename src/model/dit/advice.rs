@@ -214,16 +214,7 @@ mod tests {
             st.select_preset(p);
         }
         let s = st.setting;
-        let r = DitRun {
-            model: DitModel::XL2,
-            res: 256,
-            batch: 1,
-            flash: true,
-            graphs: false,
-            fused: false,
-            sp: 1,
-            link: crate::model::parallel::Link::NONE,
-        };
+        let r = DitRun::xl2(256, 1);
         assert!(double_batch(&r, &s).contains("overhead-bound"));
         let sw = switches(&r, &s);
         assert!(sw[0].2.starts_with("FlashAttention is on"));

@@ -35,7 +35,15 @@ fn linear(r: &DitRun, k: KernelGroup, m: f64, k_in: f64, n: f64, more: u32) -> K
     views(r, shaped(k, m, k_in, n), LINEAR_VIEWS + more)
 }
 
-fn g(name: &'static str, unit: Unit, flops: f64, bytes: f64) -> KernelGroup {
+/// A kernel's work and traffic, named so no call site can swap them.
+#[derive(Clone, Copy)]
+struct Cost {
+    flops: f64,
+    bytes: f64,
+}
+
+/// One kernel of a block, launched once, with its [`Cost`].
+fn g(name: &'static str, unit: Unit, Cost { flops, bytes }: Cost) -> KernelGroup {
     KernelGroup {
         gemm: None,
         cpu_ops: 0,
@@ -137,7 +145,14 @@ fn modulation(r: &DitRun, s: &Sizes) -> Vec<(KernelGroup, Class)> {
     let Sizes { h, b, cd, .. } = *s;
     vec![
         (
-            g("SiLU(c)", PW, 4.0 * b * cd, 2.0 * A * b * cd),
+            g(
+                "SiLU(c)",
+                PW,
+                Cost {
+                    flops: 4.0 * b * cd,
+                    bytes: 2.0 * A * b * cd,
+                },
+            ),
             Class::Pointwise,
         ),
         (
@@ -147,8 +162,10 @@ fn modulation(r: &DitRun, s: &Sizes) -> Vec<(KernelGroup, Class)> {
                     g(
                         "adaLN modulation linear",
                         Unit::Matmul,
-                        2.0 * b * cd * 6.0 * h,
-                        A * (cd * 6.0 * h + b * (cd + 6.0 * h)),
+                        Cost {
+                            flops: 2.0 * b * cd * 6.0 * h,
+                            bytes: A * (cd * 6.0 * h + b * (cd + 6.0 * h)),
+                        },
                     ),
                     b,
                     cd,
@@ -166,25 +183,64 @@ fn ln_mod(r: &DitRun, s: &Sizes, out: &mut Vec<(KernelGroup, Class)>) {
     let act = s.act;
     if r.fused {
         out.push((
-            g("LayerNorm + modulate", PW, (LN + 2.0) * act, 2.0 * A * act),
+            g(
+                "LayerNorm + modulate",
+                PW,
+                Cost {
+                    flops: (LN + 2.0) * act,
+                    bytes: 2.0 * A * act,
+                },
+            ),
             Class::Pointwise,
         ));
     } else {
         out.push((
-            g("LayerNorm", PW, LN * act, 2.0 * A * act),
+            g(
+                "LayerNorm",
+                PW,
+                Cost {
+                    flops: LN * act,
+                    bytes: 2.0 * A * act,
+                },
+            ),
             Class::Pointwise,
         ));
         let bh = s.b * s.h;
         out.push((
-            g("modulate: 1 + scale", PW, bh, 2.0 * A * bh),
+            g(
+                "modulate: 1 + scale",
+                PW,
+                Cost {
+                    flops: bh,
+                    bytes: 2.0 * A * bh,
+                },
+            ),
             Class::Pointwise,
         ));
         out.push((
-            views(r, g("modulate: × (1 + scale)", PW, act, 2.0 * A * act), 2),
+            views(
+                r,
+                g(
+                    "modulate: × (1 + scale)",
+                    PW,
+                    Cost {
+                        flops: act,
+                        bytes: 2.0 * A * act,
+                    },
+                ),
+                2,
+            ),
             Class::Pointwise,
         ));
         out.push((
-            g("modulate: + shift", PW, act, 2.0 * A * act),
+            g(
+                "modulate: + shift",
+                PW,
+                Cost {
+                    flops: act,
+                    bytes: 2.0 * A * act,
+                },
+            ),
             Class::Pointwise,
         ));
     }
@@ -195,10 +251,31 @@ fn gate_res(r: &DitRun, s: &Sizes, out: &mut Vec<(KernelGroup, Class)>) {
     let act = s.act;
     if !r.fused {
         out.push((
-            views(r, g("gate ×", PW, act, 2.0 * A * act), 1),
+            views(
+                r,
+                g(
+                    "gate ×",
+                    PW,
+                    Cost {
+                        flops: act,
+                        bytes: 2.0 * A * act,
+                    },
+                ),
+                1,
+            ),
             Class::Pointwise,
         ));
-        out.push((g("residual +", PW, act, 3.0 * A * act), Class::Pointwise));
+        out.push((
+            g(
+                "residual +",
+                PW,
+                Cost {
+                    flops: act,
+                    bytes: 3.0 * A * act,
+                },
+            ),
+            Class::Pointwise,
+        ));
     }
 }
 
@@ -225,8 +302,10 @@ fn attention(r: &DitRun, s: &Sizes, out: &mut Vec<(KernelGroup, Class)>) {
             g(
                 "QKV projection",
                 Matmul,
-                2.0 * t * h * 3.0 * h,
-                A * (3.0 * h * h + act + 3.0 * act),
+                Cost {
+                    flops: 2.0 * t * h * 3.0 * h,
+                    bytes: A * (3.0 * h * h + act + 3.0 * act),
+                },
             ),
             t,
             h,
@@ -259,18 +338,56 @@ fn attention(r: &DitRun, s: &Sizes, out: &mut Vec<(KernelGroup, Class)>) {
         out.push((
             views(
                 r,
-                g("flash attention", Matmul, 2.0 * mm + sm, A * 4.0 * act),
+                g(
+                    "flash attention",
+                    Matmul,
+                    Cost {
+                        flops: 2.0 * mm + sm,
+                        bytes: A * 4.0 * act,
+                    },
+                ),
                 3,
             ),
             Attention,
         ));
     } else {
         out.push((
-            views(r, g("QKᵀ", Matmul, mm, A * (2.0 * act + scores)), 3),
+            views(
+                r,
+                g(
+                    "QKᵀ",
+                    Matmul,
+                    Cost {
+                        flops: mm,
+                        bytes: A * (2.0 * act + scores),
+                    },
+                ),
+                3,
+            ),
             Attention,
         ));
-        out.push((g("softmax", PW, sm, A * 2.0 * scores), Attention));
-        out.push((g("P·V", Matmul, mm, A * (scores + 2.0 * act)), Attention));
+        out.push((
+            g(
+                "softmax",
+                PW,
+                Cost {
+                    flops: sm,
+                    bytes: A * 2.0 * scores,
+                },
+            ),
+            Attention,
+        ));
+        out.push((
+            g(
+                "P·V",
+                Matmul,
+                Cost {
+                    flops: mm,
+                    bytes: A * (scores + 2.0 * act),
+                },
+            ),
+            Attention,
+        ));
     }
     if super::SpKind::of(r) == super::SpKind::Ulysses {
         out.push(collective(
@@ -287,8 +404,10 @@ fn attention(r: &DitRun, s: &Sizes, out: &mut Vec<(KernelGroup, Class)>) {
             g(
                 "output projection",
                 Matmul,
-                2.0 * t * h * h,
-                A * (h * h + 2.0 * act) + epi,
+                Cost {
+                    flops: 2.0 * t * h * h,
+                    bytes: A * (h * h + 2.0 * act) + epi,
+                },
             ),
             t,
             h,
@@ -310,8 +429,10 @@ fn mlp(r: &DitRun, s: &Sizes, out: &mut Vec<(KernelGroup, Class)>) {
             g(
                 "fc1",
                 Matmul,
-                2.0 * t * h * 4.0 * h,
-                A * (4.0 * h * h + act + 4.0 * act),
+                Cost {
+                    flops: 2.0 * t * h * 4.0 * h,
+                    bytes: A * (4.0 * h * h + act + 4.0 * act),
+                },
             ),
             t,
             h,
@@ -322,7 +443,14 @@ fn mlp(r: &DitRun, s: &Sizes, out: &mut Vec<(KernelGroup, Class)>) {
     ));
     if !r.fused {
         out.push((
-            g("GELU", PW, GELU * 4.0 * act, 2.0 * A * 4.0 * act),
+            g(
+                "GELU",
+                PW,
+                Cost {
+                    flops: GELU * 4.0 * act,
+                    bytes: 2.0 * A * 4.0 * act,
+                },
+            ),
             Class::Pointwise,
         ));
     }
@@ -332,8 +460,10 @@ fn mlp(r: &DitRun, s: &Sizes, out: &mut Vec<(KernelGroup, Class)>) {
             g(
                 "fc2",
                 Matmul,
-                2.0 * t * 4.0 * h * h,
-                A * (4.0 * h * h + 4.0 * act + act) + epi,
+                Cost {
+                    flops: 2.0 * t * 4.0 * h * h,
+                    bytes: A * (4.0 * h * h + 4.0 * act + act) + epi,
+                },
             ),
             t,
             4.0 * h,
@@ -360,8 +490,10 @@ pub fn kernels(r: &DitRun) -> Vec<(KernelGroup, Class)> {
                 g(
                     "patch embedding",
                     Unit::Matmul,
-                    2.0 * t * patch_in * h,
-                    A * (patch_in * h + t * (patch_in + h)),
+                    Cost {
+                        flops: 2.0 * t * patch_in * h,
+                        bytes: A * (patch_in * h + t * (patch_in + h)),
+                    },
                 ),
                 t,
                 patch_in,
@@ -374,8 +506,10 @@ pub fn kernels(r: &DitRun) -> Vec<(KernelGroup, Class)> {
                 g(
                     "timestep embedding",
                     Unit::Matmul,
-                    2.0 * b * 2.0 * cd * cd,
-                    A * 2.0 * cd * cd,
+                    Cost {
+                        flops: 2.0 * b * 2.0 * cd * cd,
+                        bytes: A * 2.0 * cd * cd,
+                    },
                 ),
                 b,
                 2.0 * cd,
@@ -392,8 +526,10 @@ pub fn kernels(r: &DitRun) -> Vec<(KernelGroup, Class)> {
         g(
             "final adaLN + LayerNorm",
             Unit::Pointwise,
-            (LN + 2.0) * t * h,
-            2.0 * A * t * h,
+            Cost {
+                flops: (LN + 2.0) * t * h,
+                bytes: 2.0 * A * t * h,
+            },
         ),
         p,
     ));
@@ -402,8 +538,10 @@ pub fn kernels(r: &DitRun) -> Vec<(KernelGroup, Class)> {
             g(
                 "final linear",
                 Unit::Matmul,
-                2.0 * t * h * patch_out,
-                A * (h * patch_out + t * (h + patch_out)),
+                Cost {
+                    flops: 2.0 * t * h * patch_out,
+                    bytes: A * (h * patch_out + t * (h + patch_out)),
+                },
             ),
             t,
             h,

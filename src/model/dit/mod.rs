@@ -169,6 +169,24 @@ pub struct DitRun {
     pub link: super::parallel::Link,
 }
 
+impl DitRun {
+    /// DiT-XL/2 at `res` px and `batch` on one GPU, flash attention on,
+    /// eager (no CUDA graph, nothing fused): the step the lent GPUs timed
+    /// (`tests/data/dit-{h100,h200}.json`), whose other runs change a switch.
+    pub const fn xl2(res: u32, batch: u32) -> DitRun {
+        DitRun {
+            model: DitModel::XL2,
+            res,
+            batch,
+            flash: true,
+            graphs: false,
+            fused: false,
+            sp: 1,
+            link: super::parallel::Link::NONE,
+        }
+    }
+}
+
 /// How attention is spread over sequence-parallel GPUs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SpKind {
@@ -524,19 +542,6 @@ mod tests {
     use super::*;
     use crate::state::State;
 
-    fn xl(res: u32, batch: u32) -> DitRun {
-        DitRun {
-            model: DitModel::XL2,
-            res,
-            batch,
-            flash: true,
-            graphs: false,
-            fused: false,
-            sp: 1,
-            link: crate::model::parallel::Link::NONE,
-        }
-    }
-
     fn h100() -> Setting {
         let mut s = State::default();
         if let Some(p) = crate::model::hardware::preset("h100-sxm") {
@@ -560,7 +565,7 @@ mod tests {
                 graphs,
                 sp,
                 link: crate::model::parallel::LINKS[0],
-                ..xl(res, batch)
+                ..DitRun::xl2(res, batch)
             };
             let m = machine(&s);
             let groups: Vec<KernelGroup> = kernels(&r).into_iter().map(|(k, _)| k).collect();
@@ -597,7 +602,7 @@ mod tests {
             link: crate::model::parallel::link(link)
                 .copied()
                 .unwrap_or(crate::model::parallel::Link::NONE),
-            ..xl(49, 1)
+            ..DitRun::xl2(49, 1)
         };
         // 30 heads: 2 GPUs split them (Ulysses), 4 and 8 do not (ring)
         assert_eq!(SpKind::of(&cog(2, "nvlink4")), SpKind::Ulysses);
@@ -626,12 +631,12 @@ mod tests {
 
     #[test]
     fn xl2_multiply_adds_match_the_paper() {
-        let macs = matmul_macs(&xl(256, 1));
+        let macs = matmul_macs(&DitRun::xl2(256, 1));
         assert!((macs / 118.6e9 - 1.0).abs() < 0.02, "{macs}");
         assert_eq!(DitModel::XL2.config().tokens(256), 256.0);
         assert_eq!(DitModel::XL2.config().tokens(512), 1024.0);
         // 2 FLOPs per multiply-add, plus a little pointwise arithmetic
-        let f = flops(&xl(256, 1));
+        let f = flops(&DitRun::xl2(256, 1));
         assert!(f > 2.0 * macs && f < 2.02 * macs, "{f}");
     }
 
@@ -643,7 +648,7 @@ mod tests {
             &DitRun {
                 model: DitModel::CogVideoX2b,
                 res: 49,
-                ..xl(0, 1)
+                ..DitRun::xl2(0, 1)
             },
             &h100(),
         );
@@ -654,7 +659,7 @@ mod tests {
     #[test]
     fn small_image_batch1_is_overhead_bound_and_graphs_help() {
         let st = h100();
-        let r = xl(256, 1);
+        let r = DitRun::xl2(256, 1);
         let s = run(&r, &st);
         assert_eq!(s.regime, Regime::Overhead, "{:?}", s.shares);
         let ratio = double_batch_ratio(&r, &st);
@@ -664,10 +669,10 @@ mod tests {
         let sum = s.shares.attention + s.shares.mlp + s.shares.pointwise + s.shares.overhead;
         assert!((sum - 1.0).abs() < 1e-9);
         // a large batch scales with the work
-        let big = xl(512, 64);
+        let big = DitRun::xl2(512, 64);
         assert!(double_batch_ratio(&big, &st) > 1.8);
         assert!(buys(&big, Switch::Graphs, &st) < 1.05);
         // flash matters when the sequence is long
-        assert!(buys(&xl(1024, 8), Switch::Flash, &st) > 1.1);
+        assert!(buys(&DitRun::xl2(1024, 8), Switch::Flash, &st) > 1.1);
     }
 }

@@ -152,36 +152,10 @@ pub struct DitCase {
     pub model_s: f64,
 }
 
-/// The DiT-XL/2 cases measured on the H100 SXM and H200 presets.
+/// The DiT-XL/2 cases measured on the H100 SXM and H200 presets, in the data
+/// files' order.
 pub fn dit_cases() -> Vec<DitCase> {
-    use crate::model::dit::{run, DitModel, DitRun};
-    let mut out = Vec::new();
-    for hw in ["h100-sxm", "h200"] {
-        let Some(p) = preset(hw) else { continue };
-        let s = Setting::on(p, Dtype::Bf16, Roof::Achievable);
-        for (res, batch) in [(256, 1), (256, 8), (512, 1)] {
-            for compiled in [true, false] {
-                let r = DitRun {
-                    model: DitModel::XL2,
-                    res,
-                    batch,
-                    flash: true,
-                    graphs: compiled,
-                    fused: compiled,
-                    sp: 1,
-                    link: crate::model::parallel::Link::NONE,
-                };
-                out.push(DitCase {
-                    hw,
-                    res,
-                    batch,
-                    compiled,
-                    model_s: run(&r, &s).wall,
-                });
-            }
-        }
-    }
-    out
+    dit_lent().into_iter().map(|l| l.case).collect()
 }
 
 /// One GEMM timed on a lent GPU (`tests/data/gemm-{h100,h200}.json`, recorded
@@ -286,34 +260,76 @@ impl DitLent {
     }
 }
 
-/// The measured steps of `tests/data/dit-{h100,h200}.json` (`loop_ms`, 20 steps
-/// back to back ÷ 20): GPU, resolution, batch, compiled ms, eager ms. Written out
-/// so the page carries no JSON; `the_dit_rows_are_the_files` checks them.
-pub const DIT_MEASURED: [(&str, u32, u32, f64, f64); 6] = [
-    ("h100-sxm", 256, 1, 1.9011247634887696, 21.02294921875),
-    ("h100-sxm", 256, 8, 4.7723438262939455, 21.096080017089843),
-    ("h100-sxm", 512, 1, 3.4302143096923827, 21.18590393066406),
-    ("h200", 256, 1, 1.7850223541259767, 20.274922180175782),
-    ("h200", 256, 8, 4.651935958862305, 11.816435241699219),
-    ("h200", 512, 1, 3.236568069458008, 14.120303344726562),
+/// The DiT-XL/2 steps timed on the lent GPUs, each file with its preset
+/// (recorded by `tests/data/record_dit.py`); the rows are read from them as
+/// they are.
+const DIT_FILES: [(&str, &str); 2] = [
+    (
+        "h100-sxm",
+        include_str!("../../../tests/data/dit-h100.json"),
+    ),
+    ("h200", include_str!("../../../tests/data/dit-h200.json")),
 ];
 
-/// Every case of [`dit_cases`] with its measured step (`compiled`: the
-/// `torch.compile(mode="reduce-overhead")` run; eager: the Python loop).
-pub fn dit_lent() -> Vec<DitLent> {
-    dit_cases()
-        .into_iter()
-        .filter_map(|case| {
-            let row = DIT_MEASURED
-                .iter()
-                .find(|r| r.0 == case.hw && r.1 == case.res && r.2 == case.batch)?;
-            let ms = if case.compiled { row.3 } else { row.4 };
-            Some(DitLent {
-                case,
-                measured_s: ms * 1e-3,
-            })
-        })
+/// A data file's configurations: resolution, batch, and the measured step
+/// compiled and eager (`loop_ms`, 20 steps back to back ÷ 20, in ms); none
+/// where the file does not parse.
+fn dit_rows(text: &str) -> Vec<(u32, u32, f64, f64)> {
+    use crate::json::{self, Json};
+    let Ok(j) = json::parse(text) else {
+        return Vec::new();
+    };
+    let row = |c: &Json| {
+        let whole = |k: &str| c.get(k)?.as_f64().map(|x| x as u32);
+        let ms = |m: &str| c.get(m)?.get("loop_ms")?.as_f64();
+        Some((
+            whole("res")?,
+            whole("batch")?,
+            ms("compiled")?,
+            ms("eager")?,
+        ))
+    };
+    j.get("configs")
+        .and_then(Json::as_arr)
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(row)
         .collect()
+}
+
+/// Every DiT-XL/2 step of the data files, compiled (the
+/// `torch.compile(mode="reduce-overhead")` run) and eager (the Python loop),
+/// beside the model's step on its preset (bf16, achievable roofs, one GPU,
+/// flash attention).
+pub fn dit_lent() -> Vec<DitLent> {
+    use crate::model::dit::{run, DitRun};
+    let mut out = Vec::new();
+    for (hw, text) in DIT_FILES {
+        let Some(p) = preset(hw) else { continue };
+        let s = Setting::on(p, Dtype::Bf16, Roof::Achievable);
+        for (res, batch, compiled_ms, eager_ms) in dit_rows(text) {
+            for compiled in [true, false] {
+                let r = DitRun {
+                    graphs: compiled,
+                    fused: compiled,
+                    ..DitRun::xl2(res, batch)
+                };
+                let case = DitCase {
+                    hw,
+                    res,
+                    batch,
+                    compiled,
+                    model_s: run(&r, &s).wall,
+                };
+                let ms = if compiled { compiled_ms } else { eager_ms };
+                out.push(DitLent {
+                    case,
+                    measured_s: ms * 1e-3,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The shapes widget's sentence on the lent GPUs' rows, from the rows.
@@ -607,38 +623,17 @@ mod tests {
         assert!(d.contains("eager within 12 %"), "{d}");
     }
 
+    /// Every configuration of the data files is read, each with both steps.
     #[test]
     fn the_dit_rows_are_the_files() {
-        let files = [
-            (
-                "h100-sxm",
-                include_str!("../../../tests/data/dit-h100.json"),
-            ),
-            ("h200", include_str!("../../../tests/data/dit-h200.json")),
-        ];
-        let mut n = 0;
-        for (hw, text) in files {
-            let j = json::parse(text).unwrap_or(json::Json::Null);
-            for c in j.get("configs").and_then(|c| c.as_arr()).unwrap_or(&[]) {
-                let num = |a: &str| c.get(a).and_then(|x| x.as_f64()).unwrap_or(-1.0);
-                let ms = |m: &str| {
-                    c.get(m)
-                        .and_then(|x| x.get("loop_ms"))
-                        .and_then(|x| x.as_f64())
-                        .unwrap_or(-1.0)
-                };
-                let row = DIT_MEASURED.iter().find(|r| {
-                    r.0 == hw && f64::from(r.1) == num("res") && f64::from(r.2) == num("batch")
-                });
-                assert_eq!(
-                    row.map(|r| (r.3, r.4)),
-                    Some((ms("compiled"), ms("eager"))),
-                    "{hw}"
-                );
-                n += 1;
-            }
+        for (_, text) in DIT_FILES {
+            let configs = text.matches("\"res\":").count();
+            assert_eq!(dit_rows(text).len(), configs);
+            assert!(configs >= 3);
         }
-        assert_eq!(n, DIT_MEASURED.len());
+        assert_eq!(dit_lent().len(), 12);
+        let first = dit_rows(DIT_FILES[0].1)[0];
+        assert_eq!(first, (256, 1, 1.9011247634887696, 21.02294921875));
     }
 
     /// The eager model's CPU cost is the measured one: an op of a real eager model
@@ -647,7 +642,7 @@ mod tests {
     #[test]
     fn eager_costs_are_the_measured_ones() {
         use crate::json;
-        use crate::model::dit::{kernels, DitModel, DitRun};
+        use crate::model::dit::{kernels, DitRun};
         let j = json::parse(include_str!("../../../tests/data/eager-ops-h100.json"))
             .unwrap_or(json::Json::Null);
         let num = |a: &str, b: &str| j.get(a).and_then(|x| x.get(b)).and_then(|x| x.as_f64());
@@ -681,16 +676,7 @@ mod tests {
             (crate::model::llm::EAGER_OP_S_H200_HOST / per_op200 - 1.0).abs() < 0.005,
             "{per_op200}"
         );
-        let r = DitRun {
-            model: DitModel::XL2,
-            res: 256,
-            batch: 1,
-            flash: true,
-            graphs: false,
-            fused: false,
-            sp: 1,
-            link: crate::model::parallel::Link::NONE,
-        };
+        let r = DitRun::xl2(256, 1);
         let blocks: f64 = kernels(&r).iter().map(|(k, _)| k.dispatches()).sum();
         let counted = num("dit_256_b1", "dispatched").unwrap_or(0.0);
         assert!(

@@ -27,6 +27,15 @@ use crate::state::data::State;
 use crate::state::fields::Field;
 use crate::state::params::{choice_enum, Choice};
 
+/// The controls' labels `llm` and `dit` share, written once.
+pub mod label {
+    pub const GRAPHS: &str = "CUDA graphs (one launch per step)";
+    pub const FLASH: &str = "FlashAttention";
+    pub const LINK: &str = "Link between GPUs";
+    pub const LINK_BW: &str = "Link bandwidth, each way (GB/s)";
+    pub const LINK_LAT: &str = "Link latency per ring step (µs)";
+}
+
 choice_enum! {
     /// How many GPUs share one parallel dimension (`llm_tp`, `llm_pp`, `dit_sp`):
     /// `model::parallel::DEGREES`.

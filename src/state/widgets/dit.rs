@@ -21,18 +21,18 @@ params! {
     /// `cogvideox-2b` in the widget sets 49 frames, which the link then carries).
     res: Int[1, 1024] = 256, "dit_res", "Resolution (px) or frames";
     batch: Int[1, 256] = 1, "dit_batch", "Batch";
-    flash: Flag = true, "dit_flash", "FlashAttention";
+    flash: Flag = true, "dit_flash", common::label::FLASH;
     /// The step replayed as one CUDA graph.
-    graphs: Flag = false, "dit_graphs", "CUDA graphs (one launch per step)";
+    graphs: Flag = false, "dit_graphs", common::label::GRAPHS;
     fused: Flag = false, "dit_fused", "fuse adaLN scale/shift/gate and GELU into neighbours";
     /// Ulysses all-to-all where the degree divides the heads, ring attention otherwise.
     sp: Choice<Degree> = Degree::One, "dit_sp", "Sequence parallel (GPUs)";
     /// As `llm_link`.
-    link: Choice<LinkChoice> = LinkChoice::Preset, "dit_link", "Link between GPUs";
+    link: Choice<LinkChoice> = LinkChoice::Preset, "dit_link", common::label::LINK;
     /// As `llm_link_bw`.
-    link_bw: Milli[common::BW_MILLI.0, common::BW_MILLI.1] = 0, "dit_link_bw", "Link bandwidth, each way (GB/s)";
+    link_bw: Milli[common::BW_MILLI.0, common::BW_MILLI.1] = 0, "dit_link_bw", common::label::LINK_BW;
     /// As `llm_link_lat`.
-    link_lat: Milli[common::LAT_MILLI.0, common::LAT_MILLI.1] = 0, "dit_link_lat", "Link latency per ring step (µs)";
+    link_lat: Milli[common::LAT_MILLI.0, common::LAT_MILLI.1] = 0, "dit_link_lat", common::label::LINK_LAT;
 }
 
 /// The model select: switching model also resets the resolution to the new

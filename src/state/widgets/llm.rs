@@ -49,8 +49,8 @@ params! {
     kvdtype: Choice<KvDtype> = KvDtype::Bf16, "llm_kvdtype", "KV cache";
     /// `1`: a compiled step, `torch.compile(mode="reduce-overhead")`: fused
     /// kernels replayed as one CUDA graph; `0`: eager, every op dispatched.
-    graphs: Flag = false, "llm_graphs", "CUDA graphs (one launch per step)";
-    flash: Flag = true, "llm_flash", "FlashAttention";
+    graphs: Flag = false, "llm_graphs", common::label::GRAPHS;
+    flash: Flag = true, "llm_flash", common::label::FLASH;
     // the custom shape (with `llm_model=custom`)
     /// The custom model's shape (with `llm_model=custom`), as the six keys after it.
     layers: Int[l::LAYERS.0, l::LAYERS.1] = 32, "llm_layers", "Layers";
@@ -67,14 +67,14 @@ params! {
     /// A degree above the layers falls to the largest that fits, with a message.
     pp: Choice<Degree> = Degree::One, "llm_pp", "Pipeline stages";
     /// `preset`: the GPU's own link, PCIe 4.0 for one with none.
-    link: Choice<LinkChoice> = LinkChoice::Preset, "llm_link", "Link between GPUs";
+    link: Choice<LinkChoice> = LinkChoice::Preset, "llm_link", common::label::LINK;
     /// Typed in, it replaces the chosen link's figure; choosing another link, or
     /// a GPU whose own link differs while `llm_link=preset`, starts again from the
     /// new link's own; typing the link's own figure back drops the key. Zero,
     /// negative and non-numbers are refused with a message, the last good value kept.
-    link_bw: Milli[common::BW_MILLI.0, common::BW_MILLI.1] = 0, "llm_link_bw", "Link bandwidth, each way (GB/s)";
+    link_bw: Milli[common::BW_MILLI.0, common::BW_MILLI.1] = 0, "llm_link_bw", common::label::LINK_BW;
     /// Typed in, as `llm_link_bw`; NCCL's base latency of a call stays its own.
-    link_lat: Milli[common::LAT_MILLI.0, common::LAT_MILLI.1] = 0, "llm_link_lat", "Link latency per ring step (µs)";
+    link_lat: Milli[common::LAT_MILLI.0, common::LAT_MILLI.1] = 0, "llm_link_lat", common::label::LINK_LAT;
     /// Collectives run beside the kernels after them (the ideal of overlap).
     overlap: Flag = false, "llm_overlap", "Overlap communication with compute";
 }

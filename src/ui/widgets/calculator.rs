@@ -2,9 +2,10 @@
 //! attention — through the model on the explorer's hardware: FLOPs, bytes,
 //! intensity, regime, time and achieved FLOP/s, and its kernels on a roofline.
 
-use super::roofline::{Legend, Point, RooflineData, Step};
+use super::roofline::{Legend, RooflineData, Step};
 use crate::model::ops::{self};
 use crate::model::units;
+use crate::model::workload::RoofPoint;
 use crate::state::widgets::calculator::{self as spec, field, CalcOp};
 use crate::ui::chart::plot::{shared, PlotCanvas};
 use crate::ui::kit::controls::{GpuPicker, LogSlider, Select, Toggle};
@@ -18,11 +19,11 @@ pub fn Calculator(ctx: Ctx) -> impl IntoView {
         ctx.view.with(|s| {
             let m = s.machine();
             let (groups, summary) = spec::view(s);
-            let points: Vec<Point> = groups
+            let points: Vec<RoofPoint> = groups
                 .iter()
                 .map(|g| {
                     let (t, bound) = g.time(&m);
-                    Point {
+                    RoofPoint {
                         name: g.name.into(),
                         intensity: g.intensity(),
                         flops: g.flops / t,

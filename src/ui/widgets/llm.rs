@@ -4,12 +4,13 @@
 //! the critical batch, and what graphs, FlashAttention and fp8 weights would buy.
 //! Every sentence comes from `model::llm::advice`.
 
-use super::roofline::{Point, RooflineData, Step as RoofStep};
+use super::roofline::{RooflineData, Step as RoofStep};
 use super::scaling::label;
 use crate::geom;
 use crate::model::llm::step::{self, LlmStep, SweepPoint};
 use crate::model::llm::view::LlmView;
 use crate::model::llm::{LlmModel, Phase};
+use crate::model::workload::RoofPoint;
 use crate::model::{units, Bound};
 use crate::state::widgets::llm::{self as spec, field};
 use crate::ui::chart::backend::{AnyBackend, AnyError};
@@ -396,7 +397,7 @@ pub(super) fn roof_of(st: &LlmStep) -> RooflineData {
         kernels: st
             .layer
             .iter()
-            .map(|row| Point {
+            .map(|row| RoofPoint {
                 name: row.name.into(),
                 intensity: row.intensity,
                 flops: row.flops / row.time.max(f64::MIN_POSITIVE),

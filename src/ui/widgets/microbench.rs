@@ -179,7 +179,7 @@ fn controls(ctx: Ctx, live: Memo<microbench::Bench>) -> impl IntoView {
         <div class="mb-controls">
             <crate::ui::kit::controls::GpuPicker ctx=ctx id="mb-hw"/>
             <div class="row">
-                <label for="mb_dtype">"Dtype"</label>
+                <label for="mb_dtype">{spec::field::dtype.label}</label>
                 <select id="mb_dtype" on:change=on_dtype prop:value=move || dtype.get().used.id()>
                     {move || {
                         let used = dtype.get().used;

@@ -2,6 +2,7 @@
 //! points. Used by the explorer (the current step) and the op calculator.
 
 use crate::geom::{self, Along, Pt, Rect, ROOFLINE_X as X, ROOFLINE_Y as Y};
+use crate::model::workload::RoofPoint;
 use crate::model::{units, Bound, Machine, Regime, Report, Unit};
 use crate::ui::chart::backend::{AnyBackend, AnyError};
 use crate::ui::chart::palette::{self, rgb};
@@ -11,21 +12,6 @@ use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-
-/// A kernel on the roofline.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Point {
-    /// The kernel's name (the model's group names are static; a trace's are not).
-    pub name: std::borrow::Cow<'static, str>,
-    pub intensity: f64,
-    pub flops: f64,
-    /// Seconds per kernel.
-    pub time: f64,
-    /// Kernels of this kind in the step.
-    pub count: u32,
-    pub unit: Unit,
-    pub bound: Bound,
-}
 
 /// The whole step, overhead included.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -42,7 +28,7 @@ pub struct Step {
 #[derive(Clone, Debug, PartialEq)]
 pub struct RooflineData {
     pub m: Machine,
-    pub kernels: Vec<Point>,
+    pub kernels: Vec<RoofPoint>,
     pub step: Option<Step>,
     pub measured: Option<Measured>,
     /// Several GPUs: the link's roof and the step against it.
@@ -95,7 +81,7 @@ impl RooflineData {
             kernels: r
                 .groups
                 .iter()
-                .map(|g| Point {
+                .map(|g| RoofPoint {
                     name: g.group.name.into(),
                     intensity: g.group.intensity(),
                     flops: g.achieved_flops,
@@ -383,7 +369,7 @@ fn lines(
 
 /// The points inside the axes, each with its pixel.
 struct Dots<'d> {
-    kernels: Vec<(&'d Point, Px)>,
+    kernels: Vec<(&'d RoofPoint, Px)>,
     step: Option<(Step, Px)>,
     link: Option<(&'d LinkRoof, Px)>,
     measured: Vec<(&'d MeasuredPoint, Px)>,
@@ -524,7 +510,7 @@ fn draw_labels(
 #[inline(always)] // one call site: the page's .wasm stays as before the split
 fn draw_kernels(
     ch: &mut Ch,
-    kernels: &[(&Point, Px)],
+    kernels: &[(&RoofPoint, Px)],
     look: &Look,
     marks: &mut Marks,
 ) -> Result<(), String> {

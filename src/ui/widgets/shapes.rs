@@ -75,15 +75,7 @@ fn render(s: &Sweep, root: Area<AnyBackend<'_>>, look: &Look) -> Result<(), Stri
     let yr = (0.0, (roof * 1.1).max(1e-9));
     let xr = (0.0, top.max(1.0));
     let label = |v: &f64| units::sig3(*v);
-    let mut ch = chart::linear(
-        &root,
-        xr,
-        yr,
-        "N (columns of B and C)",
-        "TFLOP/s",
-        &label,
-        look,
-    )?;
+    let mut ch = chart::linear(&root, xr, yr, field::n.label, "TFLOP/s", &label, look)?;
     let pts = |v: &[SweepPoint]| -> Vec<(f64, f64)> {
         v.iter().map(|p| (f64::from(p.n), p.flops / tf)).collect()
     };

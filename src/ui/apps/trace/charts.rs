@@ -15,7 +15,7 @@ use crate::ui::chart::palette::{self, rgb};
 use crate::ui::chart::plot::{csv, plot_with, Marks, Plot};
 use crate::ui::chart::plot::{Chart, SharedPlot};
 use crate::ui::chart::{Area, Look};
-use crate::ui::widgets::roofline::{Point, RooflineData};
+use crate::ui::widgets::roofline::RooflineData;
 use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -28,19 +28,7 @@ use wasm_bindgen::JsCast;
 fn roofline(v: &RoofView) -> RooflineData {
     RooflineData {
         m: v.machine,
-        kernels: v
-            .points
-            .iter()
-            .map(|p| Point {
-                name: p.name.clone().into(),
-                intensity: p.intensity,
-                flops: p.flops,
-                time: p.time,
-                count: p.count,
-                unit: p.unit,
-                bound: p.bound,
-            })
-            .collect(),
+        kernels: v.points.clone(),
         step: None,
         measured: None,
         link: None,
