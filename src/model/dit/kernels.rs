@@ -56,6 +56,19 @@ fn g(name: &'static str, unit: Unit, Cost { flops, bytes }: Cost) -> KernelGroup
     }
 }
 
+/// A pointwise kernel of one FLOP per element over `n` elements, each read
+/// and written once.
+fn elementwise(name: &'static str, n: f64) -> KernelGroup {
+    g(
+        name,
+        PW,
+        Cost {
+            flops: n,
+            bytes: 2.0 * A * n,
+        },
+    )
+}
+
 /// `k` with the shape of its matmul: `m` rows, `k_in` shared, `n` columns out,
 /// bf16 (the GEMM model prices it under achievable roofs).
 fn shaped(mut k: KernelGroup, m: f64, k_in: f64, n: f64) -> KernelGroup {
@@ -206,43 +219,12 @@ fn ln_mod(r: &DitRun, s: &Sizes, out: &mut Vec<(KernelGroup, Class)>) {
             Class::Pointwise,
         ));
         let bh = s.b * s.h;
+        out.push((elementwise("modulate: 1 + scale", bh), Class::Pointwise));
         out.push((
-            g(
-                "modulate: 1 + scale",
-                PW,
-                Cost {
-                    flops: bh,
-                    bytes: 2.0 * A * bh,
-                },
-            ),
+            views(r, elementwise("modulate: × (1 + scale)", act), 2),
             Class::Pointwise,
         ));
-        out.push((
-            views(
-                r,
-                g(
-                    "modulate: × (1 + scale)",
-                    PW,
-                    Cost {
-                        flops: act,
-                        bytes: 2.0 * A * act,
-                    },
-                ),
-                2,
-            ),
-            Class::Pointwise,
-        ));
-        out.push((
-            g(
-                "modulate: + shift",
-                PW,
-                Cost {
-                    flops: act,
-                    bytes: 2.0 * A * act,
-                },
-            ),
-            Class::Pointwise,
-        ));
+        out.push((elementwise("modulate: + shift", act), Class::Pointwise));
     }
 }
 
@@ -250,21 +232,7 @@ fn ln_mod(r: &DitRun, s: &Sizes, out: &mut Vec<(KernelGroup, Class)>) {
 fn gate_res(r: &DitRun, s: &Sizes, out: &mut Vec<(KernelGroup, Class)>) {
     let act = s.act;
     if !r.fused {
-        out.push((
-            views(
-                r,
-                g(
-                    "gate ×",
-                    PW,
-                    Cost {
-                        flops: act,
-                        bytes: 2.0 * A * act,
-                    },
-                ),
-                1,
-            ),
-            Class::Pointwise,
-        ));
+        out.push((views(r, elementwise("gate ×", act), 1), Class::Pointwise));
         out.push((
             g(
                 "residual +",
