@@ -630,6 +630,31 @@ fn serve_section() -> String {
     t
 }
 
+/// The serving model against TensorRT-LLM's later per-GPU overview (the
+/// mixtures of experts GPT-OSS-120B and -20B, and Llama-3.3-70B TP2).
+fn serve_moe_section() -> String {
+    let rows = brrr::model::serve::overview::compare();
+    let mut t = String::from("| model | GPU × TP | in / out | held to 30 % | output tok/s per GPU, published / model | error |\n|---|---|---|---|---|---|\n");
+    for c in &rows {
+        let gpus = f64::from(c.row.tp);
+        let _ = writeln!(
+            t,
+            "| {} | {} × {} | {} / {} | {} | {} / {} | {} |",
+            c.row.model_name(),
+            c.row.hw,
+            c.row.tp,
+            c.row.isl,
+            c.row.osl,
+            if c.row.target { "yes" } else { "median" },
+            sig(c.row.tok_s / gpus),
+            c.model.map_or("—".into(), |m| sig(m.tok_s / gpus)),
+            c.tok_error().map_or("—".into(), pct)
+        );
+    }
+    let _ = writeln!(t, "\n{}", brrr::model::serve::overview::words(&rows));
+    t
+}
+
 fn accuracy_regions() -> Vec<(&'static str, String)> {
     vec![
         ("essay", essay()),
@@ -638,6 +663,7 @@ fn accuracy_regions() -> Vec<(&'static str, String)> {
         ("dit-lent", dit_lent()),
         ("llm", llm_section()),
         ("serve", serve_section()),
+        ("serve-moe", serve_moe_section()),
     ]
 }
 

@@ -44,6 +44,7 @@ fn arb_config() -> impl Strategy<Value = LlmConfig> {
             vocab,
             experts: 1,
             top_k: 1,
+            arch: brrr::model::llm::moe::Arch::PLAIN,
         });
     prop_oneof![published, custom]
 }

@@ -155,11 +155,14 @@ pub fn launch_bound(name: &str, class: KernelClass, grid: [u32; 3]) -> Option<La
     }
 }
 
-/// The most query heads per K/V head among brrr's LLM presets.
+/// The most query heads per K/V head among brrr's plain LLM presets (the
+/// dense models and Mixtral, whose decode the lent traces recorded; the
+/// mixtures of experts of `model::llm::moe` are not among them).
 pub fn max_heads_per_kv() -> u32 {
     crate::model::llm::LlmModel::ALL
         .iter()
         .filter_map(|m| m.config())
+        .filter(|(c, _)| c.arch == crate::model::llm::moe::Arch::PLAIN)
         .map(|(c, _)| c.heads / c.kv_heads.max(1))
         .max()
         .unwrap_or(1)

@@ -497,3 +497,26 @@ test('dit embed: height, dark mode, 390 px, axe', async (t) => {
     await h.closeContext(ctx);
   }
 });
+
+test('a mixture of experts from the URL: DeepSeek-V3 publishes the native model\'s parameters, experts read and step', async (t) => {
+  const want = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'tests', 'e2e', 'data', 'llm-moe.json'), 'utf8'));
+  await h.withPage(t, want.query, async (page) => {
+    await page.locator(W).scrollIntoViewIfNeeded();
+    await waitMetric(page, 'llm_experts_touched', '>', 1);
+    for (const k of ['llm_params_total', 'llm_params_active', 'llm_experts_touched', 'llm_step_s', 'llm_weight_bytes', 'llm_kv_bytes', 'llm_fits']) {
+      const got = await metric(page, k);
+      assert.ok(Math.abs(got - want[k]) <= 1e-9 * Math.abs(want[k]), `${k}: ${got} vs ${want[k]}`);
+    }
+    // the vendor's 671B / 37B, and the select says so
+    assert.ok(Math.abs(want.llm_params_total / 671e9 - 1) < 0.03);
+    assert.ok(Math.abs(want.llm_params_active / 37e9 - 1) < 0.03);
+    const label = await page.locator('#llm_model').evaluate((s) => s.options[s.selectedIndex].text);
+    assert.equal(label, 'DeepSeek-V3 (MoE, 671B total, 37B active)');
+    const fit = page.locator('#llm-fit');
+    await fit.scrollIntoViewIfNeeded();
+    await pollUntil(page, () => readText(fit), (x) => /Memory holds all 256 experts/.test(x));
+    assert.match(await readText(fit), /Memory holds all 256 experts of every MoE layer; this step's 64 tokens route to 8 each and 1 shared expert every token runs, so a MoE layer reads [\d.]+ of its 256 experts' weights \(routing taken as uniform\)\./);
+    assert.match(await readText(fit), /the weights alone|it fits|exceed/);
+    await page.locator(W).screenshot({ path: path.join(SHOTS, 'deepseek-v3.png') });
+  });
+});

@@ -174,6 +174,38 @@ pub fn critical(st: &LlmStep, s: &Setting, hw_name: &str) -> String {
 /// that makes it fit. Figures that are compared are printed with the digits that
 /// tell them apart.
 pub fn capacity(st: &LlmStep, hw_name: &str) -> String {
+    let fit = fit_words(st, hw_name);
+    match experts_words(st) {
+        Some(e) => format!("{fit} {e}"),
+        None => fit,
+    }
+}
+
+/// A mixture of experts' memory and traffic: every expert held, the ones the
+/// step's tokens touch read.
+pub fn experts_words(st: &LlmStep) -> Option<String> {
+    let c = &st.run.config;
+    if c.experts <= 1 {
+        return None;
+    }
+    let shared = match c.arch.shared {
+        0 => String::new(),
+        n => format!(
+            " and {} every token runs",
+            units::count(n, "shared expert", "shared experts")
+        ),
+    };
+    Some(format!(
+        "Memory holds all {} experts of every MoE layer; this step's {} route to {} each{shared}, so a MoE layer reads {} of its {} experts' weights (routing taken as uniform).",
+        c.experts,
+        units::count(super::kernels::tokens(&st.run) as u32, "token", "tokens"),
+        c.top_k,
+        units::sig3(st.experts_touched),
+        c.experts
+    ))
+}
+
+fn fit_words(st: &LlmStep, hw_name: &str) -> String {
     let f = &st.fit;
     if f.capacity <= 0.0 {
         return format!(

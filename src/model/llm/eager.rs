@@ -212,6 +212,7 @@ pub fn layer(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
         b,
         ctx,
         heads,
+        ..
     } = Dims::of(r);
     let mut out = rmsnorm(t, h, w);
     // QKV, then split + 3 views

@@ -31,6 +31,15 @@ pub fn weight_bytes(r: &LlmRun) -> f64 {
     } else {
         c.embedding_params() + h
     };
+    if c.arch != super::moe::Arch::PLAIN {
+        // layer by layer (dense and MoE layers, MLA, MXFP4 experts), the stage's
+        // share of them
+        let all: f64 = super::moe::layers(c)
+            .each()
+            .map(|l| super::moe::layer_weight_bytes(l, r.wdtype, tp))
+            .sum();
+        return all * layers / f64::from(c.layers.max(1)) + outer * r.wdtype.bytes();
+    }
     (layers * layer + outer) * r.wdtype.bytes()
 }
 
@@ -44,6 +53,16 @@ pub fn kv_bytes(r: &LlmRun) -> f64 {
     let share = f64::from(super::kernels::stage_layers(r).min(c.layers.max(1)))
         / f64::from(c.layers.max(1))
         / f64::from(r.par.tp.max(1));
+    if c.arch != super::moe::Arch::PLAIN {
+        // windowed layers hold their window; MLA's latent is every head's, so
+        // each GPU of a tensor-parallel stage holds all of it
+        let tp = if c.arch.mla.on() {
+            f64::from(r.par.tp.max(1))
+        } else {
+            1.0
+        };
+        return b * super::moe::kv_bytes_per_seq(c, ctx_after, r.kvdtype) * share * tp;
+    }
     b * ctx_after * c.kv_bytes_per_token(r.kvdtype) * share
 }
 

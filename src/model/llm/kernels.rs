@@ -188,12 +188,30 @@ pub(super) struct Dims {
     pub b: f64,
     pub ctx: f64,
     pub heads: f64,
+    /// Query width `H·d` (the hidden width, but for a model whose head dim
+    /// says otherwise).
+    pub qw: f64,
+    /// Cached keys a decoding query meets (the context, at most the layer's
+    /// window), and twice the (query, key) pairs a causal prefill of one
+    /// prompt meets (`C²`; `2·W·C − W²` past a window `W`).
+    pub keys: f64,
+    pub pairs: f64,
 }
 
 impl Dims {
     pub(super) fn of(r: &LlmRun) -> Dims {
         let c = &r.config;
+        let ctx = f64::from(r.context.max(1));
+        let win = f64::from(c.arch.window);
+        let (keys, pairs) = if c.arch.window > 0 && ctx > win {
+            (win, 2.0 * win * ctx - win * win)
+        } else {
+            (ctx, ctx * ctx)
+        };
         Dims {
+            qw: c.q_width(),
+            keys,
+            pairs,
             h: f64::from(c.hidden),
             t: tokens(r),
             a: ACT_BYTES,
@@ -203,7 +221,7 @@ impl Dims {
             d: c.head_dim(),
             f: f64::from(c.ffn),
             b: f64::from(r.batch.max(1)),
-            ctx: f64::from(r.context.max(1)),
+            ctx,
             heads: f64::from(c.heads),
         }
     }
@@ -339,6 +357,11 @@ pub fn per_gpu_layer(layer: Vec<LlmKernel>, r: &LlmRun) -> Vec<LlmKernel> {
             kern.group.bytes /= n;
             kern.weight_bytes /= n;
             kern.kv_bytes /= n;
+            if r.config.arch.mla.on() && kern.part == Part::Attention {
+                // the latent is every head's: each GPU reads all of it
+                kern.group.bytes += kern.kv_bytes * (n - 1.0);
+                kern.kv_bytes *= n;
+            }
         }
         out.push(kern);
         if dispatch {
@@ -386,6 +409,21 @@ pub fn compiled_layer(r: &LlmRun) -> Vec<LlmKernel> {
 
 pub(super) fn compiled_layer_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
     let dm = Dims::of(r);
+    let mut out = vec![layer_norm(&dm, "RMSNorm (attention)")];
+    if r.config.arch.mla.on() {
+        super::mla::attention_block(r, &dm, &mut out);
+    } else {
+        attention_block(r, read, &dm, &mut out);
+    }
+    out.push(residual(&dm));
+    out.push(layer_norm(&dm, "RMSNorm (MLP)"));
+    mlp(r, &dm, &mut out);
+    out.push(residual(&dm));
+    out
+}
+
+/// A grouped-query layer's projections and attention onto `out`.
+fn attention_block(r: &LlmRun, read: KvRead, dm: &Dims, out: &mut Vec<LlmKernel>) {
     let Dims {
         h,
         t,
@@ -393,64 +431,57 @@ pub(super) fn compiled_layer_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
         w,
         kvb,
         kvw,
+        qw,
         ..
-    } = dm;
+    } = *dm;
     let stored = r.wdtype.stored();
-    let mut out = vec![
-        layer_norm(&dm, "RMSNorm (attention)"),
-        shaped(
-            k(
-                "QKV projection",
-                Unit::Matmul,
-                Part::Projections,
-                Cost {
-                    flops: 2.0 * t * h * (h + 2.0 * kvw),
-                    weight_bytes: w * h * (h + 2.0 * kvw),
-                    kv_bytes: kvb * t * 2.0 * kvw,
-                    act_bytes: a * t * (2.0 * h),
-                },
-            ),
-            t,
-            h,
-            h + 2.0 * kvw,
-            1.0,
-            stored,
-        ),
+    out.push(shaped(
         k(
-            "RoPE",
-            Unit::Pointwise,
-            Part::Pointwise,
+            "QKV projection",
+            Unit::Matmul,
+            Part::Projections,
             Cost {
-                flops: ROPE_FLOPS * t * (h + kvw),
-                act_bytes: 2.0 * a * t * (h + kvw),
-                ..Cost::NONE
+                flops: 2.0 * t * h * (qw + 2.0 * kvw),
+                weight_bytes: w * h * (qw + 2.0 * kvw),
+                kv_bytes: kvb * t * 2.0 * kvw,
+                act_bytes: a * t * (2.0 * h),
             },
         ),
-    ];
-    attention(r, read, &dm, &mut out);
+        t,
+        h,
+        qw + 2.0 * kvw,
+        1.0,
+        stored,
+    ));
+    out.push(k(
+        "RoPE",
+        Unit::Pointwise,
+        Part::Pointwise,
+        Cost {
+            flops: ROPE_FLOPS * t * (qw + kvw),
+            act_bytes: 2.0 * a * t * (qw + kvw),
+            ..Cost::NONE
+        },
+    ));
+    attention(r, read, dm, out);
     out.push(shaped(
         k(
             "output projection",
             Unit::Matmul,
             Part::Projections,
             Cost {
-                flops: 2.0 * t * h * h,
-                weight_bytes: w * h * h,
-                act_bytes: 2.0 * a * t * h,
+                flops: 2.0 * t * qw * h,
+                weight_bytes: w * qw * h,
+                act_bytes: a * t * (qw + h),
                 ..Cost::NONE
             },
         ),
         t,
-        h,
+        qw,
         h,
         1.0,
         stored,
     ));
-    out.push(residual(&dm));
-    out.push(layer_norm(&dm, "RMSNorm (MLP)"));
-    mlp(r, &dm, &mut out);
-    out.push(residual(&dm));
-    out
 }
 
 /// A compiled layer's RMSNorm over the hidden width.
@@ -496,6 +527,9 @@ fn attention(r: &LlmRun, read: KvRead, dm: &Dims, out: &mut Vec<LlmKernel>) {
         b,
         ctx,
         heads,
+        qw,
+        keys,
+        pairs,
         ..
     } = *dm;
     // attention, after the repeat's copies where there are any (prefill, grouped:
@@ -504,7 +538,9 @@ fn attention(r: &LlmRun, read: KvRead, dm: &Dims, out: &mut Vec<LlmKernel>) {
     if copies {
         out.extend(repeat_kernels(dm, t));
     }
-    let qo = 2.0 * a * t * h; // read Q, write O
+    let qo = 2.0 * a * t * qw; // read Q, write O
+                               // `x` times the causal prefill's doubled (query, key) pairs ([`Dims::pairs`])
+    let causal = |x: f64| if keys < ctx { x * pairs } else { x * ctx * ctx };
     let (kv_one, act_one) = if copies {
         (0.0, kvb * t * h)
     } else {
@@ -516,21 +552,21 @@ fn attention(r: &LlmRun, read: KvRead, dm: &Dims, out: &mut Vec<LlmKernel>) {
             Unit::Matmul,
             Part::Attention,
             Cost {
-                flops: 4.0 * b * heads * ctx * d + 5.0 * b * heads * ctx,
-                kv_bytes: b * ctx * 2.0 * kvw * kvb,
+                flops: 4.0 * b * heads * keys * d + 5.0 * b * heads * keys,
+                kv_bytes: b * keys * 2.0 * kvw * kvb,
                 act_bytes: qo,
                 ..Cost::NONE
             },
         )),
         (Phase::Decode, false) => {
-            naive_attention(dm, out, b * heads * ctx, b * ctx * kvw * kvb, 0.0)
+            naive_attention(dm, out, b * heads * keys, b * keys * kvw * kvb, 0.0)
         }
         (Phase::Prefill, true) => out.push(k(
             "attention (flash, causal)",
             Unit::Matmul,
             Part::Attention,
             Cost {
-                flops: 2.0 * b * heads * ctx * ctx * d + 2.5 * b * heads * ctx * ctx,
+                flops: causal(2.0 * b * heads) * d + causal(2.5 * b * heads),
                 kv_bytes: 2.0 * kv_one,
                 act_bytes: qo + 2.0 * act_one,
                 ..Cost::NONE
@@ -576,7 +612,7 @@ fn naive_attention(dm: &Dims, out: &mut Vec<LlmKernel>, scores: f64, kv_read: f6
 /// weights of every expert the batch touches, after a router.
 fn mlp(r: &LlmRun, dm: &Dims, out: &mut Vec<LlmKernel>) {
     let c = &r.config;
-    let Dims { h, t, a, w, f, .. } = *dm;
+    let Dims { h, t, a, f, .. } = *dm;
     let stored = r.wdtype.stored();
     let (kk, touched, names) = if c.experts > 1 {
         let e = f64::from(c.experts);
@@ -587,7 +623,7 @@ fn mlp(r: &LlmRun, dm: &Dims, out: &mut Vec<LlmKernel>) {
                 Part::Mlp,
                 Cost {
                     flops: 2.0 * t * h * e,
-                    weight_bytes: w * h * e,
+                    weight_bytes: dm.w * h * e,
                     act_bytes: a * t * (h + e),
                     ..Cost::NONE
                 },
@@ -616,8 +652,42 @@ fn mlp(r: &LlmRun, dm: &Dims, out: &mut Vec<LlmKernel>) {
     } else {
         (1.0, 1.0, ["MLP gate+up", "SiLU·mul", "MLP down"])
     };
-    // a mixture of experts' grouped kernel: the touched experts' problems side
-    // by side, the routed tokens shared among them
+    if c.arch.shared > 0 {
+        // the shared experts run for every token, their weights always read
+        let sf = f * f64::from(c.arch.shared);
+        ffn_kernels(
+            dm,
+            (1.0, 1.0, sf),
+            (dm.w, stored),
+            [
+                "shared expert gate+up",
+                "shared expert SiLU·mul",
+                "shared expert down",
+            ],
+            out,
+        );
+    }
+    // the experts' weights in MXFP4 where the model ships them so
+    let (w, stored) = if c.arch.mxfp4 {
+        (super::moe::MXFP4_BYTES, crate::model::gemm::Stored::Fp8)
+    } else {
+        (dm.w, stored)
+    };
+    ffn_kernels(dm, (kk, touched, f), (w, stored), names, out);
+}
+
+/// A SwiGLU FFN `f` wide onto `out`: `kk` of them per token, `touched` of them
+/// read (one grouped kernel per matmul: the touched experts' problems side by
+/// side, the routed tokens shared among them, `t·kk/touched` rows each), the
+/// weights `w` bytes each, streamed as `stored`.
+fn ffn_kernels(
+    dm: &Dims,
+    (kk, touched, f): (f64, f64, f64),
+    (w, stored): (f64, crate::model::gemm::Stored),
+    names: [&'static str; 3],
+    out: &mut Vec<LlmKernel>,
+) {
+    let Dims { h, t, a, .. } = *dm;
     let rows = t * kk / touched;
     out.push(shaped(
         k(

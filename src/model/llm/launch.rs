@@ -5,25 +5,60 @@
 
 use super::eager;
 use super::kernels::{
-    collective, compiled_after, compiled_before, compiled_layer_with, per_gpu_layer, stage_layers,
-    tokens, KvRead, LlmKernel,
+    collective, compiled_after, compiled_before, compiled_layer_with, per_gpu_layer, tokens,
+    KvRead, LlmKernel,
 };
 use super::{LlmRun, ACT_BYTES};
 
 /// The kernels of one layer, in launch order: eager ([`eager::layer`]) or
-/// compiled ([`super::kernels::compiled_layer`]) as `r.graphs` says.
+/// compiled ([`super::kernels::compiled_layer`]) as `r.graphs` says; for a model
+/// whose layers differ, the layers of its repeated period
+/// ([`super::moe::layers`]) one after the other.
 pub fn layer_kernels(r: &LlmRun) -> Vec<LlmKernel> {
     layer_kernels_with(r, KvRead::AsWritten)
 }
 
 /// [`layer_kernels`] with the grouped K/V read as `read` says.
 pub fn layer_kernels_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
-    let layer = if r.graphs {
+    if r.config.arch == super::moe::Arch::PLAIN {
+        return one_layer(r, read);
+    }
+    let ls = super::moe::layers(&r.config);
+    each_layer(r, &ls.period, read)
+}
+
+/// The kernels of the layers `cs` of `r`'s model, one after the other.
+fn each_layer(r: &LlmRun, cs: &[super::LlmConfig], read: KvRead) -> Vec<LlmKernel> {
+    cs.iter()
+        .flat_map(|c| one_layer(&super::moe::layer_run(r, c), read))
+        .collect()
+}
+
+/// One plain layer's kernels on one GPU of `r`'s spread.
+fn one_layer(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
+    let layer = if r.graphs || super::moe::beyond_plain(&r.config) {
         compiled_layer_with(r, read)
     } else {
         eager::layer(r, read)
     };
     per_gpu_layer(layer, r)
+}
+
+/// The kernels of the lead layers of `r`'s model (run once each before the
+/// repeated period: [`super::moe::layers`]); none for a plain model.
+pub fn lead_kernels_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
+    if r.config.arch == super::moe::Arch::PLAIN {
+        return Vec::new();
+    }
+    each_layer(r, &super::moe::layers(&r.config).lead, read)
+}
+
+/// Times the period of [`layer_kernels`] repeats.
+pub fn repeats(c: &super::LlmConfig) -> u32 {
+    if c.arch == super::moe::Arch::PLAIN {
+        return c.layers;
+    }
+    super::moe::layers(c).repeats
 }
 
 /// Every kernel of the step in launch order: eager, as [`eager`] counts them,
@@ -39,13 +74,16 @@ pub fn kernels_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
 }
 
 /// One step's kernels in launch order with its repeated layer held once:
-/// `before`, then `layers` copies of `layer` with `send` between a pipeline's
-/// stages (before every `per_stage`-th layer but the first), then `after`.
+/// `before`, the `lead` layers (a model whose first layers differ), then
+/// `layers` copies of `layer` (one layer, or a period of layers) with `send`
+/// between a pipeline's stages (before every `per_stage`-th copy but the
+/// first), then `after`.
 /// [`kernels_with`] is its [`Layout::iter`]; a wall-time-only simulation
 /// prices `layer` once ([`super::step::layout_wall`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layout<K> {
     pub before: Vec<K>,
+    pub lead: Vec<K>,
     pub layer: Vec<K>,
     pub send: K,
     pub after: Vec<K>,
@@ -59,6 +97,7 @@ impl<K> Layout<K> {
         let per_stage = self.per_stage.max(1);
         self.before
             .iter()
+            .chain(&self.lead)
             .chain((0..self.layers).flat_map(move |i| {
                 (i > 0 && i % per_stage == 0)
                     .then_some(&self.send)
@@ -80,6 +119,7 @@ impl<K> Layout<K> {
             }
         };
         pairs(&self.before, &other.before);
+        pairs(&self.lead, &other.lead);
         for i in 0..self.layers {
             if i > 0 && i % per_stage == 0 {
                 pairs(
@@ -105,6 +145,7 @@ impl<K> Layout<K> {
     pub fn len(&self) -> usize {
         let sends = (self.layers.max(1) - 1) / self.per_stage.max(1);
         self.before.len()
+            + self.lead.len()
             + self.layer.len() * self.layers as usize
             + sends as usize
             + self.after.len()
@@ -116,6 +157,7 @@ impl<K> Layout<K> {
     pub fn map<U>(&self, f: impl Fn(&K) -> U) -> Layout<U> {
         Layout {
             before: self.before.iter().map(&f).collect(),
+            lead: self.lead.iter().map(&f).collect(),
             layer: self.layer.iter().map(&f).collect(),
             send: f(&self.send),
             after: self.after.iter().map(&f).collect(),
@@ -135,6 +177,7 @@ pub fn layout_with(r: &LlmRun, read: KvRead) -> Layout<LlmKernel> {
     };
     Layout {
         before: before.into_iter().map(outer).collect(),
+        lead: lead_kernels_with(r, read),
         layer: layer_kernels_with(r, read),
         // a pipeline hands the activations to the next stage between its stages
         send: outer(collective(
@@ -145,8 +188,8 @@ pub fn layout_with(r: &LlmRun, read: KvRead) -> Layout<LlmKernel> {
             r,
         )),
         after: after.into_iter().map(outer).collect(),
-        layers: c.layers,
-        per_stage: stage_layers(r),
+        layers: repeats(c),
+        per_stage: repeats(c).div_ceil(r.par.pp.max(1)).max(1),
     }
 }
 

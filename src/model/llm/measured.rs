@@ -57,6 +57,7 @@ const fn dense(layers: u32, hidden: u32, heads: u32, kv: u32, ffn: u32, vocab: u
         vocab,
         experts: 1,
         top_k: 1,
+        arch: super::moe::Arch::PLAIN,
     }
 }
 

@@ -25,6 +25,8 @@ pub mod fit;
 pub mod kernels;
 pub mod launch;
 pub mod measured;
+pub mod mla;
+pub mod moe;
 pub mod step;
 pub mod view;
 
@@ -46,6 +48,8 @@ pub struct LlmConfig {
     pub experts: u32,
     /// Experts each token is routed to.
     pub top_k: u32,
+    /// What the model adds to the plain decoder ([`moe::Arch::PLAIN`]: nothing).
+    pub arch: moe::Arch,
 }
 
 /// The models offered (URL `llm_model`).
@@ -55,22 +59,40 @@ pub enum LlmModel {
     Llama3_70b,
     Mistral7b,
     Mixtral8x7b,
+    DeepseekV3,
+    Qwen3_235b,
+    Qwen3_30b,
+    GptOss120b,
+    GptOss20b,
+    Llama4Maverick,
     Custom,
 }
 
 impl LlmModel {
-    pub const ALL: [LlmModel; 5] = [
+    pub const ALL: [LlmModel; 11] = [
         LlmModel::Llama3_8b,
         LlmModel::Llama3_70b,
         LlmModel::Mistral7b,
         LlmModel::Mixtral8x7b,
+        LlmModel::DeepseekV3,
+        LlmModel::Qwen3_235b,
+        LlmModel::Qwen3_30b,
+        LlmModel::GptOss120b,
+        LlmModel::GptOss20b,
+        LlmModel::Llama4Maverick,
         LlmModel::Custom,
     ];
-    pub const IDS: [&'static str; 5] = [
+    pub const IDS: [&'static str; 11] = [
         "llama3-8b",
         "llama3-70b",
         "mistral-7b",
         "mixtral-8x7b",
+        "deepseek-v3",
+        "qwen3-235b-a22b",
+        "qwen3-30b-a3b",
+        "gpt-oss-120b",
+        "gpt-oss-20b",
+        "llama4-maverick",
         "custom",
     ];
     pub fn id(self) -> &'static str {
@@ -83,6 +105,7 @@ impl LlmModel {
             LlmModel::Mistral7b => "Mistral-7B",
             LlmModel::Mixtral8x7b => "Mixtral-8x7B (MoE, 2 of 8 experts)",
             LlmModel::Custom => "custom",
+            m => moe::label(m),
         }
     }
     /// The published config, or for `custom` (which has none) a one-layer toy
@@ -97,6 +120,7 @@ impl LlmModel {
             vocab: 256,
             experts: 1,
             top_k: 1,
+            arch: moe::Arch::PLAIN,
         })
     }
 
@@ -111,6 +135,7 @@ impl LlmModel {
             vocab,
             experts: 1,
             top_k: 1,
+            arch: moe::Arch::PLAIN,
         };
         Some(match self {
             LlmModel::Llama3_8b => (
@@ -134,6 +159,7 @@ impl LlmModel {
                 "mistralai/Mixtral-8x7B-v0.1 config.json (Hugging Face): as Mistral-7B with num_local_experts 8, num_experts_per_tok 2",
             ),
             LlmModel::Custom => return None,
+            m => return moe::preset(m),
         })
     }
 }
@@ -353,18 +379,28 @@ impl LlmConfig {
         tp > 0 && self.heads.is_multiple_of(tp) && self.kv_heads.is_multiple_of(tp)
     }
 
-    /// Head dimension `h / H` (at least 1).
+    /// Head dimension: `h / H`, or the model's own where it says otherwise.
     pub fn head_dim(&self) -> f64 {
+        if self.arch.head_dim > 0 {
+            return f64::from(self.arch.head_dim);
+        }
         f64::from(self.hidden) / f64::from(self.heads.max(1))
+    }
+    /// Query width `H·d` (the hidden width `h` where the head dim is `h / H`).
+    pub fn q_width(&self) -> f64 {
+        if self.arch.head_dim > 0 {
+            return f64::from(self.heads) * self.head_dim();
+        }
+        f64::from(self.hidden)
     }
     /// KV width `G·d`.
     pub fn kv_width(&self) -> f64 {
         f64::from(self.kv_heads) * self.head_dim()
     }
-    /// Attention weights of one layer: `Wq, Wo` (`h·h`) and `Wk, Wv` (`h·G·d`).
+    /// Attention weights of one layer: `Wq, Wo` (`h·H·d`) and `Wk, Wv` (`h·G·d`);
+    /// MLA's projections ([`moe::attn_params`]).
     pub fn attn_params(&self) -> f64 {
-        let h = f64::from(self.hidden);
-        h * (2.0 * h + 2.0 * self.kv_width())
+        moe::attn_params(self)
     }
     /// One expert's (or the dense MLP's) weights: `3·h·F`.
     pub fn expert_params(&self) -> f64 {
@@ -378,7 +414,8 @@ impl LlmConfig {
             0.0
         }
     }
-    /// Matmul weights of one layer used by one token: attention, `k` experts, router.
+    /// Matmul weights of one plain layer used by one token: attention, `k`
+    /// experts, router.
     pub fn active_layer_matmul_params(&self) -> f64 {
         self.attn_params() + f64::from(self.top_k) * self.expert_params() + self.router_params()
     }
@@ -386,28 +423,26 @@ impl LlmConfig {
     pub fn embedding_params(&self) -> f64 {
         f64::from(self.vocab) * f64::from(self.hidden)
     }
-    fn norm_params(&self) -> f64 {
-        f64::from(self.hidden) * (2.0 * f64::from(self.layers) + 1.0)
-    }
-    /// Every parameter: all experts, embedding and LM head.
+    /// Every parameter: all experts, embedding and LM head ([`moe::params`]:
+    /// layer by layer).
     pub fn total_params(&self) -> f64 {
-        let layer = self.attn_params()
-            + f64::from(self.experts) * self.expert_params()
-            + self.router_params();
-        f64::from(self.layers) * layer + self.norm_params() + 2.0 * self.embedding_params()
+        moe::params(self).0
     }
-    /// Parameters one token uses: `k` of the experts, with the embedding table and
-    /// LM head counted whole, as the published "active parameters" (12.9 B for
-    /// Mixtral-8x7B) count them. (The step itself reads one embedding row per
-    /// token; see `kernels`.)
+    /// Parameters one token uses: `k` of the experts and the shared ones, with
+    /// the embedding table and LM head counted whole, as the published "active
+    /// parameters" (12.9 B for Mixtral-8x7B, 37 B for DeepSeek-V3) count them.
+    /// (The step itself reads one embedding row per token; see `kernels`.)
     pub fn active_params(&self) -> f64 {
-        f64::from(self.layers) * self.active_layer_matmul_params()
-            + self.norm_params()
-            + 2.0 * self.embedding_params()
+        moe::params(self).1
     }
-    /// KV-cache bytes per token of context: `2·L·G·d·bytes`.
+    /// KV-cache bytes per token of context in every layer (`2·L·G·d·bytes`;
+    /// MLA's latent and rotary key), a windowed layer's counted whole: the
+    /// cache of a sequence is [`moe::kv_bytes_per_seq`].
     pub fn kv_bytes_per_token(&self, kv: KvDtype) -> f64 {
-        2.0 * f64::from(self.layers) * self.kv_width() * kv.bytes()
+        if self.arch == moe::Arch::PLAIN {
+            return 2.0 * f64::from(self.layers) * self.kv_width() * kv.bytes();
+        }
+        f64::from(self.layers) * moe::kv_width_cached(self) * kv.bytes()
     }
     /// Expected experts a batch of `tokens` touches per layer when each token picks
     /// `k` of `E` uniformly and independently (the assumption behind the MoE weight
@@ -432,6 +467,8 @@ pub mod limits {
     pub const HEADS: (u32, u32) = (1, 256);
     pub const FFN: (u32, u32) = (64, 262144);
     pub const VOCAB: (u32, u32) = (256, 1 << 20);
+    pub const EXPERTS: (u32, u32) = (1, 512);
+    pub const SHARED: (u32, u32) = (0, 8);
 }
 
 /// The machine for a model running in `dtype` on the explorer's setting: the

@@ -141,6 +141,9 @@ pub struct LlmStep {
     pub fit: super::fit::Fit,
     /// Batch from which the weight matmuls turn compute-bound.
     pub critical_batch: f64,
+    /// Distinct routed experts one MoE layer reads in this step, on average
+    /// ([`super::LlmConfig::experts_touched`]; 1 for a dense model).
+    pub experts_touched: f64,
 }
 
 /// The critical batch of decode: the weight matmuls of a batch of `B` tokens do
@@ -489,6 +492,7 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool, read: KvRead) -> Ll
         regime: limit.regime,
         limit,
         critical_batch: critical,
+        experts_touched: r.config.experts_touched(super::kernels::tokens(&micro)),
         machine: m,
         timeline: tl,
         split,

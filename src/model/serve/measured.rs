@@ -25,6 +25,9 @@ pub enum Engine {
     /// `trtllm-bench throughput` (TensorRT-LLM, PyTorch backend): every request
     /// queued at once.
     TrtllmBench,
+    /// The same, from the later performance overview's per-GPU tables
+    /// ([`super::overview`]).
+    TrtllmOverview,
 }
 
 impl Engine {
@@ -32,6 +35,7 @@ impl Engine {
         match self {
             Engine::Nim => "NVIDIA NIM 1.8.0",
             Engine::TrtllmBench => "TensorRT-LLM trtllm-bench",
+            Engine::TrtllmOverview => "TensorRT-LLM perf overview",
         }
     }
 }
@@ -53,6 +57,9 @@ pub struct Published {
     pub itl_s: Option<f64>,
     /// Output tokens per second of the whole deployment.
     pub tok_s: f64,
+    /// The KV cache's dtype (fp8 in ModelOpt's fp8 checkpoints; GPT-OSS's
+    /// `auto` on Hopper: bf16).
+    pub kvdtype: KvDtype,
     /// Held to the serving targets ([`Compared::within_targets`]).
     pub target: bool,
 }
@@ -62,6 +69,8 @@ impl Published {
     pub fn model_name(&self) -> &'static str {
         match self.model {
             LlmModel::Llama3_70b => "Llama-3.3-70B",
+            LlmModel::GptOss120b => "GPT-OSS-120B",
+            LlmModel::GptOss20b => "GPT-OSS-20B",
             _ => "Llama-3.1-8B",
         }
     }
@@ -74,11 +83,11 @@ pub const MAX_SEQS: u32 = 256;
 
 /// The data files, each with its sources and what it does not state; the
 /// rows are read from them as they are (`tests::the_rows_are_the_files`).
-const NIM_FILE: &str = include_str!("../../../tests/data/serve-nim-h100.json");
+pub(super) const NIM_FILE: &str = include_str!("../../../tests/data/serve-nim-h100.json");
 const TRTLLM_FILE: &str = include_str!("../../../tests/data/serve-trtllm.json");
 
 /// A data file's `rows` (none where the file does not parse).
-fn rows_in(text: &str, row: impl Fn(&Json) -> Option<Published>) -> Vec<Published> {
+pub(super) fn rows_in(text: &str, row: impl Fn(&Json) -> Option<Published>) -> Vec<Published> {
     let Ok(j) = json::parse(text) else {
         return Vec::new();
     };
@@ -112,7 +121,7 @@ fn columns(r: &Json) -> Option<(LlmModel, u32, u32, u32, bool)> {
 }
 
 /// A whole number in `r` under `key`.
-fn whole(r: &Json, key: &str) -> Option<u32> {
+pub(super) fn whole(r: &Json, key: &str) -> Option<u32> {
     let x = r.get(key)?.as_f64()?;
     (x >= 0.0 && x <= f64::from(u32::MAX) && x.fract() == 0.0).then_some(x as u32)
 }
@@ -135,6 +144,7 @@ pub fn nim() -> Vec<Published> {
             ttft_s: Some(ms("ttft_ms")?),
             itl_s: Some(ms("itl_ms")?),
             tok_s: r.get("throughput_tokens_per_s")?.as_f64()?,
+            kvdtype: KvDtype::Fp8,
             target,
         })
     })
@@ -161,6 +171,7 @@ fn trtllm_row(r: &Json) -> Option<Published> {
         ttft_s: None,
         itl_s: None,
         tok_s: r.get("output_tokens_per_s")?.as_f64()?,
+        kvdtype: KvDtype::Fp8,
         target,
     })
 }
@@ -175,7 +186,7 @@ pub fn serve_run(p: &Published) -> ServeRun {
             batch: 1,
             context: 1,
             wdtype: WeightDtype::Fp8,
-            kvdtype: KvDtype::Fp8,
+            kvdtype: p.kvdtype,
             graphs: true,
             flash: true,
             par: Parallel {
@@ -251,7 +262,9 @@ impl Compared {
                     && ok(self.tok_error(), 0.25)
                     && ok(self.ttft_error(), ttft)
             }
-            Engine::TrtllmBench => self.model.is_some() && ok(self.tok_error(), 0.30),
+            Engine::TrtllmBench | Engine::TrtllmOverview => {
+                self.model.is_some() && ok(self.tok_error(), 0.30)
+            }
         }
     }
 }

@@ -42,6 +42,7 @@
 
 pub mod measured;
 pub mod memo;
+pub mod overview;
 pub mod step;
 pub mod view;
 

@@ -191,10 +191,10 @@ fn merge_layer(
 
 /// The kernels of `r` that differ by phase: one layer's (its attention) and the
 /// LM head's, from the step's [`Layout`] (its layer held once).
-fn by_phase(r: &LlmRun) -> (Vec<LlmKernel>, Vec<LlmKernel>) {
+fn by_phase(r: &LlmRun) -> (Vec<LlmKernel>, Vec<LlmKernel>, Vec<LlmKernel>) {
     let lay = launch::layout_with(r, KvRead::AsWritten);
     let head = heads(&lay);
-    (lay.layer, head)
+    (lay.layer, head, lay.lead)
 }
 
 /// The LM head's kernels of a step laid out as `lay`.
@@ -216,17 +216,21 @@ fn merged_parts(
     kd: f64,
     pre: &LlmRun,
     kp: f64,
-) -> Option<(Vec<LlmKernel>, Vec<LlmKernel>)> {
+) -> Option<Merged> {
     let (layer_all, head_all) = (&all.layer, heads(all));
-    let (layer_d, head_d) = by_phase(dec);
-    let (layer_p, head_p) = by_phase(pre);
+    let (layer_d, head_d, lead_d) = by_phase(dec);
+    let (layer_p, head_p, lead_p) = by_phase(pre);
     if layer_all.is_empty() || !aligned(&head_all, &head_d) || !aligned(&head_all, &head_p) {
         return None;
     }
     let layer = merge_layer(layer_all, &layer_d, kd, &layer_p, kp)?;
+    let lead = merge_layer(&all.lead, &lead_d, kd, &lead_p, kp)?;
     let head = merge_phases(&head_d, kd, &head_p, kp)?;
-    (head.len() == head_all.len()).then_some((layer, head))
+    (head.len() == head_all.len()).then_some((layer, head, lead))
 }
+
+/// A merged step's layer (or period of layers), LM head and lead layers.
+type Merged = (Vec<LlmKernel>, Vec<LlmKernel>, Vec<LlmKernel>);
 
 /// The merged kernels of a step that decodes `decode` sequences at `context`
 /// tokens and prefills `prompt` tokens of prompts of `isl` tokens (see the module
@@ -263,12 +267,13 @@ pub fn layout_of(
     let kd = if decode > 0 { 1.0 } else { 0.0 };
     let kp = q / f64::from(isl.max(1));
     let dec = decode_run(run, decode, context);
-    let Some((layer, head)) = merged_parts(&lay, &dec, kd, &prefill_run(run, isl), kp) else {
+    let Some((layer, head, lead)) = merged_parts(&lay, &dec, kd, &prefill_run(run, isl), kp) else {
         // (never for the models offered: `tests::every_shape_merges`) the prompt
         // tokens are priced as decode tokens at the decode context
         return (lay, all);
     };
     lay.layer = layer;
+    lay.lead = lead;
     let mut heads = head.into_iter();
     for side in [&mut lay.before, &mut lay.after] {
         let outer = std::mem::take(side);
@@ -392,10 +397,10 @@ mod tests {
                         let what = format!("{m:?} tp {tp} pp {pp} graphs {graphs} flash {flash}");
                         let (all, dec) = (decode_run(&r, 40, 600), decode_run(&r, 8, 600));
                         let pre = prefill_run(&r, 500);
-                        let (la, ha) = by_phase(&all);
-                        let (ld, _) = by_phase(&dec);
-                        let (lp, hp) = by_phase(&pre);
-                        let Some((layer, head)) = merged_parts(
+                        let (la, ha, _) = by_phase(&all);
+                        let (ld, _, _) = by_phase(&dec);
+                        let (lp, hp, _) = by_phase(&pre);
+                        let Some((layer, head, lead)) = merged_parts(
                             &launch::layout_with(&all, KvRead::AsWritten),
                             &dec,
                             1.0,
@@ -416,12 +421,17 @@ mod tests {
                         // the copies: a grouped model's prompt copies K and V
                         // (and its decode too, eager); merged, they are one pair
                         let grouped = r.config.kv_heads < r.config.heads;
-                        assert_eq!(copies(&lp), if grouped { 2 } else { 0 }, "{what}");
-                        assert_eq!(
-                            copies(&ld),
-                            if grouped && !graphs { 2 } else { 0 },
-                            "{what}"
-                        );
+                        // (two per layer of a period of layers: `moe::layers`)
+                        let per = 2 * crate::model::llm::moe::layers(&r.config).period.len();
+                        assert_eq!(copies(&lp), if grouped { per } else { 0 }, "{what}");
+                        // (a layer beyond gpt-fast's eager one is priced by its
+                        // compiled kernels, eager too: `moe::beyond_plain`)
+                        let eager = crate::model::llm::moe::layers(&r.config)
+                            .period
+                            .iter()
+                            .filter(|l| !graphs && !crate::model::llm::moe::beyond_plain(l))
+                            .count();
+                        assert_eq!(copies(&ld), if grouped { 2 * eager } else { 0 }, "{what}");
                         assert_eq!(copies(&layer), copies(&lp), "{what}");
                         // the attention's other kernels, one for one
                         let rest = |ks: &[LlmKernel]| {
@@ -435,7 +445,13 @@ mod tests {
                         // the full list is the merged layer L times and the merged head
                         let (full, _) = kernels_of(&r, 8, 600, 250.0, 500);
                         let layers = full.iter().filter(|k| k.in_layer).count();
-                        assert_eq!(layers, layer.len() * r.config.layers as usize, "{what}");
+                        // (a model whose layers differ: its lead layers once, then
+                        // its period of layers repeated)
+                        assert_eq!(
+                            layers,
+                            lead.len() + layer.len() * launch::repeats(&r.config) as usize,
+                            "{what}"
+                        );
                         let heads: Vec<_> = full
                             .iter()
                             .filter(|k| k.part == Part::LmHead)

@@ -15,6 +15,12 @@ model_choice!(LlmModel {
     Llama3_70b = "Llama-3-70B",
     Mistral7b = "Mistral-7B",
     Mixtral8x7b = "Mixtral-8x7B (MoE, 2 of 8 experts)",
+    DeepseekV3 = "DeepSeek-V3 (MoE, 671B total, 37B active)",
+    Qwen3_235b = "Qwen3-235B-A22B (MoE, 235B total, 22B active)",
+    Qwen3_30b = "Qwen3-30B-A3B (MoE, 30B total, 3B active)",
+    GptOss120b = "GPT-OSS-120B (MoE, 117B total, 5.1B active)",
+    GptOss20b = "GPT-OSS-20B (MoE, 21B total, 3.6B active)",
+    Llama4Maverick = "Llama-4-Maverick (MoE, 400B total, 17B active)",
     Custom = "custom shape",
 });
 model_choice!(Phase {
@@ -52,7 +58,7 @@ params! {
     graphs: Flag = false, "llm_graphs", common::label::GRAPHS;
     flash: Flag = true, "llm_flash", common::label::FLASH;
     // the custom shape (with `llm_model=custom`)
-    /// The custom model's shape (with `llm_model=custom`), as the six keys after it.
+    /// The custom model's shape (with `llm_model=custom`), as the keys after it.
     layers: Int[l::LAYERS.0, l::LAYERS.1] = 32, "llm_layers", "Layers";
     hidden: Int[l::HIDDEN.0, l::HIDDEN.1] = 4096, "llm_hidden", "Hidden size";
     heads: Int[l::HEADS.0, l::HEADS.1] = 32, "llm_heads", "Attention heads";
@@ -60,6 +66,16 @@ params! {
     kv_heads: Int[l::HEADS.0, l::HEADS.1] = 8, "llm_kv_heads", "KV heads";
     ffn: Int[l::FFN.0, l::FFN.1] = 14336, "llm_ffn", "FFN width";
     vocab: Int[l::VOCAB.0, l::VOCAB.1] = 128256, "llm_vocab", "Vocabulary";
+    /// The custom model's experts (with `llm_model=custom`): 1 is a dense
+    /// model; more, every layer's FFN is that many experts and a router.
+    experts: Int[l::EXPERTS.0, l::EXPERTS.1] = 1, "llm_experts", "Experts";
+    /// Experts each token is routed to; above `llm_experts` it counts as all.
+    active_experts: Int[l::EXPERTS.0, l::EXPERTS.1] = 1, "llm_active_experts", "Active experts per token";
+    /// Each expert's FFN width; 0: `llm_ffn`'s.
+    expert_ffn: Int[0, l::FFN.1] = 0, "llm_expert_ffn", "Expert FFN width";
+    /// Shared experts every token runs besides its routed ones (each
+    /// `llm_expert_ffn` wide), with more than one expert.
+    shared_experts: Int[l::SHARED.0, l::SHARED.1] = 0, "llm_shared_experts", "Shared experts";
     // more than one GPU (`model::parallel`)
     /// A degree that does not divide the heads and KV heads falls to the largest
     /// that does, with a message.
@@ -93,8 +109,13 @@ pub(super) fn asked(s: &State) -> llm::LlmRun {
         kv_heads: w.kv_heads.min(w.heads),
         ffn: w.ffn,
         vocab: w.vocab,
-        experts: 1,
-        top_k: 1,
+        experts: w.experts,
+        top_k: w.active_experts.min(w.experts),
+        arch: llm::moe::Arch {
+            expert_ffn: w.expert_ffn,
+            shared: if w.experts > 1 { w.shared_experts } else { 0 },
+            ..llm::moe::Arch::PLAIN
+        },
     });
     llm::LlmRun {
         config,

@@ -168,6 +168,10 @@ fn LlmControls(ctx: Ctx, live: Memo<LlmView>) -> impl IntoView {
                 <LogSlider ctx=ctx field=field::kv_heads/>
                 <LogSlider ctx=ctx field=field::ffn/>
                 <LogSlider ctx=ctx field=field::vocab/>
+                <LogSlider ctx=ctx field=field::experts/>
+                <LogSlider ctx=ctx field=field::active_experts/>
+                <LogSlider ctx=ctx field=field::expert_ffn/>
+                <LogSlider ctx=ctx field=field::shared_experts/>
             </div>
         })}
     }
@@ -225,6 +229,9 @@ fn LlmReadouts(
                 text=Signal::derive(move || live.with(|v| units::sig3(v.double_batch)))/></dd></div>
             <div class="metric"><dt>"Weights per GPU"</dt><dd>{readout("llm_weight_bytes", |s| s.weight_bytes.to_string(), |s| units::si(s.weight_bytes, "B"))}</dd></div>
             <div class="metric"><dt>"KV cache per GPU"</dt><dd>{readout("llm_kv_bytes", |s| s.kv_bytes.to_string(), |s| units::si(s.kv_bytes, "B"))}</dd></div>
+            <div class="metric"><dt>"Parameters"</dt><dd>{readout("llm_params_total", |s| s.run.config.total_params().to_string(), |s| units::words(s.run.config.total_params()))}</dd></div>
+            <div class="metric"><dt>"Active per token"</dt><dd>{readout("llm_params_active", |s| s.run.config.active_params().to_string(), |s| units::words(s.run.config.active_params()))}</dd></div>
+            <div class="metric"><dt>"Experts read per MoE layer"</dt><dd>{readout("llm_experts_touched", |s| s.experts_touched.to_string(), |s| units::sig3(s.experts_touched))}</dd></div>
             <div class="metric"><dt>"Critical batch"</dt><dd>{readout("llm_critical_batch", |s| s.critical_batch.to_string(), |s| units::sig3(s.critical_batch))}</dd></div>
             <div class="metric"><dt>"Fits in memory"</dt><dd>{readout("llm_fits", |s| if s.fits { "1" } else { "0" }.to_string(), |s| if s.fits { "yes" } else { "no" }.to_string())}</dd></div>
             <div class="metric"><dt>"Largest batch that fits"</dt><dd>{readout("llm_max_batch", |s| s.fit.max_batch.map(|b| b.to_string()).unwrap_or_default(), |s| s.fit.max_batch.map(|b| b.to_string()).unwrap_or_else(|| "unknown".into()))}</dd></div>

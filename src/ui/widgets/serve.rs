@@ -461,6 +461,7 @@ fn row_id(c: &Compared) -> String {
         match r.engine {
             measured::Engine::Nim => "nim",
             measured::Engine::TrtllmBench => "trtllm",
+            measured::Engine::TrtllmOverview => "trtllm-overview",
         },
         r.model_name().to_lowercase(),
         r.hw,
@@ -524,6 +525,7 @@ fn VsPublished() -> impl IntoView {
             </table>
         </div>
         <p class="note serve-misses">{measured::misses(&targets)}</p>
+        <MoePublished/>
         <details class="serve-vs-published-all" on:toggle=move |_| open.set(true)>
             <summary>"Every stored row (119: NIM's other lengths and the 8B, TensorRT-LLM's H100 and H200 tables)"</summary>
             {move || open.get().then(|| {
@@ -535,5 +537,26 @@ fn VsPublished() -> impl IntoView {
                 }
             })}
         </details>
+    }
+}
+
+/// The model against TensorRT-LLM's later per-GPU rows: GPT-OSS-120B and -20B
+/// (mixtures of experts) on one GPU and Llama-3.3-70B on two, not fitted to them.
+#[component]
+fn MoePublished() -> impl IntoView {
+    let rows = crate::model::serve::overview::compare();
+    let note = crate::model::serve::overview::words(&rows);
+    view! {
+        <div class="table-scroll serve-vs-published serve-vs-overview" tabindex="0" role="region" aria-label="The serving model against TensorRT-LLM's performance overview, scrollable">
+            <table class="kernels">
+                <caption>"The model against TensorRT-LLM's performance overview (trtllm-bench at maximum throughput; GPT-OSS with MXFP4 experts and a bf16 KV cache, Llama-3.3-70B fp8), not fitted to it"</caption>
+                <thead><tr><th scope="col">"engine, model"</th><th scope="col">"GPUs"</th><th scope="col">"in / out"</th><th scope="col">"in flight"</th>
+                    <th scope="col">{format!("TTFT ms, {HEAD}")}</th><th scope="col">"error"</th>
+                    <th scope="col">{format!("ITL ms, {HEAD}")}</th><th scope="col">"error"</th>
+                    <th scope="col">{format!("output tok/s, {HEAD}")}</th><th scope="col">"error"</th></tr></thead>
+                <tbody>{rows_view(&rows)}</tbody>
+            </table>
+        </div>
+        <p class="note serve-overview-misses">{note}</p>
     }
 }

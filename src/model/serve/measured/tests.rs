@@ -67,7 +67,7 @@ fn the_rows_are_the_files() {
                     assert_eq!(num("throughput_tokens_per_s"), Some(p.tok_s));
                     assert_eq!((p.hw, p.max_seqs), ("h100-sxm", 256));
                 }
-                Engine::TrtllmBench => {
+                Engine::TrtllmBench | Engine::TrtllmOverview => {
                     assert_eq!(r.get("hw").and_then(|x| x.as_str()), Some(p.hw));
                     assert_eq!(num("output_tokens_per_s"), Some(p.tok_s));
                     assert_eq!((p.concurrency, p.max_seqs), (4096, 2048));
