@@ -177,6 +177,7 @@ fn storage_is_read_in_one_place() {
 fn plotters_is_named_by_the_chart_layer_and_the_charts() {
     let files = sources();
     let shared = [
+        "src/ui/apps/lab/cliff.rs",
         "src/ui/apps/trace/charts.rs",
         "src/ui/widgets/llm_measured.rs",
         "src/ui/widgets/roofline.rs",

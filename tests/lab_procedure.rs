@@ -4,8 +4,9 @@
 //! input, how many ops applied) so a verification reading the wrong buffer fails,
 //! and its clock advances with the simulated work so the timers are exact.
 
+use brrr::gpu::cliff;
 use brrr::gpu::plan::{self, Limits, Plan, EMPTY};
-use brrr::gpu::procedure::{self, Driver, Lab, Res, Stop};
+use brrr::gpu::procedure::{self, Buf, Driver, Lab, Res, Stop};
 use brrr::gpu::reference;
 use brrr::gpu::results::*;
 use std::cell::{Cell, RefCell};
@@ -22,6 +23,11 @@ const ROUND_TRIP_S: f64 = 5e-5;
 /// CPU seconds to record one dispatch, and to submit one command buffer.
 const RECORD_S: f64 = 5e-9;
 const SUBMIT_S: f64 = 1e-6;
+/// The read kernel's bandwidth (bytes/s) on working sets up to [`CACHE_AT`] (the
+/// fake's cache), and beyond it.
+const CACHE_BW: f64 = 4e11;
+const MEM_BW: f64 = 1e11;
+const CACHE_AT: u64 = 1 << 20;
 
 /// How trials spread on the fake GPU.
 #[derive(Clone, Copy, PartialEq)]
@@ -61,6 +67,8 @@ struct Script {
 struct Content {
     op: Option<Op>,
     ops: u32,
+    /// The read kernel's sums: (working set in vec4s, invocations, reads each).
+    read: Option<(u64, u64, u32)>,
 }
 
 #[derive(Clone, Debug)]
@@ -68,6 +76,14 @@ struct Kern {
     /// `None`: the empty kernel of the overheads.
     variant: Option<(Kernel, Option<Op>, u32)>,
     label: String,
+    /// The read kernel's (invocations, reads each), from its WGSL.
+    read: Option<(u64, u32)>,
+}
+
+/// The number in `code` between `before` and the next `u`.
+fn number_after(code: &str, before: &str) -> Option<u64> {
+    let rest = &code[code.find(before)? + before.len()..];
+    rest[..rest.find('u')?].parse().ok()
 }
 
 #[derive(Clone, Debug)]
@@ -122,6 +138,12 @@ impl Fake {
         let Some((kernel, op, repeat)) = k.variant else {
             return EMPTY_S;
         };
+        if kernel == Kernel::Read {
+            // `repeat` passes over the working set, at the scripted cliff
+            let ws = 4 * elements;
+            let bw = if ws <= CACHE_AT { CACHE_BW } else { MEM_BW };
+            return ws as f64 * f64::from(repeat) / bw;
+        }
         let ops = match (kernel, op) {
             (Kernel::Fused, Some(_)) => repeat,
             _ => 1,
@@ -156,11 +178,19 @@ impl Fake {
             return;
         };
         let ops = match kernel {
-            Kernel::Copy => 0,
+            Kernel::Copy | Kernel::Read => 0,
             Kernel::Fused => repeat,
             Kernel::Eager => 1,
         };
         let mut out = self.out.borrow_mut();
+        if let (Kernel::Read, Some((threads, reads))) = (kernel, k.read) {
+            out[0] = Some(Content {
+                op: None,
+                ops: 0,
+                read: Some((self.elements.get() / 4, threads, reads)),
+            });
+            return;
+        }
         let (to, before) = match g {
             0 => (0, 0),
             1 => (1, 0),
@@ -170,6 +200,7 @@ impl Fake {
         out[to] = Some(Content {
             op,
             ops: before + ops,
+            read: None,
         });
     }
 
@@ -205,9 +236,13 @@ impl Driver for Fake {
         if code.ends_with("not WGSL") {
             return Err("shader error: expected a declaration".into());
         }
+        let read = number_after(code, "if (i >= ")
+            .zip(number_after(code, "k < "))
+            .map(|(t, r)| (t, r as u32));
         Ok(Kern {
             variant: if bind { self.next.get() } else { None },
             label,
+            read,
         })
     }
 
@@ -216,7 +251,7 @@ impl Driver for Fake {
         Ok(())
     }
 
-    fn upload(&self, _input: usize, _offset: u64, _bytes: &[u8]) -> Res<()> {
+    fn upload(&self, _buf: Buf, _offset: u64, _bytes: &[u8]) -> Res<()> {
         Ok(())
     }
 
@@ -274,8 +309,14 @@ impl Driver for Fake {
                 let x = reference::input_dt(i, dt);
                 let got = match content {
                     None => f32::NAN,
+                    Some(Content {
+                        read: Some((n, t, r)),
+                        ..
+                    }) => reference::read_sum(i, n, t, r, 256) as f32,
                     Some(Content { op: None, .. }) => x,
-                    Some(Content { op: Some(op), ops }) => reference::reference(op, dt, x, ops),
+                    Some(Content {
+                        op: Some(op), ops, ..
+                    }) => reference::reference(op, dt, x, ops),
                 };
                 v.push(if wrong && i == 3 { got + 1.0 } else { got });
             }
@@ -355,6 +396,8 @@ fn plan_of(elements: u64) -> Plan {
     let mut p = plan::plan(&LIMITS, true).unwrap_or_else(|e| panic!("{e}"));
     p.bytes = 4 * elements;
     p.min_elements = 1024;
+    // no cache sweep unless a test asks for one
+    p.cache_bytes = 0;
     p
 }
 
@@ -878,4 +921,84 @@ fn out_of_memory_halves_the_buffers_down_to_the_minimum() {
         Err("the GPU is out of memory even for small buffers".into())
     );
     assert_eq!(p.bytes, start / 4, "the last size that fit stays");
+}
+
+/// A whole run with a cache sweep up to 8 MiB on the fake, whose read bandwidth
+/// falls from [`CACHE_BW`] to [`MEM_BW`] past [`CACHE_AT`].
+fn run_with_sweep(script: Script) -> (Lab<Fake>, LabRun) {
+    let info = adapter(script.timestamps);
+    let mut p = plan();
+    p.cache_bytes = 8 << 20;
+    let mut run = procedure::begin(&info, &p, true, false, "today".into(), "running");
+    let mut lab = Lab::new(Fake::new(script), p, run.timer);
+    let result = pollster::block_on(lab.sweep(&[Dt::F32], &mut run, &|_| {}));
+    procedure::settle(&mut run, result, "nothing was measured");
+    (lab, run)
+}
+
+#[test]
+fn the_cache_sweep_times_every_working_set_and_finds_the_scripted_cliff() {
+    for timestamps in [true, false] {
+        let (lab, run) = run_with_sweep(Script {
+            timestamps,
+            ..Script::default()
+        });
+        assert_eq!(run.outcome, Outcome::Complete, "{}", run.reason);
+        // after the rest of the sweep, in order of size: 64 KiB … 8 MiB
+        let reads: Vec<&Measurement> = run
+            .measurements
+            .iter()
+            .skip(1 + plan::sweep().len())
+            .collect();
+        assert_eq!(reads.len(), 8);
+        for (k, m) in reads.iter().enumerate() {
+            assert_eq!((m.kernel, m.op, m.dt), (Kernel::Read, None, Dt::F32));
+            assert_eq!(m.working_set(), (65536u64 << k) as f64);
+            assert!(m.check.passed(), "{m:?}");
+            let bw = if m.working_set() <= CACHE_AT as f64 {
+                CACHE_BW
+            } else {
+                MEM_BW
+            };
+            let want = m.working_set() * f64::from(m.repeat) / bw;
+            for &t in &m.times {
+                assert!(close(t, want), "{} {t} {want}", label_of(m));
+            }
+            assert!(close(m.achieved_bw().unwrap_or(0.0), bw), "{m:?}");
+        }
+        let labels = lab.driver.labels();
+        assert!(
+            labels.contains(&"cache sweep: read 64 KiB".to_string()),
+            "{labels:?}"
+        );
+        assert!(
+            labels.contains(&"cache sweep: read 8 MiB".to_string()),
+            "{labels:?}"
+        );
+        // the finder reads the scripted cliff back
+        let c = cliff::find(&cliff::points(&run)).unwrap();
+        assert!(close(c.cache_bw, CACHE_BW), "{c:?}");
+        assert!(close(c.mem_bw.unwrap_or(0.0), MEM_BW), "{c:?}");
+        let at = c.cache_bytes.unwrap_or(0.0);
+        assert!(at > CACHE_AT as f64 && at < 2.0 * CACHE_AT as f64, "{at}");
+    }
+}
+
+#[test]
+fn a_working_set_read_back_wrong_fails_and_is_never_timed() {
+    let (lab, run) = run_with_sweep(Script {
+        wrong_at: Some("cache sweep: read 256 KiB"),
+        ..Script::default()
+    });
+    assert_eq!(run.outcome, Outcome::Complete, "{}", run.reason);
+    let m = run
+        .measurements
+        .iter()
+        .find(|m| m.kernel == Kernel::Read && m.working_set() == 262144.0)
+        .unwrap();
+    assert!(!m.check.passed() && m.times.is_empty(), "{m:?}");
+    // only the verification pass ran
+    assert_eq!(lab.driver.passes_of("cache sweep: read 256 KiB").len(), 1);
+    // the other sizes are measured and plotted
+    assert_eq!(cliff::points(&run).len(), 7);
 }

@@ -183,6 +183,9 @@ Exit status: 0 when the run completed and every variant verified, 1 otherwise
         for f in analysis::findings(run) {
             writeln!(out, "{f}")?;
         }
+        if let Some((_, words)) = brrr::gpu::cliff::of_run(run) {
+            writeln!(out, "Cache cliff: {words}")?;
+        }
         match datasheet::guess(&run.adapter) {
             Some(p) => {
                 writeln!(out, "Against the {} datasheet (guessed from the adapter's name):", p.name)?;

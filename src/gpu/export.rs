@@ -20,6 +20,22 @@ fn list(xs: &[f64]) -> Json {
     Json::Arr(xs.iter().map(|&x| Json::Num(x)).collect())
 }
 
+/// The cache sweep's reading (derived from the measurements, so never imported):
+/// `bw`, `bytes` and `mem_bw` (`lab_cache_bw`, `lab_cache_bytes`, `lab_mem_bw`;
+/// null where there is none) and the words.
+fn cache_json(run: &LabRun) -> Json {
+    let Some((c, words)) = super::cliff::of_run(run) else {
+        return Json::Null;
+    };
+    let opt = |x: Option<f64>| x.map_or(Json::Null, Json::Num);
+    Json::Obj(vec![
+        ("bw".into(), n(c.cache_bw)),
+        ("bytes".into(), opt(c.cache_bytes)),
+        ("mem_bw".into(), opt(c.mem_bw)),
+        ("words".into(), s(&words)),
+    ])
+}
+
 pub fn to_json(run: &LabRun) -> Json {
     let a = &run.adapter;
     let o = &run.overheads;
@@ -64,6 +80,7 @@ pub fn to_json(run: &LabRun) -> Json {
                 ("roundtrip_s".into(), list(&o.roundtrip)),
             ]),
         ),
+        ("cache".into(), cache_json(run)),
         (
             "measurements".into(),
             Json::Arr(run.measurements.iter().map(measurement_json).collect()),
@@ -228,13 +245,14 @@ fn measurement_from(m: &Json) -> Result<Measurement, String> {
     })
 }
 
-/// A measurement that makes sense: non-negative times, an op unless it is the copy.
+/// A measurement that makes sense: non-negative times, an op unless it is the copy
+/// or the cache sweep's read kernel.
 fn valid(m: Measurement) -> Result<Measurement, String> {
     if m.times.iter().any(|t| !(t.is_finite() && *t >= 0.0)) {
         return Err("a time is negative".into());
     }
-    if (m.kernel == Kernel::Copy) != m.op.is_none() {
-        return Err("only the copy kernel has no op".into());
+    if matches!(m.kernel, Kernel::Copy | Kernel::Read) != m.op.is_none() {
+        return Err("only the copy and read kernels have no op".into());
     }
     Ok(m)
 }
@@ -273,11 +291,19 @@ fn opt(x: Option<f64>) -> String {
 }
 
 pub fn to_csv(run: &LabRun) -> String {
-    let meta = to_json(&LabRun {
+    let mut meta = to_json(&LabRun {
         measurements: Vec::new(),
         ..run.clone()
-    })
-    .to_text(); // one line: JSON escapes line breaks inside strings
+    });
+    // the cache sweep's reading is derived from the rows below: of the whole run
+    if let Json::Obj(kv) = &mut meta {
+        for (k, v) in kv.iter_mut() {
+            if k == "cache" {
+                *v = cache_json(run);
+            }
+        }
+    }
+    let meta = meta.to_text(); // one line: JSON escapes line breaks inside strings
     let mut out = format!("# {FORMAT} v{VERSION}\n# {meta}\n{CSV_COLUMNS}\n");
     for m in &run.measurements {
         let (check, max_err, samples, detail) = check_fields(&m.check);
@@ -404,6 +430,55 @@ mod tests {
         run.measurements[4].remeasured = 2;
         run.measurements[5].dt = Dt::F16;
         run
+    }
+
+    /// `rich()` with a cache sweep: 400 GB/s up to 1 MiB, 100 GB/s beyond.
+    fn with_sweep() -> LabRun {
+        let mut run = rich();
+        for k in 0..8u32 {
+            let ws = 65536u64 << k;
+            let bw = if ws <= 1 << 20 { 4e11 } else { 1e11 };
+            run.measurements.push(Measurement {
+                kernel: Kernel::Read,
+                op: None,
+                dt: Dt::F32,
+                repeat: 4,
+                elements: ws / 4,
+                times: vec![4.0 * ws as f64 / bw; 3],
+                check: Check::Passed {
+                    max_err: 1e-6,
+                    samples: 2048,
+                },
+                remeasured: 0,
+            });
+        }
+        run
+    }
+
+    #[test]
+    fn a_cache_sweep_round_trips_and_carries_its_reading() {
+        let run = with_sweep();
+        let text = to_json_text(&run);
+        assert_eq!(import(&text).as_ref(), Ok(&run));
+        assert_eq!(import(&to_csv(&run)).as_ref(), Ok(&run));
+        let csv_meta = to_csv(&run).lines().nth(1).unwrap_or("")[2..].to_string();
+        for t in [text.clone(), csv_meta] {
+            let j = json::parse(&t).unwrap();
+            let c = j.get("cache").unwrap();
+            assert_eq!(c.get("bw").and_then(Json::as_f64), Some(4e11), "{t}");
+            assert_eq!(c.get("mem_bw").and_then(Json::as_f64), Some(1e11), "{t}");
+            let at = c.get("bytes").and_then(Json::as_f64).unwrap();
+            assert!(at > 1048576.0 && at < 2097152.0, "{at}");
+        }
+        // without a sweep: null; a read row with an op is refused
+        assert!(to_json_text(&rich()).contains("\"cache\":null"));
+        let bad = text.replacen(
+            "\"kernel\":\"read\",\"op\":\"\"",
+            "\"kernel\":\"read\",\"op\":\"mul\"",
+            1,
+        );
+        assert_ne!(bad, text);
+        assert!(import(&bad).is_err());
     }
 
     #[test]

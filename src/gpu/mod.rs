@@ -25,6 +25,7 @@
 
 pub mod analysis;
 pub mod apply;
+pub mod cliff;
 pub mod datasheet;
 pub mod export;
 pub use crate::json;

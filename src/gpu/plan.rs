@@ -38,6 +38,22 @@ pub const FULL_BYTES: f64 = 256.0 * 1024.0 * 1024.0;
 pub const SMALL_BYTES: f64 = 1024.0 * 1024.0;
 /// Below this per-buffer size the lab does not run ("limits too small").
 pub const MIN_BYTES: f64 = 256.0 * 1024.0;
+/// The cache sweep's smallest working set: 64 KiB.
+pub const CACHE_MIN: u64 = 64 * 1024;
+/// Its largest at full size (1 GiB: past any GPU's last-level cache), or the
+/// adapter's largest buffer if smaller.
+pub const CACHE_FULL: f64 = 1024.0 * 1024.0 * 1024.0;
+/// Its largest at the small (test) size: 64 MiB, past a CPU's caches, so a
+/// software adapter's cliff shows.
+pub const CACHE_SMALL: f64 = 64.0 * 1024.0 * 1024.0;
+/// Invocations of the read kernel at most (256 Ki: enough to fill a big GPU); also
+/// never more than the output buffer holds (one vec4 each).
+pub const READ_THREADS: u64 = 256 * 1024;
+/// Bytes one run of the read kernel reads at least: 256 MiB (8 MiB small), so a
+/// dispatch over a small working set is long beside its launch.
+pub const READ_FULL: f64 = 256.0 * 1024.0 * 1024.0;
+pub const READ_SMALL: f64 = 8.0 * 1024.0 * 1024.0;
+
 /// Preferred workgroup size (clamped to the adapter's limits).
 pub const WORKGROUP: u32 = 256;
 
@@ -74,6 +90,9 @@ pub struct Plan {
     /// that wide is marked noisy. Only noisy variants pay for it (at most
     /// `remeasure × trials` extra runs, on top of the budget above).
     pub remeasure: u32,
+    /// The cache sweep's largest working set in bytes (its source buffer); 0: no
+    /// sweep.
+    pub cache_bytes: u64,
     /// Said on the page: sizes below the target and why.
     pub notes: Vec<String>,
 }
@@ -145,6 +164,15 @@ pub fn plan(l: &Limits, small: bool) -> Result<Plan, String> {
         chunk_max_s: 0.04,
         variant_budget_s: if small { 0.4 } else { 6.0 },
         remeasure: if small { 1 } else { 2 },
+        cache_bytes: {
+            let want = if small { CACHE_SMALL } else { CACHE_FULL };
+            let c = (want.min(cap) / 4096.0).floor() * 4096.0;
+            if c >= CACHE_MIN as f64 {
+                c as u64
+            } else {
+                0
+            }
+        },
         notes,
     })
 }
@@ -188,6 +216,60 @@ impl Plan {
         }
         let grow = (self.chunk_target_s / trial_s.max(self.chunk_target_s / 64.0)).clamp(2.0, 64.0);
         Calibration::Runs(((f64::from(runs) * grow) as u32).min(4096))
+    }
+
+    /// The read kernel's invocations at most: [`READ_THREADS`], or what the
+    /// output buffer holds, in whole workgroups.
+    pub fn read_threads(&self) -> u64 {
+        let wg = u64::from(self.wg.max(1));
+        (READ_THREADS.min(self.bytes / 16) / wg * wg).max(wg)
+    }
+
+    /// The cache sweep's working sets in bytes, from [`CACHE_MIN`] to
+    /// `cache_bytes`: powers of two at the small size, four per octave at full
+    /// size; whole workgroups of vec4s, and above [`Plan::read_threads`] vec4s a
+    /// multiple of them (so every invocation reads the same amount).
+    pub fn cache_sizes(&self) -> Vec<u64> {
+        let per_octave = if self.small { 1.0 } else { 4.0 };
+        let grain = |b: f64| {
+            let t = 16 * self.read_threads();
+            let g = if b > t as f64 {
+                t
+            } else {
+                16 * u64::from(self.wg.max(1))
+            };
+            ((b / g as f64).round() as u64).max(1) * g
+        };
+        let mut v: Vec<u64> = Vec::new();
+        let mut k = 0.0;
+        loop {
+            let b = grain(CACHE_MIN as f64 * 2f64.powf(k / per_octave));
+            if b > self.cache_bytes {
+                break;
+            }
+            if v.last() != Some(&b) {
+                v.push(b);
+            }
+            k += 1.0;
+        }
+        v
+    }
+
+    /// Passes over a working set of `ws` bytes per run: enough that one run reads
+    /// [`READ_FULL`] ([`READ_SMALL`]), between 1 and 1024.
+    pub fn read_passes(&self, ws: u64) -> u32 {
+        let want = if self.small { READ_SMALL } else { READ_FULL };
+        (want / ws.max(1) as f64).round().clamp(1.0, 1024.0) as u32
+    }
+
+    /// The read kernel's shape for a working set of `elements` f32 values and
+    /// `passes`: (invocations, reads per invocation), invocations × reads =
+    /// passes × vec4s.
+    pub fn read_shape(&self, elements: u64, passes: u32) -> (u64, u32) {
+        let n = (elements / 4).max(1);
+        let t = self.read_threads().min(n);
+        let reads = (u64::from(passes.max(1)) * n / t).min(u64::from(u32::MAX));
+        (t, reads as u32)
     }
 
     /// Elements per buffer for `dt`.
@@ -239,6 +321,8 @@ impl Plan {
 /// Which bind group of a kernel each dispatch of a sequence uses: 0 A0→B0, 1 A1→B1,
 /// 2 B0→B1, 3 B1→B0 ([`EMPTY`] for the empty kernel, which binds nothing).
 pub const EMPTY: u8 = u8::MAX;
+/// The read kernel's bind group: the cache sweep's source C → B0.
+pub const READ_GROUP: u8 = 4;
 
 /// The dispatches (bind-group indices) of `runs` runs of a variant, starting at
 /// run `first_run`: runs alternate the input (A0/A1) and output (B0/B1) buffers so
@@ -246,6 +330,10 @@ pub const EMPTY: u8 = u8::MAX;
 /// ping-pong between B0 and B1. The final output of run `u` of an eager chain of
 /// `repeat` steps is in B[(u + repeat − 1) % 2]; of any other kernel in B[u % 2].
 pub fn dispatch_sequence(kernel: Kernel, repeat: u32, first_run: u32, runs: u32) -> Vec<u8> {
+    if kernel == Kernel::Read {
+        // every run reads the same working set (the cache source, group 4)
+        return vec![READ_GROUP; runs as usize];
+    }
     let mut s = Vec::new();
     for u in first_run..first_run + runs {
         let p = (u % 2) as u8;
@@ -287,7 +375,13 @@ impl Predictor {
     /// and `ops` times the fastest op time seen (an eager dispatch does one op).
     pub fn predict(&self, kernel: Kernel, op: Option<Op>, dt: Dt, repeat: u32) -> f64 {
         let copy = self.copy[dt_index(dt)];
-        let Some(op) = op else { return copy };
+        let Some(op) = op else {
+            // the read kernel reads `repeat` times what a copy reads and writes once
+            return match kernel {
+                Kernel::Read => copy * f64::from(repeat.max(1)) / 2.0,
+                _ => copy,
+            };
+        };
         let per_op = self
             .per_op
             .iter()
@@ -569,6 +663,40 @@ mod tests {
         assert_eq!(p.predict(Kernel::Copy, None, Dt::F16, 0), 0.0);
         p.forget_copy(Dt::F32);
         assert_eq!(p.predict(Kernel::Copy, None, Dt::F32, 0), 0.0);
+    }
+
+    #[test]
+    fn cache_sizes_span_64_kib_to_the_largest_buffer() {
+        let big = Limits {
+            max_storage_binding: 4e9,
+            max_buffer: 4e9,
+            ..default_limits()
+        };
+        let small = plan(&big, true).unwrap_or_else(|e| panic!("{e}"));
+        let s = small.cache_sizes();
+        // the test size still spans 64 KiB … 64 MiB, powers of two
+        assert_eq!(s.len(), 11, "{s:?}");
+        assert_eq!(s[0], 64 * 1024);
+        assert_eq!(*s.last().unwrap_or(&0), 64 << 20);
+        let full = plan(&big, false).unwrap_or_else(|e| panic!("{e}"));
+        let f = full.cache_sizes();
+        assert_eq!(*f.last().unwrap_or(&0), 1 << 30);
+        assert!(f.len() > 50 && f.windows(2).all(|w| w[0] < w[1]), "{f:?}");
+        // every size gives every invocation the same number of reads
+        for p in [&small, &full] {
+            for &ws in &p.cache_sizes() {
+                let passes = p.read_passes(ws);
+                let (t, r) = p.read_shape(ws / 4, passes);
+                assert_eq!(t * u64::from(r), u64::from(passes) * ws / 16, "{ws}");
+                assert_eq!(t % 256, 0);
+                assert!(t <= p.bytes / 16);
+                assert!(u64::from(passes) * ws >= 8 << 20 || passes == 1024);
+            }
+        }
+        // the adapter's largest buffer bounds the sweep
+        let p = plan(&default_limits(), false).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(p.cache_bytes, 128 << 20);
+        assert_eq!(dispatch_sequence(Kernel::Read, 8, 0, 3), vec![4, 4, 4]);
     }
 
     #[test]

@@ -22,7 +22,7 @@
 //! 6. trials spread more than ±10 % taken again (bounded), the quietest set kept,
 //!    one still that wide marked noisy; the progress line says so meanwhile.
 
-use super::plan::{self, Calibration, Plan, Predictor, EMPTY};
+use super::plan::{self, Calibration, Plan, Predictor, EMPTY, READ_GROUP};
 use super::reference::{self, Tolerance, Verdict};
 use super::results::*;
 use super::wgsl;
@@ -57,9 +57,9 @@ pub trait Driver {
     async fn compile(&self, code: &str, bind: bool) -> Result<Self::Kern, String>;
     /// Set the element count (and the multiplier) for the next dispatches.
     fn uniforms(&self, elements: u64) -> Res<()>;
-    /// Write `bytes` into input buffer A`input` at `offset` (queued: the next
-    /// submission carries it).
-    fn upload(&self, input: usize, offset: u64, bytes: &[u8]) -> Res<()>;
+    /// Write `bytes` into input buffer `buf` (A0, A1 or C) at `offset` (queued:
+    /// the next submission carries it).
+    fn upload(&self, buf: Buf, offset: u64, bytes: &[u8]) -> Res<()>;
     /// One compute pass of `dispatches` (bind-group indices, [`EMPTY`] = keep),
     /// submitted and awaited; with `slot`, timestamps at its ends into that query
     /// pair. Returns the wall-clock seconds from submit to done.
@@ -100,20 +100,24 @@ pub trait Driver {
     }
 }
 
-/// A work buffer: an input (A0, A1) or an output (B0, B1).
+/// A work buffer: an input (A0, A1) or an output (B0, B1), or the cache sweep's
+/// source C (`plan.cache_bytes`, the working sets).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Buf {
     A(usize),
     B(usize),
+    C,
 }
 
 /// The bind groups of every kernel, (input, output) by index: 0 A0→B0, 1 A1→B1,
-/// 2 B0→B1, 3 B1→B0 (eager chains ping-pong between the outputs).
-pub const GROUPS: [(Buf, Buf); 4] = [
+/// 2 B0→B1, 3 B1→B0 (eager chains ping-pong between the outputs), 4 C→B0 (the
+/// read kernel of the cache sweep).
+pub const GROUPS: [(Buf, Buf); 5] = [
     (Buf::A(0), Buf::B(0)),
     (Buf::A(1), Buf::B(1)),
     (Buf::B(0), Buf::B(1)),
     (Buf::B(1), Buf::B(0)),
+    (Buf::C, Buf::B(0)),
 ];
 
 /// For each dispatch of a pass (bind-group indices, [`EMPTY`] = none), the bind
@@ -181,22 +185,28 @@ impl<D: Driver> Lab<D> {
 
     /// Upload the input pattern in `dt` to A0 and A1, yielding every 16 MiB.
     pub async fn fill(&self, dt: Dt) -> Res<()> {
-        let d = &self.driver;
-        let bytes = reference::pattern_bytes(dt, self.plan.elements(dt));
         for input in 0..2 {
-            let mut off = 0u64;
-            while off < self.plan.bytes {
-                let len = (self.plan.bytes - off).min(bytes.len() as u64) as usize;
-                d.upload(input, off, &bytes[..len])?;
-                off += len as u64;
-                if off % (16 << 20) < len as u64 {
-                    d.yield_now().await;
-                    d.check()?;
-                }
-            }
-            // an empty submission carries the writes; wait for them
-            d.round_trip().await?;
+            self.fill_buf(Buf::A(input), dt, self.plan.bytes).await?;
         }
+        Ok(())
+    }
+
+    /// Upload the input pattern in `dt` to the first `size` bytes of `buf`.
+    async fn fill_buf(&self, buf: Buf, dt: Dt, size: u64) -> Res<()> {
+        let d = &self.driver;
+        let bytes = reference::pattern_bytes(dt, size / dt.bytes());
+        let mut off = 0u64;
+        while off < size {
+            let len = (size - off).min(bytes.len() as u64) as usize;
+            d.upload(buf, off, &bytes[..len])?;
+            off += len as u64;
+            if off % (16 << 20) < len as u64 {
+                d.yield_now().await;
+                d.check()?;
+            }
+        }
+        // an empty submission carries the writes; wait for them
+        d.round_trip().await?;
         Ok(())
     }
 
@@ -258,6 +268,9 @@ impl<D: Driver> Lab<D> {
         per_submit: u32,
     ) -> Res<Check> {
         let d = &self.driver;
+        if m.kernel == Kernel::Read {
+            return self.verify_read(kern, m, grid).await;
+        }
         let seq = plan::dispatch_sequence(m.kernel, m.repeat, 0, 1);
         self.execute(kern, &seq, grid, per_submit).await?;
         let out = match m.kernel {
@@ -280,6 +293,30 @@ impl<D: Driver> Lab<D> {
             }
         }
         Ok(v.into_check(Tolerance::for_variant(m.op, m.dt, m.repeat)))
+    }
+
+    /// Verify one run of the read kernel: its stored sums against the CPU's walk
+    /// ([`reference::read_sum`]) on a sample of the output.
+    async fn verify_read(&self, kern: &D::Kern, m: &Measurement, grid: (u32, u32)) -> Res<Check> {
+        let d = &self.driver;
+        let (threads, reads) = self.plan.read_shape(m.elements, m.repeat);
+        self.execute(kern, &[READ_GROUP], grid, 1).await?;
+        let ranges = plan::sample_ranges(4 * threads);
+        let got = d.sample(0, Dt::F32, &ranges).await?;
+        let tol = reference::read_tolerance(reads);
+        let mut v = Verdict::default();
+        let mut t = d.now();
+        let idx = ranges.iter().flat_map(|&(s, l)| s..s + l);
+        for (e, &g) in idx.zip(&got) {
+            let want = reference::read_sum(e, m.elements / 4, threads, reads, self.plan.wg);
+            v.push(e, want as f32, g, tol);
+            if e % 256 == 0 && d.now() - t > 0.008 {
+                d.yield_now().await;
+                d.check()?;
+                t = d.now();
+            }
+        }
+        Ok(v.into_check(tol))
     }
 
     /// Time `runs` runs per trial; returns seconds per run.
@@ -310,23 +347,50 @@ impl<D: Driver> Lab<D> {
         } else {
             1
         };
-        let predict = |lab: &Self| lab.pred.predict(kernel, op, dt, repeat);
-        let mut m = Measurement {
-            kernel,
-            op,
-            dt,
-            repeat,
-            elements: self.plan.elements_for(dt, predict(self), dispatches),
-            times: Vec::new(),
-            check: Check::Failed {
-                detail: "not run".into(),
-            },
-            remeasured: 0,
-        };
-        let errors_before = self.driver.errors_len();
+        let predicted = self.pred.predict(kernel, op, dt, repeat);
+        let elements = self.plan.elements_for(dt, predicted, dispatches);
         // eager runs `repeat` kernels of one op each; fused one kernel of `repeat` ops
         let ops = if kernel == Kernel::Eager { 1 } else { repeat };
-        let mut code = wgsl::elementwise(dt, op, ops, self.plan.wg);
+        let code = wgsl::elementwise(dt, op, ops, self.plan.wg);
+        self.run_variant(
+            new_measurement(kernel, op, dt, repeat, elements),
+            code,
+            dispatches,
+        )
+        .await
+    }
+
+    /// Measure the read kernel over a working set of `ws` bytes (the cache sweep),
+    /// with [`Plan::read_passes`] passes per run.
+    pub async fn measure_read(&mut self, ws: u64) -> Res<Measurement> {
+        let passes = self.plan.read_passes(ws);
+        let m = new_measurement(Kernel::Read, None, Dt::F32, passes, ws / 4);
+        let (threads, reads) = self.plan.read_shape(m.elements, passes);
+        let code = wgsl::read(self.plan.wg, threads, reads);
+        self.run_variant(m, code, 1).await
+    }
+
+    /// The grid of a variant: one invocation per vec4, or the read kernel's.
+    fn grid_of(&self, m: &Measurement) -> (u32, u32) {
+        match m.kernel {
+            Kernel::Read => self
+                .plan
+                .grid(4 * self.plan.read_shape(m.elements, m.repeat).0),
+            _ => self.plan.grid(m.elements),
+        }
+    }
+
+    /// Compile, verify, calibrate, time and re-measure one variant (see the
+    /// module docs).
+    async fn run_variant(
+        &mut self,
+        mut m: Measurement,
+        mut code: String,
+        dispatches: u32,
+    ) -> Res<Measurement> {
+        let (kernel, op, dt, repeat) = (m.kernel, m.op, m.dt, m.repeat);
+        let predict = |lab: &Self| lab.pred.predict(kernel, op, dt, repeat);
+        let errors_before = self.driver.errors_len();
         if self.driver.break_shader(kernel, op, repeat) {
             code.push_str("\nnot WGSL");
         }
@@ -339,7 +403,7 @@ impl<D: Driver> Lab<D> {
             }
         };
         self.driver.uniforms(m.elements)?;
-        let mut grid = self.plan.grid(m.elements);
+        let mut grid = self.grid_of(&m);
         let per_submit = self
             .plan
             .dispatches_per_submit(predict(self) * m.elements as f64);
@@ -359,7 +423,12 @@ impl<D: Driver> Lab<D> {
                 .plan
                 .dispatches_per_submit(predict(self) * m.elements as f64);
             let t = self.trial(&kern, &m, grid, runs, per_submit).await?;
-            match self.plan.calibrate(dt, t, runs, m.elements, dispatches) {
+            // a working set is never shrunk: it is what the cache sweep measures
+            let shrinkable = match kernel {
+                Kernel::Read => self.plan.min_elements,
+                _ => m.elements,
+            };
+            match self.plan.calibrate(dt, t, runs, shrinkable, dispatches) {
                 // a dispatch far over budget (a slow GPU): shrink before timing
                 Calibration::Shrink(n) => {
                     m.elements = n;
@@ -468,8 +537,13 @@ impl<D: Driver> Lab<D> {
         update: &dyn Fn(&LabRun),
     ) -> Res<()> {
         let sweep = plan::sweep();
-        // steps: setup, copy (per dtype), overheads, the sweep per dtype
-        self.step = (0.0, 2.0 + dts.len() as f64 * (1.0 + sweep.len() as f64));
+        let cache = self.plan.cache_sizes();
+        // steps: setup, copy (per dtype), overheads, the sweep per dtype, the cache
+        // sweep's working sets
+        self.step = (
+            0.0,
+            2.0 + dts.len() as f64 * (1.0 + sweep.len() as f64) + cache.len() as f64,
+        );
         self.label = "measuring the submit round trip".into();
         self.progress(0.0);
         run.overheads.roundtrip = self.measure_roundtrip().await?;
@@ -510,7 +584,54 @@ impl<D: Driver> Lab<D> {
                 self.step_done();
             }
         }
+        self.cache_sweep(&cache, run, update).await
+    }
+
+    /// The cache sweep: the read kernel over each working set of `sizes` (bytes,
+    /// ascending), after filling the source C with the input pattern.
+    pub async fn cache_sweep(
+        &mut self,
+        sizes: &[u64],
+        run: &mut LabRun,
+        update: &dyn Fn(&LabRun),
+    ) -> Res<()> {
+        let Some(&top) = sizes.last() else {
+            return Ok(());
+        };
+        self.label = "cache sweep: filling the working set".into();
+        self.progress(0.0);
+        self.fill_buf(Buf::C, Dt::F32, top).await?;
+        for &ws in sizes {
+            self.label = format!("cache sweep: read {}", plan::size_text(ws as f64));
+            self.progress(0.0);
+            let m = self.measure_read(ws).await?;
+            run.measurements.push(m);
+            update(run);
+            self.step_done();
+        }
         Ok(())
+    }
+}
+
+/// A measurement not yet run.
+fn new_measurement(
+    kernel: Kernel,
+    op: Option<Op>,
+    dt: Dt,
+    repeat: u32,
+    elements: u64,
+) -> Measurement {
+    Measurement {
+        kernel,
+        op,
+        dt,
+        repeat,
+        elements,
+        times: Vec::new(),
+        check: Check::Failed {
+            detail: "not run".into(),
+        },
+        remeasured: 0,
     }
 }
 
@@ -527,6 +648,23 @@ pub fn halve(plan: &mut Plan, notes: &mut Vec<String>) -> Result<(), String> {
         plan::size_text(half as f64)
     ));
     Ok(())
+}
+
+/// The cache sweep's source did not fit (out of memory): halve its largest
+/// working set, with a note; below [`plan::CACHE_MIN`] there is no cache sweep
+/// (`cache_bytes` = 0).
+pub fn halve_cache(plan: &mut Plan, notes: &mut Vec<String>) {
+    let half = plan.cache_bytes / 2 / 4096 * 4096;
+    if half < plan::CACHE_MIN {
+        plan.cache_bytes = 0;
+        notes.push("Out of GPU memory for the cache sweep's working sets: no cache sweep.".into());
+        return;
+    }
+    plan.cache_bytes = half;
+    notes.push(format!(
+        "Out of GPU memory for the cache sweep's largest working set; it stops at {}.",
+        plan::size_text(half as f64)
+    ));
 }
 
 /// A run's record before its first measurement: partial until it ends (`reason`

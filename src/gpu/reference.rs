@@ -88,6 +88,34 @@ pub fn pattern_bytes(dt: Dt, elems: u64) -> Vec<u8> {
     bytes
 }
 
+/// What the read kernel ([`super::wgsl::read`]) stores at f32 index `e` of its
+/// output: invocation `e / 4`'s walk of `reads` steps over a working set of `n`
+/// vec4s with `threads` invocations of workgroup size `wg`, component `e % 4`,
+/// summed exactly (f64).
+pub fn read_sum(e: u64, n: u64, threads: u64, reads: u32, wg: u32) -> f64 {
+    let (i, c) = (e / 4, e % 4);
+    let n = n.max(1);
+    let s = (threads + 7 * u64::from(wg)) % n;
+    let mut j = i % n;
+    let mut sum = 0.0;
+    for _ in 0..reads {
+        sum += f64::from(input(4 * j + c));
+        j += s;
+        if j >= n {
+            j -= n;
+        }
+    }
+    sum
+}
+
+/// The read kernel's tolerance: `reads` f32 additions of values below 1 in any
+/// order err by at most `(reads − 1) · u · reads` (u = 2⁻²⁴), plus the rounding
+/// of the reference itself; we allow `reads² · 2⁻²⁴` (and at least 2⁻²⁰).
+pub fn read_tolerance(reads: u32) -> Tolerance {
+    let r = f64::from(reads.max(1));
+    Tolerance::Absolute((r * r * 2f64.powi(-24)).max(2f64.powi(-20)))
+}
+
 /// One op, in the precision of `dt`. A product of two f16 values is exact in f32,
 /// so rounding it to f16 once is the correctly rounded f16 product.
 pub fn step(op: Op, dt: Dt, v: f32) -> f32 {
@@ -288,13 +316,18 @@ impl Verdict {
                 None => x,
                 Some(op) => reference(op, dt, x, repeat),
             };
-            self.samples += 1;
-            match tol.error(want, g) {
-                Some(e) => self.max_err = self.max_err.max(e),
-                None => {
-                    if self.bad.is_none() {
-                        self.bad = Some((i, g, want));
-                    }
+            self.push(i, want, g, tol);
+        }
+    }
+
+    /// One sampled element `i`: `got` against `want` within `tol`.
+    pub fn push(&mut self, i: u64, want: f32, got: f32, tol: Tolerance) {
+        self.samples += 1;
+        match tol.error(want, got) {
+            Some(e) => self.max_err = self.max_err.max(e),
+            None => {
+                if self.bad.is_none() {
+                    self.bad = Some((i, got, want));
                 }
             }
         }

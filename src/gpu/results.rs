@@ -81,15 +81,19 @@ pub enum Kernel {
     Fused,
     /// `repeat` kernels, each one op, each reading and writing the buffer.
     Eager,
+    /// The cache sweep's read-mostly kernel: `repeat` passes over a working set of
+    /// `elements` f32 values per run (a sum per invocation is the only write).
+    Read,
 }
 
 impl Kernel {
-    pub const ALL: [Kernel; 3] = [Kernel::Copy, Kernel::Fused, Kernel::Eager];
+    pub const ALL: [Kernel; 4] = [Kernel::Copy, Kernel::Fused, Kernel::Eager, Kernel::Read];
     pub fn id(self) -> &'static str {
         match self {
             Kernel::Copy => "copy",
             Kernel::Fused => "fused",
             Kernel::Eager => "eager",
+            Kernel::Read => "read",
         }
     }
     pub fn from_id(s: &str) -> Option<Kernel> {
@@ -154,17 +158,26 @@ pub fn noisy(times: &[f64]) -> bool {
 }
 
 impl Measurement {
-    /// Bytes moved to and from DRAM per run: every kernel reads and writes each
-    /// element once.
+    /// Bytes moved to and from memory per run: every kernel reads and writes each
+    /// element once; the read kernel reads its working set `repeat` times (its
+    /// one sum per invocation, under 1/64 of that, is not counted).
     pub fn bytes(&self) -> f64 {
-        let per_kernel = 2.0 * self.elements as f64 * self.dt.bytes() as f64;
+        let data = self.elements as f64 * self.dt.bytes() as f64;
         match self.kernel {
-            Kernel::Copy | Kernel::Fused => per_kernel,
-            Kernel::Eager => per_kernel * f64::from(self.repeat.max(1)),
+            Kernel::Copy | Kernel::Fused => 2.0 * data,
+            Kernel::Eager => 2.0 * data * f64::from(self.repeat.max(1)),
+            Kernel::Read => data * f64::from(self.repeat.max(1)),
         }
     }
-    /// Ops per run (one per element per op; 0 for copy).
+    /// The working set of a read-kernel measurement in bytes (else the buffer).
+    pub fn working_set(&self) -> f64 {
+        self.elements as f64 * self.dt.bytes() as f64
+    }
+    /// Ops per run (one per element per op; 0 for copy and read).
     pub fn ops(&self) -> f64 {
+        if self.op.is_none() {
+            return 0.0;
+        }
         self.elements as f64 * f64::from(self.repeat)
     }
     /// FLOP per run: ops × [`Op::flop`] (an FMA counts 2).

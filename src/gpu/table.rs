@@ -3,7 +3,9 @@
 //! file is ever parsed as HTML).
 
 use super::analysis::{summary, Row, Summary};
-use super::results::{spread, AdapterInfo, Check, LabRun, Measurement, Outcome, NOISY_SPREAD};
+use super::results::{
+    spread, AdapterInfo, Check, Kernel, LabRun, Measurement, Outcome, NOISY_SPREAD,
+};
 use crate::model::units;
 
 /// "±3 %": a spread ((max − min) / median) as plus or minus half the range, in
@@ -46,6 +48,14 @@ pub enum Cells {
 
 /// "fused mul ×4 (f32)", "copy (f32)".
 pub fn variant_name(m: &Measurement) -> String {
+    if m.kernel == Kernel::Read {
+        return format!(
+            "read {} ×{} ({})",
+            super::plan::size_text(m.working_set()),
+            m.repeat,
+            m.dt.id()
+        );
+    }
     format!(
         "{}{}{} ({})",
         m.kernel.id(),

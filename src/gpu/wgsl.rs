@@ -87,6 +87,41 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
     )
 }
 
+/// The cache sweep's read-mostly kernel: `threads` invocations each add up
+/// `reads` vec4s of `src` (f32) and store the sum once. Invocation `i` reads
+/// `src[i]`, then steps by `s = (threads + 7·wg) mod n` (`n` = the working set in
+/// vec4s, the uniform's `n`), wrapping at `n`: each step of the whole grid reads a
+/// contiguous window of `threads` vec4s (coalesced), and successive windows move
+/// on, so `threads × reads` loads pass over the working set `threads × reads / n`
+/// times and no invocation reads one address twice in a row. The index depends on
+/// a runtime value, so no compiler can hoist or merge the loads; the sum is stored,
+/// so none can drop them. The CPU mirror is [`super::reference::read_sum`].
+pub fn read(wg: u32, threads: u64, reads: u32) -> String {
+    format!(
+        "struct P {{ n: u32, m: f32 }}
+@group(0) @binding(0) var<storage, read> src: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read_write> dst: array<vec4<f32>>;
+@group(0) @binding(2) var<uniform> p: P;
+
+@compute @workgroup_size({wg})
+fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{
+  let i = g.y * (nw.x * {wg}u) + g.x;
+  if (i >= {threads}u) {{ return; }}
+  let s = ({threads}u + {step}u) % p.n;
+  var j = i;
+  var acc = vec4<f32>(0.0);
+  for (var k = 0u; k < {reads}u; k = k + 1u) {{
+    acc = acc + src[j];
+    j = j + s;
+    if (j >= p.n) {{ j = j - p.n; }}
+  }}
+  dst[i] = acc;
+}}
+",
+        step = 7 * wg
+    )
+}
+
 /// A kernel that does nothing: what a dispatch costs by itself.
 pub fn empty() -> String {
     "@compute @workgroup_size(1)\nfn main() {}\n".to_string()
@@ -163,6 +198,17 @@ mod tests {
             assert_eq!(s.matches("@binding(").count(), 3);
         }
         assert!(empty().contains("fn main() {}"));
+    }
+
+    #[test]
+    fn read_kernel_sums_a_strided_walk() {
+        let s = read(256, 65536, 64);
+        assert!(s.contains("if (i >= 65536u) { return; }"), "{s}");
+        assert!(s.contains("let s = (65536u + 1792u) % p.n;"), "{s}");
+        assert!(s.contains("k < 64u"), "{s}");
+        assert!(s.contains("dst[i] = acc;"));
+        assert_eq!(s.matches('{').count(), s.matches('}').count(), "{s}");
+        assert_eq!(s.matches("@binding(").count(), 3);
     }
 
     #[test]

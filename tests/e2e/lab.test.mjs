@@ -89,6 +89,46 @@ const perElement = (m) => {
   return t[Math.floor(t.length / 2)] / m.elements;
 };
 
+/**
+ * The cache sweep of a finished small run: 11 working sets 64 KiB … 64 MiB, each
+ * verified; the chart drawn with a point per working set; the readouts sane (the
+ * cliff within the swept range, the cache's bandwidth ≥ memory's) and agreeing
+ * with the export's reading; the words naming the (software) device measured.
+ */
+async function checkCliff(page, run) {
+  const reads = run.measurements.filter((x) => x.kernel === 'read');
+  assert.deepEqual(reads.map((x) => x.elements * 4), [...Array(11)].map((_, k) => 65536 * 2 ** k));
+  for (const x of reads) assert.equal(x.check, 'passed', `read ${x.elements * 4} B: ${x.detail}`);
+  const section = page.locator('#lab-cliff-section');
+  await section.scrollIntoViewIfNeeded();
+  assert.ok(await section.isVisible(), 'the cache cliff shows after a run');
+  const geo = JSON.parse(await pollUntil(page,
+    () => page.evaluate(() => document.querySelector('#lab-cliff-section .marks')?.getAttribute('data-geometry') ?? null),
+    (v) => v !== null && JSON.parse(v).areas.length > 0));
+  assert.equal(geo.areas.length, 1);
+  assert.equal(await page.locator('#lab-cliff-section .mark[data-mark="working-set"]').count(), 11, 'a point per working set');
+  assert.equal(geo.lines.filter((l) => l.name === 'fast-plateau').length, 1, JSON.stringify(geo.lines));
+  const c = await metrics(page, ['lab_cache_bw', 'lab_cache_bytes', 'lab_mem_bw']);
+  console.log(`# cache sweep: ${JSON.stringify(c)}; ${run.cache && run.cache.words}`);
+  assert.ok(Number.isFinite(c.lab_cache_bw) && c.lab_cache_bw > 0, `lab_cache_bw ${c.lab_cache_bw}`);
+  assert.ok(run.cache && Math.abs(run.cache.bw / c.lab_cache_bw - 1) < 1e-12, 'the export carries the same reading');
+  const words = await page.locator('#lab-cliff-words').innerText();
+  assert.match(words, /^About [\d.]+ [kMGT]?B\/s /, words);
+  assert.match(words, /software adapter running on the CPU, so these are the CPU's caches/, words);
+  assert.match(words, /swiftshader/i, 'the words name the device measured');
+  if (c.lab_cache_bytes === '') {
+    // no cliff within 64 KiB … 64 MiB: said so, and no memory level claimed
+    assert.match(words, /no cache cliff within the sizes measured/, words);
+    assert.equal(c.lab_mem_bw, '');
+  } else {
+    assert.ok(c.lab_cache_bytes >= 65536 && c.lab_cache_bytes <= 64 * 2 ** 20, `lab_cache_bytes ${c.lab_cache_bytes}`);
+    assert.ok(c.lab_mem_bw > 0 && c.lab_cache_bw >= c.lab_mem_bw, JSON.stringify(c));
+    assert.equal(geo.lines.filter((l) => l.name === 'cliff').length, 1, 'the cliff is marked');
+    assert.ok(Math.abs(geo.lines.find((l) => l.name === 'cliff').from[0] / c.lab_cache_bytes - 1) < 1e-9);
+  }
+  await section.screenshot({ path: path.join(SHOTS, 'lab-cliff.png') });
+}
+
 test("the lab's own module is fetched only once the widget is on screen", async () => {
   const label = 'lab on demand';
   const page = await h.open('?lab_size=small', { label });
@@ -129,7 +169,7 @@ test('a full small run completes, verifies, and round-trips through export, impo
   const run = JSON.parse(a.text);
   assert.equal(run.outcome, 'complete');
   assert.equal(run.small, true);
-  assert.equal(run.measurements.length, 1 + 2 * 2 * 11 + 11, 'copy + fused/eager × mul/cos × 11 repeats + fused fma × 11');
+  assert.equal(run.measurements.length, 1 + 2 * 2 * 11 + 11 + 11, 'copy + fused/eager × mul/cos × 11 repeats + fused fma × 11 + the cache sweep\'s 11 working sets');
   for (const x of run.measurements) {
     const name = `${x.kernel} ${x.op} ×${x.repeat}`;
     assert.equal(x.check, 'passed', `${name}: ${x.detail}`);
@@ -188,12 +228,13 @@ test('a full small run completes, verifies, and round-trips through export, impo
   const noisyRows = await page.locator('.lab-table tr[data-noisy="1"]').count();
   const noisyNote = await page.locator('.lab-notes li', { hasText: /^Noisy \(/ }).count();
   assert.equal(noisyNote, run.measurements.some((x) => x.noisy) ? 1 : 0, 'a note iff some variant is noisy');
-  assert.equal(noisyRows > 0, run.measurements.some((x) => x.noisy && x.kernel !== 'copy'), 'rows marked iff a fused or eager variant is noisy');
+  assert.equal(noisyRows > 0, run.measurements.some((x) => x.noisy && (x.kernel === 'fused' || x.kernel === 'eager')), 'rows marked iff a fused or eager variant is noisy');
   for (const x of run.measurements) {
     assert.equal(typeof x.noisy, 'boolean');
     assert.ok(Number.isInteger(x.remeasured) && x.remeasured >= 0 && x.remeasured <= 1, `remeasured ${x.remeasured} (small runs measure again at most once)`);
   }
   assert.ok(Number(await page.locator('#lab-roofline').getAttribute('data-frame')) >= 1, 'roofline drawn');
+  await checkCliff(page, run);
 
   // legible at 1440 and 390 px, without horizontal page scroll (tables scroll)
   for (const [w, hgt] of [[1440, 900], [390, 844]]) {

@@ -45,8 +45,19 @@ test('brrr-lab wrote a complete run in which every variant verified', () => {
   assert.equal(run.small, true);
   assert.ok(run.notes.some((n) => /Measured natively by brrr-lab/.test(n)), JSON.stringify(run.notes));
   const dts = run.adapter.f16 ? ['f32', 'f16'] : ['f32'];
-  // per dtype: copy, x·m and cos fused and eager, fma fused
-  assert.equal(run.measurements.length, dts.length * (1 + 2 * 2 * 11 + 11));
+  // per dtype: copy, x·m and cos fused and eager, fma fused; then the cache
+  // sweep's 11 working sets (f32), 64 KiB … 64 MiB
+  assert.equal(run.measurements.length, dts.length * (1 + 2 * 2 * 11 + 11) + 11);
+  const reads = run.measurements.filter((x) => x.kernel === 'read');
+  assert.deepEqual(reads.map((x) => x.elements * 4), [...Array(11)].map((_, k) => 65536 * 2 ** k));
+  // the reading of the cliff, in the JSON: sane, and saying the device is the CPU
+  assert.ok(run.cache && run.cache.bw > 0, JSON.stringify(run.cache));
+  if (run.cache.bytes !== null) {
+    assert.ok(run.cache.bytes >= 65536 && run.cache.bytes <= 64 * 2 ** 20, JSON.stringify(run.cache));
+    assert.ok(run.cache.mem_bw > 0 && run.cache.bw >= run.cache.mem_bw, JSON.stringify(run.cache));
+  }
+  if (run.adapter.fallback) assert.match(run.cache.words, /the CPU's caches/, run.cache.words);
+  console.log(`# brrr-lab cache sweep: ${run.cache.words}`);
   for (const x of run.measurements) {
     const name = `${x.kernel} ${x.op} ×${x.repeat} (${x.dtype})`;
     assert.equal(x.check, 'passed', `${name}: ${x.detail}`);

@@ -37,7 +37,7 @@ pub struct Options<'a> {
     pub progress: &'a dyn Fn(f64, &str),
 }
 
-/// A compiled kernel and its bind groups: 0 A0→B0, 1 A1→B1, 2 B0→B1, 3 B1→B0.
+/// A compiled kernel and its bind groups: 0 A0→B0, 1 A1→B1, 2 B0→B1, 3 B1→B0, 4 C→B0.
 pub struct Kern {
     pipeline: wgpu::ComputePipeline,
     groups: Vec<wgpu::BindGroup>,
@@ -63,6 +63,8 @@ pub struct Wgpu<'o> {
     errors: Arc<Mutex<Vec<String>>>,
     a: [wgpu::Buffer; 2],
     b: [wgpu::Buffer; 2],
+    /// The cache sweep's source (its working sets).
+    c: wgpu::Buffer,
     uniform: wgpu::Buffer,
     staging: wgpu::Buffer,
     queries: Option<Queries>,
@@ -89,6 +91,7 @@ impl Wgpu<'_> {
         match b {
             Buf::A(i) => &self.a[i.min(1)],
             Buf::B(i) => &self.b[i.min(1)],
+            Buf::C => &self.c,
         }
     }
 
@@ -213,9 +216,8 @@ impl Driver for Wgpu<'_> {
         Ok(())
     }
 
-    fn upload(&self, input: usize, offset: u64, bytes: &[u8]) -> Res<()> {
-        self.queue
-            .write_buffer(self.buf(Buf::A(input)), offset, bytes);
+    fn upload(&self, buf: Buf, offset: u64, bytes: &[u8]) -> Res<()> {
+        self.queue.write_buffer(self.buf(buf), offset, bytes);
         Ok(())
     }
 
@@ -412,6 +414,29 @@ pub fn verify_chains(op: Op) -> Result<Verdicts, String> {
     }
 }
 
+/// The cache sweep alone, at the small size (64 KiB … 64 MiB, timed and
+/// verified like the page's): the run's record with its read measurements.
+pub fn cache_sweep() -> Result<LabRun, String> {
+    let quiet = |_: f64, _: &str| {};
+    let opts = Options {
+        small: true,
+        wall_clock: false,
+        progress: &quiet,
+    };
+    let (mut lab, mut run, _) = setup(&opts)?;
+    let sizes = lab.plan.cache_sizes();
+    let res = pollster::block_on(async {
+        run.overheads.roundtrip = lab.measure_roundtrip().await?;
+        lab.cache_sweep(&sizes, &mut run, &|_| {}).await
+    });
+    lab.driver.device.destroy();
+    procedure::settle(&mut run, res, "nothing was measured");
+    match run.outcome {
+        Outcome::Complete => Ok(run),
+        _ => Err(run.reason),
+    }
+}
+
 /// Open the adapter and device and create the buffers: the procedure's [`Lab`], the
 /// run's record so far (adapter, plan, notes) and the dtypes to sweep.
 fn setup<'o>(opts: &'o Options<'o>) -> Result<(Lab<Wgpu<'o>>, LabRun, Vec<Dt>), String> {
@@ -507,6 +532,17 @@ fn setup<'o>(opts: &'o Options<'o>) -> Result<(Lab<Wgpu<'o>>, LabRun, Vec<Dt>), 
         procedure::halve(&mut plan, &mut run.notes)?;
     };
     run.elements = plan.elements(Dt::F32);
+    // the cache sweep's source, halved while the GPU runs out of memory
+    let c = loop {
+        let scope = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
+        let c = mk(plan.cache_bytes.max(16), usage);
+        if pollster::block_on(scope.pop()).is_none() || plan.cache_bytes == 0 {
+            break c;
+        }
+        c.destroy();
+        procedure::halve_cache(&mut plan, &mut run.notes);
+    };
     let uniform = mk(
         16,
         wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
@@ -539,6 +575,7 @@ fn setup<'o>(opts: &'o Options<'o>) -> Result<(Lab<Wgpu<'o>>, LabRun, Vec<Dt>), 
         errors,
         a,
         b,
+        c,
         uniform,
         staging,
         queries,

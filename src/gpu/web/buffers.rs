@@ -40,3 +40,22 @@ pub(super) async fn work_buffers(
         procedure::halve(plan, notes).map_err(Stop::Error)?;
     }
 }
+
+/// The cache sweep's source C of `plan.cache_bytes`, halved (with a note) while
+/// the GPU runs out of memory; 16 bytes when there is no sweep.
+pub(super) async fn cache_buffer(
+    device: &GpuDevice,
+    plan: &mut Plan,
+    notes: &mut Vec<String>,
+) -> Res<GpuBuffer> {
+    loop {
+        let bytes = plan.cache_bytes.max(16) as f64;
+        device.push_error_scope(GpuErrorFilter::OutOfMemory);
+        let c = buffer(device, bytes, usage::STORAGE | usage::COPY_DST)?;
+        if scope_error(device).await.is_ok() || plan.cache_bytes == 0 {
+            return Ok(c);
+        }
+        c.destroy();
+        procedure::halve_cache(plan, notes);
+    }
+}

@@ -21,7 +21,7 @@ use web_sys::{
     GpuShaderModuleDescriptor,
 };
 
-/// A compiled kernel and its bind groups: 0 A0→B0, 1 A1→B1, 2 B0→B1, 3 B1→B0.
+/// A compiled kernel and its bind groups: 0 A0→B0, 1 A1→B1, 2 B0→B1, 3 B1→B0, 4 C→B0.
 pub(super) struct Kern {
     pipeline: GpuComputePipeline,
     groups: Vec<GpuBindGroup>,
@@ -37,6 +37,8 @@ pub(super) struct Rig<'h> {
     pub(super) errors: Rc<RefCell<Vec<String>>>,
     pub(super) a: [GpuBuffer; 2],
     pub(super) b: [GpuBuffer; 2],
+    /// The cache sweep's source (its working sets).
+    pub(super) c: GpuBuffer,
     pub(super) uniform: GpuBuffer,
     pub(super) staging: GpuBuffer,
     pub(super) queries: Option<Queries>,
@@ -48,6 +50,7 @@ impl Rig<'_> {
         match b {
             Buf::A(i) => &self.a[i.min(1)],
             Buf::B(i) => &self.b[i.min(1)],
+            Buf::C => &self.c,
         }
     }
 
@@ -130,9 +133,9 @@ impl Driver for Rig<'_> {
             .map_err(|e| self.fail("writing the parameters", e))
     }
 
-    fn upload(&self, input: usize, offset: u64, bytes: &[u8]) -> Res<()> {
+    fn upload(&self, buf: Buf, offset: u64, bytes: &[u8]) -> Res<()> {
         self.queue
-            .write_buffer_with_u32_and_u8_slice(self.buf(Buf::A(input)), offset as u32, bytes)
+            .write_buffer_with_u32_and_u8_slice(self.buf(buf), offset as u32, bytes)
             .map_err(|e| self.fail("uploading the input", e))
     }
 

@@ -2,7 +2,7 @@
 //! (`plan::sweep`, per dtype, after the copy kernel and the overheads), reporting
 //! progress and every measurement; the outcome and its reason in words.
 
-use super::buffers::{buffer, work_buffers};
+use super::buffers::{buffer, cache_buffer, work_buffers};
 use super::device::{adapter, info_of, limits_of, open_device, Session};
 use super::driver::Rig;
 use super::glue::{get_str, yield_now, LOSS_GRACE_TASKS};
@@ -161,6 +161,7 @@ async fn session_run(
     // buffers, halving the size while the GPU runs out of memory
     let (a, b) = work_buffers(device, &mut plan, &mut run.notes).await?;
     run.elements = plan.elements(Dt::F32);
+    let c = cache_buffer(device, &mut plan, &mut run.notes).await?;
     let uniform = buffer(device, 16.0, usage::UNIFORM | usage::COPY_DST)?;
     let staging = buffer(device, 8192.0 * 4.0, usage::MAP_READ | usage::COPY_DST)?;
     let queries = if timer == Timer::Timestamps {
@@ -175,6 +176,7 @@ async fn session_run(
         errors,
         a,
         b,
+        c,
         uniform,
         staging,
         queries,

@@ -15,6 +15,7 @@
 //! `window.__brrrLabBreakShader = true` makes fused x·m ×2's WGSL invalid (read by
 //! `gpu::web` when it compiles that variant).
 
+mod cliff;
 mod datasheet;
 mod view;
 
@@ -33,6 +34,7 @@ use crate::ui::kit::readout::Readout;
 use crate::ui::kit::storage;
 use crate::ui::kit::Ctx;
 use crate::ui::widgets::roofline::{Measured, MeasuredPoint, RooflineData};
+use cliff::LabCliff;
 use datasheet::LabDatasheet;
 use leptos::prelude::*;
 use view::{AdapterList, LabDetails, LabMetrics};
@@ -423,6 +425,7 @@ fn Lab(ctx: Ctx, page: StoredValue<Page, LocalStorage>) -> impl IntoView {
             <div class="lab-results">{move || view! { <LabMetrics run=run.get()/> }}</div>
             <LabDatasheet run=run.into() choice=l.preset_choice previous=l.previous/>
             <LabChart ctx=ctx run=run/>
+            <LabCliff ctx=ctx run=run/>
             <div class="lab-details">
                 {move || {
                     let running = status.get() == Status::Running;
