@@ -52,6 +52,10 @@ pub struct Cliff {
     pub mem_bw: Option<f64>,
     /// The smallest and largest working sets measured.
     pub span: (f64, f64),
+    /// The fastest point below the fast plateau's sizes, where it reads faster
+    /// than the plateau beyond noise (a smaller cache seen at too few sizes to
+    /// make a plateau): (working set, bandwidth).
+    pub above: Option<(f64, f64)>,
 }
 
 /// The fewest points a plateau needs: 2, or one in twelve of a long sweep.
@@ -157,7 +161,13 @@ pub fn find(points: &[(f64, f64)]) -> Option<Cliff> {
         .iter()
         .position(|q| q.from == p[fast_run.0].0)
         .unwrap_or(0);
+    let above = p[..fast_run.0]
+        .iter()
+        .copied()
+        .filter(|q| q.1 > (1.0 + TOL) * fast_bw)
+        .max_by(|a, b| a.1.total_cmp(&b.1));
     Some(Cliff {
+        above,
         plateaus,
         fast,
         cache_bw: fast_bw,
@@ -223,14 +233,22 @@ fn size(x: f64) -> String {
 /// then 3.89 TB/s: …". `software`: a software adapter (SwiftShader, lavapipe),
 /// whose cliff is the CPU's caches.
 pub fn words(c: &Cliff, device: &str, software: bool) -> String {
-    let what = if software {
+    let mut what = if software {
         format!(
-            "{device} is a software adapter running on the CPU, so these are the CPU's caches, \
-             not a GPU's."
+            "The adapter measured, {device}, is a software adapter running on the CPU, so these \
+             are the CPU's caches, not a GPU's."
         )
     } else {
         format!("Measured on {device}.")
     };
+    if let Some((b, w)) = c.above {
+        what = format!(
+            "Smaller working sets read faster still ({} at {}): a smaller cache, seen at too few \
+             sizes to make a plateau. {what}",
+            bw(w),
+            size(b)
+        );
+    }
     let Some(at) = c.cache_bytes else {
         return format!(
             "About {} at every working set from {} to {}: no cache cliff within the sizes \
@@ -256,7 +274,7 @@ pub fn words(c: &Cliff, device: &str, software: bool) -> String {
         }
     }
     let level = if software {
-        "the fastest cache level the sweep reaches"
+        "the cache behind this plateau"
     } else {
         "this GPU's last-level cache (L2 on NVIDIA GPUs)"
     };
@@ -295,6 +313,15 @@ mod tests {
             "{w}"
         );
         assert!(w.contains("CPU's caches"), "{w}");
+        assert_eq!(c.above, None);
+        // a faster point too few to make a plateau is said, not hidden
+        let c = find(&curve(&[300., 100., 100., 100., 100., 25., 25., 25.])).unwrap();
+        assert_eq!((c.cache_bw, c.above), (100.0, Some((65536.0, 300.0))));
+        let w = words(&c, "SwiftShader", true);
+        assert!(
+            w.contains("Smaller working sets read faster still (300 B/s at 65.5 kB)"),
+            "{w}"
+        );
     }
 
     #[test]

@@ -114,7 +114,7 @@ async function checkCliff(page, run) {
   assert.ok(run.cache && Math.abs(run.cache.bw / c.lab_cache_bw - 1) < 1e-12, 'the export carries the same reading');
   const words = await page.locator('#lab-cliff-words').innerText();
   assert.match(words, /^About [\d.]+ [kMGT]?B\/s /, words);
-  assert.match(words, /software adapter running on the CPU, so these are the CPU's caches/, words);
+  assert.match(words, /is a software adapter running on the CPU, so these are the CPU's caches/, words);
   assert.match(words, /swiftshader/i, 'the words name the device measured');
   if (c.lab_cache_bytes === '') {
     // no cliff within 64 KiB … 64 MiB: said so, and no memory level claimed
@@ -251,7 +251,7 @@ test('a full small run completes, verifies, and round-trips through export, impo
   // JSON and CSV round trips: import → export gives the same bytes
   const csv = await exportText(page, 'lab-export-csv');
   assert.match(csv.text, /^# brrr-lab v1\n# \{/);
-  assert.match(await importFile(page, csv.file), /Imported 56 measurements/);
+  assert.match(await importFile(page, csv.file), /Imported 67 measurements/);
   assert.equal((await exportText(page, 'lab-export-json')).text, a.text, 'CSV import → JSON export is exact');
   assert.equal((await exportText(page, 'lab-export-csv')).text, csv.text, 'CSV round trip');
   assert.match(await importFile(page, a.file), /Imported/);
@@ -270,7 +270,7 @@ test('a full small run completes, verifies, and round-trips through export, impo
   // the message reads as after the last import, so wait for the table instead
   await page.setInputFiles('#lab-import', noisyFile);
   await pollUntil(page, () => row4.locator('td').nth(0).innerText(), (t) => t.endsWith('±30 % (noisy)'));
-  assert.match(await page.locator('#lab-message').innerText(), /Imported 56 measurements/);
+  assert.match(await page.locator('#lab-message').innerText(), /Imported 67 measurements/);
   assert.equal(await row4.getAttribute('data-noisy'), '1');
   const fused4 = row4.locator('td').nth(0);
   assert.equal(await fused4.getAttribute('class'), 'noisy');
