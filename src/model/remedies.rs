@@ -144,7 +144,11 @@ impl Outcome {
 
 /// Try every remedy on `s` (in [`RemedyId::ALL`] order).
 pub fn evaluate(s: &Setting) -> Vec<Outcome> {
-    let run = crate::model::explorer::analyse(&s.shape, &s.machine());
+    evaluate_on(s, &crate::model::explorer::analyse(&s.shape, &s.machine()))
+}
+
+/// [`evaluate`] given `s`'s report, `run`.
+fn evaluate_on(s: &Setting, run: &crate::model::Report) -> Vec<Outcome> {
     let now = per_sample_classes(run.wall_time_s, &run.timeline, s);
     let before = now.wall;
     RemedyId::ALL
@@ -539,7 +543,9 @@ fn plan(id: RemedyId, s: &Setting) -> (String, Result<Change, String>) {
 }
 
 mod groups;
+mod view;
 pub use groups::{groups, Groups};
+pub use view::{advice, applied, Advice, Best, Item};
 
 #[cfg(test)]
 mod tests;

@@ -6,7 +6,7 @@ use crate::state::State;
 
 /// Every preset × its dtypes × both workloads × batch 1, 256, 65536 × fused/eager ×
 /// a few op counts and overheads: the declared input range, corners included.
-fn settings() -> Vec<Setting> {
+pub(super) fn settings() -> Vec<Setting> {
     let mut out = Vec::new();
     for hw in PRESETS {
         for dtype in hw.dtypes() {
@@ -38,7 +38,7 @@ fn settings() -> Vec<Setting> {
 
 /// The time per sample a change leads to, evaluated from scratch (not through
 /// `evaluate`'s own helper).
-fn recompute(s: &Setting, change: &Change) -> f64 {
+pub(super) fn recompute(s: &Setting, change: &Change) -> f64 {
     match change {
         Change::Setting(t) => {
             analyse(&t.shape, &t.machine()).wall_time_s / f64::from(t.shape.batch)

@@ -2,36 +2,27 @@
 //! remedies table, the help's hints. Each item carries the public contract
 //! `data-remedy` (stable id), `data-speedup` (predicted time per sample before ÷
 //! after, raw) and, inside a "helps" / "does not help" list, `data-helps` 1 / 0.
-//! The words and numbers come from `model::remedies::evaluate`; nothing here
+//! The words and numbers come from `model::remedies::advice`; nothing here
 //! decides what helps.
 
-use crate::model::remedies::{self, Outcome};
+use crate::model::remedies::{self, Advice, Item};
 use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 
-/// The remedies evaluated on the widget's view of the state, once per change.
-pub fn outcomes(ctx: Ctx) -> Memo<Vec<Outcome>> {
-    Memo::new(move |_| ctx.view.with(|s| remedies::evaluate(&s.setting)))
+/// The remedies as the page shows them, for the widget's view of the
+/// explorer's setting: recomputed only when that setting changes.
+pub fn advice(ctx: Ctx) -> Memo<Advice> {
+    let setting = Memo::new(move |_| ctx.view.with(|s| s.setting));
+    Memo::new(move |_| setting.with(remedies::advice))
 }
 
-/// "1.56× faster", "no faster (1.00×)", or why it does not apply.
-pub fn effect_text(o: &Outcome) -> String {
-    match &o.effect {
-        Err(why) => format!("not possible here: {why}"),
-        Ok(_) if o.helps() => format!("{}× faster", remedies::speedup_text(o)),
-        Ok(_) => format!("{}× (under the 5 % bar)", remedies::speedup_text(o)),
-    }
-}
-
-/// One `<li>` of a list of remedies; `helps` is the list it sits in.
-pub fn item(o: &Outcome, helps: bool) -> impl IntoView {
-    let label = o.label.clone();
-    let effect = effect_text(o);
+/// One `<li>` of a list of remedies (its `data-helps` is its verdict).
+pub fn item(o: &Item) -> impl IntoView {
     view! {
-        <li data-remedy=o.id.id() data-speedup=o.speedup().to_string()
-            data-helps=if helps { "1" } else { "0" }
-            data-applicable=if o.applicable() { "1" } else { "0" }>
-            {label}" — "<span class="effect">{effect}</span>
+        <li data-remedy=o.id.id() data-speedup=o.speedup.to_string()
+            data-helps=if o.helps { "1" } else { "0" }
+            data-applicable=if o.applicable { "1" } else { "0" }>
+            {o.label.clone()}" — "<span class="effect">{o.effect.clone()}</span>
         </li>
     }
 }

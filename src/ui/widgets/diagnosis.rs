@@ -7,7 +7,7 @@
 
 use super::advice;
 use crate::model::limit::{self, Halving};
-use crate::model::remedies;
+use crate::model::remedies::Advice;
 use crate::model::{units, Report};
 use crate::ui::kit::readout::Readout;
 use crate::ui::kit::Ctx;
@@ -33,19 +33,9 @@ pub fn Diagnosis(ctx: Ctx) -> impl IntoView {
             units::percent(o.get()),
         )
     };
-    let outs = advice::outcomes(ctx);
-    let best = Memo::new(move |_| {
-        outs.with(|o| {
-            remedies::best(o).map(|b| {
-                (
-                    b.id.id(),
-                    b.speedup(),
-                    format!("{} ({}×)", b.label, remedies::speedup_text(b)),
-                )
-            })
-        })
-    });
-    let headline = move || outs.with(|o| remedies::headline(&r.with(|r| r.limit), o));
+    let adv = advice::advice(ctx);
+    let best = Memo::new(move |_| adv.with(|a| a.best.clone()));
+    let headline = move || adv.with(|a| a.headline.clone());
     let limit = Memo::new(move |_| r.with(|r| r.limit));
     let speedup = move |h: Halving, name: &'static str| {
         view! {
@@ -94,12 +84,12 @@ pub fn Diagnosis(ctx: Ctx) -> impl IntoView {
                 {move || contrast().unwrap_or_default()}
             </p>
             <p class="advice-headline" data-metric="advice">{headline}</p>
-            <div class="advice">{move || outs.with(|outs| lists(outs))}</div>
+            <div class="advice">{move || adv.with(lists)}</div>
             <p class="best">"Best remedy: "
                 <span class="readout" data-metric="best_remedy"
-                    data-value=move || best.with(|b| b.as_ref().map_or("none", |b| b.0).to_string())
-                    data-speedup=move || best.with(|b| b.as_ref().map_or(1.0, |b| b.1).to_string())>
-                    {move || best.with(|b| b.as_ref().map_or_else(|| "none".to_string(), |b| b.2.clone()))}
+                    data-value=move || best.with(|b| b.as_ref().map_or("none", |b| b.id).to_string())
+                    data-speedup=move || best.with(|b| b.as_ref().map_or(1.0, |b| b.speedup).to_string())>
+                    {move || best.with(|b| b.as_ref().map_or_else(|| "none".to_string(), |b| b.text.clone()))}
                 </span>
             </p>
             <p class="sr-only" aria-live="polite">{summary}</p>
@@ -108,19 +98,13 @@ pub fn Diagnosis(ctx: Ctx) -> impl IntoView {
 }
 
 /// What would help (the largest speedup first), what is too close to the bar
-/// to split ([`remedies::groups`]), what would not, and what is not possible
-/// here, each remedy tried on the model.
+/// to split, what would not, and what is not possible here, each remedy tried
+/// on the model (`model::remedies::advice`).
 #[inline(always)] // one call site: the page's .wasm stays as before the split
-fn lists(outs: &[remedies::Outcome]) -> impl IntoView {
-    let g = remedies::groups(outs);
-    let none = !outs.iter().any(remedies::Outcome::helps);
-    let n_na = g.na.len();
-    let near = (!g.near.is_empty()).then(|| {
-        let items = g
-            .near
-            .iter()
-            .map(|o| advice::item(o, o.helps()))
-            .collect_view();
+fn lists(a: &Advice) -> impl IntoView {
+    let n_na = a.na.len();
+    let near = (!a.near.is_empty()).then(|| {
+        let items = a.near.iter().map(advice::item).collect_view();
         view! {
             <div>
                 <h4>"Too close to call (within 5 % of each other, across the bar)"</h4>
@@ -132,20 +116,20 @@ fn lists(outs: &[remedies::Outcome]) -> impl IntoView {
         <div>
             <h4>"Would help (predicted, per sample)"</h4>
             <ul class="helps">
-                {g.helps.iter().map(|o| advice::item(o, true)).collect_view()}
-                {none.then(|| view! { <li class="none">"nothing here makes the step 5 % faster"</li> })}
+                {a.helps.iter().map(advice::item).collect_view()}
+                {a.none_helps.then(|| view! { <li class="none">"nothing here makes the step 5 % faster"</li> })}
             </ul>
         </div>
         {near}
         <div>
             <h4>"Would not help"</h4>
             <ul class="useless">
-                {g.useless.iter().map(|o| advice::item(o, false)).collect_view()}
+                {a.useless.iter().map(advice::item).collect_view()}
             </ul>
             {(n_na > 0).then(|| view! {
                 <details class="na">
                     <summary>{format!("Not possible here ({n_na})")}</summary>
-                    <ul class="useless">{g.na.iter().map(|o| advice::item(o, false)).collect_view()}</ul>
+                    <ul class="useless">{a.na.iter().map(advice::item).collect_view()}</ul>
                 </details>
             })}
         </div>

@@ -1,13 +1,13 @@
 //! Widget `remedies`: the essay's conclusion table — regime → the remedies meant for
 //! it — with every remedy tried on the current state by the model
-//! (`model::remedies`). The row of the step's regime is highlighted, but an item is
+//! (`model::remedies::advice`). The row of the step's regime is highlighted, but an item is
 //! marked as helping only by its own predicted speedup (≥ 5 % per sample), so a
 //! remedy from another row that wins is shown winning. Remedies the explorer can
 //! express are buttons that apply them (`data-apply=ID`: only the item, the `<li>`,
 //! carries `data-remedy` and its contract).
 
 use super::advice;
-use crate::model::remedies::{self, Change, Outcome, RemedyId};
+use crate::model::remedies::{self, Item, RemedyId};
 use crate::model::Regime;
 use crate::ui::kit::Ctx;
 use leptos::prelude::*;
@@ -20,42 +20,25 @@ const ROWS: [(Regime, &str); 3] = [
 
 /// Apply remedy `id` to the live state, re-evaluated at click time.
 fn apply(ctx: Ctx, id: RemedyId) {
-    let change = ctx.state.with_untracked(|s| {
-        remedies::evaluate(&s.setting)
-            .into_iter()
-            .find(|o| o.id == id)
-            .and_then(|o| o.effect.ok())
-            .map(|e| e.change)
-    });
-    if let Some(Change::Setting(t)) = change {
+    let change = ctx.state.with_untracked(|s| remedies::applied(&s.setting, id));
+    if let Some(t) = change {
         ctx.state.update(|s| s.set_setting(&t));
     }
 }
 
-fn item(ctx: Ctx, o: &Outcome) -> impl IntoView {
+fn item(ctx: Ctx, o: &Item) -> impl IntoView {
     let id = o.id;
-    let effect = match &o.effect {
-        Ok(e) => remedies::before_after(o, e),
-        Err(_) => advice::effect_text(o),
-    };
-    let button = matches!(
-        o.effect,
-        Ok(remedies::Effect {
-            change: Change::Setting(_),
-            ..
-        })
-    );
     let label = o.label.clone();
     view! {
-        <li class:helps=o.helps() data-remedy=id.id() data-speedup=o.speedup().to_string()
-            data-helps=if o.helps() { "1" } else { "0" }
-            data-applicable=if o.applicable() { "1" } else { "0" }>
-            {if button {
+        <li class:helps=o.helps data-remedy=id.id() data-speedup=o.speedup.to_string()
+            data-helps=if o.helps { "1" } else { "0" }
+            data-applicable=if o.applicable { "1" } else { "0" }>
+            {if o.apply.is_some() {
                 view! { <button class="remedy" data-apply=id.id() on:click=move |_| apply(ctx, id)>{label}</button> }.into_any()
             } else {
                 view! { <span class="remedy-text">{label}</span> }.into_any()
             }}
-            " "<span class="effect">{effect}</span>
+            " "<span class="effect">{o.before_after.clone()}</span>
         </li>
     }
 }
@@ -63,8 +46,8 @@ fn item(ctx: Ctx, o: &Outcome) -> impl IntoView {
 #[component]
 pub fn Remedies(ctx: Ctx) -> impl IntoView {
     let regime = Memo::new(move |_| ctx.report.with(|r| r.regime));
-    let outs = advice::outcomes(ctx);
-    let headline = move || outs.with(|o| remedies::headline(&ctx.report.with(|r| r.limit), o));
+    let adv = advice::advice(ctx);
+    let headline = move || adv.with(|a| a.headline.clone());
     view! {
         <table class="remedies">
             <thead><tr><th scope="col">"regime"</th><th scope="col">"remedies meant for it (predicted time per sample now → after; click to apply)"</th></tr></thead>
@@ -76,8 +59,8 @@ pub fn Remedies(ctx: Ctx) -> impl IntoView {
                             <th scope="row">{*name}{move || (regime.get() == r).then_some(" ← what limits the step")}</th>
                             <td>
                                 <ul class="remedy-list">
-                                    {move || outs.with(|outs| outs.iter()
-                                        .filter(|o| o.id.essay_rows().contains(&r))
+                                    {move || adv.with(|a| a.items.iter()
+                                        .filter(|o| o.rows.contains(&r))
                                         .map(|o| item(ctx, o))
                                         .collect_view())}
                                 </ul>
