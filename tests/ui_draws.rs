@@ -61,12 +61,12 @@ mod ui {
         Rule {
             calls: "measured::lent(",
             why: "runs the GEMM model on the lent GPUs' cases",
-            allowed: &["widgets/shapes.rs"],
+            allowed: &[],
         },
         Rule {
             calls: "lent_summary(",
             why: "compares the GEMM model with measured GEMMs",
-            allowed: &["widgets/shapes.rs"],
+            allowed: &[],
         },
         Rule {
             calls: "measured::compare",
@@ -101,7 +101,7 @@ mod ui {
         Rule {
             calls: "model::sweep(",
             why: "prices GEMMs over a sweep of sizes",
-            allowed: &["widgets/shapes.rs"],
+            allowed: &[],
         },
         Rule {
             calls: "doubling_time(",

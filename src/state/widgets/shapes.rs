@@ -32,6 +32,19 @@ pub fn sweep_key(s: &State) -> SweepKey {
     SweepKey::of(w.m, w.n, w.k, w.dtype, s.setting.hw)
 }
 
+/// The chart's sweep for `key`: TFLOP/s against N on multiples of the
+/// alignment and one past each, priced by the GEMM model.
+pub fn sweep(key: SweepKey) -> view::Sweep {
+    view::sweep(key)
+}
+
+/// The note under the chart: how the GEMM model did against the matmuls timed
+/// on the lent GPUs (fixed data: the same for every state).
+pub fn measured_note() -> String {
+    use crate::model::shapes::measured;
+    measured::lent_summary(&measured::lent())
+}
+
 pub const SPEC: Spec = Spec {
     id: "shapes",
     title: "What shapes do matrix multiplications like?",
@@ -74,6 +87,56 @@ mod tests {
         let (s, n) = decode("mm_m=0&mm_n=abc&mm_k=65537&mm_dtype=fp4");
         assert_eq!(n.len(), 4, "{n:?}");
         assert_eq!(s.widgets.shapes, Params::default());
+    }
+
+    #[test]
+    fn the_sweep_is_the_view_at_each_of_its_points() {
+        for q in [
+            "hw=h100-sxm",
+            "hw=a100-80gb&mm_m=512&mm_k=1000&mm_n=3000",
+            "hw=h200&mm_dtype=fp8&mm_m=64&mm_n=100",
+        ] {
+            let (s, _) = decode(q);
+            let v = view(&s).unwrap();
+            let sw = sweep(sweep_key(&s));
+            assert!(!sw.aligned.is_empty() && !sw.unaligned.is_empty(), "{q}");
+            assert_eq!(sw.align, v.align, "{q}");
+            assert!(sw.aligned.iter().all(|p| p.n % v.align == 0), "{q}");
+            assert!(sw.unaligned.iter().all(|p| p.n % v.align == 1), "{q}");
+            // every point is the widget's own view at that N, under its roof
+            for p in sw.aligned.iter().chain(&sw.unaligned).step_by(5) {
+                let mut t = s.clone();
+                t.widgets.shapes.n = p.n;
+                let at = view(&t).unwrap();
+                assert!((at.flops / p.flops - 1.0).abs() < 1e-12, "{q} {}", p.n);
+                assert!(p.flops <= v.roof * (1.0 + 1e-12), "{q} {}", p.n);
+                // N moved within the sweep's upper half keeps its key: the sweep
+                // is not redone
+                let top = sweep_key(&s).top;
+                if p.n > top / 4 && p.n <= top / 2 {
+                    assert_eq!(sweep_key(&t), sweep_key(&s), "{q} {}", p.n);
+                }
+            }
+        }
+        // no sweep where the GPU's SMs are unknown
+        let (s, _) = decode("hw=measured&flops=1e13&bw=1e11");
+        assert_eq!(sweep(sweep_key(&s)), view::Sweep::default());
+    }
+
+    #[test]
+    fn the_measured_note_counts_the_lent_matmuls_by_their_targets() {
+        let rows = crate::model::shapes::measured::lent();
+        let within = rows
+            .iter()
+            .filter(|r| r.error().abs() <= r.target())
+            .count();
+        assert!(within < rows.len() && within * 10 > rows.len() * 9, "{within}");
+        let note = measured_note();
+        assert!(note.contains(&format!("Checked against {} matmuls", rows.len())), "{note}");
+        assert!(note.contains(&format!("{within} within their targets")), "{note}");
+        // the claim it makes of every row holds
+        assert!(note.contains("none beyond 30 %"), "{note}");
+        assert!(rows.iter().all(|r| r.error().abs() <= 0.30));
     }
 
     #[test]

@@ -182,7 +182,7 @@ pub fn Shapes(ctx: Ctx) -> impl IntoView {
     // of that key, so dragging N recomputes the readouts and one point, not the
     // sweep (nor while the widget is off-screen)
     let key = ctx.held(ctx.live(spec::sweep_key));
-    let swept = Memo::new(move |_| model::sweep(key.get()));
+    let swept = Memo::new(move |_| spec::sweep(key.get()));
     let sweep = Memo::new(move |_| {
         shown.with(|v| {
             v.as_ref()
@@ -283,7 +283,7 @@ pub fn Shapes(ctx: Ctx) -> impl IntoView {
                     {move || view.with(|v| v.as_ref().map_or(String::new(), |v| format!("the achievable roof, {}", units::si(v.roof, "FLOP/s"))))}</li>
             </ul>
             <SmGrid view=view/>
-            <p class="note shapes-measured">{crate::model::shapes::measured::lent_summary(&crate::model::shapes::measured::lent())}</p>
+            <p class="note shapes-measured">{spec::measured_note()}</p>
         </Show>
     }
 }
