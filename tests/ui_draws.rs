@@ -71,12 +71,12 @@ mod ui {
         Rule {
             calls: "measured::compare",
             why: "runs the serving model on published rows",
-            allowed: &["widgets/serve.rs"],
+            allowed: &[],
         },
         Rule {
             calls: "measured::max_error(",
             why: "compares a model with published rows",
-            allowed: &["widgets/llm_measured.rs", "widgets/serve.rs"],
+            allowed: &["widgets/llm_measured.rs"],
         },
         Rule {
             calls: "measured::model(",

@@ -43,6 +43,7 @@
 pub mod measured;
 pub mod memo;
 pub mod overview;
+pub mod published;
 pub mod step;
 pub mod view;
 

@@ -5,7 +5,7 @@
 //! model against published runs. Everything comes from the one model call
 //! (`state::widgets::serve::view`).
 
-use crate::model::serve::measured::{self, Compared};
+use crate::model::serve::published::{self, Published, Row};
 use crate::model::serve::view::{usd, ServeView, SweepPoint};
 use crate::model::serve::Serve as Steady;
 use crate::model::units;
@@ -44,8 +44,9 @@ pub fn Serve(ctx: Ctx) -> impl IntoView {
                 link: None,
             })
     });
-    // the largest error over the rows held to targets: fixed data, computed once
-    let max_error = measured::max_error(&measured::compare_targets());
+    // the rows held to targets and their largest error: fixed data, computed once
+    let vs = published::targets();
+    let max_error = vs.max_error;
     let fits = Memo::new(move |_| live.with(|v| v.serve.is_some()));
     let readout = |name: &'static str, raw: Raw, text: fn(f64) -> String| {
         view! { <Readout name=name
@@ -119,7 +120,7 @@ pub fn Serve(ctx: Ctx) -> impl IntoView {
         <RemedyList items=remedies class="serve-remedies"/>
         <h3>"Trade-offs"</h3>
         <RemedyList items=trade_offs class="serve-tradeoffs"/>
-        <VsPublished/>
+        <VsPublished vs=vs/>
     }
 }
 
@@ -453,47 +454,27 @@ fn Split(v: Memo<ServeView>) -> impl IntoView {
     }
 }
 
-/// A published row's stable id: `nim-llama-3.3-70b-h100-sxm-tp2-5000-500-c50`.
-fn row_id(c: &Compared) -> String {
-    let r = c.row;
-    format!(
-        "{}-{}-{}-tp{}-{}-{}-c{}",
-        match r.engine {
-            measured::Engine::Nim => "nim",
-            measured::Engine::TrtllmBench => "trtllm",
-            measured::Engine::TrtllmOverview => "trtllm-overview",
-        },
-        r.model_name().to_lowercase(),
-        r.hw,
-        r.tp,
-        r.isl,
-        r.osl,
-        r.concurrency
-    )
-}
-
 fn pct(e: Option<f64>) -> String {
     e.map_or("—".into(), |e| format!("{:+.1} %", e * 100.0))
 }
 
-fn rows_view(rows: &[Compared]) -> impl IntoView {
+fn rows_view(rows: &[Row]) -> impl IntoView {
     rows.iter()
-        .map(|c| {
-            let r = c.row;
-            let m = c.model;
+        .map(|r| {
             let ms = |x: Option<f64>| x.map_or("—".into(), |x| units::sig3(x * 1e3));
+            let raw = |e: Option<f64>| e.map(|e| e.to_string()).unwrap_or_default();
             view! {
-                <tr data-row=row_id(c) data-target=if r.target { "1" } else { "0" }>
-                    <th scope="row">{format!("{} {}", r.engine.label(), r.model_name())}</th>
+                <tr data-row=r.id.clone() data-target=if r.target { "1" } else { "0" }>
+                    <th scope="row">{r.name.clone()}</th>
                     <td>{format!("{} × {}", r.tp, r.hw)}</td>
                     <td>{format!("{} / {}", r.isl, r.osl)}</td>
                     <td>{r.concurrency}</td>
-                    <td>{format!("{} / {}", ms(r.ttft_s), ms(m.map(|m| m.ttft)))}</td>
-                    <td data-error=c.ttft_error().map(|e| e.to_string()).unwrap_or_default()>{pct(c.ttft_error())}</td>
-                    <td>{format!("{} / {}", ms(r.itl_s), ms(m.map(|m| m.itl)))}</td>
-                    <td data-error=c.itl_error().map(|e| e.to_string()).unwrap_or_default()>{pct(c.itl_error())}</td>
-                    <td>{format!("{} / {}", units::sig3(r.tok_s), m.map_or("—".into(), |m| units::sig3(m.tok_s)))}</td>
-                    <td data-error=c.tok_error().map(|e| e.to_string()).unwrap_or_default()>{pct(c.tok_error())}</td>
+                    <td>{format!("{} / {}", ms(r.ttft.0), ms(r.ttft.1))}</td>
+                    <td data-error=raw(r.ttft_error)>{pct(r.ttft_error)}</td>
+                    <td>{format!("{} / {}", ms(r.itl.0), ms(r.itl.1))}</td>
+                    <td data-error=raw(r.itl_error)>{pct(r.itl_error)}</td>
+                    <td>{format!("{} / {}", units::sig3(r.tok_s.0), r.tok_s.1.map_or("—".into(), units::sig3))}</td>
+                    <td data-error=raw(r.tok_error)>{pct(r.tok_error)}</td>
                 </tr>
             }
         })
@@ -505,8 +486,7 @@ const HEAD: &str = "published / model";
 /// The model against the published runs: the rows held to targets always, every stored
 /// row when asked for (computed then: it runs the model 119 times).
 #[component]
-fn VsPublished() -> impl IntoView {
-    let targets = measured::compare_targets();
+fn VsPublished(vs: Published) -> impl IntoView {
     let open = RwSignal::new(false);
     let head = || {
         view! {
@@ -521,15 +501,15 @@ fn VsPublished() -> impl IntoView {
             <table class="kernels">
                 <caption>"The model against NVIDIA NIM (Llama-3.3-70B fp8, TP 2 on 2 × H100, 5000 in / 500 out) and TensorRT-LLM's throughput table (Llama-3.1-8B fp8 on one H100), not fitted to them"</caption>
                 {head()}
-                <tbody>{rows_view(&targets)}</tbody>
+                <tbody>{rows_view(&vs.rows)}</tbody>
             </table>
         </div>
-        <p class="note serve-misses">{measured::misses(&targets)}</p>
+        <p class="note serve-misses">{vs.misses}</p>
         <MoePublished/>
         <details class="serve-vs-published-all" on:toggle=move |_| open.set(true)>
             <summary>"Every stored row (119: NIM's other lengths and the 8B, TensorRT-LLM's H100 and H200 tables)"</summary>
             {move || open.get().then(|| {
-                let all = measured::compare();
+                let all = published::every_row();
                 view! {
                     <div class="table-scroll serve-vs-published" tabindex="0" role="region" aria-label="Every stored serving run against the model, scrollable">
                         <table class="kernels">{head()}<tbody>{rows_view(&all)}</tbody></table>
@@ -546,6 +526,7 @@ fn VsPublished() -> impl IntoView {
 fn MoePublished() -> impl IntoView {
     let rows = crate::model::serve::overview::compare();
     let note = crate::model::serve::overview::words(&rows);
+    let rows: Vec<Row> = rows.iter().map(published::row).collect();
     view! {
         <div class="table-scroll serve-vs-published serve-vs-overview" tabindex="0" role="region" aria-label="The serving model against TensorRT-LLM's performance overview, scrollable">
             <table class="kernels">

@@ -67,7 +67,11 @@ fn the_best_is_the_largest_and_the_headline_names_it_only_when_it_helps() {
         assert!(applicable.clone().all(|o| o.speedup <= b.speedup));
         let item = a.items.iter().find(|o| o.id.id() == b.id).unwrap();
         assert_eq!(item.speedup, b.speedup);
-        assert!(b.text.starts_with(&format!("{} (", item.label)), "{}", b.text);
+        assert!(
+            b.text.starts_with(&format!("{} (", item.label)),
+            "{}",
+            b.text
+        );
         let named = a.headline.contains(&format!("“{}”", item.label));
         assert_eq!(named, item.helps, "{}", a.headline);
         if !item.helps {
@@ -87,7 +91,11 @@ fn the_default_step_shows_fusing_as_its_best_remedy() {
     let b = a.best.unwrap();
     assert_eq!(b.id, "fuse");
     assert_eq!(b.text, "Fuse the 8 pointwise ops into one kernel (1.56×)");
-    assert!(a.headline.starts_with("Biggest win: “Fuse the 8"), "{}", a.headline);
+    assert!(
+        a.headline.starts_with("Biggest win: “Fuse the 8"),
+        "{}",
+        a.headline
+    );
     assert_eq!(a.helps.first().map(|o| o.id), Some(RemedyId::Fuse));
     // fusing it: the step it leaves has its own best remedy, and fusing again is
     // not possible

@@ -1,0 +1,147 @@
+//! What the serve widget shows of the model against published serving runs:
+//! each row's published figures beside the model's, with their errors, the
+//! largest error over the rows held to targets (its readout) and the sentence
+//! on where the model misses ([`targets`]); every stored row on request
+//! ([`every_row`]). The view only formats and draws these fields.
+
+use super::measured::{self, Compared, Engine};
+
+/// One published run beside the model's answer for it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// Stable id: `nim-llama-3.3-70b-h100-sxm-tp2-5000-500-c50`.
+    pub id: String,
+    /// Held to the serving targets.
+    pub target: bool,
+    /// "NVIDIA NIM 1.8.0 Llama-3.3-70B".
+    pub name: String,
+    pub tp: u32,
+    /// The hardware preset's id.
+    pub hw: &'static str,
+    pub isl: u32,
+    pub osl: u32,
+    pub concurrency: u32,
+    /// Published and modelled, seconds (`None`: not published / no answer).
+    pub ttft: (Option<f64>, Option<f64>),
+    pub itl: (Option<f64>, Option<f64>),
+    /// Output tokens per second, published and modelled.
+    pub tok_s: (f64, Option<f64>),
+    /// model ÷ published − 1 (`None` where either is missing).
+    pub ttft_error: Option<f64>,
+    pub itl_error: Option<f64>,
+    pub tok_error: Option<f64>,
+}
+
+/// The rows held to targets and what the widget says of them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Published {
+    pub rows: Vec<Row>,
+    /// The largest |error| over these rows (`serve_vs_measured_max_error`).
+    pub max_error: f64,
+    /// Where the model misses them, and why.
+    pub misses: String,
+}
+
+/// One compared row as the table shows it.
+pub fn row(c: &Compared) -> Row {
+    let r = c.row;
+    let m = c.model;
+    let engine = match r.engine {
+        Engine::Nim => "nim",
+        Engine::TrtllmBench => "trtllm",
+        Engine::TrtllmOverview => "trtllm-overview",
+    };
+    Row {
+        id: format!(
+            "{engine}-{}-{}-tp{}-{}-{}-c{}",
+            r.model_name().to_lowercase(),
+            r.hw,
+            r.tp,
+            r.isl,
+            r.osl,
+            r.concurrency
+        ),
+        target: r.target,
+        name: format!("{} {}", r.engine.label(), r.model_name()),
+        tp: r.tp,
+        hw: r.hw,
+        isl: r.isl,
+        osl: r.osl,
+        concurrency: r.concurrency,
+        ttft: (r.ttft_s, m.map(|m| m.ttft)),
+        itl: (r.itl_s, m.map(|m| m.itl)),
+        tok_s: (r.tok_s, m.map(|m| m.tok_s)),
+        ttft_error: c.ttft_error(),
+        itl_error: c.itl_error(),
+        tok_error: c.tok_error(),
+    }
+}
+
+/// The rows held to targets against the model (cheap beside [`every_row`]).
+pub fn targets() -> Published {
+    let rows = measured::compare_targets();
+    Published {
+        max_error: measured::max_error(&rows),
+        misses: measured::misses(&rows),
+        rows: rows.iter().map(row).collect(),
+    }
+}
+
+/// Every stored row against the model: NIM's, then `trtllm-bench`'s (it runs
+/// the model once per row).
+pub fn every_row() -> Vec<Row> {
+    measured::compare().iter().map(row).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_readout_is_the_largest_error_its_table_shows() {
+        let p = targets();
+        assert!(!p.rows.is_empty());
+        assert!(p.rows.iter().all(|r| r.target));
+        let errors = |r: &Row| {
+            [r.ttft_error, r.itl_error, r.tok_error]
+                .into_iter()
+                .flatten()
+                .map(f64::abs)
+                .collect::<Vec<_>>()
+        };
+        // every shown error within the readout, and one of them is it
+        assert!(p.rows.iter().flat_map(errors).all(|e| e <= p.max_error));
+        assert!(p.rows.iter().flat_map(errors).any(|e| e == p.max_error));
+        assert!(p.max_error > 0.0 && p.max_error < 0.5, "{}", p.max_error);
+        assert!(p.misses.starts_with("Where it misses:"), "{}", p.misses);
+    }
+
+    #[test]
+    fn each_error_is_the_model_against_the_published_figure() {
+        let all = every_row();
+        assert_eq!(all.len(), 119);
+        let mut ids: Vec<&str> = all.iter().map(|r| r.id.as_str()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), all.len(), "row ids are unique");
+        assert!(ids.contains(&"nim-llama-3.3-70b-h100-sxm-tp2-5000-500-c50"));
+        for r in &all {
+            let pair = |(p, m): (Option<f64>, Option<f64>), e: Option<f64>| match (p, m) {
+                (Some(p), Some(m)) => {
+                    let e = e.unwrap();
+                    assert_eq!(e > 0.0, m > p, "{}", r.id);
+                    assert!((p * (1.0 + e) / m - 1.0).abs() < 1e-12, "{}", r.id);
+                }
+                _ => assert_eq!(e, None, "{}", r.id),
+            };
+            pair(r.ttft, r.ttft_error);
+            pair(r.itl, r.itl_error);
+            pair((Some(r.tok_s.0), r.tok_s.1), r.tok_error);
+            assert!(r.id.contains(r.hw) && r.id.ends_with(&format!("-c{}", r.concurrency)));
+        }
+        // the rows held to targets are among every row, with the same figures
+        for t in targets().rows {
+            assert!(all.contains(&t), "{}", t.id);
+        }
+    }
+}
