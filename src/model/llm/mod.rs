@@ -29,6 +29,7 @@ pub mod mla;
 pub mod moe;
 pub mod step;
 pub mod view;
+pub mod vs_measured;
 
 use super::hardware::Dtype;
 pub use super::parallel::Parallel;

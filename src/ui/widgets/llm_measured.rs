@@ -1,10 +1,10 @@
 //! Part of the `llm` widget: the model against gpt-fast's published decode speeds
-//! (`model::llm::measured`), as a table (model, measured, error, what limits the
+//! (`model::llm::vs_measured`), as a table (model, measured, error, what limits the
 //! modelled step) and a chart of model against measured tokens/s with the ±20 %
 //! band. The rows are fixed: computed once, after the widget is built, a row
 //! per task ([`VsMeasured`]).
 
-use crate::model::llm::measured::{self, Compared, ComparedItl};
+use crate::model::llm::vs_measured::{self as vs, Row, Runs};
 use crate::model::units;
 use crate::ui::chart::backend::{AnyBackend, AnyError};
 use crate::ui::chart::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
@@ -19,23 +19,7 @@ use std::rc::Rc;
 
 /// The rows for the chart.
 #[derive(Clone, PartialEq)]
-struct Rows(Vec<Compared>);
-
-/// A row's stable id: `llama-2-7b-bf16-compiled`.
-fn row_id(c: &Compared) -> String {
-    let r = c.row;
-    format!(
-        "{}-{}-{}{}",
-        r.model.to_lowercase(),
-        r.wdtype.id(),
-        if r.compiled { "compiled" } else { "eager" },
-        if r.gpus > 1 {
-            format!("-tp{}", r.gpus)
-        } else {
-            String::new()
-        }
-    )
-}
+struct Rows(Vec<Row>);
 
 /// The model against the published rows: every row's model run (one GPU, then
 /// tensor parallel, then the H100 rows) in a task of its own (`kit::later`:
@@ -44,73 +28,41 @@ fn row_id(c: &Compared) -> String {
 /// for these tasks too).
 #[component]
 pub fn VsMeasured(ctx: Ctx) -> impl IntoView {
-    type Done = (Vec<Compared>, Vec<ComparedItl>);
-    let done = RwSignal::new(None::<Done>);
-    let acc = Rc::new(RefCell::new((Vec::new(), Vec::new())));
-    for p in measured::GPT_FAST
-        .iter()
-        .chain(measured::GPT_FAST_TP.iter())
-    {
+    let done = RwSignal::new(None::<vs::VsMeasured>);
+    let acc = Rc::new(RefCell::new(Runs::default()));
+    for j in vs::jobs() {
         let acc = acc.clone();
-        later::queue(move || acc.borrow_mut().0.push(measured::model(p)));
+        later::queue(move || acc.borrow_mut().run(j));
     }
-    for p in measured::NIM_H100_TP.iter() {
-        let acc = acc.clone();
-        later::queue(move || acc.borrow_mut().1.push(measured::model_itl(p)));
-    }
-    later::queue(move || done.set(Some(acc.take())));
-    move || {
-        done.get()
-            .map(|(rows, h100)| view! { <Tables ctx=ctx rows=rows h100=h100/> })
-    }
+    later::queue(move || done.set(Some(vs::view(&acc.borrow()))));
+    move || done.get().map(|v| view! { <Tables ctx=ctx v=v/> })
 }
 
 #[component]
-fn Tables(ctx: Ctx, rows: Vec<Compared>, h100: Vec<ComparedItl>) -> impl IntoView {
-    let max = measured::max_error(&rows);
-    let tp_max = measured::tp_max_error(&rows).max(measured::itl_max_error(&h100));
-    // the tensor-parallel row the model misses most, named
-    let worst_tp = rows
-        .iter()
-        .filter(|c| c.row.gpus > 1)
-        .max_by(|a, b| a.error().abs().total_cmp(&b.error().abs()))
-        .map(|c| {
-            let why = if c.row.model == "Llama-3.1-70B" && c.row.gpus == 2 {
-                "; gpt-fast's own bandwidth column puts this run 24 % below Llama-2-70B on 2 GPUs of the same machine, a gap the bytes streamed do not explain, and the model is not fitted to it"
-            } else {
-                ""
-            };
-            format!(" ({} {} on {}{why}). ", c.row.model, c.row.wdtype.id(), units::count(c.row.gpus, "GPU", "GPUs"))
-        })
-        .unwrap_or_default();
-    let eager_note = rows
-        .iter()
-        .find(|c| !c.row.compiled)
-        .map(measured::eager_note)
-        .unwrap_or_default();
+fn Tables(ctx: Ctx, v: vs::VsMeasured) -> impl IntoView {
+    let (max, tp_max) = (v.max_error, v.tp_max_error);
     let body = |tp: bool| {
-        rows
+        v.rows
         .iter()
-        .filter(move |c| (c.row.gpus > 1) == tp)
-        .map(|c| {
-            let r = c.row;
+        .filter(move |r| (r.gpus > 1) == tp)
+        .map(|r| {
             view! {
-                <tr data-row=row_id(c)>
+                <tr data-row=r.id.clone()>
                     <th scope="row">{r.model}</th>
-                    <td>{r.wdtype.id()}</td>
+                    <td>{r.wdtype}</td>
                     <td>{if r.compiled { "compiled, CUDA graph" } else { "eager" }}</td>
                     <td>{r.gpus}</td>
-                    <td>{units::sig3(r.tokens_per_s)}</td>
-                    <td>{units::sig3(c.model_tokens_per_s)}</td>
-                    <td data-error=c.error().to_string()>{format!("{:+.1} %", c.error() * 100.0)}</td>
-                    <td>{c.regime.label()}</td>
+                    <td>{units::sig3(r.measured)}</td>
+                    <td>{units::sig3(r.modelled)}</td>
+                    <td data-error=r.error.to_string()>{format!("{:+.1} %", r.error * 100.0)}</td>
+                    <td>{r.regime.1}</td>
                 </tr>
             }
         })
         .collect_view()
     };
     let data = Memo::new({
-        let rows = rows.clone();
+        let rows = v.rows.clone();
         move |_| Rows(rows.clone())
     });
     view! {
@@ -137,18 +89,17 @@ fn Tables(ctx: Ctx, rows: Vec<Compared>, h100: Vec<ComparedItl>) -> impl IntoVie
                     <caption>"On H100s: NVIDIA NIM's per-token latency, one request at a time (TensorRT-LLM engine, fp8; modelled on H100 SXM over NVLink 4, achievable roofs, one CUDA graph, KV cache in bf16: the source does not say)"</caption>
                     <thead><tr><th scope="col">"model"</th><th scope="col">"weights"</th><th scope="col">"in / out tokens"</th><th scope="col">"GPUs"</th>
                         <th scope="col">"measured ms/token"</th><th scope="col">"model ms/token"</th><th scope="col">"error (tok/s)"</th><th scope="col">"model: what limits it"</th></tr></thead>
-                    <tbody>{h100.iter().map(|c| {
-                        let r = c.row;
+                    <tbody>{v.h100.iter().map(|r| {
                         view! {
-                            <tr data-row=format!("{}-{}-h100-tp{}-{}-{}", r.model.to_lowercase(), r.wdtype.id(), r.gpus, r.input_tokens, r.output_tokens)>
+                            <tr data-row=r.id.clone()>
                                 <th scope="row">{r.model}</th>
-                                <td>{r.wdtype.id()}</td>
+                                <td>{r.wdtype}</td>
                                 <td>{format!("{} / {}", r.input_tokens, r.output_tokens)}</td>
                                 <td>{r.gpus}</td>
-                                <td>{units::sig3(r.itl_s * 1e3)}</td>
-                                <td>{units::sig3(c.model_itl_s * 1e3)}</td>
-                                <td data-error=c.error().to_string()>{format!("{:+.1} %", c.error() * 100.0)}</td>
-                                <td>{c.regime.label()}</td>
+                                <td>{units::sig3(r.measured_s * 1e3)}</td>
+                                <td>{units::sig3(r.modelled_s * 1e3)}</td>
+                                <td data-error=r.error.to_string()>{format!("{:+.1} %", r.error * 100.0)}</td>
+                                <td>{r.regime}</td>
                             </tr>
                         }
                     }).collect_view()}</tbody>
@@ -171,16 +122,11 @@ fn Tables(ctx: Ctx, rows: Vec<Compared>, h100: Vec<ComparedItl>) -> impl IntoVie
             "; over its tensor-parallel rows: "
             <Readout name="llm_tp_vs_measured_max_error" raw=Signal::derive(move || tp_max.to_string())
                 text=Signal::derive(move || format!("{:.1} %", tp_max * 100.0))/>
-            {worst_tp}
-            {
-                let (m, n) = (crate::model::parallel::model_h100_ring_busbw(), crate::model::parallel::NCCL_H100_RING_BUSBW);
-                format!(
-                    "The link itself: NCCL's ring all-reduce reaches {} GB/s of bus bandwidth on 8 H100s (https://github.com/NVIDIA/nccl-tests/issues/212); the model moves bytes at NVLink 4's line rate, {} GB/s for a 4 GB all-reduce, {:.0} % optimistic for large messages (a decode step's all-reduces are small and latency-bound). ",
-                    units::sig3(n / 1e9), units::sig3(m / 1e9), (m / n - 1.0) * 100.0)
-            }
+            {v.worst_tp.clone()}
+            {v.link_note.clone()}
             "Sources: gpt-fast's README (8×A100-80GB capped at 330 W, NVLink) and its blog's eager starting point; NVIDIA NIM's benchmarking page (Llama-3.3-70B, NIM 1.8.0, 2 × H100 80G, fp8, TP2, concurrency 1). "
             "The decode matmuls stream at fractions torchao measured on another model (Llama-3-8B), not fitted to these rows. "
-            {eager_note}
+            {v.eager_note.clone()}
         </p>
     }
 }
@@ -199,13 +145,13 @@ impl Plot for Rows {
                 "error",
                 "model_regime",
             ],
-            self.0.iter().map(|c| {
+            self.0.iter().map(|r| {
                 vec![
-                    row_id(c),
-                    c.row.tokens_per_s.to_string(),
-                    c.model_tokens_per_s.to_string(),
-                    c.error().to_string(),
-                    c.regime.id().to_string(),
+                    r.id.clone(),
+                    r.measured.to_string(),
+                    r.modelled.to_string(),
+                    r.error.to_string(),
+                    r.regime.0.to_string(),
                 ]
             }),
         )
@@ -246,10 +192,10 @@ fn render(
         .map_err(err)?;
     }
     for c in &rows.0 {
-        let at = (c.row.tokens_per_s, c.model_tokens_per_s);
-        let color = if c.row.gpus > 1 {
+        let at = (c.measured, c.modelled);
+        let color = if c.gpus > 1 {
             pal.comm
-        } else if c.row.compiled {
+        } else if c.compiled {
             pal.memory
         } else {
             pal.muted
@@ -262,20 +208,20 @@ fn render(
             vec![
                 format!(
                     "{} {}, {}{}",
-                    c.row.model,
-                    c.row.wdtype.id(),
-                    if c.row.compiled { "compiled" } else { "eager" },
-                    if c.row.gpus > 1 {
-                        format!(", {}", units::count(c.row.gpus, "GPU", "GPUs"))
+                    c.model,
+                    c.wdtype,
+                    if c.compiled { "compiled" } else { "eager" },
+                    if c.gpus > 1 {
+                        format!(", {}", units::count(c.gpus, "GPU", "GPUs"))
                     } else {
                         String::new()
                     }
                 ),
-                format!("measured {} tok/s", units::sig3(c.row.tokens_per_s)),
+                format!("measured {} tok/s", units::sig3(c.measured)),
                 format!(
                     "model {} tok/s ({:+.1} %)",
-                    units::sig3(c.model_tokens_per_s),
-                    c.error() * 100.0
+                    units::sig3(c.modelled),
+                    c.error * 100.0
                 ),
             ],
         );
