@@ -130,10 +130,19 @@ mod tests {
             .iter()
             .filter(|r| r.error().abs() <= r.target())
             .count();
-        assert!(within < rows.len() && within * 10 > rows.len() * 9, "{within}");
+        assert!(
+            within < rows.len() && within * 10 > rows.len() * 9,
+            "{within}"
+        );
         let note = measured_note();
-        assert!(note.contains(&format!("Checked against {} matmuls", rows.len())), "{note}");
-        assert!(note.contains(&format!("{within} within their targets")), "{note}");
+        assert!(
+            note.contains(&format!("Checked against {} matmuls", rows.len())),
+            "{note}"
+        );
+        assert!(
+            note.contains(&format!("{within} within their targets")),
+            "{note}"
+        );
         // the claim it makes of every row holds
         assert!(note.contains("none beyond 30 %"), "{note}");
         assert!(rows.iter().all(|r| r.error().abs() <= 0.30));

@@ -20,7 +20,9 @@ const ROWS: [(Regime, &str); 3] = [
 
 /// Apply remedy `id` to the live state, re-evaluated at click time.
 fn apply(ctx: Ctx, id: RemedyId) {
-    let change = ctx.state.with_untracked(|s| remedies::applied(&s.setting, id));
+    let change = ctx
+        .state
+        .with_untracked(|s| remedies::applied(&s.setting, id));
     if let Some(t) = change {
         ctx.state.update(|s| s.set_setting(&t));
     }

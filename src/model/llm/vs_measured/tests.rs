@@ -33,7 +33,11 @@ fn every_row_is_run_once_in_the_tables_order() {
 fn each_error_is_the_model_against_the_published_figure() {
     let (_, v) = all();
     for r in &v.rows {
-        assert!((r.measured * (1.0 + r.error) / r.modelled - 1.0).abs() < 1e-12, "{}", r.id);
+        assert!(
+            (r.measured * (1.0 + r.error) / r.modelled - 1.0).abs() < 1e-12,
+            "{}",
+            r.id
+        );
         assert_eq!(r.error > 0.0, r.modelled > r.measured, "{}", r.id);
         assert_eq!(r.id.ends_with("eager"), !r.compiled, "{}", r.id);
     }
@@ -84,8 +88,16 @@ fn the_readouts_are_the_largest_errors_their_tables_show() {
 fn the_notes_say_which_way_the_model_misses() {
     let (_, v) = all();
     let eager = v.rows.iter().find(|r| !r.compiled).unwrap();
-    let side = if eager.error > 0.0 { "faster" } else { "slower" };
-    assert!(v.eager_note.contains(&format!(" % {side} than measured")), "{}", v.eager_note);
+    let side = if eager.error > 0.0 {
+        "faster"
+    } else {
+        "slower"
+    };
+    assert!(
+        v.eager_note.contains(&format!(" % {side} than measured")),
+        "{}",
+        v.eager_note
+    );
     assert!(v.eager_note.contains(eager.regime.1), "{}", v.eager_note);
     // the model's line rate is above what NCCL reaches: optimistic, by a positive margin
     let optimistic = parallel::model_h100_ring_busbw() > parallel::NCCL_H100_RING_BUSBW;
