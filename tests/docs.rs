@@ -655,6 +655,53 @@ fn serve_moe_section() -> String {
     t
 }
 
+fn spec_section() -> String {
+    use brrr::model::llm::spec::measured::{note, rows, Check};
+    let rows = rows();
+    let mut t = String::from(
+        "| run | published | model | accepted length | check |\n|---|---:|---:|---|---|\n",
+    );
+    for r in &rows {
+        let check = match r.check {
+            Check::Within(tol) => format!(
+                "{} (within {}: {})",
+                pct(r.error()),
+                pct(tol).replace('+', "±"),
+                if r.holds() { "yes" } else { "no" }
+            ),
+            Check::Below(b1) => format!(
+                "direction: below the model's {}× at batch 1 ({})",
+                sig(b1),
+                if r.holds() { "yes" } else { "no" }
+            ),
+            Check::None => "none".into(),
+        };
+        let _ = writeln!(
+            t,
+            "| {} | {} | {}× | {} | {} |",
+            r.what,
+            if r.published.is_finite() {
+                format!("{}×", sig(r.published))
+            } else {
+                "—".into()
+            },
+            sig(r.model),
+            match r.tau {
+                Some(t) => sig(t),
+                None if r.published.is_finite() => format!(
+                    "not published: run at {}, needs {}",
+                    sig(r.ran_at),
+                    sig(r.needed)
+                ),
+                None => format!("run at {}", sig(r.ran_at)),
+            },
+            check
+        );
+    }
+    let _ = writeln!(t, "\n{}", note(&rows));
+    t
+}
+
 fn accuracy_regions() -> Vec<(&'static str, String)> {
     vec![
         ("essay", essay()),
@@ -664,6 +711,7 @@ fn accuracy_regions() -> Vec<(&'static str, String)> {
         ("llm", llm_section()),
         ("serve", serve_section()),
         ("serve-moe", serve_moe_section()),
+        ("spec", spec_section()),
     ]
 }
 

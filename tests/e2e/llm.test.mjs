@@ -158,6 +158,29 @@ test('the controls change the readouts, the sentences and the URL', async (t) =>
   });
 });
 
+test('speculative decoding: the readouts are the native model\'s, and the page says where the speedup falls below 1×', async (t) => {
+  const want = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'tests', 'e2e', 'data', 'llm-spec.json'), 'utf8'));
+  await h.withPage(t, want.query, async (page) => {
+    await page.locator('#llm-spec').scrollIntoViewIfNeeded();
+    // the same arithmetic in wasm as natively (within a last-digit rounding of
+    // the platforms' maths functions)
+    for (const k of ['llm_spec_tokens_per_step', 'llm_spec_speedup']) {
+      const got = await metric(page, k);
+      assert.ok(Math.abs(got / want[k] - 1) < 1e-9, `${k}: page ${got}, model ${want[k]}`);
+    }
+    const sentence = page.locator('#llm-spec-sentence');
+    await sentence.waitFor();
+    assert.match(await readText(sentence), new RegExp(`falls below 1× at batch ${want.crossing}\\b`));
+    assert.match(await readText(page.locator('.llm-spec-line')), /◂ below 1×/);
+    await page.locator('#llm-spec').screenshot({ path: path.join(SHOTS, 'spec.png') });
+    // off: the readouts empty, no line
+    await page.selectOption('#llm_spec', 'off');
+    await waitMetric(page, 'llm_spec_speedup', '===', '');
+    assert.equal(await page.locator('#llm-spec-sentence').count(), 0);
+    assert.equal(param(await search(page), 'llm_spec'), null);
+  });
+});
+
 test('long context: the KV cache dominates and then stops fitting', async (t) => {
   await h.withPage(t, '?hw=h100-sxm&llm_batch=8&llm_context=32768&llm_graphs=1', async (page) => {
     await page.locator(W).scrollIntoViewIfNeeded();

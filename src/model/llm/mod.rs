@@ -27,6 +27,7 @@ pub mod launch;
 pub mod measured;
 pub mod mla;
 pub mod moe;
+pub mod spec;
 pub mod step;
 pub mod view;
 pub mod vs_measured;

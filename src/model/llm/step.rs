@@ -336,7 +336,64 @@ pub fn limit(r: &LlmRun, setting: &Setting) -> (f64, Limit) {
     let micro = micro_run(r);
     let lay = layout_with(&micro, KvRead::AsWritten);
     let tl = layout_lanes(&micro, &lay, &m).finish();
-    let d = decided(r, &micro, &lay, &m, &tl, true, KvRead::AsWritten);
+    let d = decided(r, &micro, &lay, &m, &tl, true, &|h| {
+        layout_with(h, KvRead::AsWritten)
+    });
+    (d.wall, d.limit)
+}
+
+/// The layout of a decode step of `r` in which every sequence brings `q`
+/// tokens (speculative decoding's verify step: `q − 1` drafts and the bonus
+/// position), with the run it is laid out for: the weights, projections, MLP
+/// and LM head see `q·B` tokens, as a decode step of batch `q·B` (its
+/// intensity `q` times the step's), while the attention reads each
+/// sequence's cache once for its `q` query rows, not `q` times (its KV bytes
+/// `1/q` of batch `q·B`'s; its FLOPs are `q·B` rows' either way). `q = 1` is
+/// the decode step itself.
+pub fn verify_layout(r: &LlmRun, q: u32) -> (LlmRun, Layout<LlmKernel>) {
+    let wide = LlmRun {
+        batch: r.batch.max(1).saturating_mul(q.max(1)),
+        phase: Phase::Decode,
+        ..micro_run(r)
+    };
+    let lay = verify_relayout(&wide, q);
+    (wide, lay)
+}
+
+/// [`verify_layout`]'s kernels for `wide` (its batch already `q·B`).
+fn verify_relayout(wide: &LlmRun, q: u32) -> Layout<LlmKernel> {
+    let lay = layout_with(wide, KvRead::AsWritten);
+    if q <= 1 {
+        return lay;
+    }
+    let keep = 1.0 / f64::from(q);
+    lay.map(|k| {
+        let mut k = k.clone();
+        if k.part == Part::Attention && k.kv_bytes > 0.0 {
+            let cut = k.kv_bytes * (1.0 - keep);
+            k.kv_bytes -= cut;
+            k.group.bytes -= cut;
+        }
+        k
+    })
+}
+
+/// The wall time of [`verify_layout`]'s step on `setting` (`q = 1`: [`wall`],
+/// bit for bit).
+pub fn verify_wall(r: &LlmRun, setting: &Setting, q: u32) -> f64 {
+    let (wide, lay) = verify_layout(r, q);
+    layout_wall(&wide, &lay, &machine(&wide, setting))
+}
+
+/// [`verify_layout`]'s step's wall time and what limits it, by the page's one
+/// regime rule ([`Limit::decide`]: each cost halved in turn).
+pub fn verify_limit(r: &LlmRun, setting: &Setting, q: u32) -> (f64, Limit) {
+    let (wide, lay) = verify_layout(r, q);
+    let m = machine(&wide, setting);
+    let tl = layout_lanes(&wide, &lay, &m).finish();
+    let d = decided(&wide, &wide, &lay, &m, &tl, true, &|h| {
+        verify_relayout(h, q)
+    });
     (d.wall, d.limit)
 }
 
@@ -364,7 +421,7 @@ fn decided(
     m: &Machine,
     tl: &Timeline,
     with_limit: bool,
-    read: KvRead,
+    relayout: &dyn Fn(&LlmRun) -> Layout<LlmKernel>,
 ) -> Decided {
     // a pipeline runs its micro-batches one behind the other; each is simulated
     // once through every stage, on one GPU of each
@@ -397,7 +454,7 @@ fn decided(
         // same as simulating them, bit for bit)
         Limit::decide(wall, shares, |h| {
             let t = if h == Halving::Link {
-                layout_wall(&halved, &layout_with(&halved, read), m)
+                layout_wall(&halved, &relayout(&halved), m)
             } else {
                 layout_wall(micro, lay, &h.apply(m))
             };
@@ -430,7 +487,9 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool, read: KvRead) -> Ll
         busy,
         bubble,
         limit,
-    } = decided(r, &micro, &lay, &m, &tl, with_limit, read);
+    } = decided(r, &micro, &lay, &m, &tl, with_limit, &|h| {
+        layout_with(h, read)
+    });
     let pp = r.par.pp.max(1);
     let mut split = Split::default();
     lay.zip_each(&parts, |k, p| split.add(k, &k.group, p));

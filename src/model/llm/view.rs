@@ -4,6 +4,7 @@
 //! sentence (each counterfactual re-run inside) and the fit, read from one
 //! another where one already ran what the next needs.
 
+use super::spec::{self, SpecRun, SpecView};
 use super::step::{self, LlmStep, Scaling, SweepPoint};
 use super::{advice, spread, LlmRun, Phase};
 use crate::model::setting::Setting;
@@ -27,15 +28,24 @@ pub struct LlmView {
     pub sentences: Vec<String>,
     /// Weights + KV cache against the GPU's memory, in words.
     pub fit: String,
+    /// Speculative decoding against this step (`None`: off, or prefill).
+    pub spec: Option<SpecView>,
 }
 
 /// The widget's model for `asked` (the parallel spread as the controls ask for
 /// it; [`spread`] settles what runs) on `setting`, the GPU named `hw_name`;
 /// with what is only drawn where `drawn` (the widget on the screen).
-pub fn widget(asked: &LlmRun, setting: &Setting, hw_name: &str, drawn: bool) -> LlmView {
+pub fn widget(
+    asked: &LlmRun,
+    sr: &SpecRun,
+    setting: &Setting,
+    hw_name: &str,
+    drawn: bool,
+) -> LlmView {
     let (par, spread_notes) = spread(&asked.config, asked.par);
     let r = LlmRun { par, ..*asked };
     let st = step::full(&r, setting);
+    let spec = spec::view(&r, sr, setting, st.wall, st.fit.max_batch, drawn);
     let sweep = if drawn {
         step::sweep(&r, setting)
     } else {
@@ -66,6 +76,7 @@ pub fn widget(asked: &LlmRun, setting: &Setting, hw_name: &str, drawn: bool) -> 
             sweep,
             sentences: Vec::new(),
             fit: String::new(),
+            spec,
         };
     }
     let mut sentences = vec![
@@ -94,5 +105,6 @@ pub fn widget(asked: &LlmRun, setting: &Setting, hw_name: &str, drawn: bool) -> 
         sweep,
         sentences,
         spread_notes,
+        spec,
     }
 }

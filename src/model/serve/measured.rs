@@ -202,6 +202,7 @@ pub fn serve_run(p: &Published) -> ServeRun {
         chunk: CHUNK,
         max_seqs: p.max_seqs,
         engine_s: super::ENGINE_US * 1e-6,
+        spec: crate::model::llm::spec::SpecRun::OFF,
     }
 }
 

@@ -21,6 +21,7 @@
 use super::{Serve, ServeRun};
 use crate::model::achievable::Roof;
 use crate::model::hardware::{Dtype, Preset};
+use crate::model::llm::spec::{DraftModel, SpecKind, SpecRun};
 use crate::model::llm::{KvDtype, LlmConfig, LlmRun, Phase, WeightDtype};
 use crate::model::parallel::{Link, Parallel};
 use crate::model::setting::Setting;
@@ -159,6 +160,8 @@ pub struct RunKey {
     chunk: u32,
     max_seqs: u32,
     engine_s: u64,
+    /// The speculation: drafter, drafts, acceptance (bits), draft model.
+    spec: (SpecKind, u32, u64, DraftModel),
     setting: SettingKey,
     decide: bool,
 }
@@ -173,8 +176,16 @@ impl RunKey {
             chunk,
             max_seqs,
             engine_s,
+            spec,
         } = *r;
+        let SpecRun {
+            kind,
+            k,
+            accept,
+            draft,
+        } = spec;
         RunKey {
+            spec: (kind, k, accept.to_bits(), draft),
             llm: LlmKey::of(&llm),
             isl,
             osl,

@@ -118,6 +118,9 @@ pub struct ServeRun {
     pub max_seqs: u32,
     /// The engine's exposed CPU time per step, seconds.
     pub engine_s: f64,
+    /// Speculative decoding ([`llm::spec`]): each decode step verifies `k`
+    /// drafts per sequence and emits their accepted length.
+    pub spec: llm::spec::SpecRun,
 }
 
 impl ServeRun {
@@ -293,14 +296,17 @@ fn run_with(
     let ctx = r.decode_context();
     let e = r.engine_s.max(0.0);
     let k = isl.div_ceil(r.chunk.max(1));
-    let steps = f64::from(k) + f64::from(osl - 1);
-    let t = |decode: u32, prompt: f64| step::wall(&r.llm, decode, ctx, prompt, isl, setting);
+    let tau = spec_tau(r);
+    let steps = f64::from(k) + f64::from(osl - 1) / tau;
+    let t = |decode: u32, prompt: f64| {
+        step::wall(&r.llm, decode, ctx, prompt, isl, setting) + spec_extra(r, decode, ctx, setting)
+    };
     let prefill_bound = f64::from(n) * f64::from(isl) / steps > chunk;
     let l = Loop {
         t: &t,
         n,
         isl,
-        osl,
+        decode_steps: f64::from(osl - 1) / tau,
         k,
         steps,
         chunk,
@@ -352,14 +358,14 @@ fn run_with(
         wait: s.wait,
         prefill_busy: s.rho,
         ttft,
-        itl: s.itl,
+        itl: s.itl / tau,
         e2e,
         queue,
         req_s: s.req_s,
         tok_s,
         tok_s_gpu: tok_s / f64::from(r.gpus()),
-        tok_s_user: 1.0 / s.itl.max(f64::MIN_POSITIVE),
-        batch: tok_s * s.itl,
+        tok_s_user: tau / s.itl.max(f64::MIN_POSITIVE),
+        batch: tok_s * s.itl / tau,
         regime: limit.regime,
         limit,
     };
@@ -373,7 +379,9 @@ struct Loop<'a> {
     t: &'a dyn Fn(u32, f64) -> f64,
     n: u32,
     isl: u32,
-    osl: u32,
+    /// Decode steps a request takes after its first token: `osl − 1`, over
+    /// the tokens a speculative step emits.
+    decode_steps: f64,
     k: u32,
     steps: f64,
     chunk: f64,
@@ -387,7 +395,7 @@ fn budget_free(l: &Loop) -> Partial {
         t,
         n,
         isl,
-        osl,
+        decode_steps,
         k,
         steps,
         chunk,
@@ -396,8 +404,8 @@ fn budget_free(l: &Loop) -> Partial {
     let others = f64::from(n - 1);
     let own = f64::from(isl).min(chunk);
     let prompt_seen = others * f64::from(isl) / steps;
-    let decode_seen = whole(1.0 + others * f64::from(osl - 1) / steps).max(1);
-    let decode_beside = whole(others * f64::from(osl - 1) / steps);
+    let decode_seen = whole(1.0 + others * decode_steps / steps).max(1);
+    let decode_beside = whole(others * decode_steps / steps);
     let (mixed_share, mixed_prompt) = if prompt_seen > 0.0 {
         let q = chunk.min(own.max(prompt_seen));
         ((prompt_seen / q).min(1.0), q)
@@ -430,7 +438,7 @@ fn budget_free(l: &Loop) -> Partial {
     let work = f64::from(k) * (t_prefill + e) * (f64::from(isl) / f64::from(k) / q_own).min(1.0);
     let steady = |wait: f64| {
         let ttft = wait + prefill;
-        let e2e = ttft + f64::from(osl - 1) * itl;
+        let e2e = ttft + decode_steps * itl;
         (ttft, e2e, f64::from(n) / e2e.max(f64::MIN_POSITIVE))
     };
     // λ and the wait depend on each other: a fixed point, from no wait
@@ -469,7 +477,7 @@ fn budget_bound(l: &Loop) -> Partial {
     let Loop {
         t,
         isl,
-        osl,
+        decode_steps,
         k,
         chunk,
         e,
@@ -477,7 +485,7 @@ fn budget_bound(l: &Loop) -> Partial {
     } = *l;
     // `chunk / isl` requests join per step
     let per_step = chunk / f64::from(isl);
-    let decode = whole(per_step * f64::from(osl - 1));
+    let decode = whole(per_step * decode_steps);
     let t_mixed = t(decode, chunk);
     let itl = t_mixed + e;
     // the budget is always busy: a new prompt waits for the step in flight
@@ -493,7 +501,7 @@ fn budget_bound(l: &Loop) -> Partial {
         t_prefill: t_mixed,
         itl,
         ttft_run,
-        e2e_run: ttft_run + f64::from(osl - 1) * itl,
+        e2e_run: ttft_run + decode_steps * itl,
         req_s: per_step / itl.max(f64::MIN_POSITIVE),
         wait: itl / 2.0,
         rho: 1.0,
@@ -536,6 +544,29 @@ impl Serve {
             ..*self
         })
     }
+}
+
+/// Tokens a decode step emits per sequence: 1, or speculation's accepted
+/// length ([`llm::spec::tokens_per_step`]).
+pub fn spec_tau(r: &ServeRun) -> f64 {
+    if r.spec.kind == llm::spec::SpecKind::Off {
+        1.0
+    } else {
+        llm::spec::tokens_per_step(r.spec.accept, r.spec.k.clamp(1, 8))
+    }
+}
+
+/// What speculation adds to a step with `decode` sequences decoding at
+/// `ctx`: the verify step's width beyond one token per sequence and the
+/// drafter's steps (0 when off, or with no sequence decoding).
+pub fn spec_extra(r: &ServeRun, decode: u32, ctx: u32, setting: &Setting) -> f64 {
+    if r.spec.kind == llm::spec::SpecKind::Off || decode == 0 {
+        return 0.0;
+    }
+    let d = step::decode_run(&r.llm, decode, ctx);
+    let base = llm::step::wall(&d, setting, llm::step::KvRead::AsWritten);
+    llm::spec::spec_step(&d, &r.spec, setting, base)
+        .map_or(0.0, |st| (st.verify_s + st.draft_s - st.base_s).max(0.0))
 }
 
 /// The steady state's parts before the queue.

@@ -27,6 +27,7 @@ pub(super) fn base(c: u32) -> ServeRun {
         chunk: 8192,
         max_seqs: 256,
         engine_s: ENGINE_US * 1e-6,
+        spec: crate::model::llm::spec::SpecRun::OFF,
     }
 }
 

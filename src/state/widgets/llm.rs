@@ -4,6 +4,7 @@
 //! link, [`super::common`]), and its one model call, [`view`].
 
 use super::common::{self, Degree, LinkChoice, Row};
+use crate::model::llm::spec::{DraftModel, SpecKind, SpecRun};
 use crate::model::llm::{self, step, view::LlmView, KvDtype, LlmModel, Phase, WeightDtype};
 use crate::model::setting::Setting;
 use crate::state::data::State;
@@ -33,6 +34,18 @@ model_choice!(WeightDtype {
     Int8 = "int8 (weight-only)",
     Int4 = "int4 (weight-only)",
 } needs WeightDtype::needs);
+model_choice!(SpecKind {
+    Off = "off",
+    Eagle = "EAGLE (a one-layer draft head)",
+    Draft = "a smaller draft model",
+    Mtp = "MTP (the model's own next-token layer)",
+    Ngram = "n-gram (drafts from the text, free)",
+});
+model_choice!(DraftModel {
+    Llama32_1b = "Llama-3.2-1B shape",
+    Llama32_3b = "Llama-3.2-3B shape",
+    Llama3_8b = "Llama-3-8B shape",
+});
 model_choice!(KvDtype {
     Bf16 = "bf16",
     Fp8 = "fp8",
@@ -93,6 +106,22 @@ params! {
     link_lat: Milli[common::LAT_MILLI.0, common::LAT_MILLI.1] = 0, "llm_link_lat", common::label::LINK_LAT;
     /// Collectives run beside the kernels after them (the ideal of overlap).
     overlap: Flag = false, "llm_overlap", "Overlap communication with compute";
+    // speculative decoding (`model::llm::spec`), decode only
+    /// `eagle`: a one-layer draft head of the model's width on its features (a
+    /// 32,000-token draft vocabulary); `draft`: a smaller model of the family
+    /// (`llm_spec_draft`); `mtp`: one layer of the model's own shape; `ngram`:
+    /// drafts looked up in the text, free. The drafts form a chain.
+    spec: Choice<SpecKind> = SpecKind::Off, "llm_spec", "Speculative decoding";
+    /// Draft tokens proposed per step, verified in one step of `k + 1` tokens
+    /// per sequence.
+    spec_k: Int[1, 8] = 3, "llm_spec_k", "Draft tokens per step";
+    /// Percent (0–99, i.e. 0–0.99) of first draft tokens accepted; each later
+    /// position is accepted, given the ones before it were, at 0.8× the rate
+    /// of the one before (conditional rates; the cumulative ones are their
+    /// products).
+    spec_accept: Int[0, 99] = 70, "llm_spec_accept", "First draft accepted (%)";
+    /// The draft model's shape with `llm_spec=draft` (the target's vocabulary).
+    spec_draft: Choice<DraftModel> = DraftModel::Llama32_1b, "llm_spec_draft", "Draft model";
 }
 
 common::link_fields!(llm);
@@ -151,10 +180,21 @@ pub fn parallel(s: &State) -> llm::Parallel {
     }
 }
 
+/// The speculation the controls choose.
+pub fn spec(s: &State) -> SpecRun {
+    let w = &s.widgets.llm;
+    SpecRun {
+        kind: w.spec,
+        k: w.spec_k,
+        accept: f64::from(w.spec_accept) / 100.0,
+        draft: w.spec_draft,
+    }
+}
+
 /// THE WIDGET'S ONE MODEL CALL: everything it shows ([`llm::view::widget`]);
 /// what is only drawn where `drawn`.
 pub fn view(s: &State, drawn: bool) -> LlmView {
-    llm::view::widget(&asked(s), &s.beyond(), &s.hw_name(), drawn)
+    llm::view::widget(&asked(s), &spec(s), &s.beyond(), &s.hw_name(), drawn)
 }
 
 /// One row of "Compare GPUs": this state's step on a preset's setting; none

@@ -104,6 +104,7 @@ pub fn asked(s: &State) -> ServeRun {
         chunk: w.chunk,
         max_seqs: w.max_seqs,
         engine_s: f64::from(w.engine_us) * 1e-6,
+        spec: super::llm::spec(s),
     }
 }
 

@@ -96,6 +96,9 @@ pub fn Llm(ctx: Ctx) -> impl IntoView {
         <Later name="llm-readouts">
         <LlmReadouts ctx=ctx live=live st=st fits=fits/>
         </Later>
+        <Later name="llm-spec">
+        <super::llm_spec::LlmSpec ctx=ctx live=live v=v/>
+        </Later>
         <Later name="llm-fit">
         <LlmFit ctx=ctx v=v st=st fits=fits/>
         </Later>

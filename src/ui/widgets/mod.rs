@@ -9,6 +9,7 @@
 pub mod advice;
 pub mod compare;
 pub mod llm_measured;
+pub mod llm_spec;
 pub mod more;
 pub mod readouts;
 pub mod roofline;

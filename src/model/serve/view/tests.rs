@@ -30,6 +30,7 @@ fn base(c: u32) -> ServeRun {
         chunk: 8192,
         max_seqs: 256,
         engine_s: crate::model::serve::ENGINE_US * 1e-6,
+        spec: crate::model::llm::spec::SpecRun::OFF,
     }
 }
 
