@@ -538,3 +538,154 @@ pub fn kernel_floor(hw: &Preset) -> KernelFloor {
         }
     }
 }
+
+/// A GPU's L2 cache as far as a source states it: its size (the vendor's) and
+/// the read bandwidth a kernel measured from it with the working set up to which
+/// that bandwidth holds (github.com/te42kyfo/gpu-benches, `gpu-l2-cache/`;
+/// tests/data/l2-cache.json). `None` where no source was found: nothing here is
+/// inferred from a sister part.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct L2 {
+    /// Capacity as the vendor states it, bytes (MB = 1e6 bytes).
+    pub bytes: Option<f64>,
+    pub bytes_source: &'static str,
+    /// The measured read bandwidth of the L2 plateau (its median), bytes/s.
+    pub bw: Option<f64>,
+    /// The largest working set still within 10 % of that plateau, bytes: the
+    /// model prices a kernel on the L2 roof up to here, on HBM beyond.
+    pub fits: Option<f64>,
+    pub bw_source: &'static str,
+}
+
+const MB: f64 = 1e6;
+const GPU_BENCHES: &str = "measured by gpu-benches' gpu-l2-cache (a read kernel re-reading a \
+     working set of 512 KiB chunks; the plateau's median from 4 MiB, and the last working set \
+     within 10 % of it), https://github.com/te42kyfo/gpu-benches/blob/\
+     1c36d509ee717dca9215c27135fa1e611bb03ed1/gpu-l2-cache/";
+const NO_CURVE: &str = "not known: no measured L2 bandwidth curve of this GPU was found";
+const NO_SIZE: &str = "not known: no vendor document stating it was found";
+const A100_L2: &str = "NVIDIA, Ampere tuning guide 1.4.2.2 (https://docs.nvidia.com/cuda/\
+     ampere-tuning-guide/index.html) and the Hopper in-depth blog ('the A100 40 MB L2'): 40 MB";
+const H100_L2: &str = "NVIDIA H100 Tensor Core GPU Architecture whitepaper spec table (L2 \
+     cache 50 MB on SXM5 and PCIe; https://archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html), \
+     and https://docs.nvidia.com/launchpad/ai/h100-mig/latest/h100-mig-gpu.html (50 MB L2)";
+
+/// The L2 of `hw` (see [`L2`]); the lab's measured GPU and presets without a
+/// source know nothing.
+pub fn l2(hw: &Preset) -> L2 {
+    let unknown = L2 {
+        bytes: None,
+        bytes_source: NO_SIZE,
+        bw: None,
+        fits: None,
+        bw_source: NO_CURVE,
+    };
+    let measured = |bw_gb_s: f64, fits_mb: f64, file: &'static str| L2 {
+        bw: Some(bw_gb_s * GB),
+        fits: Some(fits_mb * MB),
+        bw_source: file,
+        ..unknown
+    };
+    match hw.id {
+        "a100-40gb" => L2 {
+            bytes: Some(40.0 * MB),
+            bytes_source: A100_L2,
+            ..unknown
+        },
+        "a100-80gb" => L2 {
+            bytes: Some(40.0 * MB),
+            bytes_source: A100_L2,
+            ..measured(5402.9, 28.84, "a100_80.txt")
+        },
+        "h100-sxm" => L2 {
+            bytes: Some(50.0 * MB),
+            bytes_source: H100_L2,
+            ..unknown
+        },
+        "h100-pcie" => L2 {
+            bytes: Some(50.0 * MB),
+            bytes_source: H100_L2,
+            ..measured(6981.9, 37.75, "h100_pcie.txt")
+        },
+        "h200" => measured(9914.4, 41.42, "h200.txt"),
+        _ => unknown,
+    }
+}
+
+impl L2 {
+    /// The roof the model prices on: the measured bandwidth and the working set
+    /// it holds to, where both are known.
+    pub fn roof(&self) -> Option<super::workload::L2Roof> {
+        match (self.bw, self.fits) {
+            (Some(bw), Some(fits)) => Some(super::workload::L2Roof { bw, fits }),
+            _ => None,
+        }
+    }
+
+    /// Where the bandwidth comes from, in full (the file's address).
+    pub fn bw_source(&self) -> String {
+        if self.bw.is_some() {
+            format!("{GPU_BENCHES}{}", self.bw_source)
+        } else {
+            self.bw_source.to_string()
+        }
+    }
+}
+
+#[cfg(test)]
+mod l2_tests {
+    use super::*;
+
+    /// The figures are tests/data/l2-cache.json's, and only there where a
+    /// source gives them; the roof holds to no more than the vendor's size.
+    #[test]
+    fn l2_figures_are_the_stored_ones_and_sourced() {
+        let text = std::fs::read_to_string("tests/data/l2-cache.json").unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let mut with_bw = 0;
+        for m in v["measured"].as_array().unwrap() {
+            let id = m["preset"].as_str().unwrap();
+            let Some(hw) = preset(id) else { continue };
+            let s = &m["summary_derived_here"];
+            let l = l2(hw);
+            let bw = s["l2_plateau_gb_s_median"].as_f64().unwrap() * GB;
+            let fits = s["last_size_within_10pct_of_plateau_mb"].as_f64().unwrap() * MB;
+            assert_eq!(l.bw, Some(bw), "{id}");
+            assert_eq!(l.fits, Some(fits), "{id}");
+            assert!(l.bw_source().contains(
+                m["file"]
+                    .as_str()
+                    .unwrap()
+                    .trim_start_matches("gpu-l2-cache/")
+            ));
+            assert!(l.bw_source().starts_with("measured") && l.bw_source().contains("https://"));
+            with_bw += 1;
+        }
+        assert_eq!(with_bw, 3);
+        for row in v["vendor_l2"].as_array().unwrap() {
+            let Some(hw) = row["preset"].as_str().and_then(preset) else {
+                continue;
+            };
+            let want = row["l2_mb"].as_f64().map(|mb| mb * MB);
+            assert_eq!(l2(hw).bytes, want, "{}", hw.id);
+        }
+        for hw in PRESETS.iter().chain([&MEASURED]) {
+            let l = l2(hw);
+            assert_eq!(
+                l.bytes.is_some(),
+                l.bytes_source.contains("https://"),
+                "{}",
+                hw.id
+            );
+            assert_eq!(l.bw.is_some(), l.fits.is_some(), "{}", hw.id);
+            if let (Some(b), Some(f)) = (l.bytes, l.fits) {
+                assert!(f <= b, "{}", hw.id);
+            }
+            if let Some(bw) = l.bw {
+                assert!(bw > hw.mem_bw, "{}: L2 above HBM", hw.id);
+            }
+        }
+        assert_eq!(l2(&MEASURED).roof(), None);
+        assert_eq!(l2(default_preset()).roof(), None);
+    }
+}

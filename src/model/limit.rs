@@ -19,7 +19,7 @@
 
 use super::timeline::{self, Regime, Shares, Timeline};
 use super::units;
-use super::workload::{KernelGroup, Machine};
+use super::workload::{KernelGroup, L2Roof, Level, Machine};
 
 /// Speedups within this factor of the best are a tie (1 %).
 pub const TIE: f64 = 1.01;
@@ -76,8 +76,13 @@ impl Halving {
                 pointwise_flops: m.pointwise_flops * 2.0,
                 ..*m
             },
+            // every memory level: HBM and, where the machine has one, L2
             Halving::Bw => Machine {
                 bw: m.bw * 2.0,
+                l2: m.l2.map(|l| L2Roof {
+                    bw: l.bw * 2.0,
+                    ..l
+                }),
                 ..*m
             },
             Halving::Overhead => Machine {
@@ -186,6 +191,87 @@ pub fn of_groups(groups: &[KernelGroup], m: &Machine, tl: &Timeline) -> Limit {
     Limit::of(m, tl.shares(), tl.wall, |h| {
         timeline::simulate(groups, h).wall
     })
+}
+
+/// The memory cost split by level, on a machine with an L2 roof: the speedup
+/// of 2× L2 bandwidth alone and of 2× HBM bandwidth alone. The level whose
+/// doubling buys more is the one that binds ([`Levels::binds`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Levels {
+    pub l2_2: f64,
+    pub hbm2: f64,
+}
+
+/// [`Levels`] of a kernel list on `m` with wall time `wall`; `None` where `m`
+/// has no L2 roof (every byte is HBM's).
+pub fn levels(groups: &[KernelGroup], m: &Machine, wall: f64) -> Option<Levels> {
+    let l2 = m.l2?;
+    let run = |x: &Machine| timeline::simulate(groups, x).wall;
+    let hbm = Machine {
+        bw: m.bw * 2.0,
+        ..*m
+    };
+    let fast_l2 = Machine {
+        l2: Some(L2Roof {
+            bw: l2.bw * 2.0,
+            ..l2
+        }),
+        ..*m
+    };
+    Some(Levels {
+        l2_2: ratio(wall, run(&fast_l2)),
+        hbm2: ratio(wall, run(&hbm)),
+    })
+}
+
+impl Levels {
+    /// The level whose 2× bandwidth buys more (HBM at a tie).
+    pub fn binds(&self) -> Level {
+        if self.l2_2 > self.hbm2 {
+            Level::L2
+        } else {
+            Level::Hbm
+        }
+    }
+
+    /// "Its memory traffic is L2's: 2× L2 bandwidth alone buys 1.80×, 2× HBM
+    /// bandwidth 1.00×."
+    pub fn sentence(&self) -> String {
+        let (b, other) = match self.binds() {
+            Level::L2 => ((Level::L2, self.l2_2), (Level::Hbm, self.hbm2)),
+            Level::Hbm => ((Level::Hbm, self.hbm2), (Level::L2, self.l2_2)),
+        };
+        if b.1 < NEAR {
+            return format!(
+                "Neither memory level's bandwidth moves this step: 2× {} or 2× {} bandwidth buys \
+                 under {}×.",
+                Level::L2.label(),
+                Level::Hbm.label(),
+                units::sig3(NEAR)
+            );
+        }
+        let (x, y) = two_speedups(b.1, other.1);
+        format!(
+            "Of the memory levels, {} binds: 2× {} bandwidth alone buys {x}×, 2× {} bandwidth {y}×.",
+            b.0.label(),
+            b.0.label(),
+            other.0.label(),
+        )
+    }
+}
+
+/// [`headline`], naming the memory level that binds where the step is
+/// memory-bound on a machine with an L2 roof: "The step is
+/// memory-bandwidth-bound (L2): 3.10 µs per step".
+pub fn headline_at(l: &Limit, wall_s: f64, levels: Option<Levels>) -> String {
+    let h = headline(l, wall_s);
+    match levels {
+        Some(v) if l.regime == Regime::Memory => {
+            let label = l.regime.label();
+            h.replacen(label, &format!("{label} ({})", v.binds().label()), 1)
+        }
+        _ => h,
+    }
 }
 
 /// The share of `r` in `s`.

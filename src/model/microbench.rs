@@ -32,7 +32,7 @@ use super::hardware::Dtype;
 use super::roofline::Bound;
 use super::timeline::{self, Regime, Shares};
 use super::units;
-use super::workload::{KernelGroup, Machine, Unit};
+use super::workload::{KernelGroup, Level, Machine, Unit};
 
 /// The repeats the essay plots: 1, 2, 4, …, 1024.
 pub const REPEATS: [u32; 11] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
@@ -282,8 +282,15 @@ pub struct Bench {
     pub hw: &'static str,
     pub dtype: Dtype,
     pub n: f64,
-    /// The explorer's machine with the elements of `dtype`.
+    /// The explorer's machine with the elements of `dtype`, its bandwidth the
+    /// level the kernel's working set is priced on ([`Bench::level`]) and no
+    /// L2 roof of its own: one working set, one bandwidth.
     pub machine: Machine,
+    /// The memory level the kernel's working set (`2·N·b`) is priced on: L2
+    /// where the preset has a measured L2 roof that holds it.
+    pub level: Level,
+    /// The HBM bandwidth, bytes/s (the machine's where `level` is HBM).
+    pub hbm_bw: f64,
     pub points: Vec<BenchPoint>,
     pub crossover: Crossover,
     pub regions: Regions,
@@ -387,9 +394,15 @@ pub fn max_error(points: &[Compared]) -> f64 {
 }
 
 pub fn bench(m: &Machine, dtype: Dtype, n: f64, hw: &'static str) -> Bench {
-    let machine = Machine {
+    let hbm = Machine {
         elem_bytes: dtype.bytes(),
+        l2: None,
         ..*m
+    };
+    let level = m.level(2.0 * n * dtype.bytes());
+    let machine = Machine {
+        bw: m.level_bw(level),
+        ..hbm
     };
     let regions = regions(n, &machine);
     Bench {
@@ -397,12 +410,15 @@ pub fn bench(m: &Machine, dtype: Dtype, n: f64, hw: &'static str) -> Bench {
         dtype,
         n,
         machine,
+        level,
+        hbm_bw: hbm.bw,
         points: sweep(n, &machine),
         crossover: crossover(&machine, machine.elem_bytes),
         spans: regions.spans(RANGE.0, RANGE.1),
         regions,
         budget: budget(&machine, machine.elem_bytes),
-        fp32: fp32_budget(&machine),
+        // the essay's setting: 2^28 fp32 elements, far beyond any L2
+        fp32: fp32_budget(&hbm),
     }
 }
 
@@ -491,7 +507,7 @@ impl Bench {
             "One fused kernel reads {} {} elements ({}), multiplies each by 2 repeat times in \
              registers and writes them back: {} of memory traffic whatever the repeat, and {} \
              FLOPs per repeat. On the {} as set: {} of memory bandwidth, {} for plain \
-             multiplies, and {} of CPU time to launch the kernel before the GPU can start it.",
+             multiplies, and {} of CPU time to launch the kernel before the GPU can start it.{}",
             units::words(self.n),
             self.dtype.label(),
             units::si(self.bytes(), "B"),
@@ -501,6 +517,24 @@ impl Bench {
             units::si(m.bw, "B/s"),
             units::si(m.pointwise_flops, "FLOP/s"),
             units::si(m.overhead, "s"),
+            self.level_words(),
+        )
+    }
+
+    /// Where the kernel's traffic is priced on L2, the sentence that says so and
+    /// what the model assumes; empty on HBM.
+    pub fn level_words(&self) -> String {
+        if self.level == Level::Hbm {
+            return String::new();
+        }
+        format!(
+            " Its {} working set fits in the L2 cache, so the model prices it on the L2's \
+             measured {} rather than HBM's {}: it assumes x is still in L2 from the run before, \
+             as in a loop that repeats the kernel; the first run after other work reads it from \
+             HBM.",
+            units::si(2.0 * self.bytes(), "B"),
+            units::si(self.machine.bw, "B/s"),
+            units::si(self.hbm_bw, "B/s"),
         )
     }
 
@@ -1019,5 +1053,57 @@ mod tests {
             true,
         );
         assert!(super::max_error(&e) < 0.10, "{e:?}");
+    }
+
+    /// The microbenchmark on a preset with a measured L2 roof: a working set
+    /// within it is priced on L2 (its memory-bound point attains the L2's
+    /// bandwidth, above HBM's roof), one beyond it on HBM exactly as without
+    /// an L2 roof.
+    #[test]
+    fn small_sizes_are_priced_on_l2() {
+        use crate::model::workload::Level;
+        for id in ["h100-pcie", "h200", "a100-80gb"] {
+            let hw = crate::model::hardware::preset(id).unwrap();
+            let mut s = crate::state::State::for_preset(hw);
+            s.setting.overhead = 0.0;
+            let l2 = crate::model::hardware::l2(hw).roof().unwrap();
+            // 2 Mi fp32 elements: 16.8 MB read and written, within each plateau
+            let small = 2.0 * 1048576.0 * 2.0 * 4.0;
+            assert!(small <= l2.fits, "{id}");
+            let b = bench(&s.cached(), Dtype::Fp32, 2.0 * 1048576.0, hw.name);
+            assert_eq!(b.level, Level::L2, "{id}");
+            assert_eq!(b.machine.bw, l2.bw, "{id}");
+            let p = &b.points[0];
+            assert_eq!(p.bound, Bound::Memory, "{id}");
+            assert!(
+                (p.achieved_bw / l2.bw - 1.0).abs() < 1e-12,
+                "{id}: {}",
+                p.achieved_bw
+            );
+            assert!(p.achieved_bw > 2.0 * hw.mem_bw, "{id}");
+            assert!(b.intro().contains("L2"), "{}", b.intro());
+            // HBM-only pricing of the same size is slower
+            let hbm = bench(&s.machine(), Dtype::Fp32, 2.0 * 1048576.0, hw.name);
+            assert_eq!(hbm.level, Level::Hbm);
+            assert!(hbm.points[0].runtime > p.runtime * 2.0, "{id}");
+            // the essay's 2^28 elements: beyond L2, the same as without a roof
+            let big = bench(&s.cached(), Dtype::Fp32, 268435456.0, hw.name);
+            let plain = bench(&s.machine(), Dtype::Fp32, 268435456.0, hw.name);
+            assert_eq!(big.level, Level::Hbm);
+            assert_eq!(big.points, plain.points, "{id}");
+            assert_eq!(big.crossover, plain.crossover, "{id}");
+            assert_eq!(big.intro(), plain.intro(), "{id}");
+        }
+    }
+
+    /// The stored measured sweeps are all H100 SXM's, whose L2 bandwidth no
+    /// source gives: the L2 roof leaves the model's comparison with them as it
+    /// was.
+    #[test]
+    fn the_h100_comparisons_are_unchanged_by_the_l2_roof() {
+        let hw = crate::model::hardware::preset("h100-sxm").unwrap();
+        assert_eq!(crate::model::hardware::l2(hw).roof(), None);
+        let s = crate::state::State::for_preset(hw);
+        assert_eq!(s.cached(), s.machine());
     }
 }

@@ -36,7 +36,7 @@ pub use limit::Limit;
 pub use roofline::Bound;
 pub use setting::Setting;
 pub use timeline::{Regime, Shares, Timeline};
-pub use workload::{KernelGroup, Machine, Shape, Unit, Workload};
+pub use workload::{KernelGroup, Level, Machine, Shape, Unit, Workload};
 
 #[cfg(test)]
 mod essay_tests;

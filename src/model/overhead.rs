@@ -336,7 +336,7 @@ pub const ONE_ADD_ELEMENTS: f64 = 1000.0;
 /// issued with `remedies` (run once; the double-batch and halving runs beside
 /// it), the flamegraph's one add, and Python's time against the peak.
 pub fn widget(setting: &super::setting::Setting, remedies: Remedies) -> OverheadView {
-    let (shape, m) = (&setting.shape, &setting.machine());
+    let (shape, m) = (&setting.shape, &setting.cached());
     let run = run(shape, m, remedies);
     let double_batch = double_batch_ratio_of(&run, shape, m);
     let limit = limit_of(&run, shape, m);

@@ -144,7 +144,7 @@ impl Outcome {
 
 /// Try every remedy on `s` (in [`RemedyId::ALL`] order).
 pub fn evaluate(s: &Setting) -> Vec<Outcome> {
-    evaluate_on(s, &crate::model::explorer::analyse(&s.shape, &s.machine()))
+    evaluate_on(s, &crate::model::explorer::analyse(&s.shape, &s.cached()))
 }
 
 /// [`evaluate`] given `s`'s report, `run`.
@@ -354,11 +354,11 @@ pub fn step_change(before: f64, after: f64) -> Option<(String, String, String)> 
 fn after(s: &Setting, change: &Change) -> PerSample {
     match change {
         Change::Setting(t) => {
-            let r = crate::model::explorer::analyse(&t.shape, &t.machine());
+            let r = crate::model::explorer::analyse(&t.shape, &t.cached());
             per_sample_classes(r.wall_time_s, &r.timeline, t)
         }
         Change::Cpu(r) => {
-            let run = overhead::run(&s.shape, &s.machine(), *r);
+            let run = overhead::run(&s.shape, &s.cached(), *r);
             per_sample_classes(run.wall(), &run.timeline, s)
         }
     }
@@ -446,7 +446,7 @@ fn plan_dtype(s: &Setting) -> (String, Result<Change, String>) {
 
 /// A remedy's label for `s` and the change it makes, or why it does not apply.
 fn plan(id: RemedyId, s: &Setting) -> (String, Result<Change, String>) {
-    let kernels = crate::model::explorer::analyse(&s.shape, &s.machine()).kernel_count;
+    let kernels = crate::model::explorer::analyse(&s.shape, &s.cached()).kernel_count;
     match id {
         RemedyId::Fuse => {
             let ops = s.shape.ops.max(1);

@@ -375,6 +375,7 @@ mod tests {
             elem_bytes: 4.0,
             floor: 0.0,
             gemm: None,
+            l2: None,
         }
     }
 

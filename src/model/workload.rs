@@ -96,6 +96,47 @@ pub struct Machine {
     /// The GEMM model's numbers for this GPU and dtype (achievable roofs); `None`
     /// on datasheet roofs, where matmuls keep the roofline.
     pub gemm: Option<super::gemm::Hw>,
+    /// The L2 roof, where the machine prices kernels whose working set fits in
+    /// L2 on it ([`Machine::level`]); `None` prices every byte on [`Machine::bw`].
+    pub l2: Option<L2Roof>,
+}
+
+/// A cache level's roof: its bandwidth, bytes/s, and the largest working set
+/// (bytes a kernel reads and writes) it serves at that bandwidth.
+///
+/// The model's idealisation: a kernel whose working set fits is priced as if all
+/// of it were already in L2, which holds in a loop that re-runs the same small
+/// step (the essay's microbenchmark, the explorer's step) or where the kernel
+/// before it just wrote its input; a first touch, or data evicted by a larger
+/// kernel in between, comes from HBM.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct L2Roof {
+    pub bw: f64,
+    pub fits: f64,
+}
+
+/// The memory level a kernel's traffic is priced on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    Hbm,
+    L2,
+}
+
+impl Level {
+    /// `hbm` or `l2` (`data-value`s).
+    pub fn id(self) -> &'static str {
+        match self {
+            Level::Hbm => "hbm",
+            Level::L2 => "l2",
+        }
+    }
+    /// `HBM` or `L2`, as the page names them.
+    pub fn label(self) -> &'static str {
+        match self {
+            Level::Hbm => "HBM",
+            Level::L2 => "L2",
+        }
+    }
 }
 
 impl Machine {
@@ -117,6 +158,26 @@ impl Machine {
     /// `bytes_per_s` as a share of the memory roof.
     pub fn of_memory_roof(&self, bytes_per_s: f64) -> f64 {
         bytes_per_s / self.bw
+    }
+    /// The level a kernel moving `bytes` (its working set) is priced on: L2
+    /// where the machine has an L2 roof that holds it, else HBM.
+    pub fn level(&self, bytes: f64) -> Level {
+        match self.l2 {
+            Some(l2) if bytes <= l2.fits => Level::L2,
+            _ => Level::Hbm,
+        }
+    }
+    /// The bandwidth of `level`: the L2's, never below HBM's (a bandwidth
+    /// slider raised past it lifts both).
+    pub fn level_bw(&self, level: Level) -> f64 {
+        match (level, self.l2) {
+            (Level::L2, Some(l2)) => l2.bw.max(self.bw),
+            _ => self.bw,
+        }
+    }
+    /// The bandwidth a kernel moving `bytes` is priced at.
+    pub fn bw_for(&self, bytes: f64) -> f64 {
+        self.level_bw(self.level(bytes))
     }
     /// What the GEMM model reads of this machine.
     pub fn roofs(&self) -> Roofs {
@@ -206,15 +267,17 @@ impl KernelGroup {
                 total: floored(t, m.floor),
             };
         }
+        let bw = m.bw_for(self.bytes);
         if let (Unit::Matmul, Some(g), Some(h)) = (self.unit, self.gemm, m.gemm) {
-            let p = super::gemm::price(&g, self.bytes, &m.roofs(), &h);
+            let roofs = Roofs { bw, ..m.roofs() };
+            let p = super::gemm::price(&g, self.bytes, &roofs, &h);
             return Parts {
                 roof: p.roof,
                 bound: p.bound,
                 total: p.seconds,
             };
         }
-        let (roof, bound) = kernel_time(self.flops, self.bytes, m.ceiling(self.unit), m.bw);
+        let (roof, bound) = kernel_time(self.flops, self.bytes, m.ceiling(self.unit), bw);
         Parts {
             roof,
             bound,

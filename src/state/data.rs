@@ -136,12 +136,17 @@ impl State {
         self.setting.machine()
     }
 
+    /// The explorer's machine: [`Setting::cached`] (the L2 roof where known).
+    pub fn cached(&self) -> Machine {
+        self.setting.cached()
+    }
+
     pub fn report(&self) -> Report {
         State::report_of(&self.setting)
     }
 
     /// The explorer's report for `setting` (all [`State::report`] reads).
     pub fn report_of(setting: &Setting) -> Report {
-        model::analyse(&setting.shape, &setting.machine())
+        model::analyse(&setting.shape, &setting.cached())
     }
 }

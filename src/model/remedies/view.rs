@@ -91,7 +91,7 @@ fn item(o: &Outcome) -> Item {
 
 /// Every remedy tried on `s`, as the page shows it.
 pub fn advice(s: &Setting) -> Advice {
-    let run = analyse(&s.shape, &s.machine());
+    let run = analyse(&s.shape, &s.cached());
     let outs = evaluate_on(s, &run);
     let g = groups(&outs);
     let list = |l: &[&Outcome]| l.iter().map(|o| item(o)).collect::<Vec<_>>();

@@ -44,7 +44,7 @@ pub fn dtype(s: &State) -> MbDtype {
 /// (bandwidth, pointwise ceiling, launch overhead).
 pub fn bench(s: &State) -> microbench::Bench {
     microbench::bench(
-        &s.machine(),
+        &s.cached(),
         dtype(s).used,
         f64::from(s.widgets.microbench.elems),
         s.setting.hw.name,

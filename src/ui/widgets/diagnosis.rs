@@ -80,6 +80,11 @@ pub fn Diagnosis(ctx: Ctx) -> impl IntoView {
                 {speedup(Halving::Overhead, "speedup_overhead_half")}
                 ". The largest speedup names the regime."
             </p>
+            <p class="levels" data-metric="mem_level"
+                data-value=move || r.with(|r| r.levels.map_or("hbm", |v| v.binds().id()))
+                hidden=move || r.with(|r| r.levels.is_none())>
+                {move || r.with(|r| r.levels.map(|v| v.sentence()).unwrap_or_default())}
+            </p>
             <p class="contrast" data-metric="regime_contrast" hidden=move || contrast().is_none()>
                 {move || contrast().unwrap_or_default()}
             </p>

@@ -40,7 +40,7 @@ pub fn Explorer(ctx: Ctx) -> impl IntoView {
             </section>
             <section class="panel figure explorer-chart" aria-label="Roofline">
                 // the one-line answer, above the chart (pinned with it on phones)
-                <p class="explorer-headline">{move || ctx.report.with(|r| crate::model::limit::headline(&r.limit, r.wall_time_s))}</p>
+                <p class="explorer-headline">{move || ctx.report.with(|r| crate::model::limit::headline_at(&r.limit, r.wall_time_s, r.levels))}</p>
                 {chart}
             </section>
             <section class="panel figure explorer-details" aria-label="Time breakdown">

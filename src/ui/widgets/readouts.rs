@@ -1,7 +1,7 @@
 //! The explorer's key numbers (each a `data-metric` / `data-value` readout, a
 //! public contract) and the per-kernel table.
 
-use crate::model::{units, Bound, Report, Unit};
+use crate::model::{units, Bound, Level, Report, Unit};
 use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 
@@ -51,8 +51,9 @@ pub fn Readouts(ctx: Ctx) -> impl IntoView {
                     units::percent(m.get().of_matmul_roof(f(|r| r.achieved_flops)()))))/>
             <Metric name="achieved_bw" label="Achieved bandwidth" raw=raw(|r| r.achieved_bw)
                 text=Signal::derive(move || units::si(f(|r| r.achieved_bw)(), "B/s"))
-                note=Signal::derive(move || format!("{} of the memory roof",
-                    units::percent(m.get().of_memory_roof(f(|r| r.achieved_bw)()))))/>
+                note=Signal::derive(move || format!("{} of the {} roof",
+                    units::percent(m.get().of_memory_roof(f(|r| r.achieved_bw)())),
+                    if r.with(|r| r.levels.is_some()) { "HBM" } else { "memory" }))/>
             <Metric name="intensity" label="Arithmetic intensity" raw=raw(|r| r.intensity)
                 text=Signal::derive(move || format!("{} FLOP/B", units::sig3(f(|r| r.intensity)())))
                 note=Signal::derive(move || {
@@ -70,14 +71,18 @@ pub fn Readouts(ctx: Ctx) -> impl IntoView {
             </thead>
             <tbody>
                 {move || r.with(|r| r.groups.iter().map(|g| {
-                    let bound = match g.bound { Bound::Compute => "compute", Bound::Memory => "memory" };
+                    let bound = match (g.bound, g.level) {
+                        (Bound::Compute, _) => "compute",
+                        (Bound::Memory, Level::Hbm) => "memory",
+                        (Bound::Memory, Level::L2) => "memory (L2)",
+                    };
                     view! {
                         <tr>
                             <td>{g.group.name}</td>
                             <td>{g.group.count}</td>
                             <td>{units::si(g.time, "s")}</td>
                             <td>{format!("{} FLOP/B", units::sig3(g.group.intensity()))}</td>
-                            <td class=bound>{bound}</td>
+                            <td class=g.bound.id()>{bound}</td>
                         </tr>
                     }
                 }).collect_view())}

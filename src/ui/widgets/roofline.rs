@@ -3,7 +3,7 @@
 
 use crate::geom::{self, Along, Pt, Rect, ROOFLINE_X as X, ROOFLINE_Y as Y};
 use crate::model::workload::RoofPoint;
-use crate::model::{units, Bound, Machine, Regime, Report, Unit};
+use crate::model::{units, Bound, Level, Machine, Regime, Report, Unit};
 use crate::ui::chart::backend::{AnyBackend, AnyError};
 use crate::ui::chart::palette::{self, rgb};
 use crate::ui::chart::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
@@ -183,14 +183,17 @@ pub fn Roofline(ctx: Ctx) -> impl IntoView {
     let data = Memo::new(move |_| {
         ctx.state.with(|s| {
             ctx.report
-                .with(|r| RooflineData::from_report(s.machine(), r))
+                .with(|r| RooflineData::from_report(s.cached(), r))
         })
     });
     let label = Signal::derive(move || {
         ctx.state.with(|s| {
-            let m = s.machine();
+            let m = s.cached();
+            let l2 = m.l2.map_or(String::new(), |_| {
+                format!(" (L2 roof {})", units::si(m.level_bw(Level::L2), "B/s"))
+            });
             format!(
-                "Roofline of {} in {}: memory roof {}, matmul ceiling {}, pointwise ceiling {}; \
+                "Roofline of {} in {}: memory roof {}{l2}, matmul ceiling {}, pointwise ceiling {}; \
                  this step is {}.",
                 s.hw_name(),
                 s.setting.dtype.id(),
@@ -240,11 +243,42 @@ pub fn Legend(ctx: Ctx) -> impl IntoView {
     view! {
         <ul class="legend">
             <li><span class="swatch memory"></span>"memory roof: bandwidth × intensity"</li>
+            <L2Legend ctx=ctx/>
             <li><span class="swatch compute"></span>{units}</li>
             <li><span class="swatch vector"></span>"pointwise ceiling (plain multiply)"</li>
             <li><span class="dot"></span>{floor}</li>
             <li><span class="cross">"×"</span>"whole step, overhead included"</li>
         </ul>
+    }
+}
+
+/// The L2 roof's legend line and the `roof_l2_bw` readout (the GPU's measured
+/// L2 bandwidth), absent where no source gives one; where the model prices on
+/// it, up to what working set and what it assumes.
+#[component]
+fn L2Legend(ctx: Ctx) -> impl IntoView {
+    let l2 = Memo::new(move |_| {
+        ctx.view
+            .with(|s| (crate::model::hardware::l2(s.setting.hw), s.cached()))
+    });
+    move || {
+        l2.with(|(l, m)| {
+            let bw = l.bw?;
+            let fits = m.l2.map_or(String::new(), |r| {
+                format!(
+                    ": kernels whose working set fits, up to {}, are priced on it, as if their \
+                     data were still in L2 from the step before",
+                    units::si(r.fits, "B")
+                )
+            });
+            Some(view! {
+                <li class="l2">
+                    <span class="swatch memory l2"></span>"L2 roof, measured "
+                    <span data-metric="roof_l2_bw" data-value=bw.to_string()>{units::si(bw, "B/s")}</span>
+                    {fits}
+                </li>
+            })
+        })
     }
 }
 
@@ -344,6 +378,13 @@ fn lines(
             pal.vector.stroke_width(look.px(2.0)),
         ),
     ];
+    if m.l2.is_some() {
+        lines.push((
+            "L2",
+            geom::memory_roof(m.level_bw(Level::L2), top, X, Y),
+            pal.memory.mix(0.6).stroke_width(look.px(2.0)),
+        ));
+    }
     // This GPU, measured by the lab: its own roof.
     if let Some(me) = &d.measured {
         let style = MEASURED.stroke_width(look.px(3.0));
@@ -432,11 +473,24 @@ fn labels(d: &RooflineData, look: &Look, top: f64) -> Vec<(&'static str, String,
         ),
         (
             "memory",
-            units::si(m.bw, "B/s"),
+            if m.l2.is_some() {
+                format!("HBM {}", units::si(m.bw, "B/s"))
+            } else {
+                units::si(m.bw, "B/s")
+            },
             pal.memory,
             Along::Roof { bw: m.bw, top },
         ),
     ];
+    if m.l2.is_some() {
+        let bw = m.level_bw(Level::L2);
+        labels.push((
+            "L2",
+            format!("L2 {}", units::si(bw, "B/s")),
+            pal.memory,
+            Along::Roof { bw, top },
+        ));
+    }
     if let Some(l) = &d.link {
         labels.push((
             "link",

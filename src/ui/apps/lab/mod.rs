@@ -503,7 +503,8 @@ fn LabProgress(l: Signals) -> impl IntoView {
 #[component]
 fn LabChart(ctx: Ctx, run: RwSignal<Option<LabRun>>) -> impl IntoView {
     let chart_data = Memo::new(move |_| {
-        let m = ctx.view.with(|s| s.machine());
+        // the preset's L2 roof too, where a source gives one
+        let m = ctx.view.with(|s| s.cached());
         run.with(|r| RooflineData {
             m,
             kernels: vec![],
