@@ -41,10 +41,10 @@ pub(super) fn settings() -> Vec<Setting> {
 pub(super) fn recompute(s: &Setting, change: &Change) -> f64 {
     match change {
         Change::Setting(t) => {
-            analyse(&t.shape, &t.machine()).wall_time_s / f64::from(t.shape.batch)
+            analyse(&t.shape, &t.cached()).wall_time_s / f64::from(t.shape.batch)
         }
         Change::Cpu(r) => {
-            overhead::run(&s.shape, &s.machine(), *r).wall() / f64::from(s.shape.batch)
+            overhead::run(&s.shape, &s.cached(), *r).wall() / f64::from(s.shape.batch)
         }
     }
 }
@@ -54,7 +54,7 @@ fn every_remedy_is_two_full_model_runs() {
     let all = settings();
     assert!(all.len() > 1000, "{}", all.len());
     for s in &all {
-        let before = analyse(&s.shape, &s.machine()).wall_time_s / f64::from(s.shape.batch);
+        let before = analyse(&s.shape, &s.cached()).wall_time_s / f64::from(s.shape.batch);
         let outs = evaluate(s);
         assert_eq!(outs.len(), RemedyId::ALL.len());
         for o in &outs {
