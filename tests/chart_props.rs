@@ -47,9 +47,12 @@ proptest! {
         s.select_dtype(Dtype::ALL[dt]);
         (s.setting.flops, s.setting.bw, s.setting.shape.batch, s.setting.shape.hidden, s.setting.shape.ops, s.setting.shape.fused) = (flops, bw, batch, hidden, ops, fused);
         s.setting.shape.workload = if mlp { Workload::Mlp } else { Workload::Chain };
-        let m = s.machine();
+        // the explorer's machine: its L2 roof where the preset has one
+        let m = s.cached();
         let top = m.matmul_flops.max(m.pointwise_flops);
         for g in s.report().groups {
+            // the memory roof of the kernel's level; ceilings from the fastest
+            let bw = m.level_bw(g.level);
             let (x, y) = (g.group.intensity(), g.achieved_flops);
             if !((X.0..=X.1).contains(&x) && (Y.0..=Y.1).contains(&y)) {
                 continue;
@@ -57,21 +60,21 @@ proptest! {
             // the roof over this intensity; above the axes the chart draws no line
             // there (a kernel under it only shows because the floor slowed it)
             let roof = match g.bound {
-                Bound::Memory => (m.bw * x).min(top),
+                Bound::Memory => (bw * x).min(top),
                 Bound::Compute => m.ceiling(g.group.unit),
             };
             if roof > Y.1 {
                 continue;
             }
             let line = match g.bound {
-                Bound::Memory => geom::memory_roof(m.bw, top, X, Y),
-                Bound::Compute => geom::ceiling_line(m.ceiling(g.group.unit), m.bw, X, Y),
+                Bound::Memory => geom::memory_roof(bw, top, X, Y),
+                Bound::Compute => geom::ceiling_line(m.ceiling(g.group.unit), m.fastest_bw(), X, Y),
             };
             prop_assert!(line.is_some(), "{} at ({x}, {y}) without its roof", g.group.name);
             if let Some([a, b]) = line {
                 prop_assert!(a.0 * (1.0 - 1e-9) <= x && x <= b.0 * (1.0 + 1e-9), "({x}, {y}) beside {a:?}–{b:?}");
                 let (roof_t, _) = g.group.roof_time(&m);
-                let on = if g.bound == Bound::Memory { m.bw * x } else { a.1 } * (roof_t / g.time);
+                let on = if g.bound == Bound::Memory { bw * x } else { a.1 } * (roof_t / g.time);
                 prop_assert!(close(y, on), "({x}, {y}) off its roof");
             }
         }

@@ -613,15 +613,6 @@ pub fn l2(hw: &Preset) -> L2 {
 }
 
 impl L2 {
-    /// The roof the model prices on: the measured bandwidth and the working set
-    /// it holds to, where both are known.
-    pub fn roof(&self) -> Option<super::workload::L2Roof> {
-        match (self.bw, self.fits) {
-            (Some(bw), Some(fits)) => Some(super::workload::L2Roof { bw, fits }),
-            _ => None,
-        }
-    }
-
     /// Where the bandwidth comes from, in full (the file's address).
     pub fn bw_source(&self) -> String {
         if self.bw.is_some() {
@@ -685,7 +676,7 @@ mod l2_tests {
                 assert!(bw > hw.mem_bw, "{}: L2 above HBM", hw.id);
             }
         }
-        assert_eq!(l2(&MEASURED).roof(), None);
-        assert_eq!(l2(default_preset()).roof(), None);
+        assert_eq!(l2(&MEASURED).bw, None);
+        assert_eq!(l2(default_preset()).bw, None);
     }
 }

@@ -1066,7 +1066,7 @@ mod tests {
             let hw = crate::model::hardware::preset(id).unwrap();
             let mut s = crate::state::State::for_preset(hw);
             s.setting.overhead = 0.0;
-            let l2 = crate::model::hardware::l2(hw).roof().unwrap();
+            let l2 = crate::model::workload::l2_roof(hw).unwrap();
             // 2 Mi fp32 elements: 16.8 MB read and written, within each plateau
             let small = 2.0 * 1048576.0 * 2.0 * 4.0;
             assert!(small <= l2.fits, "{id}");
@@ -1102,7 +1102,7 @@ mod tests {
     #[test]
     fn the_h100_comparisons_are_unchanged_by_the_l2_roof() {
         let hw = crate::model::hardware::preset("h100-sxm").unwrap();
-        assert_eq!(crate::model::hardware::l2(hw).roof(), None);
+        assert_eq!(crate::model::workload::l2_roof(hw), None);
         let s = crate::state::State::for_preset(hw);
         assert_eq!(s.cached(), s.machine());
     }

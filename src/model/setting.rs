@@ -107,7 +107,7 @@ impl Setting {
     /// [`Setting::machine`], which prices every byte on HBM.
     pub fn cached(&self) -> Machine {
         Machine {
-            l2: super::hardware::l2(self.hw).roof(),
+            l2: super::workload::l2_roof(self.hw),
             ..self.machine()
         }
     }

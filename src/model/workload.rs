@@ -115,6 +115,16 @@ pub struct L2Roof {
     pub fits: f64,
 }
 
+/// The roof the model prices on for `hw`: its measured L2 bandwidth and the
+/// working set it holds to, where both are known ([`super::hardware::l2`]).
+pub fn l2_roof(hw: &super::hardware::Preset) -> Option<L2Roof> {
+    let l = super::hardware::l2(hw);
+    match (l.bw, l.fits) {
+        (Some(bw), Some(fits)) => Some(L2Roof { bw, fits }),
+        _ => None,
+    }
+}
+
 /// The memory level a kernel's traffic is priced on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Level {
@@ -174,6 +184,11 @@ impl Machine {
             (Level::L2, Some(l2)) => l2.bw.max(self.bw),
             _ => self.bw,
         }
+    }
+    /// The fastest memory roof: L2's where the machine has one, else HBM's
+    /// (the chart's ceilings start where it meets them).
+    pub fn fastest_bw(&self) -> f64 {
+        self.level_bw(Level::L2)
     }
     /// The bandwidth a kernel moving `bytes` is priced at.
     pub fn bw_for(&self, bytes: f64) -> f64 {

@@ -40,9 +40,7 @@ pub(super) fn settings() -> Vec<Setting> {
 /// `evaluate`'s own helper).
 pub(super) fn recompute(s: &Setting, change: &Change) -> f64 {
     match change {
-        Change::Setting(t) => {
-            analyse(&t.shape, &t.cached()).wall_time_s / f64::from(t.shape.batch)
-        }
+        Change::Setting(t) => analyse(&t.shape, &t.cached()).wall_time_s / f64::from(t.shape.batch),
         Change::Cpu(r) => {
             overhead::run(&s.shape, &s.cached(), *r).wall() / f64::from(s.shape.batch)
         }

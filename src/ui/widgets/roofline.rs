@@ -369,12 +369,12 @@ fn lines(
         ),
         (
             "matmul",
-            geom::ceiling_line(m.matmul_flops, m.bw, X, Y),
+            geom::ceiling_line(m.matmul_flops, m.fastest_bw(), X, Y),
             pal.compute.stroke_width(look.px(2.5)),
         ),
         (
             "pointwise",
-            geom::ceiling_line(m.pointwise_flops, m.bw, X, Y),
+            geom::ceiling_line(m.pointwise_flops, m.fastest_bw(), X, Y),
             pal.vector.stroke_width(look.px(2.0)),
         ),
     ];
@@ -459,7 +459,7 @@ fn labels(d: &RooflineData, look: &Look, top: f64) -> Vec<(&'static str, String,
             pal.compute,
             Along::Ceiling {
                 value: m.matmul_flops,
-                bw: m.bw,
+                bw: m.fastest_bw(),
             },
         ),
         (
@@ -468,7 +468,7 @@ fn labels(d: &RooflineData, look: &Look, top: f64) -> Vec<(&'static str, String,
             pal.vector,
             Along::Ceiling {
                 value: m.pointwise_flops,
-                bw: m.bw,
+                bw: m.fastest_bw(),
             },
         ),
         (
