@@ -30,7 +30,7 @@ fn the_card_lists_every_remedy_once_by_its_verdict() {
 #[test]
 fn each_item_is_the_model_at_the_state_its_remedy_makes() {
     for s in settings().iter().step_by(13) {
-        let now = analyse(&s.shape, &s.machine()).wall_time_s / f64::from(s.shape.batch);
+        let now = analyse(&s.shape, &s.cached()).wall_time_s / f64::from(s.shape.batch);
         for o in advice(s).items {
             assert_eq!(o.rows, o.id.essay_rows());
             if !o.applicable {
