@@ -87,6 +87,16 @@ pub fn targets() -> Published {
     }
 }
 
+/// TensorRT-LLM's performance overview against the model: its rows as the
+/// table shows them and the sentence on where the model misses them.
+pub fn overview() -> (Vec<Row>, String) {
+    let rows = super::overview::compare();
+    (
+        rows.iter().map(row).collect(),
+        super::overview::words(&rows),
+    )
+}
+
 /// Every stored row against the model: NIM's, then `trtllm-bench`'s (it runs
 /// the model once per row).
 pub fn every_row() -> Vec<Row> {

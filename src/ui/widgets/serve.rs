@@ -524,9 +524,7 @@ fn VsPublished(vs: Published) -> impl IntoView {
 /// (mixtures of experts) on one GPU and Llama-3.3-70B on two, not fitted to them.
 #[component]
 fn MoePublished() -> impl IntoView {
-    let rows = crate::model::serve::overview::compare();
-    let note = crate::model::serve::overview::words(&rows);
-    let rows: Vec<Row> = rows.iter().map(published::row).collect();
+    let (rows, note) = published::overview();
     view! {
         <div class="table-scroll serve-vs-published serve-vs-overview" tabindex="0" role="region" aria-label="The serving model against TensorRT-LLM's performance overview, scrollable">
             <table class="kernels">
