@@ -55,7 +55,7 @@ fn row(r: &Json) -> Option<Published> {
         } else {
             KvDtype::Bf16
         },
-        target: r.get("issue_53_quote").is_some(),
+        target: r.get("quoted").is_some(),
     })
 }
 

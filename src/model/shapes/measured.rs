@@ -56,14 +56,14 @@ const fn tf(source: &'static str, m: u32, k: u32, n: u32, tflops: f64, role: Rol
 /// The rows of `tests/data/gemm-published.json`, in its order (M × K × N as the
 /// sources write them; every row bf16 or fp16, the bf16 preset's rates).
 pub const PUBLISHED: [Published; 16] = [
-    tf("issue30", 4096, 4096, 4096, 770.0, Role::Check),
-    tf("issue30", 4096, 4096, 1536, 714.0, Role::Check),
-    tf("issue30", 4096, 4096, 1664, 615.0, Role::Check),
-    tf("issue30", 256, 1152, 1152, 150.0, Role::Check),
-    tf("issue30", 8192, 768, 50304, 592.0, Role::Check),
-    tf("issue30", 8192, 768, 50257, 127.0, Role::Calibration),
+    tf("author-h100", 4096, 4096, 4096, 770.0, Role::Check),
+    tf("author-h100", 4096, 4096, 1536, 714.0, Role::Check),
+    tf("author-h100", 4096, 4096, 1664, 615.0, Role::Check),
+    tf("author-h100", 256, 1152, 1152, 150.0, Role::Check),
+    tf("author-h100", 8192, 768, 50304, 592.0, Role::Check),
+    tf("author-h100", 8192, 768, 50257, 127.0, Role::Calibration),
     Published {
-        source: "issue30",
+        source: "author-h100",
         m: 256,
         k: 256,
         n: 256,
