@@ -9,7 +9,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useHarness, metric, typeBox, setSlider, sliderRange, pollUntil, OUT_DIR, readText, search, canvasHash, canvasPixel, frame } from './helpers.mjs';
+import { useHarness, metric, typeBox, setSlider, sliderRange, pollUntil, OUT_DIR, readText, search, canvasHash, canvasPixel, frame, showMore } from './helpers.mjs';
 
 const SHOTS = path.join(OUT_DIR, 'charts');
 before(() => {
@@ -331,6 +331,7 @@ test('a focused point keeps its focus and tooltip while a slider redraws the cha
 
 test('points drawn on top of each other: the top one’s tooltip names both (op calculator)', async (t) => {
   await h.withPage(t, '', async (page) => {
+    await showMore(page, '#calculator');
     await geometry(page, '#calculator');
     const pts = await marks(page, '#calculator');
     const step = pts.find((p) => p.kind === 'step');
@@ -398,6 +399,7 @@ test('generations points show their GPU, year and value on hover and focus', asy
 for (const theme of ['light', 'dark']) {
   test(`hardware table: one memory unit (GB = 1e9 bytes), each ridge names its dtype (${theme})`, async (t) => {
     await h.withPage(t, `?theme=${theme}`, async (page) => {
+      await showMore(page, '#hardware');
       const table = page.locator('#hardware table');
       assert.match(await readText(table.locator('caption')), /GB = 10⁹ bytes/);
       const rows = await page.evaluate(() =>

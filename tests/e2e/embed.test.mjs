@@ -13,7 +13,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useHarness, WIDGET_IDS, ON_DEMAND_IDS, OUT_DIR, REPO_ROOT, settle, pollUntil, frame, waitReady, drawnPast, READY_TIMEOUT_MS } from './helpers.mjs';
+import { useHarness, WIDGET_IDS, ON_DEMAND_IDS, OUT_DIR, REPO_ROOT, settle, pollUntil, frame, waitReady, drawnPast, READY_TIMEOUT_MS, showMore } from './helpers.mjs';
 
 const SHOTS = path.join(OUT_DIR, 'embed');
 
@@ -303,6 +303,8 @@ test('phone (390 × 844): the pinned chart takes at most 40 % of the screen, its
   assert.equal(says(await pollUntil(page, async () => (await pinned()).text, says)), true);
   await page.screenshot({ path: path.join(SHOTS, 'phone-390-pinned.png') });
   // wide tables: shadows at the edges that scroll, the key column kept in view, the caption whole
+  // the hardware table is loaded on demand: its table exists once it has mounted
+  await showMore(page, '#hardware');
   const tables = await page.$$eval('.table-scroll', (els) => els.map((el) => {
     el.scrollIntoView();
     const cs = getComputedStyle(el);

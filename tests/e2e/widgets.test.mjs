@@ -156,6 +156,7 @@ test("the essay's back-of-the-envelope figures, computed by the model and shown 
   const add = await metric(page, 'add_compute_share');
   assert.ok(add > 0 && add < 0.01, `the add's share of one tiny op: ${add}`);
   // ridge points: H100 ≈ 295 in the table and the help; TPU v5e ≈ 240 in the help
+  await showMore(page, '#hardware');
   assert.match(await text('#hardware tr[data-preset="h100-sxm"]'), /295 FLOP\/B/);
   const help = await text('#how-to-read');
   assert.match(help, /an H100 295 FLOP\/byte/);
@@ -276,7 +277,7 @@ test('remedies: "tensor-core dtype" moves to the fastest dtype the GPU has that 
 
 test('op calculator: each operation computes, and flash attention moves fewer bytes', async () => {
   const page = await h.open('?calc=attention&calc_seq=4096&calc_flash=0');
-  await show(page, 'calculator');
+  await showMore(page, '#calculator');
   const text = async () => page.locator('#calculator .calc-results').innerText();
   const naive = await text();
   await page.locator('#calc_flash').check();
@@ -296,7 +297,7 @@ test('op calculator: each operation computes, and flash attention moves fewer by
 
 test('hardware table: choosing a row selects the preset everywhere', async () => {
   const page = await h.open('');
-  await show(page, 'hardware');
+  await showMore(page, '#hardware');
   await page.locator('#hardware tr[data-preset="h100-sxm"] button').click();
   await pollUntil(page, () => inputValue(page, 'hw'), (v) => v === 'h100-sxm');
   assert.equal(await inputValue(page, 'hw'), 'h100-sxm');

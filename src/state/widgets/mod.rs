@@ -62,8 +62,8 @@ macro_rules! widget_list {
             llm: Llm, charts, page;
             serve: Serve, charts, on_demand("The serving widget");
             dit: Dit, no_charts, on_demand("The DiT widget");
-            calculator: Calculator, no_charts, page;
-            hardware: HardwareTable, no_charts, page;
+            calculator: Calculator, no_charts, on_demand("The op calculator");
+            hardware: HardwareTable, no_charts, on_demand("The hardware table");
         }
     };
 }
