@@ -222,7 +222,7 @@ test('5. a WGSL compile failure fails that variant only: shown as failed, never 
   await page.locator('#lab-roofline').scrollIntoViewIfNeeded();
   const [dl] = await Promise.all([
     page.waitForEvent('download'),
-    page.locator('.lab button[data-export=svg]').click(),
+    page.locator('.lab figure:has(#lab-roofline) button[data-export=svg]').click(),
   ]);
   const svg = await new Promise((resolve, reject) => {
     dl.createReadStream().then((s) => {

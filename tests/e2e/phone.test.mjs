@@ -10,6 +10,8 @@ const h = useHarness();
 
 test('390 px: wide tables show a scroll cue, keep their key column and their caption', async () => {
   const page = await h.open('', { viewport: { width: 390, height: 844 } });
+  // the hardware table loads on demand: its module mounted, its table is there
+  await showMore(page, '#hardware');
   const n = await page.locator('.table-scroll').count();
   assert.ok(n >= 5, `tables: ${n}`);
   let wide = 0;

@@ -158,6 +158,9 @@ pub fn LabCliff(ctx: Ctx, run: RwSignal<Option<LabRun>>) -> impl IntoView {
                 }
             }}
             <p id="lab-cliff-words">{words}</p>
+            // the chart is built once a sweep has points: a canvas nobody can see
+            // would never draw
+            <Show when=move || data.with(|d| !d.points.is_empty())>
             <figure class="chart">
                 <PlotCanvas ctx=ctx id="lab-cliff" data=shared(data)
                     label="Achieved read bandwidth against working-set size, log scales, with the plateaus the lab found and where the fast one ends."/>
@@ -168,6 +171,7 @@ pub fn LabCliff(ctx: Ctx, run: RwSignal<Option<LabRun>>) -> impl IntoView {
                     </ul>
                 </figcaption>
             </figure>
+            </Show>
         </section>
     }
 }
