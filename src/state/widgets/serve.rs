@@ -121,7 +121,7 @@ pub fn view(s: &State, drawn: bool) -> ServeView {
 pub const SPEC: Spec = Spec {
     id: "serve",
     title: "Serving under load: time to first token, inter-token latency, throughput and cost",
-    embed_height: 4700,
+    embed_height: 7770,
     gate: true,
     inside: None,
     params: PARAMS,
