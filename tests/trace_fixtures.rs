@@ -945,7 +945,11 @@ mod fixtures {
                 br#"{"traceEvents": [{"ph":"X","cat":"cpu_op","name":"a","ts":1,"dur":1}]}"#,
                 "CPU-only",
             ),
-            ("bad.json.gz", b"\x1f\x8b\x08\x00garbage", "read error"),
+            (
+                "bad.json.gz",
+                b"\x1f\x8b\x08\x00garbage",
+                "corrupt or cut short",
+            ),
         ];
         for (name, body, says) in cases {
             let p = dir.join(name);
@@ -956,8 +960,28 @@ mod fixtures {
             assert_eq!(err.trim_end().lines().count(), 1, "{name}: {err}");
             assert!(err.contains(says), "{name}: {err}");
         }
-        // a bad file among good ones: the good one is still reported, exit 2
+        // real gzip data cut short: the same one line, not a disk "read error"
         let good = trace_file("triton");
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        let mut json = Vec::new();
+        let raw = std::fs::read(&good).unwrap();
+        if raw.starts_with(&[0x1f, 0x8b]) {
+            std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(&raw[..]), &mut json)
+                .unwrap();
+        } else {
+            json = raw;
+        }
+        std::io::Write::write_all(&mut gz, &json).unwrap();
+        let mut bytes = gz.finish().unwrap();
+        bytes.truncate(bytes.len() / 2);
+        let p = dir.join("cut.json.gz");
+        std::fs::write(&p, bytes).unwrap();
+        let o = cli().arg(&p).output().unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("corrupt or cut short"), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        // a bad file among good ones: the good one is still reported, exit 2
         let out = dir.join("out.json");
         let o = cli()
             .arg(dir.join("text.json"))

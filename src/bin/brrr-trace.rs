@@ -53,19 +53,21 @@ Exit status: 0 on success; 2 on bad usage or when any FILE is not a usable
 trace (one line on standard error per such file; the other files are still
 analysed and written to --json); 1 when OUT cannot be written.";
 
-    /// Opens `path`, decompressing gzip (by its magic bytes, whatever the name).
-    fn open(path: &str) -> Result<Box<dyn Read>, TraceError> {
+    /// Opens `path`, decompressing gzip (by its magic bytes, whatever the name),
+    /// and says whether it is gzip.
+    fn open(path: &str) -> Result<(Box<dyn Read>, bool), TraceError> {
         let file = File::open(path).map_err(|e| TraceError::Io(e.to_string()))?;
         let mut r = BufReader::with_capacity(1 << 16, file);
         let gz = r
             .fill_buf()
             .map_err(|e| TraceError::Io(e.to_string()))?
             .starts_with(&[0x1f, 0x8b]);
-        Ok(if gz {
+        let r: Box<dyn Read> = if gz {
             Box::new(flate2::read::MultiGzDecoder::new(r))
         } else {
             Box::new(r)
-        })
+        };
+        Ok((r, gz))
     }
 
     fn pct(x: f64) -> String {
@@ -414,7 +416,12 @@ analysed and written to --json); 1 when OUT cannot be written.";
             }
             true
         };
-        let result = open(f).and_then(|r| analyse_with(r, &mut progress, options));
+        // a read that fails inside gzip data is the data's fault (corrupt or cut
+        // short), as the page says of it, not the disk's
+        let result = open(f).and_then(|(r, gz)| match analyse_with(r, &mut progress, options) {
+            Err(TraceError::Io(_)) if gz => Err(TraceError::BadGzip),
+            other => other,
+        });
         if tty && next > 16 << 20 {
             eprint!("\r\x1b[K");
         }
