@@ -617,8 +617,8 @@ fn sentences(v: &ServeView, s: &Serve, setting: &Setting) -> Vec<String> {
         None => format!("The memory of the {} is not known", setting.hw.name),
     };
     let cap = match s.capped_by {
-        Cap::Kv => format!("so at most {} run at once", s.cap),
-        Cap::MaxSeqs => format!("and at most {} run at once (the maximum set)", s.cap),
+        Cap::Kv => format!("so at most {} can run at once", s.cap),
+        Cap::MaxSeqs => format!("and at most {} can run at once (the maximum set)", s.cap),
     };
     let queue = if s.waiting > 0 {
         format!(

@@ -2,10 +2,9 @@
 //! for the varied states: none may compare a number with itself ("8.17 µs
 //! instead of 8.17 µs", "1× faster"), pair a count with the wrong number of
 //! its noun ("1 bytes", "4 GPU"), or write a chain of ops as code with another
-//! op count than the chain it describes. The serve widget's sentences are
-//! another module's and are not read here.
+//! op count than the chain it describes.
 
-use super::{dit, fusion, llm, overhead};
+use super::{dit, fusion, llm, overhead, serve};
 use crate::model::{fusion as fm, limit, parallel, remedies};
 use crate::state::data::State;
 use crate::state::registry::tests::states;
@@ -150,8 +149,8 @@ pub fn faults(text: &str, ops: Option<u32>) -> Vec<String> {
     out
 }
 
-/// Every sentence the explorer, fusion, overhead, llm and dit widgets compute
-/// for `s`, each with the op count of the chain it is about (if any).
+/// Every sentence the explorer, fusion, overhead, llm, dit and serve widgets
+/// compute for `s`, each with the op count of the chain it is about (if any).
 fn sentences(s: &State) -> Vec<(String, Option<u32>)> {
     let mut out: Vec<(String, Option<u32>)> = Vec::new();
     let mut push = |t: String, ops: Option<u32>| out.push((t, ops));
@@ -198,6 +197,17 @@ fn sentences(s: &State) -> Vec<(String, Option<u32>)> {
     let d = dit::view(s, true);
     for t in &d.sentences {
         push(t.clone(), None);
+    }
+    // serve, as drawn: its sentences, notes and each remedy's words
+    let v = serve::view(s, true);
+    for t in v.sentences.iter().chain(&v.spread_notes) {
+        push(t.clone(), None);
+    }
+    push(v.graphs_note.clone(), None);
+    push(v.price_source.clone(), None);
+    for r in &v.remedies {
+        push(format!("{}: {}", r.label, r.why), None);
+        push(r.sentence.clone(), None);
     }
     for at in [l.scaling.stops_paying, d.scaling.stops_paying] {
         push(

@@ -382,7 +382,7 @@ fn the_sentences_say_this_state() {
     let m = v.serve.unwrap_or_else(|| panic!("fits"));
     let all = v.sentences.join(" ");
     assert!(
-        all.contains(&format!("at most {} run at once", m.cap)),
+        all.contains(&format!("at most {} can run at once", m.cap)),
         "{all}"
     );
     assert!(
