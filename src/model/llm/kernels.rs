@@ -667,9 +667,10 @@ fn mlp(r: &LlmRun, dm: &Dims, out: &mut Vec<LlmKernel>) {
             out,
         );
     }
-    // the experts' weights in MXFP4 where the model ships them so
+    // the experts' weights in MXFP4 where the model ships them so, unpacked in
+    // the kernel to the step's matmul dtype
     let (w, stored) = if c.arch.mxfp4 {
-        (super::moe::MXFP4_BYTES, crate::model::gemm::Stored::Fp8)
+        (super::moe::MXFP4_BYTES, super::moe::mxfp4_stored(r.wdtype))
     } else {
         (dm.w, stored)
     };

@@ -30,8 +30,14 @@
 //!
 //! **MXFP4 experts** (GPT-OSS ships its expert weights so, whatever
 //! `llm_wdtype` says): 4-bit elements with one 8-bit scale per 32, 4.25 bits a
-//! weight. No MXFP4 kernel is measured here: the experts stream as the fp8 MoE
-//! decode calm measured ([`crate::model::gemm::streamed`]), at their own bytes.
+//! weight, at their own bytes. No GPU here multiplies in MXFP4 (the B200's FP4
+//! tensor cores are not modelled), so the kernel unpacks the weights into the
+//! step's matmul dtype ([`mxfp4_stored`]): with fp8 weights elsewhere into fp8
+//! (W4A8, streamed as the fp8 MoE decode calm measured); otherwise into bf16
+//! (W4A16, TensorRT-LLM's default for MXFP4 checkpoints on Hopper), the matmul
+//! in bf16 and the weights streamed as the 4-bit weight-only kernel torchao
+//! measured ([`crate::model::gemm::streamed`]). No MXFP4 kernel itself is
+//! measured here.
 
 use super::{KvDtype, LlmConfig, LlmRun, WeightDtype};
 
@@ -97,6 +103,21 @@ impl Arch {
 
 /// MXFP4's bytes per weight: 4-bit elements and an 8-bit scale per 32 of them.
 pub const MXFP4_BYTES: f64 = (4.0 + 8.0 / 32.0) / 8.0;
+
+/// How MXFP4 experts stream when the rest of the step's weights are `w`: unpacked
+/// to fp8 beside fp8 weights (W4A8, as an fp8 kernel streams), else to bf16 for a
+/// bf16 matmul (W4A16, as a 4-bit weight-only kernel streams). TensorRT-LLM runs
+/// MXFP4 checkpoints on Hopper as W4A16 by default
+/// (https://github.com/NVIDIA/TensorRT-LLM/blob/04a2a261332f7cf2175613f8ad6ade5ffcec318f/docs/source/blogs/tech_blog/blog9_Deploying_GPT_OSS_on_TRTLLM.md,
+/// "Using the MXFP4 Checkpoints").
+pub fn mxfp4_stored(w: WeightDtype) -> crate::model::gemm::Stored {
+    use crate::model::gemm::Stored;
+    if w == WeightDtype::Fp8 {
+        Stored::Fp8
+    } else {
+        Stored::Int4
+    }
+}
 
 /// A model's layers: `lead` once each, then `period` repeated `repeats` times.
 #[derive(Clone, Debug, PartialEq)]

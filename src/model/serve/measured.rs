@@ -176,6 +176,19 @@ fn trtllm_row(r: &Json) -> Option<Published> {
     })
 }
 
+/// The dtype of a row's weights outside any MXFP4 experts: fp8 for NVIDIA's
+/// ModelOpt FP8 checkpoints (Llama); bf16 for GPT-OSS, whose public checkpoint
+/// keeps attention, router and embeddings in bf16 beside its MXFP4 experts (the
+/// overview's FP8 model list does not name it), so its experts run W4A16 as
+/// TensorRT-LLM runs MXFP4 checkpoints on Hopper
+/// ([`crate::model::llm::moe::mxfp4_stored`]).
+pub fn checkpoint_wdtype(m: LlmModel) -> WeightDtype {
+    match m {
+        LlmModel::GptOss120b | LlmModel::GptOss20b => WeightDtype::Bf16,
+        _ => WeightDtype::Fp8,
+    }
+}
+
 /// The serving run a row is modelled as.
 pub fn serve_run(p: &Published) -> ServeRun {
     use crate::model::parallel::{link, Link};
@@ -185,7 +198,7 @@ pub fn serve_run(p: &Published) -> ServeRun {
             phase: Phase::Decode,
             batch: 1,
             context: 1,
-            wdtype: WeightDtype::Fp8,
+            wdtype: checkpoint_wdtype(p.model),
             kvdtype: p.kvdtype,
             graphs: true,
             flash: true,

@@ -528,7 +528,7 @@ fn MoePublished() -> impl IntoView {
     view! {
         <div class="table-scroll serve-vs-published serve-vs-overview" tabindex="0" role="region" aria-label="The serving model against TensorRT-LLM's performance overview, scrollable">
             <table class="kernels">
-                <caption>"The model against TensorRT-LLM's performance overview (trtllm-bench at maximum throughput; GPT-OSS with MXFP4 experts and a bf16 KV cache, Llama-3.3-70B fp8), not fitted to it"</caption>
+                <caption>"The model against TensorRT-LLM's performance overview (trtllm-bench at maximum throughput; GPT-OSS in bf16 with MXFP4 experts run W4A16 and a bf16 KV cache, Llama-3.3-70B fp8), not fitted to it"</caption>
                 <thead><tr><th scope="col">"engine, model"</th><th scope="col">"GPUs"</th><th scope="col">"in / out"</th><th scope="col">"in flight"</th>
                     <th scope="col">{format!("TTFT ms, {HEAD}")}</th><th scope="col">"error"</th>
                     <th scope="col">{format!("ITL ms, {HEAD}")}</th><th scope="col">"error"</th>
