@@ -117,7 +117,7 @@ fn explorer_headline_hints_and_overhead_follow_the_rule() {
         }
         let outs = remedies::evaluate(&s.setting);
         let mut texts = vec![remedies::headline(&r.limit, &outs)];
-        texts.extend(limit::contrast(&r.limit));
+        texts.extend(limit::card_sentence(&r.limit));
         check_words(&texts, r.regime, "explorer");
         for h in hints::hints(&s)
             .into_iter()

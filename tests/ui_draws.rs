@@ -7,11 +7,13 @@
 //! - a call into the model's running, pricing or judging functions, named in
 //!   `CALLS` (building roofs from a preset, a roof at an intensity, the page's
 //!   bar for a remedy, the comparisons with measured GPUs, the remedies'
-//!   counterfactual runs, the fitted doubling time);
+//!   counterfactual runs, the fitted doubling time, the diagnosis card's choice
+//!   of sentence, a GPU's dtype fallback, a run's decode context);
 //! - choosing words by matching a trace row's ids (`.regime.as_str()`,
 //!   `.step_basis.as_str()`): the trace's sentences are `trace::words`';
 //! - arithmetic on a machine's roofs: `bw`, `matmul_flops` or `pointwise_flops`
-//!   as an operand of `+ - * /` or of `.min(`/`.max(`.
+//!   as an operand of `+ - * /` or of `.min(`/`.max(`, or a share of a roof
+//!   (dividing by a `.roof`).
 //!
 //! Allowed: formatting (`model::units`, `format!`), reading the fields of a
 //! view the core computed, and the chart geometry of `ui/widgets/roofline.rs`,
@@ -114,6 +116,31 @@ mod ui {
             allowed: &[],
         },
         Rule {
+            calls: "balance_sentence(",
+            why: "picks the diagnosis card's sentence (`limit::card_sentence` picks it)",
+            allowed: &[],
+        },
+        Rule {
+            calls: "limit::contrast(",
+            why: "picks the diagnosis card's sentence (`limit::card_sentence` picks it)",
+            allowed: &[],
+        },
+        Rule {
+            calls: ".supports(",
+            why: "decides whether a GPU has the dtype asked for",
+            allowed: &[],
+        },
+        Rule {
+            calls: "default_dtype(",
+            why: "picks the dtype a GPU falls back to",
+            allowed: &[],
+        },
+        Rule {
+            calls: "decode_context(",
+            why: "computes a run's mean decode context",
+            allowed: &[],
+        },
+        Rule {
             calls: ".regime.as_str()",
             why: "chooses a trace sentence's words by the row's regime id",
             allowed: &[],
@@ -206,6 +233,19 @@ mod ui {
         })
     }
 
+    /// Where `line` divides by a roof (`v.flops / v.roof`): a share of the
+    /// roof is the model's to compute.
+    fn share_of_a_roof(line: &str) -> bool {
+        line.match_indices(".roof").any(|(i, _)| {
+            if line[i + 5..].starts_with(ident) {
+                return false;
+            }
+            let before =
+                line[..i].trim_end_matches(|c: char| ident(c) || matches!(c, '.' | '(' | ')'));
+            before.trim_end().ends_with('/') && !before.trim_end().ends_with("//")
+        })
+    }
+
     #[test]
     fn the_ui_calls_no_model_arithmetic() {
         let files = ui_files();
@@ -223,6 +263,12 @@ mod ui {
                             wrong.push(format!("src/ui/{name}:{n} calls `{}`, which {}: compute it in model/ or trace/ and show the result", r.calls, r.why));
                         }
                     }
+                }
+                if share_of_a_roof(line) {
+                    wrong.push(format!(
+                        "src/ui/{name}:{n} takes a share of a roof: `{}`",
+                        line.trim()
+                    ));
                 }
                 if roof_arithmetic(line) {
                     if ROOF_ARITHMETIC.contains(&name.as_str()) {
@@ -288,6 +334,17 @@ mod ui {
             "let (mem, top) = (m.bw * intensity, m.ceiling(unit));"
         ));
         assert!(!roof_arithmetic("units::si(m.bw, \"B/s\"),"));
+        assert!(share_of_a_roof("units::percent(v.flops / v.roof))))}"));
+        assert!(!share_of_a_roof("let roof = s.roof / tf;"));
+        assert!(!share_of_a_roof("roof: v.roof,"));
+        assert!(calls(
+            "(!s.setting.hw.supports(wanted)).then(|| {",
+            ".supports("
+        ));
+        assert!(calls(
+            "limit::balance_sentence(l).or_else(|| limit::contrast(l))",
+            "limit::contrast("
+        ));
         assert!(!roof_arithmetic("bw: st.run.par.link.bw,"));
         assert!(!roof_arithmetic(
             "format!(\"2× bandwidth {}×\", units::sig3(s.limit.bw2))"

@@ -508,6 +508,14 @@ pub fn balance_sentence(l: &Limit) -> Option<String> {
     ))
 }
 
+/// The diagnosis card's sentence under the regime: at a near-tie, which two
+/// costs balance ([`balance_sentence`]); else, where the largest share and the
+/// limit disagree, the [`contrast`]; `None` where the step is clearly limited
+/// by its largest share.
+pub fn card_sentence(l: &Limit) -> Option<String> {
+    balance_sentence(l).or_else(|| contrast(l))
+}
+
 /// The essay's quick test, doubling the batch, in words and read against the
 /// limit. The test is one-way: a step the launches pace barely slows down when
 /// the batch doubles, but a step that barely slows down need not be paced by
@@ -592,6 +600,9 @@ mod tests {
             "64.0 % of the time is memory traffic, but the fixed costs per kernel set the pace: 2× bandwidth buys 1.02×, half the CPU overhead 1.50×."
         );
         assert!(named_regimes(&s).is_empty());
+        // no near-tie: the card says where the share and the limit disagree
+        assert!(balance(&l).is_none());
+        assert_eq!(card_sentence(&l), Some(s));
     }
 
     #[test]
@@ -649,6 +660,7 @@ mod tests {
             "The step is memory-bandwidth-bound, barely (CPU launches ≈ GPU time: halving either alone buys little): 20 µs per step"
         );
         let s = balance_sentence(&l).unwrap();
+        assert_eq!(card_sentence(&l).as_deref(), Some(s.as_str()));
         assert!(s.starts_with("A near-tie: the CPU's launch pace and the GPU's time nearly balance, so halving either alone buys little: 2× bandwidth buys 1.12×, half the CPU overhead 1.05×, though 90.4 % of the time is memory traffic"), "{s}");
         assert!(named_regimes(&s).is_empty(), "{s}");
         // ?batch=1: overhead-bound on 1.06× against 1.01×
@@ -680,5 +692,9 @@ mod tests {
         let l = limit(0.1, 0.64, 1.0, 1.02, 1.5);
         assert!(balance(&l).is_none());
         assert_eq!(suggested(0.5), 1.0 / 0.75);
+        // the largest share is the limit, clearly: the card adds no sentence
+        let l = limit(0.2, 0.7, 1.05, 1.5, 1.0);
+        assert_eq!(l.regime, Regime::Memory);
+        assert_eq!(card_sentence(&l), None);
     }
 }

@@ -140,6 +140,17 @@ pub(super) fn k(name: &'static str, unit: Unit, part: Part, c: Cost) -> LlmKerne
     }
 }
 
+/// A dense matmul's cost: `t` tokens from `n_in` wide to `n_out` wide, its
+/// weights `w` bytes an element and its activations `a`.
+fn dense(t: f64, n_in: f64, n_out: f64, w: f64, a: f64) -> Cost {
+    Cost {
+        flops: 2.0 * t * n_in * n_out,
+        weight_bytes: w * n_in * n_out,
+        act_bytes: a * t * (n_in + n_out),
+        ..Cost::NONE
+    }
+}
+
 /// `kern` with the shape of its matmul: `t` rows (tokens), `n_in` wide in
 /// (the shared dimension), `n_out` wide out, `batch` problems (a mixture of
 /// experts' grouped kernel), the weights stored as `b`.
@@ -469,12 +480,7 @@ fn attention_block(r: &LlmRun, read: KvRead, dm: &Dims, out: &mut Vec<LlmKernel>
             "output projection",
             Unit::Matmul,
             Part::Projections,
-            Cost {
-                flops: 2.0 * t * qw * h,
-                weight_bytes: w * qw * h,
-                act_bytes: a * t * (qw + h),
-                ..Cost::NONE
-            },
+            dense(t, qw, h, w, a),
         ),
         t,
         qw,
@@ -617,17 +623,7 @@ fn mlp(r: &LlmRun, dm: &Dims, out: &mut Vec<LlmKernel>) {
     let (kk, touched, names) = if c.experts > 1 {
         let e = f64::from(c.experts);
         out.push(shaped(
-            k(
-                "router",
-                Unit::Matmul,
-                Part::Mlp,
-                Cost {
-                    flops: 2.0 * t * h * e,
-                    weight_bytes: dm.w * h * e,
-                    act_bytes: a * t * (h + e),
-                    ..Cost::NONE
-                },
-            ),
+            k("router", Unit::Matmul, Part::Mlp, dense(t, h, e, dm.w, a)),
             t,
             h,
             e,
@@ -771,17 +767,7 @@ pub(super) fn compiled_after(r: &LlmRun) -> Vec<LlmKernel> {
             },
         ),
         shaped(
-            k(
-                "LM head",
-                Unit::Matmul,
-                Part::LmHead,
-                Cost {
-                    flops: 2.0 * b * h * v,
-                    weight_bytes: w * h * v,
-                    act_bytes: a * b * (h + v),
-                    ..Cost::NONE
-                },
-            ),
+            k("LM head", Unit::Matmul, Part::LmHead, dense(b, h, v, w, a)),
             b,
             h,
             v,

@@ -93,6 +93,21 @@ pub struct ServeView {
     pub graphs_note: String,
 }
 
+impl ServeView {
+    /// The roofline chart's label: the decode step one request sees and what
+    /// limits it (empty where not one sequence fits).
+    pub fn roofline_label(&self) -> String {
+        self.serve.map_or_else(String::new, |s| {
+            format!(
+                "The decode step one request sees ({} sequences at {} tokens of context): one layer's kernels on the roofline of this machine; the step is {}.",
+                s.decode_seen,
+                self.run.decode_context(),
+                s.regime.label()
+            )
+        })
+    }
+}
+
 /// The price in use: `typed` dollars per GPU-hour, else the GPU's cited one.
 fn price_of(typed: Option<f64>, setting: &Setting) -> (Option<f64>, String) {
     match typed {

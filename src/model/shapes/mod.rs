@@ -69,6 +69,23 @@ pub struct ShapesView {
     pub why: Vec<String>,
 }
 
+impl ShapesView {
+    /// The rate reached as a share of the achievable roof (`mm_flops`'s words).
+    pub fn of_roof(&self) -> f64 {
+        self.flops / self.roof
+    }
+
+    /// The pad remedy's words: which of N and K it pads, and to what.
+    pub fn pad_words(&self) -> Option<String> {
+        let (p, g) = (self.pad?, &self.gemm);
+        Some(match (p.n != g.n, p.k != g.k) {
+            (true, true) => format!("Pad N to {} and K to {}", p.n, p.k),
+            (true, false) => format!("Pad N to {}", p.n),
+            _ => format!("Pad K to {}", p.k),
+        })
+    }
+}
+
 /// The machine and shape model the widget prices on: `hw` in `dtype` (its
 /// default dtype where it lacks that one) on achievable roofs.
 pub fn machine(hw: &'static Preset, dtype: Dtype) -> Option<(Dtype, Machine, Hw)> {
@@ -432,6 +449,23 @@ mod tests {
         assert_eq!((pad.n, pad.k), (50304, 768));
         assert!(pad.speedup > 3.0, "{pad:?}");
         assert!(b.pad.is_none());
+        assert_eq!(a.pad_words().as_deref(), Some("Pad N to 50304"));
+        assert_eq!(b.pad_words(), None);
+        assert!((a.of_roof() - a.flops / a.roof).abs() == 0.0 && a.of_roof() < b.of_roof());
+    }
+
+    /// The pad remedy's words name what it pads: N, K or both, never a
+    /// dimension it leaves as it was.
+    #[test]
+    fn the_pad_names_what_it_pads() {
+        for (m, k, n) in [(8192, 768, 50257), (4096, 4097, 4096), (4096, 4097, 4097)] {
+            let v = v(m, k, n);
+            let (Some(p), Some(w)) = (v.pad, v.pad_words()) else {
+                panic!("{m} {k} {n}: no pad");
+            };
+            assert_eq!(w.contains(&format!("N to {}", p.n)), p.n != n, "{w}");
+            assert_eq!(w.contains(&format!("K to {}", p.k)), p.k != k, "{w}");
+        }
     }
 
     /// At `?hw=h100-sxm&mm_m=8192&mm_n=50257&mm_k=768` the regime

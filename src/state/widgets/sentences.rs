@@ -158,7 +158,7 @@ fn sentences(s: &State) -> Vec<(String, Option<u32>)> {
     let r = s.report();
     push(limit::headline(&r.limit, r.wall_time_s), None);
     push(limit::verdict(&r.limit), None);
-    if let Some(t) = limit::balance_sentence(&r.limit) {
+    if let Some(t) = limit::card_sentence(&r.limit) {
         push(t, None);
     }
     let outs = remedies::evaluate(&s.setting);

@@ -25,6 +25,20 @@ pub fn view(s: &State) -> Option<ShapesView> {
     view::view(w.m, w.n, w.k, w.dtype, s.setting.hw)
 }
 
+/// The notice where the GPU lacks the dtype asked for: the widget shows the
+/// GPU's default dtype instead and says so.
+pub fn fallback(s: &State) -> Option<String> {
+    let (hw, wanted) = (s.setting.hw, s.widgets.shapes.dtype);
+    (!hw.supports(wanted)).then(|| {
+        format!(
+            "The {} has no {} mode: this widget shows {}.",
+            hw.name,
+            wanted.label(),
+            hw.default_dtype().label()
+        )
+    })
+}
+
 /// What the chart's sweep depends on ([`view::sweep`] draws it): it stays while
 /// N moves below the sweep's end, so dragging N redraws one point.
 pub fn sweep_key(s: &State) -> SweepKey {
@@ -69,6 +83,23 @@ mod tests {
     use super::*;
     use crate::model::Regime;
     use crate::state::url::{decode, encode};
+
+    /// The fallback notice shows where the GPU lacks the dtype asked for, and
+    /// names the dtype the view is priced in.
+    #[test]
+    fn the_fallback_names_the_dtype_shown() {
+        let (s, _) = decode("hw=h100-sxm&mm_dtype=fp8");
+        assert_eq!(fallback(&s), None);
+        let (s, _) = decode("hw=v100&mm_dtype=fp8");
+        let said = fallback(&s).unwrap_or_default();
+        let shown = view(&s).map(|v| v.dtype);
+        assert_eq!(shown, Some(s.setting.hw.default_dtype()), "{said}");
+        assert!(
+            said.contains("no fp8 mode")
+                && said.ends_with(&format!("shows {}.", shown.unwrap().label())),
+            "{said}"
+        );
+    }
 
     #[test]
     fn keys_round_trip_and_fall_back() {

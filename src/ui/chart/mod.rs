@@ -349,30 +349,38 @@ pub fn log_log_with<'a, 'b>(
         root.dim_in_pixel(),
         ticks.join(",")
     );
-    let kept = Cell::new(false);
-    root.draw(&Layer::Restore {
-        key: &key,
-        hit: &kept,
-    })
-    .map_err(|e| e.to_string())?;
-    if kept.get() {
-        return Ok(chart);
-    }
     let decades = |a: f64, b: f64| ((b / a).log10().round() as usize) + 1;
-    chart
-        .configure_mesh()
-        .x_labels(decades(x.0, x.1))
-        .y_labels(decades(y.0, y.1))
-        .x_label_formatter(x_label)
-        .y_label_formatter(&|v| decade_label(*v))
-        .x_desc(x_desc)
-        .y_desc(y_desc)
-        .apply(|m| theme_mesh(m, look))
-        .draw()
-        .map_err(|e| e.to_string())?;
-    root.draw(&Layer::Save { key: &key })
-        .map_err(|e| e.to_string())?;
+    kept_or_drawn(root, &key, || {
+        chart
+            .configure_mesh()
+            .x_labels(decades(x.0, x.1))
+            .y_labels(decades(y.0, y.1))
+            .x_label_formatter(x_label)
+            .y_label_formatter(&|v| decade_label(*v))
+            .x_desc(x_desc)
+            .y_desc(y_desc)
+            .apply(|m| theme_mesh(m, look))
+            .draw()
+            .map_err(|e| e.to_string())
+    })?;
     Ok(chart)
+}
+
+/// The axes kept under `key` copied back where they were kept, else drawn by
+/// `draw` and kept for the next redraw.
+fn kept_or_drawn(
+    root: &Area<AnyBackend<'_>>,
+    key: &str,
+    draw: impl FnOnce() -> Result<(), String>,
+) -> Result<(), String> {
+    let kept = Cell::new(false);
+    root.draw(&Layer::Restore { key, hit: &kept })
+        .map_err(|e| e.to_string())?;
+    if kept.get() {
+        return Ok(());
+    }
+    draw()?;
+    root.draw(&Layer::Save { key }).map_err(|e| e.to_string())
 }
 
 /// Linear axes (a few round ticks each) for charts whose subject is a
@@ -398,28 +406,19 @@ pub fn linear<'a, 'b>(
         "lin|{:?}|{x:?}|{y:?}|{x_desc}|{y_desc}|{look:?}",
         root.dim_in_pixel()
     );
-    let kept = Cell::new(false);
-    root.draw(&Layer::Restore {
-        key: &key,
-        hit: &kept,
-    })
-    .map_err(|e| e.to_string())?;
-    if kept.get() {
-        return Ok(chart);
-    }
-    chart
-        .configure_mesh()
-        .x_labels(6)
-        .y_labels(6)
-        .x_label_formatter(&|v| crate::model::units::sig3(*v))
-        .y_label_formatter(y_label)
-        .x_desc(x_desc)
-        .y_desc(y_desc)
-        .apply(|m| theme_mesh(m, look))
-        .draw()
-        .map_err(|e| e.to_string())?;
-    root.draw(&Layer::Save { key: &key })
-        .map_err(|e| e.to_string())?;
+    kept_or_drawn(root, &key, || {
+        chart
+            .configure_mesh()
+            .x_labels(6)
+            .y_labels(6)
+            .x_label_formatter(&|v| crate::model::units::sig3(*v))
+            .y_label_formatter(y_label)
+            .x_desc(x_desc)
+            .y_desc(y_desc)
+            .apply(|m| theme_mesh(m, look))
+            .draw()
+            .map_err(|e| e.to_string())
+    })?;
     Ok(chart)
 }
 

@@ -47,8 +47,7 @@ pub fn Diagnosis(ctx: Ctx) -> impl IntoView {
     };
     // at a near-tie, which two costs balance; else where the largest share and
     // the limit disagree
-    let contrast =
-        move || limit.with(|l| limit::balance_sentence(l).or_else(|| limit::contrast(l)));
+    let contrast = move || limit.with(limit::card_sentence);
 
     view! {
         <div class="regime" data-regime=move || regime.get().id()>

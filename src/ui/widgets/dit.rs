@@ -10,7 +10,7 @@ use crate::model::units;
 use crate::state::widgets::dit::{self as spec, field};
 use crate::ui::kit::controls::{GpuPicker, LogSlider, Select, Toggle};
 use crate::ui::kit::later::Later;
-use crate::ui::kit::readout::Readout;
+use crate::ui::kit::readout::{Lines, Readout};
 use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 
@@ -126,7 +126,7 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
             <li><span class="swatch comm"></span>{label::COMM_SWATCH}</li>
         </ul>
         <ul class="llm-advice" aria-live="polite">
-            {move || sentences.get().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}
+            <Lines items=sentences/>
         </ul>
         </Later>
         <Later name="dit-scaling">

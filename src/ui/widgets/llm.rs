@@ -18,7 +18,7 @@ use crate::ui::chart::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use crate::ui::chart::{self, Area, Look};
 use crate::ui::kit::controls::{GpuPicker, LogSlider, Select, Toggle};
 use crate::ui::kit::later::Later;
-use crate::ui::kit::readout::Readout;
+use crate::ui::kit::readout::{Lines, Readout};
 use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -304,7 +304,7 @@ fn LlmFit(ctx: Ctx, v: Memo<LlmView>, st: Memo<LlmStep>, fits: Memo<bool>) -> im
             <li><span class="swatch comm"></span>{label::COMM_SWATCH}</li>
         </ul>
         <ul class="llm-advice" aria-live="polite">
-            {move || sentences.get().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}
+            <Lines items=sentences/>
         </ul>
     }
 }

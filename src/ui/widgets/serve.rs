@@ -111,9 +111,7 @@ pub fn Serve(ctx: Ctx) -> impl IntoView {
             label=Signal::derive(move || chart.with(Curves::label))/>
         <p class="note">"Left: output tokens per second per GPU against tokens per second per user (1 / ITL) as the requests in flight go from 1 to 4096, the current point larger (the chart InferenceX draws). Right: time to first token (violet) and inter-token latency (black) against the requests in flight; the black line is the knee, where the running batch is full and requests begin to queue; green, where decode turns compute-bound."</p>
         <PlotCanvas ctx=ctx id="serve-roofline" data=shared(roof)
-            label=Signal::derive(move || live.with(|v| v.serve.map(|s| format!(
-                "The decode step one request sees ({} sequences at {} tokens of context): one layer's kernels on the roofline of this machine; the step is {}.",
-                s.decode_seen, v.run.decode_context(), s.regime.label())).unwrap_or_default()))/>
+            label=Signal::derive(move || live.with(ServeView::roofline_label))/>
         <Split v=v/>
         <h3>"What would help, and what would not"</h3>
         <p class="note">"Each setting the model reads, changed once and run again; those that help come first. A change helps when it makes time to first token, inter-token latency, throughput per GPU or cost at least 5 % better and none of them more than 10 % worse; one that buys one by costing another is a trade-off, listed below with both numbers."</p>

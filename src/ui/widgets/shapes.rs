@@ -12,7 +12,7 @@ use crate::ui::chart::backend::{AnyBackend, AnyError};
 use crate::ui::chart::plot::{csv, plot_with, shared, Plot, PlotCanvas};
 use crate::ui::chart::{self, Area, Look};
 use crate::ui::kit::controls::{GpuPicker, LogSlider, Select};
-use crate::ui::kit::readout::Readout;
+use crate::ui::kit::readout::{Lines, Readout};
 use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -128,7 +128,7 @@ fn Readouts(view: Memo<Option<ShapesView>>) -> impl IntoView {
     view! {
         <dl class="metrics shapes-readouts" aria-live="polite">
             {row("time (GPU, CUDA graph)", "mm_time_s", num(|v| v.seconds), text(|v| units::si(v.seconds, "s")))}
-            {row("achieved", "mm_flops", num(|v| v.flops), text(|v| format!("{} ({} of the roof)", units::si(v.flops, "FLOP/s"), units::percent(v.flops / v.roof))))}
+            {row("achieved", "mm_flops", num(|v| v.flops), text(|v| format!("{} ({} of the roof)", units::si(v.flops, "FLOP/s"), units::percent(v.of_roof()))))}
             {row("waves", "mm_waves", num(|v| v.tiling.waves), text(|v| format!("{} wave{} on {} SMs", v.tiling.waves, if v.tiling.waves == 1.0 { "" } else { "s" }, v.sms)))}
             {row("wave efficiency", "mm_wave_efficiency", num(|v| v.tiling.wave_efficiency), text(|v| units::percent(v.tiling.wave_efficiency)))}
             {row("tile efficiency", "mm_tile_efficiency", num(|v| v.tiling.tile_efficiency), text(|v| format!("{} ({}×{} tiles)", units::percent(v.tiling.tile_efficiency), v.tiling.tm, v.tiling.tn)))}
@@ -190,21 +190,11 @@ pub fn Shapes(ctx: Ctx) -> impl IntoView {
                 .unwrap_or_default()
         })
     });
-    let fallback = Memo::new(move |_| {
-        state.with(|s| {
-            let wanted = s.widgets.shapes.dtype;
-            (!s.setting.hw.supports(wanted)).then(|| {
-                format!(
-                    "The {} has no {} mode: this widget shows {}.",
-                    s.setting.hw.name,
-                    wanted.label(),
-                    s.setting.hw.default_dtype().label()
-                )
-            })
-        })
-    });
+    let fallback = Memo::new(move |_| state.with(spec::fallback));
     let pad =
-        Memo::new(move |_| view.with(|v| v.as_ref().and_then(|v| v.pad.map(|p| (p, v.gemm)))));
+        Memo::new(move |_| view.with(|v| v.as_ref().and_then(|v| Some((v.pad?, v.pad_words()?)))));
+    let why =
+        Memo::new(move |_| view.with(|v| v.as_ref().map(|v| v.why.clone()).unwrap_or_default()));
     let apply_pad = move |_| {
         if let Some((p, _)) = pad.get_untracked() {
             state.update(|s| {
@@ -252,19 +242,9 @@ pub fn Shapes(ctx: Ctx) -> impl IntoView {
         >
             <Readouts view=view/>
             <ul class="shapes-why" aria-live="polite">
-                {move || view.with(|v| v.as_ref().map(|v| v.why.clone()).unwrap_or_default())
-                    .into_iter()
-                    .map(|s| view! { <li>{s}</li> })
-                    .collect_view()}
+                <Lines items=why/>
             </ul>
-            {move || pad.get().map(|(p, g)| {
-                let what = if p.k != g.k && p.n != g.n {
-                    format!("Pad N to {} and K to {}", p.n, p.k)
-                } else if p.n != g.n {
-                    format!("Pad N to {}", p.n)
-                } else {
-                    format!("Pad K to {}", p.k)
-                };
+            {move || pad.get().map(|(p, what)| {
                 view! {
                     <p class="remedy-list">
                         <button class="remedy" data-remedy="pad64" data-speedup=p.speedup.to_string() on:click=apply_pad>

@@ -394,6 +394,16 @@ fn the_sentences_say_this_state() {
     );
     assert!(all.contains(&format!("is {}", m.regime.label())), "{all}");
     assert!(all.contains(&units::si(m.itl, "s")) && all.contains(&units::si(m.ttft, "s")));
+    // the roofline's label: the step one request sees, and its regime
+    let label = v.roofline_label();
+    assert!(
+        label.contains(&format!(
+            "({} sequences at {} tokens of context)",
+            m.decode_seen,
+            v.run.decode_context()
+        )) && label.ends_with(&format!("the step is {}.", m.regime.label())),
+        "{label}"
+    );
     let one = widget(&base(1), &s, None, true).sentences.join(" ");
     assert!(one.contains("the one request runs alone"), "{one}");
     assert_eq!(usd(0.5237), "$0.52");
@@ -407,6 +417,7 @@ fn the_sentences_say_this_state() {
             && v.sentences.len() == 1
             && v.sentences[0].starts_with("Not one sequence")
     );
+    assert_eq!(v.roofline_label(), "");
 }
 
 #[test]
