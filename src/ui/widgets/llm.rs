@@ -18,7 +18,7 @@ use crate::ui::chart::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
 use crate::ui::chart::{self, Area, Look};
 use crate::ui::kit::controls::{GpuPicker, LogSlider, Select, Toggle};
 use crate::ui::kit::later::Later;
-use crate::ui::kit::readout::{Lines, Readout};
+use crate::ui::kit::readout::Readout;
 use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -303,8 +303,10 @@ fn LlmFit(ctx: Ctx, v: Memo<LlmView>, st: Memo<LlmStep>, fits: Memo<bool>) -> im
             <li><span class="swatch region overhead"></span>"overhead"</li>
             <li><span class="swatch comm"></span>{label::COMM_SWATCH}</li>
         </ul>
+        // not `Lines`: it would link leptos's keyed `For` into the page's .wasm
+        // (~7 KB gzipped), which nothing else there uses
         <ul class="llm-advice" aria-live="polite">
-            <Lines items=sentences/>
+            {move || sentences.get().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}
         </ul>
     }
 }
