@@ -695,3 +695,25 @@ fn the_room_reader_reads_paths() {
         Some(vec!["a".into(), "b".into(), "mod".into(), "a".into()])
     );
 }
+
+/// Inside `src/model` no file runs back up either: its files import one
+/// another in no circle, within a folder as across folders. A folder's
+/// `mod.rs` holds the folder's shared types and gathers its files' answers, so
+/// its arrows into its own files are the folder's, not a file's, and are not
+/// read; every other arrow is. Test code is not read.
+#[test]
+fn model_files_import_in_no_circle() {
+    let files = sources();
+    let edges: Vec<_> = room_edges(&files, Rooms::Files("model"))
+        .into_iter()
+        .filter(|(from, to, _)| !to.starts_with(&format!("{from}/")))
+        .collect();
+    assert!(edges.len() > 100, "{} edges", edges.len());
+    assert!(
+        edges
+            .iter()
+            .any(|(f, t, _)| f == "llm/mla" && t == "llm/kernels"),
+        "a file's arrow to a file beside it is read"
+    );
+    assert_no_circle(&edges, "model's files");
+}

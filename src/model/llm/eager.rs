@@ -323,7 +323,7 @@ pub fn layer(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
     if c.experts > 1 {
         // a mixture of experts: the grouped kernels of the compiled step
         out.extend(
-            super::kernels::compiled_layer(r)
+            super::layer::compiled_layer(r)
                 .into_iter()
                 .filter(|x| x.part == Part::Mlp),
         );

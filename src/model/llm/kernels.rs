@@ -412,29 +412,8 @@ pub fn stage_layers(r: &LlmRun) -> u32 {
     r.config.layers.div_ceil(pp).max(1)
 }
 
-/// The kernels of one compiled layer (what `torch.compile` fuses them into), in
-/// launch order.
-pub fn compiled_layer(r: &LlmRun) -> Vec<LlmKernel> {
-    compiled_layer_with(r, KvRead::AsWritten)
-}
-
-pub(super) fn compiled_layer_with(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
-    let dm = Dims::of(r);
-    let mut out = vec![layer_norm(&dm, "RMSNorm (attention)")];
-    if r.config.arch.mla.on() {
-        super::mla::attention_block(r, &dm, &mut out);
-    } else {
-        attention_block(r, read, &dm, &mut out);
-    }
-    out.push(residual(&dm));
-    out.push(layer_norm(&dm, "RMSNorm (MLP)"));
-    mlp(r, &dm, &mut out);
-    out.push(residual(&dm));
-    out
-}
-
 /// A grouped-query layer's projections and attention onto `out`.
-fn attention_block(r: &LlmRun, read: KvRead, dm: &Dims, out: &mut Vec<LlmKernel>) {
+pub(super) fn attention_block(r: &LlmRun, read: KvRead, dm: &Dims, out: &mut Vec<LlmKernel>) {
     let Dims {
         h,
         t,
@@ -491,7 +470,7 @@ fn attention_block(r: &LlmRun, read: KvRead, dm: &Dims, out: &mut Vec<LlmKernel>
 }
 
 /// A compiled layer's RMSNorm over the hidden width.
-fn layer_norm(dm: &Dims, name: &'static str) -> LlmKernel {
+pub(super) fn layer_norm(dm: &Dims, name: &'static str) -> LlmKernel {
     let Dims { h, t, a, w, .. } = *dm;
     k(
         name,
@@ -507,7 +486,7 @@ fn layer_norm(dm: &Dims, name: &'static str) -> LlmKernel {
 }
 
 /// A compiled layer's residual add.
-fn residual(dm: &Dims) -> LlmKernel {
+pub(super) fn residual(dm: &Dims) -> LlmKernel {
     let Dims { h, t, a, .. } = *dm;
     k(
         "residual add",
@@ -616,7 +595,7 @@ fn naive_attention(dm: &Dims, out: &mut Vec<LlmKernel>, scores: f64, kv_read: f6
 /// A compiled layer's SwiGLU MLP onto `out`: a dense model runs it once per
 /// token; a mixture of experts runs `top_k` experts per token and reads the
 /// weights of every expert the batch touches, after a router.
-fn mlp(r: &LlmRun, dm: &Dims, out: &mut Vec<LlmKernel>) {
+pub(super) fn mlp(r: &LlmRun, dm: &Dims, out: &mut Vec<LlmKernel>) {
     let c = &r.config;
     let Dims { h, t, a, f, .. } = *dm;
     let stored = r.wdtype.stored();

@@ -5,13 +5,13 @@
 
 use super::eager;
 use super::kernels::{
-    collective, compiled_after, compiled_before, compiled_layer_with, per_gpu_layer, tokens,
-    KvRead, LlmKernel,
+    collective, compiled_after, compiled_before, per_gpu_layer, tokens, KvRead, LlmKernel,
 };
+use super::layer::compiled_layer_with;
 use super::{LlmRun, ACT_BYTES};
 
 /// The kernels of one layer, in launch order: eager ([`eager::layer`]) or
-/// compiled ([`super::kernels::compiled_layer`]) as `r.graphs` says; for a model
+/// compiled ([`super::layer::compiled_layer`]) as `r.graphs` says; for a model
 /// whose layers differ, the layers of its repeated period
 /// ([`super::moe::layers`]) one after the other.
 pub fn layer_kernels(r: &LlmRun) -> Vec<LlmKernel> {

@@ -24,6 +24,7 @@ pub mod eager;
 pub mod fit;
 pub mod kernels;
 pub mod launch;
+pub mod layer;
 pub mod measured;
 pub mod mla;
 pub mod moe;
