@@ -655,6 +655,29 @@ fn serve_moe_section() -> String {
     t
 }
 
+/// The serving model against MoE runs it was not fitted to (TensorRT-LLM's
+/// TP 8 rows of Qwen3-235B-A22B and Llama-4-Maverick).
+fn serve_moe_tp_section() -> String {
+    let rows = brrr::model::serve::moe_tp::compare();
+    let mut t = String::from("| model | GPU × TP | in / out | output tok/s (8 GPUs), published / model | error |\n|---|---|---|---|---|\n");
+    for c in &rows {
+        let _ = writeln!(
+            t,
+            "| {} | {} × {} | {} / {} | {} / {} | {} |",
+            c.row.model_name(),
+            c.row.hw,
+            c.row.tp,
+            c.row.isl,
+            c.row.osl,
+            sig(c.row.tok_s),
+            c.model.map_or("—".into(), |m| sig(m.tok_s)),
+            c.tok_error().map_or("—".into(), pct)
+        );
+    }
+    let _ = writeln!(t, "\n{}", brrr::model::serve::moe_tp::words(&rows));
+    t
+}
+
 fn spec_section() -> String {
     use brrr::model::llm::spec::measured::{note, rows, Check};
     let rows = rows();
@@ -711,6 +734,7 @@ fn accuracy_regions() -> Vec<(&'static str, String)> {
         ("llm", llm_section()),
         ("serve", serve_section()),
         ("serve-moe", serve_moe_section()),
+        ("serve-moe-tp", serve_moe_tp_section()),
         ("spec", spec_section()),
     ]
 }

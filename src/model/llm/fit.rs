@@ -52,7 +52,8 @@ pub fn kv_bytes(r: &LlmRun) -> f64 {
     let c = &r.config;
     let share = f64::from(super::kernels::stage_layers(r).min(c.layers.max(1)))
         / f64::from(c.layers.max(1))
-        / f64::from(r.par.tp.max(1));
+        / f64::from(r.par.tp.max(1))
+        * c.kv_replicas(r.par.tp);
     if c.arch != super::moe::Arch::PLAIN {
         // windowed layers hold their window; MLA's latent is every head's, so
         // each GPU of a tensor-parallel stage holds all of it
@@ -298,6 +299,35 @@ mod tests {
     }
 
     const H100: f64 = 80e9;
+
+    /// A tensor-parallel group wider than the KV heads gives each GPU one whole
+    /// head: Qwen3-235B-A22B (4 KV heads) holds as much KV cache per GPU at TP 8
+    /// as at TP 4, and its decode attention reads as much; Llama-3-70B (8 KV
+    /// heads) halves both from TP 4 to TP 8.
+    #[test]
+    fn a_group_wider_than_the_kv_heads_holds_a_whole_head_each() {
+        use crate::model::llm::kernels;
+        let at = |m, tp| {
+            let r = LlmRun {
+                par: crate::model::parallel::Parallel {
+                    tp,
+                    ..crate::model::parallel::Parallel::ONE
+                },
+                ..run(m, 64, 4096)
+            };
+            let read: f64 = kernels::per_gpu_layer(kernels::compiled_layer(&r), &r)
+                .iter()
+                .map(|k| k.kv_bytes)
+                .sum();
+            (kv_bytes(&r), read)
+        };
+        let (q4, q8) = (at(LlmModel::Qwen3_235b, 4), at(LlmModel::Qwen3_235b, 8));
+        assert!((q8.0 / q4.0 - 1.0).abs() < 1e-12, "{q4:?} {q8:?}");
+        assert!((q8.1 / q4.1 - 1.0).abs() < 1e-12, "{q4:?} {q8:?}");
+        let (l4, l8) = (at(LlmModel::Llama3_70b, 4), at(LlmModel::Llama3_70b, 8));
+        assert!((l8.0 / l4.0 - 0.5).abs() < 1e-12, "{l4:?} {l8:?}");
+        assert!((l8.1 / l4.1 - 0.5).abs() < 1e-12, "{l4:?} {l8:?}");
+    }
 
     #[test]
     fn max_batch_is_the_last_that_fits() {

@@ -373,6 +373,12 @@ pub fn per_gpu_layer(layer: Vec<LlmKernel>, r: &LlmRun) -> Vec<LlmKernel> {
                 kern.group.bytes += kern.kv_bytes * (n - 1.0);
                 kern.kv_bytes *= n;
             }
+            // a group wider than the KV heads: each GPU holds a whole head
+            let rep = r.config.kv_replicas(tp);
+            if rep > 1.0 {
+                kern.group.bytes += kern.kv_bytes * (rep - 1.0);
+                kern.kv_bytes *= rep;
+            }
         }
         out.push(kern);
         if dispatch {

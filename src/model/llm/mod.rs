@@ -382,6 +382,19 @@ impl LlmConfig {
         tp > 0 && self.heads.is_multiple_of(tp) && self.kv_heads.is_multiple_of(tp)
     }
 
+    /// How many GPUs of a tensor-parallel group of `tp` hold each KV head: one
+    /// where the group is no wider than the KV heads; where it is wider, each
+    /// GPU holds one whole head, so each head is held `tp / kv_heads` times
+    /// (TensorRT-LLM: "Each GPU in TP group has at least 1 kv head",
+    /// https://github.com/NVIDIA/TensorRT-LLM/blob/04cba882084a25665e7f80f5bda71b35b9790b6f/tensorrt_llm/bench/build/tuning.py).
+    /// MLA's latent is every head's and counted where it is split.
+    pub fn kv_replicas(&self, tp: u32) -> f64 {
+        if self.arch.mla.on() {
+            return 1.0;
+        }
+        (f64::from(tp.max(1)) / f64::from(self.kv_heads.max(1))).max(1.0)
+    }
+
     /// Head dimension: `h / H`, or the model's own where it says otherwise.
     pub fn head_dim(&self) -> f64 {
         if self.arch.head_dim > 0 {

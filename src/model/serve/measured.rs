@@ -71,6 +71,8 @@ impl Published {
             LlmModel::Llama3_70b => "Llama-3.3-70B",
             LlmModel::GptOss120b => "GPT-OSS-120B",
             LlmModel::GptOss20b => "GPT-OSS-20B",
+            LlmModel::Qwen3_235b => "Qwen3-235B-A22B",
+            LlmModel::Llama4Maverick => "Llama-4-Maverick",
             _ => "Llama-3.1-8B",
         }
     }

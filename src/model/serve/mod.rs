@@ -42,6 +42,7 @@
 
 pub mod measured;
 pub mod memo;
+pub mod moe_tp;
 pub mod overview;
 pub mod published;
 pub mod step;

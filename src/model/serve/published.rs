@@ -97,6 +97,19 @@ pub fn overview() -> (Vec<Row>, String) {
     )
 }
 
+/// The MoE runs the model was not fitted to (TensorRT-LLM's TP 8 rows of
+/// Qwen3-235B-A22B and Llama-4-Maverick) against the model: the rows as the
+/// table shows them and the sentence on their median and misses.
+pub fn moe_tp() -> (Vec<Row>, String) {
+    let rows = super::moe_tp::compare();
+    (rows.iter().map(row).collect(), super::moe_tp::words(&rows))
+}
+
+/// How many MoE runs [`moe_tp`] compares (the file read, the model not run).
+pub fn moe_tp_count() -> usize {
+    super::moe_tp::rows().len()
+}
+
 /// Every stored row against the model: NIM's, then `trtllm-bench`'s (it runs
 /// the model once per row).
 pub fn every_row() -> Vec<Row> {

@@ -535,5 +535,34 @@ fn MoePublished() -> impl IntoView {
             </table>
         </div>
         <p class="note serve-overview-misses">{note}</p>
+        <MoeTpPublished/>
+    }
+}
+
+/// The model against published MoE runs it was not fitted to: TensorRT-LLM's
+/// Qwen3-235B-A22B and Llama-4-Maverick rows, fp8, tensor parallel over 8 GPUs
+/// (computed when opened: it runs the model once per row).
+#[component]
+fn MoeTpPublished() -> impl IntoView {
+    let open = RwSignal::new(false);
+    view! {
+        <details class="serve-vs-moe-tp" on:toggle=move |_| open.set(true)>
+            <summary>{format!("MoE runs the model was not fitted to ({}: TensorRT-LLM's Qwen3-235B-A22B and Llama-4-Maverick, fp8, TP 8 on H200 and H100)", published::moe_tp_count())}</summary>
+            {move || open.get().then(|| {
+                let (rows, note) = published::moe_tp();
+                view! {
+                    <div class="table-scroll serve-vs-published" tabindex="0" role="region" aria-label="The serving model against TensorRT-LLM's tensor-parallel MoE runs, scrollable">
+                        <table class="kernels">
+                            <thead><tr><th scope="col">"engine, model"</th><th scope="col">"GPUs"</th><th scope="col">"in / out"</th><th scope="col">"in flight"</th>
+                                <th scope="col">{format!("TTFT ms, {HEAD}")}</th><th scope="col">"error"</th>
+                                <th scope="col">{format!("ITL ms, {HEAD}")}</th><th scope="col">"error"</th>
+                                <th scope="col">{format!("output tok/s, {HEAD}")}</th><th scope="col">"error"</th></tr></thead>
+                            <tbody>{rows_view(&rows)}</tbody>
+                        </table>
+                    </div>
+                    <p class="note serve-moe-tp-misses">{note}</p>
+                }
+            })}
+        </details>
     }
 }
