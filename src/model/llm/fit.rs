@@ -315,10 +315,11 @@ mod tests {
                 },
                 ..run(m, 64, 4096)
             };
-            let read: f64 = kernels::per_gpu_layer(kernels::compiled_layer(&r), &r)
-                .iter()
-                .map(|k| k.kv_bytes)
-                .sum();
+            let read: f64 =
+                kernels::per_gpu_layer(crate::model::llm::layer::compiled_layer(&r), &r)
+                    .iter()
+                    .map(|k| k.kv_bytes)
+                    .sum();
             (kv_bytes(&r), read)
         };
         let (q4, q8) = (at(LlmModel::Qwen3_235b, 4), at(LlmModel::Qwen3_235b, 8));

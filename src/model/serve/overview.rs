@@ -213,7 +213,7 @@ mod tests {
     #[test]
     fn each_row_runs_its_checkpoint() {
         use crate::model::gemm::Stored;
-        use crate::model::llm::{kernels, WeightDtype};
+        use crate::model::llm::{layer, WeightDtype};
         for p in rows() {
             let r = super::super::measured::serve_run(&p).llm;
             let oss = matches!(p.model, LlmModel::GptOss120b | LlmModel::GptOss20b);
@@ -223,7 +223,7 @@ mod tests {
                 WeightDtype::Fp8
             };
             assert_eq!(r.wdtype, want, "{p:?}");
-            let experts: Vec<Stored> = kernels::compiled_layer(&r)
+            let experts: Vec<Stored> = layer::compiled_layer(&r)
                 .iter()
                 .filter(|k| k.group.name.starts_with("experts"))
                 .filter_map(|k| k.group.gemm.map(|g| g.b))
