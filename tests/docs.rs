@@ -631,18 +631,24 @@ fn serve_section() -> String {
 }
 
 /// The serving model against TensorRT-LLM's later per-GPU overview (the
-/// mixtures of experts GPT-OSS-120B and -20B, and Llama-3.3-70B TP2).
+/// mixtures of experts GPT-OSS-120B and -20B, the DEP rows, and Llama-3.3-70B
+/// TP2).
 fn serve_moe_section() -> String {
     let rows = brrr::model::serve::overview::compare();
-    let mut t = String::from("| model | GPU × TP | in / out | held to 30 % | output tok/s per GPU, published / model | error |\n|---|---|---|---|---|---|\n");
+    let mut t = String::from("| model | GPU × TP (or DEP) | in / out | held to 30 % | output tok/s per GPU, published / model | error |\n|---|---|---|---|---|---|\n");
     for c in &rows {
-        let gpus = f64::from(c.row.tp);
+        let gpus = f64::from(c.row.tp * c.row.dep);
+        let spread = if c.row.dep > 1 {
+            format!("DEP {}", c.row.dep)
+        } else {
+            c.row.tp.to_string()
+        };
         let _ = writeln!(
             t,
             "| {} | {} × {} | {} / {} | {} | {} / {} | {} |",
             c.row.model_name(),
             c.row.hw,
-            c.row.tp,
+            spread,
             c.row.isl,
             c.row.osl,
             if c.row.target { "yes" } else { "median" },

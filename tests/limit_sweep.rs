@@ -230,6 +230,7 @@ fn llm_regime_and_sentences_follow_the_rule() {
                 llm::Parallel {
                     tp: rng.pick(&DEGREES),
                     pp: rng.pick(&DEGREES),
+                    dep: 1,
                     link: rng.pick(LINKS),
                     overlap: rng.pick(&[false, true]),
                 },

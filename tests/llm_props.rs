@@ -82,6 +82,7 @@ fn arb_run() -> impl Strategy<Value = LlmRun> {
                         Parallel {
                             tp: DEGREES[tp],
                             pp: DEGREES[pp],
+                            dep: 1,
                             link: LINKS[link],
                             overlap,
                         },

@@ -151,11 +151,15 @@ impl Link {
 
 /// How a model is spread over GPUs: `tp`-way tensor parallel inside each of
 /// `pp` pipeline stages, joined by `link`; `overlap`: collectives run beside the
-/// kernels after them instead of in line.
+/// kernels after them instead of in line. `dep`: a mixture of experts run as
+/// TensorRT-LLM's "DEP n" (`tp` then 1): `dep` GPUs each hold the whole
+/// attention and their own sequences, the routed experts spread over all of
+/// them (`crate::model::llm::dep`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Parallel {
     pub tp: u32,
     pub pp: u32,
+    pub dep: u32,
     pub link: Link,
     pub overlap: bool,
 }
@@ -165,13 +169,17 @@ impl Parallel {
     pub const ONE: Parallel = Parallel {
         tp: 1,
         pp: 1,
+        dep: 1,
         link: Link::NONE,
         overlap: false,
     };
 
     /// GPUs in the group.
     pub fn gpus(&self) -> u32 {
-        self.tp.max(1).saturating_mul(self.pp.max(1))
+        self.tp
+            .max(1)
+            .saturating_mul(self.pp.max(1))
+            .saturating_mul(self.dep.max(1))
     }
 
     /// The same spread over a link with 2× the bandwidth and half the latency.

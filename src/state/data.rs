@@ -21,6 +21,25 @@ pub const DEFAULT_HIDDEN: u32 = 4096;
 pub const DEFAULT_OPS: u32 = 8;
 
 /// The explorer's defaults on a preset: its default dtype, its peaks, the MLP.
+/// The rule between two widget keys: the llm widget's DEP above 1 holds the
+/// whole attention on each GPU, so it needs `llm_tp=1`, and tensor parallel
+/// above 1 needs `llm_dep=1` (`v` a degree's index: 0 is one GPU). `Err` is
+/// the reason a value is refused, the last good one kept.
+pub fn exclusive(s: &State, key: &str, v: u32) -> Result<(), String> {
+    let w = &s.widgets.llm;
+    match key {
+        "llm_dep" if v > 0 && w.tp.n() > 1 => Err(format!(
+            "DEP holds the whole attention on each GPU, so it needs llm_tp=1 (llm_tp is {})",
+            w.tp.n()
+        )),
+        "llm_tp" if v > 0 && w.dep.n() > 1 => Err(format!(
+            "tensor parallel needs llm_dep=1 (llm_dep is {}: DEP holds the whole attention on each GPU)",
+            w.dep.n()
+        )),
+        _ => Ok(()),
+    }
+}
+
 pub fn default_setting(hw: &'static Preset) -> Setting {
     let dtype = hw.default_dtype();
     Setting {

@@ -328,11 +328,12 @@ impl WDoc {
 impl WParam {
     /// THE dtype rule for a widget's value: `Err` (the reason, "Apple M2 Max
     /// has no fp8 mode") where it needs a dtype the state's GPU lacks.
+    /// Then the rule between keys ([`crate::state::data::exclusive`]).
     pub fn check(&self, s: &State, v: u32) -> Result<(), String> {
-        match (self.needs)(v) {
-            Some(d) => s.setting.hw.check(d),
-            None => Ok(()),
+        if let Some(d) = (self.needs)(v) {
+            s.setting.hw.check(d)?;
         }
+        crate::state::data::exclusive(s, self.key, v)
     }
 
     /// Its default value.

@@ -508,10 +508,14 @@ pub fn parallel(r: &LlmRun, st: &LlmStep, sc: &step::Scaling) -> Vec<String> {
     let mut out = Vec::new();
     let n = r.par.gpus();
     if n > 1 {
+        let spread = if r.par.dep > 1 {
+            format!("DEP {}", r.par.dep)
+        } else {
+            format!("{} tensor parallel", r.par.tp)
+        };
         out.push(format!(
-            "On {} ({} tensor parallel × {}) over {}: {} of the step waits on the other GPUs, {} per pass through the model.",
+            "On {} ({spread} × {}) over {}: {} of the step waits on the other GPUs, {} per pass through the model.",
             units::count(n, "GPU", "GPUs"),
-            r.par.tp,
             units::count(r.par.pp, "pipeline stage", "pipeline stages"),
             r.par.link.name,
             units::percent(st.split.comm / st.wall.max(f64::MIN_POSITIVE)),
@@ -829,6 +833,7 @@ mod tests {
             par: crate::model::parallel::Parallel {
                 tp: 8,
                 pp: 1,
+                dep: 1,
                 link: crate::model::parallel::link("pcie4")
                     .copied()
                     .unwrap_or(crate::model::parallel::Link::NONE),

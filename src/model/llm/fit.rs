@@ -18,11 +18,19 @@ use crate::model::units::count;
 /// LM head whole on each ([`super::kernels::split_by_tp`]); a pipeline gives each
 /// stage its layers, the embedding to the first stage and the LM head to the
 /// last (the same size: the larger stage counts).
+///
+/// With DEP `n` ([`super::dep`]) a rank holds everything but the routed
+/// experts whole, and `1/n` of those.
 pub fn weight_bytes(r: &LlmRun) -> f64 {
     let c = &r.config;
     let (tp, pp) = (f64::from(r.par.tp.max(1)), r.par.pp.max(1));
     let h = f64::from(c.hidden);
-    let layer = (c.attn_params() + f64::from(c.experts) * c.expert_params()) / tp
+    let ep = if c.experts > 1 {
+        f64::from(super::dep::ranks(r))
+    } else {
+        1.0
+    };
+    let layer = (c.attn_params() + f64::from(c.experts) * c.expert_params() / ep) / tp
         + c.router_params()
         + 2.0 * h;
     let layers = f64::from(super::kernels::stage_layers(r).min(c.layers.max(1)));
@@ -36,7 +44,7 @@ pub fn weight_bytes(r: &LlmRun) -> f64 {
         // share of them
         let all: f64 = super::moe::layers(c)
             .each()
-            .map(|l| super::moe::layer_weight_bytes(l, r.wdtype, tp))
+            .map(|l| super::moe::layer_weight_bytes(l, r.wdtype, tp, ep))
             .sum();
         return all * layers / f64::from(c.layers.max(1)) + outer * r.wdtype.bytes();
     }
@@ -46,8 +54,10 @@ pub fn weight_bytes(r: &LlmRun) -> f64 {
 /// Bytes of the batch's KV cache one GPU holds after the step: `context` tokens
 /// per sequence, plus the one a decode step adds; split over the KV heads (`tp`)
 /// and the stages' layers.
+///
+/// With DEP a rank holds its own sequences' cache (`⌈B/n⌉` of them).
 pub fn kv_bytes(r: &LlmRun) -> f64 {
-    let b = f64::from(r.batch.max(1));
+    let b = f64::from(super::dep::rank_batch(r));
     let ctx_after = f64::from(r.context.max(1)) + if r.phase == Phase::Decode { 1.0 } else { 0.0 };
     let c = &r.config;
     let share = f64::from(super::kernels::stage_layers(r).min(c.layers.max(1)))
@@ -78,7 +88,11 @@ pub fn min_tp(r: &LlmRun, capacity: f64) -> Option<u32> {
         r.config.splits_over(tp)
             && fits(
                 &LlmRun {
-                    par: super::Parallel { tp, ..r.par },
+                    par: super::Parallel {
+                        tp,
+                        dep: 1,
+                        ..r.par
+                    },
                     ..*r
                 },
                 capacity,

@@ -34,8 +34,12 @@ fn each_layer(r: &LlmRun, cs: &[super::LlmConfig], read: KvRead) -> Vec<LlmKerne
         .collect()
 }
 
-/// One plain layer's kernels on one GPU of `r`'s spread.
+/// One plain layer's kernels on one GPU of `r`'s spread (with DEP, the
+/// slowest rank's: [`super::dep::layer`]).
 fn one_layer(r: &LlmRun, read: KvRead) -> Vec<LlmKernel> {
+    if r.par.dep > 1 {
+        return super::dep::layer(r, read, one_layer);
+    }
     let layer = if r.graphs || super::moe::beyond_plain(&r.config) {
         compiled_layer_with(r, read)
     } else {
@@ -170,10 +174,13 @@ impl<K> Layout<K> {
 /// [`kernels_with`]'s step as a [`Layout`].
 pub fn layout_with(r: &LlmRun, read: KvRead) -> Layout<LlmKernel> {
     let c = &r.config;
+    // with DEP, the slowest rank's embedding, LM head and sends (its own
+    // sequences'); `r` itself without
+    let rank = super::dep::rank_run(r);
     let (before, after) = if r.graphs {
-        (compiled_before(r), compiled_after(r))
+        (compiled_before(&rank), compiled_after(&rank))
     } else {
-        (eager::before(r), eager::after(r))
+        (eager::before(&rank), eager::after(&rank))
     };
     Layout {
         before: before.into_iter().map(outer).collect(),
@@ -184,7 +191,7 @@ pub fn layout_with(r: &LlmRun, read: KvRead) -> Layout<LlmKernel> {
             "send to the next stage",
             crate::model::parallel::Collective::Send,
             2,
-            tokens(r) * f64::from(c.hidden) * ACT_BYTES,
+            tokens(&rank) * f64::from(c.hidden) * ACT_BYTES,
             r,
         )),
         after: after.into_iter().map(outer).collect(),

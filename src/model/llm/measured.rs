@@ -185,6 +185,7 @@ fn batch_one(
     let par = Parallel {
         tp: gpus,
         pp: 1,
+        dep: 1,
         link: link(link_id).copied().unwrap_or(Link::NONE),
         overlap: false,
     };

@@ -20,6 +20,7 @@
 //! and KV head); Llama-3-8B in bf16: 128 KiB per token.
 
 pub mod advice;
+pub mod dep;
 pub mod eager;
 pub mod fit;
 pub mod kernels;
@@ -32,6 +33,7 @@ pub mod spec;
 pub mod step;
 pub mod view;
 pub mod vs_measured;
+pub mod vs_tp;
 
 use super::hardware::Dtype;
 pub use super::parallel::Parallel;
@@ -365,7 +367,13 @@ pub fn spread(c: &LlmConfig, want: Parallel) -> (Parallel, Vec<String>) {
             c.layers
         ));
     }
-    let mut par = Parallel { tp, pp, ..want };
+    let dep = dep_for(c, want, tp, &mut notes);
+    let mut par = Parallel {
+        tp,
+        pp,
+        dep,
+        ..want
+    };
     // (the link is kept on one GPU, where it costs nothing: the scaling chart
     // draws more GPUs over it)
     if !par.link.valid() {
@@ -373,6 +381,43 @@ pub fn spread(c: &LlmConfig, want: Parallel) -> (Parallel, Vec<String>) {
         par = Parallel::ONE;
     }
     (par, notes)
+}
+
+/// The DEP degree `want.dep` made valid for `c` beside tensor parallel `tp`:
+/// only a mixture of experts spreads its experts (a dense model runs DEP 1);
+/// DEP holds the whole attention on each GPU, so it needs tensor parallel 1
+/// (asked with both, DEP falls to 1); each GPU holds the same number of
+/// experts (a degree that does not divide them falls to the largest offered
+/// one that does). Each change is said in `notes`.
+fn dep_for(c: &LlmConfig, want: Parallel, tp: u32, notes: &mut Vec<String>) -> u32 {
+    let asked = want.dep.max(1);
+    if asked == 1 {
+        return 1;
+    }
+    if c.experts <= 1 {
+        notes.push(format!(
+            "DEP {asked} spreads a mixture's experts over the GPUs; this model is dense: showing DEP 1."
+        ));
+        return 1;
+    }
+    if tp > 1 {
+        notes.push(format!(
+            "DEP {asked} holds the whole attention on each GPU, so tensor parallel must be 1: showing DEP 1 with tensor parallel {tp}."
+        ));
+        return 1;
+    }
+    let dep = super::parallel::DEGREES
+        .into_iter()
+        .filter(|&d| d <= asked && c.experts.is_multiple_of(d))
+        .max()
+        .unwrap_or(1);
+    if dep != asked {
+        notes.push(format!(
+            "DEP {asked} does not split the {} experts evenly: showing {dep}.",
+            c.experts
+        ));
+    }
+    dep
 }
 
 impl LlmConfig {

@@ -273,9 +273,11 @@ pub fn params(c: &LlmConfig) -> (f64, f64) {
 }
 
 /// Bytes of one layer's weights (every expert), the experts in MXFP4 where the
-/// model ships them so, the rest in `w`; `tp` splits the attention and MLP.
-pub fn layer_weight_bytes(c: &LlmConfig, w: WeightDtype, tp: f64) -> f64 {
-    let e = f64::from(c.experts) * c.expert_params();
+/// model ships them so, the rest in `w`; `tp` splits the attention and MLP,
+/// `ep` the routed experts besides (DEP's ranks, [`super::dep`]).
+pub fn layer_weight_bytes(c: &LlmConfig, w: WeightDtype, tp: f64, ep: f64) -> f64 {
+    let ep = if c.experts > 1 { ep.max(1.0) } else { 1.0 };
+    let e = f64::from(c.experts) * c.expert_params() / ep;
     let shared = f64::from(c.arch.shared) * c.expert_params();
     let wb = w.bytes();
     let eb = if c.arch.mxfp4 { MXFP4_BYTES } else { wb };

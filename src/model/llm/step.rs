@@ -120,6 +120,11 @@ pub struct LlmStep {
     pub link_bytes: f64,
     /// Collectives one GPU takes part in per pass through the model.
     pub collectives: u32,
+    /// Seconds of the wall spent in the experts' all-to-alls (DEP's dispatch
+    /// and combine, or tensor parallelism's over its experts): the
+    /// communication the step waits for, in the all-to-alls' share of the
+    /// collectives' time (`llm_dep_a2a_share` is this over the wall).
+    pub a2a: f64,
     pub kernel_count: u32,
     /// Tokens produced (decode) or consumed (prefill) per second.
     pub tokens_per_s: f64,
@@ -528,11 +533,17 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool, read: KvRead) -> Ll
     // DRAM bytes of the kernels; bytes over the link and the count of the
     // collectives (nccl-tests' bus bytes)
     let (mut flops, mut bytes, mut link_bytes, mut collectives) = (0.0, 0.0, 0.0, 0u32);
+    // the collectives' time and the all-to-alls' part of it
+    let (mut coll_s, mut a2a_s) = (0.0, 0.0);
     lay.zip_each(&lay, |k, _| {
         let g = &k.group;
         if let crate::model::workload::Unit::Collective { .. } = g.unit {
             link_bytes += g.bytes;
             collectives += g.count;
+            coll_s += g.latency;
+            if g.name.starts_with("all-to-all") {
+                a2a_s += g.latency;
+            }
         } else {
             bytes += g.bytes;
         }
@@ -548,6 +559,13 @@ fn run_with(r: &LlmRun, setting: &Setting, with_limit: bool, read: KvRead) -> Ll
         collectives,
         kernel_count: lay.len() as u32,
         tokens_per_s: if wall > 0.0 { toks / wall } else { 0.0 },
+        // the wall's communication less a pipeline's bubble, the all-to-alls'
+        // share of it
+        a2a: if coll_s > 0.0 {
+            (split.comm - bubble) * a2a_s / coll_s
+        } else {
+            0.0
+        },
         regime: limit.regime,
         limit,
         critical_batch: critical,
@@ -615,6 +633,8 @@ pub fn sweep(r: &LlmRun, setting: &Setting) -> Vec<SweepPoint> {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ScalePoint {
     pub tp: u32,
+    /// GPUs the point runs on (with DEP asked, tensor parallel 1 is DEP's).
+    pub gpus: u32,
     pub wall: f64,
     pub tokens_per_s: f64,
     pub split: Split,
@@ -650,16 +670,13 @@ pub fn scaling(r: &LlmRun, setting: &Setting) -> Scaling {
         .into_iter()
         .filter(|&tp| r.config.splits_over(tp))
         .map(|tp| {
-            let s = plain(
-                &LlmRun {
-                    par: super::Parallel { tp, ..r.par },
-                    ..*r
-                },
-                setting,
-                KvRead::AsWritten,
-            );
+            // the spread the state with this degree runs (with DEP asked,
+            // tensor parallel above 1 runs without it)
+            let par = super::spread(&r.config, super::Parallel { tp, ..r.par }).0;
+            let s = plain(&LlmRun { par, ..*r }, setting, KvRead::AsWritten);
             ScalePoint {
                 tp,
+                gpus: par.gpus(),
                 wall: s.wall,
                 tokens_per_s: s.tokens_per_s,
                 split: s.split,
@@ -844,6 +861,7 @@ mod tests {
             par: crate::model::parallel::Parallel {
                 tp: n,
                 pp: 1,
+                dep: 1,
                 link: l.unwrap_or(crate::model::parallel::Link::NONE),
                 overlap: false,
             },

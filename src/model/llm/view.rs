@@ -97,6 +97,12 @@ pub fn widget(
             .map(|c| c.2),
     );
     sentences.extend(advice::parallel(&r, &st, &scaling));
+    if r.par.dep > 1 {
+        sentences.push(super::vs_tp::against_tp(&r, setting).map_or_else(
+            || super::vs_tp::no_tp_words(&r),
+            |v| super::vs_tp::vs_tp_words(&v, r.batch),
+        ));
+    }
     LlmView {
         fit: advice::capacity(&st, hw_name),
         step: st,

@@ -48,6 +48,8 @@ pub struct Published {
     /// The hardware preset's id.
     pub hw: &'static str,
     pub tp: u32,
+    /// DEP's ranks ([`crate::model::llm::dep`]; 1: none).
+    pub dep: u32,
     pub isl: u32,
     pub osl: u32,
     pub concurrency: u32,
@@ -71,6 +73,7 @@ impl Published {
             LlmModel::Llama3_70b => "Llama-3.3-70B",
             LlmModel::GptOss120b => "GPT-OSS-120B",
             LlmModel::GptOss20b => "GPT-OSS-20B",
+            LlmModel::DeepseekV3 => "DeepSeek-R1-0528",
             LlmModel::Qwen3_235b => "Qwen3-235B-A22B",
             LlmModel::Llama4Maverick => "Llama-4-Maverick",
             _ => "Llama-3.1-8B",
@@ -139,6 +142,7 @@ pub fn nim() -> Vec<Published> {
             model,
             hw: "h100-sxm",
             tp,
+            dep: 1,
             isl,
             osl,
             concurrency: whole(r, "concurrency")?,
@@ -166,6 +170,7 @@ fn trtllm_row(r: &Json) -> Option<Published> {
         model,
         hw: crate::model::hardware::preset(r.get("hw")?.as_str()?)?.id,
         tp,
+        dep: 1,
         isl,
         osl,
         concurrency: 4096,
@@ -207,6 +212,7 @@ pub fn serve_run(p: &Published) -> ServeRun {
             par: Parallel {
                 tp: p.tp,
                 pp: 1,
+                dep: p.dep,
                 link: link("nvlink4").copied().unwrap_or(Link::NONE),
                 overlap: false,
             },

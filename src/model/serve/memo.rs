@@ -94,6 +94,7 @@ pub struct LlmKey {
     flash: bool,
     tp: u32,
     pp: u32,
+    dep: u32,
     link: LinkKey,
     overlap: bool,
 }
@@ -114,6 +115,7 @@ impl LlmKey {
         let Parallel {
             tp,
             pp,
+            dep,
             link,
             overlap,
         } = par;
@@ -136,6 +138,7 @@ impl LlmKey {
             flash,
             tp,
             pp,
+            dep,
             link: LinkKey {
                 id,
                 name,

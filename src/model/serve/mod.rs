@@ -125,9 +125,15 @@ pub struct ServeRun {
 }
 
 impl ServeRun {
-    /// GPUs the deployment runs on: tensor × pipeline parallel.
+    /// GPUs the deployment runs on: tensor × pipeline parallel (× DEP's
+    /// ranks).
     pub fn gpus(&self) -> u32 {
-        self.llm.par.tp.max(1) * self.llm.par.pp.max(1)
+        self.llm.par.gpus()
+    }
+    /// Prompt tokens the deployment prefills per step: `chunk` on each of
+    /// DEP's ranks (each schedules its own requests), `chunk` without DEP.
+    pub fn chunk_total(&self) -> f64 {
+        f64::from(self.chunk.max(1)) * f64::from(crate::model::llm::dep::ranks(&self.llm))
     }
     /// The mean context of a decoding sequence: the prompt and half the output.
     pub fn decode_context(&self) -> u32 {
@@ -293,7 +299,7 @@ fn run_with(
     let c = r.concurrency.max(1);
     let n = c.min(cap);
     let (isl, osl) = (r.isl.max(1), r.osl.max(1));
-    let chunk = f64::from(r.chunk.max(1));
+    let chunk = r.chunk_total();
     let ctx = r.decode_context();
     let e = r.engine_s.max(0.0);
     let k = isl.div_ceil(r.chunk.max(1));

@@ -31,6 +31,7 @@ fn row(r: &Json) -> Option<Published> {
         model,
         hw: crate::model::hardware::preset(r.get("hw")?.as_str()?)?.id,
         tp: whole(r, "tp")?,
+        dep: 1,
         isl: whole(r, "input_tokens")?,
         osl: whole(r, "output_tokens")?,
         concurrency: 4096,

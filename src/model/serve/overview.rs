@@ -11,8 +11,13 @@
 //! is in the dtype the page's configuration gives: GPT-OSS on Hopper `auto`
 //! (bf16), Llama-3.3-70B fp8. The rows the issue quotes are held to 30 %;
 //! the others to a median within 30 %. The rows run with attention data
-//! parallelism and experts spread over GPUs (TensorRT-LLM's "DEP n") are read
-//! but not modelled: the model has no attention data parallelism.
+//! parallelism and experts spread over GPUs (TensorRT-LLM's "DEP n":
+//! GPT-OSS-120B DEP4 on H100, Qwen3-235B-A22B DEP4 and DEP8, DeepSeek-R1-0528
+//! DEP8 with DeepSeek-V3's shape, Llama-4-Maverick DEP8) are modelled with
+//! [`crate::model::llm::dep`]: `serve_c` and `serve_max_seqs` are the
+//! deployment's, split evenly over the ranks, and the chunk is each rank's.
+//! Their KV cache: DeepSeek-R1's options set fp8; the ModelOpt FP8
+//! checkpoints leave it `auto`, taken as fp8 as Llama-3.3-70B's.
 
 use super::measured::{rows_in, whole, Compared, Engine, Published};
 use crate::json::Json;
@@ -26,13 +31,13 @@ fn row(r: &Json) -> Option<Published> {
         "gpt-oss-120b" => LlmModel::GptOss120b,
         "gpt-oss-20b" => LlmModel::GptOss20b,
         "llama-3.3-70b" => LlmModel::Llama3_70b,
+        // DeepSeek-R1-0528 has DeepSeek-V3's shape
+        "deepseek-r1-0528" => LlmModel::DeepseekV3,
+        "qwen3-235b-a22b" => LlmModel::Qwen3_235b,
+        "llama4-maverick" => LlmModel::Llama4Maverick,
         _ => return None,
     };
-    let tp = match r.get("parallelism")?.as_str()? {
-        "TP1" => 1,
-        "TP2" => 2,
-        _ => return None,
-    };
+    let (tp, dep) = spread(r.get("parallelism")?.as_str()?)?;
     let hw = match r.get("gpu")?.as_str()? {
         "H200 SXM 141GB" => "h200",
         "H100 SXM 80GB" => "h100-sxm",
@@ -45,6 +50,7 @@ fn row(r: &Json) -> Option<Published> {
         model,
         hw,
         tp,
+        dep,
         isl: whole(r, "isl")?,
         osl: whole(r, "osl")?,
         concurrency: 4096,
@@ -52,13 +58,31 @@ fn row(r: &Json) -> Option<Published> {
         ttft_s: None,
         itl_s: None,
         tok_s: per_gpu * f64::from(gpus),
-        kvdtype: if model == LlmModel::Llama3_70b {
-            KvDtype::Fp8
-        } else {
-            KvDtype::Bf16
-        },
+        kvdtype: kv_dtype(model),
         target: r.get("quoted").is_some(),
     })
+}
+
+/// Tensor parallel and DEP ranks of the file's `parallelism` ("TP2",
+/// "DEP8", "DEP4 (attention data-parallel 4 + expert-parallel 4)").
+fn spread(p: &str) -> Option<(u32, u32)> {
+    let word = p.split_whitespace().next()?;
+    let n = |s: &str| s.parse::<u32>().ok().filter(|n| [1, 2, 4, 8].contains(n));
+    if let Some(t) = word.strip_prefix("TP") {
+        return Some((n(t)?, 1));
+    }
+    Some((1, n(word.strip_prefix("DEP")?)?))
+}
+
+/// The KV cache's dtype in the source's configuration: GPT-OSS on Hopper
+/// `auto` (bf16); DeepSeek-R1's options set fp8; NVIDIA's ModelOpt FP8
+/// checkpoints (Llama-3.3-70B, Qwen3-235B-A22B, Llama-4-Maverick) leave it
+/// `auto`, the checkpoint's, taken as fp8 as for Llama-3.3-70B's older row.
+fn kv_dtype(model: LlmModel) -> KvDtype {
+    match model {
+        LlmModel::GptOss120b | LlmModel::GptOss20b => KvDtype::Bf16,
+        _ => KvDtype::Fp8,
+    }
 }
 
 /// The file's rows the model runs, in its order.
@@ -74,21 +98,12 @@ pub fn compare() -> Vec<Compared> {
 /// The median |throughput error| of the rows not held to a target (infinite
 /// where there are none).
 pub fn median_other(rows: &[Compared]) -> f64 {
-    let mut e: Vec<f64> = rows
-        .iter()
-        .filter(|c| !c.row.target)
-        .map(|c| c.tok_error().map_or(f64::INFINITY, f64::abs))
-        .collect();
-    if e.is_empty() {
-        return f64::INFINITY;
-    }
-    crate::model::order::sort_largest_first(&mut e, |x| *x);
-    let n = e.len();
-    if n % 2 == 1 {
-        e[n / 2]
-    } else {
-        0.5 * (e[n / 2 - 1] + e[n / 2])
-    }
+    median(
+        rows.iter()
+            .filter(|c| !c.row.target)
+            .map(|c| c.tok_error().map_or(f64::INFINITY, f64::abs))
+            .collect(),
+    )
 }
 
 /// The comparison in words: the rows held to 30 %, the others' median, and
@@ -127,7 +142,89 @@ pub fn words(rows: &[Compared]) -> String {
         worst * 100.0,
         median_other(rows) * 100.0,
         gpt_oss_words(rows)
+    ) + &dep_words(rows)
+}
+
+/// The median of `e` (infinite where it is empty).
+fn median(mut e: Vec<f64>) -> f64 {
+    if e.is_empty() {
+        return f64::INFINITY;
+    }
+    crate::model::order::sort_largest_first(&mut e, |x| *x);
+    let n = e.len();
+    if n % 2 == 1 {
+        e[n / 2]
+    } else {
+        0.5 * (e[n / 2 - 1] + e[n / 2])
+    }
+}
+
+/// The row of `rows` whose error is the median's (the lower one of an even
+/// count).
+fn median_row<'a>(rows: &[&'a Compared]) -> Option<&'a Compared> {
+    let mut rs: Vec<&Compared> = rows.to_vec();
+    crate::model::order::sort_largest_first(&mut rs, |c| c.tok_error().unwrap_or(0.0));
+    rs.get(rs.len() / 2).copied()
+}
+
+/// How the DEP rows compare, and what the model can say of their gap: their
+/// median error beside the one-GPU MoE rows', and, for the DEP row at the
+/// median, the model's answer again with a link half as fast (half the
+/// bandwidth, twice the latencies), which shows how much of the answer rides
+/// on the all-to-all's pricing. Empty without DEP rows.
+fn dep_words(rows: &[Compared]) -> String {
+    let dep: Vec<&Compared> = rows.iter().filter(|c| c.row.dep > 1).collect();
+    let Some(mid) = median_row(&dep) else {
+        return String::new();
+    };
+    let errs = |f: &dyn Fn(&Compared) -> bool| {
+        median(
+            rows.iter()
+                .filter(|c| f(c))
+                .filter_map(Compared::tok_error)
+                .collect(),
+        )
+    };
+    let dep_med = errs(&|c| c.row.dep > 1);
+    let one_gpu = errs(&|c| c.row.dep <= 1 && c.row.tp == 1);
+    let slow = slow_link(&mid.row);
+    let pct = |e: f64| format!("{:+.0} %", e * 100.0);
+    let (Some(now), Some(then)) = (mid.tok_error(), slow.tok_error()) else {
+        return String::new();
+    };
+    format!(
+        " The DEP rows (attention data-parallel, the experts spread over the GPUs) miss by a median {}, the mixtures of experts on one GPU (GPT-OSS) by {}. For {} {} / {} on {}, a link half as fast moves the model from {} to {}, {}. The model also splits the sequences evenly over the ranks and routes tokens uniformly (the slowest rank sets a real step's pace), idealisations that can only make it faster than a real run.",
+        pct(dep_med),
+        pct(one_gpu),
+        mid.row.model_name(),
+        mid.row.isl,
+        mid.row.osl,
+        mid.row.hw,
+        pct(now),
+        pct(then),
+        if (now - then).abs() < 0.5 * now.abs() {
+            "less than half the gap: most of it lies in each GPU's own step"
+        } else {
+            "half the gap or more: the all-to-all's price is much of it"
+        }
     )
+}
+
+/// `p` against the model with its link half as fast: half the bandwidth,
+/// twice the latencies.
+fn slow_link(p: &Published) -> Compared {
+    let mut run = super::measured::serve_run(p);
+    let l = run.llm.par.link;
+    run.llm.par.link = crate::model::parallel::Link {
+        bw: l.bw / 2.0,
+        hop: l.hop * 2.0,
+        base: l.base * 2.0,
+        ..l
+    };
+    Compared {
+        row: *p,
+        model: super::run(&run, &super::measured::setting(p)),
+    }
 }
 
 /// Why the model misses GPT-OSS, where every GPT-OSS row it misses it misses
@@ -181,20 +278,33 @@ mod tests {
     use super::*;
     use crate::model::llm::LlmRun;
 
-    /// The rows read are the file's TP rows of the modelled models: 5 of
-    /// GPT-OSS-120B, 10 of GPT-OSS-20B, 7 of Llama-3.3-70B; the DEP rows are not.
+    /// The rows read are the file's: 5 TP1 and 5 DEP4 of GPT-OSS-120B, 10
+    /// of GPT-OSS-20B, 7 of Llama-3.3-70B, and the DEP rows of DeepSeek-R1
+    /// (4), Llama-4-Maverick (5) and Qwen3-235B (5 DEP4, 3 DEP8).
     #[test]
     fn the_rows_are_the_files() {
         let rs = rows();
-        let n = |m| rs.iter().filter(|p| p.model == m).count();
+        let n = |m, dep| rs.iter().filter(|p| p.model == m && p.dep == dep).count();
         assert_eq!(
             (
-                n(LlmModel::GptOss120b),
-                n(LlmModel::GptOss20b),
-                n(LlmModel::Llama3_70b)
+                n(LlmModel::GptOss120b, 1),
+                n(LlmModel::GptOss120b, 4),
+                n(LlmModel::GptOss20b, 1),
+                n(LlmModel::Llama3_70b, 1)
             ),
-            (5, 10, 7)
+            (5, 5, 10, 7)
         );
+        assert_eq!(
+            (
+                n(LlmModel::DeepseekV3, 8),
+                n(LlmModel::Llama4Maverick, 8),
+                n(LlmModel::Qwen3_235b, 4),
+                n(LlmModel::Qwen3_235b, 8)
+            ),
+            (4, 5, 5, 3)
+        );
+        assert_eq!(rs.len(), 44);
+        assert!(rs.iter().all(|p| p.dep == 1 || p.tp == 1));
         let quoted: Vec<_> = rs
             .iter()
             .filter(|p| p.target)
@@ -230,6 +340,9 @@ mod tests {
                 .collect();
             if oss {
                 assert_eq!(experts, [Stored::Int4, Stored::Int4], "{p:?}");
+            } else if r.config.experts > 1 {
+                // the DEP rows' FP8 checkpoints: the experts in fp8 too
+                assert_eq!(experts, [Stored::Fp8, Stored::Fp8], "{p:?}");
             } else {
                 assert!(experts.is_empty());
             }
@@ -285,6 +398,28 @@ mod tests {
             said.contains("W4A16") && said.contains("bf16 weights"),
             "{said}"
         );
+    }
+
+    /// The DEP rows are said apart, with their median error beside the
+    /// one-GPU MoE rows' and the answer again on a slower link, which can
+    /// only slow the model (never fitted: the sentence holds whatever the
+    /// errors are).
+    #[test]
+    fn the_dep_rows_are_said_with_what_the_link_explains() {
+        let cs = compare();
+        let dep: Vec<&Compared> = cs.iter().filter(|c| c.row.dep > 1).collect();
+        assert_eq!(dep.len(), 22);
+        let said = dep_words(&cs);
+        let mid = median_row(&dep).unwrap();
+        let pct = |e: f64| format!("{:+.0} %", e * 100.0);
+        assert!(said.contains(&pct(mid.tok_error().unwrap())), "{said}");
+        let slow = slow_link(&mid.row);
+        assert!(slow.model.unwrap().tok_s < mid.model.unwrap().tok_s);
+        assert!(said.contains(&pct(slow.tok_error().unwrap())), "{said}");
+        assert!(words(&cs).ends_with(&said));
+        // no DEP rows, no sentence
+        let tp: Vec<Compared> = cs.iter().filter(|c| c.row.dep == 1).copied().collect();
+        assert_eq!(dep_words(&tp), "");
     }
 
     /// Every modelled row has the model's answer beside it, and every row the

@@ -16,6 +16,8 @@ pub struct Row {
     /// "NVIDIA NIM 1.8.0 Llama-3.3-70B".
     pub name: String,
     pub tp: u32,
+    /// The GPUs in words: "2 × h100-sxm", "DEP 4 × h100-sxm".
+    pub gpus: String,
     /// The hardware preset's id.
     pub hw: &'static str,
     pub isl: u32,
@@ -51,12 +53,16 @@ pub fn row(c: &Compared) -> Row {
         Engine::TrtllmBench => "trtllm",
         Engine::TrtllmOverview => "trtllm-overview",
     };
+    let spread = if r.dep > 1 {
+        format!("dep{}", r.dep)
+    } else {
+        format!("tp{}", r.tp)
+    };
     Row {
         id: format!(
-            "{engine}-{}-{}-tp{}-{}-{}-c{}",
+            "{engine}-{}-{}-{spread}-{}-{}-c{}",
             r.model_name().to_lowercase(),
             r.hw,
-            r.tp,
             r.isl,
             r.osl,
             r.concurrency
@@ -64,6 +70,11 @@ pub fn row(c: &Compared) -> Row {
         target: r.target,
         name: format!("{} {}", r.engine.label(), r.model_name()),
         tp: r.tp,
+        gpus: if r.dep > 1 {
+            format!("DEP {} × {}", r.dep, r.hw)
+        } else {
+            format!("{} × {}", r.tp, r.hw)
+        },
         hw: r.hw,
         isl: r.isl,
         osl: r.osl,

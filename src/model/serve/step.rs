@@ -265,7 +265,9 @@ pub fn layout_of(
         return (lay, all);
     }
     let kd = if decode > 0 { 1.0 } else { 0.0 };
-    let kp = q / f64::from(isl.max(1));
+    // the chunk's prompt tokens spread evenly over DEP's ranks: the slowest
+    // rank's attention does its share of them
+    let kp = q / f64::from(isl.max(1)) / f64::from(crate::model::llm::dep::ranks(run));
     let dec = decode_run(run, decode, context);
     let Some((layer, head, lead)) = merged_parts(&lay, &dec, kd, &prefill_run(run, isl), kp) else {
         // (never for the models offered: `tests::every_shape_merges`) the prompt
@@ -376,6 +378,7 @@ mod tests {
             par: Parallel {
                 tp,
                 pp: 1,
+                dep: 1,
                 link: link("nvlink4").copied().unwrap_or(Link::NONE),
                 overlap: false,
             },

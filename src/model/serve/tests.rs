@@ -53,6 +53,7 @@ fn one_request_reproduces_the_llm_decode_step() {
             r.llm.par = Parallel {
                 tp,
                 pp: 1,
+                dep: 1,
                 link: link("nvlink4").copied().unwrap_or(Link::NONE),
                 overlap: false,
             };
@@ -323,6 +324,7 @@ fn cost_follows_the_throughput() {
     r2.llm.par = Parallel {
         tp: 2,
         pp: 1,
+        dep: 1,
         link: link("nvlink4").copied().unwrap_or(Link::NONE),
         overlap: false,
     };

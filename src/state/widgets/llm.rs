@@ -95,6 +95,13 @@ params! {
     tp: Choice<Degree> = Degree::One, "llm_tp", "Tensor parallel (GPUs per stage)";
     /// A degree above the layers falls to the largest that fits, with a message.
     pp: Choice<Degree> = Degree::One, "llm_pp", "Pipeline stages";
+    /// TensorRT-LLM's "DEP n": n GPUs each hold the whole attention and their
+    /// own sequences (batch/n each), the routed experts spread over all n, an
+    /// all-to-all each way per MoE layer. A mixture of experts only (a dense
+    /// model runs DEP 1, with a message); above 1 it needs `llm_tp=1` (else
+    /// refused with a message, the last good value kept), and `llm_tp` above 1
+    /// needs `llm_dep=1`.
+    dep: Choice<Degree> = Degree::One, "llm_dep", "DEP (attention data parallel, experts spread)";
     /// `preset`: the GPU's own link, PCIe 4.0 for one with none.
     link: Choice<LinkChoice> = LinkChoice::Preset, "llm_link", common::label::LINK;
     /// Typed in, it replaces the chosen link's figure; choosing another link, or
@@ -175,6 +182,7 @@ pub fn parallel(s: &State) -> llm::Parallel {
     llm::Parallel {
         tp: w.tp.n(),
         pp: w.pp.n(),
+        dep: w.dep.n(),
         link: LINK.link(s),
         overlap: w.overlap,
     }
@@ -405,6 +413,58 @@ mod tests {
         // every state the codec makes runs on its GPU by the rule
         let r = run(&t);
         assert!(r.check_on(t.setting.hw).is_ok());
+    }
+
+    /// `llm_dep` round-trips through the URL; with `llm_tp` above 1 it is
+    /// refused with a reason and the last good value kept (and `llm_tp`
+    /// beside a DEP); on a dense model the view runs DEP 1 and says why.
+    #[test]
+    fn dep_round_trips_and_needs_tensor_parallel_1() {
+        let (s, n) = decode("llm_model=qwen3-235b-a22b&llm_dep=4&llm_batch=64");
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!(s.widgets.llm.dep, Degree::Four);
+        assert!(encode(&s).contains("llm_dep=4"));
+        assert_eq!(decode(&encode(&s)).0, s);
+        let v = view(&s, true);
+        assert_eq!((v.step.run.par.dep, v.step.run.par.gpus()), (4, 4));
+        assert!(v.step.a2a > 0.0 && v.spread_notes.is_empty());
+        assert!(
+            v.sentences
+                .iter()
+                .any(|t| t.starts_with("DEP 4 against tensor parallel 4")),
+            "{:?}",
+            v.sentences
+        );
+        for q in ["llm_tp=2&llm_dep=4", "llm_dep=4&llm_tp=2"] {
+            let (s, n) = decode(&format!("llm_model=qwen3-235b-a22b&{q}"));
+            assert_eq!(
+                (s.widgets.llm.tp, s.widgets.llm.dep),
+                (Degree::Two, Degree::One),
+                "{q}"
+            );
+            let why = n
+                .iter()
+                .find(|x| x.param == "llm_dep")
+                .map(|x| x.reason.as_str());
+            assert!(
+                why.is_some_and(|w| w.contains("needs llm_tp=1")),
+                "{q}: {n:?}"
+            );
+        }
+        let mut t = s.clone();
+        t.widgets.llm.dep = Degree::Four;
+        let tp = param("llm_tp").unwrap();
+        assert!(tp.check(&t, 1).is_err() && tp.check(&t, 0).is_ok());
+        // a dense model: DEP 1, with a note
+        let (d, n) = decode("llm_model=llama3-70b&llm_dep=8");
+        assert!(n.is_empty(), "{n:?}");
+        let v = view(&d, true);
+        assert_eq!(v.step.run.par.dep, 1);
+        assert!(
+            v.spread_notes.iter().any(|t| t.contains("dense")),
+            "{:?}",
+            v.spread_notes
+        );
     }
 
     /// `q` on an H100 (the explorer's keys of `h100()` first).

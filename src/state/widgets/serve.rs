@@ -16,11 +16,14 @@ params! {
     in serve;
     isl: Int[l::ISL.0, l::ISL.1] = 1000, "serve_isl", "Input tokens per request";
     osl: Int[l::OSL.0, l::OSL.1] = 1000, "serve_osl", "Output tokens per request";
-    /// A closed loop: a finished request is replaced at once.
+    /// A closed loop: a finished request is replaced at once. With `llm_dep`
+    /// above 1, the deployment's, split evenly over the ranks.
     c: Int[l::CONCURRENCY.0, l::CONCURRENCY.1] = 16, "serve_c", "Requests in flight (concurrency)";
-    /// Chunked prefill: prompt tokens prefilled per engine step beside the decode tokens.
+    /// Chunked prefill: prompt tokens prefilled per engine step beside the decode tokens
+    /// (with `llm_dep` above 1, on each rank).
     chunk: Int[l::CHUNK.0, l::CHUNK.1] = serve::measured::CHUNK, "serve_chunk", "Prefill chunk (prompt tokens per step)";
-    /// The KV cache may cap the running batch lower.
+    /// The KV cache may cap the running batch lower. With `llm_dep` above 1,
+    /// the deployment's, split evenly over the ranks.
     max_seqs: Int[l::MAX_SEQS.0, l::MAX_SEQS.1] = serve::measured::MAX_SEQS, "serve_max_seqs", "Most sequences running (sequences)";
     /// The engine's CPU time per step that the GPU waits for (the default:
     /// TensorRT-LLM's executor with its overlap scheduler,
@@ -88,6 +91,10 @@ pub const KVDTYPE: ChoiceField<crate::model::llm::KvDtype> = ChoiceField {
 pub const TP: ChoiceField<super::common::Degree> = ChoiceField {
     id: "serve-llm_tp",
     ..super::llm::field::tp
+};
+pub const DEP: ChoiceField<super::common::Degree> = ChoiceField {
+    id: "serve-llm_dep",
+    ..super::llm::field::dep
 };
 /// The run as the controls ask for it: the `llm` widget's run (the spread as
 /// asked) with this widget's CUDA graphs, lengths, concurrency and engine.

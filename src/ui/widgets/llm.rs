@@ -67,7 +67,7 @@ fn scaling_chart(v: &LlmView) -> super::scaling::Scaling {
             .points
             .iter()
             .map(|p| super::scaling::Point {
-                gpus: p.tp * r.par.pp,
+                gpus: p.gpus,
                 wall: p.wall,
                 parts: seconds(&p.split).to_vec(),
                 fits: p.fits,
@@ -155,6 +155,7 @@ fn LlmControls(ctx: Ctx, live: Memo<LlmView>) -> impl IntoView {
         <div class="controls-inline" id="llm-parallel">
             <Select ctx=ctx field=field::tp/>
             <Select ctx=ctx field=field::pp/>
+            <Select ctx=ctx field=field::dep/>
             <Select ctx=ctx field=spec::LINK_SELECT/>
             <LogSlider ctx=ctx field=spec::LINK_BW off=link_off/>
             <LogSlider ctx=ctx field=spec::LINK_LAT off=link_off/>
@@ -222,6 +223,7 @@ fn LlmReadouts(
                 </dd></div>
             <div class="metric"><dt>"GPUs"</dt><dd>{readout("llm_gpus", |s| s.run.par.gpus().to_string(), |s| s.run.par.gpus().to_string())}</dd></div>
             <div class="metric"><dt>{label::COMM_SHARE}</dt><dd>{readout("llm_comm_share", |s| (s.split.comm / s.wall.max(f64::MIN_POSITIVE)).to_string(), |s| units::percent(s.split.comm / s.wall.max(f64::MIN_POSITIVE)))}</dd></div>
+            <div class="metric"><dt>"Experts' all-to-all share"</dt><dd>{readout("llm_dep_a2a_share", |s| (s.a2a / s.wall.max(f64::MIN_POSITIVE)).to_string(), |s| units::percent(s.a2a / s.wall.max(f64::MIN_POSITIVE)))}</dd></div>
             <div class="metric"><dt>"Memory per GPU"</dt><dd>{readout("llm_per_gpu_bytes", |s| (s.weight_bytes + s.kv_bytes).to_string(), |s| units::si(s.weight_bytes + s.kv_bytes, "B"))}</dd></div>
             <div class="metric"><dt>"Fewest GPUs that fit (tensor parallel)"</dt><dd>{readout("llm_min_tp", |s| s.fit.min_tp.map(|t| t.to_string()).unwrap_or_default(), |s| s.fit.min_tp.map(|t| t.to_string()).unwrap_or_else(|| if s.capacity > 0.0 { "more than 8".into() } else { "unknown".into() }))}</dd></div>
             <div class="metric"><dt>{label::EFFICIENCY}</dt><dd><Readout name="llm_scaling_efficiency" raw=Signal::derive(move || live.with(|v| v.scaling.efficiency.value.to_string()))

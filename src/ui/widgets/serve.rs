@@ -62,9 +62,10 @@ pub fn Serve(ctx: Ctx) -> impl IntoView {
             <Select ctx=ctx field=st::WDTYPE/>
             <Select ctx=ctx field=st::KVDTYPE/>
             <Select ctx=ctx field=st::TP/>
+            <Select ctx=ctx field=st::DEP/>
             <Toggle ctx=ctx flag=st::field::graphs/>
         </div>
-        <p class="note">{move || ctx.view.with(|s| format!("The model, GPU, dtypes and tensor parallelism are the LLM widget's (one state: moving them here moves them there); CUDA graphs are this widget's own; every step is priced {}.", s.beyond_roof_words()))}</p>
+        <p class="note">{move || ctx.view.with(|s| format!("The model, GPU, dtypes, tensor parallelism and DEP are the LLM widget's (one state: moving them here moves them there); CUDA graphs are this widget's own; every step is priced {}.", s.beyond_roof_words()))}</p>
         <div class="controls-inline">
             <LogSlider ctx=ctx field=st::field::c/>
             <LogSlider ctx=ctx field=st::field::isl/>
@@ -464,7 +465,7 @@ fn rows_view(rows: &[Row]) -> impl IntoView {
             view! {
                 <tr data-row=r.id.clone() data-target=if r.target { "1" } else { "0" }>
                     <th scope="row">{r.name.clone()}</th>
-                    <td>{format!("{} × {}", r.tp, r.hw)}</td>
+                    <td>{r.gpus.clone()}</td>
                     <td>{format!("{} / {}", r.isl, r.osl)}</td>
                     <td>{r.concurrency}</td>
                     <td>{format!("{} / {}", ms(r.ttft.0), ms(r.ttft.1))}</td>
@@ -519,14 +520,15 @@ fn VsPublished(vs: Published) -> impl IntoView {
 }
 
 /// The model against TensorRT-LLM's later per-GPU rows: GPT-OSS-120B and -20B
-/// (mixtures of experts) on one GPU and Llama-3.3-70B on two, not fitted to them.
+/// (mixtures of experts) on one GPU, the DEP rows (GPT-OSS-120B, Qwen3-235B,
+/// DeepSeek-R1, Llama-4-Maverick) and Llama-3.3-70B on two, not fitted to them.
 #[component]
 fn MoePublished() -> impl IntoView {
     let (rows, note) = published::overview();
     view! {
         <div class="table-scroll serve-vs-published serve-vs-overview" tabindex="0" role="region" aria-label="The serving model against TensorRT-LLM's performance overview, scrollable">
             <table class="kernels">
-                <caption>"The model against TensorRT-LLM's performance overview (trtllm-bench at maximum throughput; GPT-OSS in bf16 with MXFP4 experts run W4A16 and a bf16 KV cache, Llama-3.3-70B fp8), not fitted to it"</caption>
+                <caption>"The model against TensorRT-LLM's performance overview (trtllm-bench at maximum throughput; GPT-OSS in bf16 with MXFP4 experts run W4A16 and a bf16 KV cache, the others fp8; DEP n: attention data-parallel over n GPUs, the experts spread over them), not fitted to it"</caption>
                 <thead><tr><th scope="col">"engine, model"</th><th scope="col">"GPUs"</th><th scope="col">"in / out"</th><th scope="col">"in flight"</th>
                     <th scope="col">{format!("TTFT ms, {HEAD}")}</th><th scope="col">"error"</th>
                     <th scope="col">{format!("ITL ms, {HEAD}")}</th><th scope="col">"error"</th>
