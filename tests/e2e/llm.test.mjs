@@ -543,3 +543,36 @@ test('a mixture of experts from the URL: DeepSeek-V3 publishes the native model\
     await page.locator(W).screenshot({ path: path.join(SHOTS, 'deepseek-v3.png') });
   });
 });
+
+test('DEP from the URL: four ranks, the all-to-all share, where DEP pays against TP 4; TP beside DEP is refused', async (t) => {
+  const q = '?hw=h200&llm_model=qwen3-235b-a22b&llm_wdtype=fp8&llm_kvdtype=fp8&llm_graphs=1&llm_batch=64&llm_dep=4';
+  await h.withPage(t, q, async (page) => {
+    await page.locator(W).scrollIntoViewIfNeeded();
+    assert.equal(await page.locator('#url-notices li').count(), 0);
+    assert.equal(await inputValue(page, 'llm_dep'), '4');
+    await waitMetric(page, 'llm_gpus', '===', 4);
+    // tensor parallel 1, no pipeline: every collective is one of the experts'
+    // all-to-alls, so their share is the communication's
+    const a2a = await metric(page, 'llm_dep_a2a_share');
+    const comm = await metric(page, 'llm_comm_share');
+    assert.ok(a2a > 0 && a2a < 1, `${a2a}`);
+    assert.ok(Math.abs(a2a - comm) <= 1e-12, `${a2a} vs ${comm}`);
+    const advice = page.locator(`${W} .llm-advice`);
+    await pollUntil(page, () => readText(advice), (x) => /DEP 4 against tensor parallel 4/.test(x));
+    assert.match(await readText(advice), /DEP 4 against tensor parallel 4 on the same 4 GPUs, at batch 64: [\d.]+ [mµ]?s a step against [\d.]+ [mµ]?s \([\d.]+× (faster|slower)\)\. DEP pays from batch \d+ \(of 1 to 4096, doubling\); below it, at batch \d+, it loses most in weight reads/);
+    await page.locator(W).screenshot({ path: path.join(SHOTS, 'dep.png') });
+    // tensor parallel 2 chosen beside it: the model runs TP 2 without DEP and says why
+    await page.selectOption('#llm_tp', '2');
+    await waitMetric(page, 'llm_gpus', '===', 2);
+    assert.match(await readText(page.locator(`${W} .llm-spread`)), /tensor parallel must be 1: showing DEP 1 with tensor parallel 2/);
+  });
+  // the link with both: DEP refused with its reason, tensor parallel kept
+  await h.withPage(t, '?llm_model=qwen3-235b-a22b&llm_tp=2&llm_dep=4', async (page) => {
+    const notice = page.locator('#url-notices li[data-param="llm_dep"]');
+    assert.equal(await notice.count(), 1);
+    assert.match(await readText(notice), /needs llm_tp=1/);
+    assert.equal(await inputValue(page, 'llm_tp'), '2');
+    assert.equal(await inputValue(page, 'llm_dep'), '1');
+    assert.equal(param(await search(page), 'llm_dep'), null);
+  });
+});
