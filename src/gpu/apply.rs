@@ -12,9 +12,18 @@
 //! is the larger of the GPU's time per empty dispatch and the CPU's time to record one
 //! (whichever limits a stream of tiny kernels), or stays as it was if neither was
 //! measured. Everything is clamped to `model::setting::limits`, so the state stays valid.
+//!
+//! Where the adapter matched a datasheet preset (the lab's select: the guess or
+//! the reader's choice), the measured GPU takes that preset's datasheet for what
+//! the lab cannot measure (`hw_base`: tensor-core rates, memory, SMs; see
+//! `model::mygpu`), opens in its default dtype (bf16) with the peak scaled by
+//! the measured fp32 rate's share of the datasheet's, and carries the trials'
+//! spreads (`bw_spread`, `flops_spread`: half the range over the median) into
+//! every widget's headline as a range.
 
 use super::analysis::Summary;
-use crate::model::hardware;
+use crate::model::hardware::{self, Preset};
+use crate::model::mygpu::{Spread, SPREAD_MAX};
 use crate::model::setting::{limits, preset_flops};
 use crate::state::{url, State};
 
@@ -32,7 +41,12 @@ fn positive(x: f64) -> Option<f64> {
 
 /// Switch `s` to the measured GPU `adapter`; `Err` (and `s` untouched) unless the
 /// run has both a verified compute ceiling and a copy bandwidth.
-pub fn apply(s: &mut State, sum: &Summary, adapter: &str) -> Result<Applied, String> {
+pub fn apply(
+    s: &mut State,
+    sum: &Summary,
+    adapter: &str,
+    base: Option<&'static Preset>,
+) -> Result<Applied, String> {
     // FMA/s: the pointwise (one op per element per step) rate
     let peak = sum.fma_rate.and_then(|p| positive(p.0));
     let bw = sum.copy_bw.and_then(positive);
@@ -42,7 +56,7 @@ pub fn apply(s: &mut State, sum: &Summary, adapter: &str) -> Result<Applied, Str
                 .into(),
         );
     };
-    let hw = &hardware::MEASURED;
+    let hw = base.map_or(&hardware::MEASURED, hardware::measured_on);
     s.select_preset(hw);
     s.gpu_name = url::gpu_name(adapter);
     let ratio = preset_flops(hw, s.setting.dtype) / hw.pointwise_peak();
@@ -57,6 +71,11 @@ pub fn apply(s: &mut State, sum: &Summary, adapter: &str) -> Result<Applied, Str
         s.setting.overhead = o.clamp(limits::OVERHEAD.0, limits::OVERHEAD.1);
         s.setting.overhead
     });
+    let half = |x: Option<f64>| x.map_or(0.0, |x| (x / 2.0).clamp(0.0, SPREAD_MAX));
+    s.spread = Spread {
+        bw: half(sum.spreads.copy_bw),
+        flops: half(sum.spreads.peak_flops),
+    };
     Ok(Applied {
         flops: s.setting.flops,
         bw: s.setting.bw,
@@ -83,7 +102,7 @@ mod tests {
             encode: Some(5e-7),
             ..Summary::default()
         };
-        let a = apply(&mut s, &sum, "NVIDIA (H100)").unwrap();
+        let a = apply(&mut s, &sum, "NVIDIA (H100)", None).unwrap();
         assert!(s.setting.hw.is_measured());
         assert_eq!(s.hw_name(), "Measured: NVIDIA (H100)");
         assert_eq!(s.setting.dtype, Dtype::Fp32);
@@ -110,6 +129,112 @@ mod tests {
         assert_eq!(back, s);
     }
 
+    fn h100_run() -> Summary {
+        use super::super::analysis::Spreads;
+        Summary {
+            copy_bw: Some(3.0e12),
+            fma_rate: Some((30e12, 1024)), // 60 TFLOP/s of the datasheet's 67
+            dispatch: Some(4e-6),
+            spreads: Spreads {
+                copy_bw: Some(0.08),
+                peak_flops: Some(0.04),
+                ..Spreads::default()
+            },
+            ..Summary::default()
+        }
+    }
+
+    /// A matched adapter: the datasheet's tensor cores (scaled by the measured
+    /// fp32's share), memory and SMs; the spreads; every GPU-dependent widget
+    /// answers, with a range that brackets its answer; and the link keeps it all.
+    #[test]
+    fn a_matched_gpu_answers_in_every_widget_with_a_range() {
+        use crate::state::widgets::{dit, llm, serve, shapes};
+        let h100 = hardware::preset("h100-sxm");
+        let mut s = State::default();
+        apply(&mut s, &h100_run(), "NVIDIA H100 80GB HBM3", h100).unwrap();
+        assert_eq!(s.setting.hw.base().map(|b| b.id), Some("h100-sxm"));
+        assert_eq!(s.setting.dtype, Dtype::Bf16);
+        assert!((s.setting.scale() - 60.0 / 67.0).abs() < 1e-12);
+        assert_eq!((s.spread.bw, s.spread.flops), (0.04, 0.02));
+        let line = s.mygpu_line().unwrap();
+        assert!(
+            line.contains("measured: HBM bandwidth 3 TB/s ±4 %"),
+            "{line}"
+        );
+        assert!(
+            line.contains("datasheet NVIDIA H100 SXM: bf16 matmul"),
+            "{line}"
+        );
+        let within = |[lo, hi]: [f64; 2], x: f64, what: &str| {
+            assert!(lo < hi && lo <= x && x <= hi, "{what}: {lo} {x} {hi}");
+        };
+        let st = llm::view(&s, false).step;
+        within(llm::rates(&s).unwrap(), st.tokens_per_s, "llm tok/s");
+        assert!(llm::range(&s).unwrap().contains("tok/s"));
+        let d = dit::view(&s, false).step.wall;
+        let w = dit::walls(&s).unwrap();
+        within([w[1], w[0]], d, "dit step");
+        let sv = serve::view(&s, false).serve.unwrap();
+        let [a, b] = serve::ends(&s).unwrap();
+        within([a.tok_s, b.tok_s], sv.tok_s, "serve tok/s");
+        within([b.itl, a.itl], sv.itl, "serve itl");
+        let f = shapes::view(&s).unwrap().flops;
+        within(shapes::rates(&s).unwrap(), f, "shapes");
+        let wall = s.report().wall_time_s;
+        assert!(crate::state::widgets::explorer::range(&s).is_some() && wall > 0.0);
+        let (back, notices) = url::decode(&url::encode(&s));
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(back, s);
+        let q = url::encode(&s);
+        assert!(
+            q.contains("hw_base=h100-sxm") && q.contains("bw_spread=0.04"),
+            "{q}"
+        );
+        // a datasheet preset has no range and no line, and leaving the measured
+        // GPU drops its spread
+        let mut t = s.clone();
+        t.select_preset(hardware::default_preset());
+        assert_eq!(t.spread, Spread::default());
+        assert!(
+            t.mygpu_line().is_none() && llm::range(&t).is_none() && shapes::range(&t).is_none()
+        );
+    }
+
+    /// A measured GPU given its datasheet's own numbers answers as that preset:
+    /// bit for bit on datasheet roofs (llm, dit, serve, the explorer), and the
+    /// GEMM (achievable roofs) with the preset's achievable bandwidth.
+    #[test]
+    fn a_measured_gpu_at_the_datasheet_is_the_preset() {
+        use crate::model::achievable::{fractions, Roof};
+        use crate::state::widgets::{dit, llm, serve, shapes};
+        for p in hardware::PRESETS.iter().filter(|p| p.supports(Dtype::Bf16)) {
+            let mut a = State::for_preset(p);
+            a.choose_roof(Some(Roof::Datasheet));
+            let mut m = a.clone();
+            m.setting.hw = hardware::measured_on(p);
+            assert_eq!(m.setting.hw.base().map(|b| b.id), Some(p.id));
+            assert_eq!(
+                llm::view(&m, false).step.wall,
+                llm::view(&a, false).step.wall,
+                "{}",
+                p.id
+            );
+            assert_eq!(
+                dit::view(&m, false).step.wall,
+                dit::view(&a, false).step.wall,
+                "{}",
+                p.id
+            );
+            let itl = |s: &State| serve::view(s, false).serve.map(|v| v.itl);
+            assert_eq!(itl(&m), itl(&a), "{}", p.id);
+            assert_eq!(m.report().wall_time_s, a.report().wall_time_s, "{}", p.id);
+            m.setting.bw = p.mem_bw * fractions(p).bw;
+            let f = |s: &State| shapes::view(s).map(|v| v.flops);
+            assert_eq!(f(&m), f(&a), "{}", p.id);
+        }
+    }
+
     #[test]
     fn values_are_clamped_and_missing_ones_refused() {
         let mut s = State::default();
@@ -120,7 +245,7 @@ mod tests {
             dispatch: Some(1e3),
             ..Summary::default()
         };
-        apply(&mut s, &sum, "x").unwrap();
+        apply(&mut s, &sum, "x", None).unwrap();
         assert_eq!(s.setting.bw, limits::BW.0);
         assert_eq!(s.setting.flops, limits::FLOPS.1);
         assert_eq!(s.setting.overhead, limits::OVERHEAD.1);
@@ -132,7 +257,7 @@ mod tests {
             peak_flops: None,
             ..Summary::default()
         };
-        assert!(apply(&mut s, &sum, "x").is_err());
+        assert!(apply(&mut s, &sum, "x", None).is_err());
         assert_eq!(s, before);
         // an x·m chain alone (an older run) is no ceiling
         let sum = Summary {
@@ -140,7 +265,7 @@ mod tests {
             mul_rate: Some((1e12, 1024)),
             ..Summary::default()
         };
-        assert!(apply(&mut s, &sum, "x").is_err());
+        assert!(apply(&mut s, &sum, "x", None).is_err());
         assert_eq!(s, before);
     }
 }

@@ -78,6 +78,16 @@ pub fn guess(a: &AdapterInfo) -> Option<&'static Preset> {
     hardware::preset(id)
 }
 
+/// The datasheet preset "Use my GPU" takes what the lab cannot measure from:
+/// the one the reader picked in the lab's select (`Some("")`: none), else the
+/// adapter's [`guess`].
+pub fn base(choice: Option<&str>, a: &AdapterInfo) -> Option<&'static Preset> {
+    match choice {
+        Some(id) => hardware::preset(id).filter(|p| !p.is_measured()),
+        None => guess(a),
+    }
+}
+
 /// One measured figure beside its datasheet number.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Comparison {

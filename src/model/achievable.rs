@@ -103,10 +103,26 @@ pub const MEASURED: Fractions = Fractions {
     source: "measured by the lab in this browser: already achievable figures",
 };
 
+/// A measured GPU that matched a datasheet preset.
+pub const MEASURED_ON_SOURCE: &str = "bandwidth and pointwise rate measured by the lab in this \
+     browser (already achievable); matmuls at the matched datasheet GPU's fractions of its peaks, \
+     which the lab cannot measure";
+
 /// The achievable fractions of a preset.
 pub fn fractions(hw: &Preset) -> Fractions {
     if hw.is_measured() {
-        MEASURED
+        // bandwidth and the fp32 units measured; the tensor cores (and fp32
+        // matmuls, which no chain measures) at the datasheet's fractions
+        match hw.base() {
+            Some(base) => Fractions {
+                bw: 1.0,
+                pointwise: 1.0,
+                measured: true,
+                source: MEASURED_ON_SOURCE,
+                ..fractions(base)
+            },
+            None => MEASURED,
+        }
     } else if hw.id == "h100-sxm" {
         h100_sxm()
     } else {

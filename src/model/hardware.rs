@@ -404,6 +404,70 @@ impl Preset {
     pub fn is_measured(&self) -> bool {
         self.id == MEASURED_ID
     }
+
+    /// The datasheet preset a measured GPU takes what the lab cannot measure
+    /// from ([`measured_on`]); `None` for a datasheet preset and for a measured
+    /// GPU that matched none ([`MEASURED`], fp32 only).
+    pub fn base(&self) -> Option<&'static Preset> {
+        MEASURED_ON
+            .iter()
+            .position(|m| std::ptr::eq(m, self))
+            .and_then(|i| PRESETS.get(i))
+    }
+
+    /// The preset whose sourced figures (kernel floor, GEMM fits, host, price,
+    /// link) stand for this GPU: its [`Preset::base`] on a measured GPU that
+    /// matched one, else itself.
+    pub fn datasheet(&self) -> &Preset {
+        self.base().map_or(self, |b| b)
+    }
+}
+
+/// A measured GPU's entry that copies `p`'s datasheet: its tensor-core rates,
+/// memory size and SM count stand for what WebGPU cannot measure; the state
+/// carries the measured rates (`flops`, `bw`, `overhead`), and the machine
+/// scales `p`'s peaks by the measured fp32 rate over `p`'s (`Setting::machine`).
+const fn measured_like(p: &Preset) -> Preset {
+    Preset {
+        id: MEASURED_ID,
+        name: "Measured GPU",
+        vendor: p.vendor,
+        year: p.year,
+        mem_bw: p.mem_bw,
+        mem_bytes: p.mem_bytes,
+        fp32_vector: p.fp32_vector,
+        fp32_matmul: p.fp32_matmul,
+        tf32: p.tf32,
+        bf16: p.bf16,
+        fp8: p.fp8,
+        source: p.source,
+        sms: p.sms,
+        sms_source: p.sms_source,
+    }
+}
+
+const N_PRESETS: usize = PRESETS.len();
+
+/// One measured-GPU entry per datasheet preset, in `PRESETS`' order
+/// ([`measured_on`]).
+pub static MEASURED_ON: [Preset; N_PRESETS] = {
+    let mut out = [const { measured_like(&MEASURED) }; N_PRESETS];
+    let mut i = 0;
+    while i < N_PRESETS {
+        out[i] = measured_like(&PRESETS[i]);
+        i += 1;
+    }
+    out
+};
+
+/// The measured GPU that takes `base`'s datasheet for what the lab cannot
+/// measure; [`MEASURED`] (fp32 only) where `base` is no datasheet preset.
+pub fn measured_on(base: &Preset) -> &'static Preset {
+    PRESETS
+        .iter()
+        .position(|p| std::ptr::eq(p, base) || (p.id == base.id && !base.is_measured()))
+        .and_then(|i| MEASURED_ON.get(i))
+        .unwrap_or(&MEASURED)
 }
 
 /// A datasheet preset or the [`MEASURED`] entry by id.
@@ -522,7 +586,7 @@ pub fn preset_flops(hw: &Preset, dtype: Dtype) -> f64 {
 
 pub fn kernel_floor(hw: &Preset) -> KernelFloor {
     let seconds = super::reference::h100::CUDA_GRAPH_TINY_KERNEL_S;
-    if hw.id == "h100-sxm" {
+    if hw.datasheet().id == "h100-sxm" {
         KernelFloor {
             seconds,
             measured: true,
@@ -570,9 +634,11 @@ const H100_L2: &str = "NVIDIA H100 Tensor Core GPU Architecture whitepaper spec 
      cache 50 MB on SXM5 and PCIe; https://archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html), \
      and https://docs.nvidia.com/launchpad/ai/h100-mig/latest/h100-mig-gpu.html (50 MB L2)";
 
-/// The L2 of `hw` (see [`L2`]); the lab's measured GPU and presets without a
-/// source know nothing.
+/// The L2 of `hw` (see [`L2`]); presets without a source and the lab's
+/// measured GPU that matched none know nothing; one that matched a preset
+/// takes that preset's (`Preset::base`: the browser cannot measure it).
 pub fn l2(hw: &Preset) -> L2 {
+    let hw = hw.base().unwrap_or(hw);
     let unknown = L2 {
         bytes: None,
         bytes_source: NO_SIZE,

@@ -14,6 +14,7 @@ pub mod limit;
 pub mod llm;
 pub mod measured;
 pub mod microbench;
+pub mod mygpu;
 pub mod ops;
 pub mod order;
 pub mod overhead;

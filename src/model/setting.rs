@@ -79,7 +79,7 @@ impl Setting {
     /// The machine's roofs: the sliders, scaled by the achievable fractions on
     /// achievable roofs; no GEMM model.
     fn roofs(&self) -> Machine {
-        let scale = self.flops / preset_flops(self.hw, self.dtype);
+        let scale = self.scale();
         let (f_mm, f_pw, f_bw) = match self.roof {
             Roof::Datasheet => (1.0, 1.0, 1.0),
             Roof::Achievable => {
@@ -132,11 +132,52 @@ impl Setting {
 
     /// Switch dtype (ignored if the preset lacks it); the peak jumps to the preset's
     /// value for that dtype.
+    ///
+    /// On a measured GPU the peak keeps its measured fraction of the datasheet's
+    /// ([`Setting::scale`]): the dtype's datasheet rate times that fraction.
     pub fn select_dtype(&mut self, dtype: Dtype) {
         if self.hw.supports(dtype) {
+            let scale = if self.hw.is_measured() {
+                self.scale()
+            } else {
+                1.0
+            };
             self.dtype = dtype;
-            self.flops = preset_flops(self.hw, dtype);
+            self.flops =
+                (preset_flops(self.hw, dtype) * scale).clamp(limits::FLOPS.0, limits::FLOPS.1);
         }
+    }
+
+    /// The peak slider over the preset's datasheet peak in this dtype: on a
+    /// measured GPU, the measured fp32 rate over its datasheet's, the factor
+    /// every rate the lab cannot measure (tensor cores) is scaled by, on the
+    /// reasoning that they run at the clock the fp32 units ran at.
+    pub fn scale(&self) -> f64 {
+        self.flops / preset_flops(self.hw, self.dtype)
+    }
+
+    /// This setting in `dtype` on achievable roofs (the shapes widget's GEMM):
+    /// a datasheet preset at its datasheet peaks, as ever; a measured GPU at
+    /// its measured rates, the dtype's peak scaled as [`Setting::select_dtype`]
+    /// does. A dtype the preset lacks gives its default dtype.
+    pub fn gemm_on(&self, dtype: Dtype) -> Setting {
+        let dtype = if self.hw.supports(dtype) {
+            dtype
+        } else {
+            self.hw.default_dtype()
+        };
+        if !self.hw.is_measured() {
+            return Setting::on(self.hw, dtype, Roof::Achievable);
+        }
+        // the measured rates; no CPU overhead and a one-element step, as
+        // `Setting::on` has (the GEMM is priced as a replay would run it)
+        let mut s = Setting {
+            flops: self.flops,
+            bw: self.bw,
+            ..Setting::on(self.hw, self.dtype, Roof::Achievable)
+        };
+        s.select_dtype(dtype);
+        s
     }
 
     /// Wall time of one step, seconds.

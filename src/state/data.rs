@@ -74,6 +74,9 @@ pub struct State {
     /// datasheet's) and those beyond the essay (llm, dit, serving) open on the
     /// roofs a real run gets ([`State::beyond`]).
     pub roof_set: bool,
+    /// The measured GPU's spread (`bw_spread`, `flops_spread`): zero unless
+    /// the GPU is the lab's measured one.
+    pub spread: model::mygpu::Spread,
 }
 
 impl Default for State {
@@ -90,6 +93,7 @@ impl State {
             gpu_name: String::new(),
             widgets: Widgets::default(),
             roof_set: false,
+            spread: model::mygpu::Spread::default(),
         }
     }
 
@@ -149,6 +153,18 @@ impl State {
     /// preset's value for that dtype.
     pub fn select_dtype(&mut self, dtype: Dtype) {
         self.setting.select_dtype(dtype);
+    }
+
+    /// The measured GPU's labelled figures in one line ([`model::mygpu::line`]);
+    /// `None` on a datasheet preset.
+    pub fn mygpu_line(&self) -> Option<String> {
+        model::mygpu::line(&self.setting, self.spread, &self.gpu_name)
+    }
+
+    /// The widgets beyond the essay's setting ([`State::beyond`]) at the low and
+    /// high end of the measured spread ([`model::mygpu::ends`]).
+    pub fn beyond_ends(&self) -> Option<[Setting; 2]> {
+        model::mygpu::ends(&self.beyond(), self.spread)
     }
 
     pub fn machine(&self) -> Machine {

@@ -59,6 +59,7 @@ impl State {
         }
         if !t.hw.is_measured() {
             self.gpu_name.clear();
+            self.spread = crate::model::mygpu::Spread::default();
         }
     }
 }

@@ -80,6 +80,7 @@ pub fn inputs(s: &State, step: bool, own: fn(&Widgets, &mut Widgets)) -> State {
         gpu_name: s.gpu_name.clone(),
         widgets,
         roof_set: s.roof_set,
+        spread: s.spread,
     }
 }
 

@@ -279,7 +279,7 @@ pub fn slow_path(hw: &Preset) -> SlowPath {
         * (HOPPER_UNALIGNED_LENT.0 / HOPPER_UNALIGNED_LENT.1))
         .sqrt();
     let ada = ADA_UNALIGNED.0 / ADA_UNALIGNED.1;
-    match hw.id {
+    match hw.datasheet().id {
         "h100-sxm" => SlowPath {
             share: hopper,
             measured: true,
@@ -306,7 +306,7 @@ pub fn slow_path(hw: &Preset) -> SlowPath {
 /// The least time of a GEMM on `hw` ([`MIN_GEMM_S`]): measured on the H100 SXM,
 /// a stated estimate elsewhere. `(seconds, measured, source)`.
 pub fn min_gemm(hw: &Preset) -> (f64, bool, &'static str) {
-    if hw.id == "h100-sxm" {
+    if hw.datasheet().id == "h100-sxm" {
         (
             MIN_GEMM_S,
             true,
@@ -432,6 +432,8 @@ impl Hw {
     /// the preset's own achievable numbers; `None` where the GPU's layout is not
     /// known (the lab's measured GPU).
     pub fn of(hw: &'static Preset, dtype: Dtype) -> Option<Hw> {
+        // a measured GPU that matched a datasheet preset has that preset's layout
+        let hw = hw.base().unwrap_or(hw);
         if hw.sms == 0 || hw.is_measured() {
             return None;
         }

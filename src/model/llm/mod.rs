@@ -285,7 +285,7 @@ pub const EAGER_OP_S_H200_HOST: f64 = 10.69e-6;
 /// beyond a bare one on the H100's host. The explorer's overhead slider stays
 /// the essay's 2022 bare loop (3.57 µs) and the overhead widget shows the bare op.
 pub fn eager_op_s(hw: &crate::model::hardware::Preset) -> (f64, &'static str) {
-    match hw.id {
+    match hw.datasheet().id {
         "h100-sxm" => (
             EAGER_OP_S,
             "measured on the lent H100 SXM's host: an eager Llama-2-7B decode, 2,616 ops in 38.7 ms",

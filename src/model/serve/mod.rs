@@ -89,7 +89,7 @@ pub struct Price {
 /// the presets it lists; `None` elsewhere (the cost stays empty until a price
 /// is typed).
 pub fn price(hw: &Preset) -> Option<Price> {
-    let (usd, source) = match hw.id {
+    let (usd, source) = match hw.datasheet().id {
         "h100-sxm" => (
             3.49,
             "RunPod on-demand, H100 SXM 80GB pod: $3.49 per GPU-hour (runpod.io/pricing, read 2026-10-07)",

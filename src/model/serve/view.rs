@@ -445,7 +445,7 @@ fn gpu_changes(r: &ServeRun, setting: &Setting, out: &mut Vec<Change>) {
     let link = if r.llm.par.link.valid() {
         Some(r.llm.par.link)
     } else {
-        crate::model::parallel::default_link(setting.hw.id).copied()
+        crate::model::parallel::default_link(setting.hw.datasheet().id).copied()
     };
     let gpus = match (more, link) {
         (Some(d), Some(link)) if link.valid() => {

@@ -86,17 +86,19 @@ impl ShapesView {
     }
 }
 
-/// The machine and shape model the widget prices on: `hw` in `dtype` (its
-/// default dtype where it lacks that one) on achievable roofs.
-pub fn machine(hw: &'static Preset, dtype: Dtype) -> Option<(Dtype, Machine, Hw)> {
-    let dtype = if hw.supports(dtype) {
-        dtype
-    } else {
-        hw.default_dtype()
-    };
-    let m = Setting::on(hw, dtype, Roof::Achievable).machine();
+/// The machine and shape model the widget prices on: `on`'s GPU in `dtype` (its
+/// default dtype where it lacks that one) on achievable roofs
+/// ([`Setting::gemm_on`]: a preset's datasheet, a measured GPU's measured rates).
+pub fn machine(on: &Setting, dtype: Dtype) -> Option<(Dtype, Machine, Hw)> {
+    let s = on.gemm_on(dtype);
+    let m = s.machine();
     let h = m.gemm?;
-    Some((dtype, m, h))
+    Some((s.dtype, m, h))
+}
+
+/// `hw` as the widget prices on it: its datasheet numbers.
+fn on_preset(hw: &'static Preset) -> Setting {
+    Setting::on(hw, hw.default_dtype(), Roof::Achievable)
 }
 
 fn priced(g: &Gemm, dtype: Dtype, m: &Machine, h: &Hw) -> Priced {
@@ -107,7 +109,13 @@ fn priced(g: &Gemm, dtype: Dtype, m: &Machine, h: &Hw) -> Priced {
 /// the GPU's layout is unknown (the lab's measured GPU). The chart's sweep is
 /// [`sweep`]'s, apart: it depends on fewer things and is kept while N moves.
 pub fn view(m_: u32, n: u32, k: u32, dtype: Dtype, hw: &'static Preset) -> Option<ShapesView> {
-    let (dtype, m, h) = machine(hw, dtype)?;
+    view_on(m_, n, k, dtype, &on_preset(hw))
+}
+
+/// [`view`] on `on`'s GPU ([`machine`]): a measured GPU at its measured rates.
+pub fn view_on(m_: u32, n: u32, k: u32, dtype: Dtype, on: &Setting) -> Option<ShapesView> {
+    let hw = on.hw;
+    let (dtype, m, h) = machine(on, dtype)?;
     let clamp = |x: u32| x.clamp(DIM.0, DIM.1);
     let g = Gemm::new(clamp(m_), clamp(n), clamp(k), dtype);
     let p = priced(&g, dtype, &m, &h);
@@ -170,18 +178,25 @@ pub struct SweepKey {
     pub m: u32,
     pub k: u32,
     pub dtype: Dtype,
-    pub hw: &'static Preset,
+    /// The GPU as [`machine`] prices on it ([`Setting::gemm_on`]).
+    pub on: Setting,
     pub top: u32,
 }
 
 impl SweepKey {
     pub fn of(m: u32, n: u32, k: u32, dtype: Dtype, hw: &'static Preset) -> SweepKey {
+        SweepKey::of_on(m, n, k, dtype, &on_preset(hw))
+    }
+
+    /// [`SweepKey::of`] on `on`'s GPU: a datasheet preset's key moves with no
+    /// slider, a measured GPU's with its measured rates.
+    pub fn of_on(m: u32, n: u32, k: u32, dtype: Dtype, on: &Setting) -> SweepKey {
         let clamp = |x: u32| x.clamp(DIM.0, DIM.1);
         SweepKey {
             m: clamp(m),
             k: clamp(k),
             dtype,
-            hw,
+            on: on.gemm_on(dtype),
             top: clamp(n)
                 .saturating_mul(2)
                 .next_power_of_two()
@@ -201,7 +216,7 @@ pub struct Sweep {
 }
 
 pub fn sweep(key: SweepKey) -> Sweep {
-    let Some((dtype, m, h)) = machine(key.hw, key.dtype) else {
+    let Some((dtype, m, h)) = machine(&key.on, key.dtype) else {
         return Sweep::default();
     };
     let align = alignment(dtype);

@@ -200,7 +200,7 @@ pub struct LinkKeys {
 impl LinkKeys {
     /// The link the select resolves to on the state's GPU, without typed figures.
     pub fn own(&self, s: &State) -> Link {
-        (self.get)(s).0.link(s.setting.hw.id)
+        (self.get)(s).0.link(s.setting.hw.datasheet().id)
     }
 
     /// The chosen link with its typed figures.
@@ -211,7 +211,7 @@ impl LinkKeys {
 
     /// Before the select takes `v`: the typed figures go when the link changes.
     pub fn choose(&self, s: &mut State, v: LinkChoice) {
-        let hw = s.setting.hw.id;
+        let hw = s.setting.hw.datasheet().id;
         if (self.get)(s).0.link(hw).id != v.link(hw).id {
             (self.clear)(s);
         }
@@ -222,7 +222,7 @@ impl LinkKeys {
     /// from the new link's own.
     pub fn follow_gpu(&self, s: &mut State, before: &'static Preset) {
         let c = (self.get)(s).0;
-        if c.link(before.id).id != c.link(s.setting.hw.id).id {
+        if c.link(before.datasheet().id).id != c.link(s.setting.hw.datasheet().id).id {
             (self.clear)(s);
         }
     }

@@ -4,6 +4,7 @@
 
 use super::common::{self, Degree, LinkChoice, Row};
 use crate::model::dit::{self, DitModel, DitView};
+use crate::model::mygpu;
 use crate::model::setting::Setting;
 use crate::state::data::State;
 use crate::state::params::{model_choice, params, ChoiceField};
@@ -70,6 +71,23 @@ pub fn run(s: &State) -> dit::DitRun {
 /// only drawn where `drawn`.
 pub fn view(s: &State, drawn: bool) -> DitView {
     dit::widget(&run(s), &s.beyond(), drawn)
+}
+
+/// The headline (the denoising step's time) at the low and the high end of a
+/// measured GPU's spread ([`State::beyond_ends`]: two wall-only steps), in
+/// words; `None` on a datasheet preset.
+pub fn range(s: &State) -> Option<String> {
+    let [lo, hi] = walls(s)?;
+    Some(format!(
+        "Across the measured spread: {} a step.",
+        mygpu::range(lo, hi, "s")
+    ))
+}
+
+/// [`range`]'s two numbers: the step's time at the low and the high end.
+pub fn walls(s: &State) -> Option<[f64; 2]> {
+    let r = run(s);
+    Some(s.beyond_ends()?.map(|t| dit::wall(&r, &t)))
 }
 
 /// One row of "Compare GPUs": this state's denoising step on a preset's setting

@@ -11,6 +11,7 @@
 //! the peak (whose default is the preset's peak in that dtype).
 
 use crate::model::achievable::Roof;
+use crate::model::mygpu::SPREAD_MAX;
 use crate::model::setting::{limits, preset_flops};
 use crate::model::{hardware, Dtype, Workload};
 use crate::state::data::State;
@@ -106,7 +107,7 @@ pub const FIELDS: [Field; 6] = [FLOPS, BW, OVERHEAD, BATCH, HIDDEN, OPS];
 
 /// The preset select (`#hw`).
 pub const HW: XParam = other("hw", read_hw, |s| Some(s.setting.hw.id.into()), XDoc {
-    meaning: "hardware preset (`measured`: the GPU the lab measured, \"Use my GPU\": fp32 only, its numbers are the link's `flops`, `bw` and `overhead`; without `flops` and `bw` it falls back to the default preset with a notice)",
+    meaning: "hardware preset (`measured`: the GPU the lab measured, \"Use my GPU\": its numbers are the link's `flops`, `bw` and `overhead`, with `hw_base` the datasheet preset it matched for what the lab cannot measure, else fp32 only; without `flops` and `bw` it falls back to the default preset with a notice)",
     accepted: "",
     default: "",
 });
@@ -155,6 +156,39 @@ pub const ROOF: XParam = other(
         default: "",
     },
 );
+/// The datasheet preset a measured GPU matched: only with a measured GPU.
+pub const HW_BASE: XParam = other(
+    "hw_base",
+    read_hw_base,
+    |s| s.setting.hw.base().map(|b| b.id.into()),
+    XDoc {
+        meaning: "the datasheet preset a measured GPU (`hw=measured`) matched: its tensor-core rates (scaled by the measured fp32 rate over its datasheet fp32 peak), memory size, SM count and L2 size stand for what the lab cannot measure, so the dtypes it has become choosable; absent, a measured GPU is fp32 only",
+        accepted: "a preset id, only with `hw=measured`",
+        default: "",
+    },
+);
+/// The measured GPU's spread of its bandwidth.
+pub const BW_SPREAD: XParam = other(
+    "bw_spread",
+    |s, v, _| read_spread(s, v, |s, x| s.spread.bw = x),
+    |s| write_spread(s, s.spread.bw),
+    XDoc {
+        meaning: "± the measured bandwidth's spread, a fraction (`0.04` = ±4 %: half the range of the lab's trials over their median); the GPU-dependent widgets show their headline at both ends as a range",
+        accepted: "0 … 0.9, only with `hw=measured`",
+        default: "`0`",
+    },
+);
+/// The measured GPU's spread of its fp32 rate.
+pub const FLOPS_SPREAD: XParam = other(
+    "flops_spread",
+    |s, v, _| read_spread(s, v, |s, x| s.spread.flops = x),
+    |s| write_spread(s, s.spread.flops),
+    XDoc {
+        meaning: "± the measured fp32 rate's spread (which scales every compute rate), a fraction, as `bw_spread`",
+        accepted: "0 … 0.9, only with `hw=measured`",
+        default: "`0`",
+    },
+);
 /// The measured GPU's name: only with a measured GPU.
 pub const GPU: XParam = other(
     "gpu",
@@ -170,6 +204,7 @@ pub const GPU: XParam = other(
 /// Every explorer key, in URL order. Keys are stable (docs/contract.md).
 pub const ROWS: &[XParam] = &[
     HW,
+    HW_BASE,
     DTYPE,
     number(
         FLOPS,
@@ -223,6 +258,8 @@ pub const ROWS: &[XParam] = &[
     ),
     ROOF,
     GPU,
+    BW_SPREAD,
+    FLOPS_SPREAD,
 ];
 
 /// The explorer's keys, in URL order.
@@ -256,6 +293,33 @@ fn read_hw(s: &mut State, v: &str, get: Lookup) -> Result<(), String> {
         }
         None => Err("unknown hardware preset".into()),
     }
+}
+
+fn read_hw_base(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
+    if !s.setting.hw.is_measured() {
+        return Err(format!("only used with {}=measured", HW.key));
+    }
+    let base = hardware::preset(v)
+        .filter(|p| !p.is_measured())
+        .ok_or("unknown hardware preset")?;
+    *s = State::for_preset(hardware::measured_on(base));
+    Ok(())
+}
+
+fn read_spread(s: &mut State, v: &str, set: fn(&mut State, f64)) -> Result<(), String> {
+    if !s.setting.hw.is_measured() {
+        return Err(format!("only used with {}=measured", HW.key));
+    }
+    let x: f64 = v.trim().parse().map_err(|_| "must be a number")?;
+    if !(0.0..=SPREAD_MAX).contains(&x) {
+        return Err(format!("must be between 0 and {SPREAD_MAX}"));
+    }
+    set(s, x);
+    Ok(())
+}
+
+fn write_spread(s: &State, x: f64) -> Option<String> {
+    (s.setting.hw.is_measured() && x > 0.0).then(|| x.to_string())
 }
 
 fn read_dtype(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
@@ -294,6 +358,21 @@ fn read_gpu(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
     }
     s.gpu_name = gpu_name(v);
     Ok(())
+}
+
+/// The explorer's step time at the low and the high end of a measured GPU's
+/// spread (`model::mygpu::ends`: two reports), in words; `None` on a
+/// datasheet preset.
+pub fn range(s: &State) -> Option<String> {
+    let [lo, hi] = crate::model::mygpu::ends(&s.setting, s.spread)?;
+    Some(format!(
+        "Across the measured spread: {} a step.",
+        crate::model::mygpu::range(
+            State::report_of(&lo).wall_time_s,
+            State::report_of(&hi).wall_time_s,
+            "s"
+        )
+    ))
 }
 
 params! { in explorer; }
@@ -385,6 +464,44 @@ mod tests {
         let cut = format!("{} tail", "y".repeat(GPU_NAME_MAX - 1));
         assert_eq!(gpu_name(&gpu_name(&cut)), gpu_name(&cut));
         assert!(!gpu_name(&cut).ends_with(' '));
+    }
+
+    #[test]
+    fn a_measured_gpu_on_a_datasheet_round_trips_and_bad_values_keep_the_last_good() {
+        let q = "hw=measured&hw_base=h100-sxm&dtype=bf16&flops=8.86e14&bw=3e12&overhead=5e-6&gpu=NVIDIA%20H100&bw_spread=0.04&flops_spread=0.02";
+        let (s, n) = decode(q);
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!(s.setting.hw.base().map(|b| b.id), Some("h100-sxm"));
+        assert_eq!((s.setting.dtype, s.setting.flops), (Dtype::Bf16, 8.86e14));
+        assert_eq!((s.spread.bw, s.spread.flops), (0.04, 0.02));
+        assert_eq!(decode(&encode(&s)).0, s);
+        for (bad, key) in [
+            ("hw_base=z80", "hw_base"),
+            ("hw_base=measured", "hw_base"),
+            ("bw_spread=2", "bw_spread"),
+            ("bw_spread=-0.1", "bw_spread"),
+            ("flops_spread=x", "flops_spread"),
+        ] {
+            let (t, n) = decode(&q.replace(
+                match key {
+                    "hw_base" => "hw_base=h100-sxm",
+                    "bw_spread" => "bw_spread=0.04",
+                    _ => "flops_spread=0.02",
+                },
+                bad,
+            ));
+            assert!(n.iter().any(|x| x.param == key), "{bad}: {n:?}");
+            if key != "hw_base" {
+                // the rest of the link stands
+                assert_eq!(t.setting, s.setting, "{bad}");
+            }
+        }
+        // only with a measured GPU
+        for k in ["hw_base=h100-sxm", "bw_spread=0.1", "flops_spread=0.1"] {
+            let (t, n) = decode(&format!("hw=h100-sxm&{k}"));
+            assert_eq!(n[0].reason, "only used with hw=measured", "{k}");
+            assert_eq!(t, decode("hw=h100-sxm").0);
+        }
     }
 
     #[test]

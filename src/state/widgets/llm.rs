@@ -6,6 +6,7 @@
 use super::common::{self, Degree, LinkChoice, Row};
 use crate::model::llm::spec::{DraftModel, SpecKind, SpecRun};
 use crate::model::llm::{self, step, view::LlmView, KvDtype, LlmModel, Phase, WeightDtype};
+use crate::model::mygpu;
 use crate::model::setting::Setting;
 use crate::state::data::State;
 use crate::state::params::{model_choice, params};
@@ -203,6 +204,26 @@ pub fn spec(s: &State) -> SpecRun {
 /// what is only drawn where `drawn`.
 pub fn view(s: &State, drawn: bool) -> LlmView {
     llm::view::widget(&asked(s), &spec(s), &s.beyond(), &s.hw_name(), drawn)
+}
+
+/// The headline (tokens per second) at the low and the high end of a
+/// measured GPU's spread ([`State::beyond_ends`]: two plain steps), in words;
+/// `None` on a datasheet preset.
+pub fn range(s: &State) -> Option<String> {
+    let [lo, hi] = rates(s)?;
+    Some(format!(
+        "Across the measured spread: {}.",
+        mygpu::range(lo, hi, "tok/s")
+    ))
+}
+
+/// [`range`]'s two numbers: tokens per second at the low and the high end.
+pub fn rates(s: &State) -> Option<[f64; 2]> {
+    let r = run(s);
+    Some(
+        s.beyond_ends()?
+            .map(|t| step::plain(&r, &t, step::KvRead::AsWritten).tokens_per_s),
+    )
 }
 
 /// One row of "Compare GPUs": this state's step on a preset's setting; none

@@ -125,6 +125,33 @@ pub fn view(s: &State, drawn: bool) -> ServeView {
     serve::view::widget(&asked(s), &s.beyond(), typed, drawn)
 }
 
+/// The headlines (output tokens per second, inter-token latency) at the low
+/// and the high end of a measured GPU's spread ([`State::beyond_ends`]: two
+/// steady states, remembered), in words; `None` on a datasheet preset or where
+/// the model does not fit.
+pub fn range(s: &State) -> Option<String> {
+    let [x, y] = ends(s)?;
+    Some(format!(
+        "Across the measured spread: {}, inter-token latency {}.",
+        crate::model::mygpu::range(x.tok_s, y.tok_s, "tok/s"),
+        crate::model::mygpu::range(x.itl, y.itl, "s")
+    ))
+}
+
+/// [`range`]'s steady states at the low and the high end.
+pub fn ends(s: &State) -> Option<[serve::Serve; 2]> {
+    let [lo, hi] = s.beyond_ends()?;
+    let a = asked(s);
+    let r = ServeRun {
+        llm: crate::model::llm::LlmRun {
+            par: crate::model::llm::spread(&a.llm.config, a.llm.par).0,
+            ..a.llm
+        },
+        ..a
+    };
+    Some([serve::run(&r, &lo)?, serve::run(&r, &hi)?])
+}
+
 pub const SPEC: Spec = Spec {
     id: "serve",
     title: "Serving under load: time to first token, inter-token latency, throughput and cost",

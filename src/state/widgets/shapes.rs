@@ -19,10 +19,29 @@ params! {
 }
 
 /// THE WIDGET'S ONE MODEL CALL: the GEMM on the shared GPU; `None` on the lab's
-/// measured GPU, whose SMs are not known.
+/// measured GPU that matched no datasheet preset, whose SMs are not known.
 pub fn view(s: &State) -> Option<ShapesView> {
     let w = &s.widgets.shapes;
-    view::view(w.m, w.n, w.k, w.dtype, s.setting.hw)
+    view::view_on(w.m, w.n, w.k, w.dtype, &s.setting)
+}
+
+/// The headline (achieved FLOP/s) at the low and the high end of a measured
+/// GPU's spread (`model::mygpu::ends`: two GEMMs priced), in words; `None` on
+/// a datasheet preset.
+pub fn range(s: &State) -> Option<String> {
+    let [lo, hi] = rates(s)?;
+    Some(format!(
+        "Across the measured spread: {} achieved.",
+        crate::model::mygpu::range(lo, hi, "FLOP/s")
+    ))
+}
+
+/// [`range`]'s two numbers: achieved FLOP/s at the low and the high end.
+pub fn rates(s: &State) -> Option<[f64; 2]> {
+    let w = &s.widgets.shapes;
+    let [lo, hi] = crate::model::mygpu::ends(&s.setting, s.spread)?;
+    let at = |t| view::view_on(w.m, w.n, w.k, w.dtype, t).map(|v| v.flops);
+    Some([at(&lo)?, at(&hi)?])
 }
 
 /// The notice where the GPU lacks the dtype asked for: the widget shows the
@@ -43,7 +62,7 @@ pub fn fallback(s: &State) -> Option<String> {
 /// N moves below the sweep's end, so dragging N redraws one point.
 pub fn sweep_key(s: &State) -> SweepKey {
     let w = &s.widgets.shapes;
-    SweepKey::of(w.m, w.n, w.k, w.dtype, s.setting.hw)
+    SweepKey::of_on(w.m, w.n, w.k, w.dtype, &s.setting)
 }
 
 /// The chart's sweep for `key`: TFLOP/s against N on multiples of the

@@ -68,7 +68,7 @@ pub fn ratio(s: &State) -> Ratio {
         m.matmul_flops / m.pointwise_flops,
         s.hw_name(),
         s.setting.dtype.id(),
-        hw.is_measured(),
+        hw.is_measured() && hw.base().is_none(),
     )
 }
 

@@ -7,6 +7,7 @@ use super::ctx::Ctx;
 use crate::model::hardware;
 use crate::state::fields::Field;
 use crate::state::params::{Choice, ChoiceField, FlagField};
+use crate::state::State;
 use leptos::prelude::*;
 
 /// The hardware preset select: option values are the preset ids (the explorer's
@@ -43,14 +44,46 @@ pub fn HwSelect(ctx: Ctx, id: &'static str) -> impl IntoView {
     }
 }
 
-/// [`HwSelect`] with its label, for a widget's own controls.
+/// [`HwSelect`] with its label, for a widget's own controls; `range`: the
+/// widget's headline across a measured GPU's spread ([`MyGpuLine`]).
 #[component]
-pub fn GpuPicker(ctx: Ctx, id: &'static str) -> impl IntoView {
+pub fn GpuPicker(
+    ctx: Ctx,
+    id: &'static str,
+    #[prop(optional)] range: Option<fn(&State) -> Option<String>>,
+) -> impl IntoView {
     view! {
         <div class="row">
             <label for=id>"GPU"</label>
             <HwSelect ctx=ctx id=id/>
         </div>
+        <MyGpuLine ctx=ctx range=range/>
+    }
+}
+
+/// On the lab's measured GPU: each figure labelled measured or datasheet
+/// (`State::mygpu_line`) and, where the widget gives one, its headline across
+/// the measured spread (`range`, computed in `state/`). Nothing on a datasheet
+/// preset, and then it reads only the GPU, so a slider wakes nothing here.
+#[component]
+pub fn MyGpuLine(ctx: Ctx, range: Option<fn(&State) -> Option<String>>) -> impl IntoView {
+    let measured = Memo::new(move |_| ctx.hw.with(|p| p.is_measured()));
+    let line = Memo::new(move |_| {
+        measured
+            .get()
+            .then(|| ctx.view.with(State::mygpu_line))
+            .flatten()
+    });
+    let span = Memo::new(move |_| match range {
+        Some(f) if measured.get() => ctx.view.with(f),
+        _ => None,
+    });
+    move || {
+        line.get().map(|l| {
+            view! {
+                <p class="note mygpu">{l}" "<span class="mygpu-range">{move || span.get()}</span></p>
+            }
+        })
     }
 }
 

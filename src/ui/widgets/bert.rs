@@ -65,7 +65,7 @@ pub fn Bert(ctx: Ctx) -> impl IntoView {
             {move || ctx.view.with(|s| format!(
                 "BERT-base forward pass (12 layers, hidden 768, FFN 3072, 12 heads) on {} in {}; {}, {} per step.{}",
                 s.hw_name(), s.setting.dtype.id(), prof.with(|p| units::count(p.kernel_count, "kernel", "kernels")), units::si(prof.with(|p| p.wall), "s"),
-                if s.setting.hw.is_measured() {
+                if s.setting.hw.is_measured() && s.setting.hw.base().is_none() {
                     " The lab measures fp32 only, so matmuls here run on the measured fp32 units: this GPU's tensor cores, if it has any, are unknown."
                 } else { "" }))}
         </p>

@@ -95,7 +95,7 @@ pub fn Dit(ctx: Ctx) -> impl IntoView {
     };
     view! {
         <div class="controls-inline">
-            <GpuPicker ctx=ctx id="dit-hw"/>
+            <GpuPicker ctx=ctx id="dit-hw" range=crate::state::widgets::dit::range/>
             <Select ctx=ctx field=spec::MODEL/>
             <LogSlider ctx=ctx field=field::res/>
             <LogSlider ctx=ctx field=field::batch/>

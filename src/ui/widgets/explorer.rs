@@ -102,6 +102,7 @@ fn HardwareControls(ctx: Ctx) -> impl IntoView {
                 on:click=move |_| state.set(crate::state::State::default())>"Reset"</button>
         </div>
         <p class="source" title="Source of the numbers">{move || source.get()}</p>
+        <crate::ui::kit::controls::MyGpuLine ctx=ctx range=Some(crate::state::widgets::explorer::range)/>
         <div class="row">
             <label for="roof">"Roofs"</label>
             <select id="roof" on:change=move |ev| {

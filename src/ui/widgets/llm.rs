@@ -142,7 +142,7 @@ fn LlmControls(ctx: Ctx, live: Memo<LlmView>) -> impl IntoView {
     let custom = Memo::new(move |_| ctx.state.with(|s| s.widgets.llm.model == LlmModel::Custom));
     view! {
         <div class="controls-inline">
-            <GpuPicker ctx=ctx id="llm-hw"/>
+            <GpuPicker ctx=ctx id="llm-hw" range=crate::state::widgets::llm::range/>
             <Select ctx=ctx field=field::model/>
             <Select ctx=ctx field=field::phase/>
             <Select ctx=ctx field=field::wdtype/>

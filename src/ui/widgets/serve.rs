@@ -57,7 +57,7 @@ pub fn Serve(ctx: Ctx) -> impl IntoView {
     let rate = |x: f64| format!("{} tok/s", units::sig3(x));
     view! {
         <div class="controls-inline">
-            <GpuPicker ctx=ctx id="serve-hw"/>
+            <GpuPicker ctx=ctx id="serve-hw" range=crate::state::widgets::serve::range/>
             <Select ctx=ctx field=st::MODEL/>
             <Select ctx=ctx field=st::WDTYPE/>
             <Select ctx=ctx field=st::KVDTYPE/>

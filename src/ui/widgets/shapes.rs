@@ -219,7 +219,7 @@ pub fn Shapes(ctx: Ctx) -> impl IntoView {
     });
     view! {
         <div class="controls-inline">
-            <GpuPicker ctx=ctx id="shapes-hw"/>
+            <GpuPicker ctx=ctx id="shapes-hw" range=crate::state::widgets::shapes::range/>
             <Select ctx=ctx field=field::dtype/>
         </div>
         <div class="shapes-params">

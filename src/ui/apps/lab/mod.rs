@@ -359,7 +359,12 @@ impl Signals {
         let mut s = page
             .with_value(Page::live)
             .unwrap_or_else(|| ctx.state.get_untracked());
-        let res = apply::apply(&mut s, &sum, &adapter).and_then(|a| {
+        let choice = self.preset_choice.get_untracked();
+        let base = run.with_untracked(|r| {
+            r.as_ref()
+                .and_then(|r| crate::gpu::datasheet::base(choice.as_deref(), &r.adapter))
+        });
+        let res = apply::apply(&mut s, &sum, &adapter, base).and_then(|a| {
             page.with_value(|p| p.apply(&s))?;
             Ok(a)
         });
@@ -374,9 +379,10 @@ impl Signals {
 fn applied_text(s: &State, a: &apply::Applied) -> String {
     let mut parts = vec![
         format!(
-            "fp32 peak {} (pointwise {})",
+            "{} peak {} (pointwise {})",
+            s.setting.dtype.id(),
             units::si(a.flops, "FLOP/s"),
-            units::si(a.flops / 2.0, "FLOP/s")
+            units::si(s.machine().pointwise_flops, "FLOP/s")
         ),
         format!("bandwidth {}", units::si(a.bw, "B/s")),
     ];
@@ -384,9 +390,10 @@ fn applied_text(s: &State, a: &apply::Applied) -> String {
         parts.push(format!("overhead {} per kernel", units::si(o, "s")));
     }
     format!(
-        "The explorer now describes this GPU as “{}”: {}. Every widget follows.",
+        "The explorer now describes this GPU as “{}”: {}. Every widget follows. {}",
         s.hw_name(),
-        parts.join(", ")
+        parts.join(", "),
+        s.mygpu_line().unwrap_or_default()
     )
 }
 
