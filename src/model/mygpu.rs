@@ -182,10 +182,16 @@ pub fn ends(s: &Setting, spread: Spread) -> Option<[Setting; 2]> {
 }
 
 /// A headline's range from its values at the two [`ends`], low first: "~95.2
-/// tok/s–105 tok/s".
+/// tok/s–105 tok/s" ("~100 tok/s at either end" where both read the same).
 pub fn range(a: f64, b: f64, unit: &str) -> String {
     let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
-    format!("~{}–{}", units::si(lo, unit), units::si(hi, unit))
+    let (lo, hi) = (units::si(lo, unit), units::si(hi, unit));
+    if lo == hi {
+        // a spread too small to move the three digits shown
+        format!("~{lo} at either end")
+    } else {
+        format!("~{lo}–{hi}")
+    }
 }
 
 #[cfg(test)]
@@ -293,5 +299,6 @@ mod tests {
         assert!((hi.bw / s.bw - 1.04).abs() < 1e-12);
         assert_eq!((lo.dtype, lo.hw), (s.dtype, s.hw));
         assert_eq!(range(2.0, 1.0, "tok/s"), "~1 tok/s–2 tok/s");
+        assert_eq!(range(1.0, 1.0001, "s"), "~1 s at either end");
     }
 }
