@@ -8,7 +8,8 @@
 //!   `CALLS` (building roofs from a preset, a roof at an intensity, the page's
 //!   bar for a remedy, the comparisons with measured GPUs, the remedies'
 //!   counterfactual runs, the fitted doubling time, the diagnosis card's choice
-//!   of sentence, a GPU's dtype fallback, a run's decode context);
+//!   of sentence, a GPU's dtype fallback, a run's decode context, a kernel's or
+//!   the step's place on the roofline);
 //! - choosing words by matching a trace row's ids (`.regime.as_str()`,
 //!   `.step_basis.as_str()`): the trace's sentences are `trace::words`';
 //! - arithmetic on a machine's roofs: `bw`, `matmul_flops` or `pointwise_flops`
@@ -138,6 +139,16 @@ mod ui {
         Rule {
             calls: "decode_context(",
             why: "computes a run's mean decode context",
+            allowed: &[],
+        },
+        Rule {
+            calls: "RoofPoint {",
+            why: "places a kernel on the roofline (its rate is the model's: `RoofPoint::of`, `Report::roof_points`, `llm::roof::of`)",
+            allowed: &[],
+        },
+        Rule {
+            calls: "LinkRoof {",
+            why: "places the step against the link's roof (`llm::roof::of`)",
             allowed: &[],
         },
         Rule {

@@ -40,6 +40,34 @@ pub struct Report {
     pub timeline: Timeline,
 }
 
+impl Report {
+    /// Each group where the roofline draws it.
+    pub fn roof_points(&self) -> Vec<workload::RoofPoint> {
+        self.groups
+            .iter()
+            .map(|g| workload::RoofPoint {
+                name: g.group.name.into(),
+                intensity: g.group.intensity(),
+                flops: g.achieved_flops,
+                time: g.time,
+                count: g.group.count,
+                unit: g.group.unit,
+                bound: g.bound,
+            })
+            .collect()
+    }
+
+    /// The whole step where the roofline draws it.
+    pub fn roof_step(&self) -> timeline::RoofStep {
+        timeline::RoofStep {
+            intensity: self.intensity,
+            flops: self.achieved_flops,
+            time: self.wall_time_s,
+            regime: self.regime,
+        }
+    }
+}
+
 /// Run the model for one workload on one machine.
 pub fn analyse(shape: &Shape, m: &Machine) -> Report {
     let groups = workload::kernels(shape, m.elem_bytes);

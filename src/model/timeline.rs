@@ -23,6 +23,29 @@ use super::roofline::Bound;
 use super::workload::{KernelGroup, Machine, Parts, Unit};
 use serde::{Deserialize, Serialize};
 
+/// The whole step as the roofline draws it (a cross): its FLOPs per byte, the
+/// FLOP/s it reaches over its wall time (overhead included), and its regime.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RoofStep {
+    pub intensity: f64,
+    pub flops: f64,
+    /// Wall time, seconds.
+    pub time: f64,
+    pub regime: Regime,
+}
+
+/// The link between GPUs as a roof: FLOP/s ≤ link bandwidth × FLOPs per byte
+/// over the link; the step's point sits at its own FLOPs per link byte.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkRoof {
+    /// Bytes/s per GPU per direction.
+    pub bw: f64,
+    /// The step's FLOPs per byte one GPU sends over the link.
+    pub intensity: f64,
+    /// The step's FLOP/s.
+    pub flops: f64,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Regime {
     Compute,

@@ -76,6 +76,22 @@ pub struct RoofPoint {
     pub bound: Bound,
 }
 
+impl RoofPoint {
+    /// `g` priced on `m`, where the roofline draws it.
+    pub fn of(g: &KernelGroup, m: &Machine) -> RoofPoint {
+        let (t, bound) = g.time(m);
+        RoofPoint {
+            name: g.name.into(),
+            intensity: g.intensity(),
+            flops: g.flops / t,
+            time: t,
+            count: g.count,
+            unit: g.unit,
+            bound,
+        }
+    }
+}
+
 /// The effective machine: preset numbers after the user's sliders.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Machine {

@@ -29,6 +29,7 @@ pub mod layer;
 pub mod measured;
 pub mod mla;
 pub mod moe;
+pub mod roof;
 pub mod spec;
 pub mod step;
 pub mod view;

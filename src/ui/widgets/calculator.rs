@@ -2,8 +2,9 @@
 //! attention — through the model on the explorer's hardware: FLOPs, bytes,
 //! intensity, regime, time and achieved FLOP/s, and its kernels on a roofline.
 
-use super::roofline::{Legend, RooflineData, Step};
+use super::roofline::{Legend, RooflineData};
 use crate::model::ops::{self};
+use crate::model::timeline::RoofStep as Step;
 use crate::model::units;
 use crate::model::workload::RoofPoint;
 use crate::state::widgets::calculator::{self as spec, field, CalcOp};
@@ -19,21 +20,7 @@ pub fn Calculator(ctx: Ctx) -> impl IntoView {
         ctx.view.with(|s| {
             let m = s.machine();
             let (groups, summary) = spec::view(s);
-            let points: Vec<RoofPoint> = groups
-                .iter()
-                .map(|g| {
-                    let (t, bound) = g.time(&m);
-                    RoofPoint {
-                        name: g.name.into(),
-                        intensity: g.intensity(),
-                        flops: g.flops / t,
-                        time: t,
-                        count: g.count,
-                        unit: g.unit,
-                        bound,
-                    }
-                })
-                .collect();
+            let points: Vec<RoofPoint> = groups.iter().map(|g| RoofPoint::of(g, &m)).collect();
             let step = Some(Step {
                 intensity: summary.intensity,
                 flops: summary.achieved_flops,

@@ -4,13 +4,12 @@
 //! the critical batch, and what graphs, FlashAttention and fp8 weights would buy.
 //! Every sentence comes from `model::llm::advice`.
 
-use super::roofline::{RooflineData, Step as RoofStep};
+use super::roofline::RooflineData;
 use super::scaling::label;
 use crate::geom;
 use crate::model::llm::step::{self, LlmStep, SweepPoint};
 use crate::model::llm::view::LlmView;
 use crate::model::llm::{LlmModel, Phase};
-use crate::model::workload::RoofPoint;
 use crate::model::{units, Bound};
 use crate::state::widgets::llm::{self as spec, field};
 use crate::ui::chart::backend::{AnyBackend, AnyError};
@@ -406,33 +405,13 @@ fn LlmLayer(st: Memo<LlmStep>, embed: bool) -> impl IntoView {
 /// One layer's kernels and the whole step on the roofline of its machine (the
 /// `serve` widget draws its decode step the same way).
 pub(super) fn roof_of(st: &LlmStep) -> RooflineData {
+    let (kernels, step, link) = crate::model::llm::roof::of(st);
     RooflineData {
         m: st.machine,
-        kernels: st
-            .layer
-            .iter()
-            .map(|row| RoofPoint {
-                name: row.name.into(),
-                intensity: row.intensity,
-                flops: row.flops / row.time.max(f64::MIN_POSITIVE),
-                time: row.time,
-                count: st.run.config.layers,
-                unit: row.unit,
-                bound: row.bound,
-            })
-            .collect(),
-        step: Some(RoofStep {
-            intensity: st.flops / st.bytes.max(f64::MIN_POSITIVE),
-            flops: st.flops / st.wall.max(f64::MIN_POSITIVE),
-            time: st.wall,
-            regime: st.regime,
-        }),
+        kernels,
+        step: Some(step),
         measured: None,
-        link: (st.link_bytes > 0.0).then(|| super::roofline::LinkRoof {
-            bw: st.run.par.link.bw,
-            intensity: st.flops / st.link_bytes,
-            flops: st.flops / st.wall.max(f64::MIN_POSITIVE),
-        }),
+        link,
     }
 }
 

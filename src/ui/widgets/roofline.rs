@@ -2,8 +2,9 @@
 //! points. Used by the explorer (the current step) and the op calculator.
 
 use crate::geom::{self, Along, Pt, Rect, ROOFLINE_X as X, ROOFLINE_Y as Y};
+use crate::model::timeline::{LinkRoof, RoofStep as Step};
 use crate::model::workload::RoofPoint;
-use crate::model::{units, Bound, Level, Machine, Regime, Report, Unit};
+use crate::model::{units, Bound, Level, Machine, Report, Unit};
 use crate::ui::chart::backend::{AnyBackend, AnyError};
 use crate::ui::chart::palette::{self, rgb};
 use crate::ui::chart::plot::{csv, plot_with, shared, Marks, Plot, PlotCanvas};
@@ -12,16 +13,6 @@ use crate::ui::kit::Ctx;
 use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-
-/// The whole step, overhead included.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Step {
-    pub intensity: f64,
-    pub flops: f64,
-    /// Wall time, seconds.
-    pub time: f64,
-    pub regime: Regime,
-}
 
 /// Roofs of a machine plus kernels; `step` is the whole step (overhead included),
 /// drawn as a cross; `measured` is the lab's roofline of this GPU, drawn on top.
@@ -33,18 +24,6 @@ pub struct RooflineData {
     pub measured: Option<Measured>,
     /// Several GPUs: the link's roof and the step against it.
     pub link: Option<LinkRoof>,
-}
-
-/// The link between GPUs as a roof: FLOP/s ≤ link bandwidth × FLOPs per byte
-/// over the link; the step's point sits at its own FLOPs per link byte.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LinkRoof {
-    /// Bytes/s per GPU per direction.
-    pub bw: f64,
-    /// The step's FLOPs per byte one GPU sends over the link.
-    pub intensity: f64,
-    /// The step's FLOP/s.
-    pub flops: f64,
 }
 
 /// A roofline measured on the visitor's GPU (the WebGPU lab).
@@ -78,25 +57,8 @@ impl RooflineData {
     pub fn from_report(m: Machine, r: &Report) -> Self {
         RooflineData {
             m,
-            kernels: r
-                .groups
-                .iter()
-                .map(|g| RoofPoint {
-                    name: g.group.name.into(),
-                    intensity: g.group.intensity(),
-                    flops: g.achieved_flops,
-                    time: g.time,
-                    count: g.group.count,
-                    unit: g.group.unit,
-                    bound: g.bound,
-                })
-                .collect(),
-            step: Some(Step {
-                intensity: r.intensity,
-                flops: r.achieved_flops,
-                time: r.wall_time_s,
-                regime: r.regime,
-            }),
+            kernels: r.roof_points(),
+            step: Some(r.roof_step()),
             measured: None,
             link: None,
         }
