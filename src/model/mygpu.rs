@@ -147,8 +147,8 @@ pub fn line(s: &Setting, spread: Spread, gpu: &str) -> Option<String> {
     };
     let rest = match s.hw.base() {
         Some(base) => format!(
-            "; datasheet {}: {}. Tensor-core rates are the datasheet's scaled by the measured fp32 \
-             rate's share of its own (one clock), an assumption the lab cannot check",
+            "; datasheet {}: {}; tensor cores assumed to run at the clock the fp32 units were \
+             measured at",
             base.name,
             of(Origin::Datasheet)
         ),
