@@ -22,6 +22,7 @@ import {
   search,
   readText,
   drawnPast,
+  showMore,
 } from './helpers.mjs';
 
 before(() => {
@@ -30,16 +31,20 @@ before(() => {
 });
 const h = useHarness();
 
-/** `h.withPage`, with failure screenshots named fail-factory-*; `reducedMotion`
- * emulates that preference and reloads before the test body runs. */
+/** `h.withPage`, with failure screenshots named fail-factory-*, the factory's
+ * module loaded; `reducedMotion` emulates that preference and reloads before the
+ * test body runs. */
 function withPage(t, query, fn, { viewport, reducedMotion } = {}) {
-  const prepare = reducedMotion
-    ? async (page) => {
-        await page.emulateMedia({ reducedMotion });
-        await page.reload({ waitUntil: 'load' });
-        await waitReady(page);
-      }
-    : undefined;
+  // the factory loads on demand: its module mounted, then the page back at its top
+  const prepare = async (page) => {
+    if (reducedMotion) {
+      await page.emulateMedia({ reducedMotion });
+      await page.reload({ waitUntil: 'load' });
+      await waitReady(page);
+    }
+    await showMore(page, '#factory');
+    await page.evaluate(() => window.scrollTo(0, 0));
+  };
   return h.withPage(t, query, fn, { viewport, shotPrefix: 'factory', prepare });
 }
 

@@ -7,7 +7,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useHarness, waitReady, inputValue, pollUntil, search, WIDGET_IDS, OUT_DIR, DEFAULT_ROOT, canvasPixel, settle, drawnPast } from './helpers.mjs';
+import { useHarness, waitReady, inputValue, pollUntil, search, WIDGET_IDS, OUT_DIR, DEFAULT_ROOT, canvasPixel, settle, drawnPast, showMore } from './helpers.mjs';
 
 const SHOTS = path.join(OUT_DIR, 'embeds');
 
@@ -278,6 +278,7 @@ test('theme= in the URL fixes the theme (for embeds in course pages), stays in t
   };
   // a light course page embedding the factory, seen by a visitor whose system is dark
   const light = await openIn('dark', '?embed=factory&theme=light');
+  await showMore(light, '#factory'); // the factory loads on demand
   assert.equal(await light.getAttribute('html', 'data-theme'), 'light');
   await light.locator('#factory-double').click();
   const q = await pollUntil(light, () => light.evaluate(() => location.search), (s) => s.includes('flops='));
@@ -309,6 +310,7 @@ test('dark mode: the factory picture as shown on screen is dark, and light in li
       const page = await ctx.newPage();
       await page.goto(h.url + '?embed=factory');
       await waitReady(page);
+      await showMore(page, '#factory');
       assert.equal(await page.getAttribute('html', 'data-theme'), colorScheme);
       const canvas = page.locator('#factory-canvas');
       await drawnPast(page, '#factory-canvas');
@@ -343,6 +345,7 @@ test('print: a dark-theme page prints in the light colours, its charts inverted 
     const page = await ctx.newPage();
     await page.goto(h.url);
     await waitReady(page);
+    await showMore(page, '#factory'); // its canvas: the factory loads on demand
     const look = () => page.evaluate(() => {
       const css = (sel, prop) => getComputedStyle(document.querySelector(sel))[prop];
       return {

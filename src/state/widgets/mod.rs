@@ -52,7 +52,7 @@ macro_rules! widget_list {
             tensor_cores: TensorCores, no_charts, page;
             shapes: Shapes, charts, on_demand("The matmul-shapes widget");
             bert: Bert, no_charts, page;
-            factory: Factory, no_charts, page;
+            factory: Factory, no_charts, on_demand("The factory");
             fusion: Fusion, no_charts, page;
             microbench: Microbench, charts, page;
             overhead: Overhead, charts, page;
