@@ -358,7 +358,7 @@ fn the_issue_states() {
         s.setting
     };
     let run = LlmRun {
-        config: llm::measured::GPT_FAST[0].config,
+        config: llm::measured::gpt_fast()[0].config,
         phase: Phase::Decode,
         batch: 1,
         context: 105,

@@ -21,10 +21,12 @@
 //! ([`capped_bw_factor`]).
 
 use super::{step, LlmConfig, LlmRun, Phase, WeightDtype};
+use crate::json::Json;
 use crate::model::achievable::{self, Roof};
 use crate::model::hardware::{self, Dtype};
 use crate::model::setting::Setting;
 use crate::model::timeline::Regime;
+use std::sync::OnceLock;
 
 /// gpt-fast README: empirical peak bandwidth of its power-limited A100s, bytes/s.
 pub const EMPIRICAL_PEAK_BW: f64 = 1.7e12;
@@ -67,70 +69,92 @@ const LLAMA2_70B: LlmConfig = dense(80, 8192, 64, 8, 28672, 32000);
 const LLAMA31_8B: LlmConfig = dense(32, 4096, 32, 8, 14336, 128256);
 const LLAMA31_70B: LlmConfig = dense(80, 8192, 64, 8, 28672, 128256);
 
-const fn row(
-    model: &'static str,
-    config: LlmConfig,
-    wdtype: WeightDtype,
-    compiled: bool,
-    tokens_per_s: f64,
-) -> Published {
-    Published {
-        model,
-        config,
-        wdtype,
-        compiled,
-        tokens_per_s,
-        readme: compiled,
-        gpus: 1,
+/// The published rows' files (their sources inside them and in tests/data/README.md).
+const GPT_FAST_FILE: &str = include_str!("../../../tests/data/gpt-fast.json");
+const GPT_FAST_TP_FILE: &str = include_str!("../../../tests/data/gpt-fast-tp.json");
+const NIM_H100_TP_FILE: &str = include_str!("../../../tests/data/nim-h100-tp.json");
+
+/// The models the files name: their id there, the name as the source writes
+/// it, and the shape (Llama-3.3-70B has Llama-3.1-70B's).
+const MODELS: [(&str, &str, LlmConfig); 5] = [
+    ("llama-2-7b", "Llama-2-7B", LLAMA2_7B),
+    ("llama-2-70b", "Llama-2-70B", LLAMA2_70B),
+    ("llama-3.1-8b", "Llama-3.1-8B", LLAMA31_8B),
+    ("llama-3.1-70b", "Llama-3.1-70B", LLAMA31_70B),
+    ("llama-3.3-70b", "Llama-3.3-70B", LLAMA31_70B),
+];
+
+/// A file's `rows` (none where it would not parse: a test reads each file).
+fn file_rows(file: &str) -> Vec<Json> {
+    match crate::json::parse(file) {
+        Ok(j) => j.get("rows").and_then(Json::as_arr).unwrap_or(&[]).to_vec(),
+        Err(_) => Vec::new(),
     }
 }
 
-/// A compiled bf16 (or quantised) row on `gpus` tensor-parallel GPUs.
-const fn tp(
-    model: &'static str,
-    config: LlmConfig,
-    wdtype: WeightDtype,
-    gpus: u32,
-    tokens_per_s: f64,
-) -> Published {
-    Published {
-        gpus,
-        ..row(model, config, wdtype, true, tokens_per_s)
-    }
+/// A row's model (its name and shape), weights and tokens per second; `None`
+/// for a row that names another model or has no speed (out of memory).
+fn row_of(r: &Json) -> Option<(&'static str, LlmConfig, WeightDtype, f64)> {
+    let id = r.get("model")?.as_str()?;
+    let (_, name, config) = MODELS.iter().find(|m| m.0 == id)?;
+    let w = r.get("weights")?.as_str()?;
+    let wdtype = WeightDtype::ALL.into_iter().find(|d| d.id() == w)?;
+    let tokens_per_s = r
+        .get("tokens_per_s")
+        .and_then(Json::as_f64)
+        .unwrap_or(f64::NAN);
+    Some((name, *config, wdtype, tokens_per_s))
+}
+
+/// tests/data/gpt-fast.json's rows: batch 1 on one A100-80GB, compiled (the
+/// README's table) or eager (the blog's starting point).
+pub fn gpt_fast() -> &'static [Published] {
+    static ROWS: OnceLock<Vec<Published>> = OnceLock::new();
+    ROWS.get_or_init(|| {
+        file_rows(GPT_FAST_FILE)
+            .iter()
+            .filter_map(|r| {
+                let (model, config, wdtype, tokens_per_s) = row_of(r)?;
+                let compiled = r.get("compiled")?.as_bool()?;
+                Some(Published {
+                    model,
+                    config,
+                    wdtype,
+                    compiled,
+                    tokens_per_s,
+                    readme: compiled,
+                    gpus: 1,
+                })
+            })
+            .collect()
+    })
 }
 
 /// gpt-fast's tensor-parallel rows (tests/data/gpt-fast-tp.json, with its
-/// sources): compiled, batch 1, on 2–8 A100-80GB joined by NVLink.
-pub const GPT_FAST_TP: [Published; 15] = [
-    tp("Llama-2-7B", LLAMA2_7B, WeightDtype::Bf16, 2, 168.84),
-    tp("Llama-2-7B", LLAMA2_7B, WeightDtype::Bf16, 4, 254.02),
-    tp("Llama-2-7B", LLAMA2_7B, WeightDtype::Bf16, 8, 328.43),
-    tp("Llama-2-70B", LLAMA2_70B, WeightDtype::Bf16, 2, 21.32),
-    tp("Llama-2-70B", LLAMA2_70B, WeightDtype::Bf16, 4, 38.01),
-    tp("Llama-2-70B", LLAMA2_70B, WeightDtype::Bf16, 8, 62.50),
-    tp("Llama-3.1-8B", LLAMA31_8B, WeightDtype::Bf16, 2, 149.10),
-    tp("Llama-3.1-8B", LLAMA31_8B, WeightDtype::Bf16, 4, 217.21),
-    tp("Llama-3.1-8B", LLAMA31_8B, WeightDtype::Bf16, 8, 276.01),
-    tp("Llama-3.1-70B", LLAMA31_70B, WeightDtype::Bf16, 2, 16.03),
-    tp("Llama-3.1-70B", LLAMA31_70B, WeightDtype::Bf16, 4, 37.45),
-    tp("Llama-3.1-70B", LLAMA31_70B, WeightDtype::Bf16, 8, 58.78),
-    tp("Llama-2-70B", LLAMA2_70B, WeightDtype::Int8, 8, 80.44),
-    tp("Llama-2-70B", LLAMA2_70B, WeightDtype::Int4, 8, 90.77),
-    tp("Llama-3.1-70B", LLAMA31_70B, WeightDtype::Int8, 8, 75.58),
-];
-
-/// tests/data/gpt-fast.json's rows (checked against the file natively).
-pub const GPT_FAST: [Published; 9] = [
-    row("Llama-2-7B", LLAMA2_7B, WeightDtype::Bf16, true, 104.9),
-    row("Llama-2-7B", LLAMA2_7B, WeightDtype::Int8, true, 155.58),
-    row("Llama-2-7B", LLAMA2_7B, WeightDtype::Int4, true, 196.80),
-    row("Llama-2-70B", LLAMA2_70B, WeightDtype::Int8, true, 19.13),
-    row("Llama-2-70B", LLAMA2_70B, WeightDtype::Int4, true, 25.25),
-    row("Llama-3.1-8B", LLAMA31_8B, WeightDtype::Bf16, true, 93.89),
-    row("Llama-3.1-8B", LLAMA31_8B, WeightDtype::Int8, true, 137.64),
-    row("Llama-3.1-70B", LLAMA31_70B, WeightDtype::Int8, true, 18.04),
-    row("Llama-2-7B", LLAMA2_7B, WeightDtype::Bf16, false, 25.5),
-];
+/// sources): compiled, batch 1, on 2–8 A100-80GB joined by NVLink; the file's
+/// one-GPU rows are the README's single-GPU table ([`gpt_fast`]), and the rows
+/// that ran out of memory have no speed.
+pub fn gpt_fast_tp() -> &'static [Published] {
+    static ROWS: OnceLock<Vec<Published>> = OnceLock::new();
+    ROWS.get_or_init(|| {
+        file_rows(GPT_FAST_TP_FILE)
+            .iter()
+            .filter_map(|r| {
+                let (model, config, wdtype, tokens_per_s) = row_of(r)?;
+                let gpus = r.get("gpus")?.as_f64()?;
+                (gpus > 1.0 && tokens_per_s.is_finite()).then_some(Published {
+                    model,
+                    config,
+                    wdtype,
+                    compiled: true,
+                    tokens_per_s,
+                    readme: true,
+                    gpus: gpus as u32,
+                })
+            })
+            .collect()
+    })
+}
 
 /// What lowering the A100's achievable bandwidth to gpt-fast's empirical peak
 /// would multiply it by (1.7 ÷ 1.84 = 0.93; not applied, see the module docs).
@@ -222,12 +246,12 @@ pub fn model(p: &Published) -> Compared {
 
 /// Every row against the model.
 pub fn compare() -> Vec<Compared> {
-    GPT_FAST.iter().map(model).collect()
+    gpt_fast().iter().map(model).collect()
 }
 
 /// The model against every tensor-parallel row.
 pub fn compare_tp() -> Vec<Compared> {
-    GPT_FAST_TP.iter().map(model).collect()
+    gpt_fast_tp().iter().map(model).collect()
 }
 
 /// The largest |error| over the tensor-parallel rows
@@ -255,27 +279,28 @@ pub struct PublishedItl {
 }
 
 /// NVIDIA NIM LLM benchmarking, "Performance", Llama-3.3-70b-instruct, NIM 1.8.0,
-/// 2 × H100 80G, fp8 TP2, concurrency 1 (Llama-3.3-70B has Llama-3.1-70B's shape).
-pub const NIM_H100_TP: [PublishedItl; 2] = [
-    PublishedItl {
-        model: "Llama-3.3-70B",
-        config: LLAMA31_70B,
-        wdtype: WeightDtype::Fp8,
-        gpus: 2,
-        input_tokens: 5000,
-        output_tokens: 500,
-        itl_s: 18.58e-3,
-    },
-    PublishedItl {
-        model: "Llama-3.3-70B",
-        config: LLAMA31_70B,
-        wdtype: WeightDtype::Fp8,
-        gpus: 2,
-        input_tokens: 500,
-        output_tokens: 2000,
-        itl_s: 18.91e-3,
-    },
-];
+/// 2 × H100 80G, fp8 TP2, concurrency 1 (tests/data/nim-h100-tp.json).
+pub fn nim_h100_tp() -> &'static [PublishedItl] {
+    static ROWS: OnceLock<Vec<PublishedItl>> = OnceLock::new();
+    let whole = |r: &Json, k: &str| r.get(k).and_then(Json::as_f64).map(|x| x as u32);
+    ROWS.get_or_init(|| {
+        file_rows(NIM_H100_TP_FILE)
+            .iter()
+            .filter_map(|r| {
+                let (model, config, wdtype, _) = row_of(r)?;
+                Some(PublishedItl {
+                    model,
+                    config,
+                    wdtype,
+                    gpus: whole(r, "tp")?,
+                    input_tokens: whole(r, "input_tokens")?,
+                    output_tokens: whole(r, "output_tokens")?,
+                    itl_s: r.get("itl_ms")?.as_f64()? / 1e3,
+                })
+            })
+            .collect()
+    })
+}
 
 /// The setting the H100 rows ran on: the H100 SXM preset with achievable roofs
 /// (an engine's C++ runtime: the CPU cost is set by the CUDA graph, not per op).
@@ -320,7 +345,7 @@ pub fn model_itl(p: &PublishedItl) -> ComparedItl {
 
 /// The model against every H100 row.
 pub fn compare_h100() -> Vec<ComparedItl> {
-    NIM_H100_TP.iter().map(model_itl).collect()
+    nim_h100_tp().iter().map(model_itl).collect()
 }
 
 /// The largest |error| over the H100 rows; `llm_tp_vs_measured_max_error` is the
@@ -361,34 +386,46 @@ mod tests {
         j.get("rows").and_then(|r| r.as_arr()).unwrap_or(&[])
     }
 
+    /// Every row of the three files is read, none dropped or made up: the
+    /// single-GPU table whole, the tensor-parallel rows on 2 or more GPUs
+    /// with a speed, NIM's two.
     #[test]
-    fn the_rows_are_the_file() {
-        let j = json::parse(include_str!("../../../tests/data/gpt-fast.json"));
-        let j = j.unwrap_or(json::Json::Null);
-        let rows = rows_of(&j);
-        assert_eq!(rows.len(), GPT_FAST.len());
-        for (r, p) in rows.iter().zip(GPT_FAST.iter()) {
-            assert_eq!(
-                r.get("tokens_per_s").and_then(|x| x.as_f64()),
-                Some(p.tokens_per_s)
-            );
-            assert_eq!(
-                r.get("compiled").and_then(|x| x.as_bool()),
-                Some(p.compiled)
-            );
-            assert_eq!(
-                r.get("weights").and_then(|x| x.as_str()),
-                Some(p.wdtype.id())
-            );
-            assert_eq!(
-                r.get("model").and_then(|x| x.as_str()),
-                Some(p.model.to_lowercase().as_str())
-            );
-        }
+    fn every_row_of_the_files_is_read() {
+        let j = json::parse(GPT_FAST_FILE).unwrap_or(json::Json::Null);
+        let g = gpt_fast();
+        assert_eq!(g.len(), rows_of(&j).len());
+        assert_eq!(g.len(), 9);
+        let first = (g[0].model, g[0].wdtype, g[0].tokens_per_s, g[0].compiled);
+        assert_eq!(first, ("Llama-2-7B", WeightDtype::Bf16, 104.9, true));
+        let eager: Vec<_> = g.iter().filter(|p| !p.readme).collect();
+        assert_eq!(eager.len(), 1);
+        assert!(!eager[0].compiled && eager[0].tokens_per_s == 25.5);
         assert_eq!(
             j.get("empirical_peak_bw").and_then(|x| x.as_f64()),
             Some(EMPIRICAL_PEAK_BW)
         );
+        let t = gpt_fast_tp();
+        let j = json::parse(GPT_FAST_TP_FILE).unwrap_or(json::Json::Null);
+        let on_one = rows_of(&j)
+            .iter()
+            .filter(|r| r.get("gpus").and_then(|x| x.as_f64()) == Some(1.0))
+            .count();
+        assert_eq!((rows_of(&j).len(), on_one, t.len()), (19, 4, 15));
+        assert!(t.iter().all(|p| p.gpus >= 2 && p.compiled && p.readme));
+        let last = (t[14].model, t[14].wdtype, t[14].gpus, t[14].tokens_per_s);
+        assert_eq!(last, ("Llama-3.1-70B", WeightDtype::Int8, 8, 75.58));
+        let n = nim_h100_tp();
+        assert_eq!(n.len(), 2);
+        let n0 = (
+            n[0].model,
+            n[0].wdtype,
+            n[0].gpus,
+            n[0].input_tokens,
+            n[0].output_tokens,
+        );
+        assert_eq!(n0, ("Llama-3.3-70B", WeightDtype::Fp8, 2, 5000, 500));
+        assert_eq!(n[0].config, LLAMA31_70B);
+        assert!((n[1].itl_s - 18.91e-3).abs() < 1e-15, "{}", n[1].itl_s);
     }
 
     /// The rows against the model, for `cargo test -- --nocapture`.
@@ -430,21 +467,6 @@ mod tests {
 
     #[test]
     fn h100_rows_are_the_file_and_the_model_beside_them() {
-        let j = json::parse(include_str!("../../../tests/data/nim-h100-tp.json"));
-        let j = j.unwrap_or(json::Json::Null);
-        let rows = rows_of(&j);
-        assert_eq!(rows.len(), NIM_H100_TP.len());
-        for (r, p) in rows.iter().zip(NIM_H100_TP.iter()) {
-            let num = |k: &str| r.get(k).and_then(|x| x.as_f64());
-            assert_eq!(num("itl_ms"), Some(p.itl_s * 1e3));
-            assert_eq!(num("tp"), Some(f64::from(p.gpus)));
-            assert_eq!(num("input_tokens"), Some(f64::from(p.input_tokens)));
-            assert_eq!(num("output_tokens"), Some(f64::from(p.output_tokens)));
-            assert_eq!(
-                r.get("weights").and_then(|x| x.as_str()),
-                Some(p.wdtype.id())
-            );
-        }
         for c in compare_h100() {
             eprintln!(
                 "{} {} tp={} in={} out={} measured {:.2} ms model {:.2} ms ({:+.1} % tok/s) {:?} comm {:.1} %",

@@ -19,11 +19,11 @@ pub enum Job {
 /// Every run, in the tables' order: gpt-fast's one-GPU rows, its tensor-parallel
 /// rows, then NIM's.
 pub fn jobs() -> Vec<Job> {
-    measured::GPT_FAST
+    measured::gpt_fast()
         .iter()
-        .chain(measured::GPT_FAST_TP.iter())
+        .chain(measured::gpt_fast_tp())
         .map(Job::Row)
-        .chain(measured::NIM_H100_TP.iter().map(Job::Itl))
+        .chain(measured::nim_h100_tp().iter().map(Job::Itl))
         .collect()
 }
 
