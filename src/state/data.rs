@@ -20,7 +20,6 @@ pub const DEFAULT_BATCH: u32 = 256;
 pub const DEFAULT_HIDDEN: u32 = 4096;
 pub const DEFAULT_OPS: u32 = 8;
 
-/// The explorer's defaults on a preset: its default dtype, its peaks, the MLP.
 /// The rule between two widget keys: the llm widget's DEP above 1 holds the
 /// whole attention on each GPU, so it needs `llm_tp=1`, and tensor parallel
 /// above 1 needs `llm_dep=1` (`v` a degree's index: 0 is one GPU). `Err` is
@@ -40,6 +39,7 @@ pub fn exclusive(s: &State, key: &str, v: u32) -> Result<(), String> {
     }
 }
 
+/// The explorer's defaults on a preset: its default dtype, its peaks, the MLP.
 pub fn default_setting(hw: &'static Preset) -> Setting {
     let dtype = hw.default_dtype();
     Setting {
