@@ -19,12 +19,17 @@
 //! `model::mygpu`), opens in its default dtype (bf16) with the peak scaled by
 //! the measured fp32 rate's share of the datasheet's, and carries the trials'
 //! spreads (`bw_spread`, `flops_spread`: half the range over the median) into
-//! every widget's headline as a range.
+//! every widget's headline as a range. Where the run's cache sweep found a
+//! cliff whose fast plateau beats the copy bandwidth, that plateau becomes the
+//! measured GPU's L2 roof (`l2`: its bandwidth and the working set where it
+//! ends), in place of the matched preset's.
 
 use super::analysis::Summary;
+use super::cliff::Cliff;
 use crate::model::hardware::{self, Preset};
 use crate::model::mygpu::{Spread, SPREAD_MAX};
 use crate::model::setting::{limits, preset_flops};
+use crate::model::workload::L2Roof;
 use crate::state::{url, State};
 
 /// What "Use my GPU" changed, for the page to say.
@@ -33,19 +38,36 @@ pub struct Applied {
     pub flops: f64,
     pub bw: f64,
     pub overhead: Option<f64>,
+    /// The L2 roof taken from the cache cliff, if any.
+    pub l2: Option<L2Roof>,
 }
 
 fn positive(x: f64) -> Option<f64> {
     (x.is_finite() && x > 0.0).then_some(x)
 }
 
+/// The L2 roof a cache cliff measured: its fast plateau and where it ends,
+/// where the curve fell off within the sizes swept and the plateau is faster
+/// than the copy bandwidth `bw` (else no cache level was seen above memory).
+pub fn l2_of(cliff: &Cliff, bw: f64) -> Option<L2Roof> {
+    let fits = positive(cliff.cache_bytes?)?;
+    cliff.mem_bw?;
+    let fast = positive(cliff.cache_bw).filter(|&c| c > bw)?;
+    Some(L2Roof {
+        bw: fast.clamp(limits::BW.0, limits::BW.1),
+        fits,
+    })
+}
+
 /// Switch `s` to the measured GPU `adapter`; `Err` (and `s` untouched) unless the
-/// run has both a verified compute ceiling and a copy bandwidth.
+/// run has both a verified compute ceiling and a copy bandwidth. `cliff`: the
+/// run's cache sweep, if it found one.
 pub fn apply(
     s: &mut State,
     sum: &Summary,
     adapter: &str,
     base: Option<&'static Preset>,
+    cliff: Option<&Cliff>,
 ) -> Result<Applied, String> {
     // FMA/s: the pointwise (one op per element per step) rate
     let peak = sum.fma_rate.and_then(|p| positive(p.0));
@@ -62,6 +84,7 @@ pub fn apply(
     let ratio = preset_flops(hw, s.setting.dtype) / hw.pointwise_peak();
     s.setting.flops = (peak * ratio).clamp(limits::FLOPS.0, limits::FLOPS.1);
     s.setting.bw = bw.clamp(limits::BW.0, limits::BW.1);
+    s.setting.l2_measured = cliff.and_then(|c| l2_of(c, s.setting.bw));
     let per_kernel = [sum.dispatch, sum.encode]
         .into_iter()
         .flatten()
@@ -80,6 +103,7 @@ pub fn apply(
         flops: s.setting.flops,
         bw: s.setting.bw,
         overhead,
+        l2: s.setting.l2_measured,
     })
 }
 
@@ -102,7 +126,7 @@ mod tests {
             encode: Some(5e-7),
             ..Summary::default()
         };
-        let a = apply(&mut s, &sum, "NVIDIA (H100)", None).unwrap();
+        let a = apply(&mut s, &sum, "NVIDIA (H100)", None, None).unwrap();
         assert!(s.setting.hw.is_measured());
         assert_eq!(s.hw_name(), "Measured: NVIDIA (H100)");
         assert_eq!(s.setting.dtype, Dtype::Fp32);
@@ -144,6 +168,80 @@ mod tests {
         }
     }
 
+    /// A cliff whose fast plateau beats the copy bandwidth becomes the measured
+    /// GPU's L2 roof: the explorer prices a working set that fits on it (not on
+    /// the matched preset's), the line labels it measured, the link keeps it,
+    /// and another GPU drops it; a "cliff" no faster than memory is no cache.
+    #[test]
+    fn a_cache_cliff_becomes_the_measured_l2_roof() {
+        let cliff = |cache_bw: f64| Cliff {
+            plateaus: Vec::new(),
+            fast: 0,
+            cache_bw,
+            cache_bytes: Some(40e6),
+            mem_bw: Some(3.0e12),
+            span: (65536.0, 1e9),
+            above: None,
+        };
+        let h100 = hardware::preset("h100-sxm");
+        let mut s = State::default();
+        let a = apply(&mut s, &h100_run(), "NVIDIA H100", h100, Some(&cliff(9e12))).unwrap();
+        let want = L2Roof {
+            bw: 9e12,
+            fits: 40e6,
+        };
+        assert_eq!((a.l2, s.setting.l2_measured), (Some(want), Some(want)));
+        assert_eq!(s.setting.cached().l2, Some(want));
+        assert_ne!(
+            crate::model::workload::l2_roof(s.setting.hw),
+            Some(want),
+            "the preset's own L2 differs, so the test tells them apart"
+        );
+        let line = s.mygpu_line().unwrap();
+        assert!(line.contains("L2 bandwidth 9 TB/s up to 40 MB"), "{line}");
+        let figs = crate::model::mygpu::figures(&s.setting, s.spread);
+        let l2: Vec<_> = figs.iter().filter(|f| f.what == "L2 bandwidth").collect();
+        assert_eq!(l2.len(), 1);
+        assert_eq!(l2[0].origin, crate::model::mygpu::Origin::Measured);
+        // a working set that fits runs on it: 1024 x 4096 fp32 read and
+        // written (33.6 MB) at the measured 9 TB/s, not the copy bandwidth
+        let mut t = s.clone();
+        t.setting.shape = crate::model::workload::Shape {
+            workload: crate::model::workload::Workload::Chain,
+            batch: 1024,
+            hidden: 4096,
+            ops: 4,
+            fused: true,
+        };
+        let r = t.report();
+        let g = &r.groups[0];
+        assert_eq!(g.level, crate::model::workload::Level::L2);
+        assert!(
+            (g.group.bytes / g.time / 9e12 - 1.0).abs() < 1e-12,
+            "{}",
+            g.time
+        );
+        t.setting.l2_measured = None;
+        let g = &t.report().groups[0];
+        assert_eq!(
+            g.level,
+            crate::model::workload::Level::Hbm,
+            "no preset L2 bw for h100-sxm"
+        );
+        let (back, notices) = url::decode(&url::encode(&s));
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(back, s);
+        let link = url::encode(&s);
+        assert!(link.contains("l2=9e12_4e7"), "{link}");
+        s.select_preset(hardware::default_preset());
+        assert_eq!(s.setting.l2_measured, None);
+        // no faster than the copy: no cache level seen
+        let mut u = State::default();
+        apply(&mut u, &h100_run(), "x", h100, Some(&cliff(2.9e12))).unwrap();
+        assert_eq!(u.setting.l2_measured, None);
+        assert!(!url::encode(&u).contains("l2="));
+    }
+
     /// A matched adapter: the datasheet's tensor cores (scaled by the measured
     /// fp32's share), memory and SMs; the spreads; every GPU-dependent widget
     /// answers, with a range that brackets its answer; and the link keeps it all.
@@ -152,7 +250,7 @@ mod tests {
         use crate::state::widgets::{dit, llm, serve, shapes};
         let h100 = hardware::preset("h100-sxm");
         let mut s = State::default();
-        apply(&mut s, &h100_run(), "NVIDIA H100 80GB HBM3", h100).unwrap();
+        apply(&mut s, &h100_run(), "NVIDIA H100 80GB HBM3", h100, None).unwrap();
         assert_eq!(s.setting.hw.base().map(|b| b.id), Some("h100-sxm"));
         assert_eq!(s.setting.dtype, Dtype::Bf16);
         assert!((s.setting.scale() - 60.0 / 67.0).abs() < 1e-12);
@@ -245,7 +343,7 @@ mod tests {
             dispatch: Some(1e3),
             ..Summary::default()
         };
-        apply(&mut s, &sum, "x", None).unwrap();
+        apply(&mut s, &sum, "x", None, None).unwrap();
         assert_eq!(s.setting.bw, limits::BW.0);
         assert_eq!(s.setting.flops, limits::FLOPS.1);
         assert_eq!(s.setting.overhead, limits::OVERHEAD.1);
@@ -257,7 +355,7 @@ mod tests {
             peak_flops: None,
             ..Summary::default()
         };
-        assert!(apply(&mut s, &sum, "x", None).is_err());
+        assert!(apply(&mut s, &sum, "x", None, None).is_err());
         assert_eq!(s, before);
         // an x·m chain alone (an older run) is no ceiling
         let sum = Summary {
@@ -265,7 +363,7 @@ mod tests {
             mul_rate: Some((1e12, 1024)),
             ..Summary::default()
         };
-        assert!(apply(&mut s, &sum, "x", None).is_err());
+        assert!(apply(&mut s, &sum, "x", None, None).is_err());
         assert_eq!(s, before);
     }
 }

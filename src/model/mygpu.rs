@@ -93,6 +93,17 @@ pub fn figures(s: &Setting, spread: Spread) -> Vec<Figure> {
             Origin::Measured,
         ),
     ];
+    if let Some(l2) = s.l2_measured {
+        out.push(fig(
+            "L2 bandwidth",
+            format!(
+                "{} up to {} (the cache cliff)",
+                units::si(l2.bw, "B/s"),
+                units::si(l2.fits, "B")
+            ),
+            Origin::Measured,
+        ));
+    }
     let Some(base) = s.hw.base() else {
         return out;
     };
@@ -118,7 +129,7 @@ pub fn figures(s: &Setting, spread: Spread) -> Vec<Figure> {
     if let Some(b) = l2.bytes {
         out.push(fig("L2", units::si(b, "B"), Origin::Datasheet));
     }
-    if let Some(bw) = l2.bw {
+    if let Some(bw) = l2.bw.filter(|_| s.l2_measured.is_none()) {
         // gpu-benches' measurement of that part, not of this GPU
         out.push(fig("L2 bandwidth", units::si(bw, "B/s"), Origin::Datasheet));
     }

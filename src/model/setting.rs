@@ -10,7 +10,7 @@ use super::achievable::{self, Roof};
 use super::gemm::Gemm;
 pub use super::hardware::preset_flops;
 use super::hardware::{Dtype, Preset};
-use super::workload::{KernelGroup, Machine, Shape};
+use super::workload::{KernelGroup, L2Roof, Machine, Shape};
 
 /// Accepted ranges, shared by the URL codec, the sliders, the number boxes and the
 /// remedies (a remedy never leaves them).
@@ -37,6 +37,11 @@ pub struct Setting {
     /// Datasheet or achievable roofs.
     pub roof: Roof,
     pub shape: Shape,
+    /// A measured GPU's L2 roof, from the lab's cache cliff (its fast plateau's
+    /// bandwidth and the working set where it ends); it replaces the preset's
+    /// ([`super::hardware::l2`]) in [`Setting::cached`]. `None` on a datasheet
+    /// preset and on a run without a cliff.
+    pub l2_measured: Option<L2Roof>,
 }
 
 impl Setting {
@@ -58,6 +63,7 @@ impl Setting {
                 ops: 1,
                 fused: false,
             },
+            l2_measured: None,
         }
     }
 
@@ -107,7 +113,9 @@ impl Setting {
     /// [`Setting::machine`], which prices every byte on HBM.
     pub fn cached(&self) -> Machine {
         Machine {
-            l2: super::workload::l2_roof(self.hw),
+            l2: self
+                .l2_measured
+                .or_else(|| super::workload::l2_roof(self.hw)),
             ..self.machine()
         }
     }
@@ -126,6 +134,8 @@ impl Setting {
             dtype,
             flops: preset_flops(hw, dtype),
             bw: hw.mem_bw,
+            // another GPU: the measured cache was this one's
+            l2_measured: None,
             ..*self
         }
     }

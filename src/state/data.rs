@@ -56,6 +56,7 @@ pub fn default_setting(hw: &'static Preset) -> Setting {
             ops: DEFAULT_OPS,
             fused: false,
         },
+        l2_measured: None,
     }
 }
 

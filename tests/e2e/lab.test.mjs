@@ -309,6 +309,18 @@ test('a full small run completes, verifies, and round-trips through export, impo
   assert.ok((q.gpu || '').length > 0, `adapter name in the URL: ${JSON.stringify(q)}`);
   assert.match(await page.locator('#hw option:checked').textContent(), /^Measured: /);
   assert.match(await readText(page.locator('.controls .source')), /Measured by brrr's lab/);
+  // the cache sweep's fast plateau is the measured GPU's L2 roof exactly when it found a
+  // cliff whose plateau beats the copy bandwidth; then the link and the message carry it
+  const cc = await metrics(page, ['lab_cache_bw', 'lab_cache_bytes', 'lab_mem_bw']);
+  const seen = cc.lab_cache_bytes !== '' && cc.lab_mem_bw !== '' && cc.lab_cache_bw > Number(bw);
+  console.log(`# use my GPU: cache ${JSON.stringify(cc)}, copy ${bw}, l2=${q.l2}`);
+  assert.equal(q.l2 !== undefined, seen, `l2=${q.l2} with ${JSON.stringify(cc)} and bw ${bw}`);
+  if (seen) {
+    const [l2bw, fits] = q.l2.split('_').map(Number);
+    assert.ok(Math.abs(l2bw / Math.min(1e15, cc.lab_cache_bw) - 1) < 1e-12, q.l2);
+    assert.equal(fits, cc.lab_cache_bytes);
+    assert.match(await page.locator('#lab-applied').innerText(), /L2 [\d.]+ [kMGT]?B\/s up to [\d.]+ [kMG]?B \(the cache cliff\)/);
+  }
   // widgets that need tensor-core numbers say they do not know them
   await page.locator('#tensor-cores').scrollIntoViewIfNeeded();
   assert.match(await pollUntil(page, () => page.locator('#tensor-cores .takeaway').innerText(), (t) => /Measured/.test(t)),

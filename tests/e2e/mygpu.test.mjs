@@ -78,4 +78,23 @@ test('a stored H200 run, Use my GPU: every GPU-dependent widget answers on it, l
   const [, lo, hi] = t.match(/~([\d.]+) (?:k?)tok\/s–([\d.]+) k?tok\/s/);
   assert.ok(Number(lo) < Number(hi), t);
   assert.match(t, /HBM bandwidth [\d.]+ TB\/s ±10 %/);
+
+  // a cache cliff the lab measured (l2=BW_BYTES) is the measured GPU's L2 roof: the
+  // explorer's legend reads it (not the H200 preset's 9.9 TB/s) and says who measured it,
+  // the explorer's line labels it measured, and the link keeps it
+  const cliff = new URLSearchParams(await search(page));
+  assert.equal(cliff.get('l2'), null, 'the stored run has no cache sweep, so no measured L2');
+  const before = await page.locator('[data-metric="roof_l2_bw"]').first().getAttribute('data-value');
+  assert.equal(Number(before), 9914.4e9, 'without a sweep, the matched preset\'s L2');
+  cliff.set('l2', '7e12_3e7');
+  const p3 = await h.open(`?${cliff}`, { label: 'my gpu l2' });
+  await p3.locator('#roofline-explorer').scrollIntoViewIfNeeded();
+  const legend = p3.locator('#roofline-explorer li.l2');
+  await legend.waitFor();
+  assert.equal(Number(await legend.locator('[data-metric="roof_l2_bw"]').getAttribute('data-value')), 7e12);
+  assert.match(await legend.innerText(), /measured by the lab's cache sweep 7 TB\/s: kernels whose working set fits, up to 30 MB/);
+  const ex = await pollUntil(p3, () => p3.locator('#roofline-explorer .mygpu').first().innerText().catch(() => ''), (t) => /L2 bandwidth/.test(t));
+  assert.match(ex, /measured: .*L2 bandwidth 7 TB\/s up to 30 MB \(the cache cliff\)/, ex);
+  assert.doesNotMatch(ex, /9\.91 TB\/s/, 'the preset\'s L2 bandwidth gives way to the measured one');
+  assert.equal(new URLSearchParams(await search(p3)).get('l2'), '7e12_3e7');
 });

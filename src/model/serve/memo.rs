@@ -45,6 +45,8 @@ pub struct SettingKey {
     overhead: u64,
     roof: Roof,
     shape: Shape,
+    /// The measured L2 roof's bandwidth and working set, by their bits.
+    l2_measured: Option<(u64, u64)>,
 }
 
 impl SettingKey {
@@ -57,6 +59,7 @@ impl SettingKey {
             overhead,
             roof,
             shape,
+            l2_measured,
         } = *s;
         SettingKey {
             hw: std::ptr::from_ref::<Preset>(hw) as usize,
@@ -66,6 +69,7 @@ impl SettingKey {
             overhead: overhead.to_bits(),
             roof,
             shape,
+            l2_measured: l2_measured.map(|l| (l.bw.to_bits(), l.fits.to_bits())),
         }
     }
 }

@@ -189,6 +189,23 @@ pub const FLOPS_SPREAD: XParam = other(
         default: "`0`",
     },
 );
+/// The measured GPU's L2 roof, from the lab's cache cliff: only with a
+/// measured GPU.
+pub const L2: XParam = other(
+    "l2",
+    read_l2,
+    |s| {
+        s.setting
+            .l2_measured
+            .filter(|_| s.setting.hw.is_measured())
+            .map(|l| format!("{:e}_{:e}", l.bw, l.fits))
+    },
+    XDoc {
+        meaning: "a measured GPU's L2 roof from the lab's cache cliff: the fast plateau's bandwidth (bytes/s) and the working set where it ends (bytes); it replaces the matched preset's L2 in the explorer, the microbenchmark and the remedies, labelled measured",
+        accepted: "`BW_BYTES` (two positive numbers, `9.9e12_4.1e7`; a comma also parses), the bandwidth within the `bw` limits, only with `hw=measured`",
+        default: "",
+    },
+);
 /// The measured GPU's name: only with a measured GPU.
 pub const GPU: XParam = other(
     "gpu",
@@ -260,6 +277,7 @@ pub const ROWS: &[XParam] = &[
     GPU,
     BW_SPREAD,
     FLOPS_SPREAD,
+    L2,
 ];
 
 /// The explorer's keys, in URL order.
@@ -315,6 +333,26 @@ fn read_spread(s: &mut State, v: &str, set: fn(&mut State, f64)) -> Result<(), S
         return Err(format!("must be between 0 and {SPREAD_MAX}"));
     }
     set(s, x);
+    Ok(())
+}
+
+fn read_l2(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
+    if !s.setting.hw.is_measured() {
+        return Err(format!("only used with {}=measured", HW.key));
+    }
+    let (bw, fits) = v
+        .split_once(['_', ','])
+        .ok_or("must be the bandwidth and the working set, `BW_BYTES`")?;
+    let num = |x: &str| x.trim().parse::<f64>().ok().filter(|x| x.is_finite());
+    let (Some(bw), Some(fits)) = (num(bw), num(fits)) else {
+        return Err("must be two numbers, `BW_BYTES`".into());
+    };
+    if !((limits::BW.0..=limits::BW.1).contains(&bw) && fits > 0.0 && fits <= 1e15) {
+        return Err(
+            "the bandwidth must be within the bw limits and the working set positive".into(),
+        );
+    }
+    s.setting.l2_measured = Some(crate::model::workload::L2Roof { bw, fits });
     Ok(())
 }
 
@@ -497,7 +535,29 @@ mod tests {
             }
         }
         // only with a measured GPU
-        for k in ["hw_base=h100-sxm", "bw_spread=0.1", "flops_spread=0.1"] {
+        // the measured L2 roof: both numbers, within the limits
+        let (t, n) = decode(&format!("{q}&l2=9e12_4e7"));
+        assert!(n.is_empty(), "{n:?}");
+        let l2 = t.setting.l2_measured.map(|l| (l.bw, l.fits));
+        assert_eq!(l2, Some((9e12, 4e7)));
+        assert_eq!(decode(&encode(&t)).0, t);
+        for bad in [
+            "l2=9e12",
+            "l2=x,4e7",
+            "l2=9e12,-1",
+            "l2=1e20,4e7",
+            "l2=9e12,inf",
+        ] {
+            let (u, n) = decode(&format!("{q}&{bad}"));
+            assert!(n.iter().any(|x| x.param == "l2"), "{bad}: {n:?}");
+            assert_eq!(u.setting, s.setting, "{bad}");
+        }
+        for k in [
+            "hw_base=h100-sxm",
+            "bw_spread=0.1",
+            "flops_spread=0.1",
+            "l2=9e12,4e7",
+        ] {
             let (t, n) = decode(&format!("hw=h100-sxm&{k}"));
             assert_eq!(n[0].reason, "only used with hw=measured", "{k}");
             assert_eq!(t, decode("hw=h100-sxm").0);

@@ -215,17 +215,23 @@ pub fn Legend(ctx: Ctx) -> impl IntoView {
 }
 
 /// The L2 roof's legend line and the `roof_l2_bw` readout (the GPU's measured
-/// L2 bandwidth), absent where no source gives one; where the model prices on
+/// L2 bandwidth: the lab's cache cliff on a measured GPU that found one, else
+/// the preset's), absent where no source gives one; where the model prices on
 /// it, up to what working set and what it assumes.
 #[component]
 fn L2Legend(ctx: Ctx) -> impl IntoView {
     let l2 = Memo::new(move |_| {
-        ctx.view
-            .with(|s| (crate::model::hardware::l2(s.setting.hw), s.cached()))
+        ctx.view.with(|s| {
+            (
+                crate::model::hardware::l2(s.setting.hw).bw,
+                s.setting.l2_measured.is_some(),
+                s.cached(),
+            )
+        })
     });
     move || {
-        l2.with(|(l, m)| {
-            let bw = l.bw?;
+        l2.with(|(preset_bw, by_lab, m)| {
+            let bw = m.l2.map(|r| r.bw).or(*preset_bw)?;
             let fits = m.l2.map_or(String::new(), |r| {
                 format!(
                     ": kernels whose working set fits, up to {}, are priced on it, as if their \
@@ -233,9 +239,14 @@ fn L2Legend(ctx: Ctx) -> impl IntoView {
                     units::si(r.fits, "B")
                 )
             });
+            let by = if *by_lab {
+                "L2 roof, measured by the lab's cache sweep "
+            } else {
+                "L2 roof, measured "
+            };
             Some(view! {
                 <li class="l2">
-                    <span class="swatch memory l2"></span>"L2 roof, measured "
+                    <span class="swatch memory l2"></span>{by}
                     <span data-metric="roof_l2_bw" data-value=bw.to_string()>{units::si(bw, "B/s")}</span>
                     {fits}
                 </li>

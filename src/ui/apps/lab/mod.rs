@@ -364,10 +364,12 @@ impl Signals {
             r.as_ref()
                 .and_then(|r| crate::gpu::datasheet::base(choice.as_deref(), &r.adapter))
         });
-        let res = apply::apply(&mut s, &sum, &adapter, base).and_then(|a| {
-            page.with_value(|p| p.apply(&s))?;
-            Ok(a)
-        });
+        let cliff = run.with_untracked(|r| r.as_ref().and_then(crate::gpu::cliff::of_run));
+        let res = apply::apply(&mut s, &sum, &adapter, base, cliff.as_ref().map(|c| &c.0))
+            .and_then(|a| {
+                page.with_value(|p| p.apply(&s))?;
+                Ok(a)
+            });
         self.applied.set(Some(match res {
             Err(e) => e,
             Ok(a) => applied_text(&s, &a),
@@ -388,6 +390,13 @@ fn applied_text(s: &State, a: &apply::Applied) -> String {
     ];
     if let Some(o) = a.overhead {
         parts.push(format!("overhead {} per kernel", units::si(o, "s")));
+    }
+    if let Some(l2) = a.l2 {
+        parts.push(format!(
+            "L2 {} up to {} (the cache cliff)",
+            units::si(l2.bw, "B/s"),
+            units::si(l2.fits, "B")
+        ));
     }
     format!(
         "The explorer now describes this GPU as “{}”: {}. Every widget follows. {}",
