@@ -324,6 +324,46 @@ pub fn max_error(rows: &[Compared]) -> f64 {
         .fold(0.0, f64::max)
 }
 
+/// The median of `e` (infinite where it is empty).
+pub fn median(mut e: Vec<f64>) -> f64 {
+    if e.is_empty() {
+        return f64::INFINITY;
+    }
+    crate::model::order::sort_largest_first(&mut e, |x| *x);
+    let n = e.len();
+    if n % 2 == 1 {
+        e[n / 2]
+    } else {
+        0.5 * (e[n / 2 - 1] + e[n / 2])
+    }
+}
+
+/// The rows beyond their targets, each with its throughput error, as a
+/// sentence's last clause (" Beyond 30 %: Qwen3-235B-A22B 5000 / 500 on h200
+/// (+54 %); …."); empty where every row is within.
+pub fn beyond(rows: &[Compared]) -> String {
+    let missed: Vec<String> = rows
+        .iter()
+        .filter(|c| !c.within_targets())
+        .map(|c| {
+            format!(
+                "{} {} / {} on {} ({})",
+                c.row.model_name(),
+                c.row.isl,
+                c.row.osl,
+                c.row.hw,
+                c.tok_error()
+                    .map_or("no answer".into(), |e| format!("{:+.0} %", e * 100.0))
+            )
+        })
+        .collect();
+    if missed.is_empty() {
+        String::new()
+    } else {
+        format!(" Beyond 30 %: {}.", missed.join("; "))
+    }
+}
+
 /// Where the model misses the NIM rows held to targets, and why, in words built from the
 /// rows' errors (`rows` as [`compare`] or [`compare_targets`] gives them).
 pub fn misses(rows: &[Compared]) -> String {

@@ -57,19 +57,10 @@ pub fn compare() -> Vec<Compared> {
 /// The median of `|error|` over `rows` (infinite where a row has no answer or
 /// there are none).
 pub fn median_error<'a>(rows: impl Iterator<Item = &'a Compared>) -> f64 {
-    let mut e: Vec<f64> = rows
-        .map(|c| c.tok_error().map_or(f64::INFINITY, f64::abs))
-        .collect();
-    if e.is_empty() {
-        return f64::INFINITY;
-    }
-    crate::model::order::sort_largest_first(&mut e, |x| *x);
-    let n = e.len();
-    if n % 2 == 1 {
-        e[n / 2]
-    } else {
-        0.5 * (e[n / 2 - 1] + e[n / 2])
-    }
+    super::measured::median(
+        rows.map(|c| c.tok_error().map_or(f64::INFINITY, f64::abs))
+            .collect(),
+    )
 }
 
 /// One model's rows in words: their count, median |error| and on which side
@@ -148,26 +139,7 @@ pub fn words(rows: &[Compared]) -> String {
         .into_iter()
         .filter_map(|m| model_words(rows, m))
         .collect();
-    let missed: Vec<String> = rows
-        .iter()
-        .filter(|c| !c.within_targets())
-        .map(|c| {
-            format!(
-                "{} {} / {} on {} ({})",
-                c.row.model_name(),
-                c.row.isl,
-                c.row.osl,
-                c.row.hw,
-                c.tok_error()
-                    .map_or("no answer".into(), |e| format!("{:+.0} %", e * 100.0))
-            )
-        })
-        .collect();
-    let miss = if missed.is_empty() {
-        String::new()
-    } else {
-        format!(" Beyond 30 %: {}.", missed.join("; "))
-    };
+    let miss = super::measured::beyond(rows);
     format!(
         "Against {} rows the model was not fitted to, the median error is {:.0} %, {verdict} the {:.0} % target; {}.{miss}{}",
         rows.len(),

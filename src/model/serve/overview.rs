@@ -19,7 +19,7 @@
 //! Their KV cache: DeepSeek-R1's options set fp8; the ModelOpt FP8
 //! checkpoints leave it `auto`, taken as fp8 as Llama-3.3-70B's.
 
-use super::measured::{rows_in, whole, Compared, Engine, Published};
+use super::measured::{median, rows_in, whole, Compared, Engine, Published};
 use crate::json::Json;
 use crate::model::llm::{KvDtype, LlmModel};
 
@@ -116,26 +116,7 @@ pub fn words(rows: &[Compared]) -> String {
         .filter_map(|c| c.tok_error())
         .fold(0.0, |m: f64, e| if e.abs() > m.abs() { e } else { m });
     let others = rows.len() - held.len();
-    let missed: Vec<String> = rows
-        .iter()
-        .filter(|c| !c.within_targets())
-        .map(|c| {
-            format!(
-                "{} {} / {} on {} ({})",
-                c.row.model_name(),
-                c.row.isl,
-                c.row.osl,
-                c.row.hw,
-                c.tok_error()
-                    .map_or("no answer".into(), |e| format!("{:+.0} %", e * 100.0))
-            )
-        })
-        .collect();
-    let miss = if missed.is_empty() {
-        String::new()
-    } else {
-        format!(" Beyond 30 %: {}.", missed.join("; "))
-    };
+    let miss = super::measured::beyond(rows);
     format!(
         "Rows held to 30 %: {within} of {} within (the largest error {:+.0} %); the other {others} rows' median error {:.0} %.{miss}{}",
         held.len(),
@@ -143,20 +124,6 @@ pub fn words(rows: &[Compared]) -> String {
         median_other(rows) * 100.0,
         gpt_oss_words(rows)
     ) + &dep_words(rows)
-}
-
-/// The median of `e` (infinite where it is empty).
-fn median(mut e: Vec<f64>) -> f64 {
-    if e.is_empty() {
-        return f64::INFINITY;
-    }
-    crate::model::order::sort_largest_first(&mut e, |x| *x);
-    let n = e.len();
-    if n % 2 == 1 {
-        e[n / 2]
-    } else {
-        0.5 * (e[n / 2 - 1] + e[n / 2])
-    }
 }
 
 /// The row of `rows` whose error is the median's (the lower one of an even
