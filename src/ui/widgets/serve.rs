@@ -489,10 +489,7 @@ fn VsPublished(vs: Published) -> impl IntoView {
     let open = RwSignal::new(false);
     let head = || {
         view! {
-            <thead><tr><th scope="col">"engine, model"</th><th scope="col">"GPUs"</th><th scope="col">"in / out"</th><th scope="col">"in flight"</th>
-                <th scope="col">{format!("TTFT ms, {HEAD}")}</th><th scope="col">"error"</th>
-                <th scope="col">{format!("ITL ms, {HEAD}")}</th><th scope="col">"error"</th>
-                <th scope="col">{format!("output tok/s, {HEAD}")}</th><th scope="col">"error"</th></tr></thead>
+            <PublishedHead/>
         }
     };
     view! {
@@ -529,15 +526,23 @@ fn MoePublished() -> impl IntoView {
         <div class="table-scroll serve-vs-published serve-vs-overview" tabindex="0" role="region" aria-label="The serving model against TensorRT-LLM's performance overview, scrollable">
             <table class="kernels">
                 <caption>"The model against TensorRT-LLM's performance overview (trtllm-bench at maximum throughput; GPT-OSS in bf16 with MXFP4 experts run W4A16 and a bf16 KV cache, the others fp8; DEP n: attention data-parallel over n GPUs, the experts spread over them), not fitted to it"</caption>
-                <thead><tr><th scope="col">"engine, model"</th><th scope="col">"GPUs"</th><th scope="col">"in / out"</th><th scope="col">"in flight"</th>
-                    <th scope="col">{format!("TTFT ms, {HEAD}")}</th><th scope="col">"error"</th>
-                    <th scope="col">{format!("ITL ms, {HEAD}")}</th><th scope="col">"error"</th>
-                    <th scope="col">{format!("output tok/s, {HEAD}")}</th><th scope="col">"error"</th></tr></thead>
+                <PublishedHead/>
                 <tbody>{rows_view(&rows)}</tbody>
             </table>
         </div>
         <p class="note serve-overview-misses">{note}</p>
         <MoeTpPublished/>
+    }
+}
+
+/// The head of every table of published runs against the model.
+#[component]
+fn PublishedHead() -> impl IntoView {
+    view! {
+        <thead><tr><th scope="col">"engine, model"</th><th scope="col">"GPUs"</th><th scope="col">"in / out"</th><th scope="col">"in flight"</th>
+            <th scope="col">{format!("TTFT ms, {HEAD}")}</th><th scope="col">"error"</th>
+            <th scope="col">{format!("ITL ms, {HEAD}")}</th><th scope="col">"error"</th>
+            <th scope="col">{format!("output tok/s, {HEAD}")}</th><th scope="col">"error"</th></tr></thead>
     }
 }
 
@@ -555,10 +560,7 @@ fn MoeTpPublished() -> impl IntoView {
                 view! {
                     <div class="table-scroll serve-vs-published" tabindex="0" role="region" aria-label="The serving model against TensorRT-LLM's tensor-parallel MoE runs, scrollable">
                         <table class="kernels">
-                            <thead><tr><th scope="col">"engine, model"</th><th scope="col">"GPUs"</th><th scope="col">"in / out"</th><th scope="col">"in flight"</th>
-                                <th scope="col">{format!("TTFT ms, {HEAD}")}</th><th scope="col">"error"</th>
-                                <th scope="col">{format!("ITL ms, {HEAD}")}</th><th scope="col">"error"</th>
-                                <th scope="col">{format!("output tok/s, {HEAD}")}</th><th scope="col">"error"</th></tr></thead>
+                            <PublishedHead/>
                             <tbody>{rows_view(&rows)}</tbody>
                         </table>
                     </div>
