@@ -684,6 +684,34 @@ fn serve_moe_tp_section() -> String {
     t
 }
 
+fn serve_vllm_section() -> String {
+    let rows = brrr::model::serve::vllm::compare();
+    let mut t = String::from("| model | GPUs | in / out | requests at once | TTFT ms, published / model | time per output token ms, published / model | output tok/s, published / model | error (tok/s) |\n|---|---|---|---|---|---|---|---|\n");
+    let ms = |x: Option<f64>| x.map_or("—".into(), |x| sig(x * 1e3));
+    for c in &rows {
+        let m = c.model;
+        let _ = writeln!(
+            t,
+            "| {} | {} × {} | {} / {} | {} | {} / {} | {} / {} | {} / {} | {} |",
+            c.row.model_name(),
+            c.row.tp,
+            c.row.hw,
+            c.row.isl,
+            c.row.osl,
+            c.row.concurrency,
+            ms(c.row.ttft_s),
+            ms(m.map(|m| m.ttft).filter(|_| c.row.ttft_s.is_some())),
+            ms(c.row.itl_s),
+            ms(m.map(|m| m.itl).filter(|_| c.row.itl_s.is_some())),
+            sig(c.row.tok_s),
+            m.map_or("—".into(), |m| sig(m.tok_s)),
+            c.tok_error().map_or("—".into(), pct)
+        );
+    }
+    let _ = writeln!(t, "\n{}", brrr::model::serve::vllm::words(&rows));
+    t
+}
+
 fn spec_section() -> String {
     use brrr::model::llm::spec::measured::{note, rows, Check};
     let rows = rows();
@@ -741,6 +769,7 @@ fn accuracy_regions() -> Vec<(&'static str, String)> {
         ("serve", serve_section()),
         ("serve-moe", serve_moe_section()),
         ("serve-moe-tp", serve_moe_tp_section()),
+        ("serve-vllm", serve_vllm_section()),
         ("spec", spec_section()),
     ]
 }

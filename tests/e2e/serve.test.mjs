@@ -152,6 +152,26 @@ test('one state with the llm widget; the charts, remedies and published rows', a
     const held = (table) => page.$$eval(`${W} ${table} tr[data-target="1"]`, (rs) => rs.length);
     assert.equal(await held('.serve-vs-published:not(.serve-vs-overview)'), 11);
     assert.equal(await held('.serve-vs-overview'), 8);
+    // vLLM's runs (GPUStack, H100) open on request: 14 rows, the four-request GPT-OSS
+    // runs within the step's figures the note gives, the bursts all faster in the model
+    await page.locator(`${W} details.serve-vs-vllm summary`).click();
+    const vrows = page.locator(`${W} details.serve-vs-vllm tbody tr`);
+    await vrows.first().waitFor();
+    assert.equal(await vrows.count(), 14);
+    const vnote = await text(page, `${W} .serve-vllm-note`);
+    const [, within] = vnote.match(/within (\d+) % of the time per output token and the throughput/) || [];
+    assert.ok(within !== undefined, vnote);
+    const few = page.locator(`${W} details.serve-vs-vllm tr[data-row$="-c4"]`);
+    assert.equal(await few.count(), 2);
+    for (const r of await few.all()) {
+      // the row's cells: GPUs, in / out, at once, TTFT, its error, ITL, its error, tok/s, its error
+      for (const [k, i] of [['itl', 6], ['tok', 8]]) {
+        const e = Number(await r.locator('td').nth(i).getAttribute('data-error'));
+        assert.ok(Number.isFinite(e) && Math.abs(e) * 100 <= Number(within) + 0.5, `${k} ${e} vs ${within}`);
+      }
+    }
+    assert.match(vnote, /lies where its tokens cost compute/);
+    await page.locator(`${W} details.serve-vs-vllm`).screenshot({ path: path.join(SHOTS, 'serve-vllm.png') });
     await page.selectOption('#serve-llm_kvdtype', 'fp8');
     assert.equal(await pollUntil(page, () => inputValue(page, 'llm_kvdtype'), (v) => v === 'fp8'), 'fp8');
     await page.locator(W).screenshot({ path: path.join(SHOTS, 'serve-nim.png') });

@@ -28,6 +28,9 @@ pub enum Engine {
     /// The same, from the later performance overview's per-GPU tables
     /// ([`super::overview`]).
     TrtllmOverview,
+    /// `vllm bench serve` against vLLM's `vllm serve`, from GPUStack's
+    /// performance lab ([`super::vllm`]).
+    Vllm,
 }
 
 impl Engine {
@@ -36,6 +39,7 @@ impl Engine {
             Engine::Nim => "NVIDIA NIM 1.8.0",
             Engine::TrtllmBench => "TensorRT-LLM trtllm-bench",
             Engine::TrtllmOverview => "TensorRT-LLM perf overview",
+            Engine::Vllm => "vLLM (GPUStack)",
         }
     }
 }
@@ -92,7 +96,7 @@ pub(super) const NIM_FILE: &str = include_str!("../../../tests/data/serve-nim-h1
 const TRTLLM_FILE: &str = include_str!("../../../tests/data/serve-trtllm.json");
 
 /// A data file's `rows` (none where the file does not parse).
-pub(super) fn rows_in(text: &str, row: impl Fn(&Json) -> Option<Published>) -> Vec<Published> {
+pub(super) fn rows_in<T>(text: &str, row: impl Fn(&Json) -> Option<T>) -> Vec<T> {
     let Ok(j) = json::parse(text) else {
         return Vec::new();
     };
@@ -286,6 +290,12 @@ impl Compared {
             }
             Engine::TrtllmBench | Engine::TrtllmOverview => {
                 self.model.is_some() && ok(self.tok_error(), 0.30)
+            }
+            Engine::Vllm => {
+                self.model.is_some()
+                    && ok(self.tok_error(), 0.30)
+                    && ok(self.itl_error(), 0.30)
+                    && ok(self.ttft_error(), 0.30)
             }
         }
     }

@@ -47,6 +47,7 @@ pub mod overview;
 pub mod published;
 pub mod step;
 pub mod view;
+pub mod vllm;
 
 use crate::model::hardware::{Dtype, Preset};
 use crate::model::limit::{Halving, Limit};

@@ -52,6 +52,7 @@ pub fn row(c: &Compared) -> Row {
         Engine::Nim => "nim",
         Engine::TrtllmBench => "trtllm",
         Engine::TrtllmOverview => "trtllm-overview",
+        Engine::Vllm => "vllm",
     };
     let spread = if r.dep > 1 {
         format!("dep{}", r.dep)
@@ -114,6 +115,18 @@ pub fn overview() -> (Vec<Row>, String) {
 pub fn moe_tp() -> (Vec<Row>, String) {
     let rows = super::moe_tp::compare();
     (rows.iter().map(row).collect(), super::moe_tp::words(&rows))
+}
+
+/// vLLM's runs on H100 (GPUStack) against the model: the rows as the table
+/// shows them and the sentence on what they say.
+pub fn vllm() -> (Vec<Row>, String) {
+    let rows = super::vllm::compare();
+    (rows.iter().map(row).collect(), super::vllm::words(&rows))
+}
+
+/// How many vLLM runs [`vllm`] compares (the file read, the model not run).
+pub fn vllm_count() -> usize {
+    super::vllm::runs().len()
 }
 
 /// How many MoE runs [`moe_tp`] compares (the file read, the model not run).

@@ -532,6 +532,7 @@ fn MoePublished() -> impl IntoView {
         </div>
         <p class="note serve-overview-misses">{note}</p>
         <MoeTpPublished/>
+        <VllmPublished/>
     }
 }
 
@@ -543,6 +544,31 @@ fn PublishedHead() -> impl IntoView {
             <th scope="col">{format!("TTFT ms, {HEAD}")}</th><th scope="col">"error"</th>
             <th scope="col">{format!("ITL ms, {HEAD}")}</th><th scope="col">"error"</th>
             <th scope="col">{format!("output tok/s, {HEAD}")}</th><th scope="col">"error"</th></tr></thead>
+    }
+}
+
+/// The model against vLLM runs it was not fitted to (GPUStack, H100): GPT-OSS
+/// decoding four requests and bursts of long prompts (computed when opened: it
+/// runs the model once per row).
+#[component]
+fn VllmPublished() -> impl IntoView {
+    let open = RwSignal::new(false);
+    view! {
+        <details class="serve-vs-vllm" on:toggle=move |_| open.set(true)>
+            <summary>{format!("vLLM runs the model was not fitted to ({}: GPUStack's H100 runs of GPT-OSS-120B, GPT-OSS-20B and Qwen3-235B-A22B, decoding four requests and in bursts of long prompts)", published::vllm_count())}</summary>
+            {move || open.get().then(|| {
+                let (rows, note) = published::vllm();
+                view! {
+                    <div class="table-scroll serve-vs-published" tabindex="0" role="region" aria-label="The serving model against vLLM's runs on H100, scrollable">
+                        <table class="kernels">
+                            <PublishedHead/>
+                            <tbody>{rows_view(&rows)}</tbody>
+                        </table>
+                    </div>
+                    <p class="note serve-vllm-note">{note}</p>
+                }
+            })}
+        </details>
     }
 }
 

@@ -67,6 +67,7 @@ fn the_rows_are_the_files() {
                     assert_eq!(num("throughput_tokens_per_s"), Some(p.tok_s));
                     assert_eq!((p.hw, p.max_seqs), ("h100-sxm", 256));
                 }
+                Engine::Vllm => unreachable!("the NIM and trtllm-bench files hold no vLLM rows"),
                 Engine::TrtllmBench | Engine::TrtllmOverview => {
                     assert_eq!(r.get("hw").and_then(|x| x.as_str()), Some(p.hw));
                     assert_eq!(num("output_tokens_per_s"), Some(p.tok_s));
