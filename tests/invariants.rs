@@ -7,6 +7,15 @@ use std::path::Path;
 /// Every `.rs` file under `src/`, as (path from the repository root, code with
 /// its comments removed).
 fn sources() -> Vec<(String, String)> {
+    raw_sources()
+        .into_iter()
+        .map(|(p, text)| (p, strip_comments(&text)))
+        .collect()
+}
+
+/// Every `.rs` file under `src/`, as (path from the repository root, its whole
+/// text, comments included).
+fn raw_sources() -> Vec<(String, String)> {
     fn walk(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
         let Ok(rd) = std::fs::read_dir(dir) else {
             return;
@@ -19,7 +28,7 @@ fn sources() -> Vec<(String, String)> {
             } else if p.extension().is_some_and(|e| e == "rs") {
                 let rel = p.strip_prefix(root).unwrap_or(&p).display().to_string();
                 let text = std::fs::read_to_string(&p).unwrap_or_default();
-                out.push((rel, strip_comments(&text)));
+                out.push((rel, text));
             }
         }
     }
@@ -716,4 +725,32 @@ fn model_files_import_in_no_circle() {
         "a file's arrow to a file beside it is read"
     );
     assert_no_circle(&edges, "model's files");
+}
+
+/// Paths name modules from the crate's root (`crate::`), never by climbing
+/// (`super::super`); and nothing in `src/`, comments or strings, cites "issue N"
+/// of a tracker that is not in the repository (an outside tracker is cited by
+/// its URL, `.../issues/13957`).
+#[test]
+fn no_climbing_paths_and_no_tracker_numbers() {
+    let files = raw_sources();
+    let climbing = naming(&files, "super::super");
+    assert!(climbing.is_empty(), "super::super in {climbing:?}");
+    let cites = |text: &str| {
+        let low = text.to_lowercase();
+        low.match_indices("issue").any(|(i, _)| {
+            let rest = low[i + "issue".len()..].trim_start_matches([' ', '#']);
+            low[i + "issue".len()..].starts_with([' ', '#'])
+                && rest.starts_with(|c: char| c.is_ascii_digit())
+        })
+    };
+    let numbered: Vec<&String> = files
+        .iter()
+        .filter(|(_, t)| cites(t))
+        .map(|(p, _)| p)
+        .collect();
+    assert!(numbered.is_empty(), "\"issue N\" in {numbered:?}");
+    // the reader finds what it looks for
+    assert!(cites("see issue 53") && cites("Issue #7") && !cites(".../issues/13957"));
+    assert!(!cites("an issue 'x'"));
 }

@@ -154,7 +154,7 @@ mod tests {
     }
 
     fn h100_run() -> Summary {
-        use super::super::analysis::Spreads;
+        use crate::gpu::analysis::Spreads;
         Summary {
             copy_bw: Some(3.0e12),
             fma_rate: Some((30e12, 1024)), // 60 TFLOP/s of the datasheet's 67

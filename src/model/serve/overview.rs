@@ -292,7 +292,7 @@ mod tests {
         use crate::model::gemm::Stored;
         use crate::model::llm::{layer, WeightDtype};
         for p in rows() {
-            let r = super::super::measured::serve_run(&p).llm;
+            let r = crate::model::serve::measured::serve_run(&p).llm;
             let oss = matches!(p.model, LlmModel::GptOss120b | LlmModel::GptOss20b);
             let want = if oss {
                 WeightDtype::Bf16
@@ -316,13 +316,13 @@ mod tests {
         }
         // the same step with the experts streamed as fp8 (W4A8) is faster
         let p = rows()[0];
-        let s = super::super::measured::setting(&p);
+        let s = crate::model::serve::measured::setting(&p);
         let at = |w| {
             let llm = LlmRun {
                 batch: 256,
                 context: 2000,
                 wdtype: w,
-                ..super::super::measured::serve_run(&p).llm
+                ..crate::model::serve::measured::serve_run(&p).llm
             };
             crate::model::llm::step::wall(&llm, &s, crate::model::llm::kernels::KvRead::InPlace)
         };
