@@ -14,6 +14,7 @@
 //            A/B of a change to the start), --playwright-waits (wait for the
 //            start loads' page with Playwright, as before 2026-12-03: its
 //            injected script counted as one of the page's long tasks).
+//            --query "k=v&..." (the slider sweeps start from that link's state).
 //            Filtered runs are for iterating: --record refuses them.
 //
 // 1. Input -> redraw latency for EVERY slider on the page, found in the page
@@ -102,6 +103,8 @@ const PLAYWRIGHT_WAITS = flag('--playwright-waits');
 const START_ONLY = flag('--start-only');
 const DRAG_ONLY = flag('--drag-only');
 const LOAD_WORDS = opt('--load', '');
+// --query "k=v&..." opens the slider sweeps on that state (a filtered run: not recorded)
+const QUERY = opt('--query', '');
 const ALL_SWEEPS = [
   { name: 'small', mode: 'small', rate: 1 },
   { name: 'jump', mode: 'jump', rate: 1 },
@@ -554,7 +557,7 @@ async function main() {
       return failures.length ? 1 : 0;
     }
     // 1. Input -> redraw, four sweeps on one page.
-    const page = await h.open('', { label: 'bench sliders', viewport: { width: 1440, height: 900 }, ready: false });
+    const page = await h.open(QUERY ? `?${QUERY}` : '', { label: 'bench sliders', viewport: { width: 1440, height: 900 }, ready: false });
     await waitReady(page, undefined, { all: false });
     // the page builds each part below its first screen as a reader comes near
     // it (`data-pending` until then): scroll through it as a reader would,
@@ -723,7 +726,7 @@ async function main() {
   if (failures.length) console.error(`\ncould not measure everything:\n  ${failures.join('\n  ')}`);
   const measured = sweeps.length > 0 && sweeps.every((s) => s.rows.length > 0) && firstChart.length > 0 && starts.length > 0 && sizes.length > 0 && (!LIGHTHOUSE || lh.length > 0);
 
-  const filtered = ONLY_SLIDERS || ONLY_SWEEPS || NO_LOADS || !THROTTLE;
+  const filtered = ONLY_SLIDERS || ONLY_SWEEPS || NO_LOADS || !THROTTLE || QUERY;
   if (RECORD && filtered) {
     console.error('\nnot recorded: --sliders, --sweeps, --no-throttle and --no-loads are for iterating; a row in docs/perf.md measures everything');
     return 1;
