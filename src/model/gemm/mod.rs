@@ -257,6 +257,38 @@ pub struct SlowPath {
     pub source: &'static str,
 }
 
+/// A 4-bit weight-only (W4A16) MoE GEMM in prefill on an H100, from an `nsys`
+/// capture of a serving run (sgl-project/sglang pull request 38884's description,
+/// https://github.com/sgl-project/sglang/pull/38884): the Marlin W4A16 expert
+/// GEMMs of one layer, 1.237 TFLOP in 4.863 ms, 254 TFLOP/s, 25.7 % of the
+/// H100's bf16 peak, issue-bound (64 of the inner loop's 220 instructions are
+/// tensor-core ones, the rest unpack, scale and pack the weights). FLOPs and
+/// seconds, and the H100 SXM's datasheet bf16 dense peak.
+pub const HOPPER_W4A16: (f64, f64, f64) = (1.237e12, 4.863e-3, 989.4e12);
+
+/// A W4A16 kernel's compute-bound rate as a share of the GPU's bf16 datasheet
+/// peak, with its source: Hopper's tensor cores outrun the unpacking that feeds
+/// them, so a kernel that unpacks 4-bit weights to bf16 is bound by the
+/// instructions that unpack, far below the bf16 peak, once M is large. `None`
+/// where nothing is measured or carried over (then the bf16 rate stands: on
+/// Ampere and Ada the unpacking hides behind slower tensor cores).
+pub fn w4a16(hw: &Preset) -> Option<SlowPath> {
+    let share = HOPPER_W4A16.0 / HOPPER_W4A16.1 / HOPPER_W4A16.2;
+    match hw.datasheet().id {
+        "h100-sxm" => Some(SlowPath {
+            share,
+            measured: true,
+            source: "measured on an H100 (nsys, SGLang pull request 38884): Marlin's W4A16 MoE GEMMs at 254 TFLOP/s, 25.7 % of the bf16 peak, bound by the instructions that unpack the weights",
+        }),
+        "h100-pcie" | "h200" => Some(SlowPath {
+            share,
+            measured: false,
+            source: "estimate: the H100's measured share (the same SM: its tensor cores outrun the unpacking the same way)",
+        }),
+        _ => None,
+    }
+}
+
 /// A reader's vocabulary pair on an H100 SXM (PyTorch 2.11, bf16, CUDA graph):
 /// 8192 × 768 × 50257 at 127 TFLOP/s against × 50304 at 592. Hopper's fast
 /// kernels load tiles with TMA, which needs 16-byte aligned rows; an unaligned
@@ -414,6 +446,9 @@ pub struct Hw {
     pub copy: f64,
     /// The library's tiles: Hopper's set ([`HOPPER_TILES`]) or the guide's ([`TILES`]).
     pub hopper: bool,
+    /// A W4A16 GEMM's compute rate ([`Stored::Int4`] weights) as a share of the
+    /// machine's matmul ceiling ([`w4a16`]; 1: no slower than the matmul's dtype).
+    pub w4a16: f64,
 }
 
 impl Hw {
@@ -479,6 +514,9 @@ impl Hw {
             gemv: GEMV_LATENCY,
             copy: f.bw,
             hopper: matches!(hw.id, "h100-sxm" | "h100-pcie" | "h200" | "b200"),
+            w4a16: w4a16(hw).map_or(1.0, |w| {
+                (w.share * preset_flops(hw, Dtype::Bf16) / m.matmul_flops).min(1.0)
+            }),
         };
         let (min_s, _, _) = min_gemm(hw);
         let big = Gemm::new(REFERENCE, REFERENCE, REFERENCE, dtype);
@@ -664,8 +702,8 @@ struct PriceKey {
     sms: u32,
     align: u32,
     hopper: bool,
-    /// `Hw`: SM share, fill, slow path, GEMV latency, copy share.
-    hw: [u64; 5],
+    /// `Hw`: SM share, fill, slow path, GEMV latency, copy share, W4A16 share.
+    hw: [u64; 6],
 }
 
 impl PriceKey {
@@ -688,6 +726,7 @@ impl PriceKey {
                 h.slow.to_bits(),
                 h.gemv.to_bits(),
                 h.copy.to_bits(),
+                h.w4a16.to_bits(),
             ],
         }
     }
@@ -704,8 +743,14 @@ fn price_afresh(g: &Gemm, bytes: f64, m: &Roofs, h: &Hw) -> Priced {
     let stream = (streamed(g.b).of_datasheet / h.copy).clamp(f64::MIN_POSITIVE, 1.0);
     let mem = bytes.max(0.0) / (m.bw * stream);
     let fast = g.fast_path(h.align);
+    // weights unpacked from 4 bits run at the unpacking's rate ([`w4a16`])
+    let rate = if g.b == Stored::Int4 {
+        h.w4a16.clamp(f64::MIN_POSITIVE, 1.0)
+    } else {
+        1.0
+    };
     if g.m < SMALL_M {
-        let compute = g.flops() / m.matmul_flops;
+        let compute = g.flops() / (m.matmul_flops * rate);
         let (roof, bound) = if compute > mem {
             (compute, Bound::Compute)
         } else {
@@ -723,9 +768,14 @@ fn price_afresh(g: &Gemm, bytes: f64, m: &Roofs, h: &Hw) -> Priced {
         };
     }
     let mut t = tiled(g, m, h);
+    if rate < 1.0 {
+        let more = t.work * (1.0 / rate - 1.0);
+        t.work += more;
+        t.seconds += more;
+    }
     // no shape beats the roof its rate is calibrated on (a tile more square
     // than the calibration's would, by a fraction of a percent)
-    let least = g.flops() / m.matmul_flops;
+    let least = g.flops() / (m.matmul_flops * rate);
     if t.seconds < least {
         t.work += least - t.seconds;
         t.seconds = least;
@@ -792,6 +842,41 @@ mod tests {
         assert!((big.seconds / roof - 1.0).abs() < 1e-3, "{big:?}");
         let small = time(Gemm::new(256, 256, 256, Dtype::Bf16), h100());
         assert!((small.seconds - MIN_GEMM_S).abs() < 0.05e-6, "{small:?}");
+    }
+
+    /// A large W4A16 GEMM on an H100 runs at the measured 25.7 % of the bf16
+    /// peak (254 TFLOP/s), bound by the unpacking; at small M it still streams
+    /// its 4-bit weights (memory-bound, as fast as before); on an A100 the bf16
+    /// rate stands. The kept prices tell the two storages apart.
+    #[test]
+    fn a_w4a16_gemm_on_hopper_runs_at_the_unpackings_measured_rate() {
+        let w4 = |m: u32, k: u32, n: u32| Gemm {
+            b: Stored::Int4,
+            ..Gemm::new(m, k, n, Dtype::Bf16)
+        };
+        let price_on = |g: Gemm, hw: &'static Preset| {
+            let (m, h) = on(hw, Dtype::Bf16);
+            price(&g, g.bytes(2.0), &m, &h)
+        };
+        let big = w4(16384, 2880, 5760);
+        let p = price_on(big, h100());
+        assert_eq!(p.bound, Bound::Compute);
+        let rate = big.flops() / p.seconds;
+        let want = HOPPER_W4A16.0 / HOPPER_W4A16.1;
+        assert!(rate <= want * 1.001 && rate > 0.8 * want, "{rate:e} vs {want:e}");
+        let bf16 = price_on(Gemm::new(16384, 2880, 5760, Dtype::Bf16), h100());
+        assert!(p.seconds > 2.0 * bf16.seconds, "{p:?} {bf16:?}");
+        // decode: a handful of rows stream the weights; the unpacking hides
+        let small = price_on(w4(8, 2880, 5760), h100());
+        assert_eq!(small.bound, Bound::Memory);
+        // Ampere: no measured slowdown, so the bf16 rate stands
+        let a100 = preset("a100-80gb").unwrap();
+        let on_a100 = price_on(big, a100);
+        let bf16_a100 = price_on(Gemm::new(16384, 2880, 5760, Dtype::Bf16), a100);
+        assert!((on_a100.seconds / bf16_a100.seconds - 1.0).abs() < 1e-9);
+        assert!(w4a16(h100()).is_some_and(|w| w.measured));
+        assert!(w4a16(preset("h200").unwrap()).is_some_and(|w| !w.measured));
+        assert!(w4a16(a100).is_none());
     }
 
     #[test]

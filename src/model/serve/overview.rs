@@ -224,12 +224,22 @@ fn gpt_oss_words(rows: &[Compared]) -> String {
         )
     };
     let run = super::measured::serve_run(&most.0.row).llm;
+    let hw = crate::model::hardware::preset(most.0.row.hw);
     let experts = match crate::model::llm::moe::mxfp4_stored(run.wdtype) {
-        crate::model::gemm::Stored::Int4 => "unpacked to bf16 inside the matmul (W4A16) and streamed as a measured 4-bit weight-only kernel streams",
-        _ => "unpacked to fp8 inside the matmul (W4A8) and streamed as a measured fp8 MoE kernel streams",
+        crate::model::gemm::Stored::Int4 => {
+            let rate = hw.and_then(crate::model::gemm::w4a16).map_or(String::new(), |w| {
+                format!(
+                    ", and computed, once a GEMM's M is large, at {:.1} % of the bf16 peak, the rate a W4A16 MoE kernel (Marlin's) was measured at on an H100{}",
+                    w.share * 100.0,
+                    if w.measured { "" } else { " (estimated for this GPU)" }
+                )
+            });
+            format!("unpacked to bf16 inside the matmul (W4A16) and streamed as a measured 4-bit weight-only kernel streams{rate}")
+        }
+        _ => "unpacked to fp8 inside the matmul (W4A8) and streamed as a measured fp8 MoE kernel streams".to_string(),
     };
     format!(
-        " Where it misses GPT-OSS it is fast, by {:.0}–{:.0} %; of those rows the one with the most sequences running at once is {}, the one with the fewest {}. The model runs GPT-OSS as TensorRT-LLM runs its public checkpoint on Hopper: {} weights outside the experts, the MXFP4 experts {experts}, a {} KV cache of which the windowed layers hold only their {}-token window. It does not know how fast the Triton MoE kernels unpack MXFP4 on a GPU without FP4 tensor cores (no such kernel is measured here), the engine's CPU work for each running request (the model's is per step), or how TensorRT-LLM's KV-cache pools split the memory between windowed and full layers; the gap is left as it is rather than fitted.",
+        " Where it misses GPT-OSS it is fast, by {:.0}–{:.0} %; of those rows the one with the most sequences running at once is {}, the one with the fewest {}. The model runs GPT-OSS as TensorRT-LLM runs its public checkpoint on Hopper: {} weights outside the experts, the MXFP4 experts {experts}, a {} KV cache of which the windowed layers hold only their {}-token window. It does not know how fast TensorRT-LLM's own (Triton) MoE kernels unpack MXFP4 on Hopper, the engine's CPU work for each running request (the model's is per step), or how TensorRT-LLM's KV-cache pools split the memory between windowed and full layers; the gap is left as it is rather than fitted.",
         lo * 100.0,
         hi * 100.0,
         at(most),
