@@ -153,7 +153,8 @@ test('one state with the llm widget; the charts, remedies and published rows', a
     assert.equal(await held('.serve-vs-published:not(.serve-vs-overview)'), 11);
     assert.equal(await held('.serve-vs-overview'), 8);
     // vLLM's runs (GPUStack, H100) open on request: 14 rows, the four-request GPT-OSS
-    // runs within the step's figures the note gives, the bursts all faster in the model
+    // runs within the step's figures the note gives, and the note names the measured
+    // W4A16 rate GPT-OSS's experts are priced at
     await page.locator(`${W} details.serve-vs-vllm summary`).click();
     const vrows = page.locator(`${W} details.serve-vs-vllm tbody tr`);
     await vrows.first().waitFor();
@@ -170,7 +171,7 @@ test('one state with the llm widget; the charts, remedies and published rows', a
         assert.ok(Number.isFinite(e) && Math.abs(e) * 100 <= Number(within) + 0.5, `${k} ${e} vs ${within}`);
       }
     }
-    assert.match(vnote, /lies where its tokens cost compute/);
+    assert.match(vnote, /which the model has right; the bursts cost the prompts' compute, priced at the kernels' measured rates \(GPT-OSS's MXFP4 experts at 25\.7 % of the bf16 peak/);
     await page.locator(`${W} details.serve-vs-vllm`).screenshot({ path: path.join(SHOTS, 'serve-vllm.png') });
     await page.selectOption('#serve-llm_kvdtype', 'fp8');
     assert.equal(await pollUntil(page, () => inputValue(page, 'llm_kvdtype'), (v) => v === 'fp8'), 'fp8');
