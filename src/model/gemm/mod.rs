@@ -863,7 +863,10 @@ mod tests {
         assert_eq!(p.bound, Bound::Compute);
         let rate = big.flops() / p.seconds;
         let want = HOPPER_W4A16.0 / HOPPER_W4A16.1;
-        assert!(rate <= want * 1.001 && rate > 0.8 * want, "{rate:e} vs {want:e}");
+        assert!(
+            rate <= want * 1.001 && rate > 0.8 * want,
+            "{rate:e} vs {want:e}"
+        );
         let bf16 = price_on(Gemm::new(16384, 2880, 5760, Dtype::Bf16), h100());
         assert!(p.seconds > 2.0 * bf16.seconds, "{p:?} {bf16:?}");
         // decode: a handful of rows stream the weights; the unpacking hides
