@@ -42,6 +42,9 @@ test('a stored H200 run, Use my GPU: every GPU-dependent widget answers on it, l
   assert.equal(q.get('dtype'), 'bf16', 'the datasheet brings its tensor-core dtypes');
   assert.ok(Number(q.get('bw_spread')) > 0 && Number(q.get('flops_spread')) > 0, q.toString());
   assert.match(await page.locator('#hw option:checked').textContent(), /^Measured: NVIDIA/);
+  // the explorer's dtype select offers the matched datasheet's dtypes, with bf16 chosen
+  assert.equal(await page.locator('#dtype').inputValue(), 'bf16');
+  assert.deepEqual(await page.$$eval('#dtype option', (os) => os.map((o) => o.value)), ['fp32', 'tf32', 'bf16', 'fp8']);
 
   const line = async (sel) => {
     const t = await pollUntil(
@@ -97,4 +100,5 @@ test('a stored H200 run, Use my GPU: every GPU-dependent widget answers on it, l
   assert.match(ex, /measured: .*L2 bandwidth 7 TB\/s up to 30 MB \(the cache cliff\)/, ex);
   assert.doesNotMatch(ex, /9\.91 TB\/s/, 'the preset\'s L2 bandwidth gives way to the measured one');
   assert.equal(new URLSearchParams(await search(p3)).get('l2'), '7e12_3e7');
+  await p3.locator('#roofline-explorer').screenshot({ path: path.join(OUT_DIR, 'mygpu-l2.png') });
 });

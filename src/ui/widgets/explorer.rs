@@ -2,7 +2,7 @@
 
 use super::{diagnosis, readouts, roofline};
 use crate::model::achievable::{self, Roof};
-use crate::model::{hardware, units, Dtype, Workload};
+use crate::model::{units, Dtype, Workload};
 use crate::state::widgets::explorer;
 use crate::ui::kit::controls::{HwSelect, LogSlider};
 use crate::ui::kit::later::{self, Later};
@@ -81,7 +81,9 @@ const ROOFS: [(&str, Option<Roof>, &str); 3] = [
 #[component]
 fn HardwareControls(ctx: Ctx) -> impl IntoView {
     let state = ctx.state;
-    let hw = Memo::new(move |_| state.with(|s| s.setting.hw.id));
+    // the preset itself, not its id: a measured GPU's id is the same whatever
+    // datasheet it matched, and that datasheet brings its dtypes
+    let hw = Memo::new(move |_| state.with(|s| s.setting.hw));
     let dtype = Memo::new(move |_| state.with(|s| s.setting.dtype));
     let roof = Memo::new(move |_| state.with(|s| s.setting.roof));
     let choice = Memo::new(move |_| state.with(|s| s.roof_choice()));
@@ -135,8 +137,8 @@ fn HardwareControls(ctx: Ctx) -> impl IntoView {
             <label for="dtype">"Dtype"</label>
             <select id="dtype" on:change=on_dtype prop:value=move || dtype.get().id()>
                 {move || {
-                    let p = hardware::preset(hw.get()).unwrap_or_else(hardware::default_preset);
-                    p.dtypes()
+                    hw.get()
+                        .dtypes()
                         .map(|d| {
                             view! {
                                 <option value=d.id() selected=move || dtype.get() == d>
