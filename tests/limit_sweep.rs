@@ -233,6 +233,7 @@ fn llm_regime_and_sentences_follow_the_rule() {
                     dep: 1,
                     link: rng.pick(LINKS),
                     overlap: rng.pick(&[false, true]),
+                    rank_tokens: 0,
                 },
             )
             .0,

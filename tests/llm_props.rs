@@ -85,6 +85,7 @@ fn arb_run() -> impl Strategy<Value = LlmRun> {
                             dep: 1,
                             link: LINKS[link],
                             overlap,
+                            rank_tokens: 0,
                         },
                     )
                     .0,

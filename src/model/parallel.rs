@@ -162,6 +162,11 @@ pub struct Parallel {
     pub dep: u32,
     pub link: Link,
     pub overlap: bool,
+    /// The tokens the slowest DEP rank runs through its own kernels (its
+    /// attention and every whole-weight kernel) when a step's prompts are not
+    /// spread evenly (a prompt belongs to one rank); 0: an even share of the
+    /// batch (`crate::model::llm::dep::rank_batch`).
+    pub rank_tokens: u32,
 }
 
 impl Parallel {
@@ -172,6 +177,7 @@ impl Parallel {
         dep: 1,
         link: Link::NONE,
         overlap: false,
+        rank_tokens: 0,
     };
 
     /// GPUs in the group.

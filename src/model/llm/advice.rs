@@ -838,6 +838,7 @@ mod tests {
                     .copied()
                     .unwrap_or(crate::model::parallel::Link::NONE),
                 overlap: false,
+                rank_tokens: 0,
             },
             ..run8b(64, 4096)
         };

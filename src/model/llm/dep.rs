@@ -6,7 +6,9 @@
 //! MoE layer's routed experts. The batch's `B` sequences are split evenly: a
 //! rank runs the attention, its KV cache and every whole-weight kernel for its
 //! own `⌈B/n⌉` sequences (the slowest rank's share: the step waits for it;
-//! an even split is assumed, as a balanced scheduler would keep it). The routed
+//! an even split of the decoding sequences, as a balanced scheduler would keep
+//! it; a serving step whose prompts cannot split evenly sets the slowest rank's
+//! tokens itself, [`Parallel::rank_tokens`]). The routed
 //! experts see every rank's tokens: a rank's share of the whole batch's expert
 //! work is `1/n` of it (its `E/n` experts, each as many tokens as on one GPU,
 //! the experts the whole batch touches spread evenly over the ranks).
@@ -36,8 +38,12 @@ pub fn ranks(r: &LlmRun) -> u32 {
     r.par.dep.max(1)
 }
 
-/// Sequences the slowest rank runs: `⌈B/n⌉`.
+/// Tokens the slowest rank runs through its own kernels: `⌈B/n⌉`, or the
+/// step's [`Parallel::rank_tokens`] where its prompts are not spread evenly.
 pub fn rank_batch(r: &LlmRun) -> u32 {
+    if r.par.rank_tokens > 0 && ranks(r) > 1 {
+        return r.par.rank_tokens;
+    }
     r.batch.max(1).div_ceil(ranks(r))
 }
 
@@ -46,7 +52,11 @@ pub fn rank_batch(r: &LlmRun) -> u32 {
 pub fn rank_run(r: &LlmRun) -> LlmRun {
     LlmRun {
         batch: rank_batch(r),
-        par: Parallel { dep: 1, ..r.par },
+        par: Parallel {
+            dep: 1,
+            rank_tokens: 0,
+            ..r.par
+        },
         ..*r
     }
 }
@@ -70,7 +80,11 @@ pub fn layer(
     }
     let whole = build(
         &LlmRun {
-            par: Parallel { dep: 1, ..r.par },
+            par: Parallel {
+                dep: 1,
+                rank_tokens: 0,
+                ..r.par
+            },
             ..*r
         },
         read,

@@ -212,6 +212,7 @@ fn batch_one(
         dep: 1,
         link: link(link_id).copied().unwrap_or(Link::NONE),
         overlap: false,
+        rank_tokens: 0,
     };
     move |phase, context| LlmRun {
         config,

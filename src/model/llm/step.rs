@@ -864,6 +864,7 @@ mod tests {
                 dep: 1,
                 link: l.unwrap_or(crate::model::parallel::Link::NONE),
                 overlap: false,
+                rank_tokens: 0,
             },
             ..r
         }

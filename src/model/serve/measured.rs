@@ -219,6 +219,7 @@ pub fn serve_run(p: &Published) -> ServeRun {
                 dep: p.dep,
                 link: link("nvlink4").copied().unwrap_or(Link::NONE),
                 overlap: false,
+                rank_tokens: 0,
             },
         },
         isl: p.isl,

@@ -101,6 +101,7 @@ pub struct LlmKey {
     dep: u32,
     link: LinkKey,
     overlap: bool,
+    rank_tokens: u32,
 }
 
 impl LlmKey {
@@ -122,6 +123,7 @@ impl LlmKey {
             dep,
             link,
             overlap,
+            rank_tokens,
         } = par;
         let Link {
             id,
@@ -152,6 +154,7 @@ impl LlmKey {
                 source,
             },
             overlap,
+            rank_tokens,
         }
     }
 }

@@ -307,7 +307,8 @@ fn run_with(
     let tau = spec_tau(r);
     let steps = f64::from(k) + f64::from(osl - 1) / tau;
     let t = |decode: u32, prompt: f64| {
-        step::wall(&r.llm, decode, ctx, prompt, isl, setting) + spec_extra(r, decode, ctx, setting)
+        let llm = step::slowest_rank(&r.llm, decode, prompt, isl.min(r.chunk.max(1)));
+        step::wall(&llm, decode, ctx, prompt, isl, setting) + spec_extra(r, decode, ctx, setting)
     };
     let prefill_bound = f64::from(n) * f64::from(isl) / steps > chunk;
     let l = Loop {

@@ -15,7 +15,8 @@
 //! GPT-OSS-120B DEP4 on H100, Qwen3-235B-A22B DEP4 and DEP8, DeepSeek-R1-0528
 //! DEP8 with DeepSeek-V3's shape, Llama-4-Maverick DEP8) are modelled with
 //! [`crate::model::llm::dep`]: `serve_c` and `serve_max_seqs` are the
-//! deployment's, split evenly over the ranks, and the chunk is each rank's.
+//! deployment's, split evenly over the ranks, and the chunk is each rank's;
+//! a prompt stays with its rank ([`super::step::slowest_rank`]).
 //! Their KV cache: DeepSeek-R1's options set fp8; the ModelOpt FP8
 //! checkpoints leave it `auto`, taken as fp8 as Llama-3.3-70B's.
 
@@ -160,7 +161,7 @@ fn dep_words(rows: &[Compared]) -> String {
         return String::new();
     };
     format!(
-        " The DEP rows (attention data-parallel, the experts spread over the GPUs) miss by a median {}, the mixtures of experts on one GPU (GPT-OSS) by {}. For {} {} / {} on {}, a link half as fast moves the model from {} to {}, {}. The model also splits the sequences evenly over the ranks and routes tokens uniformly (the slowest rank sets a real step's pace), idealisations that can only make it faster than a real run.",
+        " The DEP rows (attention data-parallel, the experts spread over the GPUs) miss by a median {}, the mixtures of experts on one GPU (GPT-OSS) by {}. For {} {} / {} on {}, a link half as fast moves the model from {} to {}, {}. The model splits the decoding sequences evenly over the ranks and routes tokens uniformly, but a prompt stays with the rank that took its request: in a step the slowest rank runs at least one whole prompt (or chunk) whenever one joins, and every rank waits for it at each layer's expert exchange.{}",
         pct(dep_med),
         pct(one_gpu),
         mid.row.model_name(),
@@ -173,6 +174,135 @@ fn dep_words(rows: &[Compared]) -> String {
             "less than half the gap: most of it lies in each GPU's own step"
         } else {
             "half the gap or more: the all-to-all's price is much of it"
+        },
+        slow_dep_words(&dep)
+    ) + &twin_words(&dep)
+}
+
+/// The DEP rows the model is slow on by more than 30 %, and why that can be:
+/// the model's rank waits for a whole prompt, which a run whose ranks take
+/// their prompts in the same steps does not (empty where there are none).
+fn slow_dep_words(dep: &[&Compared]) -> String {
+    let slow: Vec<String> = dep
+        .iter()
+        .filter_map(|c| Some((c, c.tok_error()?)))
+        .filter(|(_, e)| *e < -0.30)
+        .map(|(c, e)| {
+            format!(
+                "{} at {} / {} on {}, {:+.0} %",
+                c.row.model_name(),
+                c.row.isl,
+                c.row.osl,
+                c.row.hw,
+                e * 100.0
+            )
+        })
+        .collect();
+    if slow.is_empty() {
+        return String::new();
+    }
+    format!(
+        " That wait is what the spread costs when requests arrive one by one; a run whose ranks take their prompts in the same steps (all requests queued at once, every rank refilling together) waits less, which can explain where the model is slow ({}).",
+        slow.join("; ")
+    )
+}
+
+/// A DEP row and the same model, GPU and lengths run tensor parallel on the
+/// page's earlier table ([`super::moe_tp`]), each against the model.
+#[derive(Clone, Copy, Debug)]
+pub struct Twin {
+    pub dep: Compared,
+    pub tp: Compared,
+}
+
+impl Twin {
+    /// DEP's output per GPU over TP's, published and in the model (`None`
+    /// where the model has no answer).
+    pub fn gains(&self) -> Option<(f64, f64)> {
+        let per_gpu = |p: &Published, tok_s: f64| tok_s / f64::from(p.tp.max(1) * p.dep.max(1));
+        let published =
+            per_gpu(&self.dep.row, self.dep.row.tok_s) / per_gpu(&self.tp.row, self.tp.row.tok_s);
+        let model = per_gpu(&self.dep.row, self.dep.model?.tok_s)
+            / per_gpu(&self.tp.row, self.tp.model?.tok_s);
+        Some((published, model))
+    }
+}
+
+/// The DEP rows of `dep` that TensorRT-LLM also ran tensor parallel (same
+/// model, GPU and lengths), each pair against the model.
+pub fn twins(dep: &[&Compared]) -> Vec<Twin> {
+    let tp = super::moe_tp::rows();
+    dep.iter()
+        .filter_map(|d| {
+            let t = tp.iter().find(|t| {
+                t.model == d.row.model
+                    && t.hw == d.row.hw
+                    && t.isl == d.row.isl
+                    && t.osl == d.row.osl
+            })?;
+            Some(Twin {
+                dep: **d,
+                tp: super::measured::model(t),
+            })
+        })
+        .collect()
+}
+
+/// How DEP compares with TP where the page ran a model both ways: the
+/// published and the modelled gain per GPU (empty without such pairs). The
+/// model meets the TP rows (median within 30 %) and misses the DEP rows,
+/// so the pairs locate the gap in what a DEP rank pays that a TP rank does not.
+fn twin_words(dep: &[&Compared]) -> String {
+    let pairs: Vec<(Twin, f64, f64)> = twins(dep)
+        .into_iter()
+        .filter_map(|t| {
+            let (p, m) = t.gains()?;
+            Some((t, p, m))
+        })
+        .collect();
+    if pairs.is_empty() {
+        return String::new();
+    }
+    let range = |f: &dyn Fn(&(Twin, f64, f64)) -> f64| {
+        let lo = pairs.iter().map(f).fold(f64::INFINITY, f64::min);
+        let hi = pairs.iter().map(f).fold(0.0, f64::max);
+        if (hi - lo) < 0.005 {
+            format!("{lo:.2}×")
+        } else {
+            format!("{lo:.2}–{hi:.2}×")
+        }
+    };
+    let named: Vec<String> = pairs
+        .iter()
+        .map(|(t, _, _)| {
+            format!(
+                "{} at {} / {} on {} (DEP {} against TP {})",
+                t.dep.row.model_name(),
+                t.dep.row.isl,
+                t.dep.row.osl,
+                t.dep.row.hw,
+                t.dep.row.dep,
+                t.tp.row.tp
+            )
+        })
+        .collect();
+    let tp_err = median(
+        pairs
+            .iter()
+            .filter_map(|(t, _, _)| t.tp.tok_error().map(f64::abs))
+            .collect(),
+    );
+    let model_gain_larger = pairs.iter().all(|(_, p, m)| m > p);
+    format!(
+        " Where TensorRT-LLM ran the same model, GPU and lengths both ways ({}), DEP gave {} TP's output per GPU and the model gives {}, while it meets those TP rows within a median {:.0} %{}",
+        named.join("; "),
+        range(&|x| x.1),
+        range(&|x| x.2),
+        tp_err * 100.0,
+        if model_gain_larger {
+            ": the model's DEP is still cheaper beside its own TP than the runs', so what is left of the gap lies in what separates the two spreads rather than in the compute both share: each DEP rank's whole copy of the attention, the exchange of tokens with the experts, and ranks waiting for the slowest."
+        } else {
+            "."
         }
     )
 }

@@ -65,6 +65,31 @@ pub fn decode_run(run: &LlmRun, batch: u32, context: u32) -> LlmRun {
     }
 }
 
+/// `run` with its slowest DEP rank's own tokens in a step of `decode`
+/// sequences and `prompt` prompt tokens, in pieces of `piece` tokens (a prompt,
+/// or a chunk of one, belongs to one rank: its requests are its own). The
+/// decode sequences split evenly; the prompt tokens do only when there are
+/// many pieces: the slowest rank carries at least one whole piece whenever one
+/// joins (`max(q/n, min(q, piece))`, a lower bound on its expected share), and
+/// every rank waits for it at each layer's expert exchange. `run` itself without DEP
+/// or without prompt tokens.
+pub fn slowest_rank(run: &LlmRun, decode: u32, prompt: f64, piece: u32) -> LlmRun {
+    let n = crate::model::llm::dep::ranks(run);
+    let q = prompt.max(0.0);
+    if n <= 1 || q <= 0.0 {
+        return *run;
+    }
+    let share = (q / f64::from(n)).max(q.min(f64::from(piece.max(1))));
+    let own = f64::from(decode.div_ceil(n)) + share.round();
+    LlmRun {
+        par: crate::model::parallel::Parallel {
+            rank_tokens: own.clamp(1.0, f64::from(u32::MAX)) as u32,
+            ..run.par
+        },
+        ..*run
+    }
+}
+
 /// The prefill of one prompt of `isl` tokens.
 pub fn prefill_run(run: &LlmRun, isl: u32) -> LlmRun {
     LlmRun {
@@ -265,11 +290,25 @@ pub fn layout_of(
         return (lay, all);
     }
     let kd = if decode > 0 { 1.0 } else { 0.0 };
-    // the chunk's prompt tokens spread evenly over DEP's ranks: the slowest
-    // rank's attention does its share of them
-    let kp = q / f64::from(isl.max(1)) / f64::from(crate::model::llm::dep::ranks(run));
-    let dec = decode_run(run, decode, context);
-    let Some((layer, head, lead)) = merged_parts(&lay, &dec, kd, &prefill_run(run, isl), kp) else {
+    // the slowest DEP rank's attention does its prompt tokens: those
+    // [`slowest_rank`] gave it, else an even share
+    let n = crate::model::llm::dep::ranks(run);
+    let even = LlmRun {
+        par: crate::model::parallel::Parallel {
+            rank_tokens: 0,
+            ..run.par
+        },
+        ..*run
+    };
+    let rank_prompt = if n > 1 && run.par.rank_tokens > 0 {
+        f64::from(run.par.rank_tokens.saturating_sub(decode.div_ceil(n)))
+    } else {
+        q / f64::from(n)
+    };
+    let kp = rank_prompt / f64::from(isl.max(1));
+    let dec = decode_run(&even, decode, context);
+    let Some((layer, head, lead)) = merged_parts(&lay, &dec, kd, &prefill_run(&even, isl), kp)
+    else {
         // (never for the models offered: `tests::every_shape_merges`) the prompt
         // tokens are priced as decode tokens at the decode context
         return (lay, all);
@@ -381,6 +420,7 @@ mod tests {
                 dep: 1,
                 link: link("nvlink4").copied().unwrap_or(Link::NONE),
                 overlap: false,
+                rank_tokens: 0,
             },
         }
     }
@@ -623,5 +663,42 @@ mod tests {
             "{} {sum}",
             f(16, 256.0)
         );
+    }
+
+    /// A prompt stays with one DEP rank: with one piece joining, the slowest
+    /// rank runs it whole beside its share of the decodes, and its step is
+    /// slower than an even spread of the same tokens; with a piece for every
+    /// rank, the spread is even again; without DEP or prompt nothing changes.
+    #[test]
+    fn the_slowest_dep_rank_runs_a_whole_prompt() {
+        let s = crate::model::llm::measured::setting_on(
+            crate::model::hardware::preset("h200").expect("preset"),
+        );
+        let mut r = run(LlmModel::Qwen3_235b, 1, true, true);
+        r.par.dep = 4;
+        let (d, ctx, isl) = (400, 1500, 1000);
+        // one prompt: the slowest rank carries all 1000 of its tokens
+        let one = slowest_rank(&r, d, 1000.0, isl);
+        assert_eq!(one.par.rank_tokens, 100 + 1000);
+        let even = wall(&r, d, ctx, 1000.0, isl, &s);
+        let whole = wall(&one, d, ctx, 1000.0, isl, &s);
+        assert!(whole > 1.05 * even, "{whole} vs {even}");
+        // a piece for every rank: the even spread
+        let four = slowest_rank(&r, d, 4000.0, isl);
+        assert_eq!(four.par.rank_tokens, 100 + 1000);
+        let (a, b) = (
+            wall(&four, d, ctx, 4000.0, isl, &s),
+            wall(&r, d, ctx, 4000.0, isl, &s),
+        );
+        assert!((a / b - 1.0).abs() < 0.01, "{a} vs {b}");
+        // chunks of 250 tokens: a piece is the chunk
+        assert_eq!(slowest_rank(&r, d, 1000.0, 250).par.rank_tokens, 100 + 250);
+        // no prompt, or no DEP: the run itself
+        assert_eq!(slowest_rank(&r, d, 0.0, isl), r);
+        let one_gpu = LlmRun {
+            par: Parallel { dep: 1, ..r.par },
+            ..r
+        };
+        assert_eq!(slowest_rank(&one_gpu, d, 1000.0, isl), one_gpu);
     }
 }

@@ -56,6 +56,7 @@ fn one_request_reproduces_the_llm_decode_step() {
                 dep: 1,
                 link: link("nvlink4").copied().unwrap_or(Link::NONE),
                 overlap: false,
+                rank_tokens: 0,
             };
             let Some(v) = run(&r, &s) else {
                 continue; // (70B on one H100)
@@ -327,6 +328,7 @@ fn cost_follows_the_throughput() {
         dep: 1,
         link: link("nvlink4").copied().unwrap_or(Link::NONE),
         overlap: false,
+        rank_tokens: 0,
     };
     let v2 = go(&r2, &s);
     assert!((v2.usd_per_mtok(p) / (2.0 * p / (v2.tok_s * 3600.0 / 1e6)) - 1.0).abs() < 1e-12);

@@ -186,6 +186,7 @@ pub fn parallel(s: &State) -> llm::Parallel {
         dep: w.dep.n(),
         link: LINK.link(s),
         overlap: w.overlap,
+        rank_tokens: 0,
     }
 }
 

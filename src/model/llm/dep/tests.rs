@@ -29,6 +29,7 @@ fn run(m: LlmModel, batch: u32, dep: u32, tp: u32, l: &str) -> LlmRun {
             dep,
             link: link(l).copied().unwrap_or(Link::NONE),
             overlap: false,
+            rank_tokens: 0,
         },
     }
 }
