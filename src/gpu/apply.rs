@@ -98,6 +98,7 @@ pub fn apply(
     s.spread = Spread {
         bw: half(sum.spreads.copy_bw),
         flops: half(sum.spreads.peak_flops),
+        overhead,
     };
     Ok(Applied {
         flops: s.setting.flops,
@@ -147,10 +148,39 @@ mod tests {
         );
         assert_eq!(a.bw, 200e9);
         assert!(s.report().wall_time_s.is_finite());
+        // the overhead is the lab's, and labelled so
+        assert_eq!(s.spread.overhead, Some(2e-6));
+        let line = s.mygpu_line().unwrap_or_default();
+        assert!(line.contains("overhead per kernel 2 µs"), "{line}");
+        assert!(!line.contains("not measured"), "{line}");
         // and it survives the URL
         let (back, notices) = url::decode(&url::encode(&s));
         assert!(notices.is_empty());
         assert_eq!(back, s);
+        assert!(url::encode(&s).contains("overhead_measured=2e-6"));
+    }
+
+    /// A run that timed no dispatch leaves the page's overhead, which the line
+    /// says is not measured (never labelling the default as the lab's).
+    #[test]
+    fn an_overhead_the_lab_did_not_time_is_not_called_measured() {
+        let mut s = State::default();
+        let before = s.setting.overhead;
+        let sum = Summary {
+            copy_bw: Some(200e9),
+            fma_rate: Some((2e12, 1024)),
+            ..Summary::default()
+        };
+        let a = apply(&mut s, &sum, "GPU", None, None).unwrap();
+        assert_eq!((a.overhead, s.spread.overhead), (None, None));
+        assert_eq!(s.setting.overhead, before);
+        let line = s.mygpu_line().unwrap_or_default();
+        assert!(
+            line.contains("not measured: overhead per kernel")
+                && line.contains("timed no kernel dispatch"),
+            "{line}"
+        );
+        assert!(!url::encode(&s).contains("overhead_measured"));
     }
 
     fn h100_run() -> Summary {

@@ -25,6 +25,10 @@ pub struct Spread {
     pub bw: f64,
     /// Of the fp32 rate (the fma chain), which scales every compute rate.
     pub flops: f64,
+    /// The overhead per kernel the lab measured (its dispatch or encode
+    /// time), seconds; `None` where it timed none. The setting's overhead is
+    /// labelled measured only while it is this value.
+    pub overhead: Option<f64>,
 }
 
 /// The largest spread a link may carry: ±90 % (a range that still has a low end).
@@ -35,6 +39,8 @@ pub const SPREAD_MAX: f64 = 0.9;
 pub enum Origin {
     Measured,
     Datasheet,
+    /// Neither: the page's default or the reader's own value.
+    Unmeasured,
 }
 
 impl Origin {
@@ -42,6 +48,7 @@ impl Origin {
         match self {
             Origin::Measured => "measured",
             Origin::Datasheet => "datasheet",
+            Origin::Unmeasured => "not measured",
         }
     }
 }
@@ -87,11 +94,7 @@ pub fn figures(s: &Setting, spread: Spread) -> Vec<Figure> {
             format!("{}{}", units::si(fp32, "FLOP/s"), pm(spread.flops)),
             Origin::Measured,
         ),
-        fig(
-            "overhead per kernel",
-            units::si(s.overhead, "s"),
-            Origin::Measured,
-        ),
+        overhead(s.overhead, spread.overhead),
     ];
     if let Some(l2) = s.l2_measured {
         out.push(fig(
@@ -136,6 +139,34 @@ pub fn figures(s: &Setting, spread: Spread) -> Vec<Figure> {
     out
 }
 
+/// The overhead per kernel `now` as a figure: measured while it is the lab's
+/// `measured` value, else the page's or the reader's (with the measured value
+/// beside it, where there is one).
+fn overhead(now: f64, measured: Option<f64>) -> Figure {
+    let what = "overhead per kernel".to_string();
+    let value = units::si(now, "s");
+    match measured {
+        Some(m) if (now - m).abs() <= 1e-9 * m.abs() => Figure {
+            what,
+            value,
+            origin: Origin::Measured,
+        },
+        Some(m) => Figure {
+            what,
+            value: format!(
+                "{value} (set on the page; the lab measured {})",
+                units::si(m, "s")
+            ),
+            origin: Origin::Unmeasured,
+        },
+        None => Figure {
+            what,
+            value: format!("{value} (the lab timed no kernel dispatch on this GPU)"),
+            origin: Origin::Unmeasured,
+        },
+    }
+}
+
 /// The compact line a GPU-dependent widget shows under its GPU select: `None`
 /// for a datasheet preset. "on NVIDIA H100 (measured: HBM bandwidth 3.1 TB/s
 /// ±4 %, …; datasheet H100 SXM: bf16 matmul 989 TFLOP/s …, memory 80 GB, …)".
@@ -168,8 +199,14 @@ pub fn line(s: &Setting, spread: Spread, gpu: &str) -> Option<String> {
                  GPU again)"
             .to_string(),
     };
+    let unmeasured = of(Origin::Unmeasured);
+    let unmeasured = if unmeasured.is_empty() {
+        String::new()
+    } else {
+        format!("; not measured: {unmeasured}")
+    };
     Some(format!(
-        "On {gpu} (measured: {}{rest}).",
+        "On {gpu} (measured: {}{rest}{unmeasured}).",
         of(Origin::Measured)
     ))
 }
@@ -234,6 +271,7 @@ mod tests {
             Spread {
                 bw: 0.04,
                 flops: 0.02,
+                overhead: Some(5e-6),
             },
         );
         let find = |w: &str| f.iter().find(|x| x.what == w).unwrap();
@@ -257,6 +295,7 @@ mod tests {
             Spread {
                 bw: 0.04,
                 flops: 0.02,
+                overhead: Some(5e-6),
             },
             "NVIDIA H100",
         )
@@ -277,10 +316,21 @@ mod tests {
         s.bw = 4e11;
         assert_eq!(s.hw.base(), None);
         let f = figures(&s, Spread::default());
-        assert!(f.iter().all(|x| x.origin == Origin::Measured), "{f:?}");
         assert_eq!(f.len(), 3);
+        // the lab timed no dispatch: the overhead is the page's, said so
+        let (over, rest): (Vec<&Figure>, Vec<&Figure>) =
+            f.iter().partition(|x| x.what == "overhead per kernel");
+        assert!(rest.iter().all(|x| x.origin == Origin::Measured), "{f:?}");
+        assert_eq!(over[0].origin, Origin::Unmeasured);
+        assert!(over[0].value.contains("timed no kernel dispatch"), "{f:?}");
         let l = line(&s, Spread::default(), "").unwrap();
         assert!(l.contains("no datasheet GPU matched"), "{l}");
+        assert!(l.contains("; not measured: overhead per kernel"), "{l}");
+        let measured = l
+            .split("(measured: ")
+            .nth(1)
+            .and_then(|x| x.split(';').next());
+        assert!(measured.is_some_and(|m| !m.contains("overhead")), "{l}");
         assert!(l.contains("this browser's GPU"), "{l}");
         // a datasheet preset has no line
         assert_eq!(
@@ -302,6 +352,7 @@ mod tests {
             Spread {
                 bw: 0.04,
                 flops: 0.1,
+                overhead: None,
             },
         )
         .unwrap();
@@ -311,5 +362,33 @@ mod tests {
         assert_eq!((lo.dtype, lo.hw), (s.dtype, s.hw));
         assert_eq!(range(2.0, 1.0, "tok/s"), "~1 tok/s–2 tok/s");
         assert_eq!(range(1.0, 1.0001, "s"), "~1 s at either end");
+    }
+
+    /// The overhead is labelled measured only while it is the lab's value:
+    /// moved on the page, it is the reader's, with the measured one beside it.
+    #[test]
+    fn a_moved_overhead_is_no_longer_measured() {
+        let mut s = measured_h100();
+        let spread = Spread {
+            overhead: Some(5e-6),
+            ..Spread::default()
+        };
+        let find = |s: &Setting| {
+            figures(s, spread)
+                .into_iter()
+                .find(|x| x.what == "overhead per kernel")
+                .unwrap()
+        };
+        assert_eq!(find(&s).origin, Origin::Measured);
+        assert_eq!(find(&s).value, "5 µs");
+        s.overhead = 2e-5;
+        let moved = find(&s);
+        assert_eq!(moved.origin, Origin::Unmeasured);
+        assert_eq!(
+            moved.value,
+            "20 µs (set on the page; the lab measured 5 µs)"
+        );
+        let l = line(&s, spread, "x").unwrap();
+        assert!(l.ends_with("; not measured: overhead per kernel 20 µs (set on the page; the lab measured 5 µs))."), "{l}");
     }
 }

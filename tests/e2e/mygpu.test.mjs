@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { createHarness, OUT_DIR, REPO_ROOT, pollUntil, search, showMore } from './helpers.mjs';
+import { createHarness, OUT_DIR, REPO_ROOT, pollUntil, search, setSlider, showMore, sliderRange } from './helpers.mjs';
 
 const RUN = path.join(REPO_ROOT, 'tests/data/h200-lab.json');
 
@@ -101,4 +101,17 @@ test('a stored H200 run, Use my GPU: every GPU-dependent widget answers on it, l
   assert.doesNotMatch(ex, /9\.91 TB\/s/, 'the preset\'s L2 bandwidth gives way to the measured one');
   assert.equal(new URLSearchParams(await search(p3)).get('l2'), '7e12_3e7');
   await p3.locator('#roofline-explorer').screenshot({ path: path.join(OUT_DIR, 'mygpu-l2.png') });
+
+  // the overhead per kernel is the lab's while it keeps the value the lab timed (the link
+  // says which, overhead_measured=); moved on the page, the line calls it the reader's
+  assert.ok(Number(q.get('overhead_measured')) > 0, `the stored run timed dispatch: ${q}`);
+  const exLine = () => page.locator('#roofline-explorer .mygpu').first().innerText().catch(() => '');
+  await page.locator('#roofline-explorer').scrollIntoViewIfNeeded();
+  const kept = await pollUntil(page, exLine, (t) => /overhead per kernel/.test(t));
+  assert.match(kept, /\(measured: [^;]*overhead per kernel [\d.]+ [µmn]?s/, kept);
+  assert.doesNotMatch(kept, /not measured/, kept);
+  const { max } = await sliderRange(page, 'overhead');
+  await setSlider(page, 'overhead', max);
+  const moved = await pollUntil(page, exLine, (t) => /not measured: overhead per kernel/.test(t));
+  assert.match(moved, /not measured: overhead per kernel [\d.]+ [µmn]?s \(set on the page; the lab measured [\d.]+ [µmn]?s\)/, moved);
 });

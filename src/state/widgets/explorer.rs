@@ -189,6 +189,22 @@ pub const FLOPS_SPREAD: XParam = other(
         default: "`0`",
     },
 );
+/// The overhead per kernel the lab measured: only with a measured GPU.
+pub const OVERHEAD_MEASURED: XParam = other(
+    "overhead_measured",
+    read_overhead_measured,
+    |s| {
+        s.spread
+            .overhead
+            .filter(|_| s.setting.hw.is_measured())
+            .map(|o| format!("{o:e}"))
+    },
+    XDoc {
+        meaning: "the overhead per kernel the lab measured on this GPU (its dispatch or encode time), seconds: the `overhead` is labelled measured while it equals this value, and the page's or the reader's otherwise; absent, the lab timed no dispatch",
+        accepted: "1e-8 … 1e-2, only with `hw=measured`",
+        default: "",
+    },
+);
 /// The measured GPU's L2 roof, from the lab's cache cliff: only with a
 /// measured GPU.
 pub const L2: XParam = other(
@@ -277,6 +293,7 @@ pub const ROWS: &[XParam] = &[
     GPU,
     BW_SPREAD,
     FLOPS_SPREAD,
+    OVERHEAD_MEASURED,
     L2,
 ];
 
@@ -333,6 +350,20 @@ fn read_spread(s: &mut State, v: &str, set: fn(&mut State, f64)) -> Result<(), S
         return Err(format!("must be between 0 and {SPREAD_MAX}"));
     }
     set(s, x);
+    Ok(())
+}
+
+fn read_overhead_measured(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
+    if !s.setting.hw.is_measured() {
+        return Err(format!("only used with {}=measured", HW.key));
+    }
+    let o = v
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|o| (limits::OVERHEAD.0..=limits::OVERHEAD.1).contains(o))
+        .ok_or("must be seconds within the overhead limits")?;
+    s.spread.overhead = Some(o);
     Ok(())
 }
 
@@ -552,10 +583,29 @@ mod tests {
             assert!(n.iter().any(|x| x.param == "l2"), "{bad}: {n:?}");
             assert_eq!(u.setting, s.setting, "{bad}");
         }
+        // the measured overhead: seconds within the overhead limits
+        let (t, n) = decode(&format!("{q}&overhead_measured=5e-6"));
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!(t.spread.overhead, Some(5e-6));
+        assert_eq!(decode(&encode(&t)).0, t);
+        assert_eq!(s.spread.overhead, None);
+        for bad in [
+            "overhead_measured=x",
+            "overhead_measured=1",
+            "overhead_measured=-1e-6",
+        ] {
+            let (u, n) = decode(&format!("{q}&{bad}"));
+            assert!(
+                n.iter().any(|x| x.param == "overhead_measured"),
+                "{bad}: {n:?}"
+            );
+            assert_eq!(u, s, "{bad}");
+        }
         for k in [
             "hw_base=h100-sxm",
             "bw_spread=0.1",
             "flops_spread=0.1",
+            "overhead_measured=5e-6",
             "l2=9e12,4e7",
         ] {
             let (t, n) = decode(&format!("hw=h100-sxm&{k}"));
