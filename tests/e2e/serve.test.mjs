@@ -152,6 +152,13 @@ test('one state with the llm widget; the charts, remedies and published rows', a
     const held = (table) => page.$$eval(`${W} ${table} tr[data-target="1"]`, (rs) => rs.length);
     assert.equal(await held('.serve-vs-published:not(.serve-vs-overview)'), 11);
     assert.equal(await held('.serve-vs-overview'), 8);
+    // its note says how DEP is priced (a prompt stays on its rank) and compares DEP with
+    // TP where TensorRT-LLM ran a model both ways: the published and the modelled gain
+    // per GPU, each a range of the model's own runs
+    const onote = await text(page, `${W} .serve-overview-misses`);
+    assert.match(onote, /a prompt stays with the rank that took its request/, onote);
+    const [, pub, mod] = onote.match(/DEP gave ([\d.]+(?:–[\d.]+)?)× TP's output per GPU and the model gives ([\d.]+(?:–[\d.]+)?)×/) || [];
+    assert.ok(pub && mod, onote);
     // vLLM's runs (GPUStack, H100) open on request: 14 rows, the four-request GPT-OSS
     // runs within the step's figures the note gives, and the note names the measured
     // W4A16 rate GPT-OSS's experts are priced at

@@ -157,7 +157,7 @@ pub const SPEC: Spec = Spec {
     title: "Serving under load: time to first token, inter-token latency, throughput and cost",
     // 10,360 px of content at 720 px wide once the TensorRT-LLM overview
     // table held its 22 DEP rows (embed.test.mjs measured it)
-    embed_height: 10450,
+    embed_height: 10900,
     gate: true,
     inside: None,
     params: PARAMS,
