@@ -179,6 +179,11 @@ fn dep_words(rows: &[Compared]) -> String {
     ) + &twin_words(&dep)
 }
 
+/// A row in the DEP sentences' words: "Qwen3-235B-A22B at 1000 / 1000 on h200".
+fn at(p: &Published) -> String {
+    format!("{} at {} / {} on {}", p.model_name(), p.isl, p.osl, p.hw)
+}
+
 /// The DEP rows the model is slow on by more than 30 %, and why that can be:
 /// the model's rank waits for a whole prompt, which a run whose ranks take
 /// their prompts in the same steps does not (empty where there are none).
@@ -187,16 +192,7 @@ fn slow_dep_words(dep: &[&Compared]) -> String {
         .iter()
         .filter_map(|c| Some((c, c.tok_error()?)))
         .filter(|(_, e)| *e < -0.30)
-        .map(|(c, e)| {
-            format!(
-                "{} at {} / {} on {}, {:+.0} %",
-                c.row.model_name(),
-                c.row.isl,
-                c.row.osl,
-                c.row.hw,
-                e * 100.0
-            )
-        })
+        .map(|(c, e)| format!("{}, {:+.0} %", at(&c.row), e * 100.0))
         .collect();
     if slow.is_empty() {
         return String::new();
@@ -277,11 +273,8 @@ fn twin_words(dep: &[&Compared]) -> String {
         .iter()
         .map(|(t, _, _)| {
             format!(
-                "{} at {} / {} on {} (DEP {} against TP {})",
-                t.dep.row.model_name(),
-                t.dep.row.isl,
-                t.dep.row.osl,
-                t.dep.row.hw,
+                "{} (DEP {} against TP {})",
+                at(&t.dep.row),
                 t.dep.row.dep,
                 t.tp.row.tp
             )

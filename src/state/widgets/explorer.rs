@@ -330,10 +330,17 @@ fn read_hw(s: &mut State, v: &str, get: Lookup) -> Result<(), String> {
     }
 }
 
-fn read_hw_base(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
-    if !s.setting.hw.is_measured() {
-        return Err(format!("only used with {}=measured", HW.key));
+/// A key of the measured GPU's: refused (with the reason) on any other GPU.
+fn measured_only(s: &State) -> Result<(), String> {
+    if s.setting.hw.is_measured() {
+        Ok(())
+    } else {
+        Err(format!("only used with {}=measured", HW.key))
     }
+}
+
+fn read_hw_base(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
+    measured_only(s)?;
     let base = hardware::preset(v)
         .filter(|p| !p.is_measured())
         .ok_or("unknown hardware preset")?;
@@ -342,9 +349,7 @@ fn read_hw_base(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
 }
 
 fn read_spread(s: &mut State, v: &str, set: fn(&mut State, f64)) -> Result<(), String> {
-    if !s.setting.hw.is_measured() {
-        return Err(format!("only used with {}=measured", HW.key));
-    }
+    measured_only(s)?;
     let x: f64 = v.trim().parse().map_err(|_| "must be a number")?;
     if !(0.0..=SPREAD_MAX).contains(&x) {
         return Err(format!("must be between 0 and {SPREAD_MAX}"));
@@ -354,9 +359,7 @@ fn read_spread(s: &mut State, v: &str, set: fn(&mut State, f64)) -> Result<(), S
 }
 
 fn read_overhead_measured(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
-    if !s.setting.hw.is_measured() {
-        return Err(format!("only used with {}=measured", HW.key));
-    }
+    measured_only(s)?;
     let o = v
         .trim()
         .parse::<f64>()
@@ -368,9 +371,7 @@ fn read_overhead_measured(s: &mut State, v: &str, _: Lookup) -> Result<(), Strin
 }
 
 fn read_l2(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
-    if !s.setting.hw.is_measured() {
-        return Err(format!("only used with {}=measured", HW.key));
-    }
+    measured_only(s)?;
     let (bw, fits) = v
         .split_once(['_', ','])
         .ok_or("must be the bandwidth and the working set, `BW_BYTES`")?;
@@ -422,9 +423,7 @@ fn read_roof(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
 }
 
 fn read_gpu(s: &mut State, v: &str, _: Lookup) -> Result<(), String> {
-    if !s.setting.hw.is_measured() {
-        return Err(format!("only used with {}=measured", HW.key));
-    }
+    measured_only(s)?;
     s.gpu_name = gpu_name(v);
     Ok(())
 }
