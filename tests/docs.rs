@@ -581,7 +581,7 @@ fn serve_section() -> String {
             c.row.concurrency,
             pair(c.row.ttft_s, m.map(|m| m.ttft), 1e3, c.ttft_error()),
             pair(c.row.itl_s, m.map(|m| m.itl), 1e3, c.itl_error()),
-            pair(Some(c.row.tok_s), m.map(|m| m.tok_s), 1.0, c.tok_error()),
+            pair(Some(c.row.tok_s), c.tok_s(), 1.0, c.tok_error()),
             if c.within_targets() { "yes" } else { "no" }
         );
     }
@@ -633,9 +633,22 @@ fn serve_section() -> String {
 /// The serving model against TensorRT-LLM's later per-GPU overview (the
 /// mixtures of experts GPT-OSS-120B and -20B, the DEP rows, and Llama-3.3-70B
 /// TP2).
+/// The steady state's output tokens per second (over `gpus`) and its error,
+/// where the row's compared figure is its queued run's.
+fn steady(c: &serve::Compared, gpus: f64) -> String {
+    match (c.queued, c.model) {
+        (Some(_), Some(m)) => format!(
+            "{} ({})",
+            sig(m.tok_s / gpus),
+            pct(m.tok_s / c.row.tok_s - 1.0)
+        ),
+        _ => "—".into(),
+    }
+}
+
 fn serve_moe_section() -> String {
     let rows = brrr::model::serve::overview::compare();
-    let mut t = String::from("| model | GPU × TP (or DEP) | in / out | held to 30 % | output tok/s per GPU, published / model | error |\n|---|---|---|---|---|---|\n");
+    let mut t = String::from("| model | GPU × TP (or DEP) | in / out | requests | held to 30 % | output tok/s per GPU, published / model | error | steady state |\n|---|---|---|---:|---|---|---|---|\n");
     for c in &rows {
         let gpus = f64::from(c.row.tp * c.row.dep);
         let spread = if c.row.dep > 1 {
@@ -645,16 +658,18 @@ fn serve_moe_section() -> String {
         };
         let _ = writeln!(
             t,
-            "| {} | {} × {} | {} / {} | {} | {} / {} | {} |",
+            "| {} | {} × {} | {} / {} | {} | {} | {} / {} | {} | {} |",
             c.row.model_name(),
             c.row.hw,
             spread,
             c.row.isl,
             c.row.osl,
+            c.row.requests.map_or("—".into(), |n| n.to_string()),
             if c.row.target { "yes" } else { "median" },
             sig(c.row.tok_s / gpus),
-            c.model.map_or("—".into(), |m| sig(m.tok_s / gpus)),
-            c.tok_error().map_or("—".into(), pct)
+            c.tok_s().map_or("—".into(), |x| sig(x / gpus)),
+            c.tok_error().map_or("—".into(), pct),
+            steady(c, gpus)
         );
     }
     let _ = writeln!(t, "\n{}", brrr::model::serve::overview::words(&rows));
@@ -665,19 +680,21 @@ fn serve_moe_section() -> String {
 /// TP 8 rows of Qwen3-235B-A22B and Llama-4-Maverick).
 fn serve_moe_tp_section() -> String {
     let rows = brrr::model::serve::moe_tp::compare();
-    let mut t = String::from("| model | GPU × TP | in / out | output tok/s (8 GPUs), published / model | error |\n|---|---|---|---|---|\n");
+    let mut t = String::from("| model | GPU × TP | in / out | requests | output tok/s (8 GPUs), published / model | error | steady state |\n|---|---|---|---:|---|---|---|\n");
     for c in &rows {
         let _ = writeln!(
             t,
-            "| {} | {} × {} | {} / {} | {} / {} | {} |",
+            "| {} | {} × {} | {} / {} | {} | {} / {} | {} | {} |",
             c.row.model_name(),
             c.row.hw,
             c.row.tp,
             c.row.isl,
             c.row.osl,
+            c.row.requests.map_or("—".into(), |n| n.to_string()),
             sig(c.row.tok_s),
-            c.model.map_or("—".into(), |m| sig(m.tok_s)),
-            c.tok_error().map_or("—".into(), pct)
+            c.tok_s().map_or("—".into(), sig),
+            c.tok_error().map_or("—".into(), pct),
+            steady(c, 1.0)
         );
     }
     let _ = writeln!(t, "\n{}", brrr::model::serve::moe_tp::words(&rows));
@@ -813,4 +830,54 @@ fn every_trace_json_field_is_in_the_contract() {
         missing.is_empty(),
         "brrr-trace --json fields docs/contract.md does not name: {missing:?}"
     );
+}
+
+/// The queued runs the page reads rather than runs
+/// (src/model/serve/queued.json, [`brrr::model::serve::queued::stored`]) are
+/// the model's: every published `trtllm-bench` row with a dataset size run
+/// again, the file written anew with `BRRR_BLESS=1` and compared otherwise.
+#[test]
+fn the_stored_queued_runs_are_the_models() {
+    use brrr::model::serve::{self, measured, moe_tp, overview, queued};
+    let mut lines = Vec::new();
+    for p in measured::trtllm()
+        .into_iter()
+        .chain(moe_tp::rows())
+        .chain(overview::rows())
+    {
+        let Some(n) = p.requests else { continue };
+        let (r, s) = (measured::serve_run(&p), measured::setting(&p));
+        let m = serve::run(&r, &s).expect("every row fits");
+        let q = queued::run(&r, &s, n, m.cap).expect("every row runs");
+        lines.push(format!(
+            "  \"{}\": {{\"requests\": {}, \"seconds\": {}, \"steps\": {}, \"tok_s\": {}, \"mean_decode\": {}}}",
+            p.id(),
+            q.requests,
+            q.seconds,
+            q.steps,
+            q.tok_s,
+            q.mean_decode
+        ));
+        if std::env::var_os("BRRR_BLESS").is_none() {
+            let stored = queued::stored(&p.id())
+                .unwrap_or_else(|| panic!("{} has no stored run: run `{BLESS}`", p.id()));
+            assert!(
+                (stored.tok_s / q.tok_s - 1.0).abs() < 1e-12 && stored.steps == q.steps,
+                "{}: stored {stored:?}, the model {q:?}: run `{BLESS}`",
+                p.id()
+            );
+        }
+    }
+    assert_eq!(lines.len(), 40 + 34 + 44);
+    let text = format!("{{\n{}\n}}\n", lines.join(",\n"));
+    let path = repo("src/model/serve/queued.json");
+    if std::env::var_os("BRRR_BLESS").is_some() {
+        std::fs::write(&path, &text).expect("write queued.json");
+    } else {
+        let now = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            now == text,
+            "src/model/serve/queued.json is stale: run `{BLESS}`"
+        );
+    }
 }

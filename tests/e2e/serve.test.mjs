@@ -152,11 +152,25 @@ test('one state with the llm widget; the charts, remedies and published rows', a
     const held = (table) => page.$$eval(`${W} ${table} tr[data-target="1"]`, (rs) => rs.length);
     assert.equal(await held('.serve-vs-published:not(.serve-vs-overview)'), 11);
     assert.equal(await held('.serve-vs-overview'), 8);
-    // its note says how DEP is priced (a prompt stays on its rank) and compares DEP with
-    // TP where TensorRT-LLM ran a model both ways: the published and the modelled gain
-    // per GPU, each a range of the model's own runs
+    // each row runs as trtllm-bench ran it, its requests queued at once: the cell gives
+    // the queued run's figure (the error's) and the steady state's beside it, which
+    // differ; the note says how the run differs, that the DEP ranks run in step, and
+    // compares DEP with TP where TensorRT-LLM ran a model both ways: the published and
+    // the modelled gain per GPU, each a range of the model's own runs
+    const cells = await page.$$eval(`${W} .serve-vs-overview tbody tr`, (rs) => rs.map((r) => {
+      const td = r.querySelectorAll('td');
+      return [td[7].textContent, td[7].dataset.steady, td[8].dataset.error];
+    }));
+    assert.equal(cells.length, 44);
+    for (const [cell, steady, err] of cells) {
+      const [, pub, model] = cell.replace(/,/g, '').match(/^([\d.]+) \/ ([\d.]+) \(steady state [\d.]+\)$/) || [];
+      assert.ok(pub && model && Number(steady) > 0, cell);
+      assert.ok(Math.abs(Number(model) / Number(pub) - 1 - Number(err)) < 0.01, `${cell} ${err}`);
+    }
+    assert.ok(cells.some(([c, s]) => Math.abs(Number(c.replace(/,/g, '').split(' / ')[1].split(' ')[0]) / Number(s) - 1) > 0.1), 'the queued run differs from the steady state');
     const onote = await text(page, `${W} .serve-overview-misses`);
-    assert.match(onote, /a prompt stays with the rank that took its request/, onote);
+    assert.match(onote, /Each row runs as trtllm-bench ran it: its dataset's requests \(1,000 to 3,000\) queued at once/, onote);
+    assert.match(onote, /the model runs the ranks in step/, onote);
     const [, pub, mod] = onote.match(/DEP gave ([\d.]+(?:–[\d.]+)?)× TP's output per GPU and the model gives ([\d.]+(?:–[\d.]+)?)×/) || [];
     assert.ok(pub && mod, onote);
     // vLLM's runs (GPUStack, H100) open on request: 14 rows, the four-request GPT-OSS

@@ -68,9 +68,34 @@ pub struct Published {
     pub kvdtype: KvDtype,
     /// Held to the serving targets ([`Compared::within_targets`]).
     pub target: bool,
+    /// `trtllm-bench`'s dataset size: that many requests queued at once and
+    /// run to the last token ([`super::queued`]); `None` for a steady loop.
+    pub requests: Option<u32>,
 }
 
 impl Published {
+    /// Stable id: `nim-llama-3.3-70b-h100-sxm-tp2-5000-500-c50`.
+    pub fn id(&self) -> String {
+        let engine = match self.engine {
+            Engine::Nim => "nim",
+            Engine::TrtllmBench => "trtllm",
+            Engine::TrtllmOverview => "trtllm-overview",
+            Engine::Vllm => "vllm",
+        };
+        let spread = if self.dep > 1 {
+            format!("dep{}", self.dep)
+        } else {
+            format!("tp{}", self.tp)
+        };
+        format!(
+            "{engine}-{}-{}-{spread}-{}-{}-c{}",
+            self.model_name().to_lowercase(),
+            self.hw,
+            self.isl,
+            self.osl,
+            self.concurrency
+        )
+    }
     /// The model's name as the source writes it.
     pub fn model_name(&self) -> &'static str {
         match self.model {
@@ -156,6 +181,7 @@ pub fn nim() -> Vec<Published> {
             tok_s: r.get("throughput_tokens_per_s")?.as_f64()?,
             kvdtype: KvDtype::Fp8,
             target,
+            requests: None,
         })
     })
 }
@@ -163,7 +189,34 @@ pub fn nim() -> Vec<Published> {
 /// tests/data/serve-trtllm.json's rows, in its order: `trtllm-bench`'s
 /// maximum throughput, every request queued at once.
 pub fn trtllm() -> Vec<Published> {
-    rows_in(TRTLLM_FILE, trtllm_row)
+    with_requests(TRTLLM_FILE, rows_in(TRTLLM_FILE, trtllm_row))
+}
+
+/// `rows` with their `requests` from `text`'s table of `trtllm-bench`'s
+/// dataset sizes (`requests.rows`: `isl`, `osl`, `requests`); a row of lengths
+/// the table does not list keeps `None`.
+pub(super) fn with_requests(text: &str, mut rows: Vec<Published>) -> Vec<Published> {
+    let table: Vec<(u32, u32, u32)> = json::parse(text)
+        .ok()
+        .and_then(|j| {
+            let rs = j.get("requests")?.get("rows")?.as_arr()?;
+            Some(
+                rs.iter()
+                    .filter_map(|r| {
+                        Some((whole(r, "isl")?, whole(r, "osl")?, whole(r, "requests")?))
+                    })
+                    .collect(),
+            )
+        })
+        .unwrap_or_default();
+    for p in &mut rows {
+        p.requests = table
+            .iter()
+            .find(|t| (t.0, t.1) == (p.isl, p.osl))
+            .map(|t| t.2)
+            .filter(|&n| n > 0);
+    }
+    rows
 }
 
 /// One row of tests/data/serve-trtllm.json.
@@ -184,6 +237,7 @@ fn trtllm_row(r: &Json) -> Option<Published> {
         tok_s: r.get("output_tokens_per_s")?.as_f64()?,
         kvdtype: KvDtype::Fp8,
         target,
+        requests: None,
     })
 }
 
@@ -242,7 +296,12 @@ pub fn setting(p: &Published) -> Setting {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Compared {
     pub row: Published,
+    /// The steady state of the row's loop.
     pub model: Option<Serve>,
+    /// The row's requests queued at once and run to the last token, where the
+    /// row has a dataset size ([`Published::requests`]): its throughput is the
+    /// one compared.
+    pub queued: Option<super::queued::Queued>,
 }
 
 /// model ÷ measured − 1.
@@ -257,8 +316,15 @@ impl Compared {
     pub fn itl_error(&self) -> Option<f64> {
         Some(err(self.model?.itl, self.row.itl_s?))
     }
+    /// The model's output tokens per second for the row: the queued run's
+    /// where there is one, else the steady state's.
+    pub fn tok_s(&self) -> Option<f64> {
+        self.queued
+            .map(|q| q.tok_s)
+            .or_else(|| self.model.map(|m| m.tok_s))
+    }
     pub fn tok_error(&self) -> Option<f64> {
-        Some(err(self.model?.tok_s, self.row.tok_s))
+        Some(err(self.tok_s()?, self.row.tok_s))
     }
     /// The largest |error| of the row's published quantities (infinite where
     /// the model has no answer).
@@ -304,9 +370,31 @@ impl Compared {
 
 /// One row against the model.
 pub fn model(p: &Published) -> Compared {
+    let run = serve_run(p);
+    let s = setting(p);
+    let model = super::run(&run, &s);
     Compared {
         row: *p,
-        model: super::run(&serve_run(p), &setting(p)),
+        model,
+        queued: p.requests.zip(model).and_then(|(n, m)| {
+            super::queued::stored(&p.id()).or_else(|| super::queued::run(&run, &s, n, m.cap))
+        }),
+    }
+}
+
+/// `p` against the model run as `run`: its steady state, and its requests
+/// queued at once where it has a dataset size.
+pub fn model_of(p: &Published, run: &ServeRun) -> Compared {
+    let s = setting(p);
+    let model = super::run(run, &s);
+    let queued = p
+        .requests
+        .zip(model)
+        .and_then(|(n, m)| super::queued::run(run, &s, n, m.cap));
+    Compared {
+        row: *p,
+        model,
+        queued,
     }
 }
 

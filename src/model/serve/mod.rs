@@ -45,6 +45,7 @@ pub mod memo;
 pub mod moe_tp;
 pub mod overview;
 pub mod published;
+pub mod queued;
 pub mod step;
 pub mod view;
 pub mod vllm;

@@ -41,12 +41,13 @@ fn row(r: &Json) -> Option<Published> {
         tok_s: r.get("output_tokens_per_s")?.as_f64()?,
         kvdtype: KvDtype::Fp8,
         target: false,
+        requests: None,
     })
 }
 
 /// The file's rows, in its order.
 pub fn rows() -> Vec<Published> {
-    rows_in(FILE, row)
+    super::measured::with_requests(FILE, rows_in(FILE, row))
 }
 
 /// Every row against the model.

@@ -15,8 +15,10 @@
 //! GPT-OSS-120B DEP4 on H100, Qwen3-235B-A22B DEP4 and DEP8, DeepSeek-R1-0528
 //! DEP8 with DeepSeek-V3's shape, Llama-4-Maverick DEP8) are modelled with
 //! [`crate::model::llm::dep`]: `serve_c` and `serve_max_seqs` are the
-//! deployment's, split evenly over the ranks, and the chunk is each rank's;
-//! a prompt stays with its rank ([`super::step::slowest_rank`]).
+//! deployment's, split evenly over the ranks, and the chunk is each rank's.
+//! Every row runs as `trtllm-bench` ran it: its dataset's requests queued at
+//! once and served to the last token ([`super::queued`]; the DEP ranks in
+//! step), the steady state shown beside it.
 //! Their KV cache: DeepSeek-R1's options set fp8; the ModelOpt FP8
 //! checkpoints leave it `auto`, taken as fp8 as Llama-3.3-70B's.
 
@@ -61,6 +63,7 @@ fn row(r: &Json) -> Option<Published> {
         tok_s: per_gpu * f64::from(gpus),
         kvdtype: kv_dtype(model),
         target: r.get("quoted").is_some(),
+        requests: None,
     })
 }
 
@@ -88,7 +91,7 @@ fn kv_dtype(model: LlmModel) -> KvDtype {
 
 /// The file's rows the model runs, in its order.
 pub fn rows() -> Vec<Published> {
-    rows_in(FILE, row)
+    super::measured::with_requests(FILE, rows_in(FILE, row))
 }
 
 /// Every modelled row against the model.
@@ -119,12 +122,48 @@ pub fn words(rows: &[Compared]) -> String {
     let others = rows.len() - held.len();
     let miss = super::measured::beyond(rows);
     format!(
-        "Rows held to 30 %: {within} of {} within (the largest error {:+.0} %); the other {others} rows' median error {:.0} %.{miss}{}",
+        "Rows held to 30 %: {within} of {} within (the largest error {:+.0} %); the other {others} rows' median error {:.0} %.{}{miss}{}",
         held.len(),
         worst * 100.0,
         median_other(rows) * 100.0,
+        queued_words(rows),
         gpt_oss_words(rows)
     ) + &dep_words(rows)
+}
+
+/// What running each row as `trtllm-bench` ran it changes: the range of the
+/// change from the steady state to the queued run, on the rows without DEP
+/// and on the DEP rows, and how many held rows the steady state would have
+/// within 30 % (empty without queued rows).
+fn queued_words(rows: &[Compared]) -> String {
+    let both: Vec<(&Compared, f64, f64)> = rows
+        .iter()
+        .filter_map(|c| Some((c, c.queued?.tok_s, c.model?.tok_s)))
+        .collect();
+    if both.is_empty() {
+        return String::new();
+    }
+    let range = |dep: bool| {
+        let ch: Vec<f64> = both
+            .iter()
+            .filter(|x| (x.0.row.dep > 1) == dep)
+            .map(|x| (x.1 / x.2 - 1.0) * 100.0)
+            .collect();
+        let lo = ch.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = ch.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        (!ch.is_empty()).then(|| format!("{lo:+.0} % to {hi:+.0} %"))
+    };
+    let held: Vec<_> = both.iter().filter(|x| x.0.row.target).collect();
+    let steady_within = held
+        .iter()
+        .filter(|x| (x.2 / x.0.row.tok_s - 1.0).abs() <= 0.30)
+        .count();
+    format!(
+        " Each row runs as trtllm-bench ran it: its dataset's requests (1,000 to 3,000) queued at once and served until the last one finishes, the output over the whole run. Requests of the same lengths that join together finish together, so the engine runs in waves, and the last wave, what is left of the queue, decodes at a smaller batch that still reads every weight. Against the model's steady state (an endless loop of requests) that moves the answer by {}{}; as a steady state {steady_within} of the {} held rows would be within 30 %.",
+        range(false).map_or(String::new(), |r| format!("{r} on the rows without DEP (slower where the last wave is a large share of the run)")),
+        range(true).map_or(String::new(), |r| format!(" and by {r} on the DEP rows, whose ranks, all refilled together, no longer wait for one holding a whole prompt")),
+        held.len()
+    )
 }
 
 /// The row of `rows` whose error is the median's (the lower one of an even
@@ -161,7 +200,7 @@ fn dep_words(rows: &[Compared]) -> String {
         return String::new();
     };
     format!(
-        " The DEP rows (attention data-parallel, the experts spread over the GPUs) miss by a median {}, the mixtures of experts on one GPU (GPT-OSS) by {}. For {} {} / {} on {}, a link half as fast moves the model from {} to {}, {}. The model splits the decoding sequences evenly over the ranks and routes tokens uniformly, but a prompt stays with the rank that took its request: in a step the slowest rank runs at least one whole prompt (or chunk) whenever one joins, and every rank waits for it at each layer's expert exchange.{}",
+        " The DEP rows (attention data-parallel, the experts spread over the GPUs) miss by a median {}, the mixtures of experts on one GPU (GPT-OSS) by {}. For {} {} / {} on {}, a link half as fast moves the model from {} to {}, {}. All of a row's requests are queued at once with the same lengths, so every rank takes its share of them in the same steps and the model runs the ranks in step: the decoding sequences and the prompts split evenly, the tokens routed uniformly, no rank waiting for another (the serve widget's steady state, with requests arriving one by one, makes every rank wait for the one that holds a whole prompt).",
         pct(dep_med),
         pct(one_gpu),
         mid.row.model_name(),
@@ -174,33 +213,13 @@ fn dep_words(rows: &[Compared]) -> String {
             "less than half the gap: most of it lies in each GPU's own step"
         } else {
             "half the gap or more: the all-to-all's price is much of it"
-        },
-        slow_dep_words(&dep)
+        }
     ) + &twin_words(&dep)
 }
 
 /// A row in the DEP sentences' words: "Qwen3-235B-A22B at 1000 / 1000 on h200".
 fn at(p: &Published) -> String {
     format!("{} at {} / {} on {}", p.model_name(), p.isl, p.osl, p.hw)
-}
-
-/// The DEP rows the model is slow on by more than 30 %, and why that can be:
-/// the model's rank waits for a whole prompt, which a run whose ranks take
-/// their prompts in the same steps does not (empty where there are none).
-fn slow_dep_words(dep: &[&Compared]) -> String {
-    let slow: Vec<String> = dep
-        .iter()
-        .filter_map(|c| Some((c, c.tok_error()?)))
-        .filter(|(_, e)| *e < -0.30)
-        .map(|(c, e)| format!("{}, {:+.0} %", at(&c.row), e * 100.0))
-        .collect();
-    if slow.is_empty() {
-        return String::new();
-    }
-    format!(
-        " That wait is what the spread costs when requests arrive one by one; a run whose ranks take their prompts in the same steps (all requests queued at once, every rank refilling together) waits less, which can explain where the model is slow ({}).",
-        slow.join("; ")
-    )
 }
 
 /// A DEP row and the same model, GPU and lengths run tensor parallel on the
@@ -218,8 +237,8 @@ impl Twin {
         let per_gpu = |p: &Published, tok_s: f64| tok_s / f64::from(p.tp.max(1) * p.dep.max(1));
         let published =
             per_gpu(&self.dep.row, self.dep.row.tok_s) / per_gpu(&self.tp.row, self.tp.row.tok_s);
-        let model = per_gpu(&self.dep.row, self.dep.model?.tok_s)
-            / per_gpu(&self.tp.row, self.tp.model?.tok_s);
+        let model =
+            per_gpu(&self.dep.row, self.dep.tok_s()?) / per_gpu(&self.tp.row, self.tp.tok_s()?);
         Some((published, model))
     }
 }
@@ -297,7 +316,7 @@ fn twin_words(dep: &[&Compared]) -> String {
         if meets { "within" } else { "by" },
         tp_err * 100.0,
         if model_gain_larger && meets {
-            ": beside its own TP the model makes DEP cheaper than the runs do, so the DEP rows' gap lies in what separates the two spreads rather than in the compute both share: each DEP rank's whole copy of the attention, the exchange of tokens with the experts, and ranks waiting for the slowest."
+            ": beside its own TP the model makes DEP cheaper than the runs do, so the DEP rows' gap lies in what separates the two spreads rather than in the compute both share: each DEP rank's whole copy of the attention, the exchange of tokens with the experts, and the router's uneven load. The model routes tokens uniformly; with the experts spread over the ranks, the rank whose experts draw the most tokens holds the others back at every layer (TensorRT-LLM measured DeepSeek-R1's busiest rank at 2.56× the mean over 32 GPUs without its load balancer), while trtllm-bench's TP 8 without --ep splits every expert over the eight GPUs, where no rank draws more than another."
         } else {
             "."
         }
@@ -315,10 +334,7 @@ fn slow_link(p: &Published) -> Compared {
         base: l.base * 2.0,
         ..l
     };
-    Compared {
-        row: *p,
-        model: super::run(&run, &super::measured::setting(p)),
-    }
+    super::measured::model_of(p, &run)
 }
 
 /// Why the model misses GPT-OSS, where every GPT-OSS row it misses it misses
@@ -518,7 +534,7 @@ mod tests {
         let pct = |e: f64| format!("{:+.0} %", e * 100.0);
         assert!(said.contains(&pct(mid.tok_error().unwrap())), "{said}");
         let slow = slow_link(&mid.row);
-        assert!(slow.model.unwrap().tok_s < mid.model.unwrap().tok_s);
+        assert!(slow.tok_s().unwrap() < mid.tok_s().unwrap());
         assert!(said.contains(&pct(slow.tok_error().unwrap())), "{said}");
         assert!(words(&cs).ends_with(&said));
         // no DEP rows, no sentence
@@ -570,7 +586,7 @@ mod tests {
             (published - 3288.0 / (23789.0 / 8.0)).abs() < 1e-9,
             "{published}"
         );
-        let per_gpu = |c: &Compared| c.model.unwrap().tok_s / f64::from(c.row.tp * c.row.dep);
+        let per_gpu = |c: &Compared| c.tok_s().unwrap() / f64::from(c.row.tp * c.row.dep);
         assert!((model - per_gpu(&q.dep) / per_gpu(&q.tp)).abs() < 1e-12);
         let said = twin_words(&dep);
         let lo = tw

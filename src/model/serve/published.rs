@@ -4,7 +4,7 @@
 //! on where the model misses ([`targets`]); every stored row on request
 //! ([`every_row`]). The view only formats and draws these fields.
 
-use super::measured::{self, Compared, Engine};
+use super::measured::{self, Compared};
 
 /// One published run beside the model's answer for it.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,8 +26,12 @@ pub struct Row {
     /// Published and modelled, seconds (`None`: not published / no answer).
     pub ttft: (Option<f64>, Option<f64>),
     pub itl: (Option<f64>, Option<f64>),
-    /// Output tokens per second, published and modelled.
+    /// Output tokens per second, published and modelled (the queued run's
+    /// where the row has one, [`Compared::tok_s`]).
     pub tok_s: (f64, Option<f64>),
+    /// The steady state's output tokens per second where the compared figure
+    /// is a queued run's (`None` otherwise).
+    pub steady_tok_s: Option<f64>,
     /// model ÷ published − 1 (`None` where either is missing).
     pub ttft_error: Option<f64>,
     pub itl_error: Option<f64>,
@@ -48,26 +52,8 @@ pub struct Published {
 pub fn row(c: &Compared) -> Row {
     let r = c.row;
     let m = c.model;
-    let engine = match r.engine {
-        Engine::Nim => "nim",
-        Engine::TrtllmBench => "trtllm",
-        Engine::TrtllmOverview => "trtllm-overview",
-        Engine::Vllm => "vllm",
-    };
-    let spread = if r.dep > 1 {
-        format!("dep{}", r.dep)
-    } else {
-        format!("tp{}", r.tp)
-    };
     Row {
-        id: format!(
-            "{engine}-{}-{}-{spread}-{}-{}-c{}",
-            r.model_name().to_lowercase(),
-            r.hw,
-            r.isl,
-            r.osl,
-            r.concurrency
-        ),
+        id: r.id(),
         target: r.target,
         name: format!("{} {}", r.engine.label(), r.model_name()),
         tp: r.tp,
@@ -80,9 +66,12 @@ pub fn row(c: &Compared) -> Row {
         isl: r.isl,
         osl: r.osl,
         concurrency: r.concurrency,
-        ttft: (r.ttft_s, m.map(|m| m.ttft)),
-        itl: (r.itl_s, m.map(|m| m.itl)),
-        tok_s: (r.tok_s, m.map(|m| m.tok_s)),
+        // a queued run's compared figure is its throughput; the steady
+        // state's latencies are not that run's, so none are shown beside it
+        ttft: (r.ttft_s, m.filter(|_| c.queued.is_none()).map(|m| m.ttft)),
+        itl: (r.itl_s, m.filter(|_| c.queued.is_none()).map(|m| m.itl)),
+        tok_s: (r.tok_s, c.tok_s()),
+        steady_tok_s: c.queued.and(m.map(|m| m.tok_s)),
         ttft_error: c.ttft_error(),
         itl_error: c.itl_error(),
         tok_error: c.tok_error(),

@@ -381,17 +381,30 @@ pub fn wall(
 ) -> f64 {
     let key = super::memo::StepKey::of(run, decode, context, prompt, isl, setting);
     super::memo::step_wall(key, || {
-        if prompt <= 0.0 {
-            step::wall(
-                &decode_run(run, decode, context),
-                setting,
-                step::KvRead::AsWritten,
-            )
-        } else {
-            let (lay, shape) = layout_of(run, decode, context, prompt, isl);
-            step::layout_wall(&shape, &lay, &step::machine(&shape, setting))
-        }
+        wall_fresh(run, decode, context, prompt, isl, setting)
     })
+}
+
+/// [`wall`] computed, not remembered (for callers that keep their own memo,
+/// as [`super::queued`] does, and should not crowd out the widget's).
+pub fn wall_fresh(
+    run: &LlmRun,
+    decode: u32,
+    context: u32,
+    prompt: f64,
+    isl: u32,
+    setting: &Setting,
+) -> f64 {
+    if prompt <= 0.0 {
+        step::wall(
+            &decode_run(run, decode, context),
+            setting,
+            step::KvRead::AsWritten,
+        )
+    } else {
+        let (lay, shape) = layout_of(run, decode, context, prompt, isl);
+        step::layout_wall(&shape, &lay, &step::machine(&shape, setting))
+    }
 }
 
 #[cfg(test)]

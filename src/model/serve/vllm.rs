@@ -70,6 +70,7 @@ fn run(r: &Json) -> Option<Run> {
             tok_s: num("output_tok_s")?,
             kvdtype: KvDtype::Bf16,
             target: false,
+            requests: None,
         },
         wdtype,
     })
@@ -90,6 +91,7 @@ pub fn compare() -> Vec<Compared> {
             Compared {
                 row: r.row,
                 model: super::run(&s, &setting(&r.row)),
+                queued: None,
             }
         })
         .collect()

@@ -472,7 +472,10 @@ fn rows_view(rows: &[Row]) -> impl IntoView {
                     <td data-error=raw(r.ttft_error)>{pct(r.ttft_error)}</td>
                     <td>{format!("{} / {}", ms(r.itl.0), ms(r.itl.1))}</td>
                     <td data-error=raw(r.itl_error)>{pct(r.itl_error)}</td>
-                    <td>{format!("{} / {}", units::sig3(r.tok_s.0), r.tok_s.1.map_or("—".into(), units::sig3))}</td>
+                    <td data-steady=r.steady_tok_s.map(|x| x.to_string()).unwrap_or_default()>
+                        {format!("{} / {}", units::sig3(r.tok_s.0), r.tok_s.1.map_or("—".into(), units::sig3))}
+                        {r.steady_tok_s.map(|x| view! { <span class="steady">{format!(" (steady state {})", units::sig3(x))}</span> })}
+                    </td>
                     <td data-error=raw(r.tok_error)>{pct(r.tok_error)}</td>
                 </tr>
             }
@@ -525,7 +528,7 @@ fn MoePublished() -> impl IntoView {
     view! {
         <div class="table-scroll serve-vs-published serve-vs-overview" tabindex="0" role="region" aria-label="The serving model against TensorRT-LLM's performance overview, scrollable">
             <table class="kernels">
-                <caption>"The model against TensorRT-LLM's performance overview (trtllm-bench at maximum throughput; GPT-OSS in bf16 with MXFP4 experts run W4A16 and a bf16 KV cache, the others fp8; DEP n: attention data-parallel over n GPUs, the experts spread over them), not fitted to it"</caption>
+                <caption>"The model against TensorRT-LLM's performance overview (trtllm-bench at maximum throughput, each row's 1,000 to 3,000 requests queued at once and run to the last, as the model runs them, its steady state beside; GPT-OSS in bf16 with MXFP4 experts run W4A16 and a bf16 KV cache, the others fp8; DEP n: attention data-parallel over n GPUs, the experts spread over them), not fitted to it"</caption>
                 <PublishedHead/>
                 <tbody>{rows_view(&rows)}</tbody>
             </table>
