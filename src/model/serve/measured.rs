@@ -370,27 +370,27 @@ impl Compared {
 
 /// One row against the model.
 pub fn model(p: &Published) -> Compared {
-    let run = serve_run(p);
-    let s = setting(p);
-    let model = super::run(&run, &s);
-    Compared {
-        row: *p,
-        model,
-        queued: p.requests.zip(model).and_then(|(n, m)| {
-            super::queued::stored(&p.id()).or_else(|| super::queued::run(&run, &s, n, m.cap))
-        }),
-    }
+    compared(p, &serve_run(p), true)
 }
 
-/// `p` against the model run as `run`: its steady state, and its requests
-/// queued at once where it has a dataset size.
+/// `p` against the model run as `run` (a changed run: its queued run is run,
+/// never read from the stored ones).
 pub fn model_of(p: &Published, run: &ServeRun) -> Compared {
+    compared(p, run, false)
+}
+
+/// `p` against `run`: its steady state, and its requests queued at once where
+/// it has a dataset size (read from [`super::queued::stored`] where `stored`
+/// and there is one: `run` is then the row's own).
+fn compared(p: &Published, run: &ServeRun, stored: bool) -> Compared {
     let s = setting(p);
     let model = super::run(run, &s);
-    let queued = p
-        .requests
-        .zip(model)
-        .and_then(|(n, m)| super::queued::run(run, &s, n, m.cap));
+    let queued = p.requests.zip(model).and_then(|(n, m)| {
+        stored
+            .then(|| super::queued::stored(&p.id()))
+            .flatten()
+            .or_else(|| super::queued::run(run, &s, n, m.cap))
+    });
     Compared {
         row: *p,
         model,

@@ -153,14 +153,19 @@ fn queued_words(rows: &[Compared]) -> String {
         let hi = ch.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         (!ch.is_empty()).then(|| format!("{lo:+.0} % to {hi:+.0} %"))
     };
+    let requests: Vec<u32> = both.iter().filter_map(|x| x.0.row.requests).collect();
+    let fewest = requests.iter().copied().min().unwrap_or(0);
+    let most = requests.iter().copied().max().unwrap_or(0);
     let held: Vec<_> = both.iter().filter(|x| x.0.row.target).collect();
     let steady_within = held
         .iter()
         .filter(|x| (x.2 / x.0.row.tok_s - 1.0).abs() <= 0.30)
         .count();
     format!(
-        " Each row runs as trtllm-bench ran it: its dataset's requests (1,000 to 3,000) queued at once and served until the last one finishes, the output over the whole run. Requests of the same lengths that join together finish together, so the engine runs in waves, and the last wave, what is left of the queue, decodes at a smaller batch that still reads every weight. Against the model's steady state (an endless loop of requests) that moves the answer by {}{}; as a steady state {steady_within} of the {} held rows would be within 30 %.",
-        range(false).map_or(String::new(), |r| format!("{r} on the rows without DEP (slower where the last wave is a large share of the run)")),
+        " Each row runs as trtllm-bench ran it: its dataset's requests ({} to {}) queued at once and served until the last one finishes, the output over the whole run. Requests of the same lengths that join together finish together, so the engine runs in waves, and the last wave, what is left of the queue, decodes at a smaller batch that still reads every weight. Against the model's steady state (an endless loop of requests) that moves the answer by {}{}; as a steady state {steady_within} of the {} held rows would be within 30 %.",
+        crate::model::units::grouped(f64::from(fewest)),
+        crate::model::units::grouped(f64::from(most)),
+        range(false).map_or(String::new(), |r| format!("{r} on the rows without DEP (slower where the last wave is a large share of the run, faster where the steady state's step carries a whole chunk of prompt beside its decode tokens, which TensorRT-LLM's budget holds to the chunk together)")),
         range(true).map_or(String::new(), |r| format!(" and by {r} on the DEP rows, whose ranks, all refilled together, no longer wait for one holding a whole prompt")),
         held.len()
     )
@@ -540,6 +545,52 @@ mod tests {
         // no DEP rows, no sentence
         let tp: Vec<Compared> = cs.iter().filter(|c| c.row.dep == 1).copied().collect();
         assert_eq!(dep_words(&tp), "");
+    }
+
+    /// Every row runs queued as trtllm-bench ran it (the dataset's requests,
+    /// 3,000 at 1000 / 1000 and 1024 / 1024, 1,500 at 8192 / 1024 and
+    /// 1024 / 8192, 1,000 for the longest), and the sentence gives the
+    /// queue's range, the change from the steady state on the rows without DEP
+    /// as computed, and how many held rows the steady state would meet.
+    #[test]
+    fn every_row_runs_queued_and_the_sentence_says_what_that_changes() {
+        let cs = compare();
+        for c in &cs {
+            let want = match (c.row.isl, c.row.osl) {
+                (1000, 1000) | (1024, 1024) => 3000,
+                (8192, 1024) | (1024, 8192) => 1500,
+                _ => 1000,
+            };
+            assert_eq!(c.row.requests, Some(want), "{:?}", c.row);
+            let q = c.queued.expect("queued");
+            assert_eq!(c.tok_s(), Some(q.tok_s));
+            assert_eq!(q.requests, want);
+        }
+        let said = queued_words(&cs);
+        assert!(said.contains("requests (1,000 to 3,000)"), "{said}");
+        let change: Vec<f64> = cs
+            .iter()
+            .filter(|c| c.row.dep == 1)
+            .map(|c| (c.queued.unwrap().tok_s / c.model.unwrap().tok_s - 1.0) * 100.0)
+            .collect();
+        let lo = change.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = change.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        assert!(
+            said.contains(&format!("{lo:+.0} % to {hi:+.0} % on the rows without DEP")),
+            "{said}"
+        );
+        assert!(lo < 0.0 && hi > 0.0, "{lo} {hi}");
+        let steady = cs
+            .iter()
+            .filter(|c| c.row.target)
+            .filter(|c| (c.model.unwrap().tok_s / c.row.tok_s - 1.0).abs() <= 0.30)
+            .count();
+        assert!(
+            said.contains(&format!("as a steady state {steady} of the 8 held rows")),
+            "{said}"
+        );
+        assert!(words(&cs).contains(&said));
+        assert_eq!(queued_words(&[]), "");
     }
 
     /// Every modelled row has the model's answer beside it, and every row the
