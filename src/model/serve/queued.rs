@@ -33,11 +33,11 @@ use crate::model::setting::Setting;
 use rustc_hash::FxHashMap;
 
 /// The queued runs of the published `trtllm-bench` rows, computed ahead
-/// (`BRRR_BLESS=1 cargo test --release --lib queued` writes them): a row's run
-/// does not depend on anything the page sets, and running the 80 rows takes
-/// half a second natively, too long for the page to spend when the serve
-/// widget opens. `tests::the_stored_runs_are_the_models` runs every row again
-/// and fails where a stored one differs.
+/// (`BRRR_BLESS=1 cargo test --test docs` writes them): a row's run does not
+/// depend on anything the page sets, and running all 118 rows takes half a
+/// second natively, too long for the page to spend when the serve widget
+/// opens. `tests/docs.rs` `the_stored_queued_runs_are_the_models` runs every
+/// row again and fails where a stored one differs.
 const STORED: &str = include_str!("queued.json");
 
 /// The stored run of the published row `id` ([`super::measured::Published::id`]).
