@@ -630,9 +630,6 @@ fn serve_section() -> String {
     t
 }
 
-/// The serving model against TensorRT-LLM's later per-GPU overview (the
-/// mixtures of experts GPT-OSS-120B and -20B, the DEP rows, and Llama-3.3-70B
-/// TP2).
 /// The steady state's output tokens per second (over `gpus`) and its error,
 /// where the row's compared figure is its queued run's.
 fn steady(c: &serve::Compared, gpus: f64) -> String {
@@ -646,6 +643,9 @@ fn steady(c: &serve::Compared, gpus: f64) -> String {
     }
 }
 
+/// The serving model against TensorRT-LLM's later per-GPU overview (the
+/// mixtures of experts GPT-OSS-120B and -20B, the DEP rows, and Llama-3.3-70B
+/// TP2).
 fn serve_moe_section() -> String {
     let rows = brrr::model::serve::overview::compare();
     let mut t = String::from("| model | GPU × TP (or DEP) | in / out | requests | held to 30 % | output tok/s per GPU, published / model | error | steady state |\n|---|---|---|---:|---|---|---|---|\n");

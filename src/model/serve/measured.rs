@@ -122,9 +122,11 @@ const TRTLLM_FILE: &str = include_str!("../../../tests/data/serve-trtllm.json");
 
 /// A data file's `rows` (none where the file does not parse).
 pub(super) fn rows_in<T>(text: &str, row: impl Fn(&Json) -> Option<T>) -> Vec<T> {
-    let Ok(j) = json::parse(text) else {
-        return Vec::new();
-    };
+    json::parse(text).map_or_else(|_| Vec::new(), |j| rows_of(&j, row))
+}
+
+/// The `rows` of a parsed data file.
+fn rows_of<T>(j: &Json, row: impl Fn(&Json) -> Option<T>) -> Vec<T> {
     j.get("rows")
         .and_then(Json::as_arr)
         .unwrap_or(&[])
@@ -189,26 +191,29 @@ pub fn nim() -> Vec<Published> {
 /// tests/data/serve-trtllm.json's rows, in its order: `trtllm-bench`'s
 /// maximum throughput, every request queued at once.
 pub fn trtllm() -> Vec<Published> {
-    with_requests(TRTLLM_FILE, rows_in(TRTLLM_FILE, trtllm_row))
+    queued_rows_in(TRTLLM_FILE, trtllm_row)
 }
 
-/// `rows` with their `requests` from `text`'s table of `trtllm-bench`'s
-/// dataset sizes (`requests.rows`: `isl`, `osl`, `requests`); a row of lengths
-/// the table does not list keeps `None`.
-pub(super) fn with_requests(text: &str, mut rows: Vec<Published>) -> Vec<Published> {
-    let table: Vec<(u32, u32, u32)> = json::parse(text)
-        .ok()
-        .and_then(|j| {
-            let rs = j.get("requests")?.get("rows")?.as_arr()?;
-            Some(
-                rs.iter()
-                    .filter_map(|r| {
-                        Some((whole(r, "isl")?, whole(r, "osl")?, whole(r, "requests")?))
-                    })
-                    .collect(),
-            )
-        })
-        .unwrap_or_default();
+/// A `trtllm-bench` data file's `rows`, each with its `requests` from the
+/// file's table of dataset sizes (`requests.rows`: `isl`, `osl`, `requests`;
+/// a row of lengths the table does not list keeps `None`), the file parsed
+/// once.
+pub(super) fn queued_rows_in(
+    text: &str,
+    row: impl Fn(&Json) -> Option<Published>,
+) -> Vec<Published> {
+    let Ok(j) = json::parse(text) else {
+        return Vec::new();
+    };
+    let table: Vec<(u32, u32, u32)> = j
+        .get("requests")
+        .and_then(|t| t.get("rows"))
+        .and_then(Json::as_arr)
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(|r| Some((whole(r, "isl")?, whole(r, "osl")?, whole(r, "requests")?)))
+        .collect();
+    let mut rows = rows_of(&j, row);
     for p in &mut rows {
         p.requests = table
             .iter()

@@ -10,7 +10,7 @@
 //! No number of the model was set from these rows; they are held to a median
 //! |error| within 30 %, and the page says where they miss.
 
-use super::measured::{rows_in, whole, Compared, Engine, Published};
+use super::measured::{whole, Compared, Engine, Published};
 use crate::json::Json;
 use crate::model::llm::{KvDtype, LlmModel};
 
@@ -47,7 +47,7 @@ fn row(r: &Json) -> Option<Published> {
 
 /// The file's rows, in its order.
 pub fn rows() -> Vec<Published> {
-    super::measured::with_requests(FILE, rows_in(FILE, row))
+    super::measured::queued_rows_in(FILE, row)
 }
 
 /// Every row against the model.

@@ -22,7 +22,7 @@
 //! Their KV cache: DeepSeek-R1's options set fp8; the ModelOpt FP8
 //! checkpoints leave it `auto`, taken as fp8 as Llama-3.3-70B's.
 
-use super::measured::{median, rows_in, whole, Compared, Engine, Published};
+use super::measured::{median, whole, Compared, Engine, Published};
 use crate::json::Json;
 use crate::model::llm::{KvDtype, LlmModel};
 
@@ -91,7 +91,7 @@ fn kv_dtype(model: LlmModel) -> KvDtype {
 
 /// The file's rows the model runs, in its order.
 pub fn rows() -> Vec<Published> {
-    super::measured::with_requests(FILE, rows_in(FILE, row))
+    super::measured::queued_rows_in(FILE, row)
 }
 
 /// Every modelled row against the model.

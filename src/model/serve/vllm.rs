@@ -16,7 +16,7 @@
 //! a tail the steady state does not have, which can only make a real burst
 //! slower than the model. No number of the model was set from these rows.
 
-use super::measured::{checkpoint_wdtype, median, rows_in, setting, whole, Compared, Engine};
+use super::measured::{checkpoint_wdtype, median, rows_in, whole, Compared, Engine};
 use super::measured::{serve_run, Published};
 use crate::json::Json;
 use crate::model::llm::{KvDtype, LlmModel, WeightDtype};
@@ -88,11 +88,7 @@ pub fn compare() -> Vec<Compared> {
         .map(|r| {
             let mut s = serve_run(&r.row);
             s.llm.wdtype = r.wdtype;
-            Compared {
-                row: r.row,
-                model: super::run(&s, &setting(&r.row)),
-                queued: None,
-            }
+            super::measured::model_of(&r.row, &s)
         })
         .collect()
 }

@@ -528,7 +528,7 @@ fn MoePublished() -> impl IntoView {
     view! {
         <div class="table-scroll serve-vs-published serve-vs-overview" tabindex="0" role="region" aria-label="The serving model against TensorRT-LLM's performance overview, scrollable">
             <table class="kernels">
-                <caption>"The model against TensorRT-LLM's performance overview (trtllm-bench at maximum throughput, each row's 1,000 to 3,000 requests queued at once and run to the last, as the model runs them, its steady state beside; GPT-OSS in bf16 with MXFP4 experts run W4A16 and a bf16 KV cache, the others fp8; DEP n: attention data-parallel over n GPUs, the experts spread over them), not fitted to it"</caption>
+                <caption>"The model against TensorRT-LLM's performance overview (trtllm-bench at maximum throughput, each row's requests queued at once and run to the last, as the model runs them, its steady state beside; GPT-OSS in bf16 with MXFP4 experts run W4A16 and a bf16 KV cache, the others fp8; DEP n: attention data-parallel over n GPUs, the experts spread over them), not fitted to it"</caption>
                 <PublishedHead/>
                 <tbody>{rows_view(&rows)}</tbody>
             </table>
