@@ -245,6 +245,7 @@ pub fn layer_ops(cfg: &BertConfig, batch: u32, seq: u32) -> Vec<BertOp> {
             k: dim(k),
             batch: 1,
             b: super::gemm::Stored::Bf16,
+            routed: false,
         }),
     };
     let pw = |name, class, per_elem: f64, n: f64, extra: f64, segment| BertOp {

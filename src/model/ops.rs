@@ -71,6 +71,7 @@ pub fn matmul(m: u32, n: u32, k: u32, b: f64) -> Vec<KernelGroup> {
         k,
         batch: 1,
         b: super::gemm::Stored::of_bytes(b),
+        routed: false,
     };
     vec![KernelGroup::gemm("matmul", g, g.bytes(b))]
 }

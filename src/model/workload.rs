@@ -346,6 +346,7 @@ pub fn kernels(s: &Shape, elem_bytes: f64) -> Vec<KernelGroup> {
             k: s.hidden,
             batch: 1,
             b: super::gemm::Stored::of_bytes(elem_bytes),
+            routed: false,
         };
         out.push(KernelGroup::gemm(
             "matmul",

@@ -79,6 +79,7 @@ fn shaped(mut k: KernelGroup, m: f64, k_in: f64, n: f64) -> KernelGroup {
         k: dim(k_in),
         batch: 1,
         b: crate::model::gemm::Stored::Bf16,
+        routed: false,
     });
     k
 }

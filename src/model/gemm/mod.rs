@@ -365,6 +365,77 @@ pub fn dim(x: f64) -> u32 {
     x.round().clamp(1.0, f64::from(u32::MAX)) as u32
 }
 
+/// The mean of `⌈X / tm⌉` for `X` Poisson conditioned on `X ≥ 1` with mean
+/// `m` (a touched expert's tokens under uniform routing):
+/// `1 + Σ_{j≥1} P(X > j·tm) / P(X ≥ 1)`.
+pub fn routed_tiles(m: f64, tm: f64) -> f64 {
+    if m <= 1.0 {
+        return 1.0;
+    }
+    // λ of the Poisson whose zero-truncated mean is m: λ / (1 − e^−λ) = m
+    let mut lambda = m;
+    for _ in 0..50 {
+        let e = (-lambda).exp();
+        let f = lambda - m * (1.0 - e);
+        let d = 1.0 - m * e;
+        let next = (lambda - f / d).max(1e-9);
+        if (next - lambda).abs() < 1e-12 * lambda {
+            break;
+        }
+        lambda = next;
+    }
+    let touched = 1.0 - (-lambda).exp();
+    let mut tiles = 1.0;
+    let mut j = 1.0;
+    loop {
+        let over = poisson_over(lambda, j * tm);
+        tiles += over / touched;
+        if over < 1e-12 || j > 1e6 {
+            break;
+        }
+        j += 1.0;
+    }
+    tiles
+}
+
+/// `P(X > x)` for `X` Poisson with mean `lambda`: summed exactly below
+/// λ = 30, from the normal approximation with continuity correction above.
+fn poisson_over(lambda: f64, x: f64) -> f64 {
+    let x = x.floor();
+    if lambda < 30.0 {
+        let (mut p, mut cdf) = ((-lambda).exp(), 0.0);
+        let mut i = 0.0;
+        while i <= x {
+            cdf += p;
+            i += 1.0;
+            p *= lambda / i;
+        }
+        return (1.0 - cdf).max(0.0);
+    }
+    0.5 * erfc((x + 0.5 - lambda) / (2.0 * lambda).sqrt())
+}
+
+/// The complementary error function to a relative error under 1.2e-7
+/// (Press et al., Numerical Recipes, `erfcc`: a Chebyshev fit).
+fn erfc(x: f64) -> f64 {
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let poly = -z * z - 1.265_512_23
+        + t * (1.000_023_68
+            + t * (0.374_091_96
+                + t * (0.096_784_18
+                    + t * (-0.186_288_06
+                        + t * (0.278_868_07
+                            + t * (-1.135_203_98
+                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
+    let r = t * poly.exp();
+    if x >= 0.0 {
+        r
+    } else {
+        2.0 - r
+    }
+}
+
 /// One GEMM: `C[m, n] = A[m, k] · B[k, n]`, `batch` of them at once (a batched or
 /// grouped kernel), B stored as `b`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -374,6 +445,11 @@ pub struct Gemm {
     pub k: u32,
     pub batch: u32,
     pub b: Stored,
+    /// A grouped kernel whose problems are experts and whose rows are the
+    /// tokens routed to each: `m` is their mean, and each expert's own count
+    /// varies about it as uniform routing spreads them (Poisson), so its
+    /// tiles are counted one expert at a time ([`Gemm::row_tiles`]).
+    pub routed: bool,
 }
 
 impl Gemm {
@@ -385,7 +461,22 @@ impl Gemm {
             k,
             batch: 1,
             b: Stored::of(dtype),
+            routed: false,
         }
+    }
+    /// Tiles of `tm` rows a problem takes, on average: `⌈m / tm⌉`, or for a
+    /// routed grouped kernel ([`Gemm::routed`]) the mean of `⌈X / tm⌉` over
+    /// its experts, `X` each one's tokens (at least one: the expert is
+    /// touched), Poisson about the mean. An expert a few rows past a tile's
+    /// edge pays the whole tile, one a few rows short does not: the mean's
+    /// own count is a cliff the spread smooths.
+    pub fn row_tiles(&self, tm: u32) -> f64 {
+        let tm = tm.max(1);
+        let m = self.m.max(1);
+        if !self.routed || self.batch <= 1 {
+            return f64::from(m.div_ceil(tm));
+        }
+        routed_tiles(f64::from(m), f64::from(tm))
     }
     /// 2·M·N·K per problem.
     pub fn flops(&self) -> f64 {
@@ -582,8 +673,8 @@ pub struct Priced {
 /// The tiled path's compute time for one tile and split choice, and its tiling.
 fn tile_choice(g: &Gemm, m: &Roofs, h: &Hw, tm: u32, tn: u32, split: u32) -> (f64, f64, Tiling) {
     let sms = f64::from(h.sms.max(1));
-    let (mm, nn) = (g.m.max(1).div_ceil(tm), g.n.max(1).div_ceil(tn));
-    let tiles = f64::from(mm) * f64::from(nn) * f64::from(split) * f64::from(g.batch.max(1));
+    let (mm, nn) = (g.row_tiles(tm), g.n.max(1).div_ceil(tn));
+    let tiles = mm * f64::from(nn) * f64::from(split) * f64::from(g.batch.max(1));
     let waves = (tiles / sms).ceil();
     let ks = f64::from(g.k.max(1).div_ceil(split));
     let rate = m.matmul_flops * h.sm_share;
@@ -603,7 +694,7 @@ fn tile_choice(g: &Gemm, m: &Roofs, h: &Hw, tm: u32, tn: u32, split: u32) -> (f6
         0.0
     };
     let useful = f64::from(g.m) * f64::from(g.n);
-    let padded = f64::from(mm) * f64::from(tm) * f64::from(nn) * f64::from(tn);
+    let padded = mm * f64::from(tm) * f64::from(nn) * f64::from(tn);
     let last = tiles - (waves - 1.0) * sms;
     // the fill is paid once: the library's kernels stay resident on the SMs and
     // load each next tile's operands while the current one computes
@@ -635,9 +726,8 @@ fn tiled(g: &Gemm, m: &Roofs, h: &Hw) -> Tiled {
     for &(tm, tn) in h.tiles() {
         for &split in &SPLITS {
             // split-K is for a grid that leaves SMs idle, and a K long enough
-            let whole = f64::from(g.m.max(1).div_ceil(tm))
-                * f64::from(g.n.max(1).div_ceil(tn))
-                * f64::from(g.batch.max(1));
+            let whole =
+                g.row_tiles(tm) * f64::from(g.n.max(1).div_ceil(tn)) * f64::from(g.batch.max(1));
             if split > 1 && (g.k.div_ceil(split) < 64 || whole >= f64::from(h.sms)) {
                 continue;
             }
@@ -842,6 +932,74 @@ mod tests {
         assert!((big.seconds / roof - 1.0).abs() < 1e-3, "{big:?}");
         let small = time(Gemm::new(256, 256, 256, Dtype::Bf16), h100());
         assert!((small.seconds - MIN_GEMM_S).abs() < 0.05e-6, "{small:?}");
+    }
+
+    /// `P(X > x)` for Poisson `X` summed exactly in logs (the reference the
+    /// normal approximation is held to).
+    fn poisson_over_exact(lambda: f64, x: f64) -> f64 {
+        let ln_p = |i: f64| {
+            let mut lf = 0.0;
+            let mut j = 2.0;
+            while j <= i {
+                lf += f64::ln(j);
+                j += 1.0;
+            }
+            i * lambda.ln() - lambda - lf
+        };
+        let mut cdf = 0.0;
+        let mut i = 0.0;
+        while i <= x.floor() {
+            cdf += ln_p(i).exp();
+            i += 1.0;
+        }
+        (1.0 - cdf).max(0.0)
+    }
+
+    /// A routed grouped GEMM's tiles per expert: the plain count where the
+    /// spread stays inside one tile count, half a tile more where the mean
+    /// sits on a tile's edge, no cliff as the mean crosses it, one tile for an
+    /// expert with a token or two, and the spread's tails as the exact
+    /// Poisson sums give them. A GEMM that is not routed keeps `⌈m / tm⌉`.
+    #[test]
+    fn a_routed_gemm_counts_each_experts_tiles() {
+        assert_eq!(routed_tiles(1.0, 128.0), 1.0);
+        assert!((routed_tiles(3.0, 128.0) - 1.0).abs() < 1e-9);
+        // 192 ± 14 rows: always two tiles of 128
+        assert!((routed_tiles(192.0, 128.0) - 2.0).abs() < 1e-3);
+        // on the edge: about half the experts spill into a third tile
+        let edge = routed_tiles(256.0, 128.0);
+        assert!((edge - 2.5).abs() < 0.05, "{edge}");
+        // smooth across the edge, rising with the mean
+        let (below, above) = (routed_tiles(255.0, 128.0), routed_tiles(258.0, 128.0));
+        assert!(below < edge && edge < above && above - below < 0.1);
+        let mut last = 0.0;
+        for m in (2..2000).step_by(7) {
+            let t = routed_tiles(f64::from(m), 64.0);
+            assert!(
+                t >= last - 1e-9 && t >= f64::from(m) / 64.0 - 1e-9,
+                "{m}: {t}"
+            );
+            last = t;
+        }
+        for (lambda, x) in [(40.0, 50.0), (257.7, 256.0), (600.0, 640.0), (31.0, 20.0)] {
+            let (a, b) = (poisson_over(lambda, x), poisson_over_exact(lambda, x));
+            assert!((a - b).abs() < 0.01, "{lambda} {x}: {a} vs {b}");
+        }
+        for (lambda, x) in [(5.0, 3.0), (20.0, 25.0)] {
+            assert!((poisson_over(lambda, x) - poisson_over_exact(lambda, x)).abs() < 1e-9);
+        }
+        let plain = Gemm {
+            batch: 128,
+            ..Gemm::new(257, 2880, 5760, Dtype::Bf16)
+        };
+        assert_eq!(plain.row_tiles(128), 3.0);
+        let routed = Gemm {
+            routed: true,
+            ..plain
+        };
+        assert!((routed.row_tiles(128) - routed_tiles(257.0, 128.0)).abs() < 1e-12);
+        // one problem has nothing to spread over
+        assert_eq!(Gemm { batch: 1, ..routed }.row_tiles(128), 3.0);
     }
 
     /// A large W4A16 GEMM on an H100 runs at the measured 25.7 % of the bf16

@@ -169,6 +169,7 @@ pub(super) fn shaped(
         k: dim(n_in),
         batch: dim(batch),
         b,
+        routed: false,
     });
     kern
 }
@@ -671,7 +672,14 @@ fn ffn_kernels(
 ) {
     let Dims { h, t, a, .. } = *dm;
     let rows = t * kk / touched;
-    out.push(shaped(
+    // the touched experts' own token counts spread about the mean
+    let spread = |mut kern: LlmKernel| {
+        if let Some(g) = kern.group.gemm.as_mut() {
+            g.routed = touched > 1.0;
+        }
+        kern
+    };
+    out.push(spread(shaped(
         k(
             names[0],
             Unit::Matmul,
@@ -688,7 +696,7 @@ fn ffn_kernels(
         2.0 * f,
         touched,
         stored,
-    ));
+    )));
     out.push(k(
         names[1],
         Unit::Pointwise,
@@ -699,7 +707,7 @@ fn ffn_kernels(
             ..Cost::NONE
         },
     ));
-    out.push(shaped(
+    out.push(spread(shaped(
         k(
             names[2],
             Unit::Matmul,
@@ -716,7 +724,7 @@ fn ffn_kernels(
         h,
         touched,
         stored,
-    ));
+    )));
 }
 
 pub(super) fn compiled_before(r: &LlmRun) -> Vec<LlmKernel> {
