@@ -6,9 +6,11 @@
 //! **The engine.** Requests have `isl` prompt and `osl` output tokens; `c` of
 //! them are in the system at once (a closed loop: a finished request is replaced
 //! at once, as AIPerf's and `trtllm-bench`'s concurrency modes do). Each engine
-//! step decodes one token of every running request and prefills up to `chunk`
-//! prompt tokens of the requests that have just joined (chunked prefill,
-//! [`step`]). The running batch is capped by `max_seqs` and by the KV cache: the
+//! step decodes one token of every running request and prefills prompt tokens
+//! of the requests that have just joined (chunked prefill, [`step`]) with what
+//! is left of its budget of `chunk` tokens: the decode tokens count against the
+//! budget and take theirs first, as vLLM's and TensorRT-LLM's schedulers
+//! count them ([`budget_tokens`]). The running batch is capped by `max_seqs` and by the KV cache: the
 //! `llm` widget's fit rule ([`crate::model::llm::fit`]: the KV cache fills 90 % of
 //! what the weights leave) holding sequences of `isl + osl` tokens, each reserved
 //! whole when it joins (TensorRT-LLM's default `GUARANTEED_NO_EVICT` scheduling).
@@ -27,9 +29,10 @@
 //! the queue; end to end, TTFT + (osl − 1)·ITL. Little's law then gives the
 //! throughput: `n` requests each taking that long finish `n / e2e` per second,
 //! and `c` requests in the loop wait `c / λ` in all, the rest of it in the
-//! queue. When the prompts of `n / S` new requests per step exceed the chunk,
-//! the prefill budget sets the pace: `chunk / isl` requests per step, every step
-//! a full chunk.
+//! queue. When the tokens of `n / S` new requests per step (their prompts and
+//! their decode tokens) exceed the chunk, the budget sets the pace:
+//! `chunk / (isl + osl − 1)` requests per step, every step a full chunk of
+//! decode and prompt tokens.
 //!
 //! **The engine's CPU.** Each step adds `engine` seconds the GPU waits for: the
 //! part of the engine's own CPU work (scheduling, sampling checks, streaming the
@@ -311,15 +314,18 @@ fn run_with(
         let llm = step::slowest_rank(&r.llm, decode, prompt, isl.min(r.chunk.max(1)));
         step::wall(&llm, decode, ctx, prompt, isl, setting) + spec_extra(r, decode, ctx, setting)
     };
-    let prefill_bound = f64::from(n) * f64::from(isl) / steps > chunk;
+    let decode_steps = f64::from(osl - 1) / tau;
+    let w = budget_tokens(r);
+    let prefill_bound = f64::from(n) * (f64::from(isl) + w * decode_steps) / steps > chunk;
     let l = Loop {
         t: &t,
         n,
         isl,
-        decode_steps: f64::from(osl - 1) / tau,
+        decode_steps,
         k,
         steps,
         chunk,
+        w,
         e,
     };
     let s = if prefill_bound {
@@ -395,6 +401,9 @@ struct Loop<'a> {
     k: u32,
     steps: f64,
     chunk: f64,
+    /// Tokens of the budget a decoding sequence takes each step
+    /// ([`budget_tokens`]).
+    w: f64,
     e: f64,
 }
 
@@ -409,6 +418,7 @@ fn budget_free(l: &Loop) -> Partial {
         k,
         steps,
         chunk,
+        w,
         e,
     } = *l;
     let others = f64::from(n - 1);
@@ -416,8 +426,10 @@ fn budget_free(l: &Loop) -> Partial {
     let prompt_seen = others * f64::from(isl) / steps;
     let decode_seen = whole(1.0 + others * decode_steps / steps).max(1);
     let decode_beside = whole(others * decode_steps / steps);
+    // the budget left for prompt tokens once the decode tokens have theirs
+    let room = |decode: u32| (chunk - w * f64::from(decode)).max(1.0);
     let (mixed_share, mixed_prompt) = if prompt_seen > 0.0 {
-        let q = chunk.min(own.max(prompt_seen));
+        let q = room(decode_seen).min(own.max(prompt_seen));
         ((prompt_seen / q).min(1.0), q)
     } else {
         (0.0, 0.0)
@@ -429,7 +441,7 @@ fn budget_free(l: &Loop) -> Partial {
         t_decode
     };
     let itl = mixed_share * t_mixed + (1.0 - mixed_share) * t_decode + e;
-    let q_own = chunk.min(own + prompt_seen);
+    let q_own = room(decode_beside).min(own + prompt_seen);
     let t_prefill = t(decode_beside, q_own);
     let prefill = f64::from(k) * (t_prefill + e);
     // the wait before its first prefill step: the rest of the step in flight,
@@ -490,22 +502,26 @@ fn budget_bound(l: &Loop) -> Partial {
         decode_steps,
         k,
         chunk,
+        w,
         e,
         ..
     } = *l;
-    // `chunk / isl` requests join per step
-    let per_step = chunk / f64::from(isl);
+    // the decode tokens take their share of the budget first: `per_step`
+    // requests join per step, each `isl` prompt tokens, beside
+    // `per_step · decode_steps` sequences decoding
+    let per_step = chunk / (f64::from(isl) + w * decode_steps);
     let decode = whole(per_step * decode_steps);
-    let t_mixed = t(decode, chunk);
+    let prompt = (chunk - w * f64::from(decode)).max(1.0);
+    let t_mixed = t(decode, prompt);
     let itl = t_mixed + e;
     // the budget is always busy: a new prompt waits for the step in flight
     let ttft_run = itl / 2.0 + f64::from(k) * itl;
     Partial {
         decode_seen: decode.max(1),
         decode_beside: decode,
-        prompt_seen: chunk,
+        prompt_seen: prompt,
         mixed_share: 1.0,
-        mixed_prompt: chunk,
+        mixed_prompt: prompt,
         t_decode: t(decode.max(1), 0.0),
         t_mixed,
         t_prefill: t_mixed,
@@ -577,6 +593,18 @@ pub fn spec_extra(r: &ServeRun, decode: u32, ctx: u32, setting: &Setting) -> f64
     let base = llm::step::wall(&d, setting, llm::step::KvRead::AsWritten);
     llm::spec::spec_step(&d, &r.spec, setting, base)
         .map_or(0.0, |st| (st.verify_s + st.draft_s - st.base_s).max(0.0))
+}
+
+/// Tokens of a step's budget (`chunk`) each decoding sequence takes: one, or
+/// the `k + 1` a speculative verify step checks. vLLM and TensorRT-LLM count
+/// the decode tokens against the same budget as the prompt tokens, and give
+/// them theirs first.
+pub fn budget_tokens(r: &ServeRun) -> f64 {
+    if r.spec.kind == llm::spec::SpecKind::Off {
+        1.0
+    } else {
+        f64::from(r.spec.k.clamp(1, 8) + 1)
+    }
 }
 
 /// The steady state's parts before the queue.

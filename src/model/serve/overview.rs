@@ -165,7 +165,7 @@ fn queued_words(rows: &[Compared]) -> String {
         " Each row runs as trtllm-bench ran it: its dataset's requests ({} to {}) queued at once and served until the last one finishes, the output over the whole run. Requests of the same lengths that join together finish together, so the engine runs in waves, and the last wave, what is left of the queue, decodes at a smaller batch that still reads every weight. Against the model's steady state (an endless loop of requests) that moves the answer by {}{}; as a steady state {steady_within} of the {} held rows would be within 30 %.",
         crate::model::units::grouped(f64::from(fewest)),
         crate::model::units::grouped(f64::from(most)),
-        range(false).map_or(String::new(), |r| format!("{r} on the rows without DEP (slower where the last wave is a large share of the run, faster where the steady state's step carries a whole chunk of prompt beside its decode tokens, which TensorRT-LLM's budget holds to the chunk together)")),
+        range(false).map_or(String::new(), |r| format!("{r} on the rows without DEP")),
         range(true).map_or(String::new(), |r| format!(" and by {r} on the DEP rows, whose ranks, all refilled together, no longer wait for one holding a whole prompt")),
         held.len()
     )

@@ -242,6 +242,64 @@ fn decode_climbs_from_memory_toward_compute_and_the_engine_is_overhead() {
     assert!(slow.limit.shares.overhead > 0.5);
 }
 
+/// The decode tokens count against the step's budget and take theirs first,
+/// as vLLM's and TensorRT-LLM's schedulers count them: a step's prompt tokens
+/// and its decoding sequences' tokens (`k + 1` each under speculation) never
+/// exceed the chunk, whether the budget has room or sets the pace; and a
+/// budget the decode tokens already fill lets the prompts in slower than one
+/// that leaves them the whole chunk would.
+#[test]
+fn the_decode_tokens_take_their_share_of_the_budget_first() {
+    let s = setting("h100-sxm");
+    let eagle = crate::model::llm::spec::SpecRun {
+        kind: crate::model::llm::spec::SpecKind::Eagle,
+        ..crate::model::llm::spec::SpecRun::OFF
+    };
+    let mut bound = 0;
+    for (isl, osl, chunk, c, spec) in [
+        (1000, 1000, 8192, 256, crate::model::llm::spec::SpecRun::OFF),
+        (8000, 256, 2048, 256, crate::model::llm::spec::SpecRun::OFF),
+        (4000, 100, 1024, 200, crate::model::llm::spec::SpecRun::OFF),
+        (2000, 500, 4096, 128, eagle),
+    ] {
+        let r = ServeRun {
+            isl,
+            osl,
+            chunk,
+            spec,
+            ..base(c)
+        };
+        let v = go(&r, &s);
+        let w = budget_tokens(&r);
+        assert_eq!(
+            w,
+            if spec.kind == crate::model::llm::spec::SpecKind::Off {
+                1.0
+            } else {
+                f64::from(spec.k + 1)
+            }
+        );
+        if v.mixed_share > 0.0 {
+            let used = v.mixed_prompt + w * f64::from(v.decode_seen);
+            assert!(
+                used <= f64::from(chunk) + 1.0,
+                "{isl}/{osl} chunk {chunk}: {used}"
+            );
+        }
+        if v.prefill_bound {
+            bound += 1;
+            // chunk / (isl + w·(osl − 1)/τ) requests join a step
+            let tau = spec_tau(&r);
+            let want = f64::from(chunk) / (f64::from(isl) + w * f64::from(osl - 1) / tau);
+            assert!(
+                (v.req_s * v.itl - want).abs() < 1e-9 * want.max(1.0),
+                "{isl}/{osl}"
+            );
+        }
+    }
+    assert!(bound >= 2, "the cases should include budget-bound ones");
+}
+
 #[test]
 fn a_small_chunk_makes_the_prefill_budget_the_bound() {
     let s = setting("h100-sxm");
@@ -255,8 +313,9 @@ fn a_small_chunk_makes_the_prefill_budget_the_bound() {
     let v = go(&r, &s);
     assert!(v.prefill_bound);
     assert_eq!(v.prefill_steps, 8000 / 256 + 1);
-    // chunk / isl requests finish per step
-    assert!((v.req_s * v.itl - 256.0 / 8000.0).abs() < 1e-9);
+    // the decode tokens take their share of the chunk first: chunk / (isl +
+    // osl − 1) requests finish per step
+    assert!((v.req_s * v.itl - 256.0 / (8000.0 + 255.0)).abs() < 1e-9);
     // a larger chunk lifts it
     let w = go(&ServeRun { chunk: 8192, ..r }, &s);
     assert!(!w.prefill_bound && w.tok_s > v.tok_s);

@@ -19,9 +19,10 @@ params! {
     /// A closed loop: a finished request is replaced at once. With `llm_dep`
     /// above 1, the deployment's, split evenly over the ranks.
     c: Int[l::CONCURRENCY.0, l::CONCURRENCY.1] = 16, "serve_c", "Requests in flight (concurrency)";
-    /// Chunked prefill: prompt tokens prefilled per engine step beside the decode tokens
-    /// (with `llm_dep` above 1, on each rank).
-    chunk: Int[l::CHUNK.0, l::CHUNK.1] = serve::measured::CHUNK, "serve_chunk", "Prefill chunk (prompt tokens per step)";
+    /// Chunked prefill: the tokens one engine step may carry, the decode tokens first and
+    /// prompt tokens in what is left (vLLM's `max_num_batched_tokens`, TensorRT-LLM's
+    /// `max_num_tokens`; with `llm_dep` above 1, on each rank).
+    chunk: Int[l::CHUNK.0, l::CHUNK.1] = serve::measured::CHUNK, "serve_chunk", "Prefill chunk (tokens per step)";
     /// The KV cache may cap the running batch lower. With `llm_dep` above 1,
     /// the deployment's, split evenly over the ranks.
     max_seqs: Int[l::MAX_SEQS.0, l::MAX_SEQS.1] = serve::measured::MAX_SEQS, "serve_max_seqs", "Most sequences running (sequences)";
