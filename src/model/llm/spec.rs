@@ -24,8 +24,12 @@
 //!
 //! **What it leaves out**: trees of drafts (a published tree run is matched by
 //! a chain of its accepted length), rejection sampling (under 2 % of a step),
-//! EAGLE-3's fusion of three hidden layers (one more `3h × h` matmul a draft
-//! step) and the draft's first step over the accepted tokens.
+//! EAGLE-3's fusion of three hidden layers (one more `3h × h` matmul a
+//! cycle), the drafter's first pass running over the accepted tokens rather
+//! than one (SGLang runs it and `k − 1` draft steps: as many passes as the
+//! model prices), and an engine's work outside its graphed passes (SGLang's
+//! tree building, sampling, waits for the GPU, and its scheduler, whose overlap
+//! it turns off for EAGLE: [`measured`]).
 
 pub mod measured;
 

@@ -271,8 +271,10 @@ pub fn twins(dep: &[&Compared]) -> Vec<Twin> {
 /// How DEP compares with TP where the page ran a model both ways: the
 /// published and the modelled gain per GPU, and the model's median error on
 /// those TP rows (empty without such pairs). Where the model meets the TP
-/// rows and gives DEP the larger gain, the pairs locate its DEP gap in what
-/// separates the two spreads.
+/// rows and gives DEP the larger gain, the words say what the pairs can and
+/// cannot tell: the older page labels its rows TP 8 but its command for
+/// mixtures of experts passes `--ep` and sets `enable_attention_dp`, so they
+/// may have run spread as DEP is.
 fn twin_words(dep: &[&Compared]) -> String {
     let pairs: Vec<(Twin, f64, f64)> = twins(dep)
         .into_iter()
@@ -321,7 +323,7 @@ fn twin_words(dep: &[&Compared]) -> String {
         if meets { "within" } else { "by" },
         tp_err * 100.0,
         if model_gain_larger && meets {
-            ": beside its own TP the model makes DEP cheaper than the runs do, so the DEP rows' gap lies in what separates the two spreads rather than in the compute both share: each DEP rank's whole copy of the attention, the exchange of tokens with the experts, and the router's uneven load. The model routes tokens uniformly; with the experts spread over the ranks, the rank whose experts draw the most tokens holds the others back at every layer (TensorRT-LLM measured DeepSeek-R1's busiest rank at 2.56× the mean over 32 GPUs without its load balancer), while trtllm-bench's TP 8 without --ep splits every expert over the eight GPUs, where no rank draws more than another."
+            ": the model makes its own DEP much the cheaper spread where the runs found the two close. Those rows are labelled TP 8, but the older page's command for mixtures of experts also passes --ep (its value not given) and sets enable_attention_dp (written inside cuda_graph_config, where it is not a field), so they may have spread the experts, and the attention too, as DEP does; then the model's TP meets runs spread like its DEP, and its DEP, each rank holding its own sequences' KV cache and so more of them, is the optimistic one. Where the experts are spread over ranks the model routes tokens uniformly, while a router's uneven load holds every rank back to the busiest (TensorRT-LLM measured DeepSeek-R1's busiest rank at 2.56× the mean over 32 GPUs without its load balancer)."
         } else {
             "."
         }
@@ -650,6 +652,14 @@ mod tests {
             "{said}"
         );
         assert!(dep_words(&cs).ends_with(&said));
+        // the TP rows' page runs mixtures of experts with --ep and sets
+        // enable_attention_dp; the words say so rather than call them TP alone
+        let tp_page = include_str!("../../../tests/data/trtllm-moe-tp.json");
+        assert!(tp_page.contains("--ep $ep_size") && tp_page.contains("enable_attention_dp: true"));
+        assert!(
+            said.contains("passes --ep") && said.contains("enable_attention_dp"),
+            "{said}"
+        );
         // no pairs, no sentence
         assert_eq!(twin_words(&[]), "");
     }

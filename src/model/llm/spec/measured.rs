@@ -267,7 +267,15 @@ pub fn note(rows: &[SpecRow]) -> String {
             adds.join("; ")
         ));
     }
-    out.push_str(" The model prices the drafter's steps and the verify step on the roofline; it leaves out the drafter's fixed costs per step (its sampling, the draft tree's bookkeeping, the pass over the accepted tokens), so it is optimistic, most for a tree.");
+    // SGLang's EAGLE loop (sgl-project/sglang @ 3dfff6ae3c33, 2025-12-30):
+    // eagle_worker.py runs draft (s − 1 draft forwards after the pass over the
+    // accepted tokens, which gives the first draft), verify and the draft
+    // extend, all three in CUDA graphs; the tree's construction
+    // (build_tree_kernel_efficient), the verification's sampling kernels, the
+    // `.tolist()`/`.cpu()`/`.item()` waits and the Python loop over the accepted
+    // tokens (eagle_info.py) run eagerly; server_args.py turns the overlap
+    // scheduler off for EAGLE unless SGLANG_ENABLE_SPEC_V2 (topk 1 only) is set
+    out.push_str(" The model prices the drafter's steps and the verify step on the roofline. It leaves out what SGLang's EAGLE loop does outside its graphed passes: the draft tree's construction, the verification's sampling, its waits for the GPU and its loop over the accepted tokens in Python; and SGLang turns its overlap scheduler off for EAGLE, so the scheduler's own time between steps, hidden behind a plain decode step, adds to every speculative one. So it is optimistic, most for a tree.");
     if let Some(sg) = rows.iter().find(|r| r.id == "sglang-eagle3-llama31-8b") {
         out.push_str(&format!(
             " SGLang's EAGLE-3 figure ({}×) comes without its accepted length: the model reaches it at {} tokens a step from a chain of 5; the model gives {}× at the default acceptance.",
