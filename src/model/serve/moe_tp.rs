@@ -8,7 +8,10 @@
 //! cache, CUDA graphs, achievable roofs, tensor parallel over NVLink 4: each
 //! layer's attention split over the eight GPUs, its experts spread over them).
 //! No number of the model was set from these rows; they are held to a median
-//! |error| within 30 %, and the page says where they miss.
+//! |error| within 30 %, and the page says where they miss. The table calls
+//! them TP 8, but the page's command for mixtures of experts also passes
+//! `--ep` and sets `enable_attention_dp`: they may have run spread as DEP is
+//! ([`super::overview`]'s DEP words say so); they are modelled as labelled.
 
 use super::measured::{whole, Compared, Engine, Published};
 use crate::json::Json;
