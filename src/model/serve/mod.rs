@@ -168,7 +168,8 @@ pub struct Serve {
     /// Requests running (`min(c, cap)`) and waiting.
     pub running: u32,
     pub waiting: u32,
-    /// The prefill budget (`chunk` prompt tokens per step) sets the pace.
+    /// The step's budget (`chunk` tokens, the decode tokens' first) sets the
+    /// pace of the prompts.
     pub prefill_bound: bool,
     /// Sequences decoding in a step as one request sees it, and beside its own
     /// prefill.

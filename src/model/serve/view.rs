@@ -498,13 +498,16 @@ fn gpu_changes(r: &ServeRun, setting: &Setting, out: &mut Vec<Change>) {
 /// engine's CPU time.
 fn batch_changes(r: &ServeRun, now: &Serve, out: &mut Vec<Change>) {
     let chunk = r.chunk.saturating_mul(2).min(super::limits::CHUNK.1);
-    let bigger = if chunk > r.chunk && r.isl > r.chunk {
-        Ok(ServeRun { chunk, ..*r })
-    } else if chunk <= r.chunk {
+    // a larger budget changes a step where a prompt needs more than one chunk,
+    // or where the budget sets the pace (the decode tokens take their share of
+    // it first)
+    let bigger = if chunk <= r.chunk {
         Err("the chunk is at its largest".into())
+    } else if r.isl > r.chunk || now.prefill_bound {
+        Ok(ServeRun { chunk, ..*r })
     } else {
         Err(format!(
-            "each prompt ({} tokens) already fits in one chunk of {}",
+            "each prompt ({} tokens) already fits in one chunk of {} beside the decode tokens",
             r.isl, r.chunk
         ))
     };

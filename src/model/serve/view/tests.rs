@@ -191,7 +191,6 @@ fn each_remedy_is_the_model_run_again() {
         "smaller_weights",
         "fp8_kv",
         "fewer_gpus",
-        "larger_chunk",
         "smaller_chunk",
         "faster_engine",
     ] {
@@ -205,6 +204,28 @@ fn each_remedy_is_the_model_run_again() {
             "{x:?}"
         );
     }
+    // a 64-token budget the decode tokens take first sets the pace even for
+    // 64-token prompts: a larger one is the model run again with it
+    assert!(w.serve.is_some_and(|v| v.prefill_bound));
+    let larger = w
+        .remedies
+        .iter()
+        .find(|x| x.id == "larger_chunk")
+        .unwrap_or_else(|| panic!("larger_chunk"));
+    assert_eq!(larger.after.map(|a| a.run.chunk), Some(128), "{larger:?}");
+    // a prompt that fits beside the decode tokens, with the budget to spare,
+    // gains nothing from a larger one
+    let roomy = widget(&base(8), &s, None, true);
+    assert!(roomy.serve.is_some_and(|v| !v.prefill_bound));
+    let x = roomy
+        .remedies
+        .iter()
+        .find(|x| x.id == "larger_chunk")
+        .unwrap_or_else(|| panic!("larger_chunk"));
+    assert!(
+        x.after.is_none() && x.sentence.contains("beside the decode tokens"),
+        "{x:?}"
+    );
 }
 
 /// A published NIM configuration: Llama-3-70B in fp8 (weights and KV) on 2 × H100 over
