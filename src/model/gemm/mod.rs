@@ -385,12 +385,16 @@ pub fn routed_tiles(m: f64, tm: f64) -> f64 {
         lambda = next;
     }
     let touched = 1.0 - (-lambda).exp();
-    let mut tiles = 1.0;
-    let mut j = 1.0;
+    // edges more than 12 standard deviations below the mean are crossed by
+    // every expert (each adds a whole tile); the sum runs over the edges
+    // near the mean only, so a huge M costs as little as a small one
+    let sure = ((lambda - 12.0 * lambda.sqrt()) / tm).floor().max(0.0);
+    let mut tiles = 1.0 + sure / touched;
+    let mut j = sure + 1.0;
     loop {
         let over = poisson_over(lambda, j * tm);
         tiles += over / touched;
-        if over < 1e-12 || j > 1e6 {
+        if over < 1e-12 {
             break;
         }
         j += 1.0;
@@ -998,6 +1002,10 @@ mod tests {
             ..plain
         };
         assert!((routed.row_tiles(128) - routed_tiles(257.0, 128.0)).abs() < 1e-12);
+        // a huge mean is summed near the mean only: whole tiles below it
+        let huge = routed_tiles(1e9, 64.0);
+        assert!((huge - (1e9 / 64.0 + 0.5)).abs() < 0.02, "{huge}");
+        assert!((routed_tiles(1e5, 128.0) - (1e5f64 / 128.0 + 0.5)).abs() < 0.02);
         // one problem has nothing to spread over
         assert_eq!(Gemm { batch: 1, ..routed }.row_tiles(128), 3.0);
     }
