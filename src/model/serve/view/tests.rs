@@ -34,6 +34,14 @@ fn base(c: u32) -> ServeRun {
     }
 }
 
+/// The remedy `id` of `v` (every widget lists each of them).
+fn remedy<'a>(v: &'a ServeView, id: &str) -> &'a Remedy {
+    v.remedies
+        .iter()
+        .find(|x| x.id == id)
+        .unwrap_or_else(|| panic!("{id}"))
+}
+
 #[test]
 fn off_screen_the_readouts_are_the_same() {
     let s = setting("h100-sxm");
@@ -157,12 +165,7 @@ fn each_remedy_is_the_model_run_again() {
             x.sentence
         );
     }
-    let by = |id: &str| {
-        v.remedies
-            .iter()
-            .find(|x| x.id == id)
-            .unwrap_or_else(|| panic!("{id}"))
-    };
+    let by = |id: &str| remedy(&v, id);
     // an fp8 KV cache holds twice the sequences: the queue shrinks
     let fp8 = by("fp8_kv").after.unwrap_or_else(|| panic!("fp8"));
     assert!(fp8.cap > now.cap && fp8.ttft < now.ttft);
@@ -194,11 +197,7 @@ fn each_remedy_is_the_model_run_again() {
         "smaller_chunk",
         "faster_engine",
     ] {
-        let x = w
-            .remedies
-            .iter()
-            .find(|x| x.id == id)
-            .unwrap_or_else(|| panic!("{id}"));
+        let x = remedy(&w, id);
         assert!(
             x.after.is_none() && !x.helps && x.sentence.contains("would not apply"),
             "{x:?}"
@@ -207,21 +206,13 @@ fn each_remedy_is_the_model_run_again() {
     // a 64-token budget the decode tokens take first sets the pace even for
     // 64-token prompts: a larger one is the model run again with it
     assert!(w.serve.is_some_and(|v| v.prefill_bound));
-    let larger = w
-        .remedies
-        .iter()
-        .find(|x| x.id == "larger_chunk")
-        .unwrap_or_else(|| panic!("larger_chunk"));
+    let larger = remedy(&w, "larger_chunk");
     assert_eq!(larger.after.map(|a| a.run.chunk), Some(128), "{larger:?}");
     // a prompt that fits beside the decode tokens, with the budget to spare,
     // gains nothing from a larger one
     let roomy = widget(&base(8), &s, None, true);
     assert!(roomy.serve.is_some_and(|v| !v.prefill_bound));
-    let x = roomy
-        .remedies
-        .iter()
-        .find(|x| x.id == "larger_chunk")
-        .unwrap_or_else(|| panic!("larger_chunk"));
+    let x = remedy(&roomy, "larger_chunk");
     assert!(
         x.after.is_none() && x.sentence.contains("beside the decode tokens"),
         "{x:?}"
@@ -301,11 +292,7 @@ fn a_change_that_costs_a_headline_figure_is_a_trade_off() {
     let s = setting("h100-sxm");
     for (c, ttft) in [(25, (0.432, 14.6)), (100, (6.6, 32.6))] {
         let v = widget(&nim(c, true), &s, None, true);
-        let x = v
-            .remedies
-            .iter()
-            .find(|x| x.id == "fewer_seqs")
-            .unwrap_or_else(|| panic!("fewer_seqs"));
+        let x = remedy(&v, "fewer_seqs");
         let worse = x
             .verdict
             .trade_off()
@@ -568,11 +555,7 @@ fn a_remedy_that_does_not_help_says_so() {
         }
     }
     let v = widget(&nim(25, true), &s, Some(3.49), true);
-    let w4 = v
-        .remedies
-        .iter()
-        .find(|x| x.id == "smaller_weights")
-        .unwrap_or_else(|| panic!("smaller_weights"));
+    let w4 = remedy(&v, "smaller_weights");
     assert!(
         !w4.helps
             && w4
