@@ -674,10 +674,19 @@ pub struct Priced {
     pub fast: bool,
 }
 
-/// The tiled path's compute time for one tile and split choice, and its tiling.
-fn tile_choice(g: &Gemm, m: &Roofs, h: &Hw, tm: u32, tn: u32, split: u32) -> (f64, f64, Tiling) {
+/// The tiled path's compute time for one tile and split choice, and its
+/// tiling; `mm` is [`Gemm::row_tiles`] at `tm`, worked out once per tile by
+/// the caller.
+fn tile_choice(
+    g: &Gemm,
+    m: &Roofs,
+    h: &Hw,
+    (tm, mm): (u32, f64),
+    tn: u32,
+    split: u32,
+) -> (f64, f64, Tiling) {
     let sms = f64::from(h.sms.max(1));
-    let (mm, nn) = (g.row_tiles(tm), g.n.max(1).div_ceil(tn));
+    let nn = g.n.max(1).div_ceil(tn);
     let tiles = mm * f64::from(nn) * f64::from(split) * f64::from(g.batch.max(1));
     let waves = (tiles / sms).ceil();
     let ks = f64::from(g.k.max(1).div_ceil(split));
@@ -728,14 +737,14 @@ struct Tiled {
 fn tiled(g: &Gemm, m: &Roofs, h: &Hw) -> Tiled {
     let mut best: Option<Tiled> = None;
     for &(tm, tn) in h.tiles() {
+        let mm = g.row_tiles(tm);
+        let whole = mm * f64::from(g.n.max(1).div_ceil(tn)) * f64::from(g.batch.max(1));
         for &split in &SPLITS {
             // split-K is for a grid that leaves SMs idle, and a K long enough
-            let whole =
-                g.row_tiles(tm) * f64::from(g.n.max(1).div_ceil(tn)) * f64::from(g.batch.max(1));
             if split > 1 && (g.k.div_ceil(split) < 64 || whole >= f64::from(h.sms)) {
                 continue;
             }
-            let (work, fill, tiling) = tile_choice(g, m, h, tm, tn, split);
+            let (work, fill, tiling) = tile_choice(g, m, h, (tm, mm), tn, split);
             let seconds = m.floor + fill + work;
             if best.as_ref().is_none_or(|b| seconds < b.seconds) {
                 best = Some(Tiled {
@@ -747,7 +756,7 @@ fn tiled(g: &Gemm, m: &Roofs, h: &Hw) -> Tiled {
         }
     }
     best.unwrap_or_else(|| {
-        let (work, fill, tiling) = tile_choice(g, m, h, 128, 128, 1);
+        let (work, fill, tiling) = tile_choice(g, m, h, (128, g.row_tiles(128)), 128, 1);
         Tiled {
             seconds: m.floor + fill + work,
             work,
